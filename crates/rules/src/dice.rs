@@ -1,0 +1,1 @@
+//! Dice notation: parser, roller and the seeded random stream (in progress).
