@@ -1,1 +1,21 @@
-//! placeholder
+//! Tabletop's domain layer: campaigns, characters and the use cases the tools call.
+//!
+//! Each use case is a function taking a [`Call`] (one transaction, the campaign's dice stream, the
+//! compendium and the event being recorded). The engine knows nothing of JSON-RPC or MCP; storage
+//! sits behind the [`store::Store`] trait.
+
+pub mod campaign;
+pub mod character;
+pub mod checks;
+pub mod creation;
+pub mod engine;
+pub mod error;
+pub mod event;
+pub mod rolls;
+pub mod sheet;
+pub mod store;
+pub mod update;
+
+pub use engine::{Call, Engine, EngineOptions};
+pub use error::{EngineError, Result};
+pub use store::{SqliteStore, Store};

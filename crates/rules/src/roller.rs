@@ -21,7 +21,10 @@ pub struct ScriptedRoller {
 impl ScriptedRoller {
     /// A roller that returns `faces` in order.
     pub fn new(faces: impl Into<Vec<u32>>) -> Self {
-        Self { faces: faces.into(), next: 0 }
+        Self {
+            faces: faces.into(),
+            next: 0,
+        }
     }
 
     /// How many dice have been rolled so far.
@@ -33,7 +36,11 @@ impl ScriptedRoller {
 impl DieRoller for ScriptedRoller {
     fn roll_die(&mut self, faces: u32) -> u32 {
         let faces = faces.max(1);
-        let v = if self.faces.is_empty() { 1 } else { self.faces[self.next % self.faces.len()] };
+        let v = if self.faces.is_empty() {
+            1
+        } else {
+            self.faces[self.next % self.faces.len()]
+        };
         self.next += 1;
         v.clamp(1, faces)
     }

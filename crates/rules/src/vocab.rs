@@ -28,7 +28,13 @@ pub struct UnknownName {
 pub fn normalize_key(s: &str) -> String {
     s.trim()
         .chars()
-        .map(|c| if c == ' ' || c == '-' { '_' } else { c.to_ascii_lowercase() })
+        .map(|c| {
+            if c == ' ' || c == '-' {
+                '_'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
         .collect()
 }
 
@@ -67,11 +73,19 @@ macro_rules! vocabulary {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(rename_all = "snake_case")]
         $vis enum $name {
-            $( $(#[$vmeta])* #[serde(rename = $key $(, alias = $alias)*)] $variant ),+
+            $( $(#[$vmeta])* #[serde(rename = $key)] $variant ),+
+        }
+
+        /// Deserializes case-insensitively, accepting the same spellings as `FromStr`.
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = std::borrow::Cow::<'de, str>::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
         }
 
         impl $name {
@@ -281,8 +295,14 @@ mod tests {
     fn parses_case_insensitively_and_by_alias() {
         assert_eq!("DEX".parse::<Ability>().unwrap(), Ability::Dexterity);
         assert_eq!("Wisdom".parse::<Ability>().unwrap(), Ability::Wisdom);
-        assert_eq!("Sleight of Hand".parse::<Skill>().unwrap(), Skill::SleightOfHand);
-        assert_eq!("animal-handling".parse::<Skill>().unwrap(), Skill::AnimalHandling);
+        assert_eq!(
+            "Sleight of Hand".parse::<Skill>().unwrap(),
+            Skill::SleightOfHand
+        );
+        assert_eq!(
+            "animal-handling".parse::<Skill>().unwrap(),
+            Skill::AnimalHandling
+        );
     }
 
     #[test]
@@ -302,6 +322,12 @@ mod tests {
         assert_eq!(json, "\"sleight_of_hand\"");
         let back: Ability = serde_json::from_str("\"strength\"").unwrap();
         assert_eq!(back, Ability::Strength);
+        let back: Skill = serde_json::from_str("\"Sleight of Hand\"").unwrap();
+        assert_eq!(back, Skill::SleightOfHand);
+        let err = serde_json::from_str::<Condition>("\"poisnd\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did you mean 'poisoned'"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,289 @@
+//! Characters: the stored sheet, filters, and resolving a character by id or by name.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::abilities::{AbilityScores, ProficiencyLevel};
+use tabletop_rules::damage::DeathSaves;
+use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
+
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// A character sheet as stored: base values only. Effective values (conditions, effects,
+/// equipment) are computed from it on demand, never stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Character {
+    /// Stable id within the campaign ("ch3").
+    pub id: String,
+    /// Display name; unique names make name lookups unambiguous.
+    pub name: String,
+    /// pc, npc, enemy or neutral.
+    pub kind: CharacterType,
+    /// Race (SRD or custom).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<String>,
+    /// Subrace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subrace: Option<String>,
+    /// Class (SRD or custom).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Background.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background: Option<String>,
+    /// Character level, 1–20.
+    pub level: u32,
+    /// Base ability scores (racial bonuses included).
+    pub abilities: AbilityScores,
+    /// Proficiency bonus (from level, or a stat block's CR).
+    pub proficiency_bonus: i32,
+    /// Saving throws the character is proficient in.
+    #[serde(default)]
+    pub save_proficiencies: BTreeSet<Ability>,
+    /// Skill proficiencies and expertise.
+    #[serde(default)]
+    pub skills: BTreeMap<Skill, ProficiencyLevel>,
+    /// Base armor class.
+    pub armor_class: i32,
+    /// Where the base AC comes from ("unarmored: 10 + DEX", "chain mail", …).
+    pub armor_source: String,
+    /// Walking speed in feet.
+    pub speed: u32,
+    /// Size.
+    pub size: Size,
+    /// Base maximum hit points.
+    pub max_hp: u32,
+    /// Current hit points (0 ..= max).
+    pub hp: u32,
+    /// Temporary hit points (absorbed first; do not stack).
+    #[serde(default)]
+    pub temp_hp: u32,
+    /// Hit die size (6, 8, 10, 12).
+    pub hit_die: u32,
+    /// Hit dice left to spend (the total equals the level).
+    pub hit_dice: u32,
+    /// Death-save tally while at 0 HP.
+    #[serde(default)]
+    pub death_saves: DeathSaves,
+    /// True once the character has died.
+    #[serde(default)]
+    pub dead: bool,
+    /// Damage resistances.
+    #[serde(default)]
+    pub resistances: BTreeSet<DamageType>,
+    /// Damage immunities.
+    #[serde(default)]
+    pub immunities: BTreeSet<DamageType>,
+    /// Damage vulnerabilities.
+    #[serde(default)]
+    pub vulnerabilities: BTreeSet<DamageType>,
+    /// Conditions the character cannot suffer.
+    #[serde(default)]
+    pub condition_immunities: BTreeSet<Condition>,
+    /// Active conditions.
+    #[serde(default)]
+    pub conditions: Vec<ConditionEntry>,
+    /// Spellcasting ability, for casters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spellcasting_ability: Option<Ability>,
+    /// Spells known or prepared.
+    #[serde(default)]
+    pub spells: Vec<String>,
+    /// Equipment carried (names).
+    #[serde(default)]
+    pub equipment: Vec<String>,
+    /// Languages.
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// Class features and racial traits, by name.
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// Free-form notes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+/// A condition on a character, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConditionEntry {
+    /// The condition.
+    pub condition: Condition,
+    /// Exhaustion level (exhaustion only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// What imposed it.
+    pub source: String,
+}
+
+impl Character {
+    /// Whether the character has `condition`.
+    pub fn has_condition(&self, condition: Condition) -> bool {
+        self.conditions.iter().any(|c| c.condition == condition)
+    }
+
+    /// A short status word: dead, dying, stable, unconscious or ok.
+    pub fn status(&self) -> &'static str {
+        if self.dead {
+            "dead"
+        } else if self.hp == 0 && self.death_saves.stable {
+            "stable"
+        } else if self.hp == 0 {
+            "dying"
+        } else if self.has_condition(Condition::Unconscious) {
+            "unconscious"
+        } else {
+            "ok"
+        }
+    }
+
+    /// "Name (id)".
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.name, self.id)
+    }
+}
+
+/// Which characters a list returns; every field narrows it (AND).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CharacterFilter {
+    /// Only this type.
+    pub kind: Option<CharacterType>,
+    /// Only this class (case-insensitive).
+    pub class: Option<String>,
+    /// Level at least.
+    pub min_level: Option<u32>,
+    /// Level at most.
+    pub max_level: Option<u32>,
+    /// Only characters with this condition.
+    pub has_condition: Option<Condition>,
+    /// Name contains this (case-insensitive).
+    pub name: Option<String>,
+}
+
+/// The normalized form of a name used for lookups: trimmed, lower case, single spaces.
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// How a call names a character.
+#[derive(Debug, Clone, Copy)]
+pub struct CharacterRef<'a> {
+    /// The id, if given.
+    pub id: Option<&'a str>,
+    /// The name, if given.
+    pub name: Option<&'a str>,
+}
+
+impl<'a> CharacterRef<'a> {
+    /// A reference from optional id and name fields.
+    pub fn new(id: Option<&'a str>, name: Option<&'a str>) -> Self {
+        Self { id, name }
+    }
+}
+
+/// Finds the character named by `r`: by id, else by exact case-insensitive name. Missing →
+/// suggestions; several with that name → the candidates.
+pub fn resolve(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Character> {
+    resolve_with_fields(call, r, "characterId", "characterName")
+}
+
+/// [`resolve`] with the caller's field names (actorId/actorName, targetId/targetName, …) so
+/// errors name the field the caller used.
+pub fn resolve_with_fields(
+    call: &Call<'_>,
+    r: CharacterRef<'_>,
+    id_field: &'static str,
+    name_field: &'static str,
+) -> Result<Character> {
+    let campaign = call.campaign();
+    let tx = call.tx_ref();
+    if let Some(id) = r.id.map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(c) = tx.character(campaign, id)? {
+            return Ok(c);
+        }
+        // An id that is really a name is a common slip: accept it when unambiguous.
+        let by_name = tx.characters_named(campaign, id)?;
+        if by_name.len() == 1 {
+            return by_name.into_iter().next().ok_or_else(|| unreachable_err());
+        }
+        return Err(not_found(call, id));
+    }
+    let Some(name) = r.name.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Err(EngineError::invalid(
+            id_field,
+            format!("name the character with {id_field} or {name_field}"),
+        ));
+    };
+    let mut found = tx.characters_named(campaign, name)?;
+    match found.len() {
+        0 => Err(not_found(call, name)),
+        1 => found.pop().ok_or_else(unreachable_err),
+        _ => Err(EngineError::Ambiguous {
+            kind: "character",
+            given: name.to_string(),
+            candidates: found.iter().map(Character::label).collect(),
+            id_field,
+        }),
+    }
+}
+
+fn unreachable_err() -> EngineError {
+    EngineError::Rule("internal: lookup changed during the call".into())
+}
+
+fn not_found(call: &Call<'_>, given: &str) -> EngineError {
+    let names = call
+        .tx_ref()
+        .character_names(call.campaign())
+        .unwrap_or_default();
+    let key = name_key(given);
+    let mut scored: Vec<(usize, String)> = names
+        .iter()
+        .map(|(id, name)| {
+            let nk = name_key(name);
+            let d = if nk.contains(&key) || key.contains(&nk) {
+                0
+            } else {
+                tabletop_rules::vocab::edit_distance(&key, &nk)
+            };
+            (d, format!("{name} ({id})"))
+        })
+        .filter(|(d, _)| *d <= (key.len() / 3).max(2))
+        .collect();
+    scored.sort();
+    EngineError::NotFound {
+        kind: "character",
+        given: given.to_string(),
+        suggestions: scored.into_iter().take(3).map(|(_, s)| s).collect(),
+    }
+}
+
+/// What [`delete_character`] removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deletion {
+    /// The deleted character's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Other records removed with it, in words.
+    pub cascaded: Vec<String>,
+}
+
+/// Deletes a character and everything that references it.
+pub fn delete_character(call: &mut Call<'_>, r: CharacterRef<'_>) -> Result<Deletion> {
+    let c = resolve(call, r)?;
+    let campaign = call.campaign();
+    call.tx().delete_character(campaign, &c.id)?;
+    call.record_change("character", &c.id, format!("deleted {}", c.name));
+    Ok(Deletion {
+        id: c.id,
+        name: c.name,
+        cascaded: Vec::new(),
+    })
+}

@@ -1,0 +1,225 @@
+//! `roll_check`: skill, ability, save, attack, initiative and passive checks from a character's
+//! effective stats, contests and group checks. Advantage and disadvantage from the sheet
+//! (conditions, effects) and from the caller are combined by the rules and cancel.
+
+use serde::Serialize;
+use tabletop_rules::d20::{
+    self, ContestOutcome, D20Outcome, D20Request, D20Test, GroupOutcome, PassiveScore,
+};
+
+use crate::character::{CharacterRef, resolve_with_fields};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// One check to make.
+#[derive(Debug, Clone)]
+pub struct CheckRequest {
+    /// What is rolled.
+    pub test: D20Test,
+    /// Passive score instead of a roll (checks only).
+    pub passive: bool,
+    /// Difficulty class (or AC for an attack).
+    pub dc: Option<i32>,
+    /// The caller grants advantage (with its reason).
+    pub advantage: Option<String>,
+    /// The caller imposes disadvantage (with its reason).
+    pub disadvantage: Option<String>,
+    /// A situational bonus (negative for a penalty).
+    pub bonus: i32,
+    /// Why the check is made.
+    pub reason: Option<String>,
+}
+
+impl CheckRequest {
+    fn to_rules(&self) -> D20Request {
+        let mut r = D20Request::new(self.test);
+        if let Some(dc) = self.dc {
+            r = r.dc(dc);
+        }
+        if let Some(a) = &self.advantage {
+            r = r.advantage(a.clone());
+        }
+        if let Some(d) = &self.disadvantage {
+            r = r.disadvantage(d.clone());
+        }
+        if self.bonus != 0 {
+            r = r.bonus("situational bonus", self.bonus);
+        }
+        if let Some(reason) = &self.reason {
+            r = r.labelled(format!("{} ({reason})", self.test.label()));
+        }
+        r
+    }
+}
+
+/// The result of one character's check.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum CheckOutcome {
+    /// A rolled check.
+    Rolled {
+        /// Who rolled.
+        character: String,
+        /// The roll.
+        outcome: D20Outcome,
+    },
+    /// A passive score.
+    Passive {
+        /// Whose score.
+        character: String,
+        /// The score.
+        outcome: PassiveScore,
+    },
+}
+
+impl CheckOutcome {
+    /// "Aria — Stealth check: …".
+    pub fn summary(&self) -> String {
+        match self {
+            CheckOutcome::Rolled { character, outcome } => {
+                format!("{character} — {}", outcome.summary())
+            }
+            CheckOutcome::Passive { character, outcome } => {
+                format!("{character} — {}", outcome.summary())
+            }
+        }
+    }
+
+    /// Whether it met its DC (None without a DC).
+    pub fn success(&self) -> Option<bool> {
+        match self {
+            CheckOutcome::Rolled { outcome, .. } => outcome.success,
+            CheckOutcome::Passive { outcome, .. } => outcome.success,
+        }
+    }
+}
+
+fn validate(req: &CheckRequest) -> Result<()> {
+    if req.passive
+        && matches!(
+            req.test,
+            D20Test::Save { .. } | D20Test::Attack { .. } | D20Test::Concentration
+        )
+    {
+        return Err(EngineError::invalid(
+            "checkType",
+            "passive scores exist for skills, abilities and initiative, not saves or attacks",
+        ));
+    }
+    if let Some(dc) = req.dc {
+        if !(0..=60).contains(&dc) {
+            return Err(EngineError::invalid(
+                "dc",
+                format!("{dc} is out of range; a DC is 0–60"),
+            ));
+        }
+    }
+    if !(-50..=50).contains(&req.bonus) {
+        return Err(EngineError::invalid(
+            "bonus",
+            format!("{} is out of range; use −50 to +50", req.bonus),
+        ));
+    }
+    Ok(())
+}
+
+/// Rolls (or computes the passive score of) one check for one character.
+pub fn roll_check(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    req: &CheckRequest,
+) -> Result<CheckOutcome> {
+    validate(req)?;
+    let c = resolve_with_fields(call, who, "characterId", "characterName")?;
+    if c.dead {
+        return Err(EngineError::Rule(format!(
+            "{} is dead and makes no checks",
+            c.name
+        )));
+    }
+    let stats = c.effective();
+    let rules = req.to_rules();
+    let out = if req.passive {
+        CheckOutcome::Passive {
+            character: c.name.clone(),
+            outcome: d20::passive_score(&stats, &rules),
+        }
+    } else {
+        let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        CheckOutcome::Rolled {
+            character: c.name.clone(),
+            outcome,
+        }
+    };
+    call.record_roll(&out);
+    Ok(out)
+}
+
+/// A contest between two characters; a tie keeps the status quo.
+pub fn roll_contest(
+    call: &mut Call<'_>,
+    first: (CharacterRef<'_>, &CheckRequest),
+    second: (CharacterRef<'_>, &CheckRequest),
+) -> Result<ContestOutcome> {
+    validate(first.1)?;
+    validate(second.1)?;
+    if first.1.passive || second.1.passive {
+        return Err(EngineError::invalid(
+            "checkType",
+            "a contest rolls both sides; passive is not allowed",
+        ));
+    }
+    let a = resolve_with_fields(call, first.0, "characterId", "characterName")?;
+    let b = resolve_with_fields(
+        call,
+        second.0,
+        "contestedBy.characterId",
+        "contestedBy.characterName",
+    )?;
+    let (sa, sb) = (a.effective(), b.effective());
+    let (ra, rb) = (
+        first
+            .1
+            .to_rules()
+            .labelled(format!("{} {}", a.name, first.1.test.label())),
+        second
+            .1
+            .to_rules()
+            .labelled(format!("{} {}", b.name, second.1.test.label())),
+    );
+    let out = d20::roll_contest((&sa, &ra), (&sb, &rb), call.rng()?);
+    call.record_roll(&out);
+    Ok(out)
+}
+
+/// A group check: each member rolls; the group succeeds when at least half succeed.
+pub fn roll_group(
+    call: &mut Call<'_>,
+    members: &[(CharacterRef<'_>, CheckRequest)],
+) -> Result<GroupOutcome> {
+    if members.is_empty() {
+        return Err(EngineError::invalid(
+            "batch",
+            "a group check needs at least one member",
+        ));
+    }
+    let mut outcomes = Vec::with_capacity(members.len());
+    for (who, req) in members {
+        validate(req)?;
+        if req.dc.is_none() {
+            return Err(EngineError::invalid(
+                "dc",
+                "every member of a group check needs the DC",
+            ));
+        }
+        let c = resolve_with_fields(call, *who, "characterId", "characterName")?;
+        let stats = c.effective();
+        let rules = req
+            .to_rules()
+            .labelled(format!("{} {}", c.name, req.test.label()));
+        outcomes.push(d20::roll_d20_test(&stats, &rules, call.rng()?));
+    }
+    let out = d20::group_check(outcomes);
+    call.record_roll(&out);
+    Ok(out)
+}

@@ -1,0 +1,647 @@
+//! Creating characters: ability-score methods, SRD or custom class and race, derived HP, AC,
+//! proficiencies and saves; preview and validate-only modes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use tabletop_rules::abilities::{
+    self, AbilityScores, POINT_BUY_BUDGET, ProficiencyLevel, RolledAbilityScores, STANDARD_ARRAY,
+};
+use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
+
+use crate::character::{Character, ConditionEntry, name_key};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// How ability scores are produced.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum AbilityMethod {
+    /// Scores given as they are (1–30).
+    #[default]
+    Manual,
+    /// The standard array 15, 14, 13, 12, 10, 8 assigned to abilities.
+    StandardArray,
+    /// 27-point buy, scores 8–15 before racial bonuses.
+    PointBuy,
+    /// 4d6, drop the lowest, in order STR, DEX, CON, INT, WIS, CHA.
+    Roll,
+}
+
+/// A class not in the SRD.
+#[derive(Debug, Clone, Default)]
+pub struct CustomClass {
+    /// Its name.
+    pub name: String,
+    /// Hit die (6, 8, 10 or 12).
+    pub hit_die: u32,
+    /// Saving-throw proficiencies.
+    pub saves: Vec<Ability>,
+    /// Spellcasting ability, if it casts.
+    pub spellcasting_ability: Option<Ability>,
+    /// How many skills it chooses, and from which (empty = any).
+    pub skill_choices: Option<(u8, Vec<Skill>)>,
+}
+
+/// A race not in the SRD.
+#[derive(Debug, Clone, Default)]
+pub struct CustomRace {
+    /// Its name.
+    pub name: String,
+    /// Ability score bonuses.
+    pub ability_bonuses: BTreeMap<Ability, i32>,
+    /// Walking speed (default 30).
+    pub speed: Option<u32>,
+    /// Size (default medium).
+    pub size: Option<Size>,
+    /// Trait names.
+    pub traits: Vec<String>,
+}
+
+/// What to do with the build.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CreateMode {
+    /// Store it.
+    #[default]
+    Create,
+    /// Show what would be created; store nothing.
+    Preview,
+    /// Check the build against the rules and report every problem; store nothing.
+    Validate,
+}
+
+/// Everything `create_character` accepts.
+#[derive(Debug, Clone, Default)]
+pub struct CreateRequest {
+    /// Name (required).
+    pub name: String,
+    /// pc (default), npc, enemy or neutral.
+    pub kind: Option<CharacterType>,
+    /// SRD race name.
+    pub race: Option<String>,
+    /// SRD subrace name.
+    pub subrace: Option<String>,
+    /// SRD class name.
+    pub class: Option<String>,
+    /// Background.
+    pub background: Option<String>,
+    /// Level 1–20 (default 1).
+    pub level: Option<u32>,
+    /// How scores are produced.
+    pub method: AbilityMethod,
+    /// Scores before racial bonuses (manual, standard array, point buy).
+    pub scores: Option<BTreeMap<Ability, i64>>,
+    /// Skill proficiencies chosen.
+    pub skills: Vec<Skill>,
+    /// Skills with expertise (must also be proficient).
+    pub expertise: Vec<Skill>,
+    /// Saving-throw proficiencies (overrides the class's).
+    pub saves: Option<Vec<Ability>>,
+    /// Equipment names.
+    pub equipment: Vec<String>,
+    /// Spells known or prepared.
+    pub spells: Vec<String>,
+    /// Languages.
+    pub languages: Vec<String>,
+    /// Maximum HP (overrides the derived value).
+    pub max_hp: Option<u32>,
+    /// Armor class (overrides 10 + DEX).
+    pub armor_class: Option<i32>,
+    /// Speed in feet (overrides the race's).
+    pub speed: Option<u32>,
+    /// Size (overrides the race's).
+    pub size: Option<Size>,
+    /// Damage resistances.
+    pub resistances: Vec<DamageType>,
+    /// Damage immunities.
+    pub immunities: Vec<DamageType>,
+    /// Damage vulnerabilities.
+    pub vulnerabilities: Vec<DamageType>,
+    /// Condition immunities.
+    pub condition_immunities: Vec<Condition>,
+    /// A class not in the SRD.
+    pub custom_class: Option<CustomClass>,
+    /// A race not in the SRD.
+    pub custom_race: Option<CustomRace>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Create, preview or validate.
+    pub mode: CreateMode,
+}
+
+/// The result of [`create_character`].
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateOutcome {
+    /// The character built (stored only in create mode).
+    pub character: Character,
+    /// Whether it was stored.
+    pub stored: bool,
+    /// Every rule the build breaks (validate mode lists them; create refuses when any).
+    pub problems: Vec<String>,
+    /// How derived values were obtained, one line each.
+    pub derivations: Vec<String>,
+    /// The 4d6-drop-lowest rolls, when rolled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rolled: Option<RolledAbilityScores>,
+    /// Other characters already using this name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub same_name: Vec<String>,
+}
+
+struct ClassData {
+    name: String,
+    hit_die: u32,
+    saves: Vec<Ability>,
+    spellcasting: Option<Ability>,
+    skill_choices: Option<(u8, Vec<Skill>)>,
+    features: Vec<String>,
+}
+
+struct RaceData {
+    name: String,
+    subrace: Option<String>,
+    bonuses: Vec<(Ability, i32)>,
+    speed: u32,
+    size: Size,
+    traits: Vec<String>,
+    languages: Vec<String>,
+}
+
+/// Builds a character from `req`; stores it unless previewing or validating.
+pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<CreateOutcome> {
+    let mut problems = Vec::new();
+    let mut derivations = Vec::new();
+    let name = req.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(EngineError::invalid(
+            "name",
+            "give a name of 1–80 characters",
+        ));
+    }
+    let kind = req.kind.unwrap_or(CharacterType::Pc);
+    let level = req.level.unwrap_or(1);
+    if !(1..=20).contains(&level) {
+        return Err(EngineError::invalid(
+            "level",
+            format!("{level} is out of range; a level is 1–20"),
+        ));
+    }
+
+    let class = class_data(call, &req, level, &mut problems)?;
+    let race = race_data(call, &req, &mut problems)?;
+
+    // Ability scores.
+    let mut rolled = None;
+    let mut scores = match req.method {
+        AbilityMethod::Roll => {
+            if req.scores.is_some() {
+                problems.push(
+                    "stats are rolled with abilityMethod 'roll'; omit stats or use 'manual'".into(),
+                );
+            }
+            let r = abilities::roll_ability_scores(call.rng()?);
+            derivations.push(format!("abilities rolled 4d6 drop lowest: {}", r.scores));
+            call.record_roll(&r);
+            let s = r.scores;
+            rolled = Some(r);
+            s
+        }
+        AbilityMethod::StandardArray => {
+            let s = match &req.scores {
+                Some(given) => scores_from_map(given, &mut problems),
+                None => {
+                    let s = assign_standard_array(
+                        class.as_ref().map(|c| c.saves.as_slice()).unwrap_or(&[]),
+                    );
+                    derivations.push(format!("standard array assigned (class saves first): {s}"));
+                    s
+                }
+            };
+            problems.extend(abilities::validate_standard_array(&s));
+            s
+        }
+        AbilityMethod::PointBuy => {
+            let Some(given) = &req.scores else {
+                return Err(EngineError::invalid(
+                    "stats",
+                    format!(
+                        "point buy needs stats: six scores 8–15 costing {POINT_BUY_BUDGET} points"
+                    ),
+                ));
+            };
+            let s = scores_from_map(given, &mut problems);
+            let report = abilities::validate_point_buy(&s);
+            problems.extend(report.problems);
+            derivations.push(format!(
+                "point buy: {} of {} points spent",
+                report.spent, report.budget
+            ));
+            s
+        }
+        AbilityMethod::Manual => match &req.scores {
+            Some(given) => scores_from_map(given, &mut problems),
+            None => {
+                derivations.push("no stats given: every ability 10".into());
+                AbilityScores::uniform(10)
+            }
+        },
+    };
+    if let Some(r) = &race {
+        for (ability, bonus) in &r.bonuses {
+            let v = i64::from(scores.get(*ability)) + i64::from(*bonus);
+            if scores.set(*ability, v).is_err() {
+                problems.push(format!(
+                    "{} {v} after racial bonus is above 30",
+                    ability.abbr()
+                ));
+            }
+        }
+        if !r.bonuses.is_empty() {
+            let list: Vec<String> = r
+                .bonuses
+                .iter()
+                .map(|(a, b)| format!("{} {b:+}", a.abbr()))
+                .collect();
+            derivations.push(format!(
+                "{} bonuses: {}",
+                r.subrace.as_deref().unwrap_or(&r.name),
+                list.join(", ")
+            ));
+        }
+    }
+
+    let prof = abilities::proficiency_bonus(level).unwrap_or(2);
+    let con = scores.modifier(Ability::Constitution);
+    let dex = scores.modifier(Ability::Dexterity);
+
+    // Hit points.
+    let hit_die = class.as_ref().map(|c| c.hit_die).unwrap_or(8);
+    let max_hp = match req.max_hp {
+        Some(hp) if (1..=10_000).contains(&hp) => {
+            derivations.push(format!("max HP {hp} as given"));
+            hp
+        }
+        Some(hp) => {
+            return Err(EngineError::invalid(
+                "hp",
+                format!("{hp} is not a maximum HP; give 1–10000"),
+            ));
+        }
+        None => {
+            let first = (hit_die as i32 + con).max(1) as u32;
+            let later = ((hit_die as i32 / 2 + 1) + con).max(1) as u32 * (level - 1);
+            derivations.push(format!(
+                "max HP {}: d{hit_die} max at level 1 + average per later level, CON {con:+} each",
+                first + later
+            ));
+            first + later
+        }
+    };
+
+    // Armor class.
+    let (armor_class, armor_source) = match req.armor_class {
+        Some(ac) if (1..=40).contains(&ac) => (ac, "as given".to_string()),
+        Some(ac) => {
+            return Err(EngineError::invalid(
+                "ac",
+                format!("{ac} is out of range; AC is 1–40"),
+            ));
+        }
+        None => (10 + dex, format!("unarmored: 10 + DEX {dex:+}")),
+    };
+
+    // Saves.
+    let save_proficiencies: BTreeSet<Ability> = match &req.saves {
+        Some(s) => s.iter().copied().collect(),
+        None => class
+            .as_ref()
+            .map(|c| c.saves.iter().copied().collect())
+            .unwrap_or_default(),
+    };
+
+    // Skills.
+    let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
+    if let (Some(c), CharacterType::Pc) = (&class, kind) {
+        if let Some((choose, from)) = &c.skill_choices {
+            let off_list: Vec<String> = req
+                .skills
+                .iter()
+                .filter(|s| !from.is_empty() && !from.contains(s))
+                .map(|s| s.key().to_string())
+                .collect();
+            if !off_list.is_empty() {
+                let allowed: Vec<&str> = from.iter().map(|s| s.key()).collect();
+                problems.push(format!(
+                    "{} cannot choose {}; its skills are: {}",
+                    c.name,
+                    off_list.join(", "),
+                    allowed.join(", ")
+                ));
+            }
+            if req.skills.len() > usize::from(*choose) {
+                problems.push(format!(
+                    "{} chooses {choose} skills; {} were given",
+                    c.name,
+                    req.skills.len()
+                ));
+            }
+        }
+    }
+    for s in &req.skills {
+        skills.insert(*s, ProficiencyLevel::Proficient);
+    }
+    for s in &req.expertise {
+        if !skills.contains_key(s) {
+            problems.push(format!(
+                "expertise in {} needs proficiency in it first (add it to skills)",
+                s.key()
+            ));
+        }
+        skills.insert(*s, ProficiencyLevel::Expertise);
+    }
+
+    let (speed, size) = (
+        req.speed.or(race.as_ref().map(|r| r.speed)).unwrap_or(30),
+        req.size
+            .or(race.as_ref().map(|r| r.size))
+            .unwrap_or(Size::Medium),
+    );
+    let mut features = race.as_ref().map(|r| r.traits.clone()).unwrap_or_default();
+    if let Some(c) = &class {
+        features.extend(c.features.iter().cloned());
+    }
+    let mut languages = race
+        .as_ref()
+        .map(|r| r.languages.clone())
+        .unwrap_or_default();
+    for l in &req.languages {
+        if !languages.iter().any(|x| name_key(x) == name_key(l)) {
+            languages.push(l.clone());
+        }
+    }
+
+    let same_name: Vec<String> = call
+        .tx_ref()
+        .characters_named(call.campaign(), &name)?
+        .iter()
+        .map(Character::label)
+        .collect();
+
+    let id = if req.mode == CreateMode::Create {
+        call.new_id("ch")?
+    } else {
+        "(preview)".to_string()
+    };
+    let character = Character {
+        id,
+        name,
+        kind,
+        race: race.as_ref().map(|r| r.name.clone()),
+        subrace: race.as_ref().and_then(|r| r.subrace.clone()),
+        class: class.as_ref().map(|c| c.name.clone()),
+        background: req.background.clone(),
+        level,
+        abilities: scores,
+        proficiency_bonus: prof,
+        save_proficiencies,
+        skills,
+        armor_class,
+        armor_source,
+        speed,
+        size,
+        max_hp,
+        hp: max_hp,
+        temp_hp: 0,
+        hit_die,
+        hit_dice: level,
+        death_saves: Default::default(),
+        dead: false,
+        resistances: req.resistances.iter().copied().collect(),
+        immunities: req.immunities.iter().copied().collect(),
+        vulnerabilities: req.vulnerabilities.iter().copied().collect(),
+        condition_immunities: req.condition_immunities.iter().copied().collect(),
+        conditions: Vec::<ConditionEntry>::new(),
+        spellcasting_ability: class.as_ref().and_then(|c| c.spellcasting),
+        spells: req.spells.clone(),
+        equipment: req.equipment.clone(),
+        languages,
+        features,
+        notes: req.notes.clone(),
+    };
+    scores = character.abilities;
+    let _ = scores;
+
+    let stored = match req.mode {
+        CreateMode::Create => {
+            if !problems.is_empty() {
+                return Err(EngineError::Rule(format!(
+                    "the build breaks {} rule(s): {}. Fix them, or check a build first with validateOnly",
+                    problems.len(),
+                    problems.join("; ")
+                )));
+            }
+            let campaign = call.campaign();
+            call.tx().put_character(campaign, &character)?;
+            call.record_change(
+                "character",
+                &character.id,
+                format!("created {}", character.name),
+            );
+            true
+        }
+        CreateMode::Preview | CreateMode::Validate => false,
+    };
+    Ok(CreateOutcome {
+        character,
+        stored,
+        problems,
+        derivations,
+        rolled,
+        same_name,
+    })
+}
+
+fn scores_from_map(given: &BTreeMap<Ability, i64>, problems: &mut Vec<String>) -> AbilityScores {
+    let mut s = AbilityScores::uniform(10);
+    for a in Ability::ALL {
+        match given.get(a) {
+            Some(v) => {
+                if let Err(e) = s.set(*a, *v) {
+                    problems.push(e.to_string());
+                }
+            }
+            None => problems.push(format!(
+                "stats is missing {} (give all six: str, dex, con, int, wis, cha)",
+                a.key()
+            )),
+        }
+    }
+    s
+}
+
+fn assign_standard_array(priority: &[Ability]) -> AbilityScores {
+    let mut order: Vec<Ability> = priority.to_vec();
+    for a in [
+        Ability::Dexterity,
+        Ability::Constitution,
+        Ability::Strength,
+        Ability::Wisdom,
+        Ability::Intelligence,
+        Ability::Charisma,
+    ] {
+        if !order.contains(&a) {
+            order.push(a);
+        }
+    }
+    let mut s = AbilityScores::uniform(10);
+    for (a, v) in order.iter().zip(STANDARD_ARRAY) {
+        let _ = s.set(*a, i64::from(v));
+    }
+    s
+}
+
+fn class_data(
+    call: &Call<'_>,
+    req: &CreateRequest,
+    level: u32,
+    problems: &mut Vec<String>,
+) -> Result<Option<ClassData>> {
+    if let Some(c) = &req.custom_class {
+        if ![6, 8, 10, 12].contains(&c.hit_die) {
+            return Err(EngineError::invalid(
+                "customClass.hitDie",
+                format!("d{} is not a hit die; use 6, 8, 10 or 12", c.hit_die),
+            ));
+        }
+        if c.name.trim().is_empty() {
+            return Err(EngineError::invalid(
+                "customClass.name",
+                "give the class a name",
+            ));
+        }
+        return Ok(Some(ClassData {
+            name: c.name.trim().to_string(),
+            hit_die: c.hit_die,
+            saves: c.saves.clone(),
+            spellcasting: c.spellcasting_ability,
+            skill_choices: c.skill_choices.clone(),
+            features: vec![],
+        }));
+    }
+    let Some(name) = req.class.as_deref() else {
+        return Ok(None);
+    };
+    let srd = call.require_compendium(
+        &format!("class '{name}'"),
+        "customClass {name, hitDie, saves} to define the class yourself",
+    )?;
+    let Some(class) = srd.class(name) else {
+        let names: Vec<&str> = srd.classes().iter().map(|c| c.name.as_str()).collect();
+        return Err(EngineError::NotFound {
+            kind: "SRD class",
+            given: name.to_string(),
+            suggestions: tabletop_rules::vocab::closest(name, names.iter().copied())
+                .map(|s| vec![s.to_string()])
+                .unwrap_or_else(|| names.iter().map(|s| s.to_string()).collect()),
+        });
+    };
+    let _ = problems;
+    let mut features = Vec::new();
+    for l in 1..=level {
+        if let Some(cl) = srd.class_level(&class.index, l as u8) {
+            features.extend(cl.features.iter().map(|f| f.name.clone()));
+        }
+    }
+    Ok(Some(ClassData {
+        name: class.name.clone(),
+        hit_die: u32::from(class.hit_die),
+        saves: class.saving_throws.clone(),
+        spellcasting: class.spellcasting_ability,
+        skill_choices: class
+            .skill_choices
+            .as_ref()
+            .map(|c| (c.choose, c.from.clone())),
+        features,
+    }))
+}
+
+fn race_data(
+    call: &Call<'_>,
+    req: &CreateRequest,
+    problems: &mut Vec<String>,
+) -> Result<Option<RaceData>> {
+    if let Some(r) = &req.custom_race {
+        if r.name.trim().is_empty() {
+            return Err(EngineError::invalid(
+                "customRace.name",
+                "give the race a name",
+            ));
+        }
+        return Ok(Some(RaceData {
+            name: r.name.trim().to_string(),
+            subrace: None,
+            bonuses: r.ability_bonuses.iter().map(|(a, b)| (*a, *b)).collect(),
+            speed: r.speed.unwrap_or(30),
+            size: r.size.unwrap_or(Size::Medium),
+            traits: r.traits.clone(),
+            languages: vec![],
+        }));
+    }
+    let Some(name) = req.race.as_deref() else {
+        if req.subrace.is_some() {
+            problems.push("subrace given without race".into());
+        }
+        return Ok(None);
+    };
+    let srd = call.require_compendium(
+        &format!("race '{name}'"),
+        "customRace {name, abilityBonuses, speed, size} to define the race yourself",
+    )?;
+    let Some(race) = srd.race(name) else {
+        let names: Vec<&str> = srd.races().iter().map(|r| r.name.as_str()).collect();
+        return Err(EngineError::NotFound {
+            kind: "SRD race",
+            given: name.to_string(),
+            suggestions: tabletop_rules::vocab::closest(name, names.iter().copied())
+                .map(|s| vec![s.to_string()])
+                .unwrap_or_else(|| names.iter().map(|s| s.to_string()).collect()),
+        });
+    };
+    let mut bonuses = race.ability_bonuses.clone();
+    let mut traits: Vec<String> = race.traits.iter().map(|t| t.name.clone()).collect();
+    let mut subrace_name = None;
+    if let Some(sub) = req.subrace.as_deref() {
+        match srd.subrace(sub) {
+            Some(s) if s.race.index == race.index => {
+                bonuses.extend(s.ability_bonuses.iter().copied());
+                traits.extend(s.traits.iter().map(|t| t.name.clone()));
+                subrace_name = Some(s.name.clone());
+            }
+            Some(s) => problems.push(format!(
+                "{} is a subrace of {}, not {}",
+                s.name, s.race.name, race.name
+            )),
+            None => {
+                let subs: Vec<&str> = race.subraces.iter().map(|r| r.name.as_str()).collect();
+                problems.push(format!(
+                    "unknown subrace '{sub}' for {}; SRD subraces: {}",
+                    race.name,
+                    if subs.is_empty() {
+                        "none".to_string()
+                    } else {
+                        subs.join(", ")
+                    }
+                ));
+            }
+        }
+    }
+    Ok(Some(RaceData {
+        name: race.name.clone(),
+        subrace: subrace_name,
+        bonuses,
+        speed: race.speed,
+        size: race.size.unwrap_or(Size::Medium),
+        traits,
+        languages: race.languages.clone(),
+    }))
+}

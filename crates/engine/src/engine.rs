@@ -1,0 +1,261 @@
+//! The engine: a campaign opened on a store, and the context each tool call runs in.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+use tabletop_rules::dice::{DiceRng, RngState};
+use tabletop_srd::Compendium;
+
+use crate::error::{EngineError, Result};
+use crate::event::{Change, EventDraft};
+use crate::store::{CampaignId, Store, StoreError, Transaction, Tx};
+
+/// How to open a campaign.
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// Reseed the campaign's dice stream at start so every roll from here on is reproducible.
+    pub seed: Option<u64>,
+    /// The SRD compendium, when installed.
+    pub compendium: Option<Arc<Compendium>>,
+}
+
+/// One campaign of a store, ready to run use cases.
+pub struct Engine<S: Store> {
+    store: S,
+    campaign: CampaignId,
+    campaign_name: String,
+    compendium: Option<Arc<Compendium>>,
+}
+
+impl<S: Store> Engine<S> {
+    /// Opens (creating if needed) the campaign `name` in `store`.
+    pub fn open(mut store: S, name: &str, options: EngineOptions) -> Result<Self> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > 64 {
+            return Err(EngineError::invalid(
+                "campaign",
+                "a campaign name is 1–64 characters",
+            ));
+        }
+        let campaign = {
+            let mut tx = store.begin(true)?;
+            let id = tx.ensure_campaign(name)?;
+            if let Some(seed) = options.seed {
+                tx.set_rng_state(id, &encode_rng(&DiceRng::from_seed(seed))?)?;
+                tx.append_event(
+                    id,
+                    &EventDraft {
+                        tool: "server".into(),
+                        args: serde_json::json!({ "seed": seed }),
+                        rolls: vec![],
+                        changes: vec![Change {
+                            entity: "campaign".into(),
+                            id: name.into(),
+                            what: format!("dice stream reseeded with {seed}"),
+                        }],
+                    },
+                )?;
+            }
+            tx.commit()?;
+            id
+        };
+        Ok(Self {
+            store,
+            campaign,
+            campaign_name: name.to_string(),
+            compendium: options.compendium,
+        })
+    }
+
+    /// The campaign's name.
+    pub fn campaign_name(&self) -> &str {
+        &self.campaign_name
+    }
+
+    /// The compendium, when one is installed.
+    pub fn compendium(&self) -> Option<&Arc<Compendium>> {
+        self.compendium.as_ref()
+    }
+
+    /// Runs a read-only use case in its own transaction. Nothing is written.
+    pub fn read<R>(&mut self, f: impl FnOnce(&mut Call<'_>) -> Result<R>) -> Result<R> {
+        let mut tx = self.store.begin(false)?;
+        let mut call = Call::new(&mut tx, self.campaign, self.compendium.as_deref(), None);
+        f(&mut call)
+    }
+
+    /// Runs a mutating use case in one transaction: its changes, the dice stream and an event
+    /// recording `tool`, `args`, the rolls and the changes are committed together before it
+    /// returns. On error nothing is written.
+    pub fn write<R>(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        f: impl FnOnce(&mut Call<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut tx = self.store.begin(true)?;
+        let draft = EventDraft {
+            tool: tool.to_string(),
+            args: args.clone(),
+            ..Default::default()
+        };
+        let mut call = Call::new(
+            &mut tx,
+            self.campaign,
+            self.compendium.as_deref(),
+            Some(draft),
+        );
+        let out = f(&mut call)?;
+        call.finish()?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Runs `f` on a raw transaction of the store (campaign administration).
+    pub fn admin<R>(&mut self, f: impl FnOnce(&mut dyn Tx) -> Result<R>) -> Result<R> {
+        let mut tx = self.store.begin(true)?;
+        let out = f(&mut tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+fn encode_rng(rng: &DiceRng) -> Result<String> {
+    serde_json::to_string(&rng.state()).map_err(|e| {
+        StoreError::Corrupt {
+            what: "dice stream".into(),
+            detail: e.to_string(),
+        }
+        .into()
+    })
+}
+
+/// The context of one tool call: its transaction, the campaign's dice stream, the compendium,
+/// and the event being recorded.
+pub struct Call<'a> {
+    tx: &'a mut dyn Tx,
+    campaign: CampaignId,
+    compendium: Option<&'a Compendium>,
+    rng: Option<DiceRng>,
+    rng_used: bool,
+    event: Option<EventDraft>,
+}
+
+impl<'a> Call<'a> {
+    fn new(
+        tx: &'a mut dyn Tx,
+        campaign: CampaignId,
+        compendium: Option<&'a Compendium>,
+        event: Option<EventDraft>,
+    ) -> Self {
+        Self {
+            tx,
+            campaign,
+            compendium,
+            rng: None,
+            rng_used: false,
+            event,
+        }
+    }
+
+    /// The transaction, for store access.
+    pub fn tx(&mut self) -> &mut dyn Tx {
+        self.tx
+    }
+
+    /// The transaction, read-only.
+    pub fn tx_ref(&self) -> &dyn Tx {
+        self.tx
+    }
+
+    /// The campaign this call runs in.
+    pub fn campaign(&self) -> CampaignId {
+        self.campaign
+    }
+
+    /// The SRD compendium, if installed.
+    pub fn compendium(&self) -> Option<&'a Compendium> {
+        self.compendium
+    }
+
+    /// The compendium, or an error explaining how to install it and what to do instead.
+    pub fn require_compendium(&self, what: &str, alternative: &str) -> Result<&'a Compendium> {
+        self.compendium.ok_or_else(|| EngineError::NoCompendium {
+            what: what.to_string(),
+            alternative: alternative.to_string(),
+        })
+    }
+
+    /// Whether this call may write (it runs inside [`Engine::write`]).
+    pub fn is_writable(&self) -> bool {
+        self.event.is_some()
+    }
+
+    /// The campaign's dice stream, resumed from the store on first use. Rolling is a change of
+    /// state: only mutating calls may roll.
+    pub fn rng(&mut self) -> Result<&mut DiceRng> {
+        if self.event.is_none() {
+            return Err(EngineError::Rule(
+                "internal: a read-only call tried to roll dice; rolls must be recorded".into(),
+            ));
+        }
+        if self.rng.is_none() {
+            let rng = match self.tx.rng_state(self.campaign)? {
+                Some(s) => {
+                    let state: RngState =
+                        serde_json::from_str(&s).map_err(|e| StoreError::Corrupt {
+                            what: "dice stream".into(),
+                            detail: e.to_string(),
+                        })?;
+                    DiceRng::restore(&state)?
+                }
+                None => DiceRng::from_entropy(),
+            };
+            self.rng = Some(rng);
+        }
+        self.rng_used = true;
+        self.rng
+            .as_mut()
+            .ok_or_else(|| EngineError::Rule("internal: dice stream unavailable".into()))
+    }
+
+    /// Records a roll in the event log.
+    pub fn record_roll(&mut self, roll: &impl Serialize) {
+        if let Some(ev) = self.event.as_mut() {
+            if let Ok(v) = serde_json::to_value(roll) {
+                ev.rolls.push(v);
+            }
+        }
+    }
+
+    /// Records a change in the event log.
+    pub fn record_change(&mut self, entity: &str, id: &str, what: impl Into<String>) {
+        if let Some(ev) = self.event.as_mut() {
+            ev.changes.push(Change {
+                entity: entity.into(),
+                id: id.into(),
+                what: what.into(),
+            });
+        }
+    }
+
+    /// A fresh id such as "ch3" from the campaign's counter for `prefix`.
+    pub fn new_id(&mut self, prefix: &str) -> Result<String> {
+        let n = self.tx.next_id(self.campaign, prefix)?;
+        Ok(format!("{prefix}{n}"))
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        if self.rng_used {
+            if let Some(rng) = &self.rng {
+                let s = encode_rng(rng)?;
+                self.tx.set_rng_state(self.campaign, &s)?;
+            }
+        }
+        if let Some(ev) = self.event.take() {
+            self.tx.append_event(self.campaign, &ev)?;
+        }
+        Ok(())
+    }
+}

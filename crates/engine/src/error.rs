@@ -1,0 +1,88 @@
+//! The engine's errors. Each message says what is wrong and what is allowed; the MCP layer turns
+//! them into tool errors in one place.
+
+use tabletop_rules::UnknownName;
+use tabletop_rules::dice::DiceError;
+
+use crate::store::StoreError;
+
+/// Everything a use case can refuse or fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A referenced thing does not exist.
+    #[error("no {kind} '{given}' in this campaign{}", suggest(suggestions))]
+    NotFound {
+        /// What was looked up ("character", …).
+        kind: &'static str,
+        /// The id or name given.
+        given: String,
+        /// Close names that do exist.
+        suggestions: Vec<String>,
+    },
+    /// A name matched several things.
+    #[error("'{given}' matches {} {kind}s: {}; pass {id_field} instead", candidates.len(), candidates.join(", "))]
+    Ambiguous {
+        /// What was looked up.
+        kind: &'static str,
+        /// The name given.
+        given: String,
+        /// Each candidate as "Name (id)".
+        candidates: Vec<String>,
+        /// The field that disambiguates ("characterId").
+        id_field: &'static str,
+    },
+    /// An argument is out of range or inconsistent with another.
+    #[error("{field}: {problem}")]
+    Invalid {
+        /// The argument at fault (camelCase, as the caller sent it).
+        field: String,
+        /// What is wrong and what is allowed.
+        problem: String,
+    },
+    /// A value that is not one of the allowed names.
+    #[error(transparent)]
+    UnknownName(#[from] UnknownName),
+    /// A dice expression that cannot be parsed or rolled.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// The damage pipeline refused (e.g. healing the dead).
+    #[error(transparent)]
+    Damage(#[from] tabletop_rules::damage::DamageError),
+    /// The rules forbid the action; the message says why and what would allow it.
+    #[error("{0}")]
+    Rule(String),
+    /// SRD content was needed but the compendium is not installed.
+    #[error(
+        "{what} needs the SRD compendium, which is not installed: run `tabletop srd install --from DIR` or set TABLETOP_SRD_DIR (or use {alternative})"
+    )]
+    NoCompendium {
+        /// What needed it.
+        what: String,
+        /// What the caller can do without it.
+        alternative: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn suggest(s: &[String]) -> String {
+    match s {
+        [] => String::new(),
+        [one] => format!("; did you mean '{one}'?"),
+        many => format!("; did you mean one of: {}?", many.join(", ")),
+    }
+}
+
+impl EngineError {
+    /// Shorthand for [`EngineError::Invalid`].
+    pub fn invalid(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        EngineError::Invalid {
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// The engine's result type.
+pub type Result<T, E = EngineError> = std::result::Result<T, E>;

@@ -1,0 +1,80 @@
+//! The `roll_dice` use case: free-form rolls on the campaign's dice stream.
+
+use serde::Serialize;
+use tabletop_rules::dice::{self, D20Mode, DiceRng, DiceRoll};
+
+use crate::engine::Call;
+use crate::error::Result;
+
+/// A request to roll an expression.
+#[derive(Debug, Clone, Default)]
+pub struct RollRequest {
+    /// Dice notation, e.g. `4d6kh3` or `1d8[slashing]+2d6[fire]`.
+    pub expression: String,
+    /// Why the roll is made (kept in the log).
+    pub reason: Option<String>,
+    /// Roll the expression's d20 twice and keep the higher.
+    pub advantage: bool,
+    /// Roll the expression's d20 twice and keep the lower.
+    pub disadvantage: bool,
+    /// A seed for this roll alone; the campaign's stream is left untouched.
+    pub seed: Option<u64>,
+}
+
+/// The result of [`roll_dice`].
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollOutcome {
+    /// The roll with every die.
+    #[serde(flatten)]
+    pub roll: DiceRoll,
+    /// The reason given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Advantage or disadvantage applied to the d20 (after cancelling).
+    #[serde(skip_serializing_if = "is_normal")]
+    pub mode: D20Mode,
+    /// The per-call seed, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+fn is_normal(m: &D20Mode) -> bool {
+    *m == D20Mode::Normal
+}
+
+impl RollOutcome {
+    /// One line for a model: the reason, then the roll.
+    pub fn summary(&self) -> String {
+        let mode = match self.mode {
+            D20Mode::Advantage => " (advantage)",
+            D20Mode::Disadvantage => " (disadvantage)",
+            D20Mode::Normal => "",
+        };
+        match &self.reason {
+            Some(r) => format!("{r}: {}{mode}", self.roll.summary()),
+            None => format!("{}{mode}", self.roll.summary()),
+        }
+    }
+}
+
+/// Rolls `req.expression` with advantage/disadvantage applied to its d20 (they cancel).
+pub fn roll_dice(call: &mut Call<'_>, req: &RollRequest) -> Result<RollOutcome> {
+    let mut expr = dice::parse(&req.expression)?;
+    let mode = D20Mode::from_sources(req.advantage, req.disadvantage);
+    if req.advantage || req.disadvantage {
+        expr = expr.with_d20_mode(mode)?;
+    }
+    let roll = match req.seed {
+        Some(seed) => expr.roll(&mut DiceRng::from_seed(seed))?,
+        None => expr.roll(call.rng()?)?,
+    };
+    let out = RollOutcome {
+        roll,
+        reason: req.reason.clone(),
+        mode,
+        seed: req.seed,
+    };
+    call.record_roll(&out);
+    Ok(out)
+}

@@ -1,0 +1,137 @@
+//! Character sheets as read: base values, effective values and the reasons for each, through the
+//! one effective-stats pipeline of the rules crate.
+
+use serde::Serialize;
+use tabletop_rules::Condition;
+use tabletop_rules::conditions::ConditionSet;
+use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
+
+use crate::character::{Character, CharacterFilter, CharacterRef, resolve};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+impl Character {
+    /// The base stats the rules pipeline starts from.
+    pub fn base_stats(&self) -> BaseStats {
+        BaseStats {
+            level: self.level,
+            abilities: self.abilities,
+            proficiency_bonus: self.proficiency_bonus,
+            save_proficiencies: self.save_proficiencies.clone(),
+            skill_proficiencies: self.skills.clone(),
+            armor_class: ArmorClass {
+                value: self.armor_class,
+                source: self.armor_source.clone(),
+            },
+            speed: self.speed,
+            max_hp: self.max_hp.max(1) as u32,
+            size: self.size,
+            resistances: self.resistances.clone(),
+            immunities: self.immunities.clone(),
+            vulnerabilities: self.vulnerabilities.clone(),
+            condition_immunities: self.condition_immunities.clone(),
+            traits: Vec::new(),
+        }
+    }
+
+    /// The active conditions as the rules see them.
+    pub fn condition_set(&self) -> ConditionSet {
+        let mut set = ConditionSet::new();
+        for c in &self.conditions {
+            if c.condition == Condition::Exhaustion {
+                let _ = set.set_exhaustion(u32::from(c.level.unwrap_or(1)));
+            } else {
+                set.insert(c.condition);
+            }
+        }
+        set
+    }
+
+    /// Effective stats: base → equipment → conditions → effects.
+    pub fn effective(&self) -> EffectiveStats {
+        effective_stats(&self.base_stats(), &[], &self.condition_set(), &[])
+    }
+}
+
+/// A sheet: the stored character and its effective stats.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sheet {
+    /// The stored character (base values).
+    pub character: Character,
+    /// Effective values with the source of every modifier.
+    pub effective: EffectiveStats,
+}
+
+impl Sheet {
+    /// The sheet of `character`.
+    pub fn of(character: Character) -> Self {
+        let effective = character.effective();
+        Self {
+            character,
+            effective,
+        }
+    }
+}
+
+/// One character's sheet.
+pub fn get_character(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Sheet> {
+    Ok(Sheet::of(resolve(call, r)?))
+}
+
+/// A page of characters matching a filter.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CharacterPage {
+    /// The characters on this page.
+    pub characters: Vec<Character>,
+    /// How many match in all.
+    pub total: u64,
+    /// Page number (1-based).
+    pub page: usize,
+    /// Page size.
+    pub per_page: usize,
+    /// Whether more pages follow.
+    pub has_more: bool,
+}
+
+/// Largest page of a character list.
+pub const MAX_PER_PAGE: usize = 100;
+
+/// Lists characters matching `filter` (AND), by name.
+pub fn list_characters(
+    call: &Call<'_>,
+    filter: &CharacterFilter,
+    page: usize,
+    per_page: usize,
+) -> Result<CharacterPage> {
+    if page == 0 {
+        return Err(EngineError::invalid("page", "pages start at 1"));
+    }
+    if !(1..=MAX_PER_PAGE).contains(&per_page) {
+        return Err(EngineError::invalid(
+            "perPage",
+            format!("{per_page} is out of range; use 1–{MAX_PER_PAGE}"),
+        ));
+    }
+    if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level) {
+        if lo > hi {
+            return Err(EngineError::invalid(
+                "filter.minLevel",
+                format!("minLevel {lo} is above maxLevel {hi}"),
+            ));
+        }
+    }
+    let offset = (page - 1).saturating_mul(per_page);
+    let (characters, total) =
+        call.tx_ref()
+            .list_characters(call.campaign(), filter, per_page, offset)?;
+    let has_more = (offset + characters.len()) < total as usize;
+    Ok(CharacterPage {
+        characters,
+        total,
+        page,
+        per_page,
+        has_more,
+    })
+}

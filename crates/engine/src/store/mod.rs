@@ -1,0 +1,121 @@
+//! Persistence behind a trait the engine owns.
+//!
+//! The engine speaks to a [`Store`] through transactions ([`Transaction`]), one per tool call.
+//! [`SqliteStore`] is the embedded implementation; nothing SQLite-specific leaks past this module,
+//! so a PostgreSQL store can implement the same traits.
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Character, CharacterFilter};
+use crate::event::{Event, EventDraft};
+
+/// The id of a campaign inside a store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CampaignId(pub i64);
+
+/// A failure of the storage layer (I/O, corruption, a migration).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The underlying database reported an error.
+    #[error("database error: {0}")]
+    Database(String),
+    /// A stored document could not be read back.
+    #[error("stored {what} is unreadable: {detail}")]
+    Corrupt {
+        /// What was being read.
+        what: String,
+        /// The decoder's message.
+        detail: String,
+    },
+}
+
+/// A campaign as listed by the store.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignInfo {
+    /// The campaign's name.
+    pub name: String,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// How many characters it holds.
+    pub characters: u64,
+    /// How many events its log holds.
+    pub events: u64,
+}
+
+/// A persistent home for campaigns.
+pub trait Store: Send {
+    /// The transaction type this store hands out.
+    type Txn<'a>: Transaction
+    where
+        Self: 'a;
+
+    /// Starts a transaction; `write` asks for one that may modify state.
+    fn begin(&mut self, write: bool) -> Result<Self::Txn<'_>, StoreError>;
+}
+
+/// A transaction that is either committed or rolled back when dropped.
+pub trait Transaction: Tx {
+    /// Makes every change of this transaction durable.
+    fn commit(self) -> Result<(), StoreError>;
+}
+
+/// What the engine reads and writes inside one transaction.
+pub trait Tx {
+    /// The id of the campaign called `name`, creating it when absent.
+    fn ensure_campaign(&mut self, name: &str) -> Result<CampaignId, StoreError>;
+    /// The id of the campaign called `name`, if it exists.
+    fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError>;
+    /// Every campaign with its counts.
+    fn list_campaigns(&self) -> Result<Vec<CampaignInfo>, StoreError>;
+    /// Deletes a campaign and everything in it; false when there was none.
+    fn delete_campaign(&mut self, name: &str) -> Result<bool, StoreError>;
+
+    /// The campaign's saved dice-stream state, if any.
+    fn rng_state(&self, campaign: CampaignId) -> Result<Option<String>, StoreError>;
+    /// Saves the campaign's dice-stream state.
+    fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError>;
+    /// The next number of a per-campaign counter (`kind` such as "ch"), starting at 1.
+    fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError>;
+
+    /// One character by id.
+    fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError>;
+    /// Characters whose name matches case-insensitively (exactly, after trimming).
+    fn characters_named(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+    ) -> Result<Vec<Character>, StoreError>;
+    /// Characters matching a filter, ordered by name, with the total before paging.
+    fn list_characters(
+        &self,
+        campaign: CampaignId,
+        filter: &CharacterFilter,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<Character>, u64), StoreError>;
+    /// Every character's id and name (for suggestions).
+    fn character_names(&self, campaign: CampaignId) -> Result<Vec<(String, String)>, StoreError>;
+    /// Inserts or replaces a character.
+    fn put_character(
+        &mut self,
+        campaign: CampaignId,
+        character: &Character,
+    ) -> Result<(), StoreError>;
+    /// Deletes a character; false when there was none.
+    fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+
+    /// Appends an event to the campaign's log and returns its sequence number.
+    fn append_event(&mut self, campaign: CampaignId, event: &EventDraft)
+    -> Result<i64, StoreError>;
+    /// The most recent events, newest first.
+    fn recent_events(&self, campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError>;
+    /// Every event in order (for export and audit).
+    fn all_events(&self, campaign: CampaignId) -> Result<Vec<Event>, StoreError>;
+    /// Re-inserts an exported event verbatim (import only).
+    fn import_event(&mut self, campaign: CampaignId, event: &Event) -> Result<(), StoreError>;
+}

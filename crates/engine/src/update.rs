@@ -1,0 +1,371 @@
+//! `update_character`: edit any field, and change hit points through the rules (damage through
+//! the damage pipeline, healing, temporary HP).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use tabletop_rules::abilities::{self, AbilityScores, ProficiencyLevel};
+use tabletop_rules::damage::{
+    AtZeroHp, DamagePart, DamageResult, DamageTarget, HealResult, TempHpResult, Vitals,
+    apply_damage, apply_healing, grant_temp_hp,
+};
+use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
+
+use crate::character::{Character, CharacterRef, ConditionEntry, resolve};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// The source recorded on conditions the engine adds when a creature drops to 0 HP.
+pub const ZERO_HP_SOURCE: &str = "0 HP";
+
+/// A change to hit points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HpChange {
+    /// Set HP to this value (clamped to 0..=max; a DM correction, no pipeline).
+    Set(u32),
+    /// Untyped damage through the pipeline ("-7").
+    Damage(u32),
+    /// Healing ("+5").
+    Heal(u32),
+}
+
+/// Fields to overwrite; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct CharacterPatch {
+    /// New name.
+    pub name: Option<String>,
+    /// New type.
+    pub kind: Option<CharacterType>,
+    /// New race label.
+    pub race: Option<String>,
+    /// New class label.
+    pub class: Option<String>,
+    /// New background.
+    pub background: Option<String>,
+    /// New base scores (only the abilities given change).
+    pub stats: Option<BTreeMap<Ability, i64>>,
+    /// Replace skill proficiencies.
+    pub skills: Option<Vec<Skill>>,
+    /// Replace expertise.
+    pub expertise: Option<Vec<Skill>>,
+    /// Replace saving-throw proficiencies.
+    pub saves: Option<Vec<Ability>>,
+    /// New base AC.
+    pub armor_class: Option<i32>,
+    /// New speed.
+    pub speed: Option<u32>,
+    /// New size.
+    pub size: Option<Size>,
+    /// New base maximum HP.
+    pub max_hp: Option<u32>,
+    /// Replace equipment.
+    pub equipment: Option<Vec<String>>,
+    /// Replace spells.
+    pub spells: Option<Vec<String>>,
+    /// Replace languages.
+    pub languages: Option<Vec<String>>,
+    /// Replace resistances.
+    pub resistances: Option<Vec<DamageType>>,
+    /// Replace immunities.
+    pub immunities: Option<Vec<DamageType>>,
+    /// Replace vulnerabilities.
+    pub vulnerabilities: Option<Vec<DamageType>>,
+    /// Replace condition immunities.
+    pub condition_immunities: Option<Vec<Condition>>,
+    /// New notes.
+    pub notes: Option<String>,
+    /// New spellcasting ability.
+    pub spellcasting_ability: Option<Ability>,
+}
+
+/// Everything an update may do, applied in this order: fields, `hp`, `damage`, `healing`,
+/// `temp_hp`.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateRequest {
+    /// Field edits.
+    pub patch: CharacterPatch,
+    /// HP set or delta.
+    pub hp: Option<HpChange>,
+    /// Typed damage through the pipeline.
+    pub damage: Vec<DamagePart>,
+    /// Whether the damage is from a critical hit (matters at 0 HP).
+    pub critical: bool,
+    /// Healing.
+    pub healing: Option<u32>,
+    /// Temporary HP offered (kept only if higher than the current).
+    pub temp_hp: Option<u32>,
+}
+
+/// What an update did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateOutcome {
+    /// The character after the update.
+    pub character: Character,
+    /// Each change in words.
+    pub changes: Vec<String>,
+    /// Damage results (one per damage application).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub damage: Vec<DamageResult>,
+    /// Healing result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub healing: Option<HealResult>,
+    /// Temporary HP result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temp_hp: Option<TempHpResult>,
+}
+
+/// Applies `req` to the character named by `target`.
+pub fn update_character(
+    call: &mut Call<'_>,
+    target: CharacterRef<'_>,
+    req: UpdateRequest,
+) -> Result<UpdateOutcome> {
+    let mut c = resolve(call, target)?;
+    let mut changes = Vec::new();
+    apply_patch(&mut c, req.patch, &mut changes)?;
+
+    let mut damage_results = Vec::new();
+    let mut healing = None;
+    match req.hp {
+        Some(HpChange::Set(v)) => {
+            let max = c.effective().max_hp.value.max(1) as u32;
+            let v = v.min(max);
+            if v != c.hp {
+                changes.push(format!("HP set {} → {v}", c.hp));
+                c.hp = v;
+                if v > 0 {
+                    wake(&mut c);
+                }
+            }
+        }
+        Some(HpChange::Damage(n)) => damage_results.push(damage(
+            &mut c,
+            &[DamagePart::new(None, n)],
+            req.critical,
+            &mut changes,
+        )?),
+        Some(HpChange::Heal(n)) => healing = Some(heal(&mut c, n, &mut changes)?),
+        None => {}
+    }
+    if !req.damage.is_empty() {
+        damage_results.push(damage(&mut c, &req.damage, req.critical, &mut changes)?);
+    }
+    if let Some(n) = req.healing {
+        healing = Some(heal(&mut c, n, &mut changes)?);
+    }
+    let temp = req.temp_hp.map(|n| {
+        let r = grant_temp_hp(c.temp_hp, n);
+        if r.replaced {
+            changes.push(format!("temp HP {} → {}", r.before, r.after));
+        } else {
+            changes.push(format!(
+                "temp HP {n} not taken: {} already (temporary HP do not stack)",
+                r.before
+            ));
+        }
+        c.temp_hp = r.after;
+        r
+    });
+    if changes.is_empty() {
+        return Err(EngineError::invalid(
+            "update_character",
+            "nothing to change: give a field (name, stats, ac, …), hp, damage, healing or tempHp",
+        ));
+    }
+    let campaign = call.campaign();
+    call.tx().put_character(campaign, &c)?;
+    call.record_change("character", &c.id, changes.join("; "));
+    Ok(UpdateOutcome {
+        character: c,
+        changes,
+        damage: damage_results,
+        healing,
+        temp_hp: temp,
+    })
+}
+
+fn vitals(c: &Character) -> Vitals {
+    Vitals {
+        hp: c.hp,
+        max_hp: c.effective().max_hp.value.max(1) as u32,
+        temp_hp: c.temp_hp,
+        death_saves: c.death_saves,
+        dead: c.dead,
+    }
+}
+
+/// Runs `parts` through the damage pipeline against `c` and stores the result on it.
+pub fn damage(
+    c: &mut Character,
+    parts: &[DamagePart],
+    critical: bool,
+    changes: &mut Vec<String>,
+) -> Result<DamageResult> {
+    if c.dead {
+        return Err(EngineError::Rule(format!(
+            "{} is dead; damage has no effect on the dead",
+            c.name
+        )));
+    }
+    let eff = c.effective();
+    let target = DamageTarget {
+        vitals: vitals(c),
+        defenses: eff.defenses.clone(),
+        at_zero: AtZeroHp::for_character_type(c.kind),
+    };
+    let mut r = apply_damage(&target, parts, critical)?;
+    // Concentration is not tracked on sheets yet: report no save rather than one nobody rolls.
+    r.concentration_dc = None;
+    c.hp = r.hp_after;
+    c.temp_hp = r.temp_hp_after;
+    c.death_saves = r.death_saves;
+    c.dead = r.dead;
+    for cond in &r.add_conditions {
+        if !c.has_condition(*cond) {
+            c.conditions.push(ConditionEntry {
+                condition: *cond,
+                level: None,
+                source: ZERO_HP_SOURCE.into(),
+            });
+        }
+    }
+    changes.push(format!("{} {}", c.name, r.summary()));
+    Ok(r)
+}
+
+/// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset.
+pub fn heal(c: &mut Character, amount: u32, changes: &mut Vec<String>) -> Result<HealResult> {
+    let r = apply_healing(&vitals(c), amount)?;
+    c.hp = r.hp_after;
+    c.death_saves = r.death_saves;
+    if r.regains_consciousness {
+        wake(c);
+    }
+    changes.push(format!("{} {}", c.name, r.summary()));
+    Ok(r)
+}
+
+fn wake(c: &mut Character) {
+    c.conditions
+        .retain(|e| !(e.condition == Condition::Unconscious && e.source == ZERO_HP_SOURCE));
+    c.death_saves = Default::default();
+}
+
+fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) -> Result<()> {
+    if let Some(n) = p.name {
+        let n = n.trim().to_string();
+        if n.is_empty() || n.chars().count() > 80 {
+            return Err(EngineError::invalid(
+                "name",
+                "give a name of 1–80 characters",
+            ));
+        }
+        changes.push(format!("renamed {} → {n}", c.name));
+        c.name = n;
+    }
+    if let Some(k) = p.kind {
+        changes.push(format!("type {} → {}", c.kind, k));
+        c.kind = k;
+    }
+    macro_rules! set_opt {
+        ($field:ident, $label:literal) => {
+            if let Some(v) = p.$field {
+                changes.push(format!(concat!($label, " → {}"), v));
+                c.$field = Some(v);
+            }
+        };
+    }
+    set_opt!(race, "race");
+    set_opt!(class, "class");
+    set_opt!(background, "background");
+    set_opt!(notes, "notes");
+    if let Some(stats) = p.stats {
+        let mut s: AbilityScores = c.abilities;
+        for (a, v) in stats {
+            s.set(a, v)
+                .map_err(|e| EngineError::invalid(format!("stats.{}", a.key()), e.to_string()))?;
+        }
+        changes.push(format!("abilities {} → {s}", c.abilities));
+        c.abilities = s;
+    }
+    if let Some(skills) = p.skills {
+        c.skills.retain(|_, l| *l == ProficiencyLevel::Expertise);
+        for s in skills {
+            c.skills.entry(s).or_insert(ProficiencyLevel::Proficient);
+        }
+        changes.push("skills replaced".into());
+    }
+    if let Some(ex) = p.expertise {
+        for l in c.skills.values_mut() {
+            if *l == ProficiencyLevel::Expertise {
+                *l = ProficiencyLevel::Proficient;
+            }
+        }
+        for s in ex {
+            c.skills.insert(s, ProficiencyLevel::Expertise);
+        }
+        changes.push("expertise replaced".into());
+    }
+    if let Some(saves) = p.saves {
+        c.save_proficiencies = saves.into_iter().collect();
+        changes.push("save proficiencies replaced".into());
+    }
+    if let Some(ac) = p.armor_class {
+        if !(1..=40).contains(&ac) {
+            return Err(EngineError::invalid(
+                "ac",
+                format!("{ac} is out of range; AC is 1–40"),
+            ));
+        }
+        changes.push(format!("AC {} → {ac}", c.armor_class));
+        c.armor_class = ac;
+        c.armor_source = "as set".into();
+    }
+    if let Some(sp) = p.speed {
+        if sp > 1_000 {
+            return Err(EngineError::invalid(
+                "speed",
+                format!("{sp} ft is out of range; 0–1000"),
+            ));
+        }
+        changes.push(format!("speed {} → {sp} ft", c.speed));
+        c.speed = sp;
+    }
+    if let Some(sz) = p.size {
+        changes.push(format!("size {} → {sz}", c.size));
+        c.size = sz;
+    }
+    if let Some(m) = p.max_hp {
+        if !(1..=10_000).contains(&m) {
+            return Err(EngineError::invalid(
+                "maxHp",
+                format!("{m} is out of range; 1–10000"),
+            ));
+        }
+        changes.push(format!("max HP {} → {m}", c.max_hp));
+        c.max_hp = m;
+        c.hp = c.hp.min(m);
+    }
+    macro_rules! replace_list {
+        ($field:ident, $label:literal) => {
+            if let Some(v) = p.$field {
+                c.$field = v.into_iter().collect();
+                changes.push(concat!($label, " replaced").into());
+            }
+        };
+    }
+    replace_list!(equipment, "equipment");
+    replace_list!(spells, "spells");
+    replace_list!(languages, "languages");
+    replace_list!(resistances, "resistances");
+    replace_list!(immunities, "immunities");
+    replace_list!(vulnerabilities, "vulnerabilities");
+    replace_list!(condition_immunities, "condition immunities");
+    if let Some(a) = p.spellcasting_ability {
+        changes.push(format!("spellcasting ability → {}", a.abbr()));
+        c.spellcasting_ability = Some(a);
+    }
+    let _ = abilities::MAX_LEVEL;
+    Ok(())
+}

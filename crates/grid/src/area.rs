@@ -1,0 +1,745 @@
+//! Areas of effect: spheres, cylinders, cones, cubes and lines, and which squares and creatures
+//! they touch.
+//!
+//! **Geometry.** Areas are true geometric shapes measured in feet (as the SRD templates are,
+//! independent of the distance [`Metric`](crate::Metric)). A square is affected when its
+//! **centre** lies inside the shape (boundaries count as inside). Coordinates are in squares:
+//! square `(x, y)` spans `[x, x+1] × [y, y+1]`, its centre is `(x+0.5, y+0.5)`, and level `z`
+//! spans `[z, z+1]` vertically.
+//!
+//! **Origin.** [`AreaOrigin::Square`] is the centre of a square (use it for cones, lines and
+//! cubes cast from the caster's square, and for spheres/emanations centred on a creature);
+//! [`AreaOrigin::Corner`] is the grid intersection at the top-left corner of a square (the DMG's
+//! recommended point of origin for spheres and cylinders; `x` may be `0..=width`). Vertically the
+//! origin sits in the middle of its level. Cones, lines and cubes never include their point of
+//! origin (so the caster's own square is excluded when the origin is a square).
+//!
+//! **Shapes.** A cone's width at any distance equals that distance (≈53° total angle). A line
+//! has a length and a width (default 5 ft) centred on its axis. A cube is axis-aligned: its
+//! direction is snapped to the nearest of the 8 compass directions (or straight up/down), the
+//! origin lies on the centre of the face (or on the corner, for diagonals) facing that way.
+//! A cylinder stands on the origin's level and rises `height_ft`.
+//!
+//! **Blocking.** An area spreads in straight lines from its origin: a square (or creature) is
+//! affected only if the line from the origin to its centre is not blocked by anything giving
+//! total cover (walls, obstacles, shut doors, sight-blocking props). Corner tie-breaks follow
+//! line of sight: a line through an exact grid corner is stopped only when both squares beside
+//! it block. Solid wall and obstacle squares themselves are never listed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{GridError, Result};
+use crate::geometry::{Compass, Position, Touch, size_squares, trace};
+use crate::map::{BattleMap, F_SOLID};
+use crate::sight::centre2;
+
+const EPS: f64 = 1e-9;
+
+/// The shape and size of an area of effect; every size is in feet and must be positive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(
+    tag = "shape",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Shape {
+    /// Every point within `radius_ft` of the origin.
+    Sphere {
+        /// Radius in feet.
+        radius_ft: i32,
+    },
+    /// A circle of `radius_ft` around the origin, rising `height_ft` from the origin's level.
+    Cylinder {
+        /// Radius in feet.
+        radius_ft: i32,
+        /// Height in feet.
+        height_ft: i32,
+    },
+    /// A cone `length_ft` long whose width at any distance equals that distance.
+    Cone {
+        /// Length in feet.
+        length_ft: i32,
+    },
+    /// An axis-aligned cube with sides of `size_ft`.
+    Cube {
+        /// Side length in feet.
+        size_ft: i32,
+    },
+    /// A line `length_ft` long and `width_ft` wide.
+    Line {
+        /// Length in feet.
+        length_ft: i32,
+        /// Width in feet (default 5).
+        #[serde(default = "five")]
+        width_ft: i32,
+    },
+}
+
+fn five() -> i32 {
+    5
+}
+
+impl Shape {
+    /// Names accepted for the `shape` tag.
+    pub const NAMES: [&'static str; 5] = ["sphere", "cylinder", "cone", "cube", "line"];
+
+    /// Builds a shape from its name and main size in feet (cylinders get `height_ft = size_ft`,
+    /// lines a 5-ft width). Unknown names are an error listing the allowed ones.
+    pub fn from_name(name: &str, size_ft: i32) -> Result<Shape> {
+        let shape = match name.trim().to_ascii_lowercase().as_str() {
+            "sphere" | "radius" | "circle" | "emanation" => Shape::Sphere { radius_ft: size_ft },
+            "cylinder" => Shape::Cylinder {
+                radius_ft: size_ft,
+                height_ft: size_ft,
+            },
+            "cone" => Shape::Cone { length_ft: size_ft },
+            "cube" | "square" => Shape::Cube { size_ft },
+            "line" => Shape::Line {
+                length_ft: size_ft,
+                width_ft: 5,
+            },
+            _ => return Err(GridError::unknown_name("shape", name, &Shape::NAMES)),
+        };
+        shape.validate()?;
+        Ok(shape)
+    }
+
+    /// Checks that every size is positive.
+    pub fn validate(&self) -> Result<()> {
+        let check = |what: &str, v: i32| GridError::check_positive(what, f64::from(v), "20");
+        match *self {
+            Shape::Sphere { radius_ft } => check("sphere radius_ft", radius_ft),
+            Shape::Cylinder {
+                radius_ft,
+                height_ft,
+            } => {
+                check("cylinder radius_ft", radius_ft)?;
+                check("cylinder height_ft", height_ft)
+            }
+            Shape::Cone { length_ft } => check("cone length_ft", length_ft),
+            Shape::Cube { size_ft } => check("cube size_ft", size_ft),
+            Shape::Line {
+                length_ft,
+                width_ft,
+            } => {
+                check("line length_ft", length_ft)?;
+                check("line width_ft", width_ft)
+            }
+        }
+    }
+
+    /// Whether the shape needs a [`Direction`] (cones, cubes, lines).
+    pub const fn needs_direction(&self) -> bool {
+        matches!(
+            self,
+            Shape::Cone { .. } | Shape::Cube { .. } | Shape::Line { .. }
+        )
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Shape::Sphere { .. } => "sphere",
+            Shape::Cylinder { .. } => "cylinder",
+            Shape::Cone { .. } => "cone",
+            Shape::Cube { .. } => "cube",
+            Shape::Line { .. } => "line",
+        }
+    }
+
+    /// Largest horizontal extent from the origin, in feet.
+    fn extent_ft(&self) -> i32 {
+        match *self {
+            Shape::Sphere { radius_ft } | Shape::Cylinder { radius_ft, .. } => radius_ft,
+            Shape::Cone { length_ft } => length_ft + length_ft / 2,
+            Shape::Cube { size_ft } => 2 * size_ft,
+            Shape::Line {
+                length_ft,
+                width_ft,
+            } => length_ft + width_ft,
+        }
+    }
+}
+
+/// Where an area starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum AreaOrigin {
+    /// The centre of this square.
+    Square(Position),
+    /// The grid intersection at the top-left corner of this square (`x` in `0..=width`, `y` in
+    /// `0..=height`).
+    Corner(Position),
+}
+
+/// Which way a cone, line or cube points.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Direction {
+    /// Toward the centre of a square (elevation included).
+    Toward(Position),
+    /// A compass direction (horizontal).
+    Compass(Compass),
+    /// A free vector in squares (`x` east, `y` south, `z` up); its length is ignored.
+    Vector {
+        /// East component.
+        x: f64,
+        /// South component.
+        y: f64,
+        /// Up component.
+        #[serde(default)]
+        z: f64,
+    },
+}
+
+/// A complete area of effect: shape, origin and (for cones, lines, cubes) direction.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AreaOfEffect {
+    /// Shape and size.
+    pub shape: Shape,
+    /// Point of origin.
+    pub origin: AreaOrigin,
+    /// Direction; required for cones, lines and cubes, ignored for spheres and cylinders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
+}
+
+impl AreaOfEffect {
+    /// An area with no direction (spheres, cylinders).
+    pub fn new(shape: Shape, origin: AreaOrigin) -> Self {
+        AreaOfEffect {
+            shape,
+            origin,
+            direction: None,
+        }
+    }
+
+    /// An area pointing in `direction`.
+    pub fn directed(shape: Shape, origin: AreaOrigin, direction: Direction) -> Self {
+        AreaOfEffect {
+            shape,
+            origin,
+            direction: Some(direction),
+        }
+    }
+}
+
+/// A validated area in square units, ready for point tests.
+#[derive(Debug, Clone, Copy)]
+struct Compiled {
+    shape: Shape,
+    /// Origin point (x, y, z) in squares.
+    o: [f64; 3],
+    /// Unit direction.
+    d: [f64; 3],
+    /// Snapped axis signs for cubes.
+    cube: [i8; 3],
+    /// Origin in half-square units, for blocking traces.
+    o2: (i32, i32),
+    /// The origin square, never a blocker for its own area (square origins only).
+    origin_cell: Option<(i32, i32)>,
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+impl Compiled {
+    fn contains(&self, c: [f64; 3]) -> bool {
+        let v = [c[0] - self.o[0], c[1] - self.o[1], c[2] - self.o[2]];
+        match self.shape {
+            Shape::Sphere { radius_ft } => {
+                let r = f64::from(radius_ft) / 5.0;
+                dot(v, v) <= r * r + EPS
+            }
+            Shape::Cylinder {
+                radius_ft,
+                height_ft,
+            } => {
+                let r = f64::from(radius_ft) / 5.0;
+                let base = self.o[2] - 0.5;
+                v[0] * v[0] + v[1] * v[1] <= r * r + EPS
+                    && c[2] >= base - EPS
+                    && c[2] <= base + f64::from(height_ft) / 5.0 + EPS
+            }
+            Shape::Cone { length_ft } => {
+                let t = dot(v, self.d);
+                let perp2 = (dot(v, v) - t * t).max(0.0);
+                t > EPS && t <= f64::from(length_ft) / 5.0 + EPS && perp2 <= t * t / 4.0 + EPS
+            }
+            Shape::Line {
+                length_ft,
+                width_ft,
+            } => {
+                let t = dot(v, self.d);
+                let perp2 = (dot(v, v) - t * t).max(0.0);
+                let hw = f64::from(width_ft) / 10.0;
+                t > EPS && t <= f64::from(length_ft) / 5.0 + EPS && perp2 <= hw * hw + EPS
+            }
+            Shape::Cube { size_ft } => {
+                let s = f64::from(size_ft) / 5.0;
+                (0..3).all(|i| match self.cube[i] {
+                    1 => v[i] > EPS && v[i] <= s + EPS,
+                    -1 => v[i] < -EPS && v[i] >= -s - EPS,
+                    _ => v[i].abs() <= s / 2.0 + EPS,
+                })
+            }
+        }
+    }
+}
+
+impl BattleMap {
+    fn compile(&self, area: &AreaOfEffect) -> Result<Compiled> {
+        area.shape.validate()?;
+        let (o, o2, origin_cell, oz) = match area.origin {
+            AreaOrigin::Square(p) => {
+                self.check(p)?;
+                (
+                    [
+                        f64::from(p.x) + 0.5,
+                        f64::from(p.y) + 0.5,
+                        f64::from(p.z) + 0.5,
+                    ],
+                    centre2(p),
+                    Some((p.x, p.y)),
+                    p.z,
+                )
+            }
+            AreaOrigin::Corner(p) => {
+                if p.x < 0 || p.y < 0 || p.x > self.width() as i32 || p.y > self.height() as i32 {
+                    return Err(GridError::Invalid(format!(
+                        "corner {p} is off the {}×{} map; corners run x 0–{} and y 0–{}",
+                        self.width(),
+                        self.height(),
+                        self.width(),
+                        self.height()
+                    )));
+                }
+                (
+                    [f64::from(p.x), f64::from(p.y), f64::from(p.z) + 0.5],
+                    (2 * p.x, 2 * p.y),
+                    None,
+                    p.z,
+                )
+            }
+        };
+        let _ = oz;
+        let mut d = [1.0, 0.0, 0.0];
+        let mut cube = [0i8; 3];
+        if area.shape.needs_direction() {
+            let Some(dir) = area.direction else {
+                return Err(GridError::BadDirection(format!(
+                    "a {} needs a direction: give toward (a square), compass (N, NE, E, SE, S, SW, W, NW) or vector {{x, y, z}}",
+                    area.shape.name()
+                )));
+            };
+            let raw = match dir {
+                Direction::Toward(t) => [
+                    f64::from(t.x) + 0.5 - o[0],
+                    f64::from(t.y) + 0.5 - o[1],
+                    f64::from(t.z) + 0.5 - o[2],
+                ],
+                Direction::Compass(c) => {
+                    let (x, y) = c.step();
+                    [f64::from(x), f64::from(y), 0.0]
+                }
+                Direction::Vector { x, y, z } => [x, y, z],
+            };
+            let len = dot(raw, raw).sqrt();
+            if !len.is_finite() || len < 1e-6 {
+                return Err(GridError::BadDirection(match dir {
+                    Direction::Toward(t) => format!("direction toward {t} points at the origin itself; aim at another square or use a compass direction"),
+                    _ => "direction vector is zero or not finite; give a non-zero vector such as {x: 1, y: 0}".into(),
+                }));
+            }
+            d = raw.map(|c| c / len);
+            let m = d.iter().fold(0.0f64, |a, c| a.max(c.abs()));
+            // tan(22.5°): snap to the nearest of the 26 axis/diagonal directions.
+            cube = d.map(|c| {
+                if c.abs() >= m * 0.414_213_56 {
+                    c.signum() as i8
+                } else {
+                    0
+                }
+            });
+        }
+        Ok(Compiled {
+            shape: area.shape,
+            o,
+            d,
+            cube,
+            o2,
+            origin_cell,
+        })
+    }
+
+    /// Whether nothing giving total cover lies on the line from the area's origin to the centre
+    /// of square `(x, y)`.
+    fn area_reaches(&self, c: &Compiled, x: i32, y: i32) -> bool {
+        let blocks = |cx: i32, cy: i32| {
+            (cx, cy) != (x, y) && Some((cx, cy)) != c.origin_cell && self.cover_level(cx, cy) >= 3
+        };
+        !trace(c.o2, centre2(Position::new(x, y)), |t| match t {
+            Touch::Cell(cx, cy) => blocks(cx, cy),
+            Touch::Between(p, q) => blocks(p.0, p.1) && blocks(q.0, q.1),
+        })
+    }
+
+    /// The squares on the origin's level affected by an area, in row-major order (`z` = the
+    /// origin's `z`). See the module docs for the geometry and blocking rules.
+    pub fn area_squares(&self, area: &AreaOfEffect) -> Result<Vec<Position>> {
+        let c = self.compile(area)?;
+        let z = match area.origin {
+            AreaOrigin::Square(p) | AreaOrigin::Corner(p) => p.z,
+        };
+        let r = area.shape.extent_ft() / 5 + 2;
+        let (ox, oy) = (c.o[0].floor() as i32, c.o[1].floor() as i32);
+        let (x0, x1) = ((ox - r).max(0), (ox + r).min(self.width() as i32 - 1));
+        let (y0, y1) = ((oy - r).max(0), (oy + r).min(self.height() as i32 - 1));
+        let mut out = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let centre = [f64::from(x) + 0.5, f64::from(y) + 0.5, f64::from(z) + 0.5];
+                if c.contains(centre)
+                    && self.flags(x, y) & F_SOLID == 0
+                    && self.area_reaches(&c, x, y)
+                {
+                    out.push(Position::new_3d(x, y, z));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether one square (at any elevation) is affected by an area.
+    pub fn area_contains(&self, area: &AreaOfEffect, pos: Position) -> Result<bool> {
+        let c = self.compile(area)?;
+        self.check(pos)?;
+        let centre = [
+            f64::from(pos.x) + 0.5,
+            f64::from(pos.y) + 0.5,
+            f64::from(pos.z) + 0.5,
+        ];
+        Ok(c.contains(centre)
+            && self.flags(pos.x, pos.y) & F_SOLID == 0
+            && self.area_reaches(&c, pos.x, pos.y))
+    }
+
+    /// Ids of creatures with any occupied square (creatures are cubes, so elevation counts)
+    /// inside the area, ordered by id; `exclude` (e.g. the caster) is left out.
+    pub fn creatures_in_area(
+        &self,
+        area: &AreaOfEffect,
+        exclude: Option<&str>,
+    ) -> Result<Vec<String>> {
+        let c = self.compile(area)?;
+        let mut out = Vec::new();
+        for cr in self.creatures() {
+            if Some(cr.id.as_str()) == exclude {
+                continue;
+            }
+            let n = size_squares(cr.size);
+            let p = cr.position;
+            let hit = (0..n).any(|dz| {
+                (0..n).any(|dy| {
+                    (0..n).any(|dx| {
+                        let (x, y, z) = (p.x + dx, p.y + dy, p.z + dz);
+                        let centre = [f64::from(x) + 0.5, f64::from(y) + 0.5, f64::from(z) + 0.5];
+                        c.contains(centre) && self.area_reaches(&c, x, y)
+                    })
+                })
+            });
+            if hit {
+                out.push(cr.id.clone());
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::{DoorState, Terrain};
+    use proptest::prelude::*;
+    use tabletop_rules::Size;
+
+    fn p(x: i32, y: i32) -> Position {
+        Position::new(x, y)
+    }
+
+    fn squares(m: &BattleMap, a: AreaOfEffect) -> Vec<(i32, i32)> {
+        m.area_squares(&a)
+            .unwrap()
+            .into_iter()
+            .map(|q| (q.x, q.y))
+            .collect()
+    }
+
+    #[test]
+    fn fifteen_foot_cone_east_from_a_square() {
+        let m = BattleMap::new(20, 20).unwrap();
+        let a = AreaOfEffect::directed(
+            Shape::Cone { length_ft: 15 },
+            AreaOrigin::Square(p(5, 5)),
+            Direction::Compass(Compass::E),
+        );
+        // Column 1 square, then 3, then 3:
+        //   . . X X      (y = 4)
+        //   C X X X      (y = 5; C = caster, excluded)
+        //   . . X X      (y = 6)
+        let mut want = vec![(6, 5), (7, 4), (7, 5), (7, 6), (8, 4), (8, 5), (8, 6)];
+        want.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(squares(&m, a), want);
+        // Toward a target square to the east gives the same cone.
+        let b = AreaOfEffect::directed(
+            Shape::Cone { length_ft: 15 },
+            AreaOrigin::Square(p(5, 5)),
+            Direction::Toward(p(9, 5)),
+        );
+        assert_eq!(squares(&m, b), want);
+    }
+
+    #[test]
+    fn fifteen_foot_cone_diagonal() {
+        let m = BattleMap::new(20, 20).unwrap();
+        let a = AreaOfEffect::directed(
+            Shape::Cone { length_ft: 15 },
+            AreaOrigin::Square(p(5, 5)),
+            Direction::Compass(Compass::SE),
+        );
+        let mut want = vec![(6, 6), (7, 6), (6, 7), (7, 7), (8, 6), (6, 8)];
+        want.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(squares(&m, a), want);
+    }
+
+    #[test]
+    fn twenty_foot_sphere_counts() {
+        let m = BattleMap::new(40, 40).unwrap();
+        // From an intersection: 13 squares per quadrant.
+        let a = AreaOfEffect::new(
+            Shape::Sphere { radius_ft: 20 },
+            AreaOrigin::Corner(p(20, 20)),
+        );
+        assert_eq!(m.area_squares(&a).unwrap().len(), 52);
+        // From a square centre: a 9-wide disc of 49 squares.
+        let b = AreaOfEffect::new(
+            Shape::Sphere { radius_ft: 20 },
+            AreaOrigin::Square(p(20, 20)),
+        );
+        assert_eq!(m.area_squares(&b).unwrap().len(), 49);
+    }
+
+    #[test]
+    fn cube_line_and_cylinder() {
+        let m = BattleMap::new(20, 20).unwrap();
+        let thunderwave = AreaOfEffect::directed(
+            Shape::Cube { size_ft: 15 },
+            AreaOrigin::Square(p(5, 5)),
+            Direction::Compass(Compass::E),
+        );
+        let got = squares(&m, thunderwave);
+        assert_eq!(got.len(), 9);
+        assert!(
+            got.iter()
+                .all(|&(x, y)| (6..=8).contains(&x) && (4..=6).contains(&y))
+        );
+        let diag = AreaOfEffect::directed(
+            Shape::Cube { size_ft: 10 },
+            AreaOrigin::Corner(p(5, 5)),
+            Direction::Compass(Compass::NW),
+        );
+        assert_eq!(squares(&m, diag), vec![(3, 3), (4, 3), (3, 4), (4, 4)]);
+        let bolt = AreaOfEffect::directed(
+            Shape::Line {
+                length_ft: 30,
+                width_ft: 5,
+            },
+            AreaOrigin::Square(p(2, 2)),
+            Direction::Compass(Compass::S),
+        );
+        assert_eq!(
+            squares(&m, bolt),
+            (3..=8).map(|y| (2, y)).collect::<Vec<_>>()
+        );
+        let col = AreaOfEffect::new(
+            Shape::Cylinder {
+                radius_ft: 10,
+                height_ft: 40,
+            },
+            AreaOrigin::Corner(p(10, 10)),
+        );
+        assert_eq!(m.area_squares(&col).unwrap().len(), 12);
+        assert!(m.area_contains(&col, Position::new_3d(10, 10, 7)).unwrap());
+        assert!(!m.area_contains(&col, Position::new_3d(10, 10, 8)).unwrap());
+    }
+
+    #[test]
+    fn walls_stop_the_spread() {
+        let mut m = BattleMap::new(20, 20).unwrap();
+        for y in 0..20 {
+            m.set_terrain(p(10, y), Terrain::Wall).unwrap();
+        }
+        m.set_door(p(10, 10), DoorState::Open).unwrap_err(); // a wall square
+        m.set_terrain(p(10, 10), Terrain::Open).unwrap();
+        m.set_door(p(10, 10), DoorState::Closed).unwrap();
+        let fireball =
+            AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, AreaOrigin::Corner(p(9, 5)));
+        let got = m.area_squares(&fireball).unwrap();
+        assert!(
+            got.iter().all(|q| q.x < 10),
+            "nothing past the wall: {got:?}"
+        );
+        assert_eq!(got.len(), 34);
+        // Through an open door the blast leaks in a narrow fan only.
+        m.set_door(p(10, 10), DoorState::Open).unwrap();
+        let at_door = AreaOfEffect::new(
+            Shape::Sphere { radius_ft: 20 },
+            AreaOrigin::Square(p(8, 10)),
+        );
+        let past: Vec<_> = m
+            .area_squares(&at_door)
+            .unwrap()
+            .into_iter()
+            .filter(|q| q.x > 10)
+            .collect();
+        assert_eq!(past, vec![p(11, 10), p(12, 10)]);
+    }
+
+    #[test]
+    fn creatures_in_area_uses_any_square_and_elevation() {
+        let mut m = BattleMap::new(20, 20).unwrap();
+        m.place_creature("wizard", p(5, 5), Size::Medium).unwrap();
+        m.place_creature("ogre", p(8, 2), Size::Large).unwrap();
+        m.place_creature("gob", p(7, 5), Size::Small).unwrap();
+        m.place_creature("bat", Position::new_3d(6, 5, 3), Size::Tiny)
+            .unwrap();
+        m.place_creature("far", p(15, 15), Size::Medium).unwrap();
+        let cone = AreaOfEffect::directed(
+            Shape::Cone { length_ft: 30 },
+            AreaOrigin::Square(p(5, 5)),
+            Direction::Compass(Compass::E),
+        );
+        assert_eq!(
+            m.creatures_in_area(&cone, Some("wizard")).unwrap(),
+            vec!["gob".to_string(), "ogre".to_string()]
+        );
+        let ball = AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, AreaOrigin::Square(p(6, 5)));
+        assert_eq!(
+            m.creatures_in_area(&ball, None).unwrap(),
+            vec!["bat", "gob", "ogre", "wizard"]
+        );
+    }
+
+    #[test]
+    fn bad_areas_are_rejected_with_the_fix() {
+        let m = BattleMap::new(20, 20).unwrap();
+        let e = m
+            .area_squares(&AreaOfEffect::new(
+                Shape::Sphere { radius_ft: 0 },
+                AreaOrigin::Square(p(1, 1)),
+            ))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "sphere radius_ft must be a positive number of feet (got 0); give e.g. 20"
+        );
+        assert!(
+            m.area_squares(&AreaOfEffect::new(
+                Shape::Line {
+                    length_ft: 30,
+                    width_ft: -5
+                },
+                AreaOrigin::Square(p(1, 1))
+            ))
+            .is_err()
+        );
+        let e = m
+            .area_squares(&AreaOfEffect::new(
+                Shape::Cone { length_ft: 15 },
+                AreaOrigin::Square(p(1, 1)),
+            ))
+            .unwrap_err();
+        assert!(e.to_string().contains("a cone needs a direction"), "{e}");
+        let e = m
+            .area_squares(&AreaOfEffect::directed(
+                Shape::Cone { length_ft: 15 },
+                AreaOrigin::Square(p(1, 1)),
+                Direction::Toward(p(1, 1)),
+            ))
+            .unwrap_err();
+        assert!(e.to_string().contains("points at the origin itself"), "{e}");
+        let e = m
+            .area_squares(&AreaOfEffect::new(
+                Shape::Sphere { radius_ft: 10 },
+                AreaOrigin::Square(p(25, 3)),
+            ))
+            .unwrap_err();
+        assert!(e.to_string().contains("x must be 0–19"), "{e}");
+        assert!(
+            m.area_squares(&AreaOfEffect::new(
+                Shape::Sphere { radius_ft: 10 },
+                AreaOrigin::Corner(p(20, 20))
+            ))
+            .is_ok()
+        );
+        let e = Shape::from_name("blob", 20).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown shape 'blob'")
+                && e.contains("allowed: sphere, cylinder, cone, cube, line"),
+            "{e}"
+        );
+        assert!(Shape::from_name("cone", -5).is_err());
+        assert_eq!(
+            Shape::from_name("Line", 60).unwrap(),
+            Shape::Line {
+                length_ft: 60,
+                width_ft: 5
+            }
+        );
+    }
+
+    #[test]
+    fn serde_shapes() {
+        let a: AreaOfEffect = serde_json::from_str(
+            r#"{"shape":{"shape":"line","lengthFt":60},"origin":{"square":{"x":1,"y":2}},"direction":{"compass":"NE"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            a.shape,
+            Shape::Line {
+                length_ft: 60,
+                width_ft: 5
+            }
+        );
+        assert_eq!(a.direction, Some(Direction::Compass(Compass::NE)));
+        let e = serde_json::from_str::<Shape>(r#"{"shape":"blob","radiusFt":5}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("expected one of"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn square_in_sphere_iff_centre_within_radius(r in 1i32..60, ox in 0i32..=30, oy in 0i32..=30, corner in any::<bool>()) {
+            let m = BattleMap::new(30, 30).unwrap();
+            let (origin, cx, cy) = if corner {
+                (AreaOrigin::Corner(p(ox, oy)), f64::from(ox), f64::from(oy))
+            } else {
+                let (ox, oy) = (ox.min(29), oy.min(29));
+                (AreaOrigin::Square(p(ox, oy)), f64::from(ox) + 0.5, f64::from(oy) + 0.5)
+            };
+            let got = m.area_squares(&AreaOfEffect::new(Shape::Sphere { radius_ft: r }, origin)).unwrap();
+            for y in 0..30 {
+                for x in 0..30 {
+                    let d = 5.0 * ((f64::from(x) + 0.5 - cx).powi(2) + (f64::from(y) + 0.5 - cy).powi(2)).sqrt();
+                    prop_assert_eq!(got.contains(&p(x, y)), d <= f64::from(r) + 1e-6, "({}, {}) at {} ft", x, y, d);
+                }
+            }
+        }
+    }
+}

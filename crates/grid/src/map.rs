@@ -1,0 +1,1330 @@
+//! The battle map: terrain per square, doors, props and creatures, with placement rules.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::Size;
+
+use crate::error::{GridError, Result};
+use crate::geometry::{Compass, Position, footprint, size_rank, size_squares};
+
+/// Largest allowed map side, in squares.
+pub const MAX_SIDE: u32 = 200;
+
+/// What covers one square of the map.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Terrain {
+    /// Open floor.
+    #[default]
+    Open,
+    /// Solid wall: blocks movement, sight and areas of effect; gives total cover.
+    Wall,
+    /// Full-height obstacle (pillar, boulder): blocks movement, sight and areas of effect.
+    Obstacle,
+    /// Half-height obstacle (low wall, barricade): gives half cover, does not block sight,
+    /// blocks movement unless `passable` (then it can be climbed over as difficult terrain).
+    #[serde(
+        alias = "low_wall",
+        alias = "halfHeightObstacle",
+        alias = "half_height_obstacle"
+    )]
+    LowWall {
+        /// Whether creatures may cross it (as difficult terrain). Default: no.
+        #[serde(default)]
+        passable: bool,
+    },
+    /// Difficult terrain: entering costs double movement.
+    Difficult,
+    /// Water: entering costs double movement for a creature without a swim speed.
+    Water,
+    /// A hazard (fire, acid, spikes): passable at normal cost; `damage` is a free-text note for
+    /// the game master (e.g. "2d10 fire on entering").
+    Hazard {
+        /// Name shown in the legend ("burning oil").
+        name: String,
+        /// Damage note, e.g. "1d10 fire".
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        damage: Option<String>,
+    },
+}
+
+impl Terrain {
+    /// A low wall that blocks movement.
+    pub const LOW_WALL: Terrain = Terrain::LowWall { passable: false };
+
+    /// Short human description ("a wall", "water").
+    pub fn describe(&self) -> String {
+        match self {
+            Terrain::Open => "open floor".into(),
+            Terrain::Wall => "a wall".into(),
+            Terrain::Obstacle => "an obstacle".into(),
+            Terrain::LowWall { .. } => "a low wall".into(),
+            Terrain::Difficult => "difficult terrain".into(),
+            Terrain::Water => "water".into(),
+            Terrain::Hazard { name, .. } => format!("hazard '{name}'"),
+        }
+    }
+}
+
+/// State of a door. Closed and locked doors block movement and sight; open doors neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum DoorState {
+    /// Open: no effect on movement or sight.
+    Open,
+    /// Closed: blocks movement and sight until opened.
+    Closed,
+    /// Locked: like closed, and needs a key or a check to open.
+    Locked,
+}
+
+impl DoorState {
+    /// Whether the door blocks movement and sight.
+    pub const fn is_shut(self) -> bool {
+        !matches!(self, DoorState::Open)
+    }
+}
+
+impl FromStr for DoorState {
+    type Err = GridError;
+
+    /// Parses `open`, `closed`, `locked` (case-insensitive).
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "open" => Ok(DoorState::Open),
+            "closed" | "close" | "shut" => Ok(DoorState::Closed),
+            "locked" | "lock" => Ok(DoorState::Locked),
+            _ => Err(GridError::unknown_name(
+                "door state",
+                s,
+                &["open", "closed", "locked"],
+            )),
+        }
+    }
+}
+
+/// Light level of a square.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Light {
+    /// Bright light: normal vision.
+    #[default]
+    Bright,
+    /// Dim light: lightly obscured (darkvision sees it as bright).
+    Dim,
+    /// Darkness: heavily obscured (darkvision sees it as dim).
+    #[serde(alias = "dark")]
+    Darkness,
+    /// Magical darkness: heavily obscured even for darkvision; only truesight (and blindsight)
+    /// perceive through it.
+    #[serde(alias = "magical_darkness")]
+    MagicalDarkness,
+}
+
+impl FromStr for Light {
+    type Err = GridError;
+
+    /// Parses `bright`, `dim`, `dark`/`darkness`, `magicalDarkness`.
+    fn from_str(s: &str) -> Result<Self> {
+        let k: String = s
+            .trim()
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .collect();
+        match k.as_str() {
+            "bright" => Ok(Light::Bright),
+            "dim" => Ok(Light::Dim),
+            "dark" | "darkness" => Ok(Light::Darkness),
+            "magicaldarkness" | "magicdarkness" => Ok(Light::MagicalDarkness),
+            _ => Err(GridError::unknown_name(
+                "light level",
+                s,
+                &["bright", "dim", "darkness", "magicalDarkness"],
+            )),
+        }
+    }
+}
+
+/// Degree of cover (ordered: `None < Half < ThreeQuarters < Total`). Also what a prop grants.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub enum Cover {
+    /// No cover.
+    #[default]
+    None,
+    /// Half cover: +2 AC and Dexterity saving throws.
+    Half,
+    /// Three-quarters cover: +5 AC and Dexterity saving throws.
+    #[serde(alias = "three_quarters")]
+    ThreeQuarters,
+    /// Total cover: can't be targeted directly by an attack or a spell.
+    Total,
+}
+
+impl Cover {
+    /// Bonus to AC (and to Dexterity saves): 0, +2, +5; `None` for total cover (untargetable).
+    pub const fn ac_bonus(self) -> Option<i32> {
+        match self {
+            Cover::None => Some(0),
+            Cover::Half => Some(2),
+            Cover::ThreeQuarters => Some(5),
+            Cover::Total => None,
+        }
+    }
+
+    /// Bonus to Dexterity saving throws (same as [`Cover::ac_bonus`]).
+    pub const fn dex_save_bonus(self) -> Option<i32> {
+        self.ac_bonus()
+    }
+
+    pub(crate) const fn level(self) -> u8 {
+        match self {
+            Cover::None => 0,
+            Cover::Half => 1,
+            Cover::ThreeQuarters => 2,
+            Cover::Total => 3,
+        }
+    }
+
+    pub(crate) const fn from_level(l: u8) -> Cover {
+        match l {
+            0 => Cover::None,
+            1 => Cover::Half,
+            2 => Cover::ThreeQuarters,
+            _ => Cover::Total,
+        }
+    }
+}
+
+/// Size of a prop's footprint in feet (multiples of 5). Default 5×5 (one square).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Footprint {
+    /// East–west extent in feet.
+    pub width_ft: i32,
+    /// North–south extent in feet.
+    pub length_ft: i32,
+}
+
+impl Default for Footprint {
+    fn default() -> Self {
+        Footprint {
+            width_ft: 5,
+            length_ft: 5,
+        }
+    }
+}
+
+impl Footprint {
+    /// Width and length in squares, after validating positive multiples of 5.
+    pub fn squares(self) -> Result<(i32, i32)> {
+        for (what, v) in [
+            ("footprint width_ft", self.width_ft),
+            ("footprint length_ft", self.length_ft),
+        ] {
+            GridError::check_positive(what, f64::from(v), "5 or 10")?;
+            if v % 5 != 0 {
+                return Err(GridError::NotMultipleOfFive {
+                    what: what.into(),
+                    value: v,
+                });
+            }
+        }
+        Ok((self.width_ft / 5, self.length_ft / 5))
+    }
+}
+
+/// A thing on the map (table, statue, chest, trap) anchored at its top-left square.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Prop {
+    /// Unique id on this map.
+    pub id: String,
+    /// Display name ("oak table").
+    pub name: String,
+    /// Top-left square of the footprint.
+    pub position: Position,
+    /// Footprint in feet (default one square).
+    #[serde(default)]
+    pub footprint: Footprint,
+    /// Whether creatures cannot enter its squares.
+    #[serde(default)]
+    pub blocks_movement: bool,
+    /// Whether it blocks line of sight (and areas of effect).
+    #[serde(default)]
+    pub blocks_sight: bool,
+    /// Cover it grants to creatures behind it (a sight-blocking prop always counts as total).
+    #[serde(default)]
+    pub cover: Cover,
+    /// Hit points, when destructible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hp: Option<i32>,
+    /// Armor class, when destructible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac: Option<i32>,
+    /// When set, the prop is hidden and a Wisdom (Perception) or Intelligence (Investigation)
+    /// check against this DC reveals it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_dc: Option<u32>,
+    /// Whether it is a trap.
+    #[serde(default)]
+    pub trap: bool,
+    /// Letter used by the text renderer; assigned automatically (A, B, …) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<char>,
+}
+
+impl Prop {
+    /// A one-square prop that blocks nothing and grants no cover; adjust the public fields.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, position: Position) -> Self {
+        Prop {
+            id: id.into(),
+            name: name.into(),
+            position,
+            footprint: Footprint::default(),
+            blocks_movement: false,
+            blocks_sight: false,
+            cover: Cover::None,
+            hp: None,
+            ac: None,
+            hidden_dc: None,
+            trap: false,
+            symbol: None,
+        }
+    }
+
+    /// The squares the prop covers (on its own level), after validating the footprint.
+    pub fn squares(&self) -> Result<impl Iterator<Item = Position> + use<>> {
+        let (w, h) = self.footprint.squares()?;
+        let p = self.position;
+        Ok((0..h).flat_map(move |dy| (0..w).map(move |dx| p.offset(dx, dy))))
+    }
+
+    /// Cover this prop provides as an obstacle on a line (sight blockers are total).
+    pub fn effective_cover(&self) -> Cover {
+        if self.blocks_sight {
+            Cover::Total
+        } else {
+            self.cover
+        }
+    }
+}
+
+/// A creature on the map: its space is a cube of `size` squares anchored at the top-left,
+/// lowest square `position`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Creature {
+    /// Unique id on this map.
+    pub id: String,
+    /// Top-left (lowest) square of its space.
+    pub position: Position,
+    /// Size category (tiny–medium 1 square, large 2×2, huge 3×3, gargantuan 4×4).
+    pub size: Size,
+}
+
+impl Creature {
+    /// The squares of its space on its own level.
+    pub fn squares(&self) -> impl Iterator<Item = Position> + use<> {
+        footprint(self.position, self.size)
+    }
+
+    /// Whether its space contains the square `(x, y)` at elevation `z`.
+    pub fn occupies(&self, pos: Position) -> bool {
+        let n = size_squares(self.size);
+        let p = self.position;
+        (p.x..p.x + n).contains(&pos.x)
+            && (p.y..p.y + n).contains(&pos.y)
+            && (p.z..p.z + n).contains(&pos.z)
+    }
+}
+
+pub(crate) const F_BLOCK_MOVE: u8 = 1;
+pub(crate) const F_BLOCK_SIGHT: u8 = 2;
+pub(crate) const F_DIFFICULT: u8 = 4;
+pub(crate) const F_WATER: u8 = 8;
+pub(crate) const F_HAZARD: u8 = 16;
+pub(crate) const F_SOLID: u8 = 32;
+const COVER_SHIFT: u8 = 6;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Cell {
+    terrain: Terrain,
+    elevation_ft: i32,
+    light: Option<Light>,
+}
+
+/// The battle map: `width × height` squares (1–200 each) of terrain, with doors, props and
+/// creatures. All queries (distance, areas, sight, cover, movement, rendering) live in methods
+/// on this type, spread across the crate's modules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "MapData", into = "MapData")]
+pub struct BattleMap {
+    width: u32,
+    height: u32,
+    cells: Vec<Cell>,
+    flags: Vec<u8>,
+    default_light: Light,
+    doors: BTreeMap<(i32, i32), DoorState>,
+    props: BTreeMap<String, Prop>,
+    creatures: BTreeMap<String, Creature>,
+}
+
+impl BattleMap {
+    /// An all-open, brightly lit map. Errors unless both sides are 1–200 squares.
+    pub fn new(width: u32, height: u32) -> Result<Self> {
+        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+            return Err(GridError::InvalidDimensions {
+                width,
+                height,
+                max: MAX_SIDE,
+            });
+        }
+        let n = (width * height) as usize;
+        Ok(BattleMap {
+            width,
+            height,
+            cells: vec![Cell::default(); n],
+            flags: vec![0; n],
+            default_light: Light::Bright,
+            doors: BTreeMap::new(),
+            props: BTreeMap::new(),
+            creatures: BTreeMap::new(),
+        })
+    }
+
+    /// Width in squares.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in squares.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Whether `(pos.x, pos.y)` is on the map (elevation is not limited).
+    pub fn contains(&self, pos: Position) -> bool {
+        self.in_bounds(pos.x, pos.y)
+    }
+
+    pub(crate) fn in_bounds(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height
+    }
+
+    /// `Ok` when `pos` is on the map, else an error naming the valid ranges.
+    pub fn check(&self, pos: Position) -> Result<()> {
+        if self.contains(pos) {
+            Ok(())
+        } else {
+            Err(GridError::OffMap {
+                pos,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    fn idx(&self, x: i32, y: i32) -> usize {
+        y as usize * self.width as usize + x as usize
+    }
+
+    /// Flags of a square; off-map squares have none.
+    pub(crate) fn flags(&self, x: i32, y: i32) -> u8 {
+        if self.in_bounds(x, y) {
+            self.flags[self.idx(x, y)]
+        } else {
+            0
+        }
+    }
+
+    /// Cover level (0–3) a square gives as an obstacle on a line.
+    pub(crate) fn cover_level(&self, x: i32, y: i32) -> u8 {
+        self.flags(x, y) >> COVER_SHIFT
+    }
+
+    /// Whether creatures cannot enter the square (wall, obstacle, impassable low wall, shut door,
+    /// movement-blocking prop). Off-map squares block.
+    pub fn blocks_movement(&self, pos: Position) -> bool {
+        !self.contains(pos) || self.flags(pos.x, pos.y) & F_BLOCK_MOVE != 0
+    }
+
+    /// Whether the square blocks line of sight (wall, obstacle, shut door, sight-blocking prop).
+    pub fn blocks_sight(&self, pos: Position) -> bool {
+        self.flags(pos.x, pos.y) & F_BLOCK_SIGHT != 0
+    }
+
+    /// Terrain of a square.
+    pub fn terrain(&self, pos: Position) -> Result<&Terrain> {
+        self.check(pos)?;
+        Ok(&self.cells[self.idx(pos.x, pos.y)].terrain)
+    }
+
+    /// Sets the terrain of one square. Refuses to put impassable terrain under a creature.
+    pub fn set_terrain(&mut self, pos: Position, terrain: Terrain) -> Result<()> {
+        self.check(pos)?;
+        let blocks = matches!(
+            terrain,
+            Terrain::Wall | Terrain::Obstacle | Terrain::LowWall { passable: false }
+        );
+        if blocks && let Some(c) = self.creature_at_xy(pos.x, pos.y) {
+            return Err(GridError::Occupied {
+                action: format!("make {}", terrain.describe()),
+                pos,
+                occupant: c.id.clone(),
+            });
+        }
+        if matches!(terrain, Terrain::Wall | Terrain::Obstacle)
+            && self.doors.contains_key(&(pos.x, pos.y))
+        {
+            return Err(GridError::Blocked {
+                action: format!("make {}", terrain.describe()),
+                pos,
+                reason: "a door (remove_door first)".into(),
+            });
+        }
+        let i = self.idx(pos.x, pos.y);
+        self.cells[i].terrain = terrain;
+        self.refresh(pos.x, pos.y);
+        Ok(())
+    }
+
+    /// Sets the terrain of every square in the rectangle spanned by two corners (inclusive).
+    /// Nothing changes if any square is rejected.
+    pub fn fill_terrain(
+        &mut self,
+        corner_a: Position,
+        corner_b: Position,
+        terrain: Terrain,
+    ) -> Result<()> {
+        self.check(corner_a)?;
+        self.check(corner_b)?;
+        let before = self.clone();
+        for y in corner_a.y.min(corner_b.y)..=corner_a.y.max(corner_b.y) {
+            for x in corner_a.x.min(corner_b.x)..=corner_a.x.max(corner_b.x) {
+                if let Err(e) = self.set_terrain(Position::new(x, y), terrain.clone()) {
+                    *self = before;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ground elevation of a square in feet (default 0).
+    pub fn elevation_ft(&self, pos: Position) -> Result<i32> {
+        self.check(pos)?;
+        Ok(self.cells[self.idx(pos.x, pos.y)].elevation_ft)
+    }
+
+    /// Sets the ground elevation of a square in feet (a multiple of 5; may be negative for pits).
+    pub fn set_elevation_ft(&mut self, pos: Position, elevation_ft: i32) -> Result<()> {
+        self.check(pos)?;
+        if elevation_ft % 5 != 0 {
+            return Err(GridError::NotMultipleOfFive {
+                what: "elevation_ft".into(),
+                value: elevation_ft,
+            });
+        }
+        let i = self.idx(pos.x, pos.y);
+        self.cells[i].elevation_ft = elevation_ft;
+        Ok(())
+    }
+
+    /// Ground level of a square in squares (`elevation_ft / 5`); 0 off the map.
+    pub fn ground_z(&self, pos: Position) -> i32 {
+        if self.contains(pos) {
+            self.cells[self.idx(pos.x, pos.y)].elevation_ft / 5
+        } else {
+            0
+        }
+    }
+
+    /// Light level used where no square sets its own.
+    pub fn default_light(&self) -> Light {
+        self.default_light
+    }
+
+    /// Sets the map-wide light level.
+    pub fn set_default_light(&mut self, light: Light) {
+        self.default_light = light;
+    }
+
+    /// Overrides (or with `None` clears) the light of one square.
+    pub fn set_light(&mut self, pos: Position, light: Option<Light>) -> Result<()> {
+        self.check(pos)?;
+        let i = self.idx(pos.x, pos.y);
+        self.cells[i].light = light;
+        Ok(())
+    }
+
+    /// Light at a square: its own override, else the map default.
+    pub fn light_at(&self, pos: Position) -> Light {
+        if self.contains(pos) {
+            self.cells[self.idx(pos.x, pos.y)]
+                .light
+                .unwrap_or(self.default_light)
+        } else {
+            self.default_light
+        }
+    }
+
+    /// The door at a square, if any.
+    pub fn door(&self, pos: Position) -> Option<DoorState> {
+        self.doors.get(&(pos.x, pos.y)).copied()
+    }
+
+    /// Every door with its square, in row-major order.
+    pub fn doors(&self) -> impl Iterator<Item = (Position, DoorState)> + '_ {
+        self.doors
+            .iter()
+            .map(|(&(x, y), &s)| (Position::new(x, y), s))
+    }
+
+    /// Places a door at a square, or changes its state. A door stands in an opening, so the
+    /// square must not be a wall or obstacle; a creature in the doorway prevents shutting it.
+    pub fn set_door(&mut self, pos: Position, state: DoorState) -> Result<()> {
+        self.check(pos)?;
+        let i = self.idx(pos.x, pos.y);
+        if matches!(self.cells[i].terrain, Terrain::Wall | Terrain::Obstacle) {
+            return Err(GridError::Blocked {
+                action: "place a door".into(),
+                pos,
+                reason: format!(
+                    "{} (set the terrain to open first: a door fills a gap in the wall)",
+                    self.cells[i].terrain.describe()
+                ),
+            });
+        }
+        if state.is_shut()
+            && let Some(c) = self.creature_at_xy(pos.x, pos.y)
+        {
+            return Err(GridError::Occupied {
+                action: "shut the door".into(),
+                pos,
+                occupant: c.id.clone(),
+            });
+        }
+        self.doors.insert((pos.x, pos.y), state);
+        self.refresh(pos.x, pos.y);
+        Ok(())
+    }
+
+    /// Removes the door at a square, returning its state.
+    pub fn remove_door(&mut self, pos: Position) -> Result<DoorState> {
+        self.check(pos)?;
+        let s = self
+            .doors
+            .remove(&(pos.x, pos.y))
+            .ok_or(GridError::NoDoor { pos })?;
+        self.refresh(pos.x, pos.y);
+        Ok(s)
+    }
+
+    /// Places a new prop. Its footprint must be on the map and not inside walls; a prop that
+    /// blocks movement cannot be dropped onto a creature.
+    pub fn place_prop(&mut self, prop: Prop) -> Result<()> {
+        if self.props.contains_key(&prop.id) {
+            return Err(GridError::DuplicateId {
+                kind: "prop",
+                id: prop.id,
+            });
+        }
+        self.validate_prop(&prop)?;
+        let id = prop.id.clone();
+        self.props.insert(id.clone(), prop);
+        self.refresh_prop(&id);
+        Ok(())
+    }
+
+    fn validate_prop(&self, prop: &Prop) -> Result<()> {
+        if prop.id.trim().is_empty() {
+            return Err(GridError::Invalid(
+                "prop id is empty; give the prop a unique id such as \"table-1\"".into(),
+            ));
+        }
+        let (w, h) = prop.footprint.squares()?;
+        self.check_rect(&format!("prop '{}'", prop.id), prop.position, w, h)?;
+        for sq in prop.squares()? {
+            let cell = &self.cells[self.idx(sq.x, sq.y)];
+            if matches!(cell.terrain, Terrain::Wall | Terrain::Obstacle) {
+                return Err(GridError::Blocked {
+                    action: format!("place prop '{}'", prop.id),
+                    pos: sq,
+                    reason: cell.terrain.describe(),
+                });
+            }
+            if prop.blocks_movement
+                && let Some(c) = self.creature_at_xy(sq.x, sq.y)
+            {
+                return Err(GridError::Occupied {
+                    action: format!("place prop '{}'", prop.id),
+                    pos: sq,
+                    occupant: c.id.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a prop, returning it.
+    pub fn remove_prop(&mut self, id: &str) -> Result<Prop> {
+        let prop = self
+            .props
+            .remove(id)
+            .ok_or_else(|| self.unknown("prop", id))?;
+        if let Ok(sq) = prop.squares() {
+            for p in sq {
+                self.refresh(p.x, p.y);
+            }
+        }
+        Ok(prop)
+    }
+
+    /// Changes a prop in place through `edit` (any field except `id`); the result is validated
+    /// like a new placement and nothing changes if it is rejected.
+    pub fn update_prop(&mut self, id: &str, edit: impl FnOnce(&mut Prop)) -> Result<()> {
+        let old = self
+            .props
+            .get(id)
+            .cloned()
+            .ok_or_else(|| self.unknown("prop", id))?;
+        let mut new = old.clone();
+        edit(&mut new);
+        new.id = old.id.clone();
+        let removed = self.remove_prop(id)?;
+        if let Err(e) = self.validate_prop(&new) {
+            self.props.insert(removed.id.clone(), removed);
+            self.refresh_prop(id);
+            return Err(e);
+        }
+        self.props.insert(new.id.clone(), new);
+        self.refresh_prop(id);
+        Ok(())
+    }
+
+    /// Moves a prop's top-left square to `to`.
+    pub fn move_prop(&mut self, id: &str, to: Position) -> Result<()> {
+        self.update_prop(id, |p| p.position = to)
+    }
+
+    /// A prop by id.
+    pub fn prop(&self, id: &str) -> Option<&Prop> {
+        self.props.get(id)
+    }
+
+    /// Every prop, ordered by id.
+    pub fn props(&self) -> impl Iterator<Item = &Prop> + '_ {
+        self.props.values()
+    }
+
+    /// Props whose footprint covers the square.
+    pub fn props_at(&self, pos: Position) -> impl Iterator<Item = &Prop> + '_ {
+        self.props.values().filter(move |p| {
+            p.squares()
+                .is_ok_and(|mut s| s.any(|q| q.x == pos.x && q.y == pos.y))
+        })
+    }
+
+    /// Checks whether a creature of `size` could stand at `pos` (ignoring the creature `ignore`,
+    /// normally itself): on the map, no blocking square, no overlap with another creature
+    /// (tiny creatures may share).
+    pub fn check_placement(&self, pos: Position, size: Size, ignore: Option<&str>) -> Result<()> {
+        let n = size_squares(size);
+        let label = match ignore {
+            Some(id) => format!("{} creature '{id}'", size_name(size)),
+            None => format!("{} creature", size_name(size)),
+        };
+        self.check_rect(&label, pos, n, n)?;
+        for sq in footprint(pos, size) {
+            if self.flags(sq.x, sq.y) & F_BLOCK_MOVE != 0 {
+                return Err(GridError::Blocked {
+                    action: format!("place {label}"),
+                    pos: sq,
+                    reason: self.describe_blocker(sq),
+                });
+            }
+        }
+        let probe = Creature {
+            id: String::new(),
+            position: pos,
+            size,
+        };
+        for c in self.creatures.values() {
+            if Some(c.id.as_str()) == ignore || c.size == Size::Tiny || size == Size::Tiny {
+                continue;
+            }
+            if let Some(sq) = overlap(&probe, c) {
+                return Err(GridError::Occupied {
+                    action: format!("place {label}"),
+                    pos: sq,
+                    occupant: c.id.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Places a new creature (see [`BattleMap::check_placement`] for the rules).
+    pub fn place_creature(
+        &mut self,
+        id: impl Into<String>,
+        pos: Position,
+        size: Size,
+    ) -> Result<()> {
+        let id = id.into();
+        if id.trim().is_empty() {
+            return Err(GridError::Invalid(
+                "creature id is empty; give the creature a unique id such as \"goblin-1\"".into(),
+            ));
+        }
+        if self.creatures.contains_key(&id) {
+            return Err(GridError::DuplicateId {
+                kind: "creature",
+                id,
+            });
+        }
+        self.check_placement(pos, size, Some(&id))?;
+        self.creatures.insert(
+            id.clone(),
+            Creature {
+                id,
+                position: pos,
+                size,
+            },
+        );
+        Ok(())
+    }
+
+    /// Moves a creature to `to` (teleport: no path or cost check; use the movement module for
+    /// that).
+    pub fn move_creature(&mut self, id: &str, to: Position) -> Result<()> {
+        let size = self
+            .creatures
+            .get(id)
+            .ok_or_else(|| self.unknown("creature", id))?
+            .size;
+        self.check_placement(to, size, Some(id))?;
+        if let Some(c) = self.creatures.get_mut(id) {
+            c.position = to;
+        }
+        Ok(())
+    }
+
+    /// Changes a creature's size (enlarge/reduce); its new space must be free.
+    pub fn set_creature_size(&mut self, id: &str, size: Size) -> Result<()> {
+        let pos = self
+            .creatures
+            .get(id)
+            .ok_or_else(|| self.unknown("creature", id))?
+            .position;
+        self.check_placement(pos, size, Some(id))?;
+        if let Some(c) = self.creatures.get_mut(id) {
+            c.size = size;
+        }
+        Ok(())
+    }
+
+    /// Removes a creature, returning it.
+    pub fn remove_creature(&mut self, id: &str) -> Result<Creature> {
+        self.creatures
+            .remove(id)
+            .ok_or_else(|| self.unknown("creature", id))
+    }
+
+    /// A creature by id.
+    pub fn creature(&self, id: &str) -> Option<&Creature> {
+        self.creatures.get(id)
+    }
+
+    /// A creature by id, or an error listing the known ids.
+    pub fn require_creature(&self, id: &str) -> Result<&Creature> {
+        self.creatures
+            .get(id)
+            .ok_or_else(|| self.unknown("creature", id))
+    }
+
+    /// Every creature, ordered by id.
+    pub fn creatures(&self) -> impl Iterator<Item = &Creature> + '_ {
+        self.creatures.values()
+    }
+
+    /// Creatures whose space includes the square (any elevation).
+    pub fn creatures_at(&self, pos: Position) -> impl Iterator<Item = &Creature> + '_ {
+        self.creatures
+            .values()
+            .filter(move |c| c.squares().any(|q| q.x == pos.x && q.y == pos.y))
+    }
+
+    /// The (up to 8) on-map squares around `pos`, clockwise from north, same elevation.
+    pub fn adjacent(&self, pos: Position) -> Vec<Position> {
+        Compass::ALL
+            .iter()
+            .map(|c| {
+                let (dx, dy) = c.step();
+                pos.offset(dx, dy)
+            })
+            .filter(|p| self.contains(*p))
+            .collect()
+    }
+
+    /// What makes a square impassable, for error messages.
+    pub(crate) fn describe_blocker(&self, pos: Position) -> String {
+        if !self.contains(pos) {
+            return "off the map".into();
+        }
+        let cell = &self.cells[self.idx(pos.x, pos.y)];
+        if matches!(
+            cell.terrain,
+            Terrain::Wall | Terrain::Obstacle | Terrain::LowWall { passable: false }
+        ) {
+            return cell.terrain.describe();
+        }
+        if let Some(d) = self.door(pos).filter(|d| d.is_shut()) {
+            return format!(
+                "a {} door",
+                if d == DoorState::Locked {
+                    "locked"
+                } else {
+                    "closed"
+                }
+            );
+        }
+        if let Some(p) = self.props_at(pos).find(|p| p.blocks_movement) {
+            return format!("prop '{}'", p.id);
+        }
+        cell.terrain.describe()
+    }
+
+    fn creature_at_xy(&self, x: i32, y: i32) -> Option<&Creature> {
+        self.creatures_at(Position::new(x, y)).next()
+    }
+
+    fn check_rect(&self, what: &str, pos: Position, w: i32, h: i32) -> Result<()> {
+        self.check(pos)?;
+        if !self.in_bounds(pos.x + w - 1, pos.y + h - 1) {
+            return Err(GridError::FootprintOffMap {
+                what: what.to_string(),
+                pos,
+                w: w as u32,
+                h: h as u32,
+                width: self.width,
+                height: self.height,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn unknown(&self, kind: &'static str, id: &str) -> GridError {
+        let known: Vec<&str> = match kind {
+            "prop" => self.props.keys().map(String::as_str).collect(),
+            _ => self.creatures.keys().map(String::as_str).collect(),
+        };
+        GridError::UnknownId {
+            kind,
+            id: id.to_string(),
+            known: if known.is_empty() {
+                "none".into()
+            } else {
+                known.join(", ")
+            },
+        }
+    }
+
+    fn refresh_prop(&mut self, id: &str) {
+        let squares: Vec<Position> = self
+            .props
+            .get(id)
+            .and_then(|p| p.squares().ok())
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        for p in squares {
+            self.refresh(p.x, p.y);
+        }
+    }
+
+    /// Recomputes the cached flags of one square from terrain, door and props.
+    fn refresh(&mut self, x: i32, y: i32) {
+        if !self.in_bounds(x, y) {
+            return;
+        }
+        let i = self.idx(x, y);
+        let mut f = 0u8;
+        let mut cover = Cover::None;
+        match &self.cells[i].terrain {
+            Terrain::Open => {}
+            Terrain::Wall | Terrain::Obstacle => {
+                f |= F_BLOCK_MOVE | F_BLOCK_SIGHT | F_SOLID;
+                cover = Cover::Total;
+            }
+            Terrain::LowWall { passable } => {
+                f |= if *passable { F_DIFFICULT } else { F_BLOCK_MOVE };
+                cover = Cover::Half;
+            }
+            Terrain::Difficult => f |= F_DIFFICULT,
+            Terrain::Water => f |= F_WATER,
+            Terrain::Hazard { .. } => f |= F_HAZARD,
+        }
+        if self.doors.get(&(x, y)).is_some_and(|d| d.is_shut()) {
+            f |= F_BLOCK_MOVE | F_BLOCK_SIGHT;
+            cover = Cover::Total;
+        }
+        let pos = Position::new(x, y);
+        for p in self.props_at(pos) {
+            if p.blocks_movement {
+                f |= F_BLOCK_MOVE;
+            }
+            if p.blocks_sight {
+                f |= F_BLOCK_SIGHT;
+            }
+            cover = cover.max(p.effective_cover());
+        }
+        self.flags[i] = f | (cover.level() << COVER_SHIFT);
+    }
+}
+
+fn size_name(size: Size) -> &'static str {
+    match size {
+        Size::Tiny => "tiny",
+        Size::Small => "small",
+        Size::Medium => "medium",
+        Size::Large => "large",
+        Size::Huge => "huge",
+        Size::Gargantuan => "gargantuan",
+    }
+}
+
+/// First square (on `a`'s level) where two creature spaces overlap in x, y and z.
+fn overlap(a: &Creature, b: &Creature) -> Option<Position> {
+    let (na, nb) = (size_squares(a.size), size_squares(b.size));
+    let (pa, pb) = (a.position, b.position);
+    let range = |a0: i32, la: i32, b0: i32, lb: i32| {
+        let lo = a0.max(b0);
+        let hi = (a0 + la).min(b0 + lb);
+        (lo < hi).then_some(lo)
+    };
+    let x = range(pa.x, na, pb.x, nb)?;
+    let y = range(pa.y, na, pb.y, nb)?;
+    let z = range(pa.z, na, pb.z, nb)?;
+    Some(Position::new_3d(x, y, z))
+}
+
+/// Size rank difference helper used by movement.
+pub(crate) fn sizes_apart(a: Size, b: Size) -> i32 {
+    (size_rank(a) - size_rank(b)).abs()
+}
+
+/// One square whose terrain, elevation or light differs from the default (sparse storage).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SquareData {
+    x: i32,
+    y: i32,
+    #[serde(default, skip_serializing_if = "is_open")]
+    terrain: Terrain,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    elevation_ft: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    light: Option<Light>,
+}
+
+fn is_open(t: &Terrain) -> bool {
+    *t == Terrain::Open
+}
+
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}
+
+/// A door entry in the serialised map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DoorData {
+    position: Position,
+    state: DoorState,
+}
+
+/// Serialised form of [`BattleMap`]: only non-default squares are listed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MapData {
+    width: u32,
+    height: u32,
+    #[serde(default)]
+    default_light: Light,
+    #[serde(default)]
+    squares: Vec<SquareData>,
+    #[serde(default)]
+    doors: Vec<DoorData>,
+    #[serde(default)]
+    props: Vec<Prop>,
+    #[serde(default)]
+    creatures: Vec<Creature>,
+}
+
+impl From<BattleMap> for MapData {
+    fn from(m: BattleMap) -> Self {
+        let mut squares = Vec::new();
+        for y in 0..m.height as i32 {
+            for x in 0..m.width as i32 {
+                let c = &m.cells[m.idx(x, y)];
+                if *c != Cell::default() {
+                    squares.push(SquareData {
+                        x,
+                        y,
+                        terrain: c.terrain.clone(),
+                        elevation_ft: c.elevation_ft,
+                        light: c.light,
+                    });
+                }
+            }
+        }
+        MapData {
+            width: m.width,
+            height: m.height,
+            default_light: m.default_light,
+            squares,
+            doors: m
+                .doors
+                .iter()
+                .map(|(&(x, y), &state)| DoorData {
+                    position: Position::new(x, y),
+                    state,
+                })
+                .collect(),
+            props: m.props.into_values().collect(),
+            creatures: m.creatures.into_values().collect(),
+        }
+    }
+}
+
+impl TryFrom<MapData> for BattleMap {
+    type Error = GridError;
+
+    fn try_from(d: MapData) -> Result<Self> {
+        let mut m = BattleMap::new(d.width, d.height)?;
+        m.default_light = d.default_light;
+        for s in d.squares {
+            let p = Position::new(s.x, s.y);
+            m.set_terrain(p, s.terrain)?;
+            m.set_elevation_ft(p, s.elevation_ft)?;
+            m.set_light(p, s.light)?;
+        }
+        for door in d.doors {
+            m.set_door(door.position, door.state)?;
+        }
+        for p in d.props {
+            m.place_prop(p)?;
+        }
+        for c in d.creatures {
+            m.place_creature(c.id, c.position, c.size)?;
+        }
+        Ok(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimensions_are_validated() {
+        assert!(BattleMap::new(1, 1).is_ok());
+        assert!(BattleMap::new(200, 200).is_ok());
+        let e = BattleMap::new(0, 20).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "map size 0×20 is invalid; width and height must each be 1–200"
+        );
+        assert!(BattleMap::new(20, 201).is_err());
+    }
+
+    #[test]
+    fn off_map_error_names_the_fix() {
+        let mut m = BattleMap::new(20, 20).unwrap();
+        let e = m
+            .place_creature("gob", Position::new(25, 3), Size::Medium)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "position (25, 3) is off the 20×20 map; x must be 0–19 and y 0–19"
+        );
+        let e = m
+            .place_creature("ogre", Position::new(19, 3), Size::Large)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("x is 0–18 and y 0–18"), "{e}");
+        assert!(m.terrain(Position::new(-1, 0)).is_err());
+    }
+
+    #[test]
+    fn creatures_do_not_overlap_unless_tiny() {
+        let mut m = BattleMap::new(10, 10).unwrap();
+        m.place_creature("ogre", Position::new(2, 2), Size::Large)
+            .unwrap();
+        let e = m
+            .place_creature("gob", Position::new(3, 3), Size::Medium)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("occupied by 'ogre'"), "{e}");
+        m.place_creature("rat", Position::new(3, 3), Size::Tiny)
+            .unwrap();
+        m.place_creature("gob", Position::new(4, 4), Size::Medium)
+            .unwrap();
+        assert!(
+            m.place_creature("gob", Position::new(6, 6), Size::Medium)
+                .unwrap_err()
+                .to_string()
+                .contains("already on the map")
+        );
+        // A flyer above the ogre's space is fine.
+        m.place_creature("bat", Position::new_3d(2, 2, 2), Size::Small)
+            .unwrap();
+        assert!(m.move_creature("gob", Position::new(2, 3)).is_err());
+        m.move_creature("gob", Position::new(5, 5)).unwrap();
+        assert_eq!(m.creature("gob").unwrap().position, Position::new(5, 5));
+        assert!(
+            m.move_creature("nobody", Position::new(1, 1))
+                .unwrap_err()
+                .to_string()
+                .contains("known creatures: bat, gob, ogre, rat")
+        );
+        assert_eq!(m.creatures_at(Position::new(2, 2)).count(), 2);
+        assert_eq!(m.creatures_at(Position::new(3, 2)).count(), 1);
+    }
+
+    #[test]
+    fn walls_doors_and_props_block() {
+        let mut m = BattleMap::new(10, 10).unwrap();
+        m.set_terrain(Position::new(1, 1), Terrain::Wall).unwrap();
+        let e = m
+            .place_creature("gob", Position::new(1, 1), Size::Medium)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "cannot place medium creature 'gob' at (1, 1): the square is a wall; choose another square"
+        );
+        m.set_door(Position::new(2, 1), DoorState::Closed).unwrap();
+        assert!(m.blocks_movement(Position::new(2, 1)) && m.blocks_sight(Position::new(2, 1)));
+        m.set_door(Position::new(2, 1), DoorState::Open).unwrap();
+        assert!(!m.blocks_movement(Position::new(2, 1)) && !m.blocks_sight(Position::new(2, 1)));
+        assert!(m.set_door(Position::new(1, 1), DoorState::Open).is_err());
+        m.set_terrain(Position::new(3, 3), Terrain::LOW_WALL)
+            .unwrap();
+        assert!(m.blocks_movement(Position::new(3, 3)) && !m.blocks_sight(Position::new(3, 3)));
+        m.set_terrain(Position::new(3, 3), Terrain::LowWall { passable: true })
+            .unwrap();
+        assert!(!m.blocks_movement(Position::new(3, 3)));
+        assert_eq!(m.remove_door(Position::new(2, 1)).unwrap(), DoorState::Open);
+        assert!(
+            m.remove_door(Position::new(2, 1))
+                .unwrap_err()
+                .to_string()
+                .contains("no door at (2, 1)")
+        );
+    }
+
+    #[test]
+    fn prop_lifecycle() {
+        let mut m = BattleMap::new(10, 10).unwrap();
+        let mut table = Prop::new("table", "oak table", Position::new(4, 4));
+        table.footprint = Footprint {
+            width_ft: 10,
+            length_ft: 5,
+        };
+        table.blocks_movement = true;
+        table.cover = Cover::Half;
+        m.place_prop(table.clone()).unwrap();
+        assert!(m.blocks_movement(Position::new(5, 4)));
+        assert!(
+            m.place_creature("gob", Position::new(5, 4), Size::Medium)
+                .unwrap_err()
+                .to_string()
+                .contains("prop 'table'")
+        );
+        assert!(m.place_prop(table).is_err());
+        m.move_prop("table", Position::new(0, 0)).unwrap();
+        assert!(!m.blocks_movement(Position::new(5, 4)));
+        assert!(m.blocks_movement(Position::new(1, 0)));
+        m.update_prop("table", |p| p.blocks_sight = true).unwrap();
+        assert!(m.blocks_sight(Position::new(0, 0)));
+        let e = m
+            .move_prop("table", Position::new(9, 0))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("extend off the 10×10 map"), "{e}");
+        assert_eq!(m.prop("table").unwrap().position, Position::new(0, 0));
+        let mut bad = Prop::new("rug", "rug", Position::new(2, 2));
+        bad.footprint.width_ft = 0;
+        assert!(
+            m.place_prop(bad.clone())
+                .unwrap_err()
+                .to_string()
+                .contains("must be a positive number of feet")
+        );
+        bad.footprint.width_ft = 7;
+        assert!(
+            m.place_prop(bad)
+                .unwrap_err()
+                .to_string()
+                .contains("multiple of 5 ft (got 7); round it to 5 or 10")
+        );
+        assert_eq!(m.props().count(), 1);
+        m.remove_prop("table").unwrap();
+        assert!(!m.blocks_movement(Position::new(0, 0)));
+        assert!(m.remove_prop("table").is_err());
+    }
+
+    #[test]
+    fn serde_round_trip_is_sparse() {
+        let mut m = BattleMap::new(30, 20).unwrap();
+        m.set_terrain(
+            Position::new(3, 3),
+            Terrain::Hazard {
+                name: "fire".into(),
+                damage: Some("1d10 fire".into()),
+            },
+        )
+        .unwrap();
+        m.set_terrain(Position::new(4, 3), Terrain::Wall).unwrap();
+        m.set_elevation_ft(Position::new(5, 5), 10).unwrap();
+        m.set_light(Position::new(6, 6), Some(Light::Dim)).unwrap();
+        m.set_door(Position::new(7, 7), DoorState::Locked).unwrap();
+        m.place_prop(Prop::new("chest", "chest", Position::new(8, 8)))
+            .unwrap();
+        m.place_creature("gob", Position::new(1, 1), Size::Small)
+            .unwrap();
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(json.len() < 1000, "{json}");
+        assert!(
+            json.contains("\"kind\":\"hazard\"") && json.contains("\"elevationFt\":10"),
+            "{json}"
+        );
+        let back: BattleMap = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, m);
+        let bad = r#"{"width":0,"height":5}"#;
+        assert!(
+            serde_json::from_str::<BattleMap>(bad)
+                .unwrap_err()
+                .to_string()
+                .contains("must each be 1–200")
+        );
+        let t: Terrain = serde_json::from_str(r#"{"kind":"low_wall"}"#).unwrap();
+        assert_eq!(t, Terrain::LOW_WALL);
+    }
+}

@@ -1,0 +1,1087 @@
+//! d20 tests: ability checks, skill checks, saving throws, attack rolls, initiative and
+//! concentration saves, plus passive scores, contests and group checks.
+//!
+//! A roll is built from the creature's [`EffectiveStats`] and the caller's [`D20Request`] (extra
+//! advantage or disadvantage with reasons, extra bonuses, the DC or AC). Advantage and
+//! disadvantage are collected as sources; one of each cancels to a straight roll whatever the
+//! counts. Automatic failure (paralyzed on a DEX save) fails without rolling.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::modifiers::{DiceCount, skill_name};
+use crate::roller::DieRoller;
+use crate::stats::{BonusDice, Contribution, EffectiveStats, RollMode, RollStat};
+use crate::vocab::{Ability, Skill};
+
+/// The kind of d20 test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(tag = "check", rename_all = "snake_case")]
+pub enum D20Test {
+    /// A raw ability check.
+    AbilityCheck {
+        /// The ability.
+        ability: Ability,
+    },
+    /// A skill check.
+    SkillCheck {
+        /// The skill.
+        skill: Skill,
+    },
+    /// A saving throw.
+    Save {
+        /// The ability.
+        ability: Ability,
+    },
+    /// An attack roll; the target's AC is the DC.
+    Attack {
+        /// The ability the attack uses; absent when the caller gives the whole bonus (a stat
+        /// block's to-hit).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ability: Option<Ability>,
+        /// Whether the proficiency bonus applies.
+        #[serde(default)]
+        proficient: bool,
+    },
+    /// An initiative roll (a DEX check).
+    Initiative,
+    /// A Constitution save to keep concentration.
+    Concentration,
+    /// A death saving throw (see [`crate::damage::roll_death_save`]).
+    DeathSave,
+}
+
+impl D20Test {
+    /// "Stealth check", "Dexterity save", "Attack roll", …
+    pub fn label(&self) -> String {
+        match self {
+            D20Test::AbilityCheck { ability } => format!("{} check", ability.name()),
+            D20Test::SkillCheck { skill } => format!("{} check", skill_name(*skill)),
+            D20Test::Save { ability } => format!("{} save", ability.name()),
+            D20Test::Attack { .. } => "Attack roll".to_string(),
+            D20Test::Initiative => "Initiative".to_string(),
+            D20Test::Concentration => "Concentration save".to_string(),
+            D20Test::DeathSave => "Death save".to_string(),
+        }
+    }
+
+    /// Whether this is an attack roll.
+    pub fn is_attack(&self) -> bool {
+        matches!(self, D20Test::Attack { .. })
+    }
+}
+
+/// What the caller adds to a d20 test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct D20Request {
+    /// The test.
+    pub test: D20Test,
+    /// The DC (or the target's AC for an attack); absent for an open roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
+    /// Extra sources of advantage (reasons).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advantage: Vec<String>,
+    /// Extra sources of disadvantage (reasons).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disadvantage: Vec<String>,
+    /// Extra flat bonuses with their sources (a magic weapon's +1, cover, a DM's +2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bonuses: Vec<Contribution>,
+    /// Attacks: reasons a hit is automatically critical (paralyzed target within 5 ft).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crit_on_hit: Vec<String>,
+    /// Attacks: the lowest natural roll that crits (20 unless a feature says otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crit_threshold: Option<u32>,
+    /// Reasons the roll fails without rolling (a blinded creature's sight-based check).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_fail: Vec<String>,
+    /// A label for the summary instead of the default ("Longsword attack").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+impl D20Request {
+    /// A request for `test` with nothing extra.
+    pub fn new(test: D20Test) -> Self {
+        Self {
+            test,
+            dc: None,
+            advantage: Vec::new(),
+            disadvantage: Vec::new(),
+            bonuses: Vec::new(),
+            crit_on_hit: Vec::new(),
+            crit_threshold: None,
+            auto_fail: Vec::new(),
+            label: None,
+        }
+    }
+
+    /// Sets the DC (or AC).
+    pub fn dc(mut self, dc: i32) -> Self {
+        self.dc = Some(dc);
+        self
+    }
+
+    /// Adds a source of advantage.
+    pub fn advantage(mut self, reason: impl Into<String>) -> Self {
+        self.advantage.push(reason.into());
+        self
+    }
+
+    /// Adds a source of disadvantage.
+    pub fn disadvantage(mut self, reason: impl Into<String>) -> Self {
+        self.disadvantage.push(reason.into());
+        self
+    }
+
+    /// Adds a flat bonus.
+    pub fn bonus(mut self, source: impl Into<String>, delta: i32) -> Self {
+        self.bonuses.push(Contribution::new(source, delta));
+        self
+    }
+
+    /// Adds a reason the roll fails without rolling.
+    pub fn auto_fails(mut self, reason: impl Into<String>) -> Self {
+        self.auto_fail.push(reason.into());
+        self
+    }
+
+    /// Sets the summary label.
+    pub fn labelled(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// For an attack: adds what the target's conditions and effects do to attacks against it
+    /// (advantage, disadvantage, automatic crits), each reason prefixed with "target ".
+    pub fn against(mut self, target: &EffectiveStats, within_5_ft: bool) -> Self {
+        let (adv, dis, crit) = target.attacks_against.for_attacker(within_5_ft);
+        self.advantage
+            .extend(adv.into_iter().map(|s| format!("target {s}")));
+        self.disadvantage
+            .extend(dis.into_iter().map(|s| format!("target {s}")));
+        self.crit_on_hit
+            .extend(crit.into_iter().map(|s| format!("target {s}")));
+        self
+    }
+}
+
+/// Bonus dice as rolled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RolledDice {
+    /// What granted them.
+    pub source: String,
+    /// The dice.
+    pub dice: DiceCount,
+    /// Each face.
+    pub rolls: Vec<u32>,
+    /// Their signed total (negative when subtracted).
+    pub total: i32,
+}
+
+/// The outcome of a d20 test: every die, the kept one, each modifier with its source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct D20Outcome {
+    /// What was rolled ("Stealth check").
+    pub label: String,
+    /// The test.
+    pub test: D20Test,
+    /// Normal, advantage or disadvantage, after cancelling.
+    pub mode: RollMode,
+    /// Every source of advantage.
+    pub advantage: Vec<String>,
+    /// Every source of disadvantage.
+    pub disadvantage: Vec<String>,
+    /// The d20 faces rolled (empty when it failed automatically).
+    pub rolls: Vec<u32>,
+    /// The kept d20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<u32>,
+    /// Flat modifiers with sources.
+    pub modifiers: Vec<Contribution>,
+    /// Sum of the flat modifiers.
+    pub modifier_total: i32,
+    /// Bonus dice rolled (Bless).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<RolledDice>,
+    /// Kept d20 + modifiers + bonus dice; absent when it failed automatically.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<i32>,
+    /// The DC (AC for attacks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
+    /// Whether it succeeded (hit, for attacks); absent with no DC and no deciding natural roll.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<bool>,
+    /// Why it failed automatically, if it did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_fail: Vec<String>,
+    /// The kept d20 is a 20 (a hit and crit for attacks; no automatic effect on checks/saves).
+    pub natural_20: bool,
+    /// The kept d20 is a 1 (a miss for attacks; no automatic effect on checks/saves).
+    pub natural_1: bool,
+    /// Attacks: a critical hit.
+    pub critical: bool,
+    /// Attacks: why the hit is critical (a natural 20 or an automatic-crit source).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub critical_reasons: Vec<String>,
+}
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("- {}", n.abs())
+    } else {
+        format!("+ {n}")
+    }
+}
+
+impl D20Outcome {
+    /// One line for a model, e.g.
+    /// "Stealth check: d20 [7, ~~15~~] (disadvantage: poisoned) + 5 = 12 vs DC 13 — fail".
+    pub fn summary(&self) -> String {
+        let mut s = format!("{}: ", self.label);
+        let vs = match (self.dc, self.test.is_attack()) {
+            (Some(dc), true) => format!(" vs AC {dc}"),
+            (Some(dc), false) => format!(" vs DC {dc}"),
+            (None, _) => String::new(),
+        };
+        if !self.auto_fail.is_empty() {
+            let _ = write!(
+                s,
+                "automatic fail ({}){vs} — fail",
+                self.auto_fail.join(", ")
+            );
+            return s;
+        }
+        // Dice, striking the discarded one.
+        let mut struck = false;
+        let faces: Vec<String> = self
+            .rolls
+            .iter()
+            .map(|&r| {
+                if !struck && self.rolls.len() > 1 && Some(r) == self.kept {
+                    // Keep the first occurrence of the kept value.
+                    struck = true;
+                    return r.to_string();
+                }
+                if self.rolls.len() > 1 {
+                    format!("~~{r}~~")
+                } else {
+                    r.to_string()
+                }
+            })
+            .collect();
+        let _ = write!(s, "d20 [{}]", faces.join(", "));
+        let mut why = Vec::new();
+        if !self.advantage.is_empty() {
+            why.push(format!("advantage: {}", self.advantage.join(", ")));
+        }
+        if !self.disadvantage.is_empty() {
+            why.push(format!("disadvantage: {}", self.disadvantage.join(", ")));
+        }
+        if !why.is_empty() {
+            let cancel = if self.mode == RollMode::Normal {
+                " — cancel"
+            } else {
+                ""
+            };
+            let _ = write!(s, " ({}{cancel})", why.join("; "));
+        }
+        if self.modifier_total != 0 {
+            let _ = write!(s, " {}", signed(self.modifier_total));
+        }
+        for d in &self.dice {
+            let faces: Vec<String> = d.rolls.iter().map(u32::to_string).collect();
+            let sign = if d.total < 0 { "-" } else { "+" };
+            let _ = write!(
+                s,
+                " {sign} {} [{}] ({})",
+                d.dice,
+                faces.join(", "),
+                d.source
+            );
+        }
+        if let Some(t) = self.total {
+            let _ = write!(s, " = {t}");
+        }
+        s.push_str(&vs);
+        let verdict = if self.test.is_attack() {
+            match self.success {
+                Some(true) if self.critical => Some("critical hit".to_string()),
+                Some(true) => Some("hit".to_string()),
+                Some(false) if self.natural_1 => Some("miss (natural 1)".to_string()),
+                Some(false) => Some("miss".to_string()),
+                None if self.natural_20 => Some("natural 20".to_string()),
+                None => None,
+            }
+        } else {
+            let nat = if self.natural_20 {
+                " (natural 20)"
+            } else if self.natural_1 {
+                " (natural 1)"
+            } else {
+                ""
+            };
+            match self.success {
+                Some(true) => Some(format!("success{nat}")),
+                Some(false) => Some(format!("fail{nat}")),
+                None if !nat.is_empty() => Some(nat.trim().trim_matches(['(', ')']).to_string()),
+                None => None,
+            }
+        };
+        if let Some(v) = verdict {
+            let _ = write!(s, " — {v}");
+        }
+        if self.critical && !self.natural_20 && !self.critical_reasons.is_empty() {
+            let _ = write!(s, " ({})", self.critical_reasons.join(", "));
+        }
+        s
+    }
+}
+
+/// The sheet's parts of a test (flat bonus, dice, advantage, disadvantage, auto-fail).
+pub fn roll_stat_for(stats: &EffectiveStats, test: &D20Test) -> RollStat {
+    match test {
+        D20Test::AbilityCheck { ability } => stats
+            .ability_checks
+            .get(ability)
+            .cloned()
+            .unwrap_or_default(),
+        D20Test::SkillCheck { skill } => stats.skills.get(skill).cloned().unwrap_or_default(),
+        D20Test::Save { ability } => stats.saves.get(ability).cloned().unwrap_or_default(),
+        D20Test::Initiative => stats.initiative.clone(),
+        D20Test::Concentration => stats.concentration.clone(),
+        D20Test::DeathSave => stats.death_save.clone(),
+        D20Test::Attack {
+            ability,
+            proficient,
+        } => {
+            let mut r = stats.attack.clone();
+            let mut fixed = match ability {
+                Some(a) => stats.attack_contributions(*a, *proficient),
+                None if *proficient => {
+                    vec![Contribution::new("proficiency", stats.proficiency_bonus)]
+                }
+                None => Vec::new(),
+            };
+            fixed.append(&mut r.sources);
+            r.bonus = fixed.iter().map(|c| c.delta).sum();
+            r.sources = fixed;
+            r
+        }
+    }
+}
+
+fn roll_bonus_dice(dice: &[BonusDice], roller: &mut impl DieRoller) -> Vec<RolledDice> {
+    dice.iter()
+        .map(|d| {
+            let rolls: Vec<u32> = (0..d.dice.count)
+                .map(|_| roller.roll_die(d.dice.faces.max(1)))
+                .collect();
+            let sum = i32::try_from(rolls.iter().sum::<u32>()).unwrap_or(i32::MAX);
+            RolledDice {
+                source: d.source.clone(),
+                dice: d.dice,
+                rolls,
+                total: if d.subtract { -sum } else { sum },
+            }
+        })
+        .collect()
+}
+
+/// Builds and resolves a d20 test: collects advantage/disadvantage sources from the sheet and
+/// the request (one of each cancels), rolls one or two d20, adds modifiers and bonus dice,
+/// and compares with the DC. Saves the sheet marks as automatically failed fail without a roll.
+/// Attacks: a natural 20 (or the crit threshold) hits and crits, a natural 1 misses, and a hit
+/// with an automatic-crit reason is critical.
+pub fn roll_d20_test(
+    stats: &EffectiveStats,
+    request: &D20Request,
+    roller: &mut impl DieRoller,
+) -> D20Outcome {
+    let sheet = roll_stat_for(stats, &request.test);
+    let mut advantage = sheet.advantage.clone();
+    advantage.extend(request.advantage.iter().cloned());
+    let mut disadvantage = sheet.disadvantage.clone();
+    disadvantage.extend(request.disadvantage.iter().cloned());
+    let mode = RollMode::from_flags(!advantage.is_empty(), !disadvantage.is_empty());
+    let mut modifiers = sheet.sources.clone();
+    modifiers.extend(request.bonuses.iter().cloned());
+    let modifier_total: i32 = modifiers.iter().map(|c| c.delta).sum();
+    let mut out = D20Outcome {
+        label: request
+            .label
+            .clone()
+            .unwrap_or_else(|| request.test.label()),
+        test: request.test,
+        mode,
+        advantage,
+        disadvantage,
+        rolls: Vec::new(),
+        kept: None,
+        modifiers,
+        modifier_total,
+        dice: Vec::new(),
+        total: None,
+        dc: request.dc,
+        success: None,
+        auto_fail: sheet
+            .auto_fail
+            .iter()
+            .chain(&request.auto_fail)
+            .cloned()
+            .collect(),
+        natural_20: false,
+        natural_1: false,
+        critical: false,
+        critical_reasons: Vec::new(),
+    };
+    if !out.auto_fail.is_empty() {
+        out.success = Some(false);
+        return out;
+    }
+    let first = roller.roll_die(20);
+    let kept = match mode {
+        RollMode::Normal => {
+            out.rolls = vec![first];
+            first
+        }
+        RollMode::Advantage | RollMode::Disadvantage => {
+            let second = roller.roll_die(20);
+            out.rolls = vec![first, second];
+            if mode == RollMode::Advantage {
+                first.max(second)
+            } else {
+                first.min(second)
+            }
+        }
+    };
+    out.kept = Some(kept);
+    out.natural_20 = kept == 20;
+    out.natural_1 = kept == 1;
+    out.dice = roll_bonus_dice(&sheet.dice, roller);
+    let total = i32::try_from(kept).unwrap_or(20)
+        + modifier_total
+        + out.dice.iter().map(|d| d.total).sum::<i32>();
+    out.total = Some(total);
+    let meets = request.dc.map(|dc| total >= dc);
+    if request.test.is_attack() {
+        let threshold = request.crit_threshold.unwrap_or(20).clamp(2, 20);
+        if kept == 1 {
+            out.success = Some(false);
+        } else if kept >= threshold {
+            out.success = Some(true);
+            out.critical = true;
+            out.critical_reasons.push(format!("natural {kept}"));
+        } else {
+            out.success = meets;
+        }
+        if out.success == Some(true) && !request.crit_on_hit.is_empty() {
+            out.critical = true;
+            out.critical_reasons
+                .extend(request.crit_on_hit.iter().cloned());
+        }
+    } else {
+        out.success = meets;
+    }
+    out
+}
+
+/// A passive score: 10 + the test's flat modifier, +5 with advantage, −5 with disadvantage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PassiveScore {
+    /// "Passive Perception".
+    pub label: String,
+    /// The score.
+    pub value: i32,
+    /// Its parts after the base 10 (modifiers, and ±5 for advantage/disadvantage).
+    pub modifiers: Vec<Contribution>,
+    /// Advantage or disadvantage, after cancelling.
+    pub mode: RollMode,
+    /// The DC it is compared with, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
+    /// Whether it meets the DC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<bool>,
+}
+
+impl PassiveScore {
+    /// "Passive Perception: 10 + 4 - 5 (disadvantage: poisoned) = 9 vs DC 10 — fail".
+    pub fn summary(&self) -> String {
+        let mut s = format!("{}: 10", self.label);
+        for c in &self.modifiers {
+            if c.source.starts_with("advantage") || c.source.starts_with("disadvantage") {
+                let _ = write!(s, " {} ({})", signed(c.delta), c.source);
+            } else {
+                let _ = write!(s, " {}", signed(c.delta));
+            }
+        }
+        let _ = write!(s, " = {}", self.value);
+        if let Some(dc) = self.dc {
+            let _ = write!(s, " vs DC {dc}");
+        }
+        match self.success {
+            Some(true) => s.push_str(" — success"),
+            Some(false) => s.push_str(" — fail"),
+            None => {}
+        }
+        s
+    }
+}
+
+/// The passive score of a check (10 + modifier, ±5 for advantage/disadvantage after
+/// cancelling); bonus dice are not counted.
+pub fn passive_score(stats: &EffectiveStats, request: &D20Request) -> PassiveScore {
+    let sheet = roll_stat_for(stats, &request.test);
+    let mut modifiers = sheet.sources.clone();
+    modifiers.extend(request.bonuses.iter().cloned());
+    let mut adv = sheet.advantage.clone();
+    adv.extend(request.advantage.iter().cloned());
+    let mut dis = sheet.disadvantage.clone();
+    dis.extend(request.disadvantage.iter().cloned());
+    let mode = RollMode::from_flags(!adv.is_empty(), !dis.is_empty());
+    match mode {
+        RollMode::Advantage => modifiers.push(Contribution::new(
+            format!("advantage: {}", adv.join(", ")),
+            5,
+        )),
+        RollMode::Disadvantage => {
+            modifiers.push(Contribution::new(
+                format!("disadvantage: {}", dis.join(", ")),
+                -5,
+            ));
+        }
+        RollMode::Normal => {}
+    }
+    let value = 10 + modifiers.iter().map(|c| c.delta).sum::<i32>();
+    let label = request.label.clone().unwrap_or_else(|| {
+        let l = request.test.label();
+        format!("Passive {}", l.trim_end_matches(" check"))
+    });
+    PassiveScore {
+        label,
+        value,
+        modifiers,
+        mode,
+        dc: request.dc,
+        success: request.dc.map(|dc| value >= dc),
+    }
+}
+
+/// Who wins a contest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ContestWinner {
+    /// The first contestant (usually the one acting).
+    First,
+    /// The second contestant.
+    Second,
+    /// Equal totals: the situation stays as it was.
+    Tie,
+}
+
+/// The outcome of a contest: both rolls and the winner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ContestOutcome {
+    /// The first contestant's roll.
+    pub first: D20Outcome,
+    /// The second contestant's roll.
+    pub second: D20Outcome,
+    /// Who won.
+    pub winner: ContestWinner,
+}
+
+impl ContestOutcome {
+    /// "Athletics check 15 vs Acrobatics check 12 — first wins" (ties keep the status quo).
+    pub fn summary(&self) -> String {
+        let t = |o: &D20Outcome| {
+            o.total
+                .map_or("automatic fail".to_string(), |t| t.to_string())
+        };
+        let verdict = match self.winner {
+            ContestWinner::First => "first wins",
+            ContestWinner::Second => "second wins",
+            ContestWinner::Tie => "tie, nothing changes",
+        };
+        format!(
+            "{} {} vs {} {} — {verdict}\n  {}\n  {}",
+            self.first.label,
+            t(&self.first),
+            self.second.label,
+            t(&self.second),
+            self.first.summary(),
+            self.second.summary()
+        )
+    }
+}
+
+/// Rolls a contest: both sides roll (DCs are ignored), the higher total wins, a tie keeps the
+/// status quo. A side that fails automatically loses (both: tie).
+pub fn roll_contest(
+    first: (&EffectiveStats, &D20Request),
+    second: (&EffectiveStats, &D20Request),
+    roller: &mut impl DieRoller,
+) -> ContestOutcome {
+    let strip = |r: &D20Request| D20Request {
+        dc: None,
+        ..r.clone()
+    };
+    let a = roll_d20_test(first.0, &strip(first.1), roller);
+    let b = roll_d20_test(second.0, &strip(second.1), roller);
+    let winner = match (a.total, b.total) {
+        (Some(x), Some(y)) if x > y => ContestWinner::First,
+        (Some(x), Some(y)) if x < y => ContestWinner::Second,
+        (Some(_), None) => ContestWinner::First,
+        (None, Some(_)) => ContestWinner::Second,
+        _ => ContestWinner::Tie,
+    };
+    ContestOutcome {
+        first: a,
+        second: b,
+        winner,
+    }
+}
+
+/// The outcome of a group check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct GroupOutcome {
+    /// Each member's roll.
+    pub outcomes: Vec<D20Outcome>,
+    /// How many succeeded.
+    pub successes: usize,
+    /// Whether at least half succeeded.
+    pub success: bool,
+}
+
+impl GroupOutcome {
+    /// "Group check: 2 of 4 succeed — success", then each roll.
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "Group check: {} of {} succeed — {}",
+            self.successes,
+            self.outcomes.len(),
+            if self.success { "success" } else { "fail" }
+        );
+        for o in &self.outcomes {
+            let _ = write!(s, "\n  {}", o.summary());
+        }
+        s
+    }
+}
+
+/// Combines members' rolls into a group check: it succeeds when at least half succeed
+/// (a roll with no DC counts as a failure; an empty group fails).
+pub fn group_check(outcomes: Vec<D20Outcome>) -> GroupOutcome {
+    let successes = outcomes.iter().filter(|o| o.success == Some(true)).count();
+    let success = !outcomes.is_empty() && successes * 2 >= outcomes.len();
+    GroupOutcome {
+        outcomes,
+        successes,
+        success,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abilities::{AbilityScores, ProficiencyLevel};
+    use crate::conditions::ConditionSet;
+    use crate::modifiers::{Modifier, ModifierKind, RollTarget};
+    use crate::roller::ScriptedRoller;
+    use crate::stats::{BaseStats, effective_stats};
+    use crate::vocab::Condition;
+
+    fn rogue() -> BaseStats {
+        let mut b = BaseStats::character(3, AbilityScores::new([10, 16, 12, 10, 14, 8])).unwrap();
+        b.skill_proficiencies
+            .insert(Skill::Stealth, ProficiencyLevel::Proficient);
+        b.save_proficiencies.insert(Ability::Dexterity);
+        b
+    }
+
+    fn sheet(conds: &[Condition], effects: &[Modifier]) -> EffectiveStats {
+        effective_stats(
+            &rogue(),
+            &[],
+            &conds.iter().copied().collect::<ConditionSet>(),
+            effects,
+        )
+    }
+
+    fn stealth() -> D20Request {
+        D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Stealth,
+        })
+    }
+
+    #[test]
+    fn poisoned_check_keeps_the_lower() {
+        let s = sheet(&[Condition::Poisoned], &[]);
+        let mut roller = ScriptedRoller::new(vec![7, 15]);
+        let o = roll_d20_test(&s, &stealth().dc(13), &mut roller);
+        assert_eq!(o.mode, RollMode::Disadvantage);
+        assert_eq!(o.rolls, vec![7, 15]);
+        assert_eq!(o.kept, Some(7));
+        assert_eq!(o.total, Some(12));
+        assert_eq!(o.success, Some(false));
+        assert_eq!(
+            o.summary(),
+            "Stealth check: d20 [7, ~~15~~] (disadvantage: poisoned) + 5 = 12 vs DC 13 — fail"
+        );
+    }
+
+    #[test]
+    fn advantage_keeps_the_higher() {
+        let s = sheet(&[], &[]);
+        let mut roller = ScriptedRoller::new(vec![7, 15]);
+        let o = roll_d20_test(
+            &s,
+            &stealth()
+                .dc(13)
+                .advantage("Pass without Trace? no: hiding in fog"),
+            &mut roller,
+        );
+        assert_eq!(
+            (o.kept, o.total, o.success),
+            (Some(15), Some(20), Some(true))
+        );
+        assert!(
+            o.summary()
+                .starts_with("Stealth check: d20 [~~7~~, 15] (advantage:"),
+            "{}",
+            o.summary()
+        );
+    }
+
+    #[test]
+    fn many_advantages_and_one_disadvantage_cancel() {
+        let s = sheet(&[Condition::Poisoned, Condition::Frightened], &[]);
+        let req = stealth()
+            .dc(10)
+            .advantage("help")
+            .advantage("invisible to the watcher");
+        let mut roller = ScriptedRoller::new(vec![4, 20]);
+        let o = roll_d20_test(&s, &req, &mut roller);
+        assert_eq!(o.mode, RollMode::Normal);
+        assert_eq!(o.rolls, vec![4]);
+        assert_eq!(roller.rolled(), 1);
+        assert_eq!(o.disadvantage.len(), 2);
+        assert!(o.summary().contains("— cancel)"), "{}", o.summary());
+    }
+
+    #[test]
+    fn paralyzed_auto_fails_dex_save_without_rolling() {
+        let s = sheet(&[Condition::Paralyzed], &[]);
+        let mut roller = ScriptedRoller::new(vec![20]);
+        let o = roll_d20_test(
+            &s,
+            &D20Request::new(D20Test::Save {
+                ability: Ability::Dexterity,
+            })
+            .dc(12),
+            &mut roller,
+        );
+        assert_eq!(o.success, Some(false));
+        assert!(o.rolls.is_empty());
+        assert_eq!(roller.rolled(), 0);
+        assert_eq!(
+            o.summary(),
+            "Dexterity save: automatic fail (paralyzed) vs DC 12 — fail"
+        );
+        // A WIS save still rolls.
+        let o = roll_d20_test(
+            &s,
+            &D20Request::new(D20Test::Save {
+                ability: Ability::Wisdom,
+            })
+            .dc(12),
+            &mut roller,
+        );
+        assert_eq!(o.rolls, vec![20]);
+    }
+
+    #[test]
+    fn caller_auto_fail() {
+        let s = sheet(&[Condition::Blinded], &[]);
+        let req = D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Perception,
+        })
+        .dc(10)
+        .auto_fails("blinded: the check requires sight");
+        let mut roller = ScriptedRoller::new(vec![20]);
+        let o = roll_d20_test(&s, &req, &mut roller);
+        assert_eq!((o.success, o.rolls.len()), (Some(false), 0));
+    }
+
+    #[test]
+    fn bless_die_is_rolled_and_shown() {
+        let bless = Modifier::new(
+            "Bless",
+            ModifierKind::RollDice {
+                on: RollTarget::AllSaves,
+                dice: DiceCount::new(1, 4),
+                subtract: false,
+            },
+        );
+        let s = sheet(&[], &[bless]);
+        let mut roller = ScriptedRoller::new(vec![10, 3]);
+        let o = roll_d20_test(
+            &s,
+            &D20Request::new(D20Test::Save {
+                ability: Ability::Dexterity,
+            })
+            .dc(18),
+            &mut roller,
+        );
+        // 10 + 3 (DEX) + 2 (proficiency) + 3 (Bless).
+        assert_eq!(o.total, Some(18));
+        assert_eq!(o.success, Some(true));
+        assert_eq!(
+            o.summary(),
+            "Dexterity save: d20 [10] + 5 + 1d4 [3] (Bless) = 18 vs DC 18 — success"
+        );
+    }
+
+    #[test]
+    fn natural_rolls_on_checks_are_only_reported() {
+        let s = sheet(&[], &[]);
+        let mut roller = ScriptedRoller::new(vec![20]);
+        let o = roll_d20_test(
+            &s,
+            &D20Request::new(D20Test::AbilityCheck {
+                ability: Ability::Strength,
+            })
+            .dc(25),
+            &mut roller,
+        );
+        assert!(o.natural_20);
+        assert_eq!(o.success, Some(false));
+        assert!(
+            o.summary().ends_with("— fail (natural 20)"),
+            "{}",
+            o.summary()
+        );
+        let mut roller = ScriptedRoller::new(vec![1]);
+        let o = roll_d20_test(&s, &stealth().dc(5), &mut roller);
+        assert!(o.natural_1);
+        assert_eq!(o.success, Some(true));
+    }
+
+    #[test]
+    fn attacks_crit_on_20_and_miss_on_1() {
+        let s = sheet(&[], &[]);
+        let atk = D20Request::new(D20Test::Attack {
+            ability: Some(Ability::Dexterity),
+            proficient: true,
+        })
+        .dc(30);
+        let mut roller = ScriptedRoller::new(vec![20]);
+        let o = roll_d20_test(&s, &atk, &mut roller);
+        assert_eq!((o.success, o.critical), (Some(true), true));
+        assert_eq!(
+            o.summary(),
+            "Attack roll: d20 [20] + 5 = 25 vs AC 30 — critical hit"
+        );
+        let atk = D20Request::new(D20Test::Attack {
+            ability: Some(Ability::Dexterity),
+            proficient: true,
+        })
+        .dc(2);
+        let mut roller = ScriptedRoller::new(vec![1]);
+        let o = roll_d20_test(&s, &atk, &mut roller);
+        assert_eq!(o.success, Some(false));
+        assert!(o.summary().ends_with("— miss (natural 1)"));
+        // Stat-block to-hit given by the caller.
+        let atk = D20Request::new(D20Test::Attack {
+            ability: None,
+            proficient: false,
+        })
+        .bonus("stat block", 4)
+        .dc(13);
+        let mut roller = ScriptedRoller::new(vec![9]);
+        let o = roll_d20_test(&s, &atk, &mut roller);
+        assert_eq!(
+            (o.total, o.success, o.critical),
+            (Some(13), Some(true), false)
+        );
+    }
+
+    #[test]
+    fn attack_against_paralyzed_target_within_5_ft() {
+        let attacker = sheet(&[], &[]);
+        let target = sheet(&[Condition::Paralyzed], &[]);
+        let atk = D20Request::new(D20Test::Attack {
+            ability: Some(Ability::Dexterity),
+            proficient: true,
+        })
+        .dc(12)
+        .against(&target, true);
+        let mut roller = ScriptedRoller::new(vec![3, 11]);
+        let o = roll_d20_test(&attacker, &atk, &mut roller);
+        assert_eq!(o.mode, RollMode::Advantage);
+        assert_eq!(o.kept, Some(11));
+        assert!(o.critical);
+        assert_eq!(o.critical_reasons, vec!["target paralyzed".to_string()]);
+        assert!(
+            o.summary().ends_with("— critical hit (target paralyzed)"),
+            "{}",
+            o.summary()
+        );
+        // From range: advantage but no auto-crit.
+        let atk = D20Request::new(D20Test::Attack {
+            ability: Some(Ability::Dexterity),
+            proficient: true,
+        })
+        .dc(12)
+        .against(&target, false);
+        let mut roller = ScriptedRoller::new(vec![3, 11]);
+        let o = roll_d20_test(&attacker, &atk, &mut roller);
+        assert!(!o.critical && o.success == Some(true));
+    }
+
+    #[test]
+    fn prone_target_from_range_gives_disadvantage() {
+        let attacker = sheet(&[], &[]);
+        let target = sheet(&[Condition::Prone], &[]);
+        let atk = D20Request::new(D20Test::Attack {
+            ability: Some(Ability::Dexterity),
+            proficient: true,
+        })
+        .against(&target, false);
+        let mut roller = ScriptedRoller::new(vec![15, 4]);
+        let o = roll_d20_test(&attacker, &atk, &mut roller);
+        assert_eq!((o.mode, o.kept), (RollMode::Disadvantage, Some(4)));
+        assert_eq!(o.success, None);
+    }
+
+    #[test]
+    fn initiative_and_concentration_use_their_stats() {
+        let alert = Modifier::new(
+            "Alert",
+            ModifierKind::RollBonus {
+                on: RollTarget::Initiative,
+                amount: 5,
+            },
+        );
+        let warcaster = Modifier::new(
+            "War Caster",
+            ModifierKind::Advantage {
+                on: RollTarget::ConcentrationSaves,
+            },
+        );
+        let s = sheet(&[], &[alert, warcaster]);
+        let mut roller = ScriptedRoller::new(vec![10, 4, 12]);
+        let o = roll_d20_test(&s, &D20Request::new(D20Test::Initiative), &mut roller);
+        assert_eq!(o.total, Some(18));
+        let o = roll_d20_test(
+            &s,
+            &D20Request::new(D20Test::Concentration).dc(11),
+            &mut roller,
+        );
+        assert_eq!(
+            (o.mode, o.kept, o.total, o.success),
+            (RollMode::Advantage, Some(12), Some(13), Some(true))
+        );
+    }
+
+    #[test]
+    fn passive_scores() {
+        let s = sheet(&[], &[]);
+        let req = D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Perception,
+        });
+        assert_eq!(passive_score(&s, &req).value, 12);
+        let p = passive_score(&s, &req.clone().advantage("keen senses").dc(15));
+        assert_eq!((p.value, p.success), (17, Some(true)));
+        let s = sheet(&[Condition::Poisoned], &[]);
+        let p = passive_score(&s, &req.clone().dc(10));
+        assert_eq!(p.value, 7);
+        assert_eq!(
+            p.summary(),
+            "Passive Perception: 10 + 2 - 5 (disadvantage: poisoned) = 7 vs DC 10 — fail"
+        );
+        assert_eq!(s.passive_perception.value, 7);
+    }
+
+    #[test]
+    fn contests_and_ties() {
+        let a = sheet(&[], &[]);
+        let b = sheet(&[], &[]);
+        let ath = D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Athletics,
+        });
+        let acro = D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Acrobatics,
+        });
+        let mut roller = ScriptedRoller::new(vec![15, 10]);
+        let c = roll_contest((&a, &ath), (&b, &acro), &mut roller);
+        // 15 + 0 vs 10 + 3.
+        assert_eq!(c.winner, ContestWinner::First);
+        let mut roller = ScriptedRoller::new(vec![13, 10]);
+        let c = roll_contest((&a, &ath), (&b, &acro), &mut roller);
+        assert_eq!(c.winner, ContestWinner::Tie);
+        assert!(
+            c.summary()
+                .starts_with("Athletics check 13 vs Acrobatics check 13 — tie"),
+            "{}",
+            c.summary()
+        );
+    }
+
+    #[test]
+    fn group_checks_need_half() {
+        let s = sheet(&[], &[]);
+        let mut roller = ScriptedRoller::new(vec![2, 18, 3, 19]);
+        let outcomes: Vec<_> = (0..4)
+            .map(|_| roll_d20_test(&s, &stealth().dc(12), &mut roller))
+            .collect();
+        let g = group_check(outcomes.clone());
+        assert_eq!((g.successes, g.success), (2, true));
+        let g = group_check(outcomes[..3].to_vec());
+        assert_eq!((g.successes, g.success), (1, false));
+        assert!(!group_check(Vec::new()).success);
+        assert!(
+            g.summary()
+                .starts_with("Group check: 1 of 3 succeed — fail")
+        );
+    }
+
+    #[test]
+    fn request_and_outcome_serialize() {
+        let req: D20Request = serde_json::from_str(
+            r#"{"test":{"check":"skill_check","skill":"stealth"},"dc":13,"disadvantage":["heavy armor"]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            req.test,
+            D20Test::SkillCheck {
+                skill: Skill::Stealth
+            }
+        );
+        let s = sheet(&[], &[]);
+        let mut roller = ScriptedRoller::new(vec![5, 6]);
+        let o = roll_d20_test(&s, &req, &mut roller);
+        let json = serde_json::to_value(&o).unwrap();
+        assert_eq!(json["mode"], "disadvantage");
+        assert_eq!(json["kept"], 5);
+        assert_eq!(json["natural20"], false);
+    }
+}

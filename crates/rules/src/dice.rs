@@ -1,1 +1,0 @@
-//! Dice notation: parser, roller and the seeded random stream (in progress).

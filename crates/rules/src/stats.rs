@@ -1,0 +1,1376 @@
+//! The creature sheet and the effective-stats pipeline.
+//!
+//! [`BaseStats`] is what the engine stores. [`effective_stats`] is the one function every consumer
+//! uses to learn what the creature can actually do right now: it applies, in order,
+//! base (with its permanent traits) → equipment → conditions → effects, and every number in the
+//! resulting [`EffectiveStats`] carries the [`Contribution`]s that explain it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::abilities::{
+    AbilityError, AbilityScores, MAX_SCORE, MIN_SCORE, ProficiencyLevel, ability_modifier,
+    proficiency_bonus,
+};
+use crate::conditions::{ConditionSet, condition_modifiers};
+use crate::damage::{DamageDefenses, Defense};
+use crate::modifiers::{DiceCount, Modifier, ModifierKind, RangeBand, RollTarget, skill_name};
+use crate::vocab::{Ability, Condition, DamageType, Size, Skill};
+
+/// A base armor class and what it comes from ("chain mail", "natural armor", "10 + DEX").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ArmorClass {
+    /// The AC before bonuses.
+    pub value: i32,
+    /// What gives it.
+    pub source: String,
+}
+
+impl Default for ArmorClass {
+    /// 10, unarmored.
+    fn default() -> Self {
+        Self {
+            value: 10,
+            source: "unarmored".to_string(),
+        }
+    }
+}
+
+/// A creature's base sheet, as stored: what it is before equipment, conditions and effects.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", default)]
+pub struct BaseStats {
+    /// Character level (for a monster, its number of hit dice); scales CON changes to max HP.
+    pub level: u32,
+    /// Ability scores, racial bonuses included.
+    pub abilities: AbilityScores,
+    /// Proficiency bonus (by level for characters, by CR for monsters).
+    pub proficiency_bonus: i32,
+    /// Saving throws the creature is proficient in.
+    pub save_proficiencies: BTreeSet<Ability>,
+    /// Skill proficiencies (absent = not proficient).
+    pub skill_proficiencies: BTreeMap<Skill, ProficiencyLevel>,
+    /// Base armor class with its source.
+    pub armor_class: ArmorClass,
+    /// Walking speed in feet.
+    pub speed: u32,
+    /// Maximum hit points before modifiers.
+    pub max_hp: u32,
+    /// Size.
+    pub size: Size,
+    /// Damage resistances.
+    pub resistances: BTreeSet<DamageType>,
+    /// Damage immunities.
+    pub immunities: BTreeSet<DamageType>,
+    /// Damage vulnerabilities.
+    pub vulnerabilities: BTreeSet<DamageType>,
+    /// Condition immunities.
+    pub condition_immunities: BTreeSet<Condition>,
+    /// Permanent modifiers from race, class, feats or the stat block, each with its source.
+    pub traits: Vec<Modifier>,
+}
+
+impl Default for BaseStats {
+    /// A level-1 medium creature with all 10s, AC 10, speed 30 and 1 HP.
+    fn default() -> Self {
+        Self {
+            level: 1,
+            abilities: AbilityScores::default(),
+            proficiency_bonus: 2,
+            save_proficiencies: BTreeSet::new(),
+            skill_proficiencies: BTreeMap::new(),
+            armor_class: ArmorClass::default(),
+            speed: 30,
+            max_hp: 1,
+            size: Size::Medium,
+            resistances: BTreeSet::new(),
+            immunities: BTreeSet::new(),
+            vulnerabilities: BTreeSet::new(),
+            condition_immunities: BTreeSet::new(),
+            traits: Vec::new(),
+        }
+    }
+}
+
+impl BaseStats {
+    /// A character of `level` with these scores and the level's proficiency bonus; other fields
+    /// default (see [`Default`]).
+    pub fn character(level: u32, abilities: AbilityScores) -> Result<Self, AbilityError> {
+        Ok(Self {
+            level,
+            abilities,
+            proficiency_bonus: proficiency_bonus(level)?,
+            ..Self::default()
+        })
+    }
+}
+
+/// One labelled change to a number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Contribution {
+    /// What causes it.
+    pub source: String,
+    /// How much it changes the number.
+    pub delta: i32,
+}
+
+impl Contribution {
+    /// A contribution of `delta` from `source`.
+    pub fn new(source: impl Into<String>, delta: i32) -> Self {
+        Self {
+            source: source.into(),
+            delta,
+        }
+    }
+}
+
+/// Formats contributions as "+3 (DEX modifier) + 2 (proficiency)".
+pub fn explain_contributions(items: &[Contribution]) -> String {
+    let mut s = String::new();
+    for (i, c) in items.iter().enumerate() {
+        let sign = if c.delta < 0 { "-" } else { "+" };
+        if i == 0 {
+            let _ = write!(
+                s,
+                "{}{} ({})",
+                if c.delta < 0 { "-" } else { "" },
+                c.delta.abs(),
+                c.source
+            );
+        } else {
+            let _ = write!(s, " {sign} {} ({})", c.delta.abs(), c.source);
+        }
+    }
+    s
+}
+
+/// A number with its base value and every change to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Stat {
+    /// The value before modifiers.
+    pub base: i32,
+    /// What the base value comes from, when it has a named source ("chain mail").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_source: Option<String>,
+    /// The effective value.
+    pub value: i32,
+    /// The changes from base to value, in order.
+    pub sources: Vec<Contribution>,
+}
+
+impl Stat {
+    fn new(base: i32) -> Self {
+        Self {
+            base,
+            base_source: None,
+            value: base,
+            sources: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, source: impl Into<String>, delta: i32) {
+        if delta != 0 {
+            self.value += delta;
+            self.sources.push(Contribution::new(source, delta));
+        }
+    }
+
+    fn set(&mut self, source: impl Into<String>, value: i32) {
+        let delta = value - self.value;
+        self.add(source, delta);
+    }
+
+    /// "18 = 16 base + 1 (Ring of Protection) + 1 (shield of faith)".
+    pub fn explain(&self) -> String {
+        let mut s = match &self.base_source {
+            Some(src) => format!("{} = {} ({src})", self.value, self.base),
+            None => format!("{} = {} base", self.value, self.base),
+        };
+        for c in &self.sources {
+            let _ = write!(
+                s,
+                " {} {} ({})",
+                if c.delta < 0 { "-" } else { "+" },
+                c.delta.abs(),
+                c.source
+            );
+        }
+        s
+    }
+}
+
+/// An ability score after modifiers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AbilityValue {
+    /// The stored score.
+    pub base: u8,
+    /// The effective score (1–30).
+    pub value: u8,
+    /// The effective modifier.
+    pub modifier: i32,
+    /// The changes from base to value.
+    pub sources: Vec<Contribution>,
+}
+
+/// Dice added to (or subtracted from) a roll, with their source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BonusDice {
+    /// What grants them ("Bless").
+    pub source: String,
+    /// The dice.
+    pub dice: DiceCount,
+    /// Subtract instead of add (Bane).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subtract: bool,
+}
+
+/// Whether a d20 is rolled once, or twice keeping the higher or lower.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RollMode {
+    /// One d20.
+    #[default]
+    Normal,
+    /// Two d20, keep the higher.
+    Advantage,
+    /// Two d20, keep the lower.
+    Disadvantage,
+}
+
+impl RollMode {
+    /// The mode from whether any advantage and any disadvantage apply: one of each cancels,
+    /// whatever the counts.
+    pub fn from_flags(advantage: bool, disadvantage: bool) -> Self {
+        match (advantage, disadvantage) {
+            (true, false) => RollMode::Advantage,
+            (false, true) => RollMode::Disadvantage,
+            _ => RollMode::Normal,
+        }
+    }
+}
+
+/// Everything that shapes one kind of d20 roll: the flat bonus and its sources, bonus dice,
+/// advantage and disadvantage sources, and automatic failure.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RollStat {
+    /// The flat modifier.
+    pub bonus: i32,
+    /// Its parts.
+    pub sources: Vec<Contribution>,
+    /// Dice added to the roll.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<BonusDice>,
+    /// Sources of advantage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advantage: Vec<String>,
+    /// Sources of disadvantage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disadvantage: Vec<String>,
+    /// Sources of automatic failure (saves only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auto_fail: Vec<String>,
+}
+
+impl RollStat {
+    fn add(&mut self, source: impl Into<String>, delta: i32) {
+        self.bonus += delta;
+        self.sources.push(Contribution::new(source, delta));
+    }
+
+    /// The mode the sheet alone gives (before a caller's extra flags).
+    pub fn mode(&self) -> RollMode {
+        RollMode::from_flags(!self.advantage.is_empty(), !self.disadvantage.is_empty())
+    }
+
+    /// "+5 = +3 (DEX modifier) + 2 (proficiency); +1d4 (Bless); disadvantage: poisoned".
+    pub fn explain(&self) -> String {
+        let mut s = format!("{:+}", self.bonus);
+        if !self.sources.is_empty() {
+            let _ = write!(s, " = {}", explain_contributions(&self.sources));
+        }
+        for d in &self.dice {
+            let _ = write!(
+                s,
+                "; {}{} ({})",
+                if d.subtract { "-" } else { "+" },
+                d.dice,
+                d.source
+            );
+        }
+        if !self.advantage.is_empty() {
+            let _ = write!(s, "; advantage: {}", self.advantage.join(", "));
+        }
+        if !self.disadvantage.is_empty() {
+            let _ = write!(s, "; disadvantage: {}", self.disadvantage.join(", "));
+        }
+        if !self.auto_fail.is_empty() {
+            let _ = write!(s, "; automatically fails: {}", self.auto_fail.join(", "));
+        }
+        s
+    }
+}
+
+/// Extra damage dice of a type on the creature's hits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ExtraDamage {
+    /// What grants them.
+    pub source: String,
+    /// The dice.
+    pub dice: DiceCount,
+    /// The damage type.
+    pub damage_type: DamageType,
+}
+
+/// Bonuses to the damage of the creature's attacks.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct DamageBonuses {
+    /// Flat bonus.
+    pub bonus: i32,
+    /// Its parts.
+    pub sources: Vec<Contribution>,
+    /// Extra typed dice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_dice: Vec<ExtraDamage>,
+}
+
+/// A source of advantage or disadvantage for attackers, with the range band it applies in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RangedSource {
+    /// What causes it.
+    pub source: String,
+    /// Which attackers it applies to.
+    pub range: RangeBand,
+}
+
+/// How attacks against this creature are affected.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AttacksAgainst {
+    /// Sources giving attackers advantage.
+    pub advantage: Vec<RangedSource>,
+    /// Sources giving attackers disadvantage.
+    pub disadvantage: Vec<RangedSource>,
+    /// Sources making hits from within 5 ft critical.
+    pub crit_within_5_ft: Vec<String>,
+}
+
+impl AttacksAgainst {
+    /// (advantage sources, disadvantage sources, auto-crit sources) for an attacker within or
+    /// beyond 5 ft.
+    pub fn for_attacker(&self, within_5_ft: bool) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let pick = |v: &[RangedSource]| {
+            v.iter()
+                .filter(|r| r.range.applies(within_5_ft))
+                .map(|r| r.source.clone())
+                .collect()
+        };
+        let crit = if within_5_ft {
+            self.crit_within_5_ft.clone()
+        } else {
+            Vec::new()
+        };
+        (pick(&self.advantage), pick(&self.disadvantage), crit)
+    }
+}
+
+/// A note a rule the numbers cannot express, with its source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SourcedNote {
+    /// What causes it.
+    pub source: String,
+    /// The rule.
+    pub text: String,
+}
+
+/// What a creature can actually do right now; every number explains itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EffectiveStats {
+    /// Level (or hit dice for monsters).
+    pub level: u32,
+    /// Proficiency bonus.
+    pub proficiency_bonus: i32,
+    /// Size.
+    pub size: Size,
+    /// Effective ability scores.
+    pub abilities: BTreeMap<Ability, AbilityValue>,
+    /// Armor class.
+    pub armor_class: Stat,
+    /// Walking speed in feet.
+    pub speed: Stat,
+    /// Maximum hit points.
+    pub max_hp: Stat,
+    /// Saving throws by ability.
+    pub saves: BTreeMap<Ability, RollStat>,
+    /// Raw ability checks by ability.
+    pub ability_checks: BTreeMap<Ability, RollStat>,
+    /// Skill checks.
+    pub skills: BTreeMap<Skill, RollStat>,
+    /// Initiative (a DEX check).
+    pub initiative: RollStat,
+    /// Concentration saves (CON saves).
+    pub concentration: RollStat,
+    /// Death saves (no ability; "all saves" modifiers apply).
+    pub death_save: RollStat,
+    /// Passive Perception (10 + Perception, ±5 for advantage/disadvantage).
+    pub passive_perception: Stat,
+    /// What applies to every attack roll it makes (the weapon's ability and proficiency are added
+    /// per attack).
+    pub attack: RollStat,
+    /// Bonuses to its damage.
+    pub damage: DamageBonuses,
+    /// How attacks against it are affected.
+    pub attacks_against: AttacksAgainst,
+    /// Damage resistances, immunities and vulnerabilities with their sources.
+    pub defenses: DamageDefenses,
+    /// Condition immunities with their sources.
+    pub condition_immunities: BTreeMap<Condition, Vec<String>>,
+    /// Conditions in effect, implied ones labelled ("incapacitated (from stunned)").
+    pub conditions: Vec<String>,
+    /// Sources making it incapacitated (empty = it can act).
+    pub incapacitated: Vec<String>,
+    /// Sources making its speed 0.
+    pub speed_zero: Vec<String>,
+    /// Sources making it dead.
+    pub dead: Vec<String>,
+    /// Rules the numbers cannot express.
+    pub notes: Vec<SourcedNote>,
+}
+
+impl EffectiveStats {
+    /// The effective score of an ability.
+    pub fn score(&self, ability: Ability) -> u8 {
+        self.abilities.get(&ability).map_or(10, |a| a.value)
+    }
+
+    /// The effective modifier of an ability.
+    pub fn modifier(&self, ability: Ability) -> i32 {
+        self.abilities.get(&ability).map_or(0, |a| a.modifier)
+    }
+
+    /// Whether it can't take actions or reactions.
+    pub fn is_incapacitated(&self) -> bool {
+        !self.incapacitated.is_empty()
+    }
+
+    /// Whether its speed is 0.
+    pub fn is_speed_zero(&self) -> bool {
+        !self.speed_zero.is_empty()
+    }
+
+    /// Whether it is dead.
+    pub fn is_dead(&self) -> bool {
+        !self.dead.is_empty()
+    }
+
+    /// Whether it is immune to a condition.
+    pub fn is_immune_to(&self, condition: Condition) -> bool {
+        self.condition_immunities.contains_key(&condition)
+    }
+
+    /// The flat parts of a weapon or spell attack's bonus: the ability modifier and, when
+    /// proficient, the proficiency bonus (the sheet-wide attack bonuses are in [`Self::attack`]).
+    pub fn attack_contributions(&self, ability: Ability, proficient: bool) -> Vec<Contribution> {
+        let mut v = vec![Contribution::new(
+            format!("{} modifier", ability.abbr()),
+            self.modifier(ability),
+        )];
+        if proficient {
+            v.push(Contribution::new("proficiency", self.proficiency_bonus));
+        }
+        v
+    }
+
+    /// A multi-line plain-text sheet: every number with its sources.
+    pub fn explain(&self) -> String {
+        let mut s = String::new();
+        let abilities: Vec<String> = self
+            .abilities
+            .iter()
+            .map(|(a, v)| {
+                let mut t = format!("{} {} ({:+})", a.abbr(), v.value, v.modifier);
+                if !v.sources.is_empty() {
+                    let _ = write!(
+                        t,
+                        " [base {}; {}]",
+                        v.base,
+                        explain_contributions(&v.sources)
+                    );
+                }
+                t
+            })
+            .collect();
+        let _ = writeln!(s, "Abilities: {}", abilities.join(", "));
+        let _ = writeln!(s, "AC {}", self.armor_class.explain());
+        let _ = writeln!(s, "Speed (ft) {}", self.speed.explain());
+        let _ = writeln!(s, "Max HP {}", self.max_hp.explain());
+        let _ = writeln!(s, "Initiative {}", self.initiative.explain());
+        let _ = writeln!(
+            s,
+            "Passive Perception {}",
+            self.passive_perception.explain()
+        );
+        for (a, r) in &self.saves {
+            let _ = writeln!(s, "{} save {}", a.abbr(), r.explain());
+        }
+        let mut plain = Vec::new();
+        for (k, r) in &self.skills {
+            if r.sources.len() <= 1
+                && r.dice.is_empty()
+                && r.advantage.is_empty()
+                && r.disadvantage.is_empty()
+            {
+                plain.push(format!("{} {:+}", skill_name(*k), r.bonus));
+            } else {
+                let _ = writeln!(s, "{} {}", skill_name(*k), r.explain());
+            }
+        }
+        if !plain.is_empty() {
+            let _ = writeln!(
+                s,
+                "Other skills (ability modifier only): {}",
+                plain.join(", ")
+            );
+        }
+        if !self.attack.sources.is_empty()
+            || !self.attack.dice.is_empty()
+            || !self.attack.advantage.is_empty()
+            || !self.attack.disadvantage.is_empty()
+        {
+            let _ = writeln!(s, "Attack rolls {}", self.attack.explain());
+        }
+        if self.damage.bonus != 0 || !self.damage.extra_dice.is_empty() {
+            let mut t = format!("Damage {:+}", self.damage.bonus);
+            for e in &self.damage.extra_dice {
+                let _ = write!(t, "; +{} {} ({})", e.dice, e.damage_type, e.source);
+            }
+            let _ = writeln!(s, "{t}");
+        }
+        let ranged = |v: &[RangedSource]| {
+            v.iter()
+                .map(|r| format!("{}{}", r.source, r.range.suffix()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !self.attacks_against.advantage.is_empty() {
+            let _ = writeln!(
+                s,
+                "Attacks against it have advantage: {}",
+                ranged(&self.attacks_against.advantage)
+            );
+        }
+        if !self.attacks_against.disadvantage.is_empty() {
+            let _ = writeln!(
+                s,
+                "Attacks against it have disadvantage: {}",
+                ranged(&self.attacks_against.disadvantage)
+            );
+        }
+        if !self.attacks_against.crit_within_5_ft.is_empty() {
+            let _ = writeln!(
+                s,
+                "Hits from within 5 ft are critical: {}",
+                self.attacks_against.crit_within_5_ft.join(", ")
+            );
+        }
+        for (label, list) in [
+            ("Resistances", &self.defenses.resistances),
+            ("Immunities", &self.defenses.immunities),
+            ("Vulnerabilities", &self.defenses.vulnerabilities),
+        ] {
+            if !list.is_empty() {
+                let items: Vec<String> = list.iter().map(Defense::to_string).collect();
+                let _ = writeln!(s, "{label}: {}", items.join(", "));
+            }
+        }
+        if !self.condition_immunities.is_empty() {
+            let items: Vec<String> = self
+                .condition_immunities
+                .iter()
+                .map(|(c, src)| format!("{c} ({})", src.join(", ")))
+                .collect();
+            let _ = writeln!(s, "Condition immunities: {}", items.join(", "));
+        }
+        if !self.conditions.is_empty() {
+            let _ = writeln!(s, "Conditions: {}", self.conditions.join(", "));
+        }
+        for (label, list) in [
+            ("Dead", &self.dead),
+            ("Incapacitated", &self.incapacitated),
+            ("Speed 0", &self.speed_zero),
+        ] {
+            if !list.is_empty() {
+                let _ = writeln!(s, "{label}: {}", list.join(", "));
+            }
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "Note ({}): {}", n.source, n.text);
+        }
+        s
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, s: &str) {
+    if !v.iter().any(|x| x == s) {
+        v.push(s.to_string());
+    }
+}
+
+/// Builds a roll's stat from its fixed parts and every modifier touching one of `targets`.
+fn roll_stat(fixed: Vec<Contribution>, targets: &[RollTarget], mods: &[&Modifier]) -> RollStat {
+    let mut r = RollStat::default();
+    for c in fixed {
+        r.add(c.source, c.delta);
+    }
+    for m in mods {
+        match &m.kind {
+            ModifierKind::RollBonus { on, amount } if targets.contains(on) => {
+                r.add(&m.source, *amount)
+            }
+            ModifierKind::RollDice { on, dice, subtract } if targets.contains(on) => {
+                r.dice.push(BonusDice {
+                    source: m.source.clone(),
+                    dice: *dice,
+                    subtract: *subtract,
+                });
+            }
+            ModifierKind::Advantage { on } if targets.contains(on) => {
+                push_unique(&mut r.advantage, &m.source)
+            }
+            ModifierKind::Disadvantage { on } if targets.contains(on) => {
+                push_unique(&mut r.disadvantage, &m.source);
+            }
+            _ => {}
+        }
+    }
+    r
+}
+
+fn clamp_score(v: i32) -> u8 {
+    u8::try_from(v.clamp(i32::from(MIN_SCORE), i32::from(MAX_SCORE))).unwrap_or(MIN_SCORE)
+}
+
+/// The effective stats of a creature: base → equipment → conditions → effects → effective.
+///
+/// `equipment` are the modifiers of equipped (and attuned) items, `effects` those of spells and
+/// other effects; condition effects come from `conditions` (implied conditions included,
+/// conditions it is immune to suspended). Within a layer, ability bonuses apply before
+/// "becomes N unless higher" settings; scores stay within 1–30.
+pub fn effective_stats(
+    base: &BaseStats,
+    equipment: &[Modifier],
+    conditions: &ConditionSet,
+    effects: &[Modifier],
+) -> EffectiveStats {
+    // Condition immunities first: they decide which conditions have effects.
+    let non_condition: Vec<&Modifier> =
+        base.traits.iter().chain(equipment).chain(effects).collect();
+    let mut immune: BTreeMap<Condition, Vec<String>> = BTreeMap::new();
+    for c in &base.condition_immunities {
+        immune.entry(*c).or_default().push("base".to_string());
+    }
+    let add_immunities = |immune: &mut BTreeMap<Condition, Vec<String>>, mods: &[&Modifier]| {
+        for m in mods {
+            if let ModifierKind::ConditionImmunity { condition } = m.kind {
+                let e = immune.entry(condition).or_default();
+                if !e.contains(&m.source) {
+                    e.push(m.source.clone());
+                }
+            }
+        }
+    };
+    add_immunities(&mut immune, &non_condition);
+    // Conditions can grant condition immunity (petrified ⇒ poisoned); iterate to a fixed point.
+    let mut cond_mods = Vec::new();
+    for _ in 0..4 {
+        let set: BTreeSet<Condition> = immune.keys().copied().collect();
+        cond_mods = condition_modifiers(conditions, &set);
+        let refs: Vec<&Modifier> = cond_mods.iter().collect();
+        let before = immune.len();
+        add_immunities(&mut immune, &refs);
+        if immune.len() == before {
+            break;
+        }
+    }
+
+    let layers: [Vec<&Modifier>; 4] = [
+        base.traits.iter().collect(),
+        equipment.iter().collect(),
+        cond_mods.iter().collect(),
+        effects.iter().collect(),
+    ];
+    let all: Vec<&Modifier> = layers.iter().flatten().copied().collect();
+
+    // Abilities, layer by layer.
+    let mut abilities = BTreeMap::new();
+    for &a in Ability::ALL {
+        let b = base.abilities.get(a);
+        let mut v = i32::from(b);
+        let mut sources = Vec::new();
+        for layer in &layers {
+            for m in layer {
+                if let ModifierKind::AbilityBonus { ability, amount } = m.kind
+                    && ability == a
+                    && amount != 0
+                {
+                    v += amount;
+                    sources.push(Contribution::new(&m.source, amount));
+                }
+            }
+            for m in layer {
+                if let ModifierKind::AbilitySetTo { ability, score } = m.kind
+                    && ability == a
+                    && i32::from(score) > v
+                {
+                    sources.push(Contribution::new(
+                        format!("{} (becomes {score})", m.source),
+                        i32::from(score) - v,
+                    ));
+                    v = i32::from(score);
+                }
+            }
+        }
+        let value = clamp_score(v);
+        if i32::from(value) != v {
+            sources.push(Contribution::new("score limit 1–30", i32::from(value) - v));
+        }
+        abilities.insert(
+            a,
+            AbilityValue {
+                base: b,
+                value,
+                modifier: ability_modifier(value),
+                sources,
+            },
+        );
+    }
+    let modifier = |a: Ability| abilities.get(&a).map_or(0, |v: &AbilityValue| v.modifier);
+
+    // AC.
+    let mut armor_class = Stat::new(base.armor_class.value);
+    armor_class.base_source = Some(base.armor_class.source.clone());
+    for m in &all {
+        if let ModifierKind::AcBonus { amount } = m.kind {
+            armor_class.add(&m.source, amount);
+        }
+    }
+
+    // Speed: bonuses, multipliers, halving, zero.
+    let mut speed = Stat::new(i32::try_from(base.speed).unwrap_or(i32::MAX));
+    let mut speed_zero = Vec::new();
+    for m in &all {
+        if let ModifierKind::SpeedBonus { feet } = m.kind {
+            speed.add(&m.source, feet);
+        }
+    }
+    if speed.value < 0 {
+        speed.set("speed cannot be negative", 0);
+    }
+    for m in &all {
+        match m.kind {
+            ModifierKind::SpeedMultiplier { factor } => {
+                let f = i32::try_from(factor).unwrap_or(1);
+                speed.set(
+                    format!("{} (×{factor})", m.source),
+                    speed.value.saturating_mul(f),
+                );
+            }
+            ModifierKind::SpeedHalved => {
+                speed.set(format!("{} (halved)", m.source), speed.value / 2);
+            }
+            ModifierKind::SpeedZero => push_unique(&mut speed_zero, &m.source),
+            _ => {}
+        }
+    }
+    if !speed_zero.is_empty() {
+        speed.set(format!("{} (speed 0)", speed_zero.join(", ")), 0);
+    }
+
+    // Max HP.
+    let mut max_hp = Stat::new(i32::try_from(base.max_hp).unwrap_or(i32::MAX));
+    let con_change =
+        modifier(Ability::Constitution) - base.abilities.modifier(Ability::Constitution);
+    if con_change != 0 {
+        let levels = i32::try_from(base.level.max(1)).unwrap_or(1);
+        max_hp.add(
+            format!("CON modifier {con_change:+} × {levels} levels"),
+            con_change * levels,
+        );
+    }
+    for m in &all {
+        if let ModifierKind::MaxHpBonus { amount } = m.kind {
+            max_hp.add(&m.source, amount);
+        }
+    }
+    for m in &all {
+        if m.kind == ModifierKind::MaxHpHalved {
+            max_hp.set(format!("{} (halved)", m.source), max_hp.value / 2);
+        }
+    }
+    if max_hp.value < 1 {
+        max_hp.set("minimum 1", 1);
+    }
+
+    let auto_fail = |a: Ability| -> Vec<String> {
+        let mut v = Vec::new();
+        for m in &all {
+            if m.kind == (ModifierKind::AutoFailSave { ability: a }) {
+                push_unique(&mut v, &m.source);
+            }
+        }
+        v
+    };
+    let ability_part =
+        |a: Ability| Contribution::new(format!("{} modifier", a.abbr()), modifier(a));
+
+    // Saves.
+    let mut saves = BTreeMap::new();
+    for &a in Ability::ALL {
+        let mut fixed = vec![ability_part(a)];
+        if base.save_proficiencies.contains(&a) {
+            fixed.push(Contribution::new("proficiency", base.proficiency_bonus));
+        }
+        let mut r = roll_stat(
+            fixed,
+            &[RollTarget::AllSaves, RollTarget::Save { ability: a }],
+            &all,
+        );
+        r.auto_fail = auto_fail(a);
+        saves.insert(a, r);
+    }
+    let concentration = {
+        let con = Ability::Constitution;
+        let mut fixed = vec![ability_part(con)];
+        if base.save_proficiencies.contains(&con) {
+            fixed.push(Contribution::new("proficiency", base.proficiency_bonus));
+        }
+        let targets = [
+            RollTarget::AllSaves,
+            RollTarget::Save { ability: con },
+            RollTarget::ConcentrationSaves,
+        ];
+        let mut r = roll_stat(fixed, &targets, &all);
+        r.auto_fail = auto_fail(con);
+        r
+    };
+
+    let death_save = roll_stat(
+        Vec::new(),
+        &[RollTarget::AllSaves, RollTarget::DeathSaves],
+        &all,
+    );
+
+    // Checks.
+    let mut ability_checks = BTreeMap::new();
+    for &a in Ability::ALL {
+        let targets = [
+            RollTarget::AllChecks,
+            RollTarget::AbilityChecks { ability: a },
+        ];
+        ability_checks.insert(a, roll_stat(vec![ability_part(a)], &targets, &all));
+    }
+    let mut skills = BTreeMap::new();
+    for &k in Skill::ALL {
+        let a = k.ability();
+        let mut fixed = vec![ability_part(a)];
+        let prof = base
+            .skill_proficiencies
+            .get(&k)
+            .copied()
+            .unwrap_or_default();
+        let pb = prof.bonus(base.proficiency_bonus);
+        if prof != ProficiencyLevel::None {
+            fixed.push(Contribution::new(prof.label(), pb));
+        }
+        let targets = [
+            RollTarget::AllChecks,
+            RollTarget::AbilityChecks { ability: a },
+            RollTarget::SkillChecks { skill: k },
+        ];
+        skills.insert(k, roll_stat(fixed, &targets, &all));
+    }
+    let initiative = roll_stat(
+        vec![ability_part(Ability::Dexterity)],
+        &[
+            RollTarget::AllChecks,
+            RollTarget::AbilityChecks {
+                ability: Ability::Dexterity,
+            },
+            RollTarget::Initiative,
+        ],
+        &all,
+    );
+
+    // Passive Perception.
+    let perception = skills.get(&Skill::Perception).cloned().unwrap_or_default();
+    let mut passive_perception = Stat::new(10);
+    for c in &perception.sources {
+        passive_perception.add(&c.source, c.delta);
+    }
+    match perception.mode() {
+        RollMode::Advantage => {
+            passive_perception.add(format!("advantage: {}", perception.advantage.join(", ")), 5)
+        }
+        RollMode::Disadvantage => {
+            passive_perception.add(
+                format!("disadvantage: {}", perception.disadvantage.join(", ")),
+                -5,
+            );
+        }
+        RollMode::Normal => {}
+    }
+
+    let attack = roll_stat(Vec::new(), &[RollTarget::AttackRolls], &all);
+
+    // Damage, defenses, flags, notes.
+    let mut damage = DamageBonuses::default();
+    let mut attacks_against = AttacksAgainst::default();
+    let mut defenses = DamageDefenses::default();
+    for t in &base.resistances {
+        defenses.resistances.push(Defense::new(Some(*t), "base"));
+    }
+    for t in &base.immunities {
+        defenses.immunities.push(Defense::new(Some(*t), "base"));
+    }
+    for t in &base.vulnerabilities {
+        defenses
+            .vulnerabilities
+            .push(Defense::new(Some(*t), "base"));
+    }
+    let mut incapacitated = Vec::new();
+    let mut dead = Vec::new();
+    let mut notes = Vec::new();
+    for m in &all {
+        let src = || m.source.clone();
+        match &m.kind {
+            ModifierKind::DamageBonus { amount } => {
+                damage.bonus += amount;
+                damage.sources.push(Contribution::new(src(), *amount));
+            }
+            ModifierKind::ExtraDamage { dice, damage_type } => {
+                damage.extra_dice.push(ExtraDamage {
+                    source: src(),
+                    dice: *dice,
+                    damage_type: *damage_type,
+                });
+            }
+            ModifierKind::AttackedWithAdvantage { range } => {
+                attacks_against.advantage.push(RangedSource {
+                    source: src(),
+                    range: *range,
+                });
+            }
+            ModifierKind::AttackedWithDisadvantage { range } => {
+                attacks_against.disadvantage.push(RangedSource {
+                    source: src(),
+                    range: *range,
+                });
+            }
+            ModifierKind::CritWithin5Ft => {
+                push_unique(&mut attacks_against.crit_within_5_ft, &m.source)
+            }
+            ModifierKind::Resistance { damage_type } => {
+                defenses.resistances.push(Defense::new(*damage_type, src()));
+            }
+            ModifierKind::Immunity { damage_type } => {
+                defenses.immunities.push(Defense::new(*damage_type, src()));
+            }
+            ModifierKind::Vulnerability { damage_type } => {
+                defenses
+                    .vulnerabilities
+                    .push(Defense::new(*damage_type, src()));
+            }
+            ModifierKind::Incapacitated => push_unique(&mut incapacitated, &m.source),
+            ModifierKind::Dead => push_unique(&mut dead, &m.source),
+            ModifierKind::Note { text } => notes.push(SourcedNote {
+                source: src(),
+                text: text.clone(),
+            }),
+            _ => {}
+        }
+    }
+
+    let immune_set: BTreeSet<Condition> = immune.keys().copied().collect();
+    let conditions_in_effect = conditions
+        .without(&immune_set)
+        .expanded()
+        .into_iter()
+        .filter(|(c, _)| !immune.contains_key(c))
+        .map(|(_, label)| label)
+        .collect();
+
+    EffectiveStats {
+        level: base.level,
+        proficiency_bonus: base.proficiency_bonus,
+        size: base.size,
+        abilities,
+        armor_class,
+        speed,
+        max_hp,
+        saves,
+        ability_checks,
+        skills,
+        initiative,
+        concentration,
+        death_save,
+        passive_perception,
+        attack,
+        damage,
+        attacks_against,
+        defenses,
+        condition_immunities: immune,
+        conditions: conditions_in_effect,
+        incapacitated,
+        speed_zero,
+        dead,
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fighter() -> BaseStats {
+        let mut b = BaseStats::character(5, AbilityScores::new([16, 14, 14, 10, 12, 8])).unwrap();
+        b.save_proficiencies = [Ability::Strength, Ability::Constitution]
+            .into_iter()
+            .collect();
+        b.skill_proficiencies
+            .insert(Skill::Perception, ProficiencyLevel::Proficient);
+        b.skill_proficiencies
+            .insert(Skill::Stealth, ProficiencyLevel::Expertise);
+        b.armor_class = ArmorClass {
+            value: 16,
+            source: "chain mail".into(),
+        };
+        b.max_hp = 44;
+        b
+    }
+
+    fn conds(cs: &[Condition]) -> ConditionSet {
+        cs.iter().copied().collect()
+    }
+
+    #[test]
+    fn plain_sheet() {
+        let e = effective_stats(&fighter(), &[], &ConditionSet::new(), &[]);
+        assert_eq!(e.proficiency_bonus, 3);
+        assert_eq!(e.saves[&Ability::Strength].bonus, 6);
+        assert_eq!(e.saves[&Ability::Dexterity].bonus, 2);
+        assert_eq!(e.skills[&Skill::Stealth].bonus, 2 + 6);
+        assert_eq!(e.skills[&Skill::Athletics].bonus, 3);
+        assert_eq!(e.initiative.bonus, 2);
+        assert_eq!(e.passive_perception.value, 10 + 1 + 3);
+        assert_eq!(e.armor_class.value, 16);
+        assert_eq!(e.speed.value, 30);
+        assert_eq!(e.max_hp.value, 44);
+        assert!(!e.is_incapacitated() && !e.is_dead() && !e.is_speed_zero());
+        let text = e.explain();
+        assert!(text.contains("AC 16 = 16 (chain mail)"), "{text}");
+        assert!(
+            text.contains("Stealth +8 = 2 (DEX modifier) + 6 (expertise)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn belt_of_giant_strength_sets_unless_higher() {
+        let belt = Modifier::new(
+            "Belt of Hill Giant Strength",
+            ModifierKind::AbilitySetTo {
+                ability: Ability::Strength,
+                score: 21,
+            },
+        );
+        let e = effective_stats(
+            &fighter(),
+            std::slice::from_ref(&belt),
+            &ConditionSet::new(),
+            &[],
+        );
+        let s = &e.abilities[&Ability::Strength];
+        assert_eq!((s.base, s.value, s.modifier), (16, 21, 5));
+        assert_eq!(s.sources[0].delta, 5);
+        assert_eq!(e.saves[&Ability::Strength].bonus, 5 + 3);
+
+        let mut strong = fighter();
+        strong.abilities.strength = 23;
+        let e = effective_stats(&strong, &[belt], &ConditionSet::new(), &[]);
+        assert_eq!(e.score(Ability::Strength), 23);
+        assert!(e.abilities[&Ability::Strength].sources.is_empty());
+    }
+
+    #[test]
+    fn ability_bonus_is_capped_at_30() {
+        let mut b = fighter();
+        b.abilities.strength = 29;
+        let m = Modifier::new(
+            "tome",
+            ModifierKind::AbilityBonus {
+                ability: Ability::Strength,
+                amount: 4,
+            },
+        );
+        let e = effective_stats(&b, &[m], &ConditionSet::new(), &[]);
+        assert_eq!(e.score(Ability::Strength), 30);
+    }
+
+    #[test]
+    fn con_change_scales_max_hp() {
+        let amulet = Modifier::new(
+            "Amulet of Health",
+            ModifierKind::AbilitySetTo {
+                ability: Ability::Constitution,
+                score: 19,
+            },
+        );
+        let e = effective_stats(&fighter(), &[amulet], &ConditionSet::new(), &[]);
+        // CON 14 (+2) → 19 (+4): +2 × 5 levels.
+        assert_eq!(e.max_hp.value, 44 + 10);
+    }
+
+    #[test]
+    fn equipment_and_effects_stack_with_sources() {
+        let equipment = [
+            Modifier::new("Ring of Protection", ModifierKind::AcBonus { amount: 1 }),
+            Modifier::new(
+                "Ring of Protection",
+                ModifierKind::RollBonus {
+                    on: RollTarget::AllSaves,
+                    amount: 1,
+                },
+            ),
+            Modifier::new("+1 longsword", ModifierKind::DamageBonus { amount: 1 }),
+            Modifier::new(
+                "Flame Tongue",
+                ModifierKind::ExtraDamage {
+                    dice: DiceCount::new(2, 6),
+                    damage_type: DamageType::Fire,
+                },
+            ),
+            Modifier::new(
+                "Cloak of Elvenkind",
+                ModifierKind::Advantage {
+                    on: RollTarget::SkillChecks {
+                        skill: Skill::Stealth,
+                    },
+                },
+            ),
+        ];
+        let effects = [
+            Modifier::new("Haste", ModifierKind::AcBonus { amount: 2 }),
+            Modifier::new("Haste", ModifierKind::SpeedMultiplier { factor: 2 }),
+            Modifier::new(
+                "Haste",
+                ModifierKind::Advantage {
+                    on: RollTarget::Save {
+                        ability: Ability::Dexterity,
+                    },
+                },
+            ),
+            Modifier::new(
+                "Bless",
+                ModifierKind::RollDice {
+                    on: RollTarget::AttackRolls,
+                    dice: DiceCount::new(1, 4),
+                    subtract: false,
+                },
+            ),
+            Modifier::new(
+                "Bless",
+                ModifierKind::RollDice {
+                    on: RollTarget::AllSaves,
+                    dice: DiceCount::new(1, 4),
+                    subtract: false,
+                },
+            ),
+            Modifier::new("Longstrider", ModifierKind::SpeedBonus { feet: 10 }),
+            Modifier::new("Aid", ModifierKind::MaxHpBonus { amount: 5 }),
+            Modifier::new(
+                "Stoneskin",
+                ModifierKind::Resistance {
+                    damage_type: Some(DamageType::Slashing),
+                },
+            ),
+            Modifier::new(
+                "Hunter's Mark",
+                ModifierKind::ExtraDamage {
+                    dice: DiceCount::new(1, 6),
+                    damage_type: DamageType::Force,
+                },
+            ),
+        ];
+        let e = effective_stats(&fighter(), &equipment, &ConditionSet::new(), &effects);
+        assert_eq!(e.armor_class.value, 19);
+        assert_eq!(e.armor_class.sources.len(), 2);
+        assert_eq!(e.speed.value, 80); // (30 + 10) × 2
+        assert_eq!(e.max_hp.value, 49);
+        assert_eq!(e.saves[&Ability::Wisdom].bonus, 1 + 1);
+        assert_eq!(e.saves[&Ability::Wisdom].dice.len(), 1);
+        assert_eq!(e.saves[&Ability::Dexterity].mode(), RollMode::Advantage);
+        assert_eq!(e.concentration.dice.len(), 1);
+        assert_eq!(
+            e.skills[&Skill::Stealth].advantage,
+            vec!["Cloak of Elvenkind".to_string()]
+        );
+        assert_eq!(e.attack.dice[0].source, "Bless");
+        assert_eq!(e.damage.bonus, 1);
+        assert_eq!(e.damage.extra_dice.len(), 2);
+        assert_eq!(
+            e.defenses
+                .resistance(Some(DamageType::Slashing))
+                .map(|d| d.source.as_str()),
+            Some("Stoneskin")
+        );
+        let text = e.explain();
+        assert!(
+            text.contains("AC 19 = 16 (chain mail) + 1 (Ring of Protection) + 2 (Haste)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Speed (ft) 80 = 30 base + 10 (Longstrider) + 40 (Haste (×2))"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn poisoned_and_frightened_impose_disadvantage() {
+        let e = effective_stats(&fighter(), &[], &conds(&[Condition::Poisoned]), &[]);
+        assert_eq!(
+            e.skills[&Skill::Stealth].disadvantage,
+            vec!["poisoned".to_string()]
+        );
+        assert_eq!(e.initiative.mode(), RollMode::Disadvantage);
+        assert_eq!(e.attack.mode(), RollMode::Disadvantage);
+        assert_eq!(e.saves[&Ability::Wisdom].mode(), RollMode::Normal);
+        // Passive Perception −5.
+        assert_eq!(e.passive_perception.value, 14 - 5);
+    }
+
+    #[test]
+    fn paralyzed_sheet() {
+        let e = effective_stats(&fighter(), &[], &conds(&[Condition::Paralyzed]), &[]);
+        assert!(e.is_incapacitated());
+        assert_eq!(
+            e.incapacitated,
+            vec!["incapacitated (from paralyzed)".to_string()]
+        );
+        assert_eq!(e.speed.value, 0);
+        assert_eq!(
+            e.saves[&Ability::Dexterity].auto_fail,
+            vec!["paralyzed".to_string()]
+        );
+        assert!(e.saves[&Ability::Wisdom].auto_fail.is_empty());
+        let (adv, dis, crit) = e.attacks_against.for_attacker(true);
+        assert_eq!((adv.len(), dis.len(), crit.len()), (1, 0, 1));
+        let (_, _, crit) = e.attacks_against.for_attacker(false);
+        assert!(crit.is_empty());
+    }
+
+    #[test]
+    fn grappled_speed_zero_beats_bonuses() {
+        let haste = Modifier::new("Haste", ModifierKind::SpeedMultiplier { factor: 2 });
+        let e = effective_stats(&fighter(), &[], &conds(&[Condition::Grappled]), &[haste]);
+        assert_eq!(e.speed.value, 0);
+        assert_eq!(e.speed_zero, vec!["grappled".to_string()]);
+    }
+
+    #[test]
+    fn exhaustion_levels() {
+        let mut c = ConditionSet::new();
+        c.set_exhaustion(4).unwrap();
+        let e = effective_stats(&fighter(), &[], &c, &[]);
+        assert_eq!(e.max_hp.value, 22);
+        assert_eq!(e.speed.value, 15);
+        assert_eq!(
+            e.saves[&Ability::Wisdom].disadvantage,
+            vec!["exhaustion level 3".to_string()]
+        );
+        assert_eq!(
+            e.skills[&Skill::Arcana].disadvantage,
+            vec!["exhaustion level 1".to_string()]
+        );
+        assert!(!e.is_dead());
+        assert_eq!(e.conditions, vec!["exhaustion level 4".to_string()]);
+        c.set_exhaustion(6).unwrap();
+        let e = effective_stats(&fighter(), &[], &c, &[]);
+        assert!(e.is_dead() && e.is_speed_zero());
+    }
+
+    #[test]
+    fn unconscious_prone_cancels_at_range() {
+        let e = effective_stats(&fighter(), &[], &conds(&[Condition::Unconscious]), &[]);
+        let (adv, dis, _) = e.attacks_against.for_attacker(false);
+        assert_eq!(adv, vec!["unconscious".to_string()]);
+        assert_eq!(dis, vec!["prone (from unconscious)".to_string()]);
+        let (adv, dis, crit) = e.attacks_against.for_attacker(true);
+        assert_eq!((adv.len(), dis.len(), crit.len()), (2, 0, 1));
+    }
+
+    #[test]
+    fn condition_immunity_suspends_effects() {
+        let mut b = fighter();
+        b.condition_immunities.insert(Condition::Poisoned);
+        let e = effective_stats(&b, &[], &conds(&[Condition::Poisoned]), &[]);
+        assert_eq!(e.attack.mode(), RollMode::Normal);
+        assert!(e.conditions.is_empty());
+        assert!(e.is_immune_to(Condition::Poisoned));
+        // Petrified suspends poison.
+        let e = effective_stats(
+            &fighter(),
+            &[],
+            &conds(&[Condition::Poisoned, Condition::Petrified]),
+            &[],
+        );
+        assert_eq!(e.skills[&Skill::Arcana].mode(), RollMode::Normal);
+        assert_eq!(
+            e.condition_immunities[&Condition::Poisoned],
+            vec!["petrified".to_string()]
+        );
+        assert!(e.defenses.resistance(Some(DamageType::Fire)).is_some());
+        assert!(e.defenses.immunity(Some(DamageType::Poison)).is_some());
+    }
+
+    #[test]
+    fn serializes_camel_case() {
+        let e = effective_stats(&fighter(), &[], &conds(&[Condition::Prone]), &[]);
+        let json = serde_json::to_value(&e).unwrap();
+        assert!(json.get("armorClass").is_some());
+        assert!(json.get("passivePerception").is_some());
+        assert_eq!(json["saves"]["dex"]["bonus"], 2);
+        let back: EffectiveStats = serde_json::from_value(json).unwrap();
+        assert_eq!(back, e);
+        let base_json = serde_json::to_string(&fighter()).unwrap();
+        let back: BaseStats = serde_json::from_str(&base_json).unwrap();
+        assert_eq!(back, fighter());
+        let minimal: BaseStats = serde_json::from_str(r#"{"level": 3, "maxHp": 20}"#).unwrap();
+        assert_eq!(minimal.speed, 30);
+    }
+}

@@ -1,0 +1,125 @@
+//! Argument plumbing shared by every tool: strict, case-insensitive parsing with errors that name
+//! the field, what was wrong and what is allowed.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tabletop_rules::vocab::closest;
+
+use crate::reply::ToolError;
+
+/// Deserializes a tool's arguments, turning serde's complaint into a fix-it message.
+pub fn parse<T: DeserializeOwned>(tool: &str, raw: &Value) -> Result<T, ToolError> {
+    let raw = if raw.is_null() {
+        Value::Object(Default::default())
+    } else {
+        raw.clone()
+    };
+    serde_path_to_error::deserialize::<_, T>(raw).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        ToolError(explain(tool, &path, &inner))
+    })
+}
+
+fn explain(tool: &str, path: &str, msg: &str) -> String {
+    let at = if path == "." || path.is_empty() {
+        String::new()
+    } else {
+        format!(" at '{path}'")
+    };
+    let mut out = format!("invalid arguments for {tool}{at}: {msg}");
+    // serde lists alternatives as "unknown field `x`, expected one of `a`, `b`": add a suggestion.
+    if let Some(given) = msg.split('`').nth(1) {
+        if msg.starts_with("unknown field") || msg.starts_with("unknown variant") {
+            let allowed: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
+            if let Some(s) = closest(given, allowed.iter().copied()) {
+                out.push_str(&format!(" (did you mean `{s}`?)"));
+            }
+        }
+    }
+    out
+}
+
+/// Declares a closed string enum for tool arguments: snake_case values, parsed case-insensitively,
+/// advertised in the schema with every value.
+#[macro_export]
+macro_rules! arg_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $key:literal ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+        pub enum $name { $( $(#[$vmeta])* #[serde(rename = $key)] $variant ),+ }
+
+        impl $name {
+            /// Every allowed value.
+            pub const KEYS: &'static [&'static str] = &[$($key),+];
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                let k = tabletop_rules::vocab::normalize_key(&s);
+                match k.as_str() {
+                    $($key => Ok($name::$variant),)+
+                    _ => {
+                        let hint = tabletop_rules::vocab::closest(&k, Self::KEYS.iter().copied())
+                            .map(|c| format!(" (did you mean '{c}'?)"))
+                            .unwrap_or_default();
+                        Err(serde::de::Error::custom(format!(
+                            "unknown value '{s}'{hint}; allowed: {}",
+                            Self::KEYS.join(", ")
+                        )))
+                    }
+                }
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    arg_enum! {
+        /// A test enum.
+        pub enum Kind { Skill = "skill", Save = "save" }
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct A {
+        check_type: Kind,
+        dc: Option<i32>,
+    }
+
+    #[test]
+    fn enum_values_are_case_insensitive_with_suggestions() {
+        let a: A = parse("t", &serde_json::json!({"checkType": "SKILL"})).unwrap();
+        assert_eq!(a.check_type, Kind::Skill);
+        let e = parse::<A>("t", &serde_json::json!({"checkType": "skil"}))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("did you mean 'skill'"), "{e}");
+        assert!(e.contains("checkType"), "{e}");
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected_with_a_suggestion() {
+        let e = parse::<A>("t", &serde_json::json!({"checkType": "save", "dcc": 3}))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("unknown field `dcc`"), "{e}");
+        assert!(e.contains("did you mean `dc`"), "{e}");
+    }
+
+    #[test]
+    fn wrong_types_name_the_field() {
+        let e = parse::<A>("t", &serde_json::json!({"checkType": "save", "dc": "high"}))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("'dc'"), "{e}");
+    }
+}

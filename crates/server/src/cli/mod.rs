@@ -1,0 +1,157 @@
+//! The command line: serve, call, tools, demo, campaign.
+
+mod campaign;
+mod demo;
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use rmcp::ServiceExt;
+use serde_json::Value;
+use tabletop_server::catalog::{CATALOG, Profile};
+use tabletop_server::config::Settings;
+use tabletop_server::mcp::TabletopServer;
+use tabletop_server::surface;
+
+/// Tabletop: a 5e (SRD 5.1) game-master engine served over the Model Context Protocol.
+#[derive(Debug, Parser)]
+#[command(name = "tabletop", version, about, propagate_version = true)]
+struct Cli {
+    #[command(flatten)]
+    settings: Settings,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve MCP over stdio (logs go to stderr).
+    Serve {
+        /// Which tools to advertise.
+        #[arg(long, value_enum, default_value = "full", env = "TABLETOP_PROFILE")]
+        profile: Profile,
+    },
+    /// Run one tool call and print its text result (the structured result with --json).
+    Call {
+        /// Tool name, e.g. roll_dice.
+        tool: String,
+        /// Arguments as a JSON object, e.g. '{"expression":"4d6kh3"}'.
+        #[arg(default_value = "{}")]
+        json: String,
+        /// Print the structured result instead of the text.
+        #[arg(long)]
+        json_output: bool,
+    },
+    /// Show the advertised tool surface.
+    Tools {
+        /// Which profile to show.
+        #[arg(long, value_enum, default_value = "full")]
+        profile: Profile,
+        /// Print the exact tools/list JSON a client receives.
+        #[arg(long)]
+        json: bool,
+        /// Print bytes and o200k tokens of tools/list for every profile.
+        #[arg(long)]
+        tokens: bool,
+    },
+    /// Play a short scripted scene through the real server over MCP and print the transcript.
+    Demo {
+        /// Seed for reproducible rolls.
+        #[arg(long, default_value_t = 7)]
+        demo_seed: u64,
+    },
+    /// Manage campaigns in the data dir.
+    Campaign {
+        #[command(subcommand)]
+        action: campaign::CampaignCommand,
+    },
+}
+
+pub fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TABLETOP_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let s = cli.settings;
+    match cli.command {
+        Command::Serve { profile } => {
+            let engine = s.open_engine()?;
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(async move {
+                let server = TabletopServer::new(engine, profile);
+                let running = server.serve(rmcp::transport::stdio()).await?;
+                running.waiting().await?;
+                anyhow::Ok(())
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Call {
+            tool,
+            json,
+            json_output,
+        } => {
+            let args: Value = serde_json::from_str(&json)
+                .with_context(|| format!("the arguments are not valid JSON: {json}"))?;
+            let server = TabletopServer::new(s.open_engine()?, Profile::Full);
+            match server.call(&tool, &args) {
+                Ok(reply) => {
+                    if json_output {
+                        println!("{}", serde_json::to_string_pretty(&reply.structured)?);
+                    } else {
+                        println!("{}", reply.text);
+                    }
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    eprintln!("tool error: {e}");
+                    Ok(ExitCode::from(2))
+                }
+            }
+        }
+        Command::Tools {
+            profile,
+            json,
+            tokens,
+        } => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&surface::tools_list_json(profile))?
+                );
+            } else if tokens {
+                for p in [Profile::Full, Profile::Core] {
+                    let (bytes, toks) = surface::measure(p)?;
+                    let n = surface::tool_names(p).len();
+                    println!(
+                        "{:<5} {n:>3} tools  {bytes:>7} bytes  {toks:>6} o200k tokens",
+                        format!("{p:?}").to_lowercase()
+                    );
+                }
+            } else {
+                for t in CATALOG.iter().filter(|t| t.in_profile(profile)) {
+                    println!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Demo { demo_seed } => demo::run(demo_seed),
+        Command::Campaign { action } => campaign::run(&s, action),
+    }
+}

@@ -1,0 +1,13 @@
+//! The Tabletop MCP server: the tool catalog, argument parsing, rendering and the MCP adapter.
+//! The `tabletop` binary (in `main.rs`) is a thin CLI over this library.
+
+pub mod args;
+pub mod catalog;
+pub mod client;
+pub mod config;
+pub mod mcp;
+pub mod render;
+pub mod reply;
+pub mod schema;
+pub mod surface;
+pub mod tools;

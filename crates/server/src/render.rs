@@ -1,0 +1,251 @@
+//! Text renderings of engine results: the outcome first, compact, no repetition.
+
+use tabletop_engine::character::Character;
+use tabletop_engine::creation::{CreateMode, CreateOutcome};
+use tabletop_engine::sheet::{CharacterPage, Sheet};
+use tabletop_rules::Ability;
+
+/// "Aria (ch1): level 3 Elf Wizard, pc".
+pub fn identity(c: &Character) -> String {
+    let mut what = Vec::new();
+    if let Some(r) = c.subrace.as_ref().or(c.race.as_ref()) {
+        what.push(r.clone());
+    }
+    if let Some(cl) = &c.class {
+        what.push(cl.clone());
+    }
+    format!(
+        "{} ({}): level {} {} {}",
+        c.name,
+        c.id,
+        c.level,
+        what.join(" "),
+        c.kind.key()
+    )
+    .replace("  ", " ")
+}
+
+/// "HP 7/12 (+3 temp), AC 15, speed 30 ft".
+pub fn vitals(c: &Character, ac: i32, speed: i32, max_hp: i32) -> String {
+    let temp = if c.temp_hp > 0 {
+        format!(" (+{} temp)", c.temp_hp)
+    } else {
+        String::new()
+    };
+    let status = match c.status() {
+        "ok" => String::new(),
+        s => format!(", {s}"),
+    };
+    format!(
+        "HP {}/{max_hp}{temp}, AC {ac}, speed {speed} ft{status}",
+        c.hp
+    )
+}
+
+fn abilities_line(sheet: &Sheet) -> String {
+    Ability::ALL
+        .iter()
+        .map(|a| {
+            let v = sheet.effective.abilities.get(a);
+            let score = v.map_or(10, |v| v.value);
+            let m = v.map_or(0, |v| v.modifier);
+            let base = sheet.character.abilities.get(*a);
+            if base != score {
+                format!("{} {score} ({m:+}; base {base})", a.abbr())
+            } else {
+                format!("{} {score} ({m:+})", a.abbr())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A compact sheet: identity, vitals, abilities, saves, skills, conditions and the reasons for
+/// every effective number that differs from its base.
+pub fn sheet(s: &Sheet) -> String {
+    let c = &s.character;
+    let e = &s.effective;
+    let mut out = format!(
+        "{}\n{}, prof {:+}",
+        identity(c),
+        vitals(c, e.armor_class.value, e.speed.value, e.max_hp.value),
+        e.proficiency_bonus
+    );
+    out.push_str(&format!("\n{}", abilities_line(s)));
+    let saves: Vec<String> = e
+        .saves
+        .iter()
+        .map(|(a, r)| {
+            let mark = if c.save_proficiencies.contains(a) {
+                "*"
+            } else {
+                ""
+            };
+            format!("{}{mark} {:+}", a.abbr(), r.bonus)
+        })
+        .collect();
+    out.push_str(&format!("\nSaves (* proficient): {}", saves.join(", ")));
+    if !c.skills.is_empty() {
+        let skills: Vec<String> = c
+            .skills
+            .keys()
+            .filter_map(|k| {
+                e.skills
+                    .get(k)
+                    .map(|r| format!("{} {:+}", k.key().replace('_', " "), r.bonus))
+            })
+            .collect();
+        out.push_str(&format!("\nSkills: {}", skills.join(", ")));
+    }
+    out.push_str(&format!(
+        "\nPassive Perception {}, initiative {:+}",
+        e.passive_perception.value, e.initiative.bonus
+    ));
+    if !e.conditions.is_empty() {
+        out.push_str(&format!("\nConditions: {}", e.conditions.join(", ")));
+    }
+    let defenses = defenses_line(c);
+    if !defenses.is_empty() {
+        out.push_str(&format!("\n{defenses}"));
+    }
+    if c.hp == 0 && !c.dead {
+        out.push_str(&format!(
+            "\nDeath saves: {} successes, {} failures",
+            c.death_saves.successes, c.death_saves.failures
+        ));
+    }
+    let why = e.explain();
+    let changed: Vec<&str> = why
+        .lines()
+        .filter(|l| l.contains('←') || l.contains("from"))
+        .collect();
+    if !changed.is_empty() {
+        out.push_str("\nWhy: ");
+        out.push_str(&changed.join("; "));
+    }
+    if let Some(sc) = c.spellcasting_ability {
+        let dc = 8 + e.proficiency_bonus + e.modifier(sc);
+        out.push_str(&format!(
+            "\nSpellcasting: {} (save DC {dc}, attack {:+})",
+            sc.abbr(),
+            e.proficiency_bonus + e.modifier(sc)
+        ));
+    }
+    if !c.spells.is_empty() {
+        out.push_str(&format!("\nSpells: {}", c.spells.join(", ")));
+    }
+    if !c.equipment.is_empty() {
+        out.push_str(&format!("\nEquipment: {}", c.equipment.join(", ")));
+    }
+    out
+}
+
+fn defenses_line(c: &Character) -> String {
+    let mut parts = Vec::new();
+    let join = |set: &std::collections::BTreeSet<tabletop_rules::DamageType>| {
+        set.iter().map(|d| d.key()).collect::<Vec<_>>().join(", ")
+    };
+    if !c.resistances.is_empty() {
+        parts.push(format!("resists {}", join(&c.resistances)));
+    }
+    if !c.immunities.is_empty() {
+        parts.push(format!("immune to {}", join(&c.immunities)));
+    }
+    if !c.vulnerabilities.is_empty() {
+        parts.push(format!("vulnerable to {}", join(&c.vulnerabilities)));
+    }
+    if !c.condition_immunities.is_empty() {
+        let list: Vec<&str> = c.condition_immunities.iter().map(|x| x.key()).collect();
+        parts.push(format!("cannot be {}", list.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// The answer of `create_character` in each mode.
+pub fn creation(out: &CreateOutcome, mode: CreateMode) -> String {
+    let sheet = Sheet::of(out.character.clone());
+    let mut text = match mode {
+        CreateMode::Validate if out.problems.is_empty() => {
+            format!("Valid build: {}", identity(&out.character))
+        }
+        CreateMode::Validate => {
+            let mut t = format!("Invalid build: {} problem(s):", out.problems.len());
+            for p in &out.problems {
+                t.push_str(&format!("\n- {p}"));
+            }
+            t
+        }
+        CreateMode::Preview => format!("Preview (nothing stored):\n{}", self::sheet(&sheet)),
+        CreateMode::Create => format!("Created {}", self::sheet(&sheet)),
+    };
+    if !out.derivations.is_empty() && mode != CreateMode::Validate {
+        text.push_str(&format!("\nDerived: {}", out.derivations.join("; ")));
+    }
+    if !out.same_name.is_empty() {
+        text.push_str(&format!(
+            "\nNote: the name is shared with {}; use ids to tell them apart.",
+            out.same_name.join(", ")
+        ));
+    }
+    if mode == CreateMode::Preview && !out.problems.is_empty() {
+        text.push_str(&format!("\nProblems: {}", out.problems.join("; ")));
+    }
+    text
+}
+
+/// A character list as a compact table.
+pub fn list(page: &CharacterPage) -> String {
+    if page.characters.is_empty() {
+        return if page.total == 0 {
+            "No characters match.".to_string()
+        } else {
+            format!(
+                "Page {} is past the end: {} characters match.",
+                page.page, page.total
+            )
+        };
+    }
+    let first = (page.page - 1) * page.per_page + 1;
+    let last = first + page.characters.len() - 1;
+    let mut t = format!(
+        "{} characters match (showing {first}–{last}).\n| id | name | type | class | lvl | HP | AC | conditions |\n|---|---|---|---|---|---|---|---|",
+        page.total
+    );
+    for c in &page.characters {
+        let e = c.effective();
+        let conds: Vec<&str> = c.conditions.iter().map(|x| x.condition.key()).collect();
+        t.push_str(&format!(
+            "\n| {} | {} | {} | {} | {} | {}/{} | {} | {} |",
+            c.id,
+            c.name,
+            c.kind.key(),
+            c.class.as_deref().unwrap_or("-"),
+            c.level,
+            c.hp,
+            e.max_hp.value,
+            e.armor_class.value,
+            if conds.is_empty() {
+                "-".to_string()
+            } else {
+                conds.join(", ")
+            }
+        ));
+    }
+    if page.has_more {
+        t.push_str(&format!("\nMore: page {}.", page.page + 1));
+    }
+    t
+}
+
+/// The answer of `update_character`: what happened, then the new vitals.
+pub fn update(out: &tabletop_engine::update::UpdateOutcome) -> String {
+    let c = &out.character;
+    let e = c.effective();
+    let mut t = out.changes.join(". ");
+    t.push_str(&format!(
+        ".\n{}: {}",
+        c.name,
+        vitals(c, e.armor_class.value, e.speed.value, e.max_hp.value)
+    ));
+    t
+}

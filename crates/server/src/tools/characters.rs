@@ -1,0 +1,580 @@
+//! Character tools: create_character, get_character, update_character, delete_character,
+//! roll_check.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tabletop_engine::character::{self, CharacterRef};
+use tabletop_engine::creation::{
+    AbilityMethod, CreateMode, CreateRequest, CustomClass, CustomRace, create_character,
+};
+use tabletop_engine::sheet;
+use tabletop_engine::update::{CharacterPatch, HpChange, UpdateRequest, update_character};
+use tabletop_engine::{Call, EngineError};
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
+
+use super::{Access, invoke, invoke_batch};
+use crate::arg_enum;
+use crate::catalog::{Category, ToolSpec};
+use crate::render;
+use crate::reply::Reply;
+use crate::schema::{input_schema, with_batch};
+
+/// Six ability scores; each optional where a method fills it.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatsArg {
+    /// Strength.
+    #[serde(alias = "strength", alias = "STR")]
+    pub str: Option<i64>,
+    /// Dexterity.
+    #[serde(alias = "dexterity", alias = "DEX")]
+    pub dex: Option<i64>,
+    /// Constitution.
+    #[serde(alias = "constitution", alias = "CON")]
+    pub con: Option<i64>,
+    /// Intelligence.
+    #[serde(alias = "intelligence", alias = "INT")]
+    pub int: Option<i64>,
+    /// Wisdom.
+    #[serde(alias = "wisdom", alias = "WIS")]
+    pub wis: Option<i64>,
+    /// Charisma.
+    #[serde(alias = "charisma", alias = "CHA")]
+    pub cha: Option<i64>,
+}
+
+impl StatsArg {
+    fn to_map(&self) -> BTreeMap<Ability, i64> {
+        [
+            (Ability::Strength, self.str),
+            (Ability::Dexterity, self.dex),
+            (Ability::Constitution, self.con),
+            (Ability::Intelligence, self.int),
+            (Ability::Wisdom, self.wis),
+            (Ability::Charisma, self.cha),
+        ]
+        .into_iter()
+        .filter_map(|(a, v)| v.map(|v| (a, v)))
+        .collect()
+    }
+}
+
+arg_enum! {
+    /// How ability scores are produced.
+    pub enum AbilityMethodArg {
+        Manual = "manual",
+        StandardArray = "standard_array",
+        PointBuy = "point_buy",
+        Roll = "roll",
+    }
+}
+
+/// A class not in the SRD.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CustomClassArg {
+    /// Class name.
+    pub name: String,
+    /// Hit die: 6, 8, 10 or 12.
+    pub hit_die: u32,
+    /// Saving-throw proficiencies.
+    #[serde(default)]
+    pub saves: Vec<Ability>,
+    /// Spellcasting ability, if any.
+    pub spellcasting_ability: Option<Ability>,
+}
+
+/// A race not in the SRD.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CustomRaceArg {
+    /// Race name.
+    pub name: String,
+    /// Ability bonuses, e.g. {"str": 2, "con": 1}.
+    #[serde(default)]
+    pub ability_bonuses: Option<StatsArg>,
+    /// Walking speed in feet (default 30).
+    pub speed: Option<u32>,
+    /// Size (default medium).
+    pub size: Option<Size>,
+    /// Trait names.
+    #[serde(default)]
+    pub traits: Vec<String>,
+}
+
+/// Arguments of `create_character`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateCharacterArgs {
+    /// Character name.
+    pub name: String,
+    /// pc (default), npc, enemy, neutral.
+    pub character_type: Option<CharacterType>,
+    /// SRD race, e.g. dwarf.
+    pub race: Option<String>,
+    /// SRD subrace, e.g. hill dwarf.
+    pub subrace: Option<String>,
+    /// SRD class, e.g. wizard.
+    pub class: Option<String>,
+    /// Background.
+    pub background: Option<String>,
+    /// Level 1–20 (default 1).
+    pub level: Option<u32>,
+    /// Ability scores before racial bonuses, e.g. {"str":15,"dex":14,"con":13,"int":12,"wis":10,"cha":8}.
+    pub stats: Option<StatsArg>,
+    /// How scores are made (default manual); standard_array and point_buy are validated, roll is 4d6 drop lowest.
+    pub ability_method: Option<AbilityMethodArg>,
+    /// Skill proficiencies (checked against the class list for PCs).
+    #[serde(default)]
+    pub skills: Vec<Skill>,
+    /// Skills with expertise.
+    #[serde(default)]
+    pub expertise: Vec<Skill>,
+    /// Saving-throw proficiencies; default from the class.
+    pub saves: Option<Vec<Ability>>,
+    /// Equipment names.
+    #[serde(default)]
+    pub equipment: Vec<String>,
+    /// Spells known or prepared.
+    #[serde(default)]
+    pub spells: Vec<String>,
+    /// Extra languages.
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// Max HP; default hit die max + CON at level 1, average after.
+    pub hp: Option<u32>,
+    /// Armor class; default 10 + DEX.
+    pub ac: Option<i32>,
+    /// Speed in feet; default from race.
+    pub speed: Option<u32>,
+    /// Size; default from race.
+    pub size: Option<Size>,
+    /// Damage resistances.
+    #[serde(default)]
+    pub resistances: Vec<DamageType>,
+    /// Damage immunities.
+    #[serde(default)]
+    pub immunities: Vec<DamageType>,
+    /// Damage vulnerabilities.
+    #[serde(default)]
+    pub vulnerabilities: Vec<DamageType>,
+    /// Condition immunities.
+    #[serde(default)]
+    pub condition_immunities: Vec<Condition>,
+    /// Define a class the SRD lacks.
+    pub custom_class: Option<CustomClassArg>,
+    /// Define a race the SRD lacks.
+    pub custom_race: Option<CustomRaceArg>,
+    /// Free-form notes.
+    pub notes: Option<String>,
+    /// Show what would be created; store nothing.
+    #[serde(default)]
+    pub preview_template: bool,
+    /// Check the build and list every rule it breaks; store nothing.
+    #[serde(default)]
+    pub validate_only: bool,
+}
+
+fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, EngineError> {
+    let mode = match (a.validate_only, a.preview_template) {
+        (true, _) => CreateMode::Validate,
+        (false, true) => CreateMode::Preview,
+        _ => CreateMode::Create,
+    };
+    let req = CreateRequest {
+        name: a.name,
+        kind: a.character_type,
+        race: a.race,
+        subrace: a.subrace,
+        class: a.class,
+        background: a.background,
+        level: a.level,
+        method: match a.ability_method {
+            None | Some(AbilityMethodArg::Manual) => AbilityMethod::Manual,
+            Some(AbilityMethodArg::StandardArray) => AbilityMethod::StandardArray,
+            Some(AbilityMethodArg::PointBuy) => AbilityMethod::PointBuy,
+            Some(AbilityMethodArg::Roll) => AbilityMethod::Roll,
+        },
+        scores: a.stats.as_ref().map(StatsArg::to_map),
+        skills: a.skills,
+        expertise: a.expertise,
+        saves: a.saves,
+        equipment: a.equipment,
+        spells: a.spells,
+        languages: a.languages,
+        max_hp: a.hp,
+        armor_class: a.ac,
+        speed: a.speed,
+        size: a.size,
+        resistances: a.resistances,
+        immunities: a.immunities,
+        vulnerabilities: a.vulnerabilities,
+        condition_immunities: a.condition_immunities,
+        custom_class: a.custom_class.map(|c| CustomClass {
+            name: c.name,
+            hit_die: c.hit_die,
+            saves: c.saves,
+            spellcasting_ability: c.spellcasting_ability,
+            skill_choices: None,
+        }),
+        custom_race: a.custom_race.map(|r| CustomRace {
+            name: r.name,
+            ability_bonuses: r
+                .ability_bonuses
+                .as_ref()
+                .map(|b| b.to_map().into_iter().map(|(k, v)| (k, v as i32)).collect())
+                .unwrap_or_default(),
+            speed: r.speed,
+            size: r.size,
+            traits: r.traits,
+        }),
+        notes: a.notes,
+        mode,
+    };
+    let out = create_character(call, req)?;
+    let text = render::creation(&out, mode);
+    Ok(Reply::new(text, &out))
+}
+
+/// Arguments of `delete_character`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeleteCharacterArgs {
+    /// Character id.
+    pub character_id: Option<String>,
+    /// Character name (case-insensitive).
+    pub character_name: Option<String>,
+}
+
+fn run_delete(call: &mut Call<'_>, a: DeleteCharacterArgs) -> Result<Reply, EngineError> {
+    let out = character::delete_character(
+        call,
+        CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
+    )?;
+    let text = format!(
+        "Deleted {} ({}).{}",
+        out.name,
+        out.id,
+        if out.cascaded.is_empty() {
+            String::new()
+        } else {
+            format!(" Also removed: {}.", out.cascaded.join(", "))
+        }
+    );
+    Ok(Reply::new(text, &out))
+}
+
+/// Filters of a character list, combined with AND.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CharacterFilterArg {
+    /// Only this type.
+    #[serde(rename = "type")]
+    pub kind: Option<CharacterType>,
+    /// Only this class.
+    pub class: Option<String>,
+    /// Level at least.
+    pub min_level: Option<u32>,
+    /// Level at most.
+    pub max_level: Option<u32>,
+    /// Only characters with this condition.
+    pub has_condition: Option<Condition>,
+    /// Name contains.
+    pub name: Option<String>,
+}
+
+/// Arguments of `get_character`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetCharacterArgs {
+    /// Character id.
+    pub character_id: Option<String>,
+    /// Character name (case-insensitive).
+    pub character_name: Option<String>,
+    /// List every character (a table; combine with filter).
+    #[serde(default)]
+    pub list_all: bool,
+    /// List the characters matching all of these.
+    pub filter: Option<CharacterFilterArg>,
+    /// List page, from 1.
+    pub page: Option<usize>,
+    /// List page size, 1–100 (default 50).
+    pub per_page: Option<usize>,
+}
+
+fn run_get(call: &mut Call<'_>, a: GetCharacterArgs) -> Result<Reply, EngineError> {
+    let wants_list = a.list_all || a.filter.is_some();
+    if wants_list {
+        if a.character_id.is_some() || a.character_name.is_some() {
+            return Err(EngineError::invalid(
+                "listAll",
+                "either name one character (characterId/characterName) or list (listAll/filter), not both",
+            ));
+        }
+        let f = a.filter.unwrap_or_default();
+        let filter = character::CharacterFilter {
+            kind: f.kind,
+            class: f.class,
+            min_level: f.min_level,
+            max_level: f.max_level,
+            has_condition: f.has_condition,
+            name: f.name,
+        };
+        let page =
+            sheet::list_characters(call, &filter, a.page.unwrap_or(1), a.per_page.unwrap_or(50))?;
+        return Ok(Reply::new(render::list(&page), &page));
+    }
+    if a.page.is_some() || a.per_page.is_some() {
+        return Err(EngineError::invalid(
+            "page",
+            "page/perPage apply to lists; add listAll or filter",
+        ));
+    }
+    if a.character_id.is_none() && a.character_name.is_none() {
+        return Err(EngineError::invalid(
+            "characterId",
+            "name a character (characterId or characterName), or list with listAll/filter",
+        ));
+    }
+    let s = sheet::get_character(
+        call,
+        CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
+    )?;
+    Ok(Reply::new(render::sheet(&s), &s))
+}
+
+/// A hit-point change: a number sets HP; "+5" heals; "-7" deals untyped damage.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum HpArg {
+    /// Set HP to this value.
+    Absolute(i64),
+    /// "+N" heals, "-N" damages, "N" sets.
+    Delta(String),
+}
+
+impl HpArg {
+    fn to_change(&self) -> Result<HpChange, EngineError> {
+        let bad = |v: &str| {
+            EngineError::invalid(
+                "hp",
+                format!(
+                    "'{v}' is not an HP value; use a number to set, \"+5\" to heal or \"-7\" to damage"
+                ),
+            )
+        };
+        match self {
+            HpArg::Absolute(n) if *n >= 0 => Ok(HpChange::Set(
+                u32::try_from(*n).map_err(|_| bad(&n.to_string()))?,
+            )),
+            HpArg::Absolute(n) => Ok(HpChange::Damage(
+                u32::try_from(n.unsigned_abs()).map_err(|_| bad(&n.to_string()))?,
+            )),
+            HpArg::Delta(s) => {
+                let t = s.trim();
+                let num = |x: &str| x.trim().parse::<u32>().map_err(|_| bad(s));
+                if let Some(r) = t.strip_prefix('+') {
+                    Ok(HpChange::Heal(num(r)?))
+                } else if let Some(r) = t.strip_prefix('-') {
+                    Ok(HpChange::Damage(num(r)?))
+                } else {
+                    Ok(HpChange::Set(num(t)?))
+                }
+            }
+        }
+    }
+}
+
+/// Damage of one type.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DamageArg {
+    /// Amount before resistances.
+    pub amount: u32,
+    /// Damage type; omit for untyped.
+    #[serde(rename = "type", alias = "damageType")]
+    pub damage_type: Option<DamageType>,
+}
+
+/// One damage entry or several.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DamageList {
+    /// One damage entry.
+    One(DamageArg),
+    /// Several damage types at once (one hit).
+    Many(Vec<DamageArg>),
+}
+
+/// Arguments of `update_character`; applied in order: fields, hp, damage, healing, tempHp.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UpdateCharacterArgs {
+    /// Character id.
+    pub character_id: Option<String>,
+    /// Character name (case-insensitive).
+    pub character_name: Option<String>,
+    /// A number sets HP; "+5" heals; "-7" is untyped damage through the pipeline.
+    pub hp: Option<HpArg>,
+    /// Typed damage through resistances, immunities, vulnerabilities and temp HP.
+    pub damage: Option<DamageList>,
+    /// The damage is from a critical hit (two death-save failures at 0 HP).
+    #[serde(default)]
+    pub critical: bool,
+    /// Healing; wakes a creature at 0 HP.
+    pub healing: Option<u32>,
+    /// Temporary HP; kept only if higher than the current (they do not stack).
+    pub temp_hp: Option<u32>,
+    /// New name.
+    pub name: Option<String>,
+    /// New type.
+    pub character_type: Option<CharacterType>,
+    /// New race label.
+    pub race: Option<String>,
+    /// New class label.
+    pub class: Option<String>,
+    /// New background.
+    pub background: Option<String>,
+    /// Base scores to change, e.g. {"str": 16}.
+    pub stats: Option<StatsArg>,
+    /// Replace skill proficiencies.
+    pub skills: Option<Vec<Skill>>,
+    /// Replace expertise.
+    pub expertise: Option<Vec<Skill>>,
+    /// Replace save proficiencies.
+    pub saves: Option<Vec<Ability>>,
+    /// Base AC.
+    pub ac: Option<i32>,
+    /// Speed in feet.
+    pub speed: Option<u32>,
+    /// Size.
+    pub size: Option<Size>,
+    /// Base maximum HP.
+    pub max_hp: Option<u32>,
+    /// Replace equipment.
+    pub equipment: Option<Vec<String>>,
+    /// Replace spells.
+    pub spells: Option<Vec<String>>,
+    /// Replace languages.
+    pub languages: Option<Vec<String>>,
+    /// Replace resistances.
+    pub resistances: Option<Vec<DamageType>>,
+    /// Replace immunities.
+    pub immunities: Option<Vec<DamageType>>,
+    /// Replace vulnerabilities.
+    pub vulnerabilities: Option<Vec<DamageType>>,
+    /// Replace condition immunities.
+    pub condition_immunities: Option<Vec<Condition>>,
+    /// Spellcasting ability.
+    pub spellcasting_ability: Option<Ability>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, EngineError> {
+    let req = UpdateRequest {
+        patch: CharacterPatch {
+            name: a.name,
+            kind: a.character_type,
+            race: a.race,
+            class: a.class,
+            background: a.background,
+            stats: a.stats.as_ref().map(StatsArg::to_map),
+            skills: a.skills,
+            expertise: a.expertise,
+            saves: a.saves,
+            armor_class: a.ac,
+            speed: a.speed,
+            size: a.size,
+            max_hp: a.max_hp,
+            equipment: a.equipment,
+            spells: a.spells,
+            languages: a.languages,
+            resistances: a.resistances,
+            immunities: a.immunities,
+            vulnerabilities: a.vulnerabilities,
+            condition_immunities: a.condition_immunities,
+            notes: a.notes,
+            spellcasting_ability: a.spellcasting_ability,
+        },
+        hp: a.hp.as_ref().map(HpArg::to_change).transpose()?,
+        damage: match a.damage {
+            None => vec![],
+            Some(DamageList::One(d)) => vec![DamagePart::new(d.damage_type, d.amount)],
+            Some(DamageList::Many(v)) => v
+                .into_iter()
+                .map(|d| DamagePart::new(d.damage_type, d.amount))
+                .collect(),
+        },
+        critical: a.critical,
+        healing: a.healing,
+        temp_hp: a.temp_hp,
+    };
+    let out = update_character(
+        call,
+        CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
+        req,
+    )?;
+    let text = render::update(&out);
+    Ok(Reply::new(text, &out))
+}
+
+pub(super) fn specs() -> Vec<ToolSpec> {
+    vec![
+        ToolSpec {
+            name: "create_character",
+            title: "Create character",
+            category: Category::Characters,
+            description: "Create a PC, NPC or enemy from SRD class/race or custom ones; derives HP, AC, saves, proficiency. previewTemplate shows without storing; validateOnly lists every rule a build breaks.",
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            core: true,
+            max_result_chars: 6_000,
+            schema: input_schema::<CreateCharacterArgs>,
+            handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_create),
+        },
+        ToolSpec {
+            name: "get_character",
+            title: "Get character",
+            category: Category::Characters,
+            description: "Read a character sheet (base and effective values with the source of every modifier), several by batch, or list with listAll/filter.",
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            core: true,
+            max_result_chars: 12_000,
+            schema: || with_batch(input_schema::<GetCharacterArgs>(), "characters"),
+            handler: |e, n, raw| invoke_batch(e, n, raw, Access::Read, run_get),
+        },
+        ToolSpec {
+            name: "update_character",
+            title: "Update character",
+            category: Category::Characters,
+            description: "Change any field of a character, set or shift HP, deal typed damage (resistances, temp HP, 0 HP, death saves applied), heal, grant temp HP.",
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            core: true,
+            max_result_chars: 6_000,
+            schema: || with_batch(input_schema::<UpdateCharacterArgs>(), "updates"),
+            handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_update),
+        },
+        ToolSpec {
+            name: "delete_character",
+            title: "Delete character",
+            category: Category::Characters,
+            description: "Delete a character and everything that references it.",
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            core: false,
+            max_result_chars: 2_000,
+            schema: input_schema::<DeleteCharacterArgs>,
+            handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_delete),
+        },
+    ]
+}

@@ -1,0 +1,59 @@
+//! `roll_dice`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tabletop_engine::rolls::{RollRequest, roll_dice};
+use tabletop_engine::{Call, EngineError};
+
+use super::{Access, invoke_batch};
+use crate::catalog::{Category, ToolSpec};
+use crate::reply::Reply;
+use crate::schema::{input_schema, with_batch};
+
+/// Arguments of `roll_dice`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RollDiceArgs {
+    /// Dice notation: NdX, d%, + - * / (), keep/drop kh/kl/dh/dl N, reroll r/ro/rr, explode !, min/max N, damage tags like 1d8[fire].
+    pub expression: String,
+    /// Why the roll is made (kept in the log).
+    pub reason: Option<String>,
+    /// Roll the d20 twice, keep the higher.
+    #[serde(default)]
+    pub advantage: bool,
+    /// Roll the d20 twice, keep the lower (cancels with advantage).
+    #[serde(default)]
+    pub disadvantage: bool,
+    /// Seed for this roll only; the campaign's dice stream is untouched.
+    pub seed: Option<u64>,
+}
+
+fn run(call: &mut Call<'_>, a: RollDiceArgs) -> Result<Reply, EngineError> {
+    let out = roll_dice(
+        call,
+        &RollRequest {
+            expression: a.expression,
+            reason: a.reason,
+            advantage: a.advantage,
+            disadvantage: a.disadvantage,
+            seed: a.seed,
+        },
+    )?;
+    Ok(Reply::new(out.summary(), &out))
+}
+
+pub(super) fn specs() -> Vec<ToolSpec> {
+    vec![ToolSpec {
+        name: "roll_dice",
+        title: "Roll dice",
+        category: Category::Characters,
+        description: "Roll a dice expression on the campaign's recorded, seedable dice stream; shows every die kept or dropped and natural 20/1.",
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        core: true,
+        max_result_chars: 8_000,
+        schema: || with_batch(input_schema::<RollDiceArgs>(), "rolls"),
+        handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run),
+    }]
+}

@@ -1,0 +1,119 @@
+//! The tools, one module per category. Each turns arguments into engine calls and engine results
+//! into a [`Reply`]; no game logic lives here.
+
+mod characters;
+mod checks;
+mod dice;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tabletop_engine::{Call, Engine, EngineError, SqliteStore};
+
+use crate::args;
+use crate::catalog::ToolSpec;
+use crate::reply::{Reply, ToolError};
+
+/// The engine type the server runs.
+pub type EngineT = Engine<SqliteStore>;
+
+/// Every tool spec, in advertised order.
+pub fn specs() -> Vec<ToolSpec> {
+    let mut v = Vec::new();
+    v.extend(dice::specs());
+    v.extend(characters::specs());
+    v.extend(checks::specs());
+    v
+}
+
+/// Whether a tool changes state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads only: runs in a read transaction, writes no event.
+    Read,
+    /// Writes: one transaction with its event.
+    Write,
+}
+
+/// Most items a batch may hold.
+pub const MAX_BATCH: usize = 20;
+
+/// Runs a tool whose arguments are `A`, in one transaction.
+pub fn invoke<A: DeserializeOwned>(
+    engine: &mut EngineT,
+    tool: &str,
+    raw: &Value,
+    access: Access,
+    run: fn(&mut Call<'_>, A) -> Result<Reply, EngineError>,
+) -> Result<Reply, ToolError> {
+    let args: A = args::parse(tool, raw)?;
+    Ok(match access {
+        Access::Read => engine.read(|call| run(call, args))?,
+        Access::Write => engine.write(tool, raw, |call| run(call, args))?,
+    })
+}
+
+/// Runs a tool that also accepts `{ "batch": [item, …] }`: every item in one transaction,
+/// answered per item (an item's error does not stop the others).
+pub fn invoke_batch<A: DeserializeOwned>(
+    engine: &mut EngineT,
+    tool: &str,
+    raw: &Value,
+    access: Access,
+    run: fn(&mut Call<'_>, A) -> Result<Reply, EngineError>,
+) -> Result<Reply, ToolError> {
+    let Some(batch) = raw.get("batch") else {
+        return invoke(engine, tool, raw, access, run);
+    };
+    let items = match batch {
+        Value::Array(items) if (1..=MAX_BATCH).contains(&items.len()) => items,
+        Value::Array(items) => {
+            return Err(ToolError(format!(
+                "batch holds {} items; send 1–{MAX_BATCH} (split larger batches into several calls)",
+                items.len()
+            )));
+        }
+        _ => return Err(ToolError("batch must be an array of items (1–20)".into())),
+    };
+    if raw.as_object().is_some_and(|o| o.len() > 1) {
+        return Err(ToolError(
+            "with batch, put every field inside the batch items, not beside batch".into(),
+        ));
+    }
+    let parsed: Vec<Result<A, ToolError>> = items
+        .iter()
+        .map(|item| args::parse::<A>(tool, item))
+        .collect();
+    let body = |call: &mut Call<'_>| -> Result<Vec<Result<Reply, String>>, EngineError> {
+        Ok(parsed
+            .into_iter()
+            .map(|p| match p {
+                Ok(a) => run(call, a).map_err(|e| ToolError::from(e).0),
+                Err(e) => Err(e.0),
+            })
+            .collect())
+    };
+    let results = match access {
+        Access::Read => engine.read(body)?,
+        Access::Write => engine.write(tool, raw, body)?,
+    };
+    let ok = results.iter().filter(|r| r.is_ok()).count();
+    let mut text = format!("Batch: {ok} of {} succeeded.", results.len());
+    let mut structured = Vec::with_capacity(results.len());
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(reply) => {
+                text.push_str(&format!("\n{}. {}", i + 1, reply.text));
+                structured.push(json!({ "ok": true, "result": reply.structured }));
+            }
+            Err(e) => {
+                text.push_str(&format!("\n{}. Error: {e}", i + 1));
+                structured.push(json!({ "ok": false, "error": e }));
+            }
+        }
+    }
+    Ok(Reply {
+        text,
+        structured: json!({ "results": structured }),
+        image_png_base64: None,
+    })
+}

@@ -1,0 +1,998 @@
+//! The typed records of the compendium. All of them serialize as camelCase JSON.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use tabletop_rules::{Ability, Condition, DamageType, Size, Skill};
+
+/// A reference to another record: its `index` (slug) and display `name`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ref {
+    /// The slug of the referenced record ("fireball").
+    pub index: String,
+    /// Its display name ("Fireball").
+    pub name: String,
+}
+
+/// A named piece of text (a race trait, a background feature, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamedText {
+    /// Display name.
+    pub name: String,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// How a class casts spells, derived from its level table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CasterKind {
+    /// Slots from 1st level up to 9th-level spells (wizard, cleric, …).
+    Full,
+    /// Slots from 2nd level up to 5th-level spells (paladin, ranger).
+    Half,
+    /// Slots from 3rd level up to 4th-level spells (eldritch knight style).
+    Third,
+    /// Pact magic: all slots of one level, regained on a short rest (warlock).
+    Pact,
+    /// No spellcasting.
+    None,
+}
+
+/// "Choose `choose` skills from `from`".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillChoice {
+    /// How many to pick.
+    pub choose: u8,
+    /// The skills to pick from.
+    pub from: Vec<Skill>,
+}
+
+/// A character class.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Class {
+    /// Slug ("wizard").
+    pub index: String,
+    /// Display name ("Wizard").
+    pub name: String,
+    /// Hit die faces (6 for a d6).
+    pub hit_die: u8,
+    /// Saving-throw proficiencies.
+    pub saving_throws: Vec<Ability>,
+    /// The skill proficiencies the class picks at 1st level.
+    pub skill_choices: Option<SkillChoice>,
+    /// The prose of every proficiency choice (skills, tools, instruments).
+    pub proficiency_choices: Vec<String>,
+    /// Armor proficiencies by name ("Light Armor", "Shields").
+    pub armor_proficiencies: Vec<String>,
+    /// Weapon proficiencies by name ("Simple Weapons", "Daggers").
+    pub weapon_proficiencies: Vec<String>,
+    /// Tool and other proficiencies by name.
+    pub other_proficiencies: Vec<String>,
+    /// The spellcasting ability, for casters.
+    pub spellcasting_ability: Option<Ability>,
+    /// The class level at which spellcasting starts, for casters.
+    pub spellcasting_level: Option<u8>,
+    /// Full, half, third or pact caster (or none), derived from the level table.
+    pub caster_kind: CasterKind,
+    /// The subclasses available in this compendium.
+    pub subclasses: Vec<Ref>,
+}
+
+/// Pact-magic slots at one warlock level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PactSlots {
+    /// Number of slots.
+    pub count: u8,
+    /// The level of every slot (1–5).
+    pub slot_level: u8,
+}
+
+/// One row of a class's (or subclass's) level table.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassLevel {
+    /// Slug ("wizard-5", "devotion-3").
+    pub index: String,
+    /// The class slug.
+    pub class: String,
+    /// The subclass slug for subclass rows.
+    pub subclass: Option<String>,
+    /// Class level 1–20.
+    pub level: u8,
+    /// Proficiency bonus (absent on subclass rows).
+    pub prof_bonus: Option<u8>,
+    /// Ability Score Improvements gained so far.
+    pub ability_score_bonuses: Option<u8>,
+    /// Spell slots per spell level 1–9 (pact slots appear at their level).
+    pub spell_slots: [u8; 9],
+    /// Pact-magic slots, for pact casters.
+    pub pact_slots: Option<PactSlots>,
+    /// Cantrips known.
+    pub cantrips_known: Option<u8>,
+    /// Spells known (or prepared, in 2024 tables).
+    pub spells_known: Option<u8>,
+    /// Features gained at this level.
+    pub features: Vec<Ref>,
+    /// Class-specific counters (rages, sneak attack dice, …) as in the data.
+    pub class_specific: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A subclass (archetype, domain, …).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subclass {
+    /// Slug ("evocation").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The parent class.
+    pub class: Ref,
+    /// The kind of subclass ("Arcane Tradition").
+    pub flavor: Option<String>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A class or subclass feature.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Feature {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The class that grants it.
+    pub class: Ref,
+    /// The subclass that grants it, if any.
+    pub subclass: Option<Ref>,
+    /// The class level at which it is gained.
+    pub level: u8,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// "Choose `choose` of these ability bonuses" (half-elf).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AbilityBonusChoice {
+    /// How many to pick.
+    pub choose: u8,
+    /// The options.
+    pub from: Vec<(Ability, i32)>,
+}
+
+/// A race (2014) or species (2024).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Race {
+    /// Slug ("dwarf").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Walking speed in feet.
+    pub speed: u32,
+    /// Size (absent when the species lets you choose).
+    pub size: Option<Size>,
+    /// Fixed ability score increases.
+    pub ability_bonuses: Vec<(Ability, i32)>,
+    /// Ability score increases chosen by the player.
+    pub ability_bonus_choice: Option<AbilityBonusChoice>,
+    /// Alignment prose.
+    pub alignment: String,
+    /// Age prose.
+    pub age: String,
+    /// Size prose.
+    pub size_description: String,
+    /// Languages known.
+    pub languages: Vec<String>,
+    /// Language prose.
+    pub language_desc: String,
+    /// Racial traits, resolved to their text.
+    pub traits: Vec<NamedText>,
+    /// Subraces.
+    pub subraces: Vec<Ref>,
+}
+
+/// A subrace (2014) or subspecies (2024).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subrace {
+    /// Slug ("hill-dwarf").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The parent race.
+    pub race: Ref,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+    /// The subrace's own ability increases.
+    pub ability_bonuses: Vec<(Ability, i32)>,
+    /// Race plus subrace increases, summed per ability.
+    pub total_ability_bonuses: Vec<(Ability, i32)>,
+    /// The subrace's own traits, resolved to their text.
+    pub traits: Vec<NamedText>,
+}
+
+/// A racial trait.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Trait {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+    /// Races that have it.
+    pub races: Vec<Ref>,
+    /// Subraces that have it.
+    pub subraces: Vec<Ref>,
+    /// Proficiencies it grants.
+    pub proficiencies: Vec<Ref>,
+}
+
+/// A character background.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Background {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Proficiencies it grants.
+    pub proficiencies: Vec<Ref>,
+    /// Its feature (2014).
+    pub feature: Option<NamedText>,
+    /// Ability scores it raises (2024).
+    pub ability_scores: Vec<Ability>,
+    /// The origin feat it grants (2024).
+    pub feat: Option<Ref>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A minimum ability score, as a feat prerequisite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AbilityMinimum {
+    /// The ability.
+    pub ability: Ability,
+    /// The minimum score.
+    pub minimum: u8,
+}
+
+/// A feat.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Feat {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Ability-score prerequisites.
+    pub prerequisites: Vec<AbilityMinimum>,
+    /// The feat category (2024: origin, general, …).
+    pub category: Option<String>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A condition's rules text.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConditionInfo {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The rules vocabulary value.
+    pub condition: Option<Condition>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A damage type's description.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DamageTypeInfo {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The rules vocabulary value.
+    pub damage_type: Option<DamageType>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A skill's description.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillInfo {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// The rules vocabulary value.
+    pub skill: Option<Skill>,
+    /// The ability the skill uses.
+    pub ability: Ability,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// Records that are a name and text: magic schools, weapon properties, rule sections.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lore {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A school of magic.
+pub type MagicSchool = Lore;
+/// A weapon property (finesse, heavy, …).
+pub type WeaponProperty = Lore;
+/// A section of the rules chapter text.
+pub type RuleSection = Lore;
+
+/// A rules chapter, with its sections.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+    /// Its sections.
+    pub subsections: Vec<Ref>,
+}
+
+/// A proficiency (armor, weapon, tool, skill, saving throw).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proficiency {
+    /// Slug ("skill-stealth").
+    pub index: String,
+    /// Display name ("Skill: Stealth").
+    pub name: String,
+    /// Its type as in the data ("Armor", "Weapons", "Skills", …).
+    pub category: String,
+    /// Classes that start with it.
+    pub classes: Vec<Ref>,
+    /// Races that start with it.
+    pub races: Vec<Ref>,
+    /// The thing it refers to (an equipment category, a skill, …).
+    pub reference: Option<Ref>,
+}
+
+/// A language.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Language {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// "Standard" or "Exotic".
+    pub category: Option<String>,
+    /// Typical speakers.
+    pub typical_speakers: Vec<String>,
+    /// Script.
+    pub script: Option<String>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// An alignment.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Alignment {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Abbreviation ("LG").
+    pub abbreviation: String,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spells
+
+/// What a successful save does to a spell's or action's effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaveEffect {
+    /// Half damage on a success.
+    Half,
+    /// No effect on a success.
+    None,
+    /// Something else, described in the text.
+    Other,
+}
+
+/// A spell's saving throw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellSave {
+    /// The ability of the save.
+    pub ability: Ability,
+    /// What a success does.
+    pub success: SaveEffect,
+    /// Extra prose, when the data has it.
+    pub desc: Option<String>,
+}
+
+/// Shape of an area of effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AreaShape {
+    /// Sphere (radius).
+    Sphere,
+    /// Cone (length).
+    Cone,
+    /// Cube (side).
+    Cube,
+    /// Cylinder (radius).
+    Cylinder,
+    /// Line (length).
+    Line,
+}
+
+/// An area of effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaOfEffect {
+    /// Shape.
+    pub shape: AreaShape,
+    /// Size in feet.
+    pub size: u32,
+}
+
+/// Melee or ranged (spell attacks, weapons).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackRange {
+    /// Melee.
+    Melee,
+    /// Ranged.
+    Ranged,
+}
+
+/// A spell's damage by slot level or by caster level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellDamage {
+    /// The damage type, when fixed.
+    pub damage_type: Option<DamageType>,
+    /// Dice by slot level ("3" → "8d6").
+    pub at_slot_level: BTreeMap<u8, String>,
+    /// Dice by character level, for cantrips.
+    pub at_character_level: BTreeMap<u8, String>,
+}
+
+/// A spell.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spell {
+    /// Slug ("fireball").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Spell level, 0 for cantrips.
+    pub level: u8,
+    /// School of magic.
+    pub school: Ref,
+    /// Casting time ("1 action").
+    pub casting_time: String,
+    /// Range ("150 feet").
+    pub range: String,
+    /// Components ("V", "S", "M").
+    pub components: Vec<String>,
+    /// Material component text.
+    pub material: Option<String>,
+    /// Duration ("Instantaneous").
+    pub duration: String,
+    /// Requires concentration.
+    pub concentration: bool,
+    /// Can be cast as a ritual.
+    pub ritual: bool,
+    /// Classes with the spell on their list.
+    pub classes: Vec<Ref>,
+    /// Subclasses that add it.
+    pub subclasses: Vec<Ref>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+    /// "At higher levels" paragraphs.
+    pub higher_level: Vec<String>,
+    /// Damage, for damaging spells.
+    pub damage: Option<SpellDamage>,
+    /// Healing dice by slot level.
+    pub heal_at_slot_level: BTreeMap<u8, String>,
+    /// Saving throw.
+    pub dc: Option<SpellSave>,
+    /// Area of effect.
+    pub area_of_effect: Option<AreaOfEffect>,
+    /// Spell attack kind.
+    pub attack_type: Option<AttackRange>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monsters
+
+/// One armor-class entry of a monster.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArmorClass {
+    /// AC value.
+    pub value: i32,
+    /// Source ("natural", "armor", "dex", "spell", "condition").
+    pub kind: String,
+    /// Armor worn, spell or condition, by name.
+    pub source: Vec<String>,
+    /// Extra prose.
+    pub desc: Option<String>,
+}
+
+/// Monster speeds in feet.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Speed {
+    /// Walking speed.
+    pub walk: Option<u32>,
+    /// Flying speed.
+    pub fly: Option<u32>,
+    /// Swimming speed.
+    pub swim: Option<u32>,
+    /// Climbing speed.
+    pub climb: Option<u32>,
+    /// Burrowing speed.
+    pub burrow: Option<u32>,
+    /// Can hover.
+    pub hover: bool,
+}
+
+/// Monster senses (ranges keep their prose, e.g. "60 ft. (blind beyond this radius)").
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Senses {
+    /// Blindsight.
+    pub blindsight: Option<String>,
+    /// Darkvision.
+    pub darkvision: Option<String>,
+    /// Tremorsense.
+    pub tremorsense: Option<String>,
+    /// Truesight.
+    pub truesight: Option<String>,
+    /// Passive Wisdom (Perception).
+    pub passive_perception: i32,
+}
+
+/// The six ability scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AbilityScores {
+    /// Strength.
+    pub strength: i32,
+    /// Dexterity.
+    pub dexterity: i32,
+    /// Constitution.
+    pub constitution: i32,
+    /// Intelligence.
+    pub intelligence: i32,
+    /// Wisdom.
+    pub wisdom: i32,
+    /// Charisma.
+    pub charisma: i32,
+}
+
+impl AbilityScores {
+    /// The score for one ability.
+    pub fn get(&self, a: Ability) -> i32 {
+        match a {
+            Ability::Strength => self.strength,
+            Ability::Dexterity => self.dexterity,
+            Ability::Constitution => self.constitution,
+            Ability::Intelligence => self.intelligence,
+            Ability::Wisdom => self.wisdom,
+            Ability::Charisma => self.charisma,
+        }
+    }
+
+    /// The modifier for one ability (`floor((score − 10) / 2)`).
+    pub fn modifier(&self, a: Ability) -> i32 {
+        (self.get(a) - 10).div_euclid(2)
+    }
+}
+
+/// A saving throw or check DC.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SaveDc {
+    /// The ability of the save.
+    pub ability: Ability,
+    /// The DC.
+    pub value: i32,
+    /// What a success does.
+    pub success: SaveEffect,
+}
+
+/// Damage dealt by a monster action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionDamage {
+    /// Damage type (absent for untyped effects).
+    pub damage_type: Option<DamageType>,
+    /// Dice expression ("1d6+2").
+    pub damage_dice: String,
+    /// A save that applies to this damage only.
+    pub dc: Option<SaveDc>,
+    /// Notes ("One handed", "Two handed").
+    pub notes: Option<String>,
+}
+
+/// "Choose `choose` of these damage entries" (versatile weapons, alternate forms).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DamageChoice {
+    /// How many apply.
+    pub choose: u8,
+    /// The alternatives.
+    pub options: Vec<ActionDamage>,
+}
+
+/// How often an action or ability can be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// "per day", "recharge on roll", "recharge after rest", "at will".
+    pub kind: String,
+    /// Uses per day.
+    pub times: Option<u32>,
+    /// Recharge die ("1d6").
+    pub dice: Option<String>,
+    /// Minimum roll to recharge.
+    pub min_value: Option<u32>,
+    /// Rests that recharge it.
+    pub rest_types: Vec<String>,
+}
+
+/// One step of a multiattack ("two claws").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MultiattackStep {
+    /// The action used.
+    pub action_name: String,
+    /// How many times (0 when the count is prose, see `count_text`).
+    pub count: u32,
+    /// The count when it is not a number ("Number of Heads").
+    pub count_text: Option<String>,
+    /// "melee", "ranged", "ability", "magic".
+    pub kind: Option<String>,
+}
+
+/// A multiattack: a fixed sequence or a choice between sequences.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Multiattack {
+    /// The fixed sequence (when `options` is empty).
+    pub actions: Vec<MultiattackStep>,
+    /// Alternative sequences, of which `choose` are used.
+    pub options: Vec<Vec<MultiattackStep>>,
+    /// How many option sequences are used.
+    pub choose: u8,
+}
+
+/// A named alternative effect of an action (breath weapons).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionOption {
+    /// Name ("Fire Breath").
+    pub name: String,
+    /// Save.
+    pub dc: Option<SaveDc>,
+    /// Damage.
+    pub damage: Vec<ActionDamage>,
+}
+
+/// A spell a monster can cast.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonsterSpell {
+    /// Spell name.
+    pub name: String,
+    /// Spell level.
+    pub level: u8,
+    /// Usage limit, for innate spellcasting.
+    pub usage: Option<Usage>,
+    /// Notes.
+    pub notes: Option<String>,
+}
+
+/// Monster spellcasting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonsterSpellcasting {
+    /// Casting ability.
+    pub ability: Ability,
+    /// Save DC.
+    pub dc: Option<i32>,
+    /// Spell attack modifier.
+    pub modifier: Option<i32>,
+    /// Caster level.
+    pub level: Option<u8>,
+    /// Slots per spell level.
+    pub slots: BTreeMap<u8, u8>,
+    /// Spells.
+    pub spells: Vec<MonsterSpell>,
+}
+
+/// A monster's special ability, action, legendary action or reaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MonsterAction {
+    /// Name ("Scimitar").
+    pub name: String,
+    /// Rules text.
+    pub desc: String,
+    /// Attack bonus, for attacks.
+    pub attack_bonus: Option<i32>,
+    /// Damage on a hit.
+    pub damage: Vec<ActionDamage>,
+    /// Alternatives among damage entries.
+    pub damage_choices: Vec<DamageChoice>,
+    /// Save.
+    pub dc: Option<SaveDc>,
+    /// Usage limit or recharge.
+    pub usage: Option<Usage>,
+    /// Multiattack sequence.
+    pub multiattack: Option<Multiattack>,
+    /// Alternative effects, of which `options_choose` apply.
+    pub options: Vec<ActionOption>,
+    /// How many `options` apply.
+    pub options_choose: u8,
+    /// Spellcasting, for "Spellcasting" abilities.
+    pub spellcasting: Option<MonsterSpellcasting>,
+}
+
+/// A monster stat block.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Monster {
+    /// Slug ("goblin").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Size.
+    pub size: Size,
+    /// Creature type ("humanoid").
+    pub creature_type: String,
+    /// Subtype ("goblinoid").
+    pub subtype: Option<String>,
+    /// Alignment prose.
+    pub alignment: String,
+    /// Armor class entries (the first is the usual one).
+    pub armor_class: Vec<ArmorClass>,
+    /// Average hit points.
+    pub hit_points: i32,
+    /// Hit dice ("2d6").
+    pub hit_dice: String,
+    /// Full roll ("2d6+4").
+    pub hit_points_roll: String,
+    /// Speeds.
+    pub speed: Speed,
+    /// Ability scores.
+    pub scores: AbilityScores,
+    /// Saving-throw bonuses.
+    pub saving_throws: Vec<(Ability, i32)>,
+    /// Skill bonuses.
+    pub skills: Vec<(Skill, i32)>,
+    /// Vulnerabilities as written.
+    pub damage_vulnerabilities: Vec<String>,
+    /// Resistances as written.
+    pub damage_resistances: Vec<String>,
+    /// Immunities as written.
+    pub damage_immunities: Vec<String>,
+    /// Vulnerabilities that are plain damage types.
+    pub vulnerable_to: Vec<DamageType>,
+    /// Resistances that are plain damage types.
+    pub resistant_to: Vec<DamageType>,
+    /// Immunities that are plain damage types.
+    pub immune_to: Vec<DamageType>,
+    /// Condition immunities.
+    pub condition_immunities: Vec<Condition>,
+    /// Senses.
+    pub senses: Senses,
+    /// Languages prose.
+    pub languages: String,
+    /// Challenge rating (0.125, 0.25, 0.5, 1, …).
+    pub challenge_rating: f32,
+    /// Proficiency bonus.
+    pub proficiency_bonus: i32,
+    /// XP value.
+    pub xp: u32,
+    /// Traits.
+    pub special_abilities: Vec<MonsterAction>,
+    /// Actions.
+    pub actions: Vec<MonsterAction>,
+    /// Legendary actions.
+    pub legendary_actions: Vec<MonsterAction>,
+    /// Reactions.
+    pub reactions: Vec<MonsterAction>,
+    /// Paragraphs of lore, when present.
+    pub desc: Vec<String>,
+}
+
+impl Monster {
+    /// The usual armor class (the first entry), 10 if the data has none.
+    pub fn ac(&self) -> i32 {
+        self.armor_class.first().map_or(10, |a| a.value)
+    }
+
+    /// An action, special ability, legendary action or reaction by name (case-insensitive).
+    pub fn action(&self, name: &str) -> Option<&MonsterAction> {
+        self.actions
+            .iter()
+            .chain(&self.special_abilities)
+            .chain(&self.legendary_actions)
+            .chain(&self.reactions)
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Equipment
+
+/// A price.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cost {
+    /// Amount.
+    pub quantity: f64,
+    /// Coin ("gp").
+    pub unit: String,
+}
+
+/// Damage dice and type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dice {
+    /// Dice expression ("1d8").
+    pub dice: String,
+    /// Damage type.
+    pub damage_type: Option<DamageType>,
+}
+
+/// Simple or martial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeaponCategory {
+    /// Simple weapon.
+    Simple,
+    /// Martial weapon.
+    Martial,
+}
+
+/// Weapon data of an equipment item.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Weapon {
+    /// Simple or martial.
+    pub category: WeaponCategory,
+    /// Melee or ranged.
+    pub range_kind: AttackRange,
+    /// Normal range (reach 5 for melee).
+    pub normal_range: u32,
+    /// Long range, for ranged weapons.
+    pub long_range: Option<u32>,
+    /// Thrown normal/long range.
+    pub throw_range: Option<(u32, u32)>,
+    /// One-handed damage.
+    pub damage: Option<Dice>,
+    /// Two-handed (versatile) damage.
+    pub two_handed_damage: Option<Dice>,
+    /// Properties ("Finesse", "Light").
+    pub properties: Vec<Ref>,
+    /// Weapon mastery (2024).
+    pub mastery: Option<Ref>,
+    /// Special rules.
+    pub special: Vec<String>,
+}
+
+/// Armor weight class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmorCategory {
+    /// Light armor.
+    Light,
+    /// Medium armor.
+    Medium,
+    /// Heavy armor.
+    Heavy,
+    /// A shield.
+    Shield,
+}
+
+/// Armor data of an equipment item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Armor {
+    /// Weight class.
+    pub category: ArmorCategory,
+    /// Base AC (the bonus, for shields).
+    pub base_ac: i32,
+    /// Adds the Dexterity modifier.
+    pub dex_bonus: bool,
+    /// Cap on the Dexterity modifier.
+    pub max_dex_bonus: Option<i32>,
+    /// Strength needed to avoid the speed penalty (0 for none).
+    pub str_minimum: u32,
+    /// Disadvantage on Stealth checks.
+    pub stealth_disadvantage: bool,
+}
+
+/// A piece of mundane equipment.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Equipment {
+    /// Slug ("longsword").
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Top-level category ("Weapon", "Armor", "Adventuring Gear").
+    pub category: Ref,
+    /// Finer category (gear, tool or vehicle category).
+    pub subcategory: Option<String>,
+    /// Price.
+    pub cost: Option<Cost>,
+    /// Weight in pounds.
+    pub weight: Option<f64>,
+    /// Weapon data.
+    pub weapon: Option<Weapon>,
+    /// Armor data.
+    pub armor: Option<Armor>,
+    /// Number of items per purchase (arrows: 20).
+    pub quantity: Option<u32>,
+    /// Contents of packs.
+    pub contents: Vec<(Ref, u32)>,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
+
+/// A magic item.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MagicItem {
+    /// Slug.
+    pub index: String,
+    /// Display name.
+    pub name: String,
+    /// Category ("Wondrous Items", "Ring").
+    pub category: Ref,
+    /// Rarity as written ("Very Rare", "Varies").
+    pub rarity: String,
+    /// Requires attunement.
+    pub requires_attunement: bool,
+    /// Who may attune ("by a cleric, druid, or paladin").
+    pub attunement_note: Option<String>,
+    /// Variant items (for generic entries like "Armor, +1, +2, or +3").
+    pub variants: Vec<Ref>,
+    /// This is a variant of a generic entry.
+    pub is_variant: bool,
+    /// Paragraphs.
+    pub desc: Vec<String>,
+}
