@@ -24,149 +24,122 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     }
 }
 
-/// Adds a `batch` property (1–20 items of the single form) and drops `required`, since either the
-/// single form or `batch` is given.
+/// Adds a `batch` property (1–20 items, each an object of this tool's own fields) and drops
+/// `required`, since either the single form or `batch` is given. Items are not re-described:
+/// repeating the schema would double the surface's size.
 pub fn with_batch(mut single: Map<String, Value>, what: &str) -> Map<String, Value> {
-    let item = Value::Object(single.clone());
     let required = single.remove("required");
+    let names: Vec<String> = match &required {
+        Some(Value::Array(req)) => req.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+        _ => vec![],
+    };
+    let must = if names.is_empty() { String::new() } else { format!("; {} required in each", names.join(", ")) };
     if let Some(Value::Object(props)) = single.get_mut("properties") {
         props.insert(
             "batch".into(),
             serde_json::json!({
                 "type": "array",
-                "description": format!("1–20 {what} in one call, each with the fields above; answered per item"),
-                "items": item,
+                "description": format!("1–20 {what}, each an object of the fields above{must}; answered per item"),
+                "items": {"type": "object"},
                 "minItems": 1,
                 "maxItems": 20
             }),
         );
     }
-    if let Some(Value::Array(req)) = required {
-        if !req.is_empty() {
-            let names: Vec<String> = req
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect();
-            let note = format!(" Required unless batch: {}.", names.join(", "));
-            if let Some(Value::String(d)) = single.get_mut("description") {
-                d.push_str(&note);
-            }
-        }
-    }
     single
 }
 
+/// Cleans a schema bottom-up: children first, then the node itself.
 fn clean(v: &mut Value, root: bool) {
     match v {
         Value::Object(m) => {
-            m.remove("$schema");
-            m.remove("$defs");
-            m.remove("definitions");
-            if root {
-                m.remove("title");
-                m.remove("description");
-            } else {
-                m.remove("title");
-            }
-            if let Some(Value::String(f)) = m.get("format") {
-                if matches!(
-                    f.as_str(),
-                    "uint"
-                        | "uint8"
-                        | "uint16"
-                        | "uint32"
-                        | "uint64"
-                        | "int8"
-                        | "int16"
-                        | "int32"
-                        | "int64"
-                        | "double"
-                        | "float"
-                ) {
-                    m.remove("format");
-                }
-            }
-            // `type: ["T", "null"]` → `type: "T"`.
-            if let Some(Value::Array(types)) = m.get("type") {
-                let non_null: Vec<Value> = types
-                    .iter()
-                    .filter(|t| t.as_str() != Some("null"))
-                    .cloned()
-                    .collect();
-                if non_null.len() == 1 {
-                    m.insert("type".into(), non_null[0].clone());
-                } else {
-                    m.insert("type".into(), Value::Array(non_null));
-                }
-            }
-            // `anyOf: [X, {type: null}]` → X.
-            for key in ["anyOf", "oneOf"] {
-                if let Some(Value::Array(alts)) = m.get(key) {
-                    let non_null: Vec<Value> = alts
-                        .iter()
-                        .filter(|a| {
-                            a.get("type").and_then(Value::as_str) != Some("null")
-                                || a.as_object().is_some_and(|o| o.len() > 1)
-                        })
-                        .cloned()
-                        .collect();
-                    if non_null.len() < alts.len() && non_null.len() == 1 {
-                        m.remove(key);
-                        if let Value::Object(inner) = &non_null[0] {
-                            for (k, val) in inner {
-                                m.entry(k.clone()).or_insert_with(|| val.clone());
-                            }
-                        }
-                    } else if non_null.len() < alts.len() {
-                        m.insert(key.into(), Value::Array(non_null));
-                    }
-                }
-            }
-            // `oneOf: [{const: "a", description}, …]` (documented enum variants) → `enum: [...]`.
-            if let Some(Value::Array(alts)) = m.get("oneOf") {
-                let consts: Option<Vec<Value>> = alts
-                    .iter()
-                    .map(|a| {
-                        a.get("const")
-                            .or_else(|| {
-                                a.get("enum").and_then(|e| {
-                                    e.get(0)
-                                        .filter(|_| e.as_array().is_some_and(|x| x.len() == 1))
-                                })
-                            })
-                            .cloned()
-                    })
-                    .collect();
-                if let Some(consts) = consts {
-                    let all: Vec<Value> = alts
-                        .iter()
-                        .flat_map(|a| match a.get("enum") {
-                            Some(Value::Array(e)) => e.clone(),
-                            _ => a.get("const").cloned().into_iter().collect(),
-                        })
-                        .collect();
-                    let _ = consts;
-                    m.remove("oneOf");
-                    m.insert("type".into(), Value::String("string".into()));
-                    m.insert("enum".into(), Value::Array(all));
-                }
-            }
-            if let Some(Value::String(_)) = m.get("const") {
-                // Keep consts as single-value enums for older validators.
-                if let Some(c) = m.remove("const") {
-                    m.insert("enum".into(), Value::Array(vec![c]));
-                }
-            }
-            // Defaults of null say nothing.
-            if m.get("default") == Some(&Value::Null) {
-                m.remove("default");
-            }
             for (_, child) in m.iter_mut() {
                 clean(child, false);
             }
+            clean_node(m, root);
         }
         Value::Array(items) => items.iter_mut().for_each(|i| clean(i, false)),
         _ => {}
+    }
+}
+
+/// The values of a single-value alternative: `{const: x}` or `{enum: [x, …]}`.
+fn enum_values(alt: &Value) -> Option<Vec<Value>> {
+    if let Some(c) = alt.get("const") {
+        return Some(vec![c.clone()]);
+    }
+    alt.get("enum").and_then(Value::as_array).cloned()
+}
+
+fn clean_node(m: &mut Map<String, Value>, root: bool) {
+    for key in ["$schema", "$defs", "definitions", "title", "additionalProperties"] {
+        // Unknown fields are rejected by the server with a suggestion; saying so in every object
+        // of every schema costs tokens on every turn.
+        m.remove(key);
+    }
+    if root {
+        m.remove("description");
+    }
+    if let Some(Value::String(f)) = m.get("format") {
+        if f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float" {
+            m.remove("format");
+        }
+    }
+    // `type: ["T", "null"]` → `type: "T"`.
+    if let Some(Value::Array(types)) = m.get("type") {
+        let mut non_null: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
+        let t = if non_null.len() == 1 { non_null.remove(0) } else { Value::Array(non_null) };
+        m.insert("type".into(), t);
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(alts)) = m.get(key) else { continue };
+        // Drop `{type: null}` alternatives: the field is simply optional.
+        let alts: Vec<Value> = alts
+            .iter()
+            .filter(|a| !(a.get("type").and_then(Value::as_str) == Some("null") && a.as_object().is_some_and(|o| o.len() == 1)))
+            .cloned()
+            .collect();
+        m.remove(key);
+        // Alternatives that are all values (documented enum variants, untagged enum unions) →
+        // one `enum`.
+        let values: Option<Vec<Value>> =
+            alts.iter().map(enum_values).collect::<Option<Vec<_>>>().map(|v| v.concat());
+        match values {
+            Some(values) if !values.is_empty() => {
+                m.insert("type".into(), Value::String("string".into()));
+                m.insert("enum".into(), Value::Array(values));
+            }
+            _ if alts.len() == 1 => {
+                if let Some(Value::Object(inner)) = alts.into_iter().next() {
+                    for (k, val) in inner {
+                        m.entry(k).or_insert(val);
+                    }
+                }
+            }
+            _ => {
+                m.insert(key.into(), Value::Array(alts));
+            }
+        }
+    }
+    // An array's own description covers its items.
+    if let Some(Value::Object(items)) = m.get_mut("items") {
+        items.remove("description");
+    }
+    if let Some(c) = m.remove("const") {
+        m.insert("enum".into(), Value::Array(vec![c]));
+    }
+    if let Some(Value::Array(values)) = m.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    // Defaults that are null, false, 0 or empty say nothing a description does not.
+    let trivial = match m.get("default") {
+        Some(Value::Null | Value::Bool(false)) => true,
+        Some(Value::Number(n)) => n.as_f64() == Some(0.0),
+        Some(Value::Array(a)) => a.is_empty(),
+        _ => false,
+    };
+    if trivial {
+        m.remove("default");
     }
 }
 

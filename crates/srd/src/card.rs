@@ -385,7 +385,7 @@ impl Card for Class {
         parts.push(format!("armor: {}", or_none(&self.armor_proficiencies)));
         parts.push(format!("weapons: {}", or_none(&self.weapon_proficiencies)));
         if !self.other_proficiencies.is_empty() {
-            parts.push(format!("tools: {}", self.other_proficiencies.join(", ")));
+            parts.push(format!("tools: {}", self.other_proficiencies.join("; ")));
         }
         if let Some(a) = self.spellcasting_ability {
             parts.push(format!(

@@ -716,6 +716,10 @@ fn the_2024_folder_loads_as_srd52() {
     assert_eq!(c.conditions().len(), 15);
     assert_eq!(c.spell_slots("wizard", 5)[..3], [4, 3, 2]);
     assert!(c.race("dwarf").is_some());
+    let kind = |n: &str| c.class(n).map(|k| k.caster_kind);
+    assert_eq!(kind("paladin"), Some(CasterKind::Half));
+    assert_eq!(kind("wizard"), Some(CasterKind::Full));
+    assert_eq!(kind("warlock"), Some(CasterKind::Pact));
     assert!(
         c.equipment("longsword")
             .and_then(|e| e.weapon.as_ref())
@@ -836,59 +840,3 @@ fn search_query_json_is_camel_case_and_strict() {
     assert!(serde_json::from_str::<SearchQuery>(r#"{"filters":{"colour":"red"}}"#).is_err());
 }
 
-#[test]
-#[ignore]
-fn scratch_print() {
-    let Some(c) = srd() else { return };
-    for n in ["goblin", "adult red dragon", "lich"] {
-        println!("{}\n", c.monster(n).unwrap().card());
-    }
-    for n in ["fireball", "cure wounds", "wish"] {
-        println!("{}\n", c.spell(n).unwrap().card());
-    }
-    for n in ["longsword", "chain mail", "shield", "backpack"] {
-        println!("{}\n", c.equipment(n).unwrap().card());
-    }
-    println!("{}\n", c.class("wizard").unwrap().card());
-    println!("{}\n", c.race("dwarf").unwrap().card());
-    println!("{}\n", c.subrace("hill dwarf").unwrap().card());
-    println!("{}\n", c.magic_item("staff of power").unwrap().card());
-    for k in c.classes() {
-        println!("{} {:?} {:?}", k.name, k.caster_kind, k.skill_choices);
-    }
-    let p = c
-        .search(&SearchQuery {
-            query: Some("dragon".into()),
-            per_page: Some(10),
-            ..Default::default()
-        })
-        .unwrap();
-    for h in p.hits {
-        println!("{h:?}");
-    }
-    let p = c
-        .search(&SearchQuery {
-            query: Some("frightened condition".into()),
-            per_page: Some(5),
-            ..Default::default()
-        })
-        .unwrap();
-    println!("total {}", p.total);
-    for h in p.hits {
-        println!("{h:?}");
-    }
-    if let Lookup::Closest { candidates } = c.get(None, "fire") {
-        for h in candidates {
-            println!("{h:?}");
-        }
-    }
-    let c24 = Compendium::load(&srd_dir().unwrap().parent().unwrap().join("2024")).unwrap();
-    for k in c24.classes() {
-        println!(
-            "{} {:?} {:?}",
-            k.name, k.caster_kind, k.spellcasting_ability
-        );
-    }
-    println!("{}", c24.race("dwarf").unwrap().card());
-    println!("{}", c24.len());
-}

@@ -882,10 +882,9 @@ fn caster_kind<'a>(rows: impl Iterator<Item = &'a ClassLevel>) -> CasterKind {
     match (max_slot_level, max_distinct) {
         (0, _) => CasterKind::None,
         (_, 1) if max_slot_level > 1 && first_level_has_slots => CasterKind::Pact,
-        (9, _) => CasterKind::Full,
-        (5, _) if first_level_has_slots => CasterKind::Full,
-        (4, _) => CasterKind::Third,
-        _ => CasterKind::Half,
+        (6..=9, _) => CasterKind::Full,
+        (5, _) => CasterKind::Half,
+        _ => CasterKind::Third,
     }
 }
 

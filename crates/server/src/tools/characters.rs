@@ -22,26 +22,21 @@ use crate::render;
 use crate::reply::Reply;
 use crate::schema::{input_schema, with_batch};
 
-/// Six ability scores; each optional where a method fills it.
+/// Six ability scores by abbreviation; each optional where a method fills it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
 pub struct StatsArg {
-    /// Strength.
     #[serde(alias = "strength", alias = "STR")]
     pub str: Option<i64>,
-    /// Dexterity.
     #[serde(alias = "dexterity", alias = "DEX")]
     pub dex: Option<i64>,
-    /// Constitution.
     #[serde(alias = "constitution", alias = "CON")]
     pub con: Option<i64>,
-    /// Intelligence.
     #[serde(alias = "intelligence", alias = "INT")]
     pub int: Option<i64>,
-    /// Wisdom.
     #[serde(alias = "wisdom", alias = "WIS")]
     pub wis: Option<i64>,
-    /// Charisma.
     #[serde(alias = "charisma", alias = "CHA")]
     pub cha: Option<i64>,
 }
@@ -72,7 +67,7 @@ arg_enum! {
     }
 }
 
-/// A class not in the SRD.
+/// A class not in the SRD; its save proficiencies come from `saves`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomClassArg {
@@ -80,29 +75,20 @@ pub struct CustomClassArg {
     pub name: String,
     /// Hit die: 6, 8, 10 or 12.
     pub hit_die: u32,
-    /// Saving-throw proficiencies.
-    #[serde(default)]
-    pub saves: Vec<Ability>,
-    /// Spellcasting ability, if any.
+    /// Spellcasting ability, if it casts.
     pub spellcasting_ability: Option<Ability>,
 }
 
-/// A race not in the SRD.
+/// A race not in the SRD; its speed comes from `speed` (default 30).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CustomRaceArg {
     /// Race name.
     pub name: String,
     /// Ability bonuses, e.g. {"str": 2, "con": 1}.
-    #[serde(default)]
     pub ability_bonuses: Option<StatsArg>,
-    /// Walking speed in feet (default 30).
-    pub speed: Option<u32>,
     /// Size (default medium).
     pub size: Option<Size>,
-    /// Trait names.
-    #[serde(default)]
-    pub traits: Vec<String>,
 }
 
 /// Arguments of `create_character`.
@@ -111,7 +97,7 @@ pub struct CustomRaceArg {
 pub struct CreateCharacterArgs {
     /// Character name.
     pub name: String,
-    /// pc (default), npc, enemy, neutral.
+    /// Default pc; only PCs make death saves.
     pub character_type: Option<CharacterType>,
     /// SRD race, e.g. dwarf.
     pub race: Option<String>,
@@ -130,9 +116,6 @@ pub struct CreateCharacterArgs {
     /// Skill proficiencies (checked against the class list for PCs).
     #[serde(default)]
     pub skills: Vec<Skill>,
-    /// Skills with expertise.
-    #[serde(default)]
-    pub expertise: Vec<Skill>,
     /// Saving-throw proficiencies; default from the class.
     pub saves: Option<Vec<Ability>>,
     /// Equipment names.
@@ -141,29 +124,12 @@ pub struct CreateCharacterArgs {
     /// Spells known or prepared.
     #[serde(default)]
     pub spells: Vec<String>,
-    /// Extra languages.
-    #[serde(default)]
-    pub languages: Vec<String>,
     /// Max HP; default hit die max + CON at level 1, average after.
     pub hp: Option<u32>,
     /// Armor class; default 10 + DEX.
     pub ac: Option<i32>,
     /// Speed in feet; default from race.
     pub speed: Option<u32>,
-    /// Size; default from race.
-    pub size: Option<Size>,
-    /// Damage resistances.
-    #[serde(default)]
-    pub resistances: Vec<DamageType>,
-    /// Damage immunities.
-    #[serde(default)]
-    pub immunities: Vec<DamageType>,
-    /// Damage vulnerabilities.
-    #[serde(default)]
-    pub vulnerabilities: Vec<DamageType>,
-    /// Condition immunities.
-    #[serde(default)]
-    pub condition_immunities: Vec<Condition>,
     /// Define a class the SRD lacks.
     pub custom_class: Option<CustomClassArg>,
     /// Define a race the SRD lacks.
@@ -184,6 +150,24 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         (false, true) => CreateMode::Preview,
         _ => CreateMode::Create,
     };
+    let custom_class = a.custom_class.map(|c| CustomClass {
+        name: c.name,
+        hit_die: c.hit_die,
+        saves: a.saves.clone().unwrap_or_default(),
+        spellcasting_ability: c.spellcasting_ability,
+        skill_choices: None,
+    });
+    let custom_race = a.custom_race.map(|r| CustomRace {
+        name: r.name,
+        ability_bonuses: r
+            .ability_bonuses
+            .as_ref()
+            .map(|b| b.to_map().into_iter().map(|(k, v)| (k, v as i32)).collect())
+            .unwrap_or_default(),
+        speed: a.speed,
+        size: r.size,
+        traits: vec![],
+    });
     let req = CreateRequest {
         name: a.name,
         kind: a.character_type,
@@ -200,39 +184,17 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         },
         scores: a.stats.as_ref().map(StatsArg::to_map),
         skills: a.skills,
-        expertise: a.expertise,
         saves: a.saves,
         equipment: a.equipment,
         spells: a.spells,
-        languages: a.languages,
         max_hp: a.hp,
         armor_class: a.ac,
         speed: a.speed,
-        size: a.size,
-        resistances: a.resistances,
-        immunities: a.immunities,
-        vulnerabilities: a.vulnerabilities,
-        condition_immunities: a.condition_immunities,
-        custom_class: a.custom_class.map(|c| CustomClass {
-            name: c.name,
-            hit_die: c.hit_die,
-            saves: c.saves,
-            spellcasting_ability: c.spellcasting_ability,
-            skill_choices: None,
-        }),
-        custom_race: a.custom_race.map(|r| CustomRace {
-            name: r.name,
-            ability_bonuses: r
-                .ability_bonuses
-                .as_ref()
-                .map(|b| b.to_map().into_iter().map(|(k, v)| (k, v as i32)).collect())
-                .unwrap_or_default(),
-            speed: r.speed,
-            size: r.size,
-            traits: r.traits,
-        }),
+        custom_class,
+        custom_race,
         notes: a.notes,
         mode,
+        ..Default::default()
     };
     let out = create_character(call, req)?;
     let text = render::creation(&out, mode);
@@ -417,9 +379,11 @@ pub struct UpdateCharacterArgs {
     pub character_id: Option<String>,
     /// Character name (case-insensitive).
     pub character_name: Option<String>,
-    /// A number sets HP; "+5" heals; "-7" is untyped damage through the pipeline.
+    /// "12" sets HP, "+5" heals, "-7" deals untyped damage through the pipeline.
+    #[schemars(with = "Option<String>")]
     pub hp: Option<HpArg>,
-    /// Typed damage through resistances, immunities, vulnerabilities and temp HP.
+    /// Typed damage of one hit, e.g. [{"amount": 9, "type": "slashing"}]: resistances, temp HP, 0 HP and death saves apply.
+    #[schemars(with = "Option<Vec<DamageArg>>")]
     pub damage: Option<DamageList>,
     /// The damage is from a critical hit (two death-save failures at 0 HP).
     #[serde(default)]
@@ -460,21 +424,82 @@ pub struct UpdateCharacterArgs {
     pub spells: Option<Vec<String>>,
     /// Replace languages.
     pub languages: Option<Vec<String>>,
-    /// Replace resistances.
-    pub resistances: Option<Vec<DamageType>>,
-    /// Replace immunities.
-    pub immunities: Option<Vec<DamageType>>,
-    /// Replace vulnerabilities.
-    pub vulnerabilities: Option<Vec<DamageType>>,
-    /// Replace condition immunities.
-    pub condition_immunities: Option<Vec<Condition>>,
+    /// Replace all resistances, immunities, vulnerabilities and condition immunities.
+    pub defenses: Option<Vec<DefenseArg>>,
     /// Spellcasting ability.
     pub spellcasting_ability: Option<Ability>,
     /// Notes.
     pub notes: Option<String>,
 }
 
+arg_enum! {
+    /// A kind of defense.
+    pub enum DefenseKind {
+        Resistance = "resistance",
+        Immunity = "immunity",
+        Vulnerability = "vulnerability",
+        ConditionImmunity = "condition_immunity",
+    }
+}
+
+/// What a defense is against: a damage type, or a condition for condition_immunity.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum DefenseTarget {
+    /// A damage type.
+    Damage(DamageType),
+    /// A condition.
+    Condition(Condition),
+}
+
+/// One defense, e.g. {"kind": "resistance", "against": "fire"}.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DefenseArg {
+    /// Kind of defense.
+    pub kind: DefenseKind,
+    /// A damage type, or a condition for condition_immunity.
+    pub against: DefenseTarget,
+}
+
+fn defenses_of(d: &Option<Vec<DefenseArg>>, kind: DefenseKind) -> Option<Vec<DamageType>> {
+    d.as_ref().map(|d| {
+        d.iter()
+            .filter(|x| x.kind == kind)
+            .filter_map(|x| match x.against {
+                DefenseTarget::Damage(t) => Some(t),
+                DefenseTarget::Condition(_) => None,
+            })
+            .collect()
+    })
+}
+
+fn check_defenses(d: &Option<Vec<DefenseArg>>) -> Result<(), EngineError> {
+    for x in d.iter().flatten() {
+        match (x.kind, x.against) {
+            (DefenseKind::ConditionImmunity, DefenseTarget::Damage(t)) => {
+                return Err(EngineError::invalid("defenses", format!("condition_immunity takes a condition, not the damage type '{t}'")));
+            }
+            (k, DefenseTarget::Condition(c)) if k != DefenseKind::ConditionImmunity => {
+                return Err(EngineError::invalid("defenses", format!("{} takes a damage type, not the condition '{c}'; use kind condition_immunity", k_name(k))));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn k_name(k: DefenseKind) -> &'static str {
+    match k {
+        DefenseKind::Resistance => "resistance",
+        DefenseKind::Immunity => "immunity",
+        DefenseKind::Vulnerability => "vulnerability",
+        DefenseKind::ConditionImmunity => "condition_immunity",
+    }
+}
+
 fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, EngineError> {
+    check_defenses(&a.defenses)?;
     let req = UpdateRequest {
         patch: CharacterPatch {
             name: a.name,
@@ -493,10 +518,15 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             equipment: a.equipment,
             spells: a.spells,
             languages: a.languages,
-            resistances: a.resistances,
-            immunities: a.immunities,
-            vulnerabilities: a.vulnerabilities,
-            condition_immunities: a.condition_immunities,
+            resistances: defenses_of(&a.defenses, DefenseKind::Resistance),
+            immunities: defenses_of(&a.defenses, DefenseKind::Immunity),
+            vulnerabilities: defenses_of(&a.defenses, DefenseKind::Vulnerability),
+            condition_immunities: a.defenses.as_ref().map(|d| {
+                d.iter().filter(|x| x.kind == DefenseKind::ConditionImmunity).filter_map(|x| match x.against {
+                    DefenseTarget::Condition(c) => Some(c),
+                    DefenseTarget::Damage(_) => None,
+                }).collect()
+            }),
             notes: a.notes,
             spellcasting_ability: a.spellcasting_ability,
         },

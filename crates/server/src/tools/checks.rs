@@ -28,7 +28,7 @@ arg_enum! {
     }
 }
 
-/// The other side of a contest.
+/// The other side of a contest; it rolls the same check type with its own sheet.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ContestSide {
@@ -36,21 +36,10 @@ pub struct ContestSide {
     pub character_id: Option<String>,
     /// Opponent name.
     pub character_name: Option<String>,
-    /// Opponent's check type (default: the same).
-    pub check_type: Option<CheckType>,
-    /// Opponent's skill.
+    /// Opponent's skill (default: the same).
     pub skill: Option<Skill>,
-    /// Opponent's ability.
+    /// Opponent's ability (default: the same).
     pub ability: Option<Ability>,
-    /// Opponent's situational bonus.
-    #[serde(default)]
-    pub bonus: i32,
-    /// Opponent has advantage.
-    #[serde(default)]
-    pub advantage: bool,
-    /// Opponent has disadvantage.
-    #[serde(default)]
-    pub disadvantage: bool,
 }
 
 /// Arguments of `roll_check`.
@@ -61,7 +50,7 @@ pub struct RollCheckArgs {
     pub character_id: Option<String>,
     /// Character name (case-insensitive).
     pub character_name: Option<String>,
-    /// skill, ability, save, attack, initiative or passive.
+    /// What to roll; passive is 10 + the bonus, no roll.
     pub check_type: CheckType,
     /// The skill (skill and passive checks).
     pub skill: Option<Skill>,
@@ -160,7 +149,7 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
     let req = request(&a)?;
     if let Some(other) = &a.contested_by {
         let (test, passive) = test_for(
-            other.check_type.unwrap_or(a.check_type),
+            a.check_type,
             other.skill.or(a.skill),
             other.ability.or(a.ability),
             None,
@@ -169,9 +158,9 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
             test,
             passive,
             dc: None,
-            advantage: other.advantage.then(|| "advantage given".to_string()),
-            disadvantage: other.disadvantage.then(|| "disadvantage given".to_string()),
-            bonus: other.bonus,
+            advantage: None,
+            disadvantage: None,
+            bonus: 0,
             reason: None,
         };
         let out = roll_contest(
