@@ -30,10 +30,17 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
 pub fn with_batch(mut single: Map<String, Value>, what: &str) -> Map<String, Value> {
     let required = single.remove("required");
     let names: Vec<String> = match &required {
-        Some(Value::Array(req)) => req.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+        Some(Value::Array(req)) => req
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
         _ => vec![],
     };
-    let must = if names.is_empty() { String::new() } else { format!("; {} required in each", names.join(", ")) };
+    let must = if names.is_empty() {
+        String::new()
+    } else {
+        format!("; {} required in each", names.join(", "))
+    };
     if let Some(Value::Object(props)) = single.get_mut("properties") {
         props.insert(
             "batch".into(),
@@ -72,7 +79,13 @@ fn enum_values(alt: &Value) -> Option<Vec<Value>> {
 }
 
 fn clean_node(m: &mut Map<String, Value>, root: bool) {
-    for key in ["$schema", "$defs", "definitions", "title", "additionalProperties"] {
+    for key in [
+        "$schema",
+        "$defs",
+        "definitions",
+        "title",
+        "additionalProperties",
+    ] {
         // Unknown fields are rejected by the server with a suggestion; saying so in every object
         // of every schema costs tokens on every turn.
         m.remove(key);
@@ -87,23 +100,39 @@ fn clean_node(m: &mut Map<String, Value>, root: bool) {
     }
     // `type: ["T", "null"]` → `type: "T"`.
     if let Some(Value::Array(types)) = m.get("type") {
-        let mut non_null: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
-        let t = if non_null.len() == 1 { non_null.remove(0) } else { Value::Array(non_null) };
+        let mut non_null: Vec<Value> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .cloned()
+            .collect();
+        let t = if non_null.len() == 1 {
+            non_null.remove(0)
+        } else {
+            Value::Array(non_null)
+        };
         m.insert("type".into(), t);
     }
     for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(alts)) = m.get(key) else { continue };
+        let Some(Value::Array(alts)) = m.get(key) else {
+            continue;
+        };
         // Drop `{type: null}` alternatives: the field is simply optional.
         let alts: Vec<Value> = alts
             .iter()
-            .filter(|a| !(a.get("type").and_then(Value::as_str) == Some("null") && a.as_object().is_some_and(|o| o.len() == 1)))
+            .filter(|a| {
+                !(a.get("type").and_then(Value::as_str) == Some("null")
+                    && a.as_object().is_some_and(|o| o.len() == 1))
+            })
             .cloned()
             .collect();
         m.remove(key);
         // Alternatives that are all values (documented enum variants, untagged enum unions) →
         // one `enum`.
-        let values: Option<Vec<Value>> =
-            alts.iter().map(enum_values).collect::<Option<Vec<_>>>().map(|v| v.concat());
+        let values: Option<Vec<Value>> = alts
+            .iter()
+            .map(enum_values)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.concat());
         match values {
             Some(values) if !values.is_empty() => {
                 m.insert("type".into(), Value::String("string".into()));

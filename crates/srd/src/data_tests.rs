@@ -839,4 +839,3 @@ fn search_query_json_is_camel_case_and_strict() {
     assert_eq!(q.filters.damage_type.as_deref(), Some("fire"));
     assert!(serde_json::from_str::<SearchQuery>(r#"{"filters":{"colour":"red"}}"#).is_err());
 }
-

@@ -92,19 +92,22 @@ fn parse<T: DeserializeOwned>(dir: &Path, name: &str, required: bool) -> Result<
         }
         Err(source) => return Err(SrdError::Io { file, source }),
     };
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
-    let out: Vec<T> =
-        serde_path_to_error::deserialize(&mut de).map_err(|e| SrdError::Malformed {
-            file: file.clone(),
-            path: e.path().to_string(),
-            message: e.inner().to_string(),
-        })?;
-    de.end().map_err(|e| SrdError::Malformed {
-        file,
-        path: ".".into(),
-        message: e.to_string(),
-    })?;
-    Ok(out)
+    // Fast path without path tracking; on failure parse again to locate the error.
+    match serde_json::from_slice::<Vec<T>>(&bytes) {
+        Ok(v) => Ok(v),
+        Err(plain) => {
+            let mut de = serde_json::Deserializer::from_slice(&bytes);
+            let (path, message) = match serde_path_to_error::deserialize::<_, Vec<T>>(&mut de) {
+                Err(e) => (e.path().to_string(), e.inner().to_string()),
+                Ok(_) => (".".to_string(), plain.to_string()),
+            };
+            Err(SrdError::Malformed {
+                file,
+                path,
+                message,
+            })
+        }
+    }
 }
 
 /// Where a conversion error happened.

@@ -481,6 +481,7 @@ pub(crate) struct Pattern {
     peq: [u64; 256],
     m: usize,
     max_edits: u32,
+    multi_word: bool,
 }
 
 impl Pattern {
@@ -498,11 +499,13 @@ impl Pattern {
             5..=8 => 2,
             _ => 3,
         };
+        let multi_word = q.contains(' ');
         Pattern {
             q,
             peq,
             m,
             max_edits,
+            multi_word,
         }
     }
 
@@ -568,38 +571,39 @@ impl Pattern {
             return 1.0;
         }
         let ratio = q.len() as f32 / name.len().max(1) as f32;
-        let mut best: f32 = 0.0;
         if name.starts_with(q) {
-            best = 0.9 + 0.09 * ratio;
-        } else if let Some(pos) = name.find(q) {
+            return 0.9 + 0.09 * ratio;
+        }
+        // One pass gives both the whole-name distance and the best substring distance;
+        // a substring distance of 0 means the name contains the query.
+        let (global, substring) = if q.len() <= 64 {
+            self.distances(name.as_bytes())
+        } else {
+            (u32::MAX, if name.contains(q) { 0 } else { u32::MAX })
+        };
+        let mut best: f32 = 0.0;
+        if substring == 0 {
             let at_word = name
                 .match_indices(q)
-                .any(|(p, _)| p == 0 || name.as_bytes()[p - 1] == b' ');
-            best = if at_word {
-                0.8 + 0.09 * ratio
-            } else {
-                0.7 + 0.09 * ratio
-            };
-            let _ = pos;
+                .any(|(p, _)| p > 0 && name.as_bytes()[p - 1] == b' ');
+            if at_word {
+                return 0.8 + 0.09 * ratio;
+            }
+            best = 0.7 + 0.09 * ratio;
         }
-        if best >= 0.8 {
-            return best;
+        if global <= self.max_edits {
+            best = best.max(0.85 - 0.1 * global as f32);
+        }
+        if q.len() >= 5 && substring > 0 && substring <= self.max_edits.min(2) {
+            best = best.max(0.6 - 0.1 * substring as f32);
         }
         // Every query word is the prefix of some name word ("red dragon adult").
-        if q.contains(' ')
+        if best < 0.78
+            && self.multi_word
             && q.split(' ')
                 .all(|w| name.split(' ').any(|n| n.starts_with(w)))
         {
-            best = best.max(0.78 + 0.09 * ratio);
-        }
-        if self.max_edits > 0 && q.len() <= 64 {
-            let (global, substring) = self.distances(name.as_bytes());
-            if global <= self.max_edits {
-                best = best.max(0.85 - 0.1 * global as f32);
-            }
-            if q.len() >= 5 && substring <= self.max_edits.min(2) {
-                best = best.max(0.6 - 0.1 * substring as f32);
-            }
+            best = 0.78 + 0.09 * ratio;
         }
         best
     }
@@ -1134,15 +1138,18 @@ impl Compendium {
             .map(str::trim)
             .filter(|q| !q.is_empty());
         let pattern = text.map(Pattern::new);
-        let words: Vec<String> = text
-            .map(|t| {
-                t.to_ascii_lowercase()
-                    .split_whitespace()
-                    .filter(|w| w.len() >= 2)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        // Literal words of the query, longest (usually rarest) first, each searched with a
+        // prebuilt SIMD finder.
+        let lowered = text.map(str::to_ascii_lowercase).unwrap_or_default();
+        let mut words: Vec<&str> = lowered
+            .split_whitespace()
+            .filter(|w| w.len() >= 2)
+            .collect();
+        words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        let finders: Vec<memchr::memmem::Finder<'_>> = words
+            .iter()
+            .map(|w| memchr::memmem::Finder::new(w))
+            .collect();
         let mut matches: Vec<(f32, u32)> = Vec::new();
         for (id, meta) in self.index.entries.iter().enumerate() {
             if let Some(k) = query.kind
@@ -1156,8 +1163,10 @@ impl Compendium {
                     let s = p.score(&meta.norm);
                     if s >= 0.3 {
                         s
-                    } else if !words.is_empty()
-                        && words.iter().all(|w| meta.text.contains(w.as_str()))
+                    } else if !finders.is_empty()
+                        && finders
+                            .iter()
+                            .all(|f| f.find(meta.text.as_bytes()).is_some())
                     {
                         0.25
                     } else {

@@ -478,10 +478,19 @@ fn check_defenses(d: &Option<Vec<DefenseArg>>) -> Result<(), EngineError> {
     for x in d.iter().flatten() {
         match (x.kind, x.against) {
             (DefenseKind::ConditionImmunity, DefenseTarget::Damage(t)) => {
-                return Err(EngineError::invalid("defenses", format!("condition_immunity takes a condition, not the damage type '{t}'")));
+                return Err(EngineError::invalid(
+                    "defenses",
+                    format!("condition_immunity takes a condition, not the damage type '{t}'"),
+                ));
             }
             (k, DefenseTarget::Condition(c)) if k != DefenseKind::ConditionImmunity => {
-                return Err(EngineError::invalid("defenses", format!("{} takes a damage type, not the condition '{c}'; use kind condition_immunity", k_name(k))));
+                return Err(EngineError::invalid(
+                    "defenses",
+                    format!(
+                        "{} takes a damage type, not the condition '{c}'; use kind condition_immunity",
+                        k_name(k)
+                    ),
+                ));
             }
             _ => {}
         }
@@ -522,10 +531,13 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             immunities: defenses_of(&a.defenses, DefenseKind::Immunity),
             vulnerabilities: defenses_of(&a.defenses, DefenseKind::Vulnerability),
             condition_immunities: a.defenses.as_ref().map(|d| {
-                d.iter().filter(|x| x.kind == DefenseKind::ConditionImmunity).filter_map(|x| match x.against {
-                    DefenseTarget::Condition(c) => Some(c),
-                    DefenseTarget::Damage(_) => None,
-                }).collect()
+                d.iter()
+                    .filter(|x| x.kind == DefenseKind::ConditionImmunity)
+                    .filter_map(|x| match x.against {
+                        DefenseTarget::Condition(c) => Some(c),
+                        DefenseTarget::Damage(_) => None,
+                    })
+                    .collect()
             }),
             notes: a.notes,
             spellcasting_ability: a.spellcasting_ability,

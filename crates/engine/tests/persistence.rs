@@ -1,0 +1,229 @@
+//! The store keeps everything across restarts, isolates campaigns, and logs every change.
+
+mod common;
+
+use tabletop_engine::campaign;
+use tabletop_engine::character::CharacterRef;
+use tabletop_engine::rolls::{RollRequest, roll_dice};
+use tabletop_engine::sheet::get_character;
+use tabletop_engine::store::{Store, Tx};
+use tabletop_engine::update::{HpChange, UpdateRequest, update_character};
+use tabletop_rules::DamageType;
+use tabletop_rules::damage::DamagePart;
+
+fn roll(engine: &mut tabletop_engine::Engine<tabletop_engine::SqliteStore>, expr: &str) -> i64 {
+    engine
+        .write("roll_dice", &serde_json::json!({}), |call| {
+            roll_dice(
+                call,
+                &RollRequest {
+                    expression: expr.into(),
+                    ..Default::default()
+                },
+            )
+        })
+        .expect("roll")
+        .roll
+        .total
+}
+
+#[test]
+fn a_character_survives_a_restart_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let before = {
+        let mut e = common::open(&db, "main", None);
+        let id = common::create(&mut e, common::fighter("Brom", [16, 12, 14, 8, 10, 10]));
+        e.write("update_character", &serde_json::json!({}), |call| {
+            update_character(
+                call,
+                CharacterRef::new(Some(&id), None),
+                UpdateRequest {
+                    damage: vec![DamagePart::new(Some(DamageType::Fire), 5)],
+                    temp_hp: Some(3),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+        e.read(|call| get_character(call, CharacterRef::new(None, Some("brom"))))
+            .unwrap()
+            .character
+    };
+    // Dropped: the connection is closed, as after a kill.
+    let mut e = common::open(&db, "main", None);
+    let after = e
+        .read(|call| get_character(call, CharacterRef::new(Some(&before.id), None)))
+        .unwrap()
+        .character;
+    assert_eq!(before, after);
+    assert_eq!(after.hp, 12 - 5);
+    assert_eq!(after.temp_hp, 3);
+}
+
+#[test]
+fn the_dice_stream_resumes_exactly_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    // Reference: six rolls in one process.
+    let reference: Vec<i64> = {
+        let mut e = common::open(&dir.path().join("ref.sqlite"), "main", Some(42));
+        (0..6).map(|_| roll(&mut e, "1d1000")).collect()
+    };
+    // The same seed, with a restart after three rolls.
+    let mut first: Vec<i64> = {
+        let mut e = common::open(&db, "main", Some(42));
+        (0..3).map(|_| roll(&mut e, "1d1000")).collect()
+    };
+    let mut e = common::open(&db, "main", None);
+    first.extend((0..3).map(|_| roll(&mut e, "1d1000")));
+    assert_eq!(reference, first);
+}
+
+#[test]
+fn a_per_call_seed_leaves_the_campaign_stream_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut a = common::open(&dir.path().join("a.sqlite"), "main", Some(9));
+    let mut b = common::open(&dir.path().join("b.sqlite"), "main", Some(9));
+    let seeded = |e: &mut tabletop_engine::Engine<tabletop_engine::SqliteStore>| {
+        e.write("roll_dice", &serde_json::json!({}), |call| {
+            roll_dice(
+                call,
+                &RollRequest {
+                    expression: "3d6".into(),
+                    seed: Some(1),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap()
+        .roll
+        .total
+    };
+    let s1 = seeded(&mut a);
+    assert_eq!(
+        s1,
+        seeded(&mut a),
+        "the same per-call seed gives the same roll"
+    );
+    assert_eq!(
+        roll(&mut a, "1d1000"),
+        roll(&mut b, "1d1000"),
+        "the campaign stream did not move"
+    );
+}
+
+#[test]
+fn campaigns_are_isolated() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    {
+        let mut e = common::open(&db, "alpha", None);
+        common::create(&mut e, common::fighter("Only In Alpha", [10; 6]));
+    }
+    let mut e = common::open(&db, "beta", None);
+    let err = e
+        .read(|call| get_character(call, CharacterRef::new(None, Some("Only In Alpha"))))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("no character 'Only In Alpha'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_mutating_call_is_in_the_event_log_with_its_rolls() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let mut e = common::open(&db, "main", Some(5));
+    let id = common::create(&mut e, common::fighter("Logged", [10; 6]));
+    roll(&mut e, "2d6");
+    e.write(
+        "update_character",
+        &serde_json::json!({"characterId": id, "hp": "-3"}),
+        |call| {
+            update_character(
+                call,
+                CharacterRef::new(Some(&id), None),
+                UpdateRequest {
+                    hp: Some(HpChange::Damage(3)),
+                    ..Default::default()
+                },
+            )
+        },
+    )
+    .unwrap();
+    // A failed call writes nothing.
+    let failed = e.write("update_character", &serde_json::json!({}), |call| {
+        update_character(
+            call,
+            CharacterRef::new(Some("nobody"), None),
+            UpdateRequest::default(),
+        )
+    });
+    assert!(failed.is_err());
+    drop(e);
+    let mut store = tabletop_engine::SqliteStore::open(&db).unwrap();
+    let tx = store.begin(false).unwrap();
+    let c = tx.find_campaign("main").unwrap().unwrap();
+    let events = tx.all_events(c).unwrap();
+    let tools: Vec<&str> = events.iter().map(|e| e.tool.as_str()).collect();
+    assert_eq!(
+        tools,
+        [
+            "server",
+            "create_character",
+            "roll_dice",
+            "update_character"
+        ]
+    );
+    assert_eq!(events[2].rolls.len(), 1, "the roll is recorded");
+    assert!(
+        events[3].changes[0].what.contains("10 → 7"),
+        "{:?}",
+        events[3].changes
+    );
+    assert_eq!(events[3].args["hp"], "-3");
+}
+
+#[test]
+fn export_and_import_round_trip_a_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    {
+        let mut e = common::open(&db, "saga", Some(3));
+        common::create(&mut e, common::fighter("Exported", [12; 6]));
+        roll(&mut e, "1d20");
+    }
+    let mut store = tabletop_engine::SqliteStore::open(&db).unwrap();
+    let exported = {
+        let tx = store.begin(false).unwrap();
+        campaign::export(&tx, "saga").unwrap()
+    };
+    {
+        let mut tx = store.begin(true).unwrap();
+        let name = campaign::import(&mut tx, &exported, Some("saga-copy")).unwrap();
+        assert_eq!(name, "saga-copy");
+        let again = campaign::import(&mut tx, &exported, Some("saga-copy")).unwrap_err();
+        assert!(again.to_string().contains("already exists"), "{again}");
+        tabletop_engine::store::Transaction::commit(tx).unwrap();
+    }
+    drop(store);
+    let mut a = common::open(&db, "saga", None);
+    let mut b = common::open(&db, "saga-copy", None);
+    let ca = a
+        .read(|call| get_character(call, CharacterRef::new(None, Some("Exported"))))
+        .unwrap();
+    let cb = b
+        .read(|call| get_character(call, CharacterRef::new(None, Some("Exported"))))
+        .unwrap();
+    assert_eq!(ca.character, cb.character);
+    assert_eq!(
+        roll(&mut a, "1d1000"),
+        roll(&mut b, "1d1000"),
+        "the dice stream was exported too"
+    );
+    // New ids in the copy do not collide with imported ones.
+    let id = common::create(&mut b, common::fighter("New", [10; 6]));
+    assert_ne!(id, ca.character.id);
+}
