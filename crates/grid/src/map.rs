@@ -378,6 +378,7 @@ pub struct BattleMap {
     height: u32,
     cells: Vec<Cell>,
     flags: Vec<u8>,
+    any_elevation: bool,
     default_light: Light,
     doors: BTreeMap<(i32, i32), DoorState>,
     props: BTreeMap<String, Prop>,
@@ -400,6 +401,7 @@ impl BattleMap {
             height,
             cells: vec![Cell::default(); n],
             flags: vec![0; n],
+            any_elevation: false,
             default_light: Light::Bright,
             doors: BTreeMap::new(),
             props: BTreeMap::new(),
@@ -542,7 +544,13 @@ impl BattleMap {
         }
         let i = self.idx(pos.x, pos.y);
         self.cells[i].elevation_ft = elevation_ft;
+        self.any_elevation = elevation_ft != 0 || self.cells.iter().any(|c| c.elevation_ft != 0);
         Ok(())
+    }
+
+    /// Whether any square has a non-zero elevation (lets flat maps skip climbing).
+    pub(crate) fn has_elevation(&self) -> bool {
+        self.any_elevation
     }
 
     /// Ground level of a square in squares (`elevation_ft / 5`); 0 off the map.

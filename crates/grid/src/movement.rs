@@ -113,7 +113,7 @@ pub struct OpportunityRisk {
     pub to: Position,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     x: i16,
     y: i16,
@@ -121,16 +121,50 @@ struct Node {
     odd: bool,
 }
 
+impl std::hash::Hash for Node {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // One word: x and y fit in 15 bits each (maps are at most 200 squares).
+        state.write_u32(
+            ((self.x as u16 as u32) << 16) | ((self.y as u16 as u32) << 1) | u32::from(self.odd),
+        );
+    }
+}
+
 const OCC_ANY: u8 = 1;
 const OCC_NO_STOP: u8 = 2;
 const OCC_HOSTILE_WALL: u8 = 4;
 
-/// Per-query movement context.
+/// Entry codes of the precomputed per-anchor grid.
+const ENTER_BLOCKED: u8 = 0;
+const ENTER_NORMAL: u8 = 1;
+const ENTER_DOUBLE: u8 = 2;
+const ENTER_UNKNOWN: u8 = u8::MAX;
+
+const STEPS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// Per-query movement context: everything a step needs, precomputed into dense grids.
 struct Mover<'a> {
     map: &'a BattleMap,
+    width: i32,
+    height: i32,
     n: i32,
     opts: &'a MoveOptions,
+    /// Creature occupancy bits per square.
     occ: Vec<u8>,
+    /// Per anchor square, for movers bigger than one square: blocked / normal / double cost to
+    /// enter with the whole space, filled lazily.
+    enter: Vec<std::cell::Cell<u8>>,
+    /// Ground level per square, when climbing matters (walking on a map with elevation).
+    ground: Option<Vec<i32>>,
     flying_z: Option<i32>,
 }
 
@@ -142,8 +176,9 @@ impl<'a> Mover<'a> {
         };
         let size = opts.size.or(me.map(|c| c.size)).unwrap_or(Size::Medium);
         let n = size_squares(size);
-        let (w, h) = (map.width() as usize, map.height() as usize);
-        let mut occ = vec![0u8; w * h];
+        let (w, h) = (map.width() as i32, map.height() as i32);
+        let cells = (w * h) as usize;
+        let mut occ = vec![0u8; cells];
         let hostile: HashSet<&str> = opts.hostile_ids.iter().map(String::as_str).collect();
         for c in map.creatures() {
             if Some(c.id.as_str()) == opts.mover.as_deref() {
@@ -167,80 +202,105 @@ impl<'a> Mover<'a> {
             }
             for q in c.squares() {
                 if map.contains(q) {
-                    occ[q.y as usize * w + q.x as usize] |= bits;
+                    occ[(q.y * w + q.x) as usize] |= bits;
                 }
             }
         }
+        let enter = if n > 1 {
+            vec![std::cell::Cell::new(ENTER_UNKNOWN); cells]
+        } else {
+            Vec::new()
+        };
+        let ground = (!opts.flying && map.has_elevation()).then(|| {
+            (0..h)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .map(|(x, y)| map.ground_z(Position::new(x, y)))
+                .collect()
+        });
         Ok(Mover {
             map,
+            width: w,
+            height: h,
             n,
             opts,
             occ,
+            enter,
+            ground,
             flying_z: opts.flying.then_some(from.z),
         })
     }
 
-    fn occ(&self, x: i32, y: i32) -> u8 {
-        self.occ[y as usize * self.map.width() as usize + x as usize]
+    fn idx(&self, x: i32, y: i32) -> usize {
+        (y * self.width + x) as usize
     }
 
-    /// Whether the whole space anchored at `(x, y)` is on the map and enterable.
-    fn passable(&self, x: i32, y: i32) -> bool {
-        if !self.map.in_bounds(x, y) || !self.map.in_bounds(x + self.n - 1, y + self.n - 1) {
-            return false;
+    fn occ(&self, x: i32, y: i32) -> u8 {
+        self.occ[self.idx(x, y)]
+    }
+
+    /// Entry code of one square for this mover.
+    fn square_code(&self, x: i32, y: i32) -> u8 {
+        let f = self.map.flags(x, y);
+        let o = self.occ(x, y);
+        if f & F_BLOCK_MOVE != 0 || o & OCC_HOSTILE_WALL != 0 {
+            return ENTER_BLOCKED;
         }
-        for yy in y..y + self.n {
+        let terrain = !self.opts.flying
+            && ((!self.opts.ignore_difficult_terrain && f & F_DIFFICULT != 0)
+                || (!self.opts.swim_speed && f & F_WATER != 0));
+        if terrain || o & OCC_ANY != 0 {
+            ENTER_DOUBLE
+        } else {
+            ENTER_NORMAL
+        }
+    }
+
+    /// Entry code of the space anchored at `(x, y)` (blocked when it leaves the map).
+    fn enter(&self, x: i32, y: i32) -> u8 {
+        if x < 0 || y < 0 || x + self.n > self.width || y + self.n > self.height {
+            return ENTER_BLOCKED;
+        }
+        if self.n == 1 {
+            return self.square_code(x, y);
+        }
+        let cached = &self.enter[self.idx(x, y)];
+        if cached.get() != ENTER_UNKNOWN {
+            return cached.get();
+        }
+        let mut code = ENTER_NORMAL;
+        'space: for yy in y..y + self.n {
             for xx in x..x + self.n {
-                if self.map.flags(xx, yy) & F_BLOCK_MOVE != 0
-                    || self.occ(xx, yy) & OCC_HOSTILE_WALL != 0
-                {
-                    return false;
+                match self.square_code(xx, yy) {
+                    ENTER_BLOCKED => {
+                        code = ENTER_BLOCKED;
+                        break 'space;
+                    }
+                    c => code = code.max(c),
                 }
             }
         }
-        true
+        cached.set(code);
+        code
     }
 
     /// Whether the mover may end its move with its space anchored at `(x, y)`.
     fn can_stop(&self, x: i32, y: i32) -> bool {
-        self.passable(x, y)
+        self.enter(x, y) != ENTER_BLOCKED
             && (y..y + self.n)
                 .all(|yy| (x..x + self.n).all(|xx| self.occ(xx, yy) & OCC_NO_STOP == 0))
     }
 
-    /// Whether any square of the space at `(x, y)` doubles the cost of entering.
-    fn doubled(&self, x: i32, y: i32) -> bool {
-        (y..y + self.n).any(|yy| {
-            (x..x + self.n).any(|xx| {
-                let f = self.map.flags(xx, yy);
-                let terrain = !self.opts.flying
-                    && ((!self.opts.ignore_difficult_terrain && f & F_DIFFICULT != 0)
-                        || (!self.opts.swim_speed && f & F_WATER != 0));
-                terrain || self.occ(xx, yy) & OCC_ANY != 0
-            })
-        })
-    }
-
     fn ground(&self, x: i32, y: i32) -> i32 {
-        self.map.ground_z(Position::new(x, y))
+        self.ground.as_ref().map_or(0, |g| g[self.idx(x, y)])
     }
 
-    fn successors(&self, node: &Node) -> Vec<(Node, u32)> {
-        let mut out = Vec::with_capacity(8);
+    fn successors(&self, node: Node) -> impl Iterator<Item = (Node, u32)> + '_ {
         let (x, y) = (i32::from(node.x), i32::from(node.y));
-        for (dx, dy) in [
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-            (-1, -1),
-        ] {
+        STEPS.iter().filter_map(move |&(dx, dy)| {
             let (nx, ny) = (x + dx, y + dy);
-            if !self.passable(nx, ny) {
-                continue;
+            let code = self.enter(nx, ny);
+            if code == ENTER_BLOCKED {
+                return None;
             }
             let diagonal = dx != 0 && dy != 0;
             if diagonal
@@ -248,7 +308,7 @@ impl<'a> Mover<'a> {
                 && self.map.flags(nx, y) & F_BLOCK_MOVE != 0
                 && self.map.flags(x, ny) & F_BLOCK_MOVE != 0
             {
-                continue; // no squeezing through a diagonal pinch
+                return None; // no squeezing through a diagonal pinch
             }
             let (base, odd) = match (diagonal, self.opts.metric) {
                 (false, _) => (5, node.odd),
@@ -256,23 +316,22 @@ impl<'a> Mover<'a> {
                 (true, Metric::GridAlt) => (if node.odd { 10 } else { 5 }, !node.odd),
                 (true, Metric::Euclidean) => (7, false),
             };
-            let mut cost = if self.doubled(nx, ny) { 2 * base } else { base };
-            if self.flying_z.is_none() {
+            let mut cost = if code == ENTER_DOUBLE { 2 * base } else { base };
+            if self.ground.is_some() {
                 let rise = self.ground(nx, ny) - self.ground(x, y);
                 if rise > 0 {
                     cost += 2 * 5 * rise as u32;
                 }
             }
-            out.push((
+            Some((
                 Node {
                     x: nx as i16,
                     y: ny as i16,
                     odd,
                 },
                 cost,
-            ));
-        }
-        out
+            ))
+        })
     }
 
     fn heuristic(&self, node: &Node, goal: (i32, i32)) -> u32 {
@@ -287,7 +346,12 @@ impl<'a> Mover<'a> {
     }
 
     fn position(&self, x: i32, y: i32) -> Position {
-        Position::new_3d(x, y, self.flying_z.unwrap_or_else(|| self.ground(x, y)))
+        Position::new_3d(
+            x,
+            y,
+            self.flying_z
+                .unwrap_or_else(|| self.map.ground_z(Position::new(x, y))),
+        )
     }
 }
 
@@ -322,7 +386,7 @@ impl BattleMap {
         let goal = (to.x, to.y);
         let found = astar(
             &start,
-            |n| m.successors(n),
+            |n| m.successors(*n),
             |n| m.heuristic(n, goal),
             |n| (i32::from(n.x), i32::from(n.y)) == goal,
         );
@@ -336,8 +400,7 @@ impl BattleMap {
             if i > 0 {
                 let prev = &nodes[i - 1];
                 let c = m
-                    .successors(prev)
-                    .into_iter()
+                    .successors(*prev)
                     .find(|(s, _)| s == n)
                     .map(|(_, c)| c)
                     .unwrap_or(0);
@@ -409,7 +472,7 @@ impl BattleMap {
         };
         let mut seen = HashSet::new();
         let mut out = Vec::new();
-        for item in dijkstra_reach(&start, |n| m.successors(n)) {
+        for item in dijkstra_reach(&start, |n| m.successors(*n)) {
             if item.total_cost > movement_ft {
                 break;
             }
@@ -815,6 +878,68 @@ mod tests {
                 let r = m.reach(p(sx, sy), 10_000, &o).unwrap();
                 prop_assert!(r.iter().all(|(q, _)| *q != p(gx, gy)));
             }
+        }
+    }
+}
+#[cfg(test)]
+mod scratch {
+    use super::*;
+    use crate::map::Terrain;
+    #[test]
+    #[ignore]
+    fn count_expansions() {
+        let n = 100u32;
+        let mut m = BattleMap::new(n, n).unwrap();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        for y in 0..n as i32 {
+            for x in 0..n as i32 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let r = (seed >> 33) % 100;
+                if (x < 2 && y < 2) || (x >= n as i32 - 2 && y >= n as i32 - 2) {
+                    continue;
+                }
+                if r < 15 {
+                    m.set_terrain(Position::new(x, y), Terrain::Wall).unwrap();
+                } else if r < 25 {
+                    m.set_terrain(Position::new(x, y), Terrain::Difficult)
+                        .unwrap();
+                }
+            }
+        }
+        for metric in [Metric::Grid5e, Metric::GridAlt] {
+            let opts = MoveOptions {
+                metric,
+                ..Default::default()
+            };
+            let mv = Mover::new(&m, Position::new(0, 0), &opts).unwrap();
+            let count = std::cell::Cell::new(0);
+            let goal = (99, 99);
+            let t = std::time::Instant::now();
+            let r = astar(
+                &Node {
+                    x: 0,
+                    y: 0,
+                    odd: false,
+                },
+                |n| {
+                    count.set(count.get() + 1);
+                    mv.successors(*n)
+                },
+                |n| mv.heuristic(n, goal),
+                |n| (i32::from(n.x), i32::from(n.y)) == goal,
+            );
+            println!(
+                "{metric}: expansions {} cost {:?} len {:?} in {:?}",
+                count.get(),
+                r.as_ref().map(|r| r.1),
+                r.as_ref().map(|r| r.0.len()),
+                t.elapsed()
+            );
+            let t = std::time::Instant::now();
+            let _ = Mover::new(&m, Position::new(0, 0), &opts).unwrap();
+            println!("mover new {:?}", t.elapsed());
         }
     }
 }

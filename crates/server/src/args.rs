@@ -40,6 +40,33 @@ fn explain(tool: &str, path: &str, msg: &str) -> String {
     out
 }
 
+/// Deserializes one `T` or an array of them, keeping the inner error (serde's untagged enums
+/// would replace it with "data did not match any variant").
+pub fn one_or_many<'de, D, T>(d: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    let v = Option::<Value>::deserialize(d)?;
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                serde_json::from_value(item)
+                    .map_err(|e| D::Error::custom(format!("item {}: {e}", i + 1)))
+            })
+            .collect::<Result<Vec<T>, _>>()
+            .map(Some),
+        Some(one) => serde_json::from_value(one)
+            .map(|t| Some(vec![t]))
+            .map_err(D::Error::custom),
+    }
+}
+
 /// Declares a closed string enum for tool arguments: snake_case values, parsed case-insensitively,
 /// advertised in the schema with every value.
 #[macro_export]

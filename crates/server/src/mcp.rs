@@ -57,10 +57,10 @@ pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Re
     let Some(spec) = catalog::find(name) else {
         let names = CATALOG.iter().map(|t| t.name);
         let hint = tabletop_rules::vocab::closest(name, names)
-            .map(|n| format!(" Did you mean '{n}'?"))
+            .map(|n| format!("; did you mean '{n}'?"))
             .unwrap_or_default();
         return Err(ToolError(format!(
-            "unknown tool '{name}'.{hint} Call tools/list for the tools this server offers."
+            "unknown tool '{name}'{hint} Call tools/list for the tools this server offers."
         )));
     };
     if !(args.is_object() || args.is_null()) {

@@ -309,13 +309,26 @@ fn run_get(call: &mut Call<'_>, a: GetCharacterArgs) -> Result<Reply, EngineErro
 }
 
 /// A hit-point change: a number sets HP; "+5" heals; "-7" deals untyped damage.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum HpArg {
-    /// Set HP to this value.
+    /// Set HP to this value (negative numbers are damage).
     Absolute(i64),
     /// "+N" heals, "-N" damages, "N" sets.
     Delta(String),
+}
+
+impl<'de> Deserialize<'de> for HpArg {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Number(n) => n.as_i64().map(HpArg::Absolute).ok_or_else(|| {
+                serde::de::Error::custom(format!("{n} is not a whole number of hit points"))
+            }),
+            serde_json::Value::String(s) => Ok(HpArg::Delta(s)),
+            other => Err(serde::de::Error::custom(format!(
+                "expected a number or a string like \"+5\" or \"-7\", got {other}"
+            ))),
+        }
+    }
 }
 
 impl HpArg {
@@ -361,16 +374,6 @@ pub struct DamageArg {
     pub damage_type: Option<DamageType>,
 }
 
-/// One damage entry or several.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum DamageList {
-    /// One damage entry.
-    One(DamageArg),
-    /// Several damage types at once (one hit).
-    Many(Vec<DamageArg>),
-}
-
 /// Arguments of `update_character`; applied in order: fields, hp, damage, healing, tempHp.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -383,8 +386,8 @@ pub struct UpdateCharacterArgs {
     #[schemars(with = "Option<String>")]
     pub hp: Option<HpArg>,
     /// Typed damage of one hit, e.g. [{"amount": 9, "type": "slashing"}]: resistances, temp HP, 0 HP and death saves apply.
-    #[schemars(with = "Option<Vec<DamageArg>>")]
-    pub damage: Option<DamageList>,
+    #[serde(default, deserialize_with = "crate::args::one_or_many")]
+    pub damage: Option<Vec<DamageArg>>,
     /// The damage is from a critical hit (two death-save failures at 0 HP).
     #[serde(default)]
     pub critical: bool,
@@ -443,13 +446,37 @@ arg_enum! {
 }
 
 /// What a defense is against: a damage type, or a condition for condition_immunity.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, JsonSchema)]
 #[serde(untagged)]
 pub enum DefenseTarget {
     /// A damage type.
     Damage(DamageType),
     /// A condition.
     Condition(Condition),
+}
+
+impl<'de> Deserialize<'de> for DefenseTarget {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if let Ok(t) = s.parse::<DamageType>() {
+            return Ok(DefenseTarget::Damage(t));
+        }
+        if let Ok(c) = s.parse::<Condition>() {
+            return Ok(DefenseTarget::Condition(c));
+        }
+        let all: Vec<&str> = DamageType::ALL
+            .iter()
+            .map(|t| t.key())
+            .chain(Condition::ALL.iter().map(|c| c.key()))
+            .collect();
+        let hint = tabletop_rules::vocab::closest(&s, all.iter().copied())
+            .map(|c| format!(" (did you mean '{c}'?)"))
+            .unwrap_or_default();
+        Err(serde::de::Error::custom(format!(
+            "'{s}' is neither a damage type nor a condition{hint}; allowed: {}",
+            all.join(", ")
+        )))
+    }
 }
 
 /// One defense, e.g. {"kind": "resistance", "against": "fire"}.
@@ -543,14 +570,12 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             spellcasting_ability: a.spellcasting_ability,
         },
         hp: a.hp.as_ref().map(HpArg::to_change).transpose()?,
-        damage: match a.damage {
-            None => vec![],
-            Some(DamageList::One(d)) => vec![DamagePart::new(d.damage_type, d.amount)],
-            Some(DamageList::Many(v)) => v
-                .into_iter()
-                .map(|d| DamagePart::new(d.damage_type, d.amount))
-                .collect(),
-        },
+        damage: a
+            .damage
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| DamagePart::new(d.damage_type, d.amount))
+            .collect(),
         critical: a.critical,
         healing: a.healing,
         temp_hp: a.temp_hp,

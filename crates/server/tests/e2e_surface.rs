@@ -1,0 +1,223 @@
+//! End to end: the real `tabletop` binary over stdio, spoken to by the rmcp client
+//! (protocol 2026-07-28) and by raw JSON-RPC lines (the initialize-era protocol).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+use tabletop_server::client::Client;
+
+fn exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tabletop"))
+}
+
+fn args(dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut v = vec!["--data-dir".to_string(), dir.display().to_string()];
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+#[tokio::test]
+async fn the_advertised_surface_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let client = Client::spawn(&exe(), &args(dir.path(), &[])).await.unwrap();
+    let tools = client.tools().await.unwrap();
+    let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    insta::assert_json_snapshot!("full_profile_tool_names", names);
+    for t in &tools {
+        let a = t
+            .annotations
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has annotations", t.name));
+        assert!(a.title.is_some(), "{} has a title", t.name);
+        assert!(
+            a.read_only_hint.is_some()
+                && a.destructive_hint.is_some()
+                && a.idempotent_hint.is_some()
+        );
+        assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
+        let cap = t
+            .meta
+            .as_ref()
+            .and_then(|m| m.0.get("anthropic/maxResultSizeChars"))
+            .and_then(Value::as_u64);
+        assert!(
+            cap.is_some_and(|c| c >= 1000),
+            "{} has a result cap",
+            t.name
+        );
+        let schema = serde_json::to_string(&*t.input_schema).unwrap();
+        for banned in ["$schema", "$defs", "$ref", "uint32", "\"null\""] {
+            assert!(
+                !schema.contains(banned),
+                "{} schema contains {banned}: {schema}",
+                t.name
+            );
+        }
+        assert!(
+            t.description.as_ref().is_some_and(|d| d.len() <= 300),
+            "{} has a short description",
+            t.name
+        );
+    }
+    client.close().await.unwrap();
+
+    let client = Client::spawn(&exe(), &args(dir.path(), &["--profile", "core"]))
+        .await
+        .unwrap();
+    let core: Vec<String> = client
+        .tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    insta::assert_json_snapshot!("core_profile_tool_names", core);
+    client.close().await.unwrap();
+}
+
+/// Speaks newline-delimited JSON-RPC to a child, as an initialize-era client would.
+struct RawServer {
+    child: std::process::Child,
+    out: BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl RawServer {
+    fn start(dir: &Path, protocol: &str) -> (Self, Value) {
+        let mut child = Command::new(exe())
+            .args(args(dir, &["serve"]))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut s = Self {
+            child,
+            out,
+            next_id: 1,
+        };
+        let init = s.request(
+            "initialize",
+            json!({"protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "raw-test", "version": "0"}}),
+        );
+        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (s, init)
+    }
+
+    fn send(&mut self, v: Value) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{v}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.out.read_line(&mut line).unwrap() > 0,
+                "server closed stdout"
+            );
+            let v: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("stdout is not JSON-RPC ({e}): {line}"));
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))["result"].clone()
+    }
+}
+
+#[test]
+fn an_initialize_era_client_works_and_a_kill_loses_nothing_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut s, init) = RawServer::start(dir.path(), "2025-06-18");
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    assert!(
+        init["result"]["instructions"]
+            .as_str()
+            .unwrap()
+            .contains("CC-BY-4.0")
+    );
+    let listed = s.request("tools/list", json!({}));
+    assert!(listed["result"]["tools"].as_array().unwrap().len() >= 6);
+    let r = s.call(
+        "create_character",
+        json!({"name": "Survivor", "hp": 20, "ac": 14}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let r = s.call(
+        "update_character",
+        json!({"characterName": "Survivor", "hp": "-6"}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let before = s.call("get_character", json!({"characterName": "Survivor"}));
+    s.child.kill().unwrap(); // SIGKILL: no shutdown path runs.
+    s.child.wait().unwrap();
+
+    let (mut s, init) = RawServer::start(dir.path(), "2025-11-25");
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    let after = s.call("get_character", json!({"characterName": "survivor"}));
+    assert_eq!(before["structuredContent"], after["structuredContent"]);
+    assert_eq!(after["structuredContent"]["character"]["hp"], 14);
+    s.child.kill().unwrap();
+    s.child.wait().unwrap();
+}
+
+#[tokio::test]
+async fn the_same_seed_gives_the_same_rolls() {
+    let mut totals = Vec::new();
+    for _ in 0..2 {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Client::spawn(&exe(), &args(dir.path(), &["--seed", "1234"]))
+            .await
+            .unwrap();
+        let a = c
+            .call("roll_dice", json!({"expression": "10d20"}))
+            .await
+            .unwrap();
+        totals.push(a.structured["terms"].clone());
+        c.close().await.unwrap();
+    }
+    assert_eq!(totals[0], totals[1]);
+}
+
+#[test]
+fn the_call_command_shows_the_dropped_die() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(exe())
+        .args(args(
+            dir.path(),
+            &["call", "roll_dice", r#"{"expression":"4d6kh3"}"#],
+        ))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("4d6kh3: ["), "{text}");
+    assert_eq!(
+        text.matches("~~").count(),
+        2,
+        "exactly one die struck through: {text}"
+    );
+    let out = Command::new(exe())
+        .args(args(
+            dir.path(),
+            &["call", "roll_dice", r#"{"expression":"1001d6"}"#],
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1000"),
+        "limit named"
+    );
+}

@@ -1,0 +1,521 @@
+//! End to end, tool by tool: the happy path, and the bad inputs an agent will send, each
+//! answered by a tool error that names the fix (never a crash, never a silent default).
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use tabletop_server::client::{Answer, Client};
+
+struct Session {
+    client: Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    async fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let args = vec![
+            "--data-dir".to_string(),
+            dir.path().display().to_string(),
+            "--seed".into(),
+            "77".into(),
+        ];
+        let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
+            .await
+            .unwrap();
+        Self { client, _dir: dir }
+    }
+
+    async fn ok(&self, tool: &str, args: Value) -> Answer {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(!a.is_error, "{tool} {args} failed: {}", a.text);
+        a
+    }
+
+    /// Asserts a tool error whose message contains every one of `needles`.
+    async fn err(&self, tool: &str, args: Value, needles: &[&str]) {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(
+            a.is_error,
+            "{tool} {args} should fail but answered: {}",
+            a.text
+        );
+        for n in needles {
+            assert!(
+                a.text.contains(n),
+                "{tool} {args}: error lacks '{n}': {}",
+                a.text
+            );
+        }
+    }
+
+    async fn hero(&self, name: &str) {
+        self.ok(
+            "create_character",
+            json!({"name": name, "customClass": {"name": "Fighter", "hitDie": 10}, "saves": ["str", "con"],
+                   "stats": {"str": 16, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 8}, "skills": ["athletics"]}),
+        )
+        .await;
+    }
+}
+
+#[tokio::test]
+async fn roll_dice() {
+    let s = Session::start().await;
+    let a = s
+        .ok(
+            "roll_dice",
+            json!({"expression": "1d8[slashing]+2d6[fire]+3", "reason": "flame tongue"}),
+        )
+        .await;
+    assert!(a.text.starts_with("flame tongue: "), "{}", a.text);
+    assert!(a.structured["byType"]["fire"].is_i64());
+    let a = s
+        .ok(
+            "roll_dice",
+            json!({"expression": "1d20+5", "advantage": true}),
+        )
+        .await;
+    assert!(
+        a.structured["expression"]
+            .as_str()
+            .unwrap()
+            .starts_with("2d20kh1"),
+        "{}",
+        a.structured
+    );
+    let a = s
+        .ok(
+            "roll_dice",
+            json!({"batch": [{"expression": "1d4"}, {"expression": "nope"}]}),
+        )
+        .await;
+    assert!(a.text.starts_with("Batch: 1 of 2 succeeded."), "{}", a.text);
+    assert_eq!(a.structured["results"][1]["ok"], false);
+    s.err("roll_dice", json!({"expression": "1001d6"}), &["1000"])
+        .await;
+    s.err("roll_dice", json!({"expression": "1d10001"}), &["10000"])
+        .await;
+    s.err("roll_dice", json!({"expression": "2d6x"}), &["position"])
+        .await;
+    s.err(
+        "roll_dice",
+        json!({"expression": 7}),
+        &["expression", "string"],
+    )
+    .await;
+    s.err("roll_dice", json!({}), &["missing field `expression`"])
+        .await;
+    s.err(
+        "roll_dice",
+        json!({"expresion": "1d6"}),
+        &["did you mean `expression`"],
+    )
+    .await;
+    s.err(
+        "roll_dice",
+        json!({"expression": "1d6", "advantage": "yes"}),
+        &["advantage"],
+    )
+    .await;
+    s.err("roll_dice", json!({"batch": []}), &["1–20"]).await;
+    s.err("roll_dice", json!({"expression": "1d6[fiery]"}), &["fire"])
+        .await;
+    s.err(
+        "roll_dice",
+        json!({"expression": "2d6", "advantage": true}),
+        &["d20"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn create_character() {
+    let s = Session::start().await;
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Vex", "characterType": "NPC", "abilityMethod": "point_buy",
+             "stats": {"str": 8, "dex": 15, "con": 14, "int": 10, "wis": 12, "cha": 13}, "ac": 13}),
+        )
+        .await;
+    assert!(a.text.starts_with("Created Vex (ch1)"), "{}", a.text);
+    assert_eq!(a.structured["character"]["kind"], "npc");
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Dry", "previewTemplate": true}),
+        )
+        .await;
+    assert!(a.text.starts_with("Preview (nothing stored)"), "{}", a.text);
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Bad", "abilityMethod": "point_buy", "validateOnly": true,
+             "stats": {"str": 17, "dex": 15, "con": 15, "int": 15, "wis": 8, "cha": 8}}),
+        )
+        .await;
+    assert!(a.text.starts_with("Invalid build:"), "{}", a.text);
+    assert!(a.text.contains("STR 17"), "{}", a.text);
+    s.err(
+        "get_character",
+        json!({"characterName": "Dry"}),
+        &["no character 'Dry'"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "characterType": "villain"}),
+        &["allowed: pc, npc, enemy, neutral"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "abilityMethod": "pointbuy"}),
+        &["did you mean 'point_buy'"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "level": 21}),
+        &["level", "1–20"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "level": -1}),
+        &["level"],
+    )
+    .await;
+    s.err("create_character", json!({"name": ""}), &["name", "1–80"])
+        .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "skills": ["stelth"]}),
+        &["did you mean 'stealth'"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "customClass": {"name": "Odd", "hitDie": 7}}),
+        &["6, 8, 10 or 12"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "stats": {"str": 31}}),
+        &["30"],
+    )
+    .await;
+    s.err(
+        "create_character",
+        json!({"name": "X", "abilityMethod": "point_buy"}),
+        &["stats", "27"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn get_character() {
+    let s = Session::start().await;
+    s.hero("Aria").await;
+    s.hero("Bran").await;
+    let a = s
+        .ok("get_character", json!({"characterName": "ARIA"}))
+        .await;
+    assert!(
+        a.text.starts_with("Aria (ch1): level 1 Fighter pc"),
+        "{}",
+        a.text
+    );
+    assert!(
+        a.text.contains("Saves (* proficient): STR* +5"),
+        "{}",
+        a.text
+    );
+    assert_eq!(a.structured["effective"]["armorClass"]["value"], 11);
+    let a = s.ok("get_character", json!({"listAll": true})).await;
+    assert!(a.text.starts_with("2 characters match"), "{}", a.text);
+    let a = s
+        .ok("get_character", json!({"filter": {"name": "br"}}))
+        .await;
+    assert_eq!(a.structured["total"], 1);
+    let a = s
+        .ok(
+            "get_character",
+            json!({"listAll": true, "perPage": 1, "page": 2}),
+        )
+        .await;
+    assert_eq!(a.structured["characters"][0]["name"], "Bran");
+    let a = s
+        .ok(
+            "get_character",
+            json!({"batch": [{"characterId": "ch2"}, {"characterName": "Nobody"}]}),
+        )
+        .await;
+    assert!(a.text.starts_with("Batch: 1 of 2 succeeded."), "{}", a.text);
+    s.err("get_character", json!({}), &["characterId", "listAll"])
+        .await;
+    s.err(
+        "get_character",
+        json!({"characterName": "Arya"}),
+        &["did you mean 'Aria (ch1)'"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"filter": {"type": "monster_thing"}}),
+        &["allowed: pc, npc, enemy, neutral"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"filter": {"hasCondition": "sleepy"}}),
+        &["allowed: blinded"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"filter": {"minLevel": 5, "maxLevel": 2}}),
+        &["minLevel"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"filter": {"colour": "red"}}),
+        &["unknown field `colour`"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"listAll": true, "perPage": 500}),
+        &["1–100"],
+    )
+    .await;
+    s.hero("Aria").await;
+    s.err(
+        "get_character",
+        json!({"characterName": "aria"}),
+        &["matches 2 characters", "characterId"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn update_character() {
+    let s = Session::start().await;
+    s.hero("Kael").await;
+    let a = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Kael",
+             "defenses": [{"kind": "resistance", "against": "fire"}], "tempHp": 3}),
+        )
+        .await;
+    assert!(a.text.contains("temp HP 0 → 3"), "{}", a.text);
+    let a = s
+        .ok("update_character", json!({"characterName": "Kael", "damage": [{"amount": 10, "type": "fire"}, {"amount": 2, "type": "piercing"}]}))
+        .await;
+    // 10 fire halved to 5, 2 piercing: 7; 3 absorbed; 12 → 8.
+    assert_eq!(a.structured["character"]["hp"], 8, "{}", a.text);
+    assert!(a.text.contains("resist"), "{}", a.text);
+    let a = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Kael", "hp": "+100"}),
+        )
+        .await;
+    assert_eq!(a.structured["character"]["hp"], 12, "healing stops at max");
+    let a = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Kael", "hp": "-12"}),
+        )
+        .await;
+    assert!(
+        a.text.contains("unconscious") || a.text.contains("dying"),
+        "{}",
+        a.text
+    );
+    let a = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Kael", "hp": 5}),
+        )
+        .await;
+    assert_eq!(a.structured["character"]["hp"], 5);
+    let a = s.ok("update_character", json!({"batch": [{"characterName": "Kael", "ac": 18}, {"characterName": "Ghost", "ac": 1}]})).await;
+    assert!(a.text.starts_with("Batch: 1 of 2 succeeded."), "{}", a.text);
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael"}),
+        &["nothing to change"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael", "hp": "-x"}),
+        &["\"+5\" to heal"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael", "damage": [{"amount": 3, "type": "fyre"}]}),
+        &["fire"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael", "ac": 99}),
+        &["1–40"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael", "defenses": [{"kind": "resistance", "against": "prone"}]}),
+        &["condition_immunity"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"ac": 12}),
+        &["characterId or characterName"],
+    )
+    .await;
+    s.err(
+        "update_character",
+        json!({"characterName": "Kael", "healing": -4}),
+        &["healing"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn delete_character() {
+    let s = Session::start().await;
+    s.hero("Temp").await;
+    let a = s
+        .ok("delete_character", json!({"characterName": "temp"}))
+        .await;
+    assert!(a.text.starts_with("Deleted Temp (ch1)."), "{}", a.text);
+    s.err(
+        "delete_character",
+        json!({"characterName": "Temp"}),
+        &["no character 'Temp'"],
+    )
+    .await;
+    s.err(
+        "delete_character",
+        json!({}),
+        &["characterId or characterName"],
+    )
+    .await;
+    s.err(
+        "delete_character",
+        json!({"characterId": 5}),
+        &["characterId"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn roll_check() {
+    let s = Session::start().await;
+    s.hero("Rook").await;
+    s.hero("Wren").await;
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Rook", "checkType": "skill", "skill": "athletics", "dc": 10}),
+        )
+        .await;
+    assert!(a.text.starts_with("Rook — Athletics check"), "{}", a.text);
+    assert!(a.structured["outcome"]["success"].is_boolean());
+    // Athletics: STR +3 and proficiency +2.
+    assert_eq!(
+        a.structured["outcome"]["modifierTotal"], 5,
+        "{}",
+        a.structured
+    );
+    let a = s.ok("roll_check", json!({"characterName": "Rook", "checkType": "save", "ability": "con", "advantage": true})).await;
+    assert_eq!(
+        a.structured["outcome"]["rolls"].as_array().unwrap().len(),
+        2
+    );
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Rook", "checkType": "passive", "skill": "perception"}),
+        )
+        .await;
+    assert_eq!(a.structured["outcome"]["value"], 10);
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Rook", "checkType": "initiative"}),
+        )
+        .await;
+    assert_eq!(a.structured["outcome"]["modifierTotal"], 1);
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Rook", "checkType": "skill", "skill": "athletics",
+             "contestedBy": {"characterName": "Wren", "skill": "acrobatics"}}),
+        )
+        .await;
+    assert!(["first", "second", "tie"].contains(&a.structured["winner"].as_str().unwrap()));
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"group": true, "batch": [
+            {"characterName": "Rook", "checkType": "skill", "skill": "stealth", "dc": 10},
+            {"characterName": "Wren", "checkType": "skill", "skill": "stealth", "dc": 10}]}),
+        )
+        .await;
+    assert!(a.text.starts_with("Group check:"), "{}", a.text);
+    s.err(
+        "roll_check",
+        json!({"characterName": "Rook", "checkType": "skil"}),
+        &["did you mean 'skill'"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"characterName": "Rook", "checkType": "skill"}),
+        &["needs skill"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"characterName": "Rook", "checkType": "save"}),
+        &["ability"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"characterName": "Rook", "checkType": "skill", "skill": "arcana", "dc": 99}),
+        &["0–60"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"checkType": "initiative"}),
+        &["characterId or characterName"],
+    )
+    .await;
+    s.err("roll_check", json!({"group": true, "batch": [{"characterName": "Rook", "checkType": "skill", "skill": "stealth"}]}), &["DC"]).await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_tools_and_bad_argument_shapes() {
+    let s = Session::start().await;
+    s.err("roll_dise", json!({}), &["did you mean 'roll_dice'"])
+        .await;
+    s.client.close().await.unwrap();
+}
