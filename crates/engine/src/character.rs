@@ -209,7 +209,7 @@ pub fn resolve_with_fields(
         // An id that is really a name is a common slip: accept it when unambiguous.
         let by_name = tx.characters_named(campaign, id)?;
         if by_name.len() == 1 {
-            return by_name.into_iter().next().ok_or_else(|| unreachable_err());
+            return by_name.into_iter().next().ok_or_else(unreachable_err);
         }
         return Err(not_found(call, id));
     }

@@ -106,14 +106,13 @@ fn validate(req: &CheckRequest) -> Result<()> {
             "passive scores exist for skills, abilities and initiative, not saves or attacks",
         ));
     }
-    if let Some(dc) = req.dc {
-        if !(0..=60).contains(&dc) {
+    if let Some(dc) = req.dc
+        && !(0..=60).contains(&dc) {
             return Err(EngineError::invalid(
                 "dc",
                 format!("{dc} is out of range; a DC is 0–60"),
             ));
         }
-    }
     if !(-50..=50).contains(&req.bonus) {
         return Err(EngineError::invalid(
             "bonus",

@@ -321,8 +321,8 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
 
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
-    if let (Some(c), CharacterType::Pc) = (&class, kind) {
-        if let Some((choose, from)) = &c.skill_choices {
+    if let (Some(c), CharacterType::Pc) = (&class, kind)
+        && let Some((choose, from)) = &c.skill_choices {
             let off_list: Vec<String> = req
                 .skills
                 .iter()
@@ -346,7 +346,6 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
                 ));
             }
         }
-    }
     for s in &req.skills {
         skills.insert(*s, ProficiencyLevel::Proficient);
     }

@@ -222,11 +222,10 @@ impl<'a> Call<'a> {
 
     /// Records a roll in the event log.
     pub fn record_roll(&mut self, roll: &impl Serialize) {
-        if let Some(ev) = self.event.as_mut() {
-            if let Ok(v) = serde_json::to_value(roll) {
+        if let Some(ev) = self.event.as_mut()
+            && let Ok(v) = serde_json::to_value(roll) {
                 ev.rolls.push(v);
             }
-        }
     }
 
     /// Records a change in the event log.
@@ -247,12 +246,11 @@ impl<'a> Call<'a> {
     }
 
     fn finish(&mut self) -> Result<()> {
-        if self.rng_used {
-            if let Some(rng) = &self.rng {
+        if self.rng_used
+            && let Some(rng) = &self.rng {
                 let s = encode_rng(rng)?;
                 self.tx.set_rng_state(self.campaign, &s)?;
             }
-        }
         if let Some(ev) = self.event.take() {
             self.tx.append_event(self.campaign, &ev)?;
         }

@@ -24,7 +24,7 @@ impl Character {
                 source: self.armor_source.clone(),
             },
             speed: self.speed,
-            max_hp: self.max_hp.max(1) as u32,
+            max_hp: self.max_hp.max(1),
             size: self.size,
             resistances: self.resistances.clone(),
             immunities: self.immunities.clone(),
@@ -114,14 +114,13 @@ pub fn list_characters(
             format!("{per_page} is out of range; use 1–{MAX_PER_PAGE}"),
         ));
     }
-    if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level) {
-        if lo > hi {
+    if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level)
+        && lo > hi {
             return Err(EngineError::invalid(
                 "filter.minLevel",
                 format!("minLevel {lo} is above maxLevel {hi}"),
             ));
         }
-    }
     let offset = (page - 1).saturating_mul(per_page);
     let (characters, total) =
         call.tx_ref()

@@ -146,19 +146,6 @@ impl Shape {
             Shape::Line { .. } => "line",
         }
     }
-
-    /// Largest horizontal extent from the origin, in feet.
-    fn extent_ft(&self) -> i32 {
-        match *self {
-            Shape::Sphere { radius_ft } | Shape::Cylinder { radius_ft, .. } => radius_ft,
-            Shape::Cone { length_ft } => length_ft + length_ft / 2,
-            Shape::Cube { size_ft } => 2 * size_ft,
-            Shape::Line {
-                length_ft,
-                width_ft,
-            } => length_ft + width_ft,
-        }
-    }
 }
 
 /// Where an area starts.
@@ -249,6 +236,47 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
 }
 
 impl Compiled {
+    /// Conservative horizontal bounding box `[xmin, xmax, ymin, ymax]` in squares.
+    fn bbox(&self) -> [f64; 4] {
+        let ft = |v: i32| f64::from(v) / 5.0;
+        let ball = |c: [f64; 3], r: f64| [c[0] - r, c[0] + r, c[1] - r, c[1] + r];
+        let hull = |a: [f64; 4], b: [f64; 4]| {
+            [
+                a[0].min(b[0]),
+                a[1].max(b[1]),
+                a[2].min(b[2]),
+                a[3].max(b[3]),
+            ]
+        };
+        let tip = |l: f64| [self.o[0] + self.d[0] * l, self.o[1] + self.d[1] * l, 0.0];
+        match self.shape {
+            Shape::Sphere { radius_ft } | Shape::Cylinder { radius_ft, .. } => {
+                ball(self.o, ft(radius_ft))
+            }
+            Shape::Cone { length_ft } => hull(
+                ball(self.o, 0.0),
+                ball(tip(ft(length_ft)), ft(length_ft) / 2.0),
+            ),
+            Shape::Line {
+                length_ft,
+                width_ft,
+            } => hull(
+                ball(self.o, ft(width_ft) / 2.0),
+                ball(tip(ft(length_ft)), ft(width_ft) / 2.0),
+            ),
+            Shape::Cube { size_ft } => {
+                let s = ft(size_ft);
+                let axis = |i: usize| match self.cube[i] {
+                    1 => (self.o[i], self.o[i] + s),
+                    -1 => (self.o[i] - s, self.o[i]),
+                    _ => (self.o[i] - s / 2.0, self.o[i] + s / 2.0),
+                };
+                let ((x0, x1), (y0, y1)) = (axis(0), axis(1));
+                [x0, x1, y0, y1]
+            }
+        }
+    }
+
     fn contains(&self, c: [f64; 3]) -> bool {
         let v = [c[0] - self.o[0], c[1] - self.o[1], c[2] - self.o[2]];
         match self.shape {
@@ -293,9 +321,21 @@ impl Compiled {
 }
 
 impl BattleMap {
+    /// `Ok` when `p` is a grid intersection of the map (`x` in `0..=width`, `y` in `0..=height`).
+    pub(crate) fn check_corner(&self, p: Position) -> Result<()> {
+        let (w, h) = (self.width() as i32, self.height() as i32);
+        if (0..=w).contains(&p.x) && (0..=h).contains(&p.y) {
+            Ok(())
+        } else {
+            Err(GridError::Invalid(format!(
+                "corner {p} is off the {w}×{h} map; corners run x 0–{w} and y 0–{h}"
+            )))
+        }
+    }
+
     fn compile(&self, area: &AreaOfEffect) -> Result<Compiled> {
         area.shape.validate()?;
-        let (o, o2, origin_cell, oz) = match area.origin {
+        let (o, o2, origin_cell) = match area.origin {
             AreaOrigin::Square(p) => {
                 self.check(p)?;
                 (
@@ -306,28 +346,17 @@ impl BattleMap {
                     ],
                     centre2(p),
                     Some((p.x, p.y)),
-                    p.z,
                 )
             }
             AreaOrigin::Corner(p) => {
-                if p.x < 0 || p.y < 0 || p.x > self.width() as i32 || p.y > self.height() as i32 {
-                    return Err(GridError::Invalid(format!(
-                        "corner {p} is off the {}×{} map; corners run x 0–{} and y 0–{}",
-                        self.width(),
-                        self.height(),
-                        self.width(),
-                        self.height()
-                    )));
-                }
+                self.check_corner(p)?;
                 (
                     [f64::from(p.x), f64::from(p.y), f64::from(p.z) + 0.5],
                     (2 * p.x, 2 * p.y),
                     None,
-                    p.z,
                 )
             }
         };
-        let _ = oz;
         let mut d = [1.0, 0.0, 0.0];
         let mut cube = [0i8; 3];
         if area.shape.needs_direction() {
@@ -396,10 +425,15 @@ impl BattleMap {
         let z = match area.origin {
             AreaOrigin::Square(p) | AreaOrigin::Corner(p) => p.z,
         };
-        let r = area.shape.extent_ft() / 5 + 2;
-        let (ox, oy) = (c.o[0].floor() as i32, c.o[1].floor() as i32);
-        let (x0, x1) = ((ox - r).max(0), (ox + r).min(self.width() as i32 - 1));
-        let (y0, y1) = ((oy - r).max(0), (oy + r).min(self.height() as i32 - 1));
+        let [xmin, xmax, ymin, ymax] = c.bbox();
+        let (x0, x1) = (
+            ((xmin - 0.5).floor() as i32).max(0),
+            ((xmax - 0.5).ceil() as i32).min(self.width() as i32 - 1),
+        );
+        let (y0, y1) = (
+            ((ymin - 0.5).floor() as i32).max(0),
+            ((ymax - 0.5).ceil() as i32).min(self.height() as i32 - 1),
+        );
         let mut out = Vec::new();
         for y in y0..=y1 {
             for x in x0..=x1 {
@@ -740,6 +774,36 @@ mod tests {
                     prop_assert_eq!(got.contains(&p(x, y)), d <= f64::from(r) + 1e-6, "({}, {}) at {} ft", x, y, d);
                 }
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn area_squares_matches_a_full_scan(
+            kind in 0u8..4, size in 1i32..80, ox in 0i32..30, oy in 0i32..30,
+            dx in -5i32..=5, dy in -5i32..=5, dz in -2i32..=2, corner in any::<bool>(),
+        ) {
+            prop_assume!(dx != 0 || dy != 0 || dz != 0);
+            let m = BattleMap::new(30, 30).unwrap();
+            let shape = match kind {
+                0 => Shape::Cone { length_ft: size },
+                1 => Shape::Line { length_ft: size, width_ft: 5 + size % 15 },
+                2 => Shape::Cube { size_ft: size },
+                _ => Shape::Cylinder { radius_ft: size, height_ft: 10 },
+            };
+            let origin = if corner { AreaOrigin::Corner(p(ox, oy)) } else { AreaOrigin::Square(p(ox, oy)) };
+            let dir = Direction::Vector { x: f64::from(dx), y: f64::from(dy), z: f64::from(dz) };
+            let area = AreaOfEffect::directed(shape, origin, dir);
+            let got = m.area_squares(&area).unwrap();
+            let mut want = Vec::new();
+            for y in 0..30 {
+                for x in 0..30 {
+                    if m.area_contains(&area, p(x, y)).unwrap() {
+                        want.push(p(x, y));
+                    }
+                }
+            }
+            prop_assert_eq!(got, want);
         }
     }
 }

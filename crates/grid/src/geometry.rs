@@ -136,14 +136,24 @@ impl fmt::Display for Metric {
 /// Grid metrics treat elevation as a third axis: a step may change any of x, y, z by one, and
 /// any step that changes more than one axis is a diagonal.
 pub fn delta_distance_ft(dx: i32, dy: i32, dz: i32, metric: Metric) -> u32 {
-    let mut d = [dx.unsigned_abs(), dy.unsigned_abs(), dz.unsigned_abs()];
+    abs_distance_ft(
+        [dx.unsigned_abs(), dy.unsigned_abs(), dz.unsigned_abs()],
+        metric,
+    )
+}
+
+/// [`delta_distance_ft`] on absolute deltas; saturates at `u32::MAX` instead of overflowing.
+fn abs_distance_ft(mut d: [u32; 3], metric: Metric) -> u32 {
     d.sort_unstable();
     let [_, mid, max] = d;
     match metric {
-        Metric::Grid5e => 5 * max,
-        Metric::GridAlt => 5 * max + 5 * (mid / 2),
+        Metric::Grid5e => max.saturating_mul(5),
+        Metric::GridAlt => max
+            .saturating_mul(5)
+            .saturating_add((mid / 2).saturating_mul(5)),
         Metric::Euclidean => {
             let [a, b, c] = d.map(f64::from);
+            // `as` saturates for out-of-range floats.
             (5.0 * (a * a + b * b + c * c).sqrt()).round() as u32
         }
     }
@@ -153,16 +163,19 @@ pub fn delta_distance_ft(dx: i32, dy: i32, dz: i32, metric: Metric) -> u32 {
 ///
 /// Under [`Metric::Grid5e`] a 3-square diagonal is 15 ft; under [`Metric::GridAlt`] it is 20 ft.
 pub fn distance_ft(a: Position, b: Position, metric: Metric) -> u32 {
-    delta_distance_ft(b.x - a.x, b.y - a.y, b.z - a.z, metric)
+    abs_distance_ft(
+        [a.x.abs_diff(b.x), a.y.abs_diff(b.y), a.z.abs_diff(b.z)],
+        metric,
+    )
 }
 
 /// Exact straight-line distance in feet between square centres (unrounded), for range checks
 /// under [`Metric::Euclidean`].
 pub fn euclidean_ft(a: Position, b: Position) -> f64 {
     let (dx, dy, dz) = (
-        f64::from(b.x - a.x),
-        f64::from(b.y - a.y),
-        f64::from(b.z - a.z),
+        f64::from(b.x) - f64::from(a.x),
+        f64::from(b.y) - f64::from(a.y),
+        f64::from(b.z) - f64::from(a.z),
     );
     5.0 * (dx * dx + dy * dy + dz * dz).sqrt()
 }
@@ -191,16 +204,18 @@ pub fn size_rank(size: Size) -> i32 {
 }
 
 /// Gap in squares between two inclusive intervals on one axis (0 when they overlap).
-fn axis_gap(a0: i32, a_len: i32, b0: i32, b_len: i32) -> i32 {
-    let a1 = a0 + a_len - 1;
-    let b1 = b0 + b_len - 1;
-    if b0 > a1 {
+fn axis_gap(a0: i32, a_len: i32, b0: i32, b_len: i32) -> u32 {
+    let (a0, b0) = (i64::from(a0), i64::from(b0));
+    let a1 = a0 + i64::from(a_len) - 1;
+    let b1 = b0 + i64::from(b_len) - 1;
+    let gap = if b0 > a1 {
         b0 - a1
     } else if a0 > b1 {
         a0 - b1
     } else {
         0
-    }
+    };
+    u32::try_from(gap).unwrap_or(u32::MAX)
 }
 
 /// Distance in feet between two creatures' spaces: the distance between their nearest occupied
@@ -217,7 +232,7 @@ pub fn footprint_distance_ft(
     let dx = axis_gap(a.x, sa, b.x, sb);
     let dy = axis_gap(a.y, sa, b.y, sb);
     let dz = axis_gap(a.z, sa, b.z, sb);
-    delta_distance_ft(dx, dy, dz, metric)
+    abs_distance_ft([dx, dy, dz], metric)
 }
 
 /// The squares a creature of `size` anchored at `pos` covers on its own level (top-left first,
@@ -610,6 +625,14 @@ mod tests {
         fn distance_is_symmetric(ax in -50i32..50, ay in -50i32..50, az in -5i32..5, bx in -50i32..50, by in -50i32..50, bz in -5i32..5, m in metric()) {
             let (a, b) = (Position::new_3d(ax, ay, az), Position::new_3d(bx, by, bz));
             prop_assert_eq!(distance_ft(a, b, m), distance_ft(b, a, m));
+        }
+
+        #[test]
+        fn extreme_positions_do_not_overflow(ax in any::<i32>(), ay in any::<i32>(), az in any::<i32>(), bx in any::<i32>(), by in any::<i32>(), m in metric()) {
+            let (a, b) = (Position::new_3d(ax, ay, az), Position::new(bx, by));
+            let _ = distance_ft(a, b, m);
+            let _ = euclidean_ft(a, b);
+            let _ = footprint_distance_ft(a, Size::Gargantuan, b, Size::Large, m);
         }
 
         #[test]

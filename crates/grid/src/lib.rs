@@ -15,13 +15,15 @@
 //!   x must be 0–19 and y 0–19".
 //!
 //! ## Map of the crate
-//! * [`map`]: [`BattleMap`], [`Terrain`], doors, [`Prop`]s, [`Creature`]s, light.
-//! * [`geometry`]: [`Position`], [`Metric`], [`distance_ft`], [`footprint_distance_ft`].
-//! * [`area`]: [`Shape`], [`AreaOfEffect`], `area_squares`, `creatures_in_area`.
-//! * [`sight`]: `line_of_sight`, `visibility` with [`Senses`] and light.
-//! * [`cover`]: the DMG corner-to-corner rule, `cover`, `creature_cover`.
-//! * [`movement`]: `find_path` (A*), `reach` (Dijkstra), `opportunity_attack_risks`.
-//! * [`render`]: `render_ascii`.
+//! * [`map`] — [`BattleMap`], [`Terrain`], doors, [`Prop`]s, [`Creature`]s, light.
+//! * [`geometry`] — [`Position`], [`Metric`], [`distance_ft`], [`footprint_distance_ft`].
+//! * [`area`] — [`Shape`], [`AreaOfEffect`], `area_squares`, `creatures_in_area`.
+//! * [`sight`] — `line_of_sight`, `visibility` with [`Senses`] and light.
+//! * [`cover`] — the DMG corner-to-corner rule, `cover`, `creature_cover`.
+//! * [`movement`] — `find_path` (A*), `reach` (Dijkstra), `opportunity_attack_risks`.
+//! * [`render`] — `render_ascii`.
+
+#![warn(missing_docs)]
 
 pub mod area;
 pub mod cover;
@@ -39,8 +41,37 @@ pub use geometry::{
     Compass, Metric, Position, SQUARE_FT, delta_distance_ft, distance_ft, euclidean_ft, footprint,
     footprint_distance_ft, size_rank, size_squares,
 };
-pub use map::{BattleMap, Cover, Creature, DoorState, Footprint, Light, MAX_SIDE, Prop, Terrain};
+pub use map::{
+    BattleMap, Cover, Creature, DoorState, Footprint, Light, MAX_ELEVATION_SQUARES, MAX_SIDE, Prop,
+    Terrain,
+};
 pub use movement::{MoveOptions, OpportunityRisk, Path, Threat};
 pub use render::{AsciiMap, Focus, LegendEntry, RenderOptions, Viewport};
 pub use sight::{LineOfSight, Sense, Senses, SightOptions, Visibility, VisibilityReport};
 pub use tabletop_rules::Size;
+
+#[cfg(all(test, feature = "schema"))]
+mod schema_tests {
+    use super::*;
+
+    #[test]
+    fn schemas_use_camel_case() {
+        let area = serde_json::to_string(&schemars::schema_for!(AreaOfEffect)).unwrap();
+        assert!(
+            area.contains("radiusFt") && area.contains("widthFt"),
+            "{area}"
+        );
+        let terrain = serde_json::to_string(&schemars::schema_for!(Terrain)).unwrap();
+        assert!(terrain.contains("lowWall"), "{terrain}");
+        for s in [
+            serde_json::to_string(&schemars::schema_for!(Position)).unwrap(),
+            serde_json::to_string(&schemars::schema_for!(Metric)).unwrap(),
+            serde_json::to_string(&schemars::schema_for!(MoveOptions)).unwrap(),
+            serde_json::to_string(&schemars::schema_for!(Prop)).unwrap(),
+            serde_json::to_string(&schemars::schema_for!(RenderOptions)).unwrap(),
+            serde_json::to_string(&schemars::schema_for!(Senses)).unwrap(),
+        ] {
+            assert!(!s.is_empty());
+        }
+    }
+}

@@ -12,6 +12,9 @@ use crate::geometry::{Compass, Position, footprint, size_rank, size_squares};
 /// Largest allowed map side, in squares.
 pub const MAX_SIDE: u32 = 200;
 
+/// Largest allowed |elevation| of a creature or mover, in squares (10,000 ft).
+pub const MAX_ELEVATION_SQUARES: i32 = 2_000;
+
 /// What covers one square of the map.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -441,6 +444,18 @@ impl BattleMap {
         }
     }
 
+    /// `Ok` when `pos` is on the map and its elevation is within ±[`MAX_ELEVATION_SQUARES`].
+    pub(crate) fn check_with_z(&self, pos: Position) -> Result<()> {
+        self.check(pos)?;
+        if pos.z.abs() > MAX_ELEVATION_SQUARES {
+            return Err(GridError::Invalid(format!(
+                "elevation z {} at {pos} is out of range; z is in squares (5 ft each) and must be -{MAX_ELEVATION_SQUARES}–{MAX_ELEVATION_SQUARES}",
+                pos.z
+            )));
+        }
+        Ok(())
+    }
+
     fn idx(&self, x: i32, y: i32) -> usize {
         y as usize * self.width as usize + x as usize
     }
@@ -757,6 +772,7 @@ impl BattleMap {
             Some(id) => format!("{} creature '{id}'", size_name(size)),
             None => format!("{} creature", size_name(size)),
         };
+        self.check_with_z(pos)?;
         self.check_rect(&label, pos, n, n)?;
         for sq in footprint(pos, size) {
             if self.flags(sq.x, sq.y) & F_BLOCK_MOVE != 0 {
@@ -876,6 +892,21 @@ impl BattleMap {
         self.creatures
             .values()
             .filter(move |c| c.squares().any(|q| q.x == pos.x && q.y == pos.y))
+    }
+
+    /// Distance in feet between two creatures' nearest occupied squares (see
+    /// [`footprint_distance_ft`](crate::geometry::footprint_distance_ft)).
+    pub fn creature_distance_ft(
+        &self,
+        a: &str,
+        b: &str,
+        metric: crate::geometry::Metric,
+    ) -> Result<u32> {
+        let a = self.require_creature(a)?;
+        let b = self.require_creature(b)?;
+        Ok(crate::geometry::footprint_distance_ft(
+            a.position, a.size, b.position, b.size, metric,
+        ))
     }
 
     /// The (up to 8) on-map squares around `pos`, clockwise from north, same elevation.
@@ -1177,6 +1208,11 @@ mod tests {
             .to_string();
         assert!(e.contains("x is 0–18 and y 0–18"), "{e}");
         assert!(m.terrain(Position::new(-1, 0)).is_err());
+        let e = m
+            .place_creature("bird", Position::new_3d(1, 1, i32::MAX), Size::Tiny)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("must be -2000–2000"), "{e}");
     }
 
     #[test]
@@ -1212,6 +1248,13 @@ mod tests {
                 .contains("known creatures: bat, gob, ogre, rat")
         );
         assert_eq!(m.creatures_at(Position::new(2, 2)).count(), 2);
+        assert_eq!(
+            m.creature_distance_ft("ogre", "gob", crate::geometry::Metric::Grid5e)
+                .unwrap(),
+            10
+        );
+        assert_eq!(m.adjacent(Position::new(0, 0)).len(), 3);
+        assert_eq!(m.adjacent(Position::new(5, 5)).len(), 8);
         assert_eq!(m.creatures_at(Position::new(3, 2)).count(), 1);
     }
 

@@ -358,7 +358,7 @@ impl<'a> Mover<'a> {
 impl BattleMap {
     /// Whether a mover described by `opts` could end its move anchored at `pos`.
     pub fn can_stop_at(&self, pos: Position, opts: &MoveOptions) -> Result<bool> {
-        self.check(pos)?;
+        self.check_with_z(pos)?;
         let m = Mover::new(self, pos, opts)?;
         Ok(m.can_stop(pos.x, pos.y))
     }
@@ -372,7 +372,7 @@ impl BattleMap {
         to: Position,
         opts: &MoveOptions,
     ) -> Result<Option<Path>> {
-        self.check(from)?;
+        self.check_with_z(from)?;
         self.check(to)?;
         let m = Mover::new(self, from, opts)?;
         if !m.can_stop(to.x, to.y) {
@@ -463,7 +463,7 @@ impl BattleMap {
         movement_ft: u32,
         opts: &MoveOptions,
     ) -> Result<Vec<(Position, u32)>> {
-        self.check(from)?;
+        self.check_with_z(from)?;
         let m = Mover::new(self, from, opts)?;
         let start = Node {
             x: from.x as i16,
@@ -878,68 +878,6 @@ mod tests {
                 let r = m.reach(p(sx, sy), 10_000, &o).unwrap();
                 prop_assert!(r.iter().all(|(q, _)| *q != p(gx, gy)));
             }
-        }
-    }
-}
-#[cfg(test)]
-mod scratch {
-    use super::*;
-    use crate::map::Terrain;
-    #[test]
-    #[ignore]
-    fn count_expansions() {
-        let n = 100u32;
-        let mut m = BattleMap::new(n, n).unwrap();
-        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-        for y in 0..n as i32 {
-            for x in 0..n as i32 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let r = (seed >> 33) % 100;
-                if (x < 2 && y < 2) || (x >= n as i32 - 2 && y >= n as i32 - 2) {
-                    continue;
-                }
-                if r < 15 {
-                    m.set_terrain(Position::new(x, y), Terrain::Wall).unwrap();
-                } else if r < 25 {
-                    m.set_terrain(Position::new(x, y), Terrain::Difficult)
-                        .unwrap();
-                }
-            }
-        }
-        for metric in [Metric::Grid5e, Metric::GridAlt] {
-            let opts = MoveOptions {
-                metric,
-                ..Default::default()
-            };
-            let mv = Mover::new(&m, Position::new(0, 0), &opts).unwrap();
-            let count = std::cell::Cell::new(0);
-            let goal = (99, 99);
-            let t = std::time::Instant::now();
-            let r = astar(
-                &Node {
-                    x: 0,
-                    y: 0,
-                    odd: false,
-                },
-                |n| {
-                    count.set(count.get() + 1);
-                    mv.successors(*n)
-                },
-                |n| mv.heuristic(n, goal),
-                |n| (i32::from(n.x), i32::from(n.y)) == goal,
-            );
-            println!(
-                "{metric}: expansions {} cost {:?} len {:?} in {:?}",
-                count.get(),
-                r.as_ref().map(|r| r.1),
-                r.as_ref().map(|r| r.0.len()),
-                t.elapsed()
-            );
-            let t = std::time::Instant::now();
-            let _ = Mover::new(&m, Position::new(0, 0), &opts).unwrap();
-            println!("mover new {:?}", t.elapsed());
         }
     }
 }

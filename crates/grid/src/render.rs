@@ -277,8 +277,8 @@ impl BattleMap {
             (
                 v.x,
                 v.y,
-                v.x.saturating_add(v.width as i32 - 1),
-                v.y.saturating_add(v.height as i32 - 1),
+                v.x + v.width.min(crate::map::MAX_SIDE) as i32 - 1,
+                v.y + v.height.min(crate::map::MAX_SIDE) as i32 - 1,
             )
         } else {
             (0, 0, mw - 1, mh - 1)
@@ -423,6 +423,19 @@ mod tests {
             })
             .unwrap();
         assert_eq!(r.viewport.width, 5);
+        let huge = Viewport {
+            x: 0,
+            y: 0,
+            width: u32::MAX,
+            height: u32::MAX,
+        };
+        let r = m
+            .render_ascii(&RenderOptions {
+                viewport: Some(huge),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!((r.viewport.width, r.viewport.height), (50, 50));
         assert!(
             m.render_ascii(&RenderOptions {
                 viewport: Some(Viewport {

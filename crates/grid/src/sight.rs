@@ -289,11 +289,10 @@ impl BattleMap {
                     (r.visibility, r.sense.is_none()) < (cur.visibility, cur.sense.is_none())
                 });
                 if better {
-                    let done = r.visibility == Visibility::Clear;
-                    best = Some(r);
-                    if done {
-                        return Ok(best.unwrap_or_else(|| unreachable!()));
+                    if r.visibility == Visibility::Clear {
+                        return Ok(r);
                     }
+                    best = Some(r);
                 }
             }
         }

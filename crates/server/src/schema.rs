@@ -93,11 +93,10 @@ fn clean_node(m: &mut Map<String, Value>, root: bool) {
     if root {
         m.remove("description");
     }
-    if let Some(Value::String(f)) = m.get("format") {
-        if f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float" {
+    if let Some(Value::String(f)) = m.get("format")
+        && (f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float") {
             m.remove("format");
         }
-    }
     // `type: ["T", "null"]` → `type: "T"`.
     if let Some(Value::Array(types)) = m.get("type") {
         let mut non_null: Vec<Value> = types
@@ -219,9 +218,8 @@ mod tests {
         let s = with_batch(input_schema::<Args>(), "rolls");
         assert!(s.get("required").is_none());
         assert_eq!(s["properties"]["batch"]["maxItems"], 20);
-        assert_eq!(
-            s["properties"]["batch"]["items"]["required"],
-            serde_json::json!(["mode"])
-        );
+        assert_eq!(s["properties"]["batch"]["items"]["type"], "object");
+        let d = s["properties"]["batch"]["description"].as_str().unwrap();
+        assert!(d.contains("mode required in each"), "{d}");
     }
 }

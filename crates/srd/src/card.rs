@@ -677,12 +677,11 @@ impl Card for Entry<'_> {
                 }
                 plain(
                     &x.name,
-                    &format!(
+                    format!(
                         "{} language",
                         x.category.as_deref().unwrap_or("").to_lowercase()
                     )
-                    .trim()
-                    .to_string(),
+                    .trim(),
                     &extra,
                     &x.desc,
                 )

@@ -206,7 +206,31 @@ pub(crate) struct EntryMeta {
     pub kind: EntryKind,
     pub idx: u32,
     pub norm: Box<str>,
+    /// [`char_mask`] of `norm`, to skip names that lack too many of the query's characters.
+    pub mask: u64,
+    /// [`bigram_mask`] of `norm`.
+    pub bigrams: u64,
     pub text: Box<str>,
+}
+
+/// One bit per (hashed) pair of adjacent bytes present.
+pub(crate) fn bigram_mask(s: &str) -> u64 {
+    s.as_bytes().windows(2).fold(0u64, |m, w| {
+        m | 1u64 << ((u32::from(w[0]) * 131 + u32::from(w[1])) % 64)
+    })
+}
+
+/// One bit per byte class present: a–z, 0–9, space, anything else.
+pub(crate) fn char_mask(s: &str) -> u64 {
+    s.bytes().fold(0u64, |m, b| {
+        m | 1u64
+            << match b {
+                b'a'..=b'z' => b - b'a',
+                b'0'..=b'9' => 26 + b - b'0',
+                b' ' => 36,
+                _ => 37,
+            }
+    })
 }
 
 impl EntryMeta {
@@ -280,6 +304,8 @@ impl SearchIndex {
             ix.entries.push(EntryMeta {
                 kind,
                 idx: idx as u32,
+                mask: char_mask(&norm),
+                bigrams: bigram_mask(&norm),
                 norm: norm.into_boxed_str(),
                 text,
             });
@@ -482,6 +508,8 @@ pub(crate) struct Pattern {
     m: usize,
     max_edits: u32,
     multi_word: bool,
+    mask: u64,
+    bigrams: u64,
 }
 
 impl Pattern {
@@ -500,12 +528,16 @@ impl Pattern {
             _ => 3,
         };
         let multi_word = q.contains(' ');
+        let mask = char_mask(&q);
+        let bigrams = bigram_mask(&q);
         Pattern {
             q,
             peq,
             m,
             max_edits,
             multi_word,
+            mask,
+            bigrams,
         }
     }
 
@@ -513,56 +545,46 @@ impl Pattern {
         self.q.is_empty()
     }
 
-    /// Global and best-substring edit distance of the pattern against `text` (Myers/Hyyrö
-    /// bit-parallel, one pass, no allocation).
-    fn distances(&self, text: &[u8]) -> (u32, u32) {
+    /// Edit distance of the pattern against `text` (Myers/Hyyrö bit-parallel, no allocation):
+    /// against the whole text when `global`, else against its best-matching substring.
+    fn distance(&self, text: &[u8], global: bool) -> u32 {
         let m = self.m;
         if m == 0 {
-            return (text.len() as u32, 0);
+            return if global { text.len() as u32 } else { 0 };
         }
         let mask = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
         let high = 1u64 << (m - 1);
-        // Global state (first row D[0][j] = j) and semi-global state (first row all zero).
-        let (mut pv_g, mut mv_g, mut score_g) = (mask, 0u64, m as u32);
-        let (mut pv_s, mut mv_s, mut score_s) = (mask, 0u64, m as u32);
-        let mut best_s = m as u32;
+        // Global: first row D[0][j] = j (carry 1 into row 0); substring: first row all zero.
+        let carry = u64::from(global);
+        let (mut pv, mut mv, mut score) = (mask, 0u64, m as u32);
+        let mut best = score;
         for &b in text {
             let eq = self.peq[b as usize];
-            // global
-            let xv = eq | mv_g;
-            let xh = (((eq & pv_g).wrapping_add(pv_g)) ^ pv_g) | eq;
-            let mut ph = mv_g | !(xh | pv_g);
-            let mut mh = pv_g & xh;
+            let xv = eq | mv;
+            let xh = (((eq & pv).wrapping_add(pv)) ^ pv) | eq;
+            let mut ph = mv | !(xh | pv);
+            let mut mh = pv & xh;
             if ph & high != 0 {
-                score_g += 1;
+                score += 1;
             } else if mh & high != 0 {
-                score_g -= 1;
+                score -= 1;
             }
-            ph = (ph << 1) | 1;
+            ph = (ph << 1) | carry;
             mh <<= 1;
-            pv_g = (mh | !(xv | ph)) & mask;
-            mv_g = ph & xv & mask;
-            // semi-global
-            let xv = eq | mv_s;
-            let xh = (((eq & pv_s).wrapping_add(pv_s)) ^ pv_s) | eq;
-            let mut ph = mv_s | !(xh | pv_s);
-            let mut mh = pv_s & xh;
-            if ph & high != 0 {
-                score_s += 1;
-            } else if mh & high != 0 {
-                score_s -= 1;
-            }
-            ph <<= 1;
-            mh <<= 1;
-            pv_s = (mh | !(xv | ph)) & mask;
-            mv_s = ph & xv & mask;
-            best_s = best_s.min(score_s);
+            pv = (mh | !(xv | ph)) & mask;
+            mv = ph & xv & mask;
+            best = best.min(score);
         }
-        (score_g, best_s)
+        if global { score } else { best }
     }
 
-    /// How well a normalised name matches, 0 for no match, 1 for equality.
-    pub(crate) fn score(&self, name: &str) -> f32 {
+    /// How well a normalised name matches, 0 for no match, 1 for equality, with the name's
+    /// precomputed [`char_mask`] and [`bigram_mask`].
+    ///
+    /// The masks skip the edit-distance passes that cannot succeed: every character of the
+    /// query missing from the name costs at least one edit, and every edit destroys at most
+    /// two of the query's bigrams.
+    pub(crate) fn score_masked(&self, name: &str, chars: u64, bigrams: u64) -> f32 {
         let q = self.q.as_str();
         if q.is_empty() {
             return 0.0;
@@ -574,12 +596,29 @@ impl Pattern {
         if name.starts_with(q) {
             return 0.9 + 0.09 * ratio;
         }
-        // One pass gives both the whole-name distance and the best substring distance;
-        // a substring distance of 0 means the name contains the query.
-        let (global, substring) = if q.len() <= 64 {
-            self.distances(name.as_bytes())
-        } else {
+        let (m, n, k) = (q.len(), name.len(), self.max_edits);
+        let missing_chars = (self.mask & !chars).count_ones();
+        let missing_bigrams = (self.bigrams & !bigrams).count_ones();
+        let ks = k.min(2);
+        let try_substring =
+            missing_chars <= ks && missing_bigrams <= 2 * ks && n + ks as usize >= m;
+        let try_global =
+            missing_chars <= k && missing_bigrams <= 2 * k && n.abs_diff(m) <= k as usize;
+        let (global, substring) = if m > 64 {
             (u32::MAX, if name.contains(q) { 0 } else { u32::MAX })
+        } else {
+            (
+                if try_global {
+                    self.distance(name.as_bytes(), true)
+                } else {
+                    u32::MAX
+                },
+                if try_substring {
+                    self.distance(name.as_bytes(), false)
+                } else {
+                    u32::MAX
+                },
+            )
         };
         let mut best: f32 = 0.0;
         if substring == 0 {
@@ -591,21 +630,28 @@ impl Pattern {
             }
             best = 0.7 + 0.09 * ratio;
         }
-        if global <= self.max_edits {
+        if global <= k {
             best = best.max(0.85 - 0.1 * global as f32);
         }
-        if q.len() >= 5 && substring > 0 && substring <= self.max_edits.min(2) {
+        if m >= 5 && substring > 0 && substring <= ks {
             best = best.max(0.6 - 0.1 * substring as f32);
         }
         // Every query word is the prefix of some name word ("red dragon adult").
         if best < 0.78
             && self.multi_word
+            && missing_chars == 0
             && q.split(' ')
                 .all(|w| name.split(' ').any(|n| n.starts_with(w)))
         {
             best = 0.78 + 0.09 * ratio;
         }
         best
+    }
+
+    /// [`Pattern::score_masked`] computing the masks on the spot.
+    #[cfg(test)]
+    pub(crate) fn score(&self, name: &str) -> f32 {
+        self.score_masked(name, char_mask(name), bigram_mask(name))
     }
 }
 
@@ -1146,10 +1192,8 @@ impl Compendium {
             .filter(|w| w.len() >= 2)
             .collect();
         words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-        let finders: Vec<memchr::memmem::Finder<'_>> = words
-            .iter()
-            .map(|w| memchr::memmem::Finder::new(w))
-            .collect();
+        let finders: Vec<memchr::memmem::Finder<'_>> =
+            words.iter().map(memchr::memmem::Finder::new).collect();
         let mut matches: Vec<(f32, u32)> = Vec::new();
         for (id, meta) in self.index.entries.iter().enumerate() {
             if let Some(k) = query.kind
@@ -1160,7 +1204,7 @@ impl Compendium {
             let score = match &pattern {
                 None => 1.0,
                 Some(p) => {
-                    let s = p.score(&meta.norm);
+                    let s = p.score_masked(&meta.norm, meta.mask, meta.bigrams);
                     if s >= 0.3 {
                         s
                     } else if !finders.is_empty()
@@ -1282,7 +1326,7 @@ impl Compendium {
             {
                 continue;
             }
-            let s = p.score(&meta.norm);
+            let s = p.score_masked(&meta.norm, meta.mask, meta.bigrams);
             if s < 0.3 || (best.len() == limit && best.last().is_some_and(|(b, _)| s <= *b)) {
                 continue;
             }
@@ -1315,12 +1359,20 @@ mod tests {
             ("abc", ""),
         ] {
             let p = Pattern::new(a);
-            let (g, _) = p.distances(b.as_bytes());
+            let g = p.distance(b.as_bytes(), true);
             assert_eq!(g as usize, edit_distance(&normalize(a), b), "{a} vs {b}");
         }
-        let p = Pattern::new("missle");
-        assert_eq!(p.distances(b"magic missile").1, 1);
-        assert_eq!(Pattern::new("missile").distances(b"magic missile").1, 0);
+        assert_eq!(Pattern::new("missle").distance(b"magic missile", false), 1);
+        assert_eq!(Pattern::new("missile").distance(b"magic missile", false), 0);
+    }
+
+    #[test]
+    fn masks_gate_only_impossible_matches() {
+        let p = Pattern::new("xyz");
+        assert_eq!(p.score("fireball"), 0.0);
+        // Transposition: two edits, bigrams partly destroyed, still found.
+        assert!(Pattern::new("glitter spary").score("glitter spray") > 0.5);
+        assert!(Pattern::new("misile").score("magic missile") > 0.3);
     }
 
     #[test]
