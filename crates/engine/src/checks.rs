@@ -107,12 +107,13 @@ fn validate(req: &CheckRequest) -> Result<()> {
         ));
     }
     if let Some(dc) = req.dc
-        && !(0..=60).contains(&dc) {
-            return Err(EngineError::invalid(
-                "dc",
-                format!("{dc} is out of range; a DC is 0–60"),
-            ));
-        }
+        && !(0..=60).contains(&dc)
+    {
+        return Err(EngineError::invalid(
+            "dc",
+            format!("{dc} is out of range; a DC is 0–60"),
+        ));
+    }
     if !(-50..=50).contains(&req.bonus) {
         return Err(EngineError::invalid(
             "bonus",

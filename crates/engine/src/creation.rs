@@ -322,30 +322,31 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
     if let (Some(c), CharacterType::Pc) = (&class, kind)
-        && let Some((choose, from)) = &c.skill_choices {
-            let off_list: Vec<String> = req
-                .skills
-                .iter()
-                .filter(|s| !from.is_empty() && !from.contains(s))
-                .map(|s| s.key().to_string())
-                .collect();
-            if !off_list.is_empty() {
-                let allowed: Vec<&str> = from.iter().map(|s| s.key()).collect();
-                problems.push(format!(
-                    "{} cannot choose {}; its skills are: {}",
-                    c.name,
-                    off_list.join(", "),
-                    allowed.join(", ")
-                ));
-            }
-            if req.skills.len() > usize::from(*choose) {
-                problems.push(format!(
-                    "{} chooses {choose} skills; {} were given",
-                    c.name,
-                    req.skills.len()
-                ));
-            }
+        && let Some((choose, from)) = &c.skill_choices
+    {
+        let off_list: Vec<String> = req
+            .skills
+            .iter()
+            .filter(|s| !from.is_empty() && !from.contains(s))
+            .map(|s| s.key().to_string())
+            .collect();
+        if !off_list.is_empty() {
+            let allowed: Vec<&str> = from.iter().map(|s| s.key()).collect();
+            problems.push(format!(
+                "{} cannot choose {}; its skills are: {}",
+                c.name,
+                off_list.join(", "),
+                allowed.join(", ")
+            ));
         }
+        if req.skills.len() > usize::from(*choose) {
+            problems.push(format!(
+                "{} chooses {choose} skills; {} were given",
+                c.name,
+                req.skills.len()
+            ));
+        }
+    }
     for s in &req.skills {
         skills.insert(*s, ProficiencyLevel::Proficient);
     }

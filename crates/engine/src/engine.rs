@@ -1,11 +1,11 @@
 //! The engine: a campaign opened on a store, and the context each tool call runs in.
 
-use std::sync::Arc;
-
 use serde::Serialize;
 use serde_json::Value;
 use tabletop_rules::dice::{DiceRng, RngState};
 use tabletop_srd::Compendium;
+
+use crate::compendium::CompendiumSource;
 
 use crate::error::{EngineError, Result};
 use crate::event::{Change, EventDraft};
@@ -16,8 +16,8 @@ use crate::store::{CampaignId, Store, StoreError, Transaction, Tx};
 pub struct EngineOptions {
     /// Reseed the campaign's dice stream at start so every roll from here on is reproducible.
     pub seed: Option<u64>,
-    /// The SRD compendium, when installed.
-    pub compendium: Option<Arc<Compendium>>,
+    /// The SRD compendium: absent, ready or loading.
+    pub compendium: CompendiumSource,
 }
 
 /// One campaign of a store, ready to run use cases.
@@ -25,7 +25,7 @@ pub struct Engine<S: Store> {
     store: S,
     campaign: CampaignId,
     campaign_name: String,
-    compendium: Option<Arc<Compendium>>,
+    compendium: CompendiumSource,
 }
 
 impl<S: Store> Engine<S> {
@@ -73,15 +73,15 @@ impl<S: Store> Engine<S> {
         &self.campaign_name
     }
 
-    /// The compendium, when one is installed.
-    pub fn compendium(&self) -> Option<&Arc<Compendium>> {
-        self.compendium.as_ref()
+    /// The compendium, when one is installed (waits for a background load).
+    pub fn compendium(&self) -> Option<&Compendium> {
+        self.compendium.get()
     }
 
     /// Runs a read-only use case in its own transaction. Nothing is written.
     pub fn read<R>(&mut self, f: impl FnOnce(&mut Call<'_>) -> Result<R>) -> Result<R> {
         let mut tx = self.store.begin(false)?;
-        let mut call = Call::new(&mut tx, self.campaign, self.compendium.as_deref(), None);
+        let mut call = Call::new(&mut tx, self.campaign, &self.compendium, None);
         f(&mut call)
     }
 
@@ -100,12 +100,7 @@ impl<S: Store> Engine<S> {
             args: args.clone(),
             ..Default::default()
         };
-        let mut call = Call::new(
-            &mut tx,
-            self.campaign,
-            self.compendium.as_deref(),
-            Some(draft),
-        );
+        let mut call = Call::new(&mut tx, self.campaign, &self.compendium, Some(draft));
         let out = f(&mut call)?;
         call.finish()?;
         tx.commit()?;
@@ -136,7 +131,7 @@ fn encode_rng(rng: &DiceRng) -> Result<String> {
 pub struct Call<'a> {
     tx: &'a mut dyn Tx,
     campaign: CampaignId,
-    compendium: Option<&'a Compendium>,
+    compendium: &'a CompendiumSource,
     rng: Option<DiceRng>,
     rng_used: bool,
     event: Option<EventDraft>,
@@ -146,7 +141,7 @@ impl<'a> Call<'a> {
     fn new(
         tx: &'a mut dyn Tx,
         campaign: CampaignId,
-        compendium: Option<&'a Compendium>,
+        compendium: &'a CompendiumSource,
         event: Option<EventDraft>,
     ) -> Self {
         Self {
@@ -174,17 +169,19 @@ impl<'a> Call<'a> {
         self.campaign
     }
 
-    /// The SRD compendium, if installed.
+    /// The SRD compendium, if installed (the first use waits for a background load).
     pub fn compendium(&self) -> Option<&'a Compendium> {
-        self.compendium
+        self.compendium.get()
     }
 
     /// The compendium, or an error explaining how to install it and what to do instead.
     pub fn require_compendium(&self, what: &str, alternative: &str) -> Result<&'a Compendium> {
-        self.compendium.ok_or_else(|| EngineError::NoCompendium {
-            what: what.to_string(),
-            alternative: alternative.to_string(),
-        })
+        self.compendium
+            .get()
+            .ok_or_else(|| EngineError::NoCompendium {
+                what: what.to_string(),
+                alternative: alternative.to_string(),
+            })
     }
 
     /// Whether this call may write (it runs inside [`Engine::write`]).
@@ -223,9 +220,10 @@ impl<'a> Call<'a> {
     /// Records a roll in the event log.
     pub fn record_roll(&mut self, roll: &impl Serialize) {
         if let Some(ev) = self.event.as_mut()
-            && let Ok(v) = serde_json::to_value(roll) {
-                ev.rolls.push(v);
-            }
+            && let Ok(v) = serde_json::to_value(roll)
+        {
+            ev.rolls.push(v);
+        }
     }
 
     /// Records a change in the event log.
@@ -247,10 +245,11 @@ impl<'a> Call<'a> {
 
     fn finish(&mut self) -> Result<()> {
         if self.rng_used
-            && let Some(rng) = &self.rng {
-                let s = encode_rng(rng)?;
-                self.tx.set_rng_state(self.campaign, &s)?;
-            }
+            && let Some(rng) = &self.rng
+        {
+            let s = encode_rng(rng)?;
+            self.tx.set_rng_state(self.campaign, &s)?;
+        }
         if let Some(ev) = self.event.take() {
             self.tx.append_event(self.campaign, &ev)?;
         }

@@ -7,6 +7,7 @@
 pub mod campaign;
 pub mod character;
 pub mod checks;
+pub mod compendium;
 pub mod creation;
 pub mod engine;
 pub mod error;

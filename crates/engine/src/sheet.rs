@@ -115,12 +115,13 @@ pub fn list_characters(
         ));
     }
     if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level)
-        && lo > hi {
-            return Err(EngineError::invalid(
-                "filter.minLevel",
-                format!("minLevel {lo} is above maxLevel {hi}"),
-            ));
-        }
+        && lo > hi
+    {
+        return Err(EngineError::invalid(
+            "filter.minLevel",
+            format!("minLevel {lo} is above maxLevel {hi}"),
+        ));
+    }
     let offset = (page - 1).saturating_mul(per_page);
     let (characters, total) =
         call.tx_ref()

@@ -168,7 +168,7 @@ fn srd_class_and_race_feed_the_sheet() {
         "main",
         EngineOptions {
             seed: Some(1),
-            compendium: Some(srd),
+            compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
         },
     )
     .unwrap();

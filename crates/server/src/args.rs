@@ -30,12 +30,13 @@ fn explain(tool: &str, path: &str, msg: &str) -> String {
     let mut out = format!("invalid arguments for {tool}{at}: {msg}");
     // serde lists alternatives as "unknown field `x`, expected one of `a`, `b`": add a suggestion.
     if let Some(given) = msg.split('`').nth(1)
-        && (msg.starts_with("unknown field") || msg.starts_with("unknown variant")) {
-            let allowed: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
-            if let Some(s) = closest(given, allowed.iter().copied()) {
-                out.push_str(&format!(" (did you mean `{s}`?)"));
-            }
+        && (msg.starts_with("unknown field") || msg.starts_with("unknown variant"))
+    {
+        let allowed: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
+        if let Some(s) = closest(given, allowed.iter().copied()) {
+            out.push_str(&format!(" (did you mean `{s}`?)"));
         }
+    }
     out
 }
 

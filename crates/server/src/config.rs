@@ -1,9 +1,9 @@
 //! Where state lives and how a campaign is opened: data dir, campaign, seed, SRD directory.
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 
 use anyhow::Context;
+use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 
 use crate::tools::EngineT;
@@ -64,9 +64,18 @@ impl Settings {
             .with_context(|| format!("cannot open the campaign database {}", path.display()))
     }
 
-    /// Opens the configured campaign with the compendium when it is installed.
+    /// Opens the configured campaign; the compendium (when installed) loads in the background.
     pub fn open_engine(&self) -> anyhow::Result<EngineT> {
-        let compendium = load_compendium(&self.srd_dir()?);
+        let dir = self.srd_dir()?;
+        let compendium = if dir.exists() {
+            CompendiumSource::load_in_background(dir)
+        } else {
+            tracing::info!(
+                "no SRD data at {}; compendium features will explain how to install it",
+                dir.display()
+            );
+            CompendiumSource::none()
+        };
         let store = self.open_store()?;
         Ok(Engine::open(
             store,
@@ -76,31 +85,5 @@ impl Settings {
                 compendium,
             },
         )?)
-    }
-}
-
-/// Loads the compendium from `dir`, or logs why not (the server works without it).
-pub fn load_compendium(dir: &Path) -> Option<Arc<tabletop_srd::Compendium>> {
-    if !dir.exists() {
-        tracing::info!(
-            "no SRD data at {}; compendium tools will explain how to install it",
-            dir.display()
-        );
-        return None;
-    }
-    let started = std::time::Instant::now();
-    match tabletop_srd::Compendium::load(dir) {
-        Ok(c) => {
-            tracing::info!(
-                ms = started.elapsed().as_secs_f64() * 1000.0,
-                "SRD loaded from {}",
-                dir.display()
-            );
-            Some(Arc::new(c))
-        }
-        Err(e) => {
-            tracing::warn!("SRD not loaded: {e}");
-            None
-        }
     }
 }

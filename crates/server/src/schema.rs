@@ -94,9 +94,10 @@ fn clean_node(m: &mut Map<String, Value>, root: bool) {
         m.remove("description");
     }
     if let Some(Value::String(f)) = m.get("format")
-        && (f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float") {
-            m.remove("format");
-        }
+        && (f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float")
+    {
+        m.remove("format");
+    }
     // `type: ["T", "null"]` → `type: "T"`.
     if let Some(Value::Array(types)) = m.get("type") {
         let mut non_null: Vec<Value> = types

@@ -20,7 +20,7 @@ pub fn open(path: &Path, name: &str, seed: Option<u64>) -> Engine<SqliteStore> {
         name,
         EngineOptions {
             seed,
-            compendium: None,
+            compendium: tabletop_engine::compendium::CompendiumSource::none(),
         },
     )
     .expect("open campaign")
