@@ -1,6 +1,7 @@
 //! The Tabletop MCP server: the tool catalog, argument parsing, rendering and the MCP adapter.
 //! The `tabletop` binary (in `main.rs`) is a thin CLI over this library.
 
+pub mod aliases;
 pub mod args;
 pub mod catalog;
 pub mod client;

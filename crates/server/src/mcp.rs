@@ -11,6 +11,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use crate::aliases;
 use crate::catalog::{self, CATALOG, Profile, ToolSpec};
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::tools::EngineT;
@@ -52,17 +53,23 @@ impl TabletopServer {
     }
 }
 
-/// Runs one call against an engine, enforcing the tool's result cap.
+/// Runs one call against an engine: advertised tools directly, hidden aliases after rewriting
+/// their arguments, retired names with an error naming the nearest tool. Enforces the tool's
+/// result cap.
 pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
-    let Some(spec) = catalog::find(name) else {
-        let names = CATALOG.iter().map(|t| t.name);
-        let hint = tabletop_rules::vocab::closest(name, names)
-            .map(|n| format!("; did you mean '{n}'?"))
-            .unwrap_or_default();
-        return Err(ToolError(format!(
-            "unknown tool '{name}'{hint} Call tools/list for the tools this server offers."
-        )));
+    let (spec, routed) = match catalog::find(name) {
+        Some(spec) => (spec, None),
+        None => match aliases::find(name) {
+            Some(alias) => {
+                let spec = catalog::find(alias.tool).ok_or_else(|| {
+                    ToolError(format!("internal: alias {name} routes to a missing tool"))
+                })?;
+                (spec, Some(aliases::route(alias, args)?))
+            }
+            None => return Err(unknown_tool(name)),
+        },
     };
+    let args = routed.as_ref().unwrap_or(args);
     if !(args.is_object() || args.is_null()) {
         return Err(ToolError(format!(
             "arguments for {name} must be a JSON object"
@@ -71,9 +78,30 @@ pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Re
     let mut engine = engine.lock().map_err(|_| {
         ToolError("internal error: the engine lock was poisoned; restart the server".into())
     })?;
-    let mut reply = (spec.handler)(&mut engine, name, args)?;
+    let mut reply = (spec.handler)(&mut engine, spec.name, args)?;
     cap_text(&mut reply.text, spec.max_result_chars);
     Ok(reply)
+}
+
+fn unknown_tool(name: &str) -> ToolError {
+    if let Some(r) = aliases::retired(name) {
+        return ToolError(format!(
+            "'{name}' belonged to {}, which Tabletop does not have; instead use {}",
+            r.what, r.instead
+        ));
+    }
+    let names = CATALOG
+        .iter()
+        .map(|t| t.name)
+        .chain(aliases::ALIASES.iter().map(|a| a.legacy));
+    match tabletop_rules::vocab::closest(name, names) {
+        Some(n) => ToolError(format!(
+            "unknown tool '{name}'; did you mean '{n}'? Call tools/list for the tools this server offers."
+        )),
+        None => ToolError(format!(
+            "unknown tool '{name}'. Call tools/list for the tools this server offers."
+        )),
+    }
 }
 
 /// The MCP form of a catalog entry.
