@@ -76,7 +76,9 @@ macro_rules! arg_enum {
         pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $key:literal ),+ $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+        )]
         pub enum $name { $( $(#[$vmeta])* #[serde(rename = $key)] $variant ),+ }
 
         impl $name {

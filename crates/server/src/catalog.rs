@@ -1,6 +1,7 @@
 //! The tool catalog as data: every tool's name, category, description, annotations, result cap,
 //! profile membership, schema and handler in one table.
 
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
@@ -8,22 +9,22 @@ use serde_json::{Map, Value};
 use crate::reply::{Reply, ToolError};
 use crate::tools::{self, EngineT};
 
-/// A group of tools that can be enabled together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Category {
-    /// Dice, sheets, checks, effects, rests, levelling.
-    Characters,
-    /// Encounters, actions, turns, conditions, the battle map.
-    Combat,
-    /// Concentration, slots, scrolls, auras, improvised spells.
-    Magic,
-    /// Distance, areas, sight, cover, props, movement.
-    Spatial,
-    /// Locations, travel, parties, inventory, notes, session context.
-    World,
-    /// SRD look-ups.
-    Compendium,
+crate::arg_enum! {
+    /// A group of tools that can be enabled together.
+    pub enum Category {
+        /// Dice, sheets, checks, effects, rests, levelling.
+        Characters = "characters",
+        /// Encounters, actions, turns, conditions, the battle map.
+        Combat = "combat",
+        /// Concentration, slots, scrolls, auras, improvised spells.
+        Magic = "magic",
+        /// Distance, areas, sight, cover, props, movement.
+        Spatial = "spatial",
+        /// Locations, travel, parties, inventory, notes, session context.
+        World = "world",
+        /// SRD look-ups.
+        Compendium = "compendium",
+    }
 }
 
 impl Category {
@@ -39,13 +40,20 @@ impl Category {
 
     /// The snake_case name.
     pub fn key(self) -> &'static str {
+        Self::KEYS[Self::ALL.iter().position(|c| *c == self).unwrap_or(0)]
+    }
+
+    /// What the category covers, in a few words.
+    pub fn covers(self) -> &'static str {
         match self {
-            Category::Characters => "characters",
-            Category::Combat => "combat",
-            Category::Magic => "magic",
-            Category::Spatial => "spatial",
-            Category::World => "world",
-            Category::Compendium => "compendium",
+            Category::Characters => "dice, sheets, checks, conditions, effects, rests, levelling",
+            Category::Combat => {
+                "encounters, initiative, attacks, turns, death saves, the battle map"
+            }
+            Category::Magic => "spell slots, concentration, scrolls, auras, improvised spells",
+            Category::Spatial => "distance, areas of effect, line of sight, cover, props, movement",
+            Category::World => "locations, travel, parties, inventory, notes, session context",
+            Category::Compendium => "SRD rules, spells, monsters, classes, races, items",
         }
     }
 }
@@ -89,20 +97,90 @@ pub struct ToolSpec {
     pub handler: Handler,
 }
 
-impl ToolSpec {
-    /// Whether `profile` advertises this tool.
-    pub fn in_profile(&self, profile: Profile) -> bool {
-        match profile {
-            Profile::Full => true,
-            Profile::Core => self.core,
+/// What one connection advertises: a profile and the categories enabled on top of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Surface {
+    profile: Profile,
+    enabled: BTreeSet<Category>,
+}
+
+impl Surface {
+    /// `full` with no categories enables every category; `full` with categories enables only
+    /// those; `core` advertises the core tools and `discover_tools`, plus `categories`.
+    pub fn new(profile: Profile, categories: &[Category]) -> Self {
+        let enabled = match (profile, categories.is_empty()) {
+            (Profile::Full, true) => Category::ALL.iter().copied().collect(),
+            _ => categories.iter().copied().collect(),
+        };
+        Self { profile, enabled }
+    }
+
+    /// The profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The categories enabled in full.
+    pub fn enabled(&self) -> &BTreeSet<Category> {
+        &self.enabled
+    }
+
+    /// Whether this surface advertises `spec`.
+    pub fn advertises(&self, spec: &ToolSpec) -> bool {
+        (self.profile == Profile::Core && spec.core) || self.enabled.contains(&spec.category)
+    }
+
+    /// Whether `discover_tools` is advertised: some category is not fully enabled.
+    pub fn offers_discovery(&self) -> bool {
+        Category::ALL.iter().any(|c| !self.enabled.contains(c))
+    }
+
+    /// Enables `categories`; returns the ones that were not enabled before.
+    pub fn enable(&mut self, categories: &[Category]) -> Vec<Category> {
+        categories
+            .iter()
+            .copied()
+            .filter(|c| self.enabled.insert(*c))
+            .collect()
+    }
+
+    /// The advertised tools, in catalog order, `discover_tools` last when offered.
+    pub fn tools(&self) -> Vec<&'static ToolSpec> {
+        let mut v: Vec<&'static ToolSpec> = CATALOG.iter().filter(|t| self.advertises(t)).collect();
+        if self.offers_discovery() {
+            v.push(&DISCOVER_TOOLS);
         }
+        v
     }
 }
 
 /// Every tool, in advertised order.
 pub static CATALOG: LazyLock<Vec<ToolSpec>> = LazyLock::new(tools::specs);
 
-/// The tool named `name`, if it exists.
+/// The tool named `name`, if it exists (`discover_tools` included).
 pub fn find(name: &str) -> Option<&'static ToolSpec> {
-    CATALOG.iter().find(|t| t.name == name)
+    CATALOG
+        .iter()
+        .find(|t| t.name == name)
+        .or_else(|| (name == DISCOVER_TOOLS.name).then_some(&*DISCOVER_TOOLS))
 }
+
+/// The meta-tool that enables categories on demand. The MCP adapter runs it (it changes what the
+/// connection advertises); its handler only explains that outside MCP.
+pub static DISCOVER_TOOLS: LazyLock<ToolSpec> = LazyLock::new(|| ToolSpec {
+    name: "discover_tools",
+    title: "Discover tools",
+    category: Category::Characters,
+    description: "Enable more tools by need in words (\"cast a spell\", \"start a fight\") or by category; answers with the tools now available.",
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    core: true,
+    max_result_chars: 6_000,
+    schema: crate::schema::input_schema::<crate::discover::DiscoverArgs>,
+    handler: |_, _, _| {
+        Err(ToolError(
+            "discover_tools changes what an MCP connection advertises; outside MCP every tool is callable directly".into(),
+        ))
+    },
+});

@@ -3,10 +3,12 @@
 use std::path::Path;
 
 use anyhow::Context;
+use rmcp::RoleClient;
+use rmcp::model::ProtocolVersion;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
 use rmcp::service::RunningService;
+use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 
 /// A connected client of a child `tabletop serve` process.
@@ -28,17 +30,44 @@ pub struct Answer {
 }
 
 impl Client {
-    /// Spawns `exe serve` with `args` (e.g. `--data-dir`, `--seed`) and connects to it.
+    /// Spawns `exe serve` with `args` (e.g. `--data-dir`, `--seed`) and connects to it with the
+    /// 2026-07-28 lifecycle (`server/discover`, per-request metadata, `subscriptions/listen`).
     pub async fn spawn(exe: &Path, args: &[String]) -> anyhow::Result<Self> {
+        Self::spawn_with(
+            exe,
+            args,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+    }
+
+    /// Like [`Client::spawn`], with the initialize-era handshake (`initialize`, up to 2025-11-25).
+    pub async fn spawn_legacy(exe: &Path, args: &[String]) -> anyhow::Result<Self> {
+        Self::spawn_with(exe, args, ClientLifecycleMode::Initialize).await
+    }
+
+    async fn spawn_with(
+        exe: &Path,
+        args: &[String],
+        lifecycle: ClientLifecycleMode,
+    ) -> anyhow::Result<Self> {
         let cmd = tokio::process::Command::new(exe).configure(|c| {
             c.arg("serve").args(args);
         });
         let transport = TokioChildProcess::builder(cmd)
-            .stderr(std::process::Stdio::null())
+            .stderr(if std::env::var_os("TABLETOP_CLIENT_STDERR").is_some() {
+                std::process::Stdio::inherit()
+            } else {
+                std::process::Stdio::null()
+            })
             .spawn()
             .map(|(t, _)| t)
             .with_context(|| format!("cannot start {}", exe.display()))?;
-        let service = ().serve(transport).await.context("MCP initialize failed")?;
+        let service = serve_client_with_lifecycle((), transport, lifecycle)
+            .await
+            .context("MCP connection failed")?;
         Ok(Self { service })
     }
 
@@ -69,6 +98,14 @@ impl Client {
             is_error: r.is_error.unwrap_or(false),
             images,
         })
+    }
+
+    /// Opens a 2026-07-28 `subscriptions/listen` stream for tool-list changes.
+    pub async fn listen_for_tool_changes(&self) -> anyhow::Result<rmcp::service::Subscription> {
+        let filter = rmcp::model::SubscriptionFilter::builder()
+            .tools_list_changed()
+            .build();
+        Ok(self.service.peer().listen(filter).await?)
     }
 
     /// Closes the connection and waits for the server to exit.

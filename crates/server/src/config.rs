@@ -1,30 +1,35 @@
-//! Where state lives and how a campaign is opened: data dir, campaign, seed, SRD directory.
+//! Where state lives and how a campaign is opened: data dir, campaign, seed, SRD directory,
+//! profile and categories. Flags and environment variables win over `tabletop.toml`, which wins
+//! over the defaults.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use serde::Deserialize;
 use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 
+use crate::catalog::{Category, Profile, Surface};
 use crate::tools::EngineT;
 
 /// The name of the database file inside the data dir.
 pub const DB_FILE: &str = "tabletop.sqlite";
 
+/// The name of the configuration file looked for in the data dir.
+pub const CONFIG_FILE: &str = "tabletop.toml";
+
 /// Settings shared by every command.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Settings {
+    /// Configuration file [default: tabletop.toml in the data dir, if present].
+    #[arg(long, global = true, env = "TABLETOP_CONFIG")]
+    pub config: Option<PathBuf>,
     /// Directory holding the campaign database [default: the platform data dir].
     #[arg(long, global = true, env = "TABLETOP_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
-    /// Campaign to open; campaigns isolate all state.
-    #[arg(
-        long,
-        global = true,
-        env = "TABLETOP_CAMPAIGN",
-        default_value = "default"
-    )]
-    pub campaign: String,
+    /// Campaign to open; campaigns isolate all state [default: default].
+    #[arg(long, global = true, env = "TABLETOP_CAMPAIGN")]
+    pub campaign: Option<String>,
     /// Reseed the campaign's dice stream at start: every roll after it is reproducible.
     #[arg(long, global = true, env = "TABLETOP_SEED")]
     pub seed: Option<u64>,
@@ -33,15 +38,113 @@ pub struct Settings {
     pub srd: Option<PathBuf>,
 }
 
+/// The contents of `tabletop.toml`; every key is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+pub struct ConfigFile {
+    /// Data directory.
+    pub data_dir: Option<PathBuf>,
+    /// Campaign name.
+    pub campaign: Option<String>,
+    /// Dice seed.
+    pub seed: Option<u64>,
+    /// SRD directory.
+    pub srd: Option<PathBuf>,
+    /// Profile served.
+    pub profile: Option<String>,
+    /// Categories enabled: with `full`, only these; with `core`, these in addition.
+    pub categories: Option<Vec<String>>,
+}
+
+impl ConfigFile {
+    /// Reads and validates a configuration file.
+    pub fn read(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let c: ConfigFile = toml::from_str(&text)
+            .with_context(|| format!("{} is not a valid Tabletop configuration", path.display()))?;
+        c.surface_parts(None, &[])?;
+        Ok(c)
+    }
+
+    /// The profile and categories this file asks for, with command-line overrides applied.
+    pub fn surface_parts(
+        &self,
+        profile: Option<Profile>,
+        categories: &[Category],
+    ) -> anyhow::Result<Surface> {
+        let profile = match (profile, self.profile.as_deref()) {
+            (Some(p), _) => p,
+            (None, Some("full")) | (None, None) => Profile::Full,
+            (None, Some("core")) => Profile::Core,
+            (None, Some(other)) => anyhow::bail!("profile '{other}' is unknown; use full or core"),
+        };
+        let mut cats = categories.to_vec();
+        if cats.is_empty() {
+            for c in self.categories.iter().flatten() {
+                cats.push(parse_category(c)?);
+            }
+        }
+        Ok(Surface::new(profile, &cats))
+    }
+}
+
+/// Parses a category name, naming the allowed ones on error.
+pub fn parse_category(s: &str) -> anyhow::Result<Category> {
+    Category::ALL
+        .iter()
+        .copied()
+        .find(|c| c.key().eq_ignore_ascii_case(s.trim()))
+        .with_context(|| {
+            let all: Vec<&str> = Category::ALL.iter().map(|c| c.key()).collect();
+            format!("category '{s}' is unknown; allowed: {}", all.join(", "))
+        })
+}
+
 impl Settings {
+    /// The configuration file in use, if any (an explicit path must exist).
+    pub fn config_file(&self) -> anyhow::Result<ConfigFile> {
+        if let Some(p) = &self.config {
+            return ConfigFile::read(p);
+        }
+        let dir = match &self.data_dir {
+            Some(d) => Some(d.clone()),
+            None => platform_data_dir().ok(),
+        };
+        match dir.map(|d| d.join(CONFIG_FILE)) {
+            Some(p) if p.exists() => ConfigFile::read(&p),
+            _ => Ok(ConfigFile::default()),
+        }
+    }
+
     /// The data directory in use.
     pub fn data_dir(&self) -> anyhow::Result<PathBuf> {
         if let Some(d) = &self.data_dir {
             return Ok(d.clone());
         }
-        directories::ProjectDirs::from("", "", "tabletop")
-            .map(|p| p.data_dir().to_path_buf())
-            .context("no platform data directory; pass --data-dir or set TABLETOP_DATA_DIR")
+        if let Some(d) = self.config_file()?.data_dir {
+            return Ok(d);
+        }
+        platform_data_dir()
+    }
+
+    /// The campaign name in use.
+    pub fn campaign(&self) -> anyhow::Result<String> {
+        Ok(match &self.campaign {
+            Some(c) => c.clone(),
+            None => self
+                .config_file()?
+                .campaign
+                .unwrap_or_else(|| "default".into()),
+        })
+    }
+
+    /// The dice seed in use.
+    pub fn seed(&self) -> anyhow::Result<Option<u64>> {
+        Ok(match self.seed {
+            Some(s) => Some(s),
+            None => self.config_file()?.seed,
+        })
     }
 
     /// The database file in use.
@@ -51,10 +154,13 @@ impl Settings {
 
     /// The SRD directory in use (it may not exist).
     pub fn srd_dir(&self) -> anyhow::Result<PathBuf> {
-        match &self.srd {
-            Some(d) => Ok(d.clone()),
-            None => Ok(self.data_dir()?.join("srd")),
+        if let Some(d) = &self.srd {
+            return Ok(d.clone());
         }
+        if let Some(d) = self.config_file()?.srd {
+            return Ok(d);
+        }
+        Ok(self.data_dir()?.join("srd"))
     }
 
     /// Opens the store.
@@ -79,11 +185,53 @@ impl Settings {
         let store = self.open_store()?;
         Ok(Engine::open(
             store,
-            &self.campaign,
+            &self.campaign()?,
             EngineOptions {
-                seed: self.seed,
+                seed: self.seed()?,
                 compendium,
             },
         )?)
+    }
+}
+
+fn platform_data_dir() -> anyhow::Result<PathBuf> {
+    directories::ProjectDirs::from("", "", "tabletop")
+        .map(|p| p.data_dir().to_path_buf())
+        .context("no platform data directory; pass --data-dir or set TABLETOP_DATA_DIR")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_file_is_strict_and_flags_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        std::fs::write(
+            &path,
+            "campaign = \"saga\"\nprofile = \"core\"\ncategories = [\"combat\"]\nseed = 4\n",
+        )
+        .unwrap();
+        let s = Settings {
+            data_dir: Some(dir.path().into()),
+            ..Default::default()
+        };
+        assert_eq!(s.campaign().unwrap(), "saga");
+        assert_eq!(s.seed().unwrap(), Some(4));
+        let surface = s.config_file().unwrap().surface_parts(None, &[]).unwrap();
+        assert_eq!(surface.profile(), Profile::Core);
+        assert!(surface.enabled().contains(&Category::Combat));
+        let s2 = Settings {
+            campaign: Some("flag".into()),
+            ..s.clone()
+        };
+        assert_eq!(s2.campaign().unwrap(), "flag");
+        std::fs::write(&path, "campain = \"typo\"\n").unwrap();
+        let err = format!("{:#}", s.config_file().unwrap_err());
+        assert!(err.contains("campain"), "{err}");
+        std::fs::write(&path, "categories = [\"combatt\"]\n").unwrap();
+        let err = format!("{:#}", s.config_file().unwrap_err());
+        assert!(err.contains("allowed: characters"), "{err}");
     }
 }

@@ -1,18 +1,22 @@
 //! The MCP adapter: advertises the catalog and routes calls to it. No game logic here.
 
-use std::sync::{Arc, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio::sync::broadcast;
 
 use crate::aliases;
-use crate::catalog::{self, CATALOG, Profile, ToolSpec};
+use crate::args;
+use crate::catalog::{self, CATALOG, Surface, ToolSpec};
+use crate::discover::{self, DiscoverArgs};
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::tools::EngineT;
 
@@ -26,30 +30,82 @@ SRD 5.1 content is by Wizards of the Coast LLC, licensed CC-BY-4.0.";
 /// The key under which a tool's result-size cap is advertised in `_meta`.
 pub const MAX_RESULT_META_KEY: &str = "anthropic/maxResultSizeChars";
 
-/// The Tabletop MCP server: one engine (one campaign) shared by the connection's calls.
+/// The Tabletop MCP server: one engine (one campaign) shared by the connection's calls, and the
+/// surface this connection advertises.
 #[derive(Clone)]
 pub struct TabletopServer {
     engine: Arc<Mutex<EngineT>>,
-    tools: Arc<Vec<Tool>>,
+    surface: Arc<RwLock<Surface>>,
+    list_changed: broadcast::Sender<()>,
+    /// Receivers made when a `subscriptions/listen` is accepted, before its acknowledgment, so a
+    /// change right after the acknowledgment is not missed; `listen` takes them in order.
+    pending_listeners: Arc<Mutex<VecDeque<broadcast::Receiver<()>>>>,
 }
 
 impl TabletopServer {
-    /// A server over `engine` advertising `profile`.
-    pub fn new(engine: EngineT, profile: Profile) -> Self {
-        let tools = CATALOG
-            .iter()
-            .filter(|t| t.in_profile(profile))
-            .map(to_mcp_tool)
-            .collect();
+    /// A server over `engine` advertising `surface`.
+    pub fn new(engine: EngineT, surface: Surface) -> Self {
+        let (list_changed, _) = broadcast::channel(16);
         Self {
             engine: Arc::new(Mutex::new(engine)),
-            tools: Arc::new(tools),
+            surface: Arc::new(RwLock::new(surface)),
+            list_changed,
+            pending_listeners: Arc::default(),
         }
     }
 
     /// Runs one call by name, as `tools/call` would (used by the CLI's `call` too).
     pub fn call(&self, name: &str, args: &Value) -> Result<Reply, ToolError> {
         call_spec(&self.engine, name, args)
+    }
+
+    /// The tools this connection advertises now.
+    pub fn advertised(&self) -> Vec<Tool> {
+        match self.surface.read() {
+            Ok(s) => s.tools().into_iter().map(to_mcp_tool).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Runs `discover_tools`: enables the categories asked for and says what is now available.
+    /// Returns the reply and whether the advertised list changed.
+    pub fn discover(&self, args: &Value) -> Result<(Reply, bool), ToolError> {
+        let a: DiscoverArgs = args::parse("discover_tools", args)?;
+        let wanted = discover::categories_for(&a);
+        if wanted.is_empty() {
+            return Err(ToolError(format!(
+                "no category matches{}; name one in categories: {}",
+                a.need
+                    .as_deref()
+                    .map(|n| format!(" '{n}'"))
+                    .unwrap_or_default(),
+                discover::category_menu()
+            )));
+        }
+        let mut surface = self.surface.write().map_err(|_| {
+            ToolError("internal error: the surface lock was poisoned; restart the server".into())
+        })?;
+        let newly = surface.enable(&wanted);
+        let tools: Vec<(&'static str, &'static str)> = CATALOG
+            .iter()
+            .filter(|t| wanted.contains(&t.category))
+            .map(|t| (t.name, t.description))
+            .collect();
+        let keys: Vec<&str> = wanted.iter().map(|c| c.key()).collect();
+        let mut text = if newly.is_empty() {
+            format!("Already enabled: {}.", keys.join(", "))
+        } else {
+            format!("Enabled: {}. Available now:", keys.join(", "))
+        };
+        for (name, desc) in &tools {
+            text.push_str(&format!("\n- {name}: {desc}"));
+        }
+        let data = serde_json::json!({
+            "enabled": keys,
+            "newlyEnabled": newly.iter().map(|c| c.key()).collect::<Vec<_>>(),
+            "tools": tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        });
+        Ok((Reply::new(text, &data), !newly.is_empty()))
     }
 }
 
@@ -159,19 +215,86 @@ impl ServerHandler for TabletopServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(self.advertised()))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let name = request.name.to_string();
         let started = std::time::Instant::now();
-        let result = self.call(&name, &args);
+        let result = if name == catalog::DISCOVER_TOOLS.name {
+            match self.discover(&args) {
+                Ok((reply, changed)) => {
+                    if changed {
+                        self.announce_list_changed(&context).await;
+                    }
+                    Ok(reply)
+                }
+                Err(e) => Err(e),
+            }
+        } else {
+            self.call(&name, &args)
+        };
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
         Ok(CallToolResponse::Complete(to_result(result)))
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        accepted.tools_list_changed = requested.tools_list_changed;
+        if let Ok(mut pending) = self.pending_listeners.lock() {
+            pending.push_back(self.list_changed.subscribe());
+        }
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let early = self
+            .pending_listeners
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop_front());
+        let mut changes = early.unwrap_or_else(|| self.list_changed.subscribe());
+        let wants_tools = context.accepted().tools_list_changed == Some(true);
+        tracing::debug!(wants_tools, accepted = ?context.accepted(), "listen stream open");
+        loop {
+            tokio::select! {
+                _ = context.cancelled() => return Ok(()),
+                change = changes.recv() => match change {
+                    Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if wants_tools
+                            && let Err(e) = context.sink().notify_tool_list_changed().await {
+                                tracing::debug!("listen stream closed: {e}");
+                                return Ok(());
+                            }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return Ok(()),
+                },
+            }
+        }
+    }
+}
+
+impl TabletopServer {
+    /// Tells the client its tool list changed: a `notifications/tools/list_changed` for
+    /// initialize-era peers, and a message on every `subscriptions/listen` stream for 2026-07-28
+    /// peers.
+    async fn announce_list_changed(&self, context: &RequestContext<RoleServer>) {
+        let modern = context.protocol_version().is_some_and(|v| {
+            v.to_string().as_str() > ProtocolVersion::LATEST_WITH_INITIALIZE.to_string().as_str()
+        });
+        tracing::debug!(modern, version = ?context.protocol_version(), "tool list changed");
+        if modern {
+            let _ = self.list_changed.send(());
+        } else if let Err(e) = context.peer.notify_tool_list_changed().await {
+            tracing::debug!("could not send tools/list_changed: {e}");
+        }
     }
 }

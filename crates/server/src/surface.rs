@@ -3,14 +3,14 @@
 
 use serde_json::{Value, json};
 
-use crate::catalog::{CATALOG, Profile};
+use crate::catalog::{Profile, Surface};
 use crate::mcp::to_mcp_tool;
 
-/// The `tools/list` result a client of `profile` receives, as JSON.
+/// The `tools/list` result a client of `profile` (with no extra categories) receives, as JSON.
 pub fn tools_list_json(profile: Profile) -> Value {
-    let tools: Vec<Value> = CATALOG
-        .iter()
-        .filter(|t| t.in_profile(profile))
+    let tools: Vec<Value> = Surface::new(profile, &[])
+        .tools()
+        .into_iter()
         .map(|t| serde_json::to_value(to_mcp_tool(t)).unwrap_or(Value::Null))
         .collect();
     json!({ "tools": tools })
@@ -18,9 +18,9 @@ pub fn tools_list_json(profile: Profile) -> Value {
 
 /// The advertised names of `profile`, in order.
 pub fn tool_names(profile: Profile) -> Vec<&'static str> {
-    CATALOG
-        .iter()
-        .filter(|t| t.in_profile(profile))
+    Surface::new(profile, &[])
+        .tools()
+        .into_iter()
         .map(|t| t.name)
         .collect()
 }

@@ -173,6 +173,21 @@ fn an_initialize_era_client_works_and_a_kill_loses_nothing_answered() {
 }
 
 #[tokio::test]
+async fn the_rmcp_client_works_in_the_initialize_era_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = Client::spawn_legacy(&exe(), &args(dir.path(), &[]))
+        .await
+        .unwrap();
+    assert!(c.tools().await.unwrap().len() >= 6);
+    let a = c
+        .call("roll_dice", json!({"expression": "2d6"}))
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
 async fn the_same_seed_gives_the_same_rolls() {
     let mut totals = Vec::new();
     for _ in 0..2 {

@@ -9,8 +9,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 use serde_json::Value;
-use tabletop_server::catalog::{CATALOG, Profile};
+use tabletop_server::catalog::{Category, Profile, Surface};
 use tabletop_server::config::Settings;
+use tabletop_server::config::parse_category;
 use tabletop_server::mcp::TabletopServer;
 use tabletop_server::surface;
 
@@ -28,9 +29,12 @@ struct Cli {
 enum Command {
     /// Serve MCP over stdio (logs go to stderr).
     Serve {
-        /// Which tools to advertise.
-        #[arg(long, value_enum, default_value = "full", env = "TABLETOP_PROFILE")]
-        profile: Profile,
+        /// Which tools to advertise [default: full, or the config file's].
+        #[arg(long, value_enum, env = "TABLETOP_PROFILE")]
+        profile: Option<Profile>,
+        /// Categories to enable: with full, only these; with core, these in addition (comma-separated).
+        #[arg(long, value_delimiter = ',', value_parser = parse_category)]
+        categories: Vec<Category>,
     },
     /// Run one tool call and print its text result (the structured result with --json).
     Call {
@@ -89,13 +93,17 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let s = cli.settings;
     match cli.command {
-        Command::Serve { profile } => {
+        Command::Serve {
+            profile,
+            categories,
+        } => {
+            let surface = s.config_file()?.surface_parts(profile, &categories)?;
             let engine = s.open_engine()?;
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?;
             rt.block_on(async move {
-                let server = TabletopServer::new(engine, profile);
+                let server = TabletopServer::new(engine, surface);
                 let running = server.serve(rmcp::transport::stdio()).await?;
                 running.waiting().await?;
                 anyhow::Ok(())
@@ -109,7 +117,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let args: Value = serde_json::from_str(&json)
                 .with_context(|| format!("the arguments are not valid JSON: {json}"))?;
-            let server = TabletopServer::new(s.open_engine()?, Profile::Full);
+            let server = TabletopServer::new(s.open_engine()?, Surface::new(Profile::Full, &[]));
             match server.call(&tool, &args) {
                 Ok(reply) => {
                     if json_output {
@@ -145,7 +153,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     );
                 }
             } else {
-                for t in CATALOG.iter().filter(|t| t.in_profile(profile)) {
+                for t in Surface::new(profile, &[]).tools() {
                     println!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
                 }
             }
