@@ -4,9 +4,11 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, SubscriptionFilter, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscriptionFilter, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -15,6 +17,8 @@ use tokio::sync::broadcast;
 
 use crate::aliases;
 use crate::args;
+use crate::prompts;
+use crate::resources;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
 use crate::discover::{self, DiscoverArgs};
 use crate::reply::{Reply, ToolError, cap_text};
@@ -243,6 +247,47 @@ impl ServerHandler for TabletopServer {
         Ok(CallToolResponse::Complete(to_result(result)))
     }
 
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        resources::list(&self.engine).map_err(resource_error)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(resources::templates()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read(&self.engine, &request.uri).map(Into::into).map_err(resource_error)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        prompts::get(&request.name, &args).map(Into::into).map_err(|e| ErrorData::invalid_params(e, None))
+    }
+
     fn accepted_subscription_filter(
         &self,
         requested: &SubscriptionFilter,
@@ -279,6 +324,13 @@ impl ServerHandler for TabletopServer {
                 },
             }
         }
+    }
+}
+
+fn resource_error(e: resources::ResourceError) -> ErrorData {
+    match e {
+        resources::ResourceError::NotFound(m) => ErrorData::resource_not_found(m, None),
+        resources::ResourceError::Failed(m) => ErrorData::internal_error(m, None),
     }
 }
 
