@@ -8,6 +8,7 @@ pub mod client;
 pub mod config;
 pub mod mcp;
 pub mod render;
+pub mod render_world;
 pub mod reply;
 pub mod schema;
 pub mod surface;
