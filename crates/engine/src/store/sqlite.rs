@@ -799,14 +799,13 @@ fn decode_note(
     })
 }
 
+/// Named SQL parameters owned by a query builder.
+type NamedParams = Vec<(String, Box<dyn rusqlite::ToSql>)>;
+
 /// The WHERE clauses and named parameters of a note filter (on alias `n`).
-fn note_filter_sql(
-    campaign: CampaignId,
-    f: &NoteFilter,
-) -> (Vec<String>, Vec<(String, Box<dyn rusqlite::ToSql>)>) {
+fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedParams) {
     let mut clauses = vec!["n.campaign_id = :campaign".to_string()];
-    let mut args: Vec<(String, Box<dyn rusqlite::ToSql>)> =
-        vec![(":campaign".into(), Box::new(campaign.0))];
+    let mut args: NamedParams = vec![(":campaign".into(), Box::new(campaign.0))];
     if let Some(k) = f.kind {
         clauses.push("n.kind = :kind".into());
         args.push((":kind".into(), Box::new(k.key())));

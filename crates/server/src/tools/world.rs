@@ -38,13 +38,26 @@ fn check_fields(tool: &str, raw: &Value, table: &[(&str, &[&str])]) -> Result<()
         .keys()
         .map(String::as_str)
         .filter(|k| *k != "operation" && !allowed.contains(k))
+        // Fields no operation knows are left to the parser, which suggests the closest.
+        .filter(|k| table.iter().any(|(_, f)| f.contains(k)))
         .collect();
     if stray.is_empty() {
         return Ok(());
     }
+    let used_by: Vec<String> = stray
+        .iter()
+        .map(|k| {
+            let ops: Vec<&str> = table
+                .iter()
+                .filter(|(_, f)| f.contains(k))
+                .map(|(o, _)| *o)
+                .collect();
+            format!("{k} (used by {})", ops.join(", "))
+        })
+        .collect();
     Err(ToolError(format!(
         "{tool} operation {op} does not use {}; it takes {}",
-        stray.join(", "),
+        used_by.join(", "),
         if allowed.is_empty() {
             "no other field".to_string()
         } else {
@@ -96,53 +109,51 @@ arg_enum! {
 pub struct ManageLocationArgs {
     /// What to do.
     pub operation: LocationOp,
-    /// The place (get/update/delete); a name works too.
+    /// Place id or name.
     pub location_id: Option<String>,
-    /// create: its name; else finds the place (update with locationId: renames).
+    /// create: name; else finds the place (update with locationId: new name).
     pub name: Option<String>,
-    /// Kind of place, e.g. room, cavern, tavern.
+    /// Kind of place: room, cavern, tavern…
     #[serde(rename = "type")]
     pub kind: Option<String>,
-    /// Of the place (of the connection with link).
+    /// Of the place (link: of the way).
     pub description: Option<String>,
-    /// Light level.
+    /// Light.
     pub lighting: Option<LightingArg>,
-    /// Terrain, e.g. "rubble (difficult)".
+    /// Terrain.
     pub terrain: Option<String>,
-    /// Hazards (replace).
+    /// Hazards.
     pub hazards: Option<Vec<String>>,
-    /// Tags (replace).
+    /// Tags.
     pub tags: Option<Vec<String>>,
     /// Known to the party.
     pub discovered: Option<bool>,
-    /// link/unlink: one end (id or name); a one-way link starts here.
+    /// link/unlink: start (id or name).
     pub from_location_id: Option<String>,
-    /// link/unlink: the other end.
+    /// link/unlink: end.
     pub to_location_id: Option<String>,
-    /// unlink: the connection instead of its ends.
+    /// unlink: by id.
     pub connection_id: Option<String>,
-    /// link: default passage; hidden implies hidden: true.
+    /// link: default passage.
     pub connection_type: Option<ConnectionTypeArg>,
-    /// link: locked (lockDC or keyItem lock it too).
+    /// link: locked.
     pub locked: Option<bool>,
-    /// link: DC to pick or break the lock (default 15).
+    /// link: DC to pick/break (default 15).
     #[serde(rename = "lockDC")]
     pub lock_dc: Option<i32>,
-    /// link: the item that opens it.
+    /// link: item that unlocks.
     pub key_item: Option<String>,
-    /// link: must be found first (findDC implies it).
+    /// link: must be found first.
     pub hidden: Option<bool>,
-    /// link: Perception/Investigation DC to find it (default 15).
+    /// link: DC to find (default 15).
     #[serde(rename = "findDC")]
     pub find_dc: Option<i32>,
-    /// link: only from → to.
+    /// link: from → to only.
     pub one_way: Option<bool>,
-    /// link: minutes to go through (default 1).
+    /// link: minutes (default 1).
     pub travel_minutes: Option<u32>,
-    /// list: page, from 1.
+    /// list: page (50 per page).
     pub page: Option<usize>,
-    /// list: page size 1–100 (default 50).
-    pub per_page: Option<usize>,
 }
 
 const PLACE_FIELDS: &[&str] = &[
@@ -183,7 +194,7 @@ fn location_fields() -> Vec<(&'static str, Vec<&'static str>)> {
             "unlink",
             vec!["fromLocationId", "toLocationId", "connectionId"],
         ),
-        ("list", vec!["page", "perPage"]),
+        ("list", vec!["page"]),
     ]
 }
 
@@ -296,7 +307,7 @@ fn run_location(call: &mut Call<'_>, a: ManageLocationArgs) -> Result<Reply, Eng
             ))
         }
         LocationOp::List => {
-            let out = world::list_locations(call, a.page.unwrap_or(1), a.per_page.unwrap_or(50))?;
+            let out = world::list_locations(call, a.page.unwrap_or(1), 50)?;
             Ok(Reply::new(render::location_list(&out), &out))
         }
     }
@@ -355,22 +366,22 @@ pub struct MovePartyArgs {
     pub party_id: Option<String>,
     /// Party name.
     pub party_name: Option<String>,
-    /// move: the adjacent place to go to (id or name).
+    /// move: adjacent place (id or name).
     pub to: Option<String>,
-    /// move: the connection to take instead.
+    /// move: or the connection.
     pub connection_id: Option<String>,
-    /// move: open a lock by key, pick (DEX, thieves' tools) or break (STR Athletics); a carried key is used anyway.
+    /// move: open a lock (a carried key is used anyway).
     pub unlock: Option<UnlockArg>,
-    /// move: DM override of locks, hidden and one-way ways.
+    /// move: DM override of locks, hidden and one-way.
     #[serde(default)]
     pub force: bool,
-    /// Who picks, breaks or searches (default the leader).
+    /// Who picks, breaks or searches (default leader).
     pub character_id: Option<String>,
     /// Or their name.
     pub character_name: Option<String>,
-    /// search: perception (default) or investigation.
+    /// search: default perception.
     pub skill: Option<SearchSkill>,
-    /// history: entries, 1–100 (default 10).
+    /// history: entries (default 10).
     pub limit: Option<usize>,
 }
 
@@ -555,17 +566,17 @@ pub struct ManagePartyArgs {
     pub party_id: Option<String>,
     /// Party name (case-insensitive).
     pub party_name: Option<String>,
-    /// create: the name; update: a new name.
+    /// create: name; update: new name.
     pub name: Option<String>,
-    /// create/update: description.
+    /// Description.
     pub description: Option<String>,
-    /// create/update: place the party here (id or name), without travel.
+    /// create/update: place it here (no travel).
     pub location_id: Option<String>,
-    /// The member (add/remove/set_leader/set_active; create: first member; update: with role).
+    /// The member (create: first member; update: with role).
     pub character_id: Option<String>,
     /// Or their name.
     pub character_name: Option<String>,
-    /// add_member/update: role (default member); leader also makes them lead.
+    /// Default member; leader also leads.
     pub role: Option<RoleArg>,
 }
 
@@ -796,26 +807,26 @@ arg_enum! {
 pub struct ManageNotesArgs {
     /// What to do.
     pub operation: NotesOp,
-    /// get/update/delete: the note.
+    /// get/update/delete.
     pub note_id: Option<String>,
-    /// add/update: the text.
+    /// add/update: text.
     pub content: Option<String>,
-    /// add/update: kind (default general); search/list: only this.
+    /// Default general; search/list: only this.
     #[serde(rename = "type")]
     pub kind: Option<NoteTypeArg>,
-    /// add/update: tags (replace).
+    /// add/update.
     pub tags: Option<Vec<String>>,
-    /// add/update (default medium); search/list: at least this.
+    /// Default medium; search/list: at least.
     pub importance: Option<ImportanceArg>,
-    /// add/update: dm (default, secret) or player; search/list: only this.
+    /// Default dm (secret); search/list: only this.
     pub visibility: Option<VisibilityArg>,
-    /// search: words to find (full text, ranked).
+    /// search: words (ranked full text).
     pub query: Option<String>,
-    /// search/list: notes carrying all these tags.
+    /// search/list: has all these tags.
     pub tag_filter: Option<Vec<String>>,
-    /// search/list: how many, 1–100 (default 10 / 20).
+    /// search/list: 1–100 (default 10/20).
     pub limit: Option<usize>,
-    /// list: page, from 1.
+    /// list: page.
     pub page: Option<usize>,
 }
 
@@ -974,9 +985,9 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SessionContextArgs {
-    /// Sections (default all): party, location, encounter, notes, events.
+    /// Sections (default all).
     pub include: Option<Vec<SectionArg>>,
-    /// brief, compact (default) or detailed.
+    /// Default compact.
     pub format: Option<FormatArg>,
     /// Party id (default: the active party).
     pub party_id: Option<String>,
@@ -1023,7 +1034,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_location",
             title: "Manage location",
             category: Category::World,
-            description: "Places and the ways between them: create, get, update, delete, list places; link/unlink two places by door, passage, stairs, ladder, portal or hidden way (locked, hidden, one-way).",
+            description: "Places and the ways between them: create, get, update, delete, list; link/unlink two places (door, passage, stairs…; locked, hidden, one-way).",
             read_only: false,
             destructive: true,
             idempotent: false,
@@ -1036,7 +1047,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "move_party",
             title: "Move party",
             category: Category::World,
-            description: "Move a party along a connection (locks: key, pick, break or force; hidden ways: search first; one-way enforced; travel time noted); search for hidden ways; status (where it is, known exits); history.",
+            description: "Move a party along a connection (locks: key, pick, break or force; hidden ways need a search first; one-way enforced; travel time noted); status (location, known exits); history.",
             read_only: false,
             destructive: false,
             idempotent: false,
@@ -1049,7 +1060,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_party",
             title: "Manage party",
             category: Category::World,
-            description: "Parties: create, get, update, delete, list; add_member/remove_member with roles, set_leader, set_active (the active party, or its active character). A character is in at most one party.",
+            description: "Parties: create, get, update, delete, list; add_member/remove_member with roles, set_leader, set_active (party, or its active character). A character is in one party at most.",
             read_only: false,
             destructive: true,
             idempotent: false,
