@@ -467,3 +467,54 @@ fn one_party_per_character_and_deletion_cascades() {
     assert!(matches!(err, EngineError::NotFound { .. }));
     assert!(err.to_string().contains("Vault (loc2)"), "{err}");
 }
+
+#[test]
+fn export_and_import_carry_the_world() {
+    use tabletop_engine::campaign;
+    use tabletop_engine::session::Sections;
+    use tabletop_engine::store::{Store, Transaction};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let no_events = ContextRequest {
+        sections: Sections {
+            events: false,
+            ..Default::default()
+        },
+        detail: Detail::Detailed,
+        ..Default::default()
+    };
+    let before = {
+        let mut e = common::open(&db, "saga", None);
+        world(&mut e);
+        note(
+            &mut e,
+            "The ferryman is the lich's spy.",
+            NoteType::Clue,
+            Importance::High,
+            &["ferry"],
+        );
+        e.read(|call| session_context(call, &no_events)).unwrap()
+    };
+    {
+        let mut store = SqliteStore::open(&db).unwrap();
+        let exported = {
+            let tx = store.begin(false).unwrap();
+            campaign::export(&tx, "saga").unwrap()
+        };
+        assert_eq!(exported.locations.len(), 3);
+        assert_eq!(exported.connections.len(), 2);
+        assert_eq!(exported.parties[0].members.len(), 2);
+        let mut tx = store.begin(true).unwrap();
+        campaign::import(&mut tx, &exported, Some("copy")).unwrap();
+        tx.commit().unwrap();
+    }
+    let mut c = common::open(&db, "copy", None);
+    let after = c.read(|call| session_context(call, &no_events)).unwrap();
+    assert_eq!(before, after);
+    let found = c
+        .read(|call| notes::search_notes(call, Some("spy"), &NoteFilter::default(), 10))
+        .unwrap();
+    assert_eq!(found.notes.len(), 1, "the copy's notes are indexed");
+    // New ids do not collide with imported ones.
+    assert_eq!(place(&mut c, "Annex"), "loc4");
+}
