@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::character::{Character, CharacterRef, name_key, resolve};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::world::{LocationRef, resolve_location, suggestions};
+use crate::world::{Location, LocationRef, resolve_location, suggestions};
 
 /// A member's role in the party.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -283,6 +283,17 @@ pub fn party_view(call: &Call<'_>, p: &Party) -> Result<PartyView> {
     })
 }
 
+/// Marks a place a party stands in as discovered; returns its id.
+fn discover(call: &mut Call<'_>, mut l: Location) -> Result<String> {
+    if !l.discovered {
+        l.discovered = true;
+        let campaign = call.campaign();
+        call.tx().put_location(campaign, &l)?;
+        call.record_change("location", &l.id, "discovered");
+    }
+    Ok(l.id)
+}
+
 /// A new party.
 #[derive(Debug, Clone, Default)]
 pub struct PartyDraft<'a> {
@@ -340,7 +351,10 @@ pub fn create_party(call: &mut Call<'_>, d: PartyDraft<'_>) -> Result<PartyView>
         )));
     }
     let location_id = match d.location {
-        Some(r) if r.is_given() => Some(resolve_location(call, r, "locationId")?.id),
+        Some(r) if r.is_given() => {
+            let l = resolve_location(call, r, "locationId")?;
+            Some(discover(call, l)?)
+        }
         _ => None,
     };
     let mut p = Party {
@@ -427,7 +441,7 @@ pub fn update_party(
     if let Some(l) = patch.location.filter(LocationRef::is_given) {
         let l = resolve_location(call, l, "locationId")?;
         changed.push(format!("placed at {}", l.name));
-        p.location_id = Some(l.id);
+        p.location_id = Some(discover(call, l)?);
     }
     if changed.is_empty() {
         return Err(EngineError::invalid(

@@ -373,6 +373,15 @@ pub fn move_party(
             }
         }
     }
+    // The move first: short views of the event log keep an event's first change.
+    call.record_change(
+        "party",
+        &p.id,
+        format!(
+            "moved {} → {} ({} min)",
+            from.name, dest.name, conn.travel_minutes
+        ),
+    );
     if unlocked {
         let mut c = conn.clone();
         c.locked = false;
@@ -400,14 +409,6 @@ pub fn move_party(
         elapsed_minutes: p.elapsed_minutes,
     };
     call.tx().append_travel(campaign, &p.id, &entry)?;
-    call.record_change(
-        "party",
-        &p.id,
-        format!(
-            "moved {} → {} ({} min)",
-            from.name, dest.name, conn.travel_minutes
-        ),
-    );
     let exits = known_exits(call, &dest)?;
     let summary = format!(
         "{} moved from {} to {} by {} ({} min; {} min travelled in all).",
