@@ -5,7 +5,11 @@ use serde::{Deserialize, Serialize};
 use crate::character::{Character, CharacterFilter};
 use crate::error::{EngineError, Result};
 use crate::event::Event;
+use crate::notes::{Note, NoteFilter, NoteOrder};
+use crate::party::Party;
 use crate::store::{CampaignInfo, Tx};
+use crate::travel::TravelEntry;
+use crate::world::{Connection, Location};
 
 /// Format version of [`CampaignExport`].
 pub const EXPORT_FORMAT: u32 = 1;
@@ -24,7 +28,34 @@ pub struct CampaignExport {
     pub characters: Vec<Character>,
     /// The event log, in order.
     pub events: Vec<Event>,
+    /// Every place.
+    #[serde(default)]
+    pub locations: Vec<Location>,
+    /// Every way between places.
+    #[serde(default)]
+    pub connections: Vec<Connection>,
+    /// Every party with its members.
+    #[serde(default)]
+    pub parties: Vec<Party>,
+    /// Every party's travel log, oldest first.
+    #[serde(default)]
+    pub travel: Vec<PartyTravel>,
+    /// Every note, oldest first.
+    #[serde(default)]
+    pub notes: Vec<Note>,
 }
+
+/// One entry of a party's travel log, in an export.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PartyTravel {
+    /// The party.
+    pub party_id: String,
+    /// The entry.
+    pub entry: TravelEntry,
+}
+
+const ALL: usize = usize::MAX >> 1;
 
 /// Every campaign in the store.
 pub fn list(tx: &dyn Tx) -> Result<Vec<CampaignInfo>> {
@@ -36,12 +67,38 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
     let id = tx.find_campaign(name)?.ok_or_else(|| not_found(tx, name))?;
     let (characters, _) =
         tx.list_characters(id, &CharacterFilter::default(), usize::MAX >> 1, 0)?;
+    let (locations, _) = tx.list_locations(id, ALL, 0)?;
+    let mut connections: Vec<Connection> = Vec::new();
+    for l in &locations {
+        for c in tx.connections_of(id, &l.id)? {
+            if !connections.iter().any(|x| x.id == c.id) {
+                connections.push(c);
+            }
+        }
+    }
+    let parties = tx.list_parties(id)?;
+    let mut travel = Vec::new();
+    for p in &parties {
+        let mut log = tx.travel_history(id, &p.id, ALL)?;
+        log.reverse();
+        travel.extend(log.into_iter().map(|entry| PartyTravel {
+            party_id: p.id.clone(),
+            entry,
+        }));
+    }
+    let (mut notes, _) = tx.list_notes(id, &NoteFilter::default(), NoteOrder::Recent, ALL, 0)?;
+    notes.reverse();
     Ok(CampaignExport {
         format: EXPORT_FORMAT,
         name: name.to_string(),
         rng_state: tx.rng_state(id)?,
         characters,
         events: tx.all_events(id)?,
+        locations,
+        connections,
+        parties,
+        travel,
+        notes,
     })
 }
 
@@ -67,15 +124,50 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
     if let Some(rng) = &data.rng_state {
         tx.set_rng_state(id, rng)?;
     }
-    let mut max_seq: u64 = 0;
     for c in &data.characters {
-        if let Some(n) = c.id.strip_prefix("ch").and_then(|n| n.parse::<u64>().ok()) {
-            max_seq = max_seq.max(n);
-        }
         tx.put_character(id, c)?;
     }
-    for _ in 0..max_seq {
-        tx.next_id(id, "ch")?;
+    for l in &data.locations {
+        tx.put_location(id, l)?;
+    }
+    for c in &data.connections {
+        tx.put_connection(id, c)?;
+    }
+    for p in &data.parties {
+        tx.put_party(id, p)?;
+    }
+    for t in &data.travel {
+        tx.append_travel(id, &t.party_id, &t.entry)?;
+    }
+    for n in &data.notes {
+        tx.put_note(id, n)?;
+    }
+    // New ids must not collide with imported ones: advance each counter past the highest.
+    let ids: [(&str, Vec<&str>); 5] = [
+        (
+            "ch",
+            data.characters.iter().map(|c| c.id.as_str()).collect(),
+        ),
+        (
+            "loc",
+            data.locations.iter().map(|l| l.id.as_str()).collect(),
+        ),
+        (
+            "cn",
+            data.connections.iter().map(|c| c.id.as_str()).collect(),
+        ),
+        ("pt", data.parties.iter().map(|p| p.id.as_str()).collect()),
+        ("nt", data.notes.iter().map(|n| n.id.as_str()).collect()),
+    ];
+    for (prefix, list) in ids {
+        let max = list
+            .iter()
+            .filter_map(|i| i.strip_prefix(prefix).and_then(|n| n.parse::<u64>().ok()))
+            .max()
+            .unwrap_or(0);
+        for _ in 0..max.min(1_000_000) {
+            tx.next_id(id, prefix)?;
+        }
     }
     for e in &data.events {
         tx.import_event(id, e)?;

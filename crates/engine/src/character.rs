@@ -279,11 +279,25 @@ pub struct Deletion {
 pub fn delete_character(call: &mut Call<'_>, r: CharacterRef<'_>) -> Result<Deletion> {
     let c = resolve(call, r)?;
     let campaign = call.campaign();
+    let mut cascaded = Vec::new();
+    if let Some(pid) = call.tx_ref().party_of_character(campaign, &c.id)?
+        && let Some(mut p) = call.tx_ref().party(campaign, &pid)?
+    {
+        p.members.retain(|m| m.character_id != c.id);
+        let mut what = format!("membership of party '{}' ({})", p.name, p.id);
+        if p.leader_id.as_deref() == Some(c.id.as_str()) {
+            p.leader_id = p.members.first().map(|m| m.character_id.clone());
+            what.push_str(" and its lead");
+        }
+        call.tx().put_party(campaign, &p)?;
+        call.record_change("party", &p.id, format!("{} left (deleted)", c.name));
+        cascaded.push(what);
+    }
     call.tx().delete_character(campaign, &c.id)?;
     call.record_change("character", &c.id, format!("deleted {}", c.name));
     Ok(Deletion {
         id: c.id,
         name: c.name,
-        cascaded: Vec::new(),
+        cascaded,
     })
 }

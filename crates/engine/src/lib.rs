@@ -12,10 +12,15 @@ pub mod creation;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod notes;
+pub mod party;
 pub mod rolls;
+pub mod session;
 pub mod sheet;
 pub mod store;
+pub mod travel;
 pub mod update;
+pub mod world;
 
 pub use engine::{Call, Engine, EngineOptions};
 pub use error::{EngineError, Result};

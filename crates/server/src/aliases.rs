@@ -136,7 +136,253 @@ const CHARACTER_ID: &[(&str, &str)] = &[
     ("npcId", "characterId"),
 ];
 
-/// Every alias. Tests call each one.
+const ROOM: &[(&str, &str)] = &[
+    ("roomId", "locationId"),
+    ("room_id", "locationId"),
+    ("id", "locationId"),
+    ("fromRoomId", "fromLocationId"),
+    ("toRoomId", "toLocationId"),
+    ("from", "fromLocationId"),
+    ("to", "toLocationId"),
+    ("type", "connectionType"),
+];
+
+const PARTY: &[(&str, &str)] = &[("id", "partyId"), ("party_id", "partyId")];
+
+const NOTE: &[(&str, &str)] = &[("id", "noteId"), ("note_id", "noteId")];
+
+/// Legacy worlds: a campaign is the world, so `worldId` says nothing.
+fn drop_world(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.remove("worldId");
+    Ok(())
+}
+
+/// Legacy `create_room`-style calls named the place `name` and its kind `type`.
+fn room_create(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    drop_world(args)?;
+    if let Some(t) = args.remove("connectionType") {
+        args.insert("type".into(), t);
+    }
+    if let Some(l) = args.remove("locationId") {
+        args.entry("name").or_insert(l);
+    }
+    Ok(())
+}
+
+/// Legacy `create_party {name, initialMembers: [{characterId, role}]}` → a batch: create with
+/// the first member, then add the others.
+fn party_create(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    drop_world(args)?;
+    let Some(members) = args
+        .remove("initialMembers")
+        .or_else(|| args.remove("members"))
+    else {
+        return Ok(());
+    };
+    let Value::Array(members) = members else {
+        return Err(ToolError(
+            "initialMembers must be an array of {characterId, role}".into(),
+        ));
+    };
+    let name = args.get("name").cloned().unwrap_or(Value::Null);
+    let mut first = args.clone();
+    first.insert("operation".into(), Value::String("create".into()));
+    let mut batch = Vec::new();
+    for (i, m) in members.into_iter().enumerate() {
+        let Value::Object(mut m) = m else {
+            return Err(ToolError(
+                "each initialMembers item is {characterId, role}".into(),
+            ));
+        };
+        m.remove("isActive");
+        if i == 0 {
+            first.extend(m);
+            batch.push(Value::Object(std::mem::take(&mut first)));
+        } else {
+            m.insert("operation".into(), Value::String("add_member".into()));
+            m.insert("partyName".into(), name.clone());
+            batch.push(Value::Object(m));
+        }
+    }
+    if batch.is_empty() {
+        return Ok(());
+    }
+    args.clear();
+    args.insert("batch".into(), Value::Array(batch));
+    Ok(())
+}
+
+/// Legacy member calls carried flags the new tool keeps elsewhere.
+fn party_member(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    drop_world(args)?;
+    args.remove("isActive");
+    Ok(())
+}
+
+/// Legacy narrative notes: other type and visibility names, a `status` that becomes a tag.
+fn narrative_note(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    drop_world(args)?;
+    if let Some(Value::String(t)) = args.get("type") {
+        let mapped = match t.as_str() {
+            "canonical_moment" => "session_log",
+            "npc_voice" => "npc",
+            "quest" => "plot_thread",
+            other => other,
+        };
+        args.insert("type".into(), Value::String(mapped.into()));
+    }
+    if let Some(Value::String(v)) = args.get("visibility") {
+        let mapped = match v.as_str() {
+            "dm_only" => "dm",
+            "player_visible" => "player",
+            other => other,
+        };
+        args.insert("visibility".into(), Value::String(mapped.into()));
+    }
+    if let Some(status) = args.remove("status") {
+        let tag = Value::String(format!("status:{}", status.as_str().unwrap_or("unknown")));
+        match args.entry("tags").or_insert_with(|| Value::Array(vec![])) {
+            Value::Array(tags) => tags.push(tag),
+            other => *other = Value::Array(vec![tag]),
+        }
+    }
+    Ok(())
+}
+
+/// Legacy searches called the tag filter `tags`.
+fn narrative_search(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(t) = args.remove("tags") {
+        args.entry("tagFilter").or_insert(t);
+    }
+    narrative_note(args)
+}
+
+/// Legacy world-state saves: the state (any JSON) becomes a lore note's content.
+fn world_state(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    drop_world(args)?;
+    let state = ["content", "state", "data", "summary"]
+        .iter()
+        .find_map(|k| args.remove(*k));
+    match state {
+        Some(Value::String(s)) => {
+            args.insert("content".into(), Value::String(s));
+        }
+        Some(other) => {
+            args.insert("content".into(), Value::String(other.to_string()));
+        }
+        None => {}
+    }
+    args.entry("type").or_insert(Value::String("lore".into()));
+    Ok(())
+}
+
+/// Legacy story saves: `summary` → a session-log note.
+fn story_progress(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    world_state(args)?;
+    args.insert("type".into(), Value::String("session_log".into()));
+    Ok(())
+}
+
+/// Legacy character moves: the character's party moves to the room.
+fn character_move(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    for k in ["roomId", "locationId", "targetRoomId", "locationName"] {
+        if let Some(v) = args.remove(k) {
+            args.entry("to").or_insert(v);
+        }
+    }
+    Ok(())
+}
+
+/// Legacy `*_manage` composites took `action`; map it onto `operation`.
+fn action_to_operation(
+    args: &mut Map<String, Value>,
+    tool: &str,
+    table: &[(&str, &str)],
+) -> Result<(), ToolError> {
+    let Some(action) = args.remove("action") else {
+        return Ok(());
+    };
+    let a = action.as_str().unwrap_or_default();
+    match table.iter().find(|(from, _)| *from == a) {
+        Some((_, op)) => {
+            args.insert("operation".into(), Value::String((*op).into()));
+            Ok(())
+        }
+        None => Err(ToolError(format!(
+            "action '{a}' has no equivalent in {tool}; its operations are: {}",
+            table.iter().map(|(_, o)| *o).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+fn party_manage(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    action_to_operation(
+        args,
+        "manage_party",
+        &[
+            ("create", "create"),
+            ("get", "get"),
+            ("list", "list"),
+            ("update", "update"),
+            ("delete", "delete"),
+            ("add_member", "add_member"),
+            ("remove_member", "remove_member"),
+            ("update_member", "update"),
+            ("set_leader", "set_leader"),
+            ("set_active", "set_active"),
+            ("get_members", "get"),
+        ],
+    )?;
+    party_member(args)
+}
+
+fn narrative_manage(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    action_to_operation(
+        args,
+        "manage_notes",
+        &[
+            ("add", "add"),
+            ("search", "search"),
+            ("get", "get"),
+            ("update", "update"),
+            ("delete", "delete"),
+            ("list", "list"),
+            ("get_context", "list"),
+        ],
+    )?;
+    narrative_note(args)
+}
+
+fn session_manage(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    match args.remove("action") {
+        None => {}
+        Some(Value::String(a)) if a == "get_context" || a == "initialize" => {}
+        Some(other) => {
+            return Err(ToolError(format!(
+                "session_manage action {other} has no equivalent; get_session_context answers get_context and initialize"
+            )));
+        }
+    }
+    drop_world(args)
+}
+
+const fn routed(
+    legacy: &'static str,
+    tool: &'static str,
+    set: &'static [(&'static str, &'static str)],
+    rename: &'static [(&'static str, &'static str)],
+    convert: Option<Converter>,
+) -> Alias {
+    Alias {
+        legacy,
+        tool,
+        set,
+        rename,
+        convert,
+    }
+}
+
+/// Every alias. Tests call each one, in this order.
 pub static ALIASES: &[Alias] = &[
     // Dice (consolidation ADR list A; rpg-mcp list C).
     alias("quick_roll", "roll_dice"),
@@ -242,6 +488,313 @@ pub static ALIASES: &[Alias] = &[
         rename: CHARACTER_ID,
         convert: Some(healing_amount),
     },
+    // World: places (list A, then rpg-mcp). Ordered so each sample call finds what it needs.
+    routed(
+        "create_location",
+        "manage_location",
+        &[("operation", "\"create\"")],
+        &[],
+        Some(room_create),
+    ),
+    routed(
+        "generate_room_node",
+        "manage_location",
+        &[("operation", "\"create\"")],
+        &[],
+        Some(room_create),
+    ),
+    routed(
+        "link_rooms",
+        "manage_location",
+        &[("operation", "\"link\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "get_location",
+        "manage_location",
+        &[("operation", "\"get\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "get_room_exits",
+        "manage_location",
+        &[("operation", "\"get\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "explore_room",
+        "manage_location",
+        &[("operation", "\"get\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "list_rooms",
+        "manage_location",
+        &[("operation", "\"list\"")],
+        &[],
+        Some(drop_world),
+    ),
+    routed(
+        "get_room_graph",
+        "manage_location",
+        &[("operation", "\"list\"")],
+        &[],
+        Some(drop_world),
+    ),
+    // Parties.
+    routed(
+        "create_party",
+        "manage_party",
+        &[("operation", "\"create\"")],
+        &[],
+        Some(party_create),
+    ),
+    routed(
+        "add_party_member",
+        "manage_party",
+        &[("operation", "\"add_member\"")],
+        PARTY,
+        Some(party_member),
+    ),
+    routed(
+        "get_party",
+        "manage_party",
+        &[("operation", "\"get\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "get_party_members",
+        "manage_party",
+        &[("operation", "\"get\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "list_parties",
+        "manage_party",
+        &[("operation", "\"list\"")],
+        &[],
+        Some(drop_world),
+    ),
+    routed(
+        "update_party",
+        "manage_party",
+        &[("operation", "\"update\"")],
+        PARTY,
+        Some(drop_world),
+    ),
+    routed(
+        "update_party_member",
+        "manage_party",
+        &[("operation", "\"update\"")],
+        PARTY,
+        Some(party_member),
+    ),
+    routed(
+        "set_party_leader",
+        "manage_party",
+        &[("operation", "\"set_leader\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "set_active_character",
+        "manage_party",
+        &[("operation", "\"set_active\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "party_manage",
+        "manage_party",
+        &[],
+        PARTY,
+        Some(party_manage),
+    ),
+    // Travel.
+    routed(
+        "move_character_to_room",
+        "move_party",
+        &[("operation", "\"move\"")],
+        CHARACTER_ID,
+        Some(character_move),
+    ),
+    routed(
+        "travel_to_location",
+        "move_party",
+        &[("operation", "\"move\"")],
+        PARTY,
+        Some(character_move),
+    ),
+    routed(
+        "get_party_position",
+        "move_party",
+        &[("operation", "\"status\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "look_at_surroundings",
+        "move_party",
+        &[("operation", "\"status\"")],
+        &[("observerId", "characterId")],
+        None,
+    ),
+    // Places again: unlinking last, so the moves above had their way.
+    routed(
+        "unlink_rooms",
+        "manage_location",
+        &[("operation", "\"unlink\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "manage_room_connections",
+        "manage_location",
+        &[("operation", "\"link\"")],
+        ROOM,
+        None,
+    ),
+    routed(
+        "remove_party_member",
+        "manage_party",
+        &[("operation", "\"remove_member\"")],
+        PARTY,
+        None,
+    ),
+    routed(
+        "delete_party",
+        "manage_party",
+        &[("operation", "\"delete\"")],
+        PARTY,
+        None,
+    ),
+    // Notes.
+    routed(
+        "add_session_note",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        None,
+    ),
+    routed(
+        "search_notes",
+        "manage_notes",
+        &[("operation", "\"search\"")],
+        &[],
+        None,
+    ),
+    routed(
+        "add_narrative_note",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        Some(narrative_note),
+    ),
+    routed(
+        "search_narrative_notes",
+        "manage_notes",
+        &[("operation", "\"search\"")],
+        &[],
+        Some(narrative_search),
+    ),
+    routed(
+        "get_narrative_note",
+        "manage_notes",
+        &[("operation", "\"get\"")],
+        NOTE,
+        None,
+    ),
+    routed(
+        "update_narrative_note",
+        "manage_notes",
+        &[("operation", "\"update\"")],
+        NOTE,
+        Some(narrative_note),
+    ),
+    routed(
+        "delete_narrative_note",
+        "manage_notes",
+        &[("operation", "\"delete\"")],
+        NOTE,
+        None,
+    ),
+    routed(
+        "get_narrative_context_notes",
+        "manage_notes",
+        &[("operation", "\"list\"")],
+        &[],
+        Some(narrative_search),
+    ),
+    routed(
+        "narrative_manage",
+        "manage_notes",
+        &[],
+        NOTE,
+        Some(narrative_manage),
+    ),
+    routed(
+        "save_story_progress",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        Some(story_progress),
+    ),
+    routed(
+        "save_world_state",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        Some(world_state),
+    ),
+    routed(
+        "update_world_state",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        Some(world_state),
+    ),
+    routed(
+        "append_world_state",
+        "manage_notes",
+        &[("operation", "\"add\"")],
+        &[],
+        Some(world_state),
+    ),
+    // Session.
+    routed(
+        "get_narrative_context",
+        "get_session_context",
+        &[],
+        &[],
+        Some(drop_world),
+    ),
+    routed(
+        "initialize_session",
+        "get_session_context",
+        &[],
+        &[],
+        Some(drop_world),
+    ),
+    routed(
+        "get_party_context",
+        "get_session_context",
+        &[],
+        PARTY,
+        Some(drop_world),
+    ),
+    routed(
+        "session_manage",
+        "get_session_context",
+        &[],
+        &[],
+        Some(session_manage),
+    ),
 ];
 
 /// Legacy composite tools took `action`; the routed tool has one operation.
@@ -260,7 +813,7 @@ pub static RETIRED: &[Retired] = &[
     Retired {
         names: &[NameMatch::Contains("quest")],
         what: "quest tracking",
-        instead: "manage_notes (type plot thread) once it lands; until then keep quests in character notes via update_character",
+        instead: "manage_notes: add a note of type plot_thread (tags for the quest giver, importance for urgency) and search or update it as it advances",
     },
     Retired {
         names: &[
@@ -268,7 +821,7 @@ pub static RETIRED: &[Retired] = &[
             NameMatch::Exact("check_for_leaks"),
         ],
         what: "secret tracking",
-        instead: "manage_notes with DM-only visibility once it lands",
+        instead: "manage_notes with visibility dm (the default): DM-only notes never need to be shared",
     },
     Retired {
         names: &[
@@ -280,7 +833,7 @@ pub static RETIRED: &[Retired] = &[
             NameMatch::Contains("map_patch"),
         ],
         what: "world generation",
-        instead: "manage_location (a graph of places) once it lands",
+        instead: "manage_location (a graph of places linked by doors, passages, stairs…) and move_party to travel it",
     },
     Retired {
         names: &[
@@ -451,6 +1004,21 @@ pub fn route(alias: &'static Alias, args: &Value) -> Result<Value, ToolError> {
     if let Some(convert) = alias.convert {
         convert(&mut map)?;
     }
+    // A converter may have produced a batch: fill each item instead of the envelope.
+    match map.get_mut("batch") {
+        Some(Value::Array(items)) => {
+            for item in items.iter_mut() {
+                if let Value::Object(m) = item {
+                    fill(alias, m)?;
+                }
+            }
+        }
+        _ => fill(alias, &mut map)?,
+    }
+    Ok(Value::Object(map))
+}
+
+fn fill(alias: &Alias, map: &mut Map<String, Value>) -> Result<(), ToolError> {
     for (key, literal) in alias.set {
         if !map.contains_key(*key) {
             let v: Value = serde_json::from_str(literal).map_err(|e| {
@@ -462,7 +1030,7 @@ pub fn route(alias: &'static Alias, args: &Value) -> Result<Value, ToolError> {
             map.insert((*key).to_string(), v);
         }
     }
-    Ok(Value::Object(map))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod discover;
 pub mod mcp;
 pub mod prompts;
 pub mod render;
+pub mod render_world;
 pub mod reply;
 pub mod resources;
 pub mod schema;

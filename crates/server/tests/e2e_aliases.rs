@@ -31,6 +31,62 @@ fn sample(legacy: &str) -> Option<Value> {
         "remove_npc" => json!({"name": "Innkeeper"}),
         "apply_damage" => json!({"id": "ch1", "amount": 3, "damageType": "cold"}),
         "apply_healing" => json!({"characterName": "Ada", "amount": 2}),
+        "create_location" => json!({"name": "Hall", "description": "A vaulted hall."}),
+        "generate_room_node" => json!({"name": "Cellar", "type": "cellar", "worldId": "w1"}),
+        "link_rooms" => {
+            json!({"fromRoomId": "Hall", "toRoomId": "Cellar", "type": "stairs"})
+        }
+        "get_location" => json!({"locationId": "loc1"}),
+        "get_room_exits" | "explore_room" => json!({"roomId": "Hall"}),
+        "list_rooms" | "get_room_graph" => json!({"worldId": "w1"}),
+        "create_party" => {
+            json!({"name": "Company", "worldId": "w1", "initialMembers": [{"characterId": "ch1", "role": "leader"}]})
+        }
+        "add_party_member" => {
+            json!({"partyId": "Company", "characterId": "ch2", "role": "companion", "isActive": false})
+        }
+        "get_party" | "get_party_members" => json!({"partyId": "pt1"}),
+        "list_parties" => json!({}),
+        "update_party" => json!({"partyId": "pt1", "locationId": "Hall"}),
+        "update_party_member" => {
+            json!({"partyId": "pt1", "characterId": "ch2", "role": "hireling"})
+        }
+        "set_party_leader" | "set_active_character" => {
+            json!({"partyId": "pt1", "characterId": "ch2"})
+        }
+        "party_manage" => json!({"action": "get_members", "partyId": "pt1"}),
+        "move_character_to_room" => json!({"characterId": "ch1", "roomId": "Cellar"}),
+        "travel_to_location" => json!({"partyId": "pt1", "locationId": "Hall"}),
+        "get_party_position" => json!({"partyId": "pt1"}),
+        "look_at_surroundings" => json!({"observerId": "ch1"}),
+        "unlink_rooms" => json!({"fromRoomId": "Hall", "toRoomId": "Cellar"}),
+        "manage_room_connections" => {
+            json!({"fromRoomId": "Cellar", "toRoomId": "Hall", "type": "ladder", "oneWay": true})
+        }
+        "remove_party_member" => json!({"partyId": "pt1", "characterId": "ch2"}),
+        "delete_party" => json!({"partyId": "pt1"}),
+        "add_session_note" => {
+            json!({"content": "The innkeeper owes the thieves guild money.", "tags": ["inn"], "importance": "high"})
+        }
+        "search_notes" => json!({"query": "thieves", "tagFilter": ["inn"]}),
+        "add_narrative_note" => {
+            json!({"type": "canonical_moment", "content": "Ada spared the goblin chief.", "visibility": "player_visible", "status": "active"})
+        }
+        "search_narrative_notes" => json!({"query": "goblin", "tags": ["status:active"]}),
+        "get_narrative_note" => json!({"noteId": "nt1"}),
+        "update_narrative_note" => {
+            json!({"noteId": "nt2", "content": "Ada spared the goblin chief, who swore revenge."})
+        }
+        "delete_narrative_note" => json!({"noteId": "nt2"}),
+        "get_narrative_context_notes" => json!({"worldId": "w1"}),
+        "narrative_manage" => json!({"action": "search", "query": "innkeeper"}),
+        "save_story_progress" => json!({"summary": "The party reached the hall."}),
+        "save_world_state" | "update_world_state" | "append_world_state" => {
+            json!({"worldId": "w1", "state": {"season": "winter"}})
+        }
+        "get_narrative_context" | "initialize_session" => json!({"worldId": "w1"}),
+        "get_party_context" => json!({}),
+        "session_manage" => json!({"action": "get_context"}),
         _ => return None,
     })
 }
@@ -80,6 +136,39 @@ async fn every_alias_works_and_none_is_advertised() {
         .await
         .unwrap();
     assert!(a.text.contains("takes 4"), "{}", a.text);
+    // The world aliases did their work.
+    let a = c.call("create_party", json!({"name": "Second", "initialMembers": [{"characterId": "ch1"}, {"characterId": "ch2", "role": "guest"}]})).await.unwrap();
+    assert!(
+        !a.is_error && a.text.starts_with("Batch: 2 of 2"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call("search_notes", json!({"query": "thieves"}))
+        .await
+        .unwrap();
+    assert!(a.text.contains("innkeeper owes"), "{}", a.text);
+    // The legacy move_party shape is told apart from ours.
+    let a = c
+        .call(
+            "move_party",
+            json!({"partyId": "pt2", "targetX": 3, "targetY": 4}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        a.is_error && a.text.contains("not modelled") && a.text.contains("\"to\""),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "move_party",
+            json!({"partyId": "pt2", "locationName": "Cellar"}),
+        )
+        .await
+        .unwrap();
+    assert!(a.is_error && a.text.contains("nowhere"), "{}", a.text);
     // Retired systems name the nearest tool; typos get a suggestion.
     let a = c.call("add_quest", json!({})).await.unwrap();
     assert!(

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::character::{Character, CharacterFilter};
 use crate::event::{Event, EventDraft};
+use crate::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
+use crate::party::Party;
+use crate::travel::TravelEntry;
+use crate::world::{Connection, Location};
 
 /// The id of a campaign inside a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -118,4 +122,102 @@ pub trait Tx {
     fn all_events(&self, campaign: CampaignId) -> Result<Vec<Event>, StoreError>;
     /// Re-inserts an exported event verbatim (import only).
     fn import_event(&mut self, campaign: CampaignId, event: &Event) -> Result<(), StoreError>;
+
+    /// One location by id.
+    fn location(&self, campaign: CampaignId, id: &str) -> Result<Option<Location>, StoreError>;
+    /// Locations whose name matches case-insensitively (exactly, after trimming).
+    fn locations_named(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+    ) -> Result<Vec<Location>, StoreError>;
+    /// Every location's id and name (for suggestions).
+    fn location_names(&self, campaign: CampaignId) -> Result<Vec<(String, String)>, StoreError>;
+    /// Locations ordered by name, with the total before paging.
+    fn list_locations(
+        &self,
+        campaign: CampaignId,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<Location>, u64), StoreError>;
+    /// Inserts or replaces a location.
+    fn put_location(&mut self, campaign: CampaignId, location: &Location)
+    -> Result<(), StoreError>;
+    /// Deletes a location and the connections touching it; false when there was none.
+    fn delete_location(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+
+    /// One connection by id.
+    fn connection(&self, campaign: CampaignId, id: &str) -> Result<Option<Connection>, StoreError>;
+    /// Every connection with `location` at either end, ordered by id.
+    fn connections_of(
+        &self,
+        campaign: CampaignId,
+        location: &str,
+    ) -> Result<Vec<Connection>, StoreError>;
+    /// Inserts or replaces a connection.
+    fn put_connection(
+        &mut self,
+        campaign: CampaignId,
+        connection: &Connection,
+    ) -> Result<(), StoreError>;
+    /// Deletes a connection; false when there was none.
+    fn delete_connection(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+
+    /// One party by id, with its members.
+    fn party(&self, campaign: CampaignId, id: &str) -> Result<Option<Party>, StoreError>;
+    /// Every party, in creation order, with members.
+    fn list_parties(&self, campaign: CampaignId) -> Result<Vec<Party>, StoreError>;
+    /// The id of the party `character` belongs to, if any.
+    fn party_of_character(
+        &self,
+        campaign: CampaignId,
+        character: &str,
+    ) -> Result<Option<String>, StoreError>;
+    /// Inserts or replaces a party and its member list (a character in another party is a
+    /// constraint error: check first).
+    fn put_party(&mut self, campaign: CampaignId, party: &Party) -> Result<(), StoreError>;
+    /// Deletes a party, its memberships and its travel log; false when there was none.
+    fn delete_party(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+    /// Appends to a party's travel log.
+    fn append_travel(
+        &mut self,
+        campaign: CampaignId,
+        party: &str,
+        entry: &TravelEntry,
+    ) -> Result<(), StoreError>;
+    /// A party's travel log, newest first.
+    fn travel_history(
+        &self,
+        campaign: CampaignId,
+        party: &str,
+        limit: usize,
+    ) -> Result<Vec<TravelEntry>, StoreError>;
+
+    /// One note by id.
+    fn note(&self, campaign: CampaignId, id: &str) -> Result<Option<Note>, StoreError>;
+    /// Inserts a note or replaces its fields (the store sets its timestamps); the full-text
+    /// index follows.
+    fn put_note(&mut self, campaign: CampaignId, note: &Note) -> Result<(), StoreError>;
+    /// Deletes a note; false when there was none.
+    fn delete_note(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+    /// Notes matching a filter in `order`, with the total before paging.
+    fn list_notes(
+        &self,
+        campaign: CampaignId,
+        filter: &NoteFilter,
+        order: NoteOrder,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<Note>, u64), StoreError>;
+    /// Full-text search over content and tags, best first: notes holding every term
+    /// (`all_terms`) or any of them; each term also matches as a word prefix. Ranking is the
+    /// store's own (SQLite: FTS5 bm25).
+    fn search_notes(
+        &self,
+        campaign: CampaignId,
+        terms: &[String],
+        all_terms: bool,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredNote>, StoreError>;
 }

@@ -6,8 +6,12 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{M, Migrations};
 
 use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
-use crate::character::{Character, CharacterFilter};
+use crate::character::{Character, CharacterFilter, name_key};
 use crate::event::{Event, EventDraft};
+use crate::notes::{Importance, Note, NoteFilter, NoteOrder, NoteType, ScoredNote, Visibility};
+use crate::party::{Party, PartyMember, PartyRole};
+use crate::travel::TravelEntry;
+use crate::world::{Connection as WorldConnection, Location};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
@@ -25,9 +29,10 @@ fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!(
-        "../../migrations/001_initial.sql"
-    ))])
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/001_initial.sql")),
+        M::up(include_str!("../../migrations/002_world.sql")),
+    ])
 }
 
 /// A [`super::Store`] on a SQLite file.
@@ -379,6 +384,520 @@ impl Tx for SqliteTx<'_> {
             params![campaign.0, e.at, e.tool, enc(&e.args)?, enc(&e.rolls)?, enc(&e.changes)?],
         )?;
         Ok(())
+    }
+
+    fn location(&self, campaign: CampaignId, id: &str) -> Result<Option<Location>, StoreError> {
+        let doc: Option<String> = self
+            .tx
+            .prepare_cached("SELECT doc FROM locations WHERE campaign_id = ?1 AND id = ?2")?
+            .query_row(params![campaign.0, id], |r| r.get(0))
+            .optional()?;
+        doc.as_deref().map(|d| decode("location", d)).transpose()
+    }
+
+    fn locations_named(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+    ) -> Result<Vec<Location>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM locations WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
+        )?;
+        let docs = stmt
+            .query_map(params![campaign.0, name_key(name)], |r| {
+                r.get::<_, String>(0)
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        docs.iter().map(|d| decode("location", d)).collect()
+    }
+
+    fn location_names(&self, campaign: CampaignId) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, name FROM locations WHERE campaign_id = ?1 ORDER BY name_key, id",
+        )?;
+        let rows = stmt.query_map(params![campaign.0], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn list_locations(
+        &self,
+        campaign: CampaignId,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<Location>, u64), StoreError> {
+        let total: i64 = self.tx.query_row(
+            "SELECT COUNT(*) FROM locations WHERE campaign_id = ?1",
+            params![campaign.0],
+            |r| r.get(0),
+        )?;
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM locations WHERE campaign_id = ?1 ORDER BY name_key, id LIMIT ?2 OFFSET ?3",
+        )?;
+        let docs = stmt
+            .query_map(params![campaign.0, clamp(limit), clamp(offset)], |r| {
+                r.get::<_, String>(0)
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let list = docs
+            .iter()
+            .map(|d| decode("location", d))
+            .collect::<Result<_, _>>()?;
+        Ok((list, total.max(0) as u64))
+    }
+
+    fn put_location(&mut self, campaign: CampaignId, l: &Location) -> Result<(), StoreError> {
+        let doc = encode("location", l)?;
+        self.tx
+            .prepare_cached(&format!(
+                "INSERT INTO locations (campaign_id, id, name, name_key, doc, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, {NOW}, {NOW})
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   name = excluded.name, name_key = excluded.name_key, doc = excluded.doc,
+                   updated_at = excluded.updated_at"
+            ))?
+            .execute(params![campaign.0, l.id, l.name, name_key(&l.name), doc])?;
+        Ok(())
+    }
+
+    fn delete_location(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        self.tx.execute(
+            "DELETE FROM connections WHERE campaign_id = ?1 AND (from_id = ?2 OR to_id = ?2)",
+            params![campaign.0, id],
+        )?;
+        Ok(self.tx.execute(
+            "DELETE FROM locations WHERE campaign_id = ?1 AND id = ?2",
+            params![campaign.0, id],
+        )? > 0)
+    }
+
+    fn connection(
+        &self,
+        campaign: CampaignId,
+        id: &str,
+    ) -> Result<Option<WorldConnection>, StoreError> {
+        let doc: Option<String> = self
+            .tx
+            .prepare_cached("SELECT doc FROM connections WHERE campaign_id = ?1 AND id = ?2")?
+            .query_row(params![campaign.0, id], |r| r.get(0))
+            .optional()?;
+        doc.as_deref().map(|d| decode("connection", d)).transpose()
+    }
+
+    fn connections_of(
+        &self,
+        campaign: CampaignId,
+        location: &str,
+    ) -> Result<Vec<WorldConnection>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM connections WHERE campaign_id = ?1 AND (from_id = ?2 OR to_id = ?2)
+             ORDER BY length(id), id",
+        )?;
+        let docs = stmt
+            .query_map(params![campaign.0, location], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        docs.iter().map(|d| decode("connection", d)).collect()
+    }
+
+    fn put_connection(
+        &mut self,
+        campaign: CampaignId,
+        c: &WorldConnection,
+    ) -> Result<(), StoreError> {
+        let doc = encode("connection", c)?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO connections (campaign_id, id, from_id, to_id, doc)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   from_id = excluded.from_id, to_id = excluded.to_id, doc = excluded.doc",
+            )?
+            .execute(params![campaign.0, c.id, c.from, c.to, doc])?;
+        Ok(())
+    }
+
+    fn delete_connection(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        Ok(self.tx.execute(
+            "DELETE FROM connections WHERE campaign_id = ?1 AND id = ?2",
+            params![campaign.0, id],
+        )? > 0)
+    }
+
+    fn party(&self, campaign: CampaignId, id: &str) -> Result<Option<Party>, StoreError> {
+        Ok(self.parties_where(campaign, Some(id))?.into_iter().next())
+    }
+
+    fn list_parties(&self, campaign: CampaignId) -> Result<Vec<Party>, StoreError> {
+        self.parties_where(campaign, None)
+    }
+
+    fn party_of_character(
+        &self,
+        campaign: CampaignId,
+        character: &str,
+    ) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT party_id FROM party_members WHERE campaign_id = ?1 AND character_id = ?2",
+            )?
+            .query_row(params![campaign.0, character], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn put_party(&mut self, campaign: CampaignId, p: &Party) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(&format!(
+                "INSERT INTO parties (campaign_id, id, name, name_key, description, location_id,
+                                      leader_id, active, elapsed_minutes, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NOW})
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   name = excluded.name, name_key = excluded.name_key,
+                   description = excluded.description, location_id = excluded.location_id,
+                   leader_id = excluded.leader_id, active = excluded.active,
+                   elapsed_minutes = excluded.elapsed_minutes"
+            ))?
+            .execute(params![
+                campaign.0,
+                p.id,
+                p.name,
+                name_key(&p.name),
+                p.description,
+                p.location_id,
+                p.leader_id,
+                p.active,
+                i64::try_from(p.elapsed_minutes).unwrap_or(i64::MAX)
+            ])?;
+        self.tx.execute(
+            "DELETE FROM party_members WHERE campaign_id = ?1 AND party_id = ?2",
+            params![campaign.0, p.id],
+        )?;
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO party_members (campaign_id, character_id, party_id, role, active, position)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for (i, m) in p.members.iter().enumerate() {
+            stmt.execute(params![
+                campaign.0,
+                m.character_id,
+                p.id,
+                m.role.key(),
+                m.active,
+                i as i64
+            ])?;
+        }
+        Ok(())
+    }
+
+    fn delete_party(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        for table in ["party_members", "party_travel"] {
+            self.tx.execute(
+                &format!("DELETE FROM {table} WHERE campaign_id = ?1 AND party_id = ?2"),
+                params![campaign.0, id],
+            )?;
+        }
+        Ok(self.tx.execute(
+            "DELETE FROM parties WHERE campaign_id = ?1 AND id = ?2",
+            params![campaign.0, id],
+        )? > 0)
+    }
+
+    fn append_travel(
+        &mut self,
+        campaign: CampaignId,
+        party: &str,
+        entry: &TravelEntry,
+    ) -> Result<(), StoreError> {
+        let doc = encode("travel entry", entry)?;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO party_travel (campaign_id, party_id, doc) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![campaign.0, party, doc])?;
+        Ok(())
+    }
+
+    fn travel_history(
+        &self,
+        campaign: CampaignId,
+        party: &str,
+        limit: usize,
+    ) -> Result<Vec<TravelEntry>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM party_travel WHERE campaign_id = ?1 AND party_id = ?2
+             ORDER BY seq DESC LIMIT ?3",
+        )?;
+        let docs = stmt
+            .query_map(params![campaign.0, party, clamp(limit)], |r| {
+                r.get::<_, String>(0)
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        docs.iter().map(|d| decode("travel entry", d)).collect()
+    }
+
+    fn note(&self, campaign: CampaignId, id: &str) -> Result<Option<Note>, StoreError> {
+        let row = self
+            .tx
+            .prepare_cached(&format!(
+                "SELECT {NOTE_COLUMNS} FROM notes n WHERE n.campaign_id = ?1 AND n.id = ?2"
+            ))?
+            .query_row(params![campaign.0, id], row_note)
+            .optional()?;
+        row.map(decode_note).transpose()
+    }
+
+    fn put_note(&mut self, campaign: CampaignId, n: &Note) -> Result<(), StoreError> {
+        let tags = encode("note tags", &n.tags)?;
+        self.tx
+            .prepare_cached(&format!(
+                "INSERT INTO notes (campaign_id, id, content, tags, tags_text, kind, importance,
+                                    visibility, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   content = excluded.content, tags = excluded.tags, tags_text = excluded.tags_text,
+                   kind = excluded.kind, importance = excluded.importance,
+                   visibility = excluded.visibility, updated_at = excluded.updated_at"
+            ))?
+            .execute(params![
+                campaign.0,
+                n.id,
+                n.content,
+                tags,
+                n.tags.join(" "),
+                n.kind.key(),
+                n.importance.rank(),
+                n.visibility.key()
+            ])?;
+        Ok(())
+    }
+
+    fn delete_note(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        Ok(self.tx.execute(
+            "DELETE FROM notes WHERE campaign_id = ?1 AND id = ?2",
+            params![campaign.0, id],
+        )? > 0)
+    }
+
+    fn list_notes(
+        &self,
+        campaign: CampaignId,
+        filter: &NoteFilter,
+        order: NoteOrder,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<Note>, u64), StoreError> {
+        let (clauses, args) = note_filter_sql(campaign, filter);
+        let wh = clauses.join(" AND ");
+        let params: Vec<(&str, &dyn rusqlite::ToSql)> =
+            args.iter().map(|(k, v)| (k.as_str(), v.as_ref())).collect();
+        let total: i64 = self.tx.query_row(
+            &format!("SELECT COUNT(*) FROM notes n WHERE {wh}"),
+            params.as_slice(),
+            |r| r.get(0),
+        )?;
+        let order = match order {
+            NoteOrder::Recent => "n.rowid DESC",
+            NoteOrder::Importance => "n.importance DESC, n.rowid DESC",
+        };
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {NOTE_COLUMNS} FROM notes n WHERE {wh} ORDER BY {order} LIMIT {} OFFSET {}",
+            clamp(limit),
+            clamp(offset)
+        ))?;
+        let rows = stmt
+            .query_map(params.as_slice(), row_note)?
+            .collect::<Result<Vec<_>, _>>()?;
+        let notes = rows
+            .into_iter()
+            .map(decode_note)
+            .collect::<Result<_, _>>()?;
+        Ok((notes, total.max(0) as u64))
+    }
+
+    fn search_notes(
+        &self,
+        campaign: CampaignId,
+        terms: &[String],
+        all_terms: bool,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<ScoredNote>, StoreError> {
+        if terms.is_empty() {
+            return Ok(vec![]);
+        }
+        let (mut clauses, mut args) = note_filter_sql(campaign, filter);
+        clauses.push("notes_fts MATCH :query".into());
+        args.push((":query".into(), Box::new(fts_query(terms, all_terms))));
+        let wh = clauses.join(" AND ");
+        let params: Vec<(&str, &dyn rusqlite::ToSql)> =
+            args.iter().map(|(k, v)| (k.as_str(), v.as_ref())).collect();
+        let mut stmt = self.tx.prepare_cached(&format!(
+            "SELECT {NOTE_COLUMNS}, bm25(notes_fts) AS rank
+             FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
+             WHERE {wh} ORDER BY rank, n.importance DESC, n.rowid DESC LIMIT {}",
+            clamp(limit)
+        ))?;
+        let rows = stmt
+            .query_map(params.as_slice(), |r| {
+                Ok((row_note(r)?, r.get::<_, f64>(8)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(row, rank)| {
+                Ok(ScoredNote {
+                    note: decode_note(row)?,
+                    score: -rank,
+                })
+            })
+            .collect()
+    }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(what: &str, doc: &str) -> Result<T, StoreError> {
+    serde_json::from_str(doc).map_err(|e| corrupt(what, e))
+}
+
+fn encode<T: serde::Serialize>(what: &str, v: &T) -> Result<String, StoreError> {
+    serde_json::to_string(v).map_err(|e| corrupt(what, e))
+}
+
+fn clamp(n: usize) -> i64 {
+    n.min(i64::MAX as usize) as i64
+}
+
+const NOTE_COLUMNS: &str =
+    "n.id, n.content, n.tags, n.kind, n.importance, n.visibility, n.created_at, n.updated_at";
+
+type NoteRow = (String, String, String, String, i64, String, String, String);
+
+fn row_note(r: &rusqlite::Row<'_>) -> rusqlite::Result<NoteRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+    ))
+}
+
+fn decode_note(
+    (id, content, tags, kind, importance, visibility, created_at, updated_at): NoteRow,
+) -> Result<Note, StoreError> {
+    Ok(Note {
+        tags: decode("note tags", &tags)?,
+        kind: NoteType::from_key(&kind).ok_or_else(|| corrupt("note type", &kind))?,
+        importance: Importance::from_rank(importance)
+            .ok_or_else(|| corrupt("note importance", importance))?,
+        visibility: Visibility::from_key(&visibility)
+            .ok_or_else(|| corrupt("note visibility", &visibility))?,
+        id,
+        content,
+        created_at,
+        updated_at,
+    })
+}
+
+/// Named SQL parameters owned by a query builder.
+type NamedParams = Vec<(String, Box<dyn rusqlite::ToSql>)>;
+
+/// The WHERE clauses and named parameters of a note filter (on alias `n`).
+fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedParams) {
+    let mut clauses = vec!["n.campaign_id = :campaign".to_string()];
+    let mut args: NamedParams = vec![(":campaign".into(), Box::new(campaign.0))];
+    if let Some(k) = f.kind {
+        clauses.push("n.kind = :kind".into());
+        args.push((":kind".into(), Box::new(k.key())));
+    }
+    if let Some(i) = f.min_importance {
+        clauses.push("n.importance >= :importance".into());
+        args.push((":importance".into(), Box::new(i.rank())));
+    }
+    if let Some(v) = f.visibility {
+        clauses.push("n.visibility = :visibility".into());
+        args.push((":visibility".into(), Box::new(v.key())));
+    }
+    for (i, t) in f.tags.iter().enumerate() {
+        let name = format!(":tag{i}");
+        clauses.push(format!(
+            "EXISTS (SELECT 1 FROM json_each(n.tags) WHERE value = {name})"
+        ));
+        args.push((name, Box::new(t.clone())));
+    }
+    (clauses, args)
+}
+
+/// An FTS5 query from plain words: each quoted (so no word is an operator) and matched as a
+/// prefix.
+fn fts_query(terms: &[String], all: bool) -> String {
+    terms
+        .iter()
+        .map(|t| format!("\"{}\"*", t.replace('"', "\"\"")))
+        .collect::<Vec<_>>()
+        .join(if all { " AND " } else { " OR " })
+}
+
+impl SqliteTx<'_> {
+    fn party_members(
+        &self,
+        campaign: CampaignId,
+        party: &str,
+    ) -> Result<Vec<PartyMember>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT character_id, role, active FROM party_members
+             WHERE campaign_id = ?1 AND party_id = ?2 ORDER BY position",
+        )?;
+        let rows = stmt
+            .query_map(params![campaign.0, party], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, bool>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(character_id, role, active)| {
+                Ok(PartyMember {
+                    character_id,
+                    role: PartyRole::from_key(&role).ok_or_else(|| corrupt("party role", &role))?,
+                    active,
+                })
+            })
+            .collect()
+    }
+
+    fn parties_where(
+        &self,
+        campaign: CampaignId,
+        id: Option<&str>,
+    ) -> Result<Vec<Party>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, name, description, location_id, leader_id, active, elapsed_minutes
+             FROM parties WHERE campaign_id = ?1 AND (?2 IS NULL OR id = ?2)
+             ORDER BY created_at, id",
+        )?;
+        let rows = stmt
+            .query_map(params![campaign.0, id], |r| {
+                Ok(Party {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    description: r.get(2)?,
+                    location_id: r.get(3)?,
+                    leader_id: r.get(4)?,
+                    active: r.get(5)?,
+                    elapsed_minutes: r.get::<_, i64>(6)?.max(0) as u64,
+                    members: vec![],
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|mut p| {
+                p.members = self.party_members(campaign, &p.id)?;
+                Ok(p)
+            })
+            .collect()
     }
 }
 
