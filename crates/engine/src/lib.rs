@@ -8,12 +8,18 @@ pub mod campaign;
 pub mod character;
 pub mod checks;
 pub mod compendium;
+pub mod concentration;
+pub mod conditions;
 pub mod creation;
+pub mod effects;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod levelling;
+pub mod rest;
 pub mod rolls;
 pub mod sheet;
+pub mod slots;
 pub mod store;
 pub mod update;
 
