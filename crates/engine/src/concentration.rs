@@ -445,10 +445,11 @@ pub fn break_concentration(
 ) -> Result<ConcentrationOutcome> {
     let mut c = resolve(call, who)?;
     if c.concentration.is_none() {
-        return Err(EngineError::Rule(format!(
-            "{} is not concentrating on anything; nothing to break (start with operation set)",
+        let note = format!(
+            "{} is not concentrating on anything; nothing to break",
             c.name
-        )));
+        );
+        return Ok(answer(&c, None, None, vec![note]));
     }
     let mut changes = Vec::new();
     let ended = end(
@@ -478,10 +479,11 @@ pub fn check(
     }
     let mut c = resolve(call, who)?;
     if c.concentration.is_none() {
-        return Err(EngineError::Rule(format!(
-            "{} is not concentrating on anything, so no save is needed (set it with operation set)",
+        let note = format!(
+            "{} is not concentrating on anything, so no save is needed",
             c.name
-        )));
+        );
+        return Ok(answer(&c, None, None, vec![note]));
     }
     let mut changes = Vec::new();
     let chk = after_damage(call, &mut c, damage, &mut changes)?;
