@@ -331,13 +331,20 @@ pub struct Deletion {
 
 /// Deletes a character and everything that references it.
 pub fn delete_character(call: &mut Call<'_>, r: CharacterRef<'_>) -> Result<Deletion> {
-    let c = resolve(call, r)?;
+    let mut c = resolve(call, r)?;
+    let mut cascaded = Vec::new();
+    // Its concentration ends with it, and what it held up on others goes too.
+    if let Some(end) =
+        crate::concentration::end(call, &mut c, "the caster was deleted", &mut Vec::new())?
+    {
+        cascaded.extend(end.removed);
+    }
     let campaign = call.campaign();
     call.tx().delete_character(campaign, &c.id)?;
     call.record_change("character", &c.id, format!("deleted {}", c.name));
     Ok(Deletion {
         id: c.id,
         name: c.name,
-        cascaded: Vec::new(),
+        cascaded,
     })
 }

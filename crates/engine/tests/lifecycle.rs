@@ -308,6 +308,19 @@ fn zero_hp_incapacitation_and_a_new_spell_end_concentration() {
     assert_eq!(ended.removed, vec!["paralyzed on Orc".to_string()]);
     let orc = e.read(|call| get_character(call, who("Orc"))).unwrap();
     assert!(orc.character.conditions.is_empty());
+    // Deleting a caster ends what its concentration held up.
+    common::create(&mut e, common::fighter("Hag", [10, 10, 10, 10, 10, 10]));
+    let curse = EffectRequest {
+        caster: Some((None, Some("Hag".into()))),
+        ..effect("Bane")
+    };
+    w(&mut e, |call| add_effect(call, who("Orc"), curse));
+    let gone = w(&mut e, |call| {
+        tabletop_engine::character::delete_character(call, who("Hag"))
+    });
+    assert_eq!(gone.cascaded, vec!["Bane on Orc".to_string()]);
+    let orc = e.read(|call| get_character(call, who("Orc"))).unwrap();
+    assert!(orc.character.effects.is_empty());
     // Stunned: incapacitated ends concentration.
     let out = w(&mut e, |call| {
         manage_condition(call, who("Cleo"), add_condition(Condition::Stunned))
