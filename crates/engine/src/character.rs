@@ -7,8 +7,11 @@ use tabletop_rules::abilities::{AbilityScores, ProficiencyLevel};
 use tabletop_rules::damage::DeathSaves;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
+use crate::concentration::Concentration;
+use crate::effects::{ActiveEffect, Duration};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::slots::SpellSlots;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
@@ -103,6 +106,44 @@ pub struct Character {
     /// Free-form notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// Active effects (boons, curses, spells) with their typed modifiers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<ActiveEffect>,
+    /// The spell the character is concentrating on, and what it holds up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<Concentration>,
+    /// Spell slots (and pact slots).
+    #[serde(default, skip_serializing_if = "SpellSlots::is_empty")]
+    pub spell_slots: SpellSlots,
+    /// Limited-use resources (Ki, Rage, Channel Divinity, custom).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Resource>,
+}
+
+/// When a resource comes back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recharge {
+    /// On a short or a long rest.
+    Short,
+    /// On a long rest.
+    #[default]
+    Long,
+}
+
+/// A limited-use resource with its maximum and what is left.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resource {
+    /// Name ("Ki").
+    pub name: String,
+    /// Maximum.
+    pub max: u32,
+    /// Left.
+    pub current: u32,
+    /// When it comes back.
+    #[serde(default)]
+    pub recharge: Recharge,
 }
 
 /// A condition on a character, with where it came from.
@@ -116,6 +157,9 @@ pub struct ConditionEntry {
     pub level: Option<u8>,
     /// What imposed it.
     pub source: String,
+    /// How long it lasts (absent: until removed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
 }
 
 impl Character {
@@ -142,6 +186,16 @@ impl Character {
     /// "Name (id)".
     pub fn label(&self) -> String {
         format!("{} ({})", self.name, self.id)
+    }
+
+    /// The hit dice as a pool: die, total (= level), spent.
+    pub fn hit_dice_pool(&self) -> tabletop_rules::hp::HitDice {
+        tabletop_rules::hp::HitDice {
+            die: tabletop_rules::hp::HitDie::from_faces(self.hit_die)
+                .unwrap_or(tabletop_rules::hp::HitDie::D8),
+            total: self.level,
+            spent: self.level.saturating_sub(self.hit_dice),
+        }
     }
 }
 
@@ -277,9 +331,15 @@ pub struct Deletion {
 
 /// Deletes a character and everything that references it.
 pub fn delete_character(call: &mut Call<'_>, r: CharacterRef<'_>) -> Result<Deletion> {
-    let c = resolve(call, r)?;
-    let campaign = call.campaign();
+    let mut c = resolve(call, r)?;
     let mut cascaded = Vec::new();
+    // Its concentration ends with it, and what it held up on others goes too.
+    if let Some(end) =
+        crate::concentration::end(call, &mut c, "the caster was deleted", &mut Vec::new())?
+    {
+        cascaded.extend(end.removed);
+    }
+    let campaign = call.campaign();
     if let Some(pid) = call.tx_ref().party_of_character(campaign, &c.id)?
         && let Some(mut p) = call.tx_ref().party(campaign, &pid)?
     {

@@ -427,9 +427,15 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         languages,
         features,
         notes: req.notes.clone(),
+        effects: Vec::new(),
+        concentration: None,
+        spell_slots: Default::default(),
+        resources: Vec::new(),
     };
     scores = character.abilities;
     let _ = scores;
+    let mut character = character;
+    crate::slots::ensure(call, &mut character);
 
     let stored = match req.mode {
         CreateMode::Create => {

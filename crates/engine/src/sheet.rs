@@ -4,6 +4,8 @@
 use serde::Serialize;
 use tabletop_rules::Condition;
 use tabletop_rules::conditions::ConditionSet;
+use tabletop_rules::hp::HitDice;
+use tabletop_rules::modifiers::Modifier;
 use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
 
 use crate::character::{Character, CharacterFilter, CharacterRef, resolve};
@@ -47,9 +49,29 @@ impl Character {
         set
     }
 
-    /// Effective stats: base → equipment → conditions → effects.
+    /// The modifiers of equipped (and attuned) items. Equipment is not modelled yet: this is
+    /// the one place the inventory feeds the pipeline.
+    pub fn equipment_modifiers(&self) -> Vec<Modifier> {
+        Vec::new()
+    }
+
+    /// The modifiers of every active effect, each sourced to its effect.
+    pub fn effect_modifiers(&self) -> Vec<Modifier> {
+        self.effects
+            .iter()
+            .flat_map(|e| e.modifiers.iter().cloned())
+            .collect()
+    }
+
+    /// Effective stats: base → equipment → conditions → effects. Every consumer (sheets,
+    /// checks, saves, attacks, damage defences, max HP, speed) reads this.
     pub fn effective(&self) -> EffectiveStats {
-        effective_stats(&self.base_stats(), &[], &self.condition_set(), &[])
+        effective_stats(
+            &self.base_stats(),
+            &self.equipment_modifiers(),
+            &self.condition_set(),
+            &self.effect_modifiers(),
+        )
     }
 }
 
@@ -61,15 +83,19 @@ pub struct Sheet {
     pub character: Character,
     /// Effective values with the source of every modifier.
     pub effective: EffectiveStats,
+    /// Hit dice by die: total, spent and (total − spent) remaining.
+    pub hit_dice: HitDice,
 }
 
 impl Sheet {
     /// The sheet of `character`.
     pub fn of(character: Character) -> Self {
         let effective = character.effective();
+        let hit_dice = character.hit_dice_pool();
         Self {
             character,
             effective,
+            hit_dice,
         }
     }
 }

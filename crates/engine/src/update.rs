@@ -11,7 +11,10 @@ use tabletop_rules::damage::{
 };
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
-use crate::character::{Character, CharacterRef, ConditionEntry, resolve};
+use crate::character::{
+    Character, CharacterRef, ConditionEntry, Recharge, Resource, name_key, resolve,
+};
+use crate::concentration::{self, ConcentrationCheck, ConcentrationEnd};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
@@ -76,6 +79,21 @@ pub struct CharacterPatch {
     pub notes: Option<String>,
     /// New spellcasting ability.
     pub spellcasting_ability: Option<Ability>,
+    /// Resources to add or change, by name (max 0 removes one).
+    pub resources: Vec<ResourcePatch>,
+}
+
+/// A change to one resource, by name (case-insensitive): new ones need `max`.
+#[derive(Debug, Clone, Default)]
+pub struct ResourcePatch {
+    /// Name ("Ki").
+    pub name: String,
+    /// Maximum; 0 removes the resource.
+    pub max: Option<u32>,
+    /// Uses left (capped at max).
+    pub current: Option<u32>,
+    /// When it comes back.
+    pub recharge: Option<Recharge>,
 }
 
 /// Everything an update may do, applied in this order: fields, `hp`, `damage`, `healing`,
@@ -113,6 +131,12 @@ pub struct UpdateOutcome {
     /// Temporary HP result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub temp_hp: Option<TempHpResult>,
+    /// Concentration saves the damage forced (one per damage application).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub concentration: Vec<ConcentrationCheck>,
+    /// A concentration that ended (failed save, 0 HP, incapacitated).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub concentration_ended: Vec<ConcentrationEnd>,
 }
 
 /// Applies `req` to the character named by `target`.
@@ -148,8 +172,15 @@ pub fn update_character(
         Some(HpChange::Heal(n)) => healing = Some(heal(&mut c, n, &mut changes)?),
         None => {}
     }
+    let mut checks = Vec::new();
+    let mut ended = Vec::new();
+    if let Some(r) = damage_results.last() {
+        concentration_after(call, &mut c, r, &mut checks, &mut ended, &mut changes)?;
+    }
     if !req.damage.is_empty() {
-        damage_results.push(damage(&mut c, &req.damage, req.critical, &mut changes)?);
+        let r = damage(&mut c, &req.damage, req.critical, &mut changes)?;
+        concentration_after(call, &mut c, &r, &mut checks, &mut ended, &mut changes)?;
+        damage_results.push(r);
     }
     if let Some(n) = req.healing {
         healing = Some(heal(&mut c, n, &mut changes)?);
@@ -167,6 +198,9 @@ pub fn update_character(
         c.temp_hp = r.after;
         r
     });
+    if let Some(e) = concentration::enforce(call, &mut c, &mut changes)? {
+        ended.push(e);
+    }
     if changes.is_empty() {
         return Err(EngineError::invalid(
             "update_character",
@@ -182,7 +216,35 @@ pub fn update_character(
         damage: damage_results,
         healing,
         temp_hp: temp,
+        concentration: checks,
+        concentration_ended: ended,
     })
+}
+
+/// After one damage application: the concentration save it forces, or the end of concentration
+/// at 0 HP.
+fn concentration_after(
+    call: &mut Call<'_>,
+    c: &mut Character,
+    r: &DamageResult,
+    checks: &mut Vec<ConcentrationCheck>,
+    ended: &mut Vec<ConcentrationEnd>,
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    if r.concentration_ends {
+        let why = if r.dead { "died" } else { "dropped to 0 HP" };
+        if let Some(e) = concentration::end(call, c, why, changes)? {
+            ended.push(e);
+        }
+        return Ok(());
+    }
+    if let Some(k) = concentration::after_damage(call, c, r.total, changes)? {
+        if let Some(e) = &k.ended {
+            ended.push(e.clone());
+        }
+        checks.push(k);
+    }
+    Ok(())
 }
 
 fn vitals(c: &Character) -> Vitals {
@@ -215,8 +277,10 @@ pub fn damage(
         at_zero: AtZeroHp::for_character_type(c.kind),
     };
     let mut r = apply_damage(&target, parts, critical)?;
-    // Concentration is not tracked on sheets yet: report no save rather than one nobody rolls.
-    r.concentration_dc = None;
+    if c.concentration.is_none() {
+        // Nothing to keep: no save to ask for.
+        r.concentration_dc = None;
+    }
     c.hp = r.hp_after;
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;
@@ -227,6 +291,7 @@ pub fn damage(
                 condition: *cond,
                 level: None,
                 source: ZERO_HP_SOURCE.into(),
+                duration: None,
             });
         }
     }
@@ -362,10 +427,83 @@ fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) 
     replace_list!(immunities, "immunities");
     replace_list!(vulnerabilities, "vulnerabilities");
     replace_list!(condition_immunities, "condition immunities");
+    for r in p.resources {
+        patch_resource(c, r, changes)?;
+    }
     if let Some(a) = p.spellcasting_ability {
         changes.push(format!("spellcasting ability → {}", a.abbr()));
         c.spellcasting_ability = Some(a);
     }
     let _ = abilities::MAX_LEVEL;
+    Ok(())
+}
+
+fn patch_resource(c: &mut Character, r: ResourcePatch, changes: &mut Vec<String>) -> Result<()> {
+    let name = r.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 40 {
+        return Err(EngineError::invalid(
+            "resources.name",
+            "give the resource a name of 1–40 characters, e.g. \"Ki\"",
+        ));
+    }
+    if r.max.is_some_and(|m| m > 1_000) || r.current.is_some_and(|m| m > 1_000) {
+        return Err(EngineError::invalid(
+            "resources",
+            format!("{name}: max and current are 0–1000"),
+        ));
+    }
+    let key = name_key(&name);
+    let pos = c.resources.iter().position(|x| name_key(&x.name) == key);
+    if r.max == Some(0) {
+        if let Some(i) = pos {
+            c.resources.remove(i);
+            changes.push(format!("resource {name} removed"));
+            return Ok(());
+        }
+        return Err(EngineError::invalid(
+            "resources.max",
+            format!("{} has no resource '{name}' to remove", c.name),
+        ));
+    }
+    match pos {
+        Some(i) => {
+            let x = &mut c.resources[i];
+            if let Some(m) = r.max {
+                x.max = m;
+            }
+            if let Some(rc) = r.recharge {
+                x.recharge = rc;
+            }
+            if let Some(cur) = r.current {
+                if cur > x.max {
+                    return Err(EngineError::invalid(
+                        "resources.current",
+                        format!("{name} has at most {}; give current 0–{}", x.max, x.max),
+                    ));
+                }
+                x.current = cur;
+            }
+            x.current = x.current.min(x.max);
+            changes.push(format!("{} {}/{}", x.name, x.current, x.max));
+        }
+        None => {
+            let Some(max) = r.max else {
+                return Err(EngineError::invalid(
+                    "resources.max",
+                    format!(
+                        "'{name}' is a new resource: give its max (and recharge short or long)"
+                    ),
+                ));
+            };
+            let current = r.current.unwrap_or(max).min(max);
+            c.resources.push(Resource {
+                name: name.clone(),
+                max,
+                current,
+                recharge: r.recharge.unwrap_or_default(),
+            });
+            changes.push(format!("resource {name} {current}/{max}"));
+        }
+    }
     Ok(())
 }

@@ -400,6 +400,7 @@ fn a_poisoned_character_rolls_checks_with_disadvantage_and_advantage_cancels_it(
             condition: Condition::Poisoned,
             level: None,
             source: "spider bite".into(),
+            duration: None,
         });
         call.tx().put_character(campaign, &c)?;
         Ok(())

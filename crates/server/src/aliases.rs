@@ -795,7 +795,245 @@ pub static ALIASES: &[Alias] = &[
         &[],
         Some(session_manage),
     ),
+    // Concentration (consolidation ADR list A; rpg-mcp list C).
+    Alias {
+        legacy: "check_concentration",
+        tool: "manage_concentration",
+        set: &[("operation", "\"check\"")],
+        rename: CONCENTRATION_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "check_concentration_save",
+        tool: "manage_concentration",
+        set: &[("operation", "\"check\"")],
+        rename: CONCENTRATION_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "get_concentration",
+        tool: "manage_concentration",
+        set: &[("operation", "\"get\"")],
+        rename: CONCENTRATION_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "get_concentration_state",
+        tool: "manage_concentration",
+        set: &[("operation", "\"get\"")],
+        rename: CONCENTRATION_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "break_concentration",
+        tool: "manage_concentration",
+        set: &[("operation", "\"break\"")],
+        rename: CONCENTRATION_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "concentration_manage",
+        tool: "manage_concentration",
+        set: &[],
+        rename: CONCENTRATION_ARGS,
+        convert: Some(action_is_operation),
+    },
+    // Rests.
+    Alias {
+        legacy: "take_short_rest",
+        tool: "take_rest",
+        set: &[("type", "\"short\"")],
+        rename: REST_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "take_long_rest",
+        tool: "take_rest",
+        set: &[("type", "\"long\"")],
+        rename: REST_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "rest_manage",
+        tool: "take_rest",
+        set: &[],
+        rename: REST_ARGS,
+        convert: Some(action_is_rest_type),
+    },
+    Alias {
+        legacy: "rest_party",
+        tool: "take_rest",
+        set: &[],
+        rename: &[],
+        convert: Some(party_rest),
+    },
+    // Spell slots.
+    Alias {
+        legacy: "get_spell_slots",
+        tool: "manage_spell_slots",
+        set: &[("operation", "\"view\"")],
+        rename: SLOT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "use_spell_slot",
+        tool: "manage_spell_slots",
+        set: &[("operation", "\"expend\"")],
+        rename: SLOT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "recover_spell_slot",
+        tool: "manage_spell_slots",
+        set: &[("operation", "\"restore\""), ("count", "1")],
+        rename: SLOT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "reset_spell_slots",
+        tool: "manage_spell_slots",
+        set: &[("operation", "\"restore\"")],
+        rename: SLOT_ARGS,
+        convert: None,
+    },
+    // Effects.
+    Alias {
+        legacy: "apply_custom_effect",
+        tool: "manage_effect",
+        set: &[("operation", "\"add\"")],
+        rename: EFFECT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "get_custom_effects",
+        tool: "manage_effect",
+        set: &[("operation", "\"list\"")],
+        rename: EFFECT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "remove_custom_effect",
+        tool: "manage_effect",
+        set: &[("operation", "\"remove\"")],
+        rename: EFFECT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "advance_effect_durations",
+        tool: "manage_effect",
+        set: &[("operation", "\"tick\"")],
+        rename: EFFECT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "process_effect_triggers",
+        tool: "manage_effect",
+        set: &[("operation", "\"tick\"")],
+        rename: EFFECT_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "improvisation_manage",
+        tool: "manage_effect",
+        set: &[],
+        rename: EFFECT_ARGS,
+        convert: Some(improvisation_effect),
+    },
 ];
+
+const CONCENTRATION_ARGS: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("damage", "damageAmount"),
+    ("spell", "spellName"),
+];
+
+const REST_ARGS: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("restType", "type"),
+    ("hitDiceToSpend", "hitDice"),
+];
+
+const SLOT_ARGS: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("slotLevel", "level"),
+    ("spellLevel", "level"),
+];
+
+const EFFECT_ARGS: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("targetId", "characterId"),
+    ("targetName", "characterName"),
+    ("effectName", "name"),
+    ("effectId", "name"),
+];
+
+/// Legacy `*_manage` tools took `action`; here it names the operation.
+fn action_is_operation(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(a) = args.remove("action") {
+        args.entry("operation").or_insert(a);
+    }
+    Ok(())
+}
+
+/// `rest_manage {action: short|long}` → `type`.
+fn action_is_rest_type(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(a) = args.remove("action") {
+        args.entry("type").or_insert(a);
+    }
+    Ok(())
+}
+
+/// `improvisation_manage {action: apply_effect|get_effects|remove_effect|advance_durations|process_triggers}`.
+fn improvisation_effect(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let op = match args.remove("action").as_ref().and_then(Value::as_str) {
+        Some("apply_effect") => "add",
+        Some("get_effects") => "list",
+        Some("remove_effect") => "remove",
+        Some("advance_durations" | "process_triggers") => "tick",
+        other => {
+            return Err(ToolError(format!(
+                "improvisation_manage action {} is not routed; effects live in manage_effect (add, list, remove, tick), stunts in roll_check",
+                other.unwrap_or("(none)")
+            )));
+        }
+    };
+    args.insert("operation".into(), Value::String(op.into()));
+    Ok(())
+}
+
+/// `rest_party {characterIds|characterNames, restType}` → a batch of rests, one per member.
+fn party_rest(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let kind = args
+        .remove("restType")
+        .or_else(|| args.remove("type"))
+        .unwrap_or_else(|| Value::String("long".into()));
+    let mut items = Vec::new();
+    for (field, key) in [
+        ("characterIds", "characterId"),
+        ("characterNames", "characterName"),
+    ] {
+        if let Some(Value::Array(list)) = args.remove(field) {
+            for v in list {
+                let mut item = Map::new();
+                item.insert(key.into(), v);
+                item.insert("type".into(), kind.clone());
+                items.push(Value::Object(item));
+            }
+        }
+    }
+    if items.is_empty() {
+        return Err(ToolError(
+            "rest_party needs characterIds or characterNames (parties arrive with manage_party); or call take_rest with batch".into(),
+        ));
+    }
+    args.clear();
+    args.insert("batch".into(), Value::Array(items));
+    Ok(())
+}
 
 /// Legacy composite tools took `action`; the routed tool has one operation.
 fn drop_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {

@@ -17,11 +17,11 @@ use tokio::sync::broadcast;
 
 use crate::aliases;
 use crate::args;
-use crate::prompts;
-use crate::resources;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
 use crate::discover::{self, DiscoverArgs};
+use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
+use crate::resources;
 use crate::tools::EngineT;
 
 /// What the server tells an agent on connect.
@@ -260,7 +260,9 @@ impl ServerHandler for TabletopServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(resources::templates()))
+        Ok(ListResourceTemplatesResult::with_all_items(
+            resources::templates(),
+        ))
     }
 
     async fn read_resource(
@@ -268,7 +270,9 @@ impl ServerHandler for TabletopServer {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        resources::read(&self.engine, &request.uri).map(Into::into).map_err(resource_error)
+        resources::read(&self.engine, &request.uri)
+            .map(Into::into)
+            .map_err(resource_error)
     }
 
     async fn list_prompts(
@@ -285,7 +289,9 @@ impl ServerHandler for TabletopServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        prompts::get(&request.name, &args).map(Into::into).map_err(|e| ErrorData::invalid_params(e, None))
+        prompts::get(&request.name, &args)
+            .map(Into::into)
+            .map_err(|e| ErrorData::invalid_params(e, None))
     }
 
     fn accepted_subscription_filter(

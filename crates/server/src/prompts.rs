@@ -21,7 +21,10 @@ pub struct PromptSpec {
 }
 
 fn arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+    args.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// Every prompt.
@@ -32,7 +35,9 @@ pub static PROMPTS: &[PromptSpec] = &[
         arguments: &[("focus", "What the players want to do tonight", false)],
         requires: &["get_character", "roll_check", "roll_dice"],
         render: |args| {
-            let focus = arg(args, "focus").map(|f| format!(" Tonight's focus: {f}.")).unwrap_or_default();
+            let focus = arg(args, "focus")
+                .map(|f| format!(" Tonight's focus: {f}."))
+                .unwrap_or_default();
             format!(
                 "You are the game master of a 5e (SRD 5.1) game run through the Tabletop tools.{focus}\n\
                  1. Learn where the game stands: {context}get_character {{\"listAll\": true}} for the roster, then get_character on each hero you will use.\n\
@@ -40,7 +45,11 @@ pub static PROMPTS: &[PromptSpec] = &[
                  3. Record consequences at once with update_character (damage with its type, healing, temporary HP); the engine applies resistances, 0 HP and death saves.\n\
                  4. Free-form dice (tables, improvised effects) go through roll_dice so they are recorded.\n\
                  5. When a tool answers with an error, read it: it says what to fix.",
-                context = if catalog::find("get_session_context").is_some() { "get_session_context, then " } else { "" },
+                context = if catalog::find("get_session_context").is_some() {
+                    "get_session_context, then "
+                } else {
+                    ""
+                },
             )
         },
     },
@@ -48,7 +57,11 @@ pub static PROMPTS: &[PromptSpec] = &[
         name: "create_character",
         description: "Build a legal character from a concept",
         arguments: &[
-            ("concept", "The idea, e.g. 'a dwarf fighter who was a soldier'", true),
+            (
+                "concept",
+                "The idea, e.g. 'a dwarf fighter who was a soldier'",
+                true,
+            ),
             ("level", "Starting level (default 1)", false),
         ],
         requires: &["create_character"],
@@ -84,7 +97,9 @@ pub static PROMPTS: &[PromptSpec] = &[
 
 /// The prompts offered now.
 pub fn available() -> impl Iterator<Item = &'static PromptSpec> {
-    PROMPTS.iter().filter(|p| p.requires.iter().all(|t| catalog::find(t).is_some()))
+    PROMPTS
+        .iter()
+        .filter(|p| p.requires.iter().all(|t| catalog::find(t).is_some()))
 }
 
 /// The MCP form of every available prompt.
@@ -94,7 +109,11 @@ pub fn list() -> Vec<Prompt> {
             let args = p
                 .arguments
                 .iter()
-                .map(|(n, d, r)| PromptArgument::new(*n).with_description(*d).with_required(*r))
+                .map(|(n, d, r)| {
+                    PromptArgument::new(*n)
+                        .with_description(*d)
+                        .with_required(*r)
+                })
                 .collect();
             Prompt::new(p.name, Some(p.description), Some(args))
         })
@@ -105,7 +124,10 @@ pub fn list() -> Vec<Prompt> {
 pub fn get(name: &str, args: &Map<String, Value>) -> Result<GetPromptResult, String> {
     let Some(p) = available().find(|p| p.name == name) else {
         let names: Vec<&str> = available().map(|p| p.name).collect();
-        return Err(format!("no prompt '{name}'; available: {}", names.join(", ")));
+        return Err(format!(
+            "no prompt '{name}'; available: {}",
+            names.join(", ")
+        ));
     };
     for (n, _, required) in p.arguments {
         if *required && arg(args, n).is_none() {
@@ -113,7 +135,10 @@ pub fn get(name: &str, args: &Map<String, Value>) -> Result<GetPromptResult, Str
         }
     }
     let text = (p.render)(args);
-    Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).with_description(p.description))
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description(p.description),
+    )
 }
 
 #[cfg(test)]

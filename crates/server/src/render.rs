@@ -114,15 +114,105 @@ pub fn sheet(s: &Sheet) -> String {
             c.death_saves.successes, c.death_saves.failures
         ));
     }
-    let why = e.explain();
-    let changed: Vec<&str> = why
-        .lines()
-        .filter(|l| l.contains('←') || l.contains("from"))
-        .collect();
-    if !changed.is_empty() {
-        out.push_str("\nWhy: ");
-        out.push_str(&changed.join("; "));
+    let mut why = Vec::new();
+    for (label, st) in [
+        ("AC", &e.armor_class),
+        ("speed", &e.speed),
+        ("max HP", &e.max_hp),
+    ] {
+        if !st.sources.is_empty() {
+            why.push(format!("{label} {}", st.explain()));
+        }
     }
+    let rolls = [("attacks", Some(&e.attack))]
+        .into_iter()
+        .chain(e.saves.iter().map(|(a, r)| (a.abbr(), Some(r))))
+        .chain([(
+            "STR checks",
+            e.ability_checks.get(&tabletop_rules::Ability::Strength),
+        )]);
+    for (label, r) in rolls {
+        if let Some(r) = r
+            && (!r.dice.is_empty()
+                || !r.advantage.is_empty()
+                || !r.disadvantage.is_empty()
+                || !r.auto_fail.is_empty())
+        {
+            let label = if label.len() == 3 {
+                format!("{label} saves")
+            } else {
+                label.to_string()
+            };
+            why.push(format!("{label} {}", r.explain()));
+        }
+    }
+    if !why.is_empty() {
+        out.push_str("\nWhy: ");
+        out.push_str(&why.join("; "));
+    }
+    for fx in &c.effects {
+        let mods: Vec<String> = fx.modifiers.iter().map(|m| m.kind.to_string()).collect();
+        let dur = fx.duration.describe(|id| {
+            if id == c.id {
+                c.name.clone()
+            } else {
+                id.to_string()
+            }
+        });
+        out.push_str(&format!(
+            "\nEffect {} ({}): {}; {dur}",
+            fx.name,
+            fx.id,
+            mods.join(", ")
+        ));
+    }
+    if let Some(conc) = &c.concentration {
+        out.push_str(&format!("\nConcentrating on {}", conc.spell));
+        if !conc.links.is_empty() {
+            let held: Vec<String> = conc
+                .links
+                .iter()
+                .map(|l| {
+                    let what = l
+                        .effect
+                        .clone()
+                        .or_else(|| l.condition.map(|x| x.to_string()))
+                        .unwrap_or_default();
+                    format!("{what} on {}", l.character_id)
+                })
+                .collect();
+            out.push_str(&format!(" (holds {})", held.join(", ")));
+        }
+    }
+    if !c.spell_slots.is_empty() {
+        out.push_str(&format!(
+            "\nSpell slots (left/max): {}",
+            c.spell_slots.summary()
+        ));
+    }
+    if !c.resources.is_empty() {
+        let list: Vec<String> = c
+            .resources
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}/{} ({} rest)",
+                    r.name,
+                    r.current,
+                    r.max,
+                    match r.recharge {
+                        tabletop_engine::character::Recharge::Short => "short",
+                        tabletop_engine::character::Recharge::Long => "long",
+                    }
+                )
+            })
+            .collect();
+        out.push_str(&format!("\nResources: {}", list.join(", ")));
+    }
+    out.push_str(&format!(
+        "\nHit dice: {}/{} d{} left",
+        c.hit_dice, c.level, c.hit_die
+    ));
     if let Some(sc) = c.spellcasting_ability {
         let dc = 8 + e.proficiency_bonus + e.modifier(sc);
         out.push_str(&format!(

@@ -4,7 +4,9 @@
 
 use std::sync::Mutex;
 
-use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
+use rmcp::model::{
+    ListResourcesResult, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+};
 use tabletop_engine::character::{CharacterFilter, CharacterRef};
 use tabletop_engine::sheet::{get_character, list_characters};
 
@@ -28,7 +30,9 @@ pub enum ResourceError {
 
 /// The resources to list: the roster and the first sheets.
 pub fn list(engine: &Mutex<EngineT>) -> Result<ListResourcesResult, ResourceError> {
-    let mut engine = engine.lock().map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
+    let mut engine = engine
+        .lock()
+        .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
     let page = engine
         .read(|call| list_characters(call, &CharacterFilter::default(), 1, LISTED_SHEETS))
         .map_err(|e| ResourceError::Failed(e.to_string()))?;
@@ -60,13 +64,24 @@ pub fn templates() -> Vec<ResourceTemplate> {
 /// Reads one resource.
 pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, ResourceError> {
     let path = uri.strip_prefix(SCHEME).ok_or_else(|| {
-        ResourceError::NotFound(format!("'{uri}' is not a Tabletop resource; URIs start with {SCHEME}"))
+        ResourceError::NotFound(format!(
+            "'{uri}' is not a Tabletop resource; URIs start with {SCHEME}"
+        ))
     })?;
-    let mut engine = engine.lock().map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
+    let mut engine = engine
+        .lock()
+        .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
     let text = match path.split_once('/') {
         None if path == "characters" => {
             let page = engine
-                .read(|call| list_characters(call, &CharacterFilter::default(), 1, tabletop_engine::sheet::MAX_PER_PAGE))
+                .read(|call| {
+                    list_characters(
+                        call,
+                        &CharacterFilter::default(),
+                        1,
+                        tabletop_engine::sheet::MAX_PER_PAGE,
+                    )
+                })
                 .map_err(|e| ResourceError::Failed(e.to_string()))?;
             render::list(&page)
         }
@@ -82,5 +97,7 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
             )));
         }
     };
-    Ok(ReadResourceResult::new(vec![ResourceContents::text(text, uri).with_mime_type("text/markdown")]))
+    Ok(ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("text/markdown"),
+    ]))
 }

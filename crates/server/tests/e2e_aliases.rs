@@ -87,6 +87,28 @@ fn sample(legacy: &str) -> Option<Value> {
         "get_narrative_context" | "initialize_session" => json!({"worldId": "w1"}),
         "get_party_context" => json!({}),
         "session_manage" => json!({"action": "get_context"}),
+        "check_concentration" => json!({"characterName": "Ada", "damage": 4}),
+        "check_concentration_save" => json!({"characterName": "Ada", "damageAmount": 4}),
+        "get_concentration" | "get_concentration_state" => json!({"characterName": "Ada"}),
+        "break_concentration" => json!({"characterName": "Ada", "reason": "knocked out"}),
+        "concentration_manage" => {
+            json!({"action": "set", "characterName": "Ada", "spell": "Bless"})
+        }
+        "take_short_rest" => json!({"characterName": "Ada", "hitDice": 1}),
+        "take_long_rest" => json!({"characterName": "Ada"}),
+        "rest_manage" => json!({"action": "short", "characterName": "Bob"}),
+        "rest_party" => json!({"characterNames": ["Ada", "Bob"], "restType": "long"}),
+        "get_spell_slots" => json!({"characterName": "Ada"}),
+        "use_spell_slot" => json!({"characterName": "Ada", "slotLevel": 1}),
+        "recover_spell_slot" => json!({"characterName": "Ada", "slotLevel": 1}),
+        "reset_spell_slots" => json!({"characterName": "Ada"}),
+        "apply_custom_effect" => {
+            json!({"targetName": "Bob", "effectName": "Curse", "modifiers": [{"type": "disadvantage", "on": {"roll": "save", "ability": "wis"}}]})
+        }
+        "get_custom_effects" => json!({"characterName": "Bob"}),
+        "advance_effect_durations" | "process_effect_triggers" => json!({"characterName": "Bob"}),
+        "remove_custom_effect" => json!({"characterName": "Bob", "effectName": "Curse"}),
+        "improvisation_manage" => json!({"action": "get_effects", "characterName": "Bob"}),
         _ => return None,
     })
 }
@@ -111,6 +133,20 @@ async fn every_alias_works_and_none_is_advertised() {
             .unwrap()
             .extend(extra.as_object().unwrap().clone());
         assert!(!c.call("create_character", a).await.unwrap().is_error);
+    }
+    // Ada casts: one 1st-level slot and a spell held (check_concentration may lose it).
+    for (tool, args) in [
+        (
+            "manage_spell_slots",
+            json!({"characterName": "Ada", "operation": "set", "level": 1, "max": 2}),
+        ),
+        (
+            "manage_concentration",
+            json!({"characterName": "Ada", "operation": "set", "spellName": "Bless"}),
+        ),
+    ] {
+        let a = c.call(tool, args).await.unwrap();
+        assert!(!a.is_error, "{}", a.text);
     }
     for alias in ALIASES {
         assert!(

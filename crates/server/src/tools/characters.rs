@@ -5,12 +5,15 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabletop_engine::character::Recharge;
 use tabletop_engine::character::{self, CharacterRef};
 use tabletop_engine::creation::{
     AbilityMethod, CreateMode, CreateRequest, CustomClass, CustomRace, create_character,
 };
 use tabletop_engine::sheet;
-use tabletop_engine::update::{CharacterPatch, HpChange, UpdateRequest, update_character};
+use tabletop_engine::update::{
+    CharacterPatch, HpChange, ResourcePatch, UpdateRequest, update_character,
+};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
@@ -433,6 +436,30 @@ pub struct UpdateCharacterArgs {
     pub spellcasting_ability: Option<Ability>,
     /// Notes.
     pub notes: Option<String>,
+    /// Add or change resources by name, e.g. [{"name":"Ki","max":4,"recharge":"short"}]; max 0 removes.
+    pub resources: Option<Vec<ResourceArg>>,
+}
+
+arg_enum! {
+    /// When a resource comes back.
+    pub enum RechargeArg {
+        Short = "short",
+        Long = "long",
+    }
+}
+
+/// One resource change.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResourceArg {
+    /// Name, e.g. Ki.
+    pub name: String,
+    /// Maximum (0 removes).
+    pub max: Option<u32>,
+    /// Uses left.
+    pub current: Option<u32>,
+    /// short or long (default) rest.
+    pub recharge: Option<RechargeArg>,
 }
 
 arg_enum! {
@@ -568,6 +595,20 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             }),
             notes: a.notes,
             spellcasting_ability: a.spellcasting_ability,
+            resources: a
+                .resources
+                .unwrap_or_default()
+                .into_iter()
+                .map(|r| ResourcePatch {
+                    name: r.name,
+                    max: r.max,
+                    current: r.current,
+                    recharge: r.recharge.map(|x| match x {
+                        RechargeArg::Short => Recharge::Short,
+                        RechargeArg::Long => Recharge::Long,
+                    }),
+                })
+                .collect(),
         },
         hp: a.hp.as_ref().map(HpArg::to_change).transpose()?,
         damage: a

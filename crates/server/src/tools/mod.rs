@@ -3,7 +3,11 @@
 
 mod characters;
 mod checks;
+mod conditions;
 mod dice;
+mod effects;
+mod magic;
+mod rest;
 mod world;
 
 use serde::de::DeserializeOwned;
@@ -23,6 +27,10 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(dice::specs());
     v.extend(characters::specs());
     v.extend(checks::specs());
+    v.extend(effects::specs());
+    v.extend(rest::specs());
+    v.extend(conditions::specs());
+    v.extend(magic::specs());
     v.extend(world::specs());
     v
 }

@@ -1,0 +1,568 @@
+//! `manage_effect`: boons, curses and spell effects as typed modifiers on a character, with a
+//! source, a duration, an end trigger and an optional link to a caster's concentration.
+//!
+//! Effects feed [`Character::effective`] (the one effective-stats pipeline), so every roll, AC,
+//! speed, defence and max-HP figure sees them. Same-name effects do not stack: adding one again
+//! replaces the old (fresh duration).
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::modifiers::{DiceCount, Modifier, ModifierKind, RollTarget};
+use tabletop_rules::{Ability, Condition};
+
+use crate::character::{Character, CharacterRef, name_key, resolve, resolve_with_fields};
+use crate::concentration::{self, ConcentrationEnd, ConcentrationLink};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// How long an effect or condition lasts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Duration {
+    /// A number of rounds; ticks down (see `tick`) and ends at 0.
+    Rounds {
+        /// Rounds left.
+        remaining: u32,
+    },
+    /// Until the character finishes a long rest.
+    UntilRest,
+    /// Until removed.
+    UntilDispelled,
+    /// As long as the caster keeps concentrating on the spell.
+    Concentration {
+        /// The caster's character id.
+        caster_id: String,
+        /// The spell.
+        spell: String,
+    },
+    /// Until a saving throw succeeds (rolled at the end of the bearer's turn, on tick).
+    SaveEnds {
+        /// The save DC.
+        dc: i32,
+        /// The save's ability.
+        ability: Ability,
+    },
+}
+
+impl Duration {
+    /// "3 rounds", "until a long rest", "concentration (Aria: Bless)", "until a DC 13 WIS save".
+    pub fn describe(&self, caster_name: impl Fn(&str) -> String) -> String {
+        match self {
+            Duration::Rounds { remaining } => {
+                format!(
+                    "{remaining} round{}",
+                    if *remaining == 1 { "" } else { "s" }
+                )
+            }
+            Duration::UntilRest => "until a long rest".into(),
+            Duration::UntilDispelled => "until dispelled".into(),
+            Duration::Concentration { caster_id, spell } => {
+                format!("concentration ({}: {spell})", caster_name(caster_id))
+            }
+            Duration::SaveEnds { dc, ability } => {
+                format!("until a DC {dc} {} save succeeds", ability.abbr())
+            }
+        }
+    }
+
+    /// The caster whose concentration holds it, if any.
+    pub fn caster(&self) -> Option<&str> {
+        match self {
+            Duration::Concentration { caster_id, .. } => Some(caster_id),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a trigger fires at the start or the end of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnPoint {
+    /// At the start of the turn.
+    Start,
+    /// At the end of the turn.
+    End,
+}
+
+/// When a round-based duration ticks: the start or end of whose turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EndTrigger {
+    /// Start or end.
+    pub at: TurnPoint,
+    /// Whose turn (character id).
+    pub turn_of: String,
+}
+
+/// An effect on a character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActiveEffect {
+    /// Id within the campaign ("ef3").
+    pub id: String,
+    /// Name ("Bless"); same-name effects do not stack.
+    pub name: String,
+    /// Who or what imposed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// What it does, each sourced to the effect's name.
+    pub modifiers: Vec<Modifier>,
+    /// How long it lasts.
+    pub duration: Duration,
+    /// When its rounds tick (default: the end of the bearer's turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_on: Option<EndTrigger>,
+}
+
+/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: (name, modifiers, concentration).
+pub fn preset(name: &str) -> Option<(Vec<ModifierKind>, bool)> {
+    use ModifierKind as K;
+    let d4 = DiceCount::new(1, 4);
+    Some(match name_key(name).as_str() {
+        "bless" => (
+            vec![
+                K::RollDice {
+                    on: RollTarget::AttackRolls,
+                    dice: d4,
+                    subtract: false,
+                },
+                K::RollDice {
+                    on: RollTarget::AllSaves,
+                    dice: d4,
+                    subtract: false,
+                },
+            ],
+            true,
+        ),
+        "bane" => (
+            vec![
+                K::RollDice {
+                    on: RollTarget::AttackRolls,
+                    dice: d4,
+                    subtract: true,
+                },
+                K::RollDice {
+                    on: RollTarget::AllSaves,
+                    dice: d4,
+                    subtract: true,
+                },
+            ],
+            true,
+        ),
+        "shield of faith" => (vec![K::AcBonus { amount: 2 }], true),
+        "shield" => (vec![K::AcBonus { amount: 5 }], false),
+        "haste" => (
+            vec![
+                K::AcBonus { amount: 2 },
+                K::SpeedMultiplier { factor: 2 },
+                K::Advantage {
+                    on: RollTarget::Save {
+                        ability: Ability::Dexterity,
+                    },
+                },
+            ],
+            true,
+        ),
+        "longstrider" => (vec![K::SpeedBonus { feet: 10 }], false),
+        "heroism" => (
+            vec![K::ConditionImmunity {
+                condition: Condition::Frightened,
+            }],
+            true,
+        ),
+        _ => return None,
+    })
+}
+
+/// A new effect as requested.
+#[derive(Debug, Clone, Default)]
+pub struct EffectRequest {
+    /// Name (a preset such as Bless fills the modifiers when none are given).
+    pub name: String,
+    /// Who or what imposed it.
+    pub source: Option<String>,
+    /// What it does; empty uses the preset of `name`.
+    pub modifiers: Vec<ModifierKind>,
+    /// Rounds (with `duration` Rounds).
+    pub duration: DurationRequest,
+    /// The caster whose concentration holds it (default: the bearer).
+    pub caster: Option<(Option<String>, Option<String>)>,
+    /// When rounds tick.
+    pub ends_on: Option<TurnPoint>,
+    /// The turn whose start/end ticks it (default: the bearer's).
+    pub turn_of: Option<(Option<String>, Option<String>)>,
+}
+
+/// A duration as a caller names it (the caster and spell are filled in by the engine).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum DurationRequest {
+    /// The preset's (concentration for concentration spells), else until dispelled.
+    #[default]
+    Default,
+    /// Rounds.
+    Rounds(u32),
+    /// Until a long rest.
+    UntilRest,
+    /// Until removed.
+    UntilDispelled,
+    /// The caster's concentration.
+    Concentration,
+    /// Until a save succeeds.
+    SaveEnds {
+        /// DC.
+        dc: i32,
+        /// Ability.
+        ability: Ability,
+    },
+}
+
+/// What `manage_effect` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EffectOutcome {
+    /// The character.
+    pub character: String,
+    /// Its id.
+    pub character_id: String,
+    /// What happened, in words.
+    pub changes: Vec<String>,
+    /// The effects on it now.
+    pub effects: Vec<ActiveEffect>,
+    /// A concentration that ended because of this call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concentration_ended: Option<ConcentrationEnd>,
+}
+
+fn outcome(c: &Character, changes: Vec<String>, ended: Option<ConcentrationEnd>) -> EffectOutcome {
+    EffectOutcome {
+        character: c.name.clone(),
+        character_id: c.id.clone(),
+        changes,
+        effects: c.effects.clone(),
+        concentration_ended: ended,
+    }
+}
+
+/// Largest number of rounds a duration may have (a day of 6-second rounds).
+pub const MAX_ROUNDS: u32 = 14_400;
+
+/// Checks a requested duration's numbers.
+pub fn check_duration(d: &DurationRequest) -> Result<()> {
+    match d {
+        DurationRequest::Rounds(n) if !(1..=MAX_ROUNDS).contains(n) => Err(EngineError::invalid(
+            "rounds",
+            format!("{n} is out of range; give 1–{MAX_ROUNDS} rounds"),
+        )),
+        DurationRequest::SaveEnds { dc, .. } if !(1..=40).contains(dc) => Err(
+            EngineError::invalid("saveDC", format!("{dc} is out of range; a DC is 1–40")),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Adds an effect; a same-name effect is replaced (effects do not stack).
+pub fn add_effect(
+    call: &mut Call<'_>,
+    target: CharacterRef<'_>,
+    req: EffectRequest,
+) -> Result<EffectOutcome> {
+    let name = req.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(EngineError::invalid(
+            "name",
+            "give the effect a name of 1–80 characters, e.g. \"Bless\"",
+        ));
+    }
+    check_duration(&req.duration)?;
+    let preset = preset(&name);
+    let kinds = if req.modifiers.is_empty() {
+        match &preset {
+            Some((k, _)) => k.clone(),
+            None => {
+                return Err(EngineError::invalid(
+                    "modifiers",
+                    format!(
+                        "'{name}' is not a known effect (bless, bane, shield of faith, shield, haste, longstrider, heroism); give modifiers, e.g. [{{\"type\":\"ac_bonus\",\"amount\":2}}]"
+                    ),
+                ));
+            }
+        }
+    } else {
+        req.modifiers.clone()
+    };
+    check_modifiers(&kinds)?;
+    let wants_concentration = match req.duration {
+        DurationRequest::Concentration => true,
+        DurationRequest::Default => preset.as_ref().is_some_and(|(_, c)| *c),
+        _ => false,
+    };
+    if req.caster.is_some() && !wants_concentration {
+        return Err(EngineError::invalid(
+            "caster",
+            "a caster links the effect to concentration; add duration \"concentration\"",
+        ));
+    }
+
+    let mut bearer = resolve(call, target)?;
+    let mut changes = Vec::new();
+    let mut ended = None;
+    let duration = if wants_concentration {
+        let caster_ref = req
+            .caster
+            .as_ref()
+            .map(|(id, name)| CharacterRef::new(id.as_deref(), name.as_deref()));
+        let caster_id = match caster_ref {
+            Some(r) => resolve_with_fields(call, r, "caster", "caster")?.id,
+            None => bearer.id.clone(),
+        };
+        let link = ConcentrationLink::effect(&bearer.id, &name);
+        if caster_id == bearer.id {
+            ended = concentration::begin(call, &mut bearer, &name, &mut changes)?;
+            if let Some(conc) = bearer.concentration.as_mut() {
+                conc.add_link(link);
+            }
+        } else {
+            let mut caster = resolve(call, CharacterRef::new(Some(&caster_id), None))?;
+            ended = concentration::begin(call, &mut caster, &name, &mut changes)?;
+            if let Some(conc) = caster.concentration.as_mut() {
+                conc.add_link(link);
+            }
+            let campaign = call.campaign();
+            call.tx().put_character(campaign, &caster)?;
+            // The old concentration may have touched the bearer: reload it.
+            bearer = resolve(call, CharacterRef::new(Some(&bearer.id), None))?;
+        }
+        Duration::Concentration {
+            caster_id,
+            spell: name.clone(),
+        }
+    } else {
+        match req.duration {
+            DurationRequest::Rounds(n) => Duration::Rounds { remaining: n },
+            DurationRequest::UntilRest => Duration::UntilRest,
+            DurationRequest::SaveEnds { dc, ability } => Duration::SaveEnds { dc, ability },
+            _ => Duration::UntilDispelled,
+        }
+    };
+    let ends_on = match (req.ends_on, &req.turn_of) {
+        (None, None) => None,
+        (at, turn_of) => {
+            let turn_of = match turn_of {
+                Some((id, n)) => {
+                    resolve_with_fields(
+                        call,
+                        CharacterRef::new(id.as_deref(), n.as_deref()),
+                        "turnOf",
+                        "turnOf",
+                    )?
+                    .id
+                }
+                None => bearer.id.clone(),
+            };
+            Some(EndTrigger {
+                at: at.unwrap_or(TurnPoint::End),
+                turn_of,
+            })
+        }
+    };
+    let key = name_key(&name);
+    if let Some(pos) = bearer.effects.iter().position(|e| name_key(&e.name) == key) {
+        let old = bearer.effects.remove(pos);
+        changes.push(format!(
+            "{} replaced (same-name effects do not stack)",
+            old.name
+        ));
+    }
+    let id = call.new_id("ef")?;
+    let effect = ActiveEffect {
+        id,
+        name: name.clone(),
+        source: req.source.clone(),
+        modifiers: kinds
+            .into_iter()
+            .map(|k| Modifier::new(name.clone(), k))
+            .collect(),
+        duration,
+        ends_on,
+    };
+    changes.push(format!(
+        "{} gains {} ({}; {})",
+        bearer.name,
+        effect.name,
+        effect
+            .modifiers
+            .iter()
+            .map(|m| m.kind.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        effect.duration.describe(|id| caster_label(call, id))
+    ));
+    bearer.effects.push(effect);
+    let incapacitated = concentration::enforce(call, &mut bearer, &mut changes)?;
+    ended = ended.or(incapacitated);
+    save(call, &bearer, &changes)?;
+    Ok(outcome(&bearer, changes, ended))
+}
+
+fn check_modifiers(kinds: &[ModifierKind]) -> Result<()> {
+    if kinds.len() > 20 {
+        return Err(EngineError::invalid(
+            "modifiers",
+            "at most 20 modifiers per effect",
+        ));
+    }
+    for k in kinds {
+        let bad = match k {
+            ModifierKind::RollDice { dice, .. } | ModifierKind::ExtraDamage { dice, .. } => {
+                !(1..=20).contains(&dice.count) || !(1..=100).contains(&dice.faces)
+            }
+            ModifierKind::SpeedMultiplier { factor } => !(1..=4).contains(factor),
+            ModifierKind::AcBonus { amount }
+            | ModifierKind::RollBonus { amount, .. }
+            | ModifierKind::DamageBonus { amount }
+            | ModifierKind::AbilityBonus { amount, .. } => !(-30..=30).contains(amount),
+            ModifierKind::SpeedBonus { feet } => !(-500..=500).contains(feet),
+            ModifierKind::MaxHpBonus { amount } => !(-1000..=1000).contains(amount),
+            ModifierKind::AbilitySetTo { score, .. } => !(1..=30).contains(score),
+            _ => false,
+        };
+        if bad {
+            return Err(EngineError::invalid(
+                "modifiers",
+                format!(
+                    "'{k}' is out of range (dice 1–20 × d1–d100, bonuses ±30, speed ±500 ft, factor 1–4)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn caster_label(call: &Call<'_>, id: &str) -> String {
+    call.tx_ref()
+        .character(call.campaign(), id)
+        .ok()
+        .flatten()
+        .map_or_else(|| id.to_string(), |c| c.name)
+}
+
+fn save(call: &mut Call<'_>, c: &Character, changes: &[String]) -> Result<()> {
+    let campaign = call.campaign();
+    call.tx().put_character(campaign, c)?;
+    call.record_change("character", &c.id, changes.join("; "));
+    Ok(())
+}
+
+/// Removes an effect by id or name; a concentration effect also leaves its caster's links.
+pub fn remove_effect(
+    call: &mut Call<'_>,
+    target: CharacterRef<'_>,
+    effect: &str,
+) -> Result<EffectOutcome> {
+    let mut c = resolve(call, target)?;
+    let key = name_key(effect);
+    let Some(pos) = c
+        .effects
+        .iter()
+        .position(|e| e.id == effect.trim() || name_key(&e.name) == key)
+    else {
+        let have: Vec<String> = c
+            .effects
+            .iter()
+            .map(|e| format!("{} ({})", e.name, e.id))
+            .collect();
+        return Err(EngineError::NotFound {
+            kind: "effect",
+            given: format!("{effect}' on '{}", c.name),
+            suggestions: have,
+        });
+    };
+    let e = c.effects.remove(pos);
+    let changes = vec![format!("{} loses {}", c.name, e.name)];
+    if let Some(caster_id) = e.duration.caster() {
+        let link = ConcentrationLink::effect(&c.id, &e.name);
+        concentration::unlink(call, &mut c, caster_id, &link)?;
+    }
+    save(call, &c, &changes)?;
+    Ok(outcome(&c, changes, None))
+}
+
+/// Lists a character's effects.
+pub fn list_effects(call: &Call<'_>, target: CharacterRef<'_>) -> Result<EffectOutcome> {
+    let c = resolve(call, target)?;
+    Ok(outcome(&c, Vec::new(), None))
+}
+
+/// Counts down round-based effects by `rounds` (those ticking at `at`, when given); expired
+/// effects end. Save-ends effects roll their save.
+pub fn tick_effects(
+    call: &mut Call<'_>,
+    target: CharacterRef<'_>,
+    rounds: u32,
+    at: Option<TurnPoint>,
+) -> Result<EffectOutcome> {
+    if !(1..=100).contains(&rounds) {
+        return Err(EngineError::invalid(
+            "rounds",
+            format!("{rounds} is out of range; tick 1–100 rounds"),
+        ));
+    }
+    let mut c = resolve(call, target)?;
+    let mut changes = Vec::new();
+    let mut kept = Vec::new();
+    let sheet = c.clone();
+    let effects = std::mem::take(&mut c.effects);
+    for mut e in effects {
+        let fires = match (at, &e.ends_on) {
+            (None, _) => true,
+            (Some(at), Some(t)) => t.at == at,
+            (Some(at), None) => at == TurnPoint::End,
+        };
+        if !fires {
+            kept.push(e);
+            continue;
+        }
+        match &mut e.duration {
+            Duration::Rounds { remaining } => {
+                *remaining = remaining.saturating_sub(rounds);
+                if *remaining == 0 {
+                    changes.push(format!("{} ends on {} (duration over)", e.name, c.name));
+                    continue;
+                }
+                changes.push(format!(
+                    "{}: {} left",
+                    e.name,
+                    e.duration.describe(|s| s.into())
+                ));
+            }
+            Duration::SaveEnds { dc, ability } => {
+                let out = concentration::roll_save(call, &sheet, *ability, *dc, &e.name)?;
+                let ok = out.success == Some(true);
+                changes.push(format!(
+                    "{} — {}{}",
+                    c.name,
+                    out.summary(),
+                    if ok {
+                        format!("; {} ends", e.name)
+                    } else {
+                        String::new()
+                    }
+                ));
+                if ok {
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        kept.push(e);
+    }
+    c.effects = kept;
+    if changes.is_empty() {
+        changes.push(format!("no round-based effects on {} to tick", c.name));
+    }
+    save(call, &c, &changes)?;
+    Ok(outcome(&c, changes, None))
+}

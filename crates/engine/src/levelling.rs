@@ -1,0 +1,234 @@
+//! `level_up`: one or several levels at once. Hit points by average, roll, maximum or a manual
+//! amount (never below 1 per level), hit dice, proficiency bonus, spell slots from the SRD class
+//! table (full, half, third and pact casters), the class features gained, and the levels that
+//! bring an Ability Score Improvement.
+
+use serde::Serialize;
+use tabletop_rules::Ability;
+use tabletop_rules::abilities::proficiency_bonus;
+use tabletop_rules::hp::{HitDie, HpMethod, LevelHp, hp_for_levels};
+
+use crate::character::{CharacterRef, resolve};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+use crate::slots::SpellSlots;
+
+/// How hit points are gained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelHpMethod {
+    /// Average, roll or maximum of the hit die, + CON.
+    Rules(HpMethod),
+    /// The DM's total for all the levels gained (at least 1 per level).
+    Manual(u32),
+}
+
+/// The levels that bring an Ability Score Improvement in most SRD classes.
+pub const DEFAULT_ASI_LEVELS: [u32; 5] = [4, 8, 12, 16, 19];
+
+/// What `level_up` did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LevelUpOutcome {
+    /// The character.
+    pub character: String,
+    /// Its id.
+    pub character_id: String,
+    /// Level before.
+    pub from_level: u32,
+    /// Level after.
+    pub to_level: u32,
+    /// HP gained per level (manual: one entry with the total).
+    pub hp_gains: Vec<LevelHp>,
+    /// Max HP before → after.
+    pub max_hp: (u32, u32),
+    /// Proficiency bonus before → after.
+    pub proficiency_bonus: (i32, i32),
+    /// Hit dice total after.
+    pub hit_dice_total: u32,
+    /// Spell slots after, in words.
+    pub spell_slots: String,
+    /// Class features gained (SRD classes).
+    pub features_gained: Vec<String>,
+    /// Levels gained that bring an Ability Score Improvement (apply it with update_character stats).
+    pub asi_levels: Vec<u32>,
+    /// What happened.
+    pub changes: Vec<String>,
+}
+
+/// Raises the character to `target` (default: one level up).
+pub fn level_up(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    target: Option<u32>,
+    method: LevelHpMethod,
+) -> Result<LevelUpOutcome> {
+    let mut c = resolve(call, who)?;
+    let from = c.level;
+    let to = target.unwrap_or(from + 1);
+    if from >= 20 {
+        return Err(EngineError::Rule(format!(
+            "{} is already level 20, the highest level",
+            c.name
+        )));
+    }
+    if to <= from || to > 20 {
+        return Err(EngineError::invalid(
+            "targetLevel",
+            format!(
+                "{to} is not above {}'s level {from}; give {}–20",
+                c.name,
+                from + 1
+            ),
+        ));
+    }
+    if c.dead {
+        return Err(EngineError::Rule(format!("{} is dead", c.name)));
+    }
+    let gained_levels = to - from;
+    let die = HitDie::from_faces(c.hit_die).unwrap_or(HitDie::D8);
+    let con = c.abilities.modifier(Ability::Constitution);
+    let hp_gains = match method {
+        LevelHpMethod::Rules(m) => {
+            let g = hp_for_levels(from, to, die, con, m, call.rng()?);
+            if m == HpMethod::Roll {
+                call.record_roll(&g);
+            }
+            g
+        }
+        LevelHpMethod::Manual(total) => {
+            if total < gained_levels || total > gained_levels * 100 {
+                return Err(EngineError::invalid(
+                    "hp",
+                    format!(
+                        "{total} HP for {gained_levels} level(s) is out of range; give {gained_levels}–{} (at least 1 per level)",
+                        gained_levels * 100
+                    ),
+                ));
+            }
+            vec![LevelHp {
+                level: to,
+                die_value: total,
+                rolled: false,
+                con_modifier: 0,
+                gained: total,
+            }]
+        }
+    };
+    let gained_hp: u32 = hp_gains.iter().map(|g| g.gained).sum();
+    let mut changes = vec![format!("{} rises from level {from} to {to}", c.name)];
+    let max_before = c.max_hp;
+    c.max_hp = c.max_hp.saturating_add(gained_hp).min(10_000);
+    c.hp = c.hp.saturating_add(gained_hp).min(c.max_hp);
+    let per_level: Vec<String> = hp_gains
+        .iter()
+        .map(|g| {
+            if g.rolled {
+                format!(
+                    "L{} rolled {} {:+} = {}",
+                    g.level, g.die_value, g.con_modifier, g.gained
+                )
+            } else {
+                format!("L{} +{}", g.level, g.gained)
+            }
+        })
+        .collect();
+    changes.push(format!(
+        "max HP {max_before} → {} ({})",
+        c.max_hp,
+        per_level.join(", ")
+    ));
+    let prof_before = c.proficiency_bonus;
+    c.proficiency_bonus = proficiency_bonus(to).unwrap_or(c.proficiency_bonus);
+    if c.proficiency_bonus != prof_before {
+        changes.push(format!(
+            "proficiency bonus {prof_before:+} → {:+}",
+            c.proficiency_bonus
+        ));
+    }
+    c.level = to;
+    c.hit_dice = (c.hit_dice + gained_levels).min(to);
+    changes.push(format!("hit dice d{} × {to}", c.hit_die));
+
+    let mut features = Vec::new();
+    let mut asi = Vec::new();
+    let srd_class = call.compendium().and_then(|srd| {
+        c.class
+            .as_deref()
+            .and_then(|n| srd.class(n))
+            .map(|k| (srd, k))
+    });
+    match srd_class {
+        Some((srd, class)) => {
+            let mut prev_asi = srd
+                .class_level(&class.index, u8::try_from(from).unwrap_or(20))
+                .and_then(|r| r.ability_score_bonuses)
+                .unwrap_or(0);
+            for l in from + 1..=to {
+                let Some(row) = srd.class_level(&class.index, u8::try_from(l).unwrap_or(20)) else {
+                    continue;
+                };
+                for f in &row.features {
+                    if f.name.contains("Ability Score Improvement") {
+                        continue;
+                    }
+                    features.push(f.name.clone());
+                }
+                let n = row.ability_score_bonuses.unwrap_or(prev_asi);
+                if n > prev_asi {
+                    asi.push(l);
+                }
+                prev_asi = n;
+            }
+            if !c.spell_slots.manual
+                && let Some(s) = SpellSlots::from_srd(srd, &class.name, to, &c.spell_slots)
+                && (s != c.spell_slots)
+            {
+                changes.push(format!(
+                    "spell slots {} → {}",
+                    c.spell_slots.summary(),
+                    s.summary()
+                ));
+                c.spell_slots = s;
+            }
+        }
+        None => {
+            asi = DEFAULT_ASI_LEVELS
+                .iter()
+                .copied()
+                .filter(|l| (from + 1..=to).contains(l))
+                .collect();
+        }
+    }
+    for f in &features {
+        if !c.features.contains(f) {
+            c.features.push(f.clone());
+        }
+    }
+    if !features.is_empty() {
+        changes.push(format!("features gained: {}", features.join(", ")));
+    }
+    if !asi.is_empty() {
+        let list: Vec<String> = asi.iter().map(u32::to_string).collect();
+        changes.push(format!(
+            "Ability Score Improvement at level {}: raise scores with update_character stats (+2 to one or +1 to two)",
+            list.join(", ")
+        ));
+    }
+    let campaign = call.campaign();
+    call.tx().put_character(campaign, &c)?;
+    call.record_change("character", &c.id, changes.join("; "));
+    Ok(LevelUpOutcome {
+        character: c.name.clone(),
+        character_id: c.id.clone(),
+        from_level: from,
+        to_level: to,
+        hp_gains,
+        max_hp: (max_before, c.max_hp),
+        proficiency_bonus: (prof_before, c.proficiency_bonus),
+        hit_dice_total: to,
+        spell_slots: c.spell_slots.summary(),
+        features_gained: features,
+        asi_levels: asi,
+        changes,
+    })
+}
