@@ -9,6 +9,7 @@ use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill}
 
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::inventory::Inventory;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
@@ -91,9 +92,13 @@ pub struct Character {
     /// Spells known or prepared.
     #[serde(default)]
     pub spells: Vec<String>,
-    /// Equipment carried (names).
+    /// Equipment names given at creation or by update_character; the inventory adopts them as
+    /// plain (or SRD) items on its next use and empties this list.
     #[serde(default)]
     pub equipment: Vec<String>,
+    /// Items, equipment slots, attunement and coins.
+    #[serde(default, skip_serializing_if = "Inventory::is_empty")]
+    pub inventory: Inventory,
     /// Languages.
     #[serde(default)]
     pub languages: Vec<String>,

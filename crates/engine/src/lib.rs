@@ -12,6 +12,7 @@ pub mod creation;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod inventory;
 pub mod rolls;
 pub mod sheet;
 pub mod store;

@@ -47,9 +47,15 @@ impl Character {
         set
     }
 
-    /// Effective stats: base → equipment → conditions → effects.
+    /// Effective stats: base → equipment → conditions → effects. Worn armor replaces the
+    /// base AC; equipped (and attuned) items give the equipment layer.
     pub fn effective(&self) -> EffectiveStats {
-        effective_stats(&self.base_stats(), &[], &self.condition_set(), &[])
+        let mut base = self.base_stats();
+        let gear = self.inventory.equipment_layer(&base);
+        if let Some(ac) = gear.armor_class {
+            base.armor_class = ac;
+        }
+        effective_stats(&base, &gear.modifiers, &self.condition_set(), &[])
     }
 }
 

@@ -4,6 +4,7 @@
 mod characters;
 mod checks;
 mod dice;
+mod inventory;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -22,6 +23,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(dice::specs());
     v.extend(characters::specs());
     v.extend(checks::specs());
+    v.extend(inventory::specs());
     v
 }
 
