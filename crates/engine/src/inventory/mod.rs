@@ -683,6 +683,15 @@ impl Inventory {
                 ));
             }
         }
+        let capacity = carrying_capacity(scores.score(Ability::Strength));
+        let carried = self.weight();
+        if carried > capacity {
+            let feet = 5 - i32::try_from(base.speed).unwrap_or(i32::MAX);
+            modifiers.push(Modifier::new(
+                format!("over carrying capacity ({carried:.0}/{capacity:.0} lb)"),
+                ModifierKind::SpeedBonus { feet: feet.min(0) },
+            ));
+        }
         EquipmentLayer {
             armor_class,
             modifiers,

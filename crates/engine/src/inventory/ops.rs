@@ -494,8 +494,13 @@ fn capacity(c: &Character) -> f64 {
     carrying_capacity(c.effective().score(Ability::Strength))
 }
 
-/// Finds a carried item by id, exact name, or unique name prefix.
+/// Finds a carried item by id, exact name, or unique name part; of identical copies, the one in
+/// the pack.
 pub fn find_item(c: &Character, r: ItemRef<'_>) -> Result<usize> {
+    find(c, r, false)
+}
+
+fn find(c: &Character, r: ItemRef<'_>, prefer_equipped: bool) -> Result<usize> {
     let items = &c.inventory.items;
     if let Some(id) = r.id.map(str::trim).filter(|s| !s.is_empty()) {
         if let Some(i) = items.iter().position(|it| it.id == id) {
@@ -518,12 +523,12 @@ pub fn find_item(c: &Character, r: ItemRef<'_>) -> Result<usize> {
             [] => Ok(None),
             [one] => Ok(Some(*one)),
             many => {
-                // Prefer the carried copy of several: the equipped one, else the first.
+                // Identical copies: the equipped one or the one in the pack, as asked.
                 if many.iter().all(|&i| items[i].same_kind(&items[many[0]])) {
                     return Ok(Some(
                         many.iter()
                             .copied()
-                            .find(|&i| items[i].slot.is_none())
+                            .find(|&i| items[i].slot.is_some() == prefer_equipped)
                             .unwrap_or(many[0]),
                     ));
                 }
@@ -1154,7 +1159,7 @@ pub fn unequip(
     let mut c = load(call, who)?;
     let before = c.effective();
     let i = match (r, slot) {
-        (Some(r), _) if r.id.is_some() || r.name.is_some() => find_item(&c, r)?,
+        (Some(r), _) if r.id.is_some() || r.name.is_some() => find(&c, r, true)?,
         (_, Some(s)) => c
             .inventory
             .items
@@ -1335,10 +1340,14 @@ pub fn weapon_attack(
 
 /// The equipped weapon `name` of `c` (by item id or name).
 pub fn equipped_weapon<'c>(c: &'c Character, name: &str) -> Result<&'c Item> {
-    let i = find_item(c, ItemRef {
-        id: c.inventory.items.iter().any(|it| it.id == name).then_some(name),
-        name: Some(name),
-    })
+    let i = find(
+        c,
+        ItemRef {
+            id: c.inventory.items.iter().any(|it| it.id == name).then_some(name),
+            name: Some(name),
+        },
+        true,
+    )
     .map_err(|_| {
         let equipped: Vec<String> = c
             .inventory
