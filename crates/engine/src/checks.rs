@@ -80,7 +80,7 @@ pub enum CheckOutcome {
         outcome: D20Outcome,
         /// A weapon attack's damage roll (on a hit, or when no AC was given); not applied.
         #[serde(skip_serializing_if = "Option::is_none")]
-        damage: Option<AttackDamage>,
+        damage: Option<Box<AttackDamage>>,
     },
     /// A passive score.
     Passive {
@@ -235,7 +235,7 @@ pub fn roll_check(
                 expr = expr.with_doubled_dice()?;
             }
             let roll = expr.roll(call.rng()?)?;
-            Some(AttackDamage {
+            Some(Box::new(AttackDamage {
                 weapon: item.name.clone(),
                 expression: roll.expression.clone(),
                 total: roll.total.max(0),
@@ -250,7 +250,7 @@ pub fn roll_check(
                 critical: outcome.critical,
                 applied: false,
                 roll,
-            })
+            }))
         };
         let out = CheckOutcome::Rolled {
             character: c.name.clone(),

@@ -478,6 +478,13 @@ pub fn lookup(c: &Compendium, name: &str) -> Result<SrdItem> {
         _ => {
             let mut hits = c.suggest(Some(EntryKind::MagicItem), name, 3);
             hits.extend(c.suggest(Some(EntryKind::Equipment), name, 3));
+            if hits.is_empty() {
+                // Several words that match nothing as a whole: try the telling ones alone.
+                for w in name.split_whitespace().filter(|w| w.len() >= 4) {
+                    hits.extend(c.suggest(Some(EntryKind::MagicItem), w, 2));
+                    hits.extend(c.suggest(Some(EntryKind::Equipment), w, 2));
+                }
+            }
             hits.sort_by(|a, b| b.score.total_cmp(&a.score));
             let mut names: Vec<String> = Vec::new();
             for h in hits {

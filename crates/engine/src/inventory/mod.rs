@@ -543,10 +543,10 @@ impl Currency {
         }
         let mut purse = *self;
         let mut short_cp = 0u64;
-        for i in 0..5 {
+        for (i, &(_, v)) in DENOMINATIONS.iter().enumerate() {
             let take = purse.get(i).min(cost.get(i));
             *purse.slot(i) -= take;
-            short_cp += (cost.get(i) - take) * DENOMINATIONS[i].1;
+            short_cp += (cost.get(i) - take) * v;
         }
         let mut paid_cp = 0u64;
         for (i, &(_, v)) in DENOMINATIONS.iter().enumerate() {
