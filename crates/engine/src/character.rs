@@ -11,6 +11,7 @@ use crate::concentration::Concentration;
 use crate::effects::{ActiveEffect, Duration};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::inventory::Inventory;
 use crate::slots::SpellSlots;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
@@ -94,9 +95,13 @@ pub struct Character {
     /// Spells known or prepared.
     #[serde(default)]
     pub spells: Vec<String>,
-    /// Equipment carried (names).
+    /// Equipment names given at creation or by update_character; the inventory adopts them as
+    /// plain (or SRD) items on its next use and empties this list.
     #[serde(default)]
     pub equipment: Vec<String>,
+    /// Items, equipment slots, attunement and coins.
+    #[serde(default, skip_serializing_if = "Inventory::is_empty")]
+    pub inventory: Inventory,
     /// Languages.
     #[serde(default)]
     pub languages: Vec<String>,

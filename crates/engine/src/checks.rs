@@ -6,10 +6,24 @@ use serde::Serialize;
 use tabletop_rules::d20::{
     self, ContestOutcome, D20Outcome, D20Request, D20Test, GroupOutcome, PassiveScore,
 };
+use tabletop_rules::dice::{self, DiceRoll};
+use tabletop_rules::{Ability, DamageType};
 
 use crate::character::{CharacterRef, resolve_with_fields};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
+
+/// An attack made with an equipped weapon.
+#[derive(Debug, Clone, Default)]
+pub struct WeaponUse {
+    /// The weapon's name or item id.
+    pub name: String,
+    /// Proficiency; default from the SRD class (else proficient).
+    pub proficient: Option<bool>,
+    /// The ability, within what the weapon allows (finesse: STR or DEX).
+    pub ability: Option<Ability>,
+}
 
 /// One check to make.
 #[derive(Debug, Clone)]
@@ -28,6 +42,8 @@ pub struct CheckRequest {
     pub bonus: i32,
     /// Why the check is made.
     pub reason: Option<String>,
+    /// Attack with this equipped weapon (its ability, proficiency, magic and damage dice).
+    pub weapon: Option<WeaponUse>,
 }
 
 impl CheckRequest {
@@ -62,6 +78,9 @@ pub enum CheckOutcome {
         character: String,
         /// The roll.
         outcome: D20Outcome,
+        /// A weapon attack's damage roll (on a hit, or when no AC was given); not applied.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        damage: Option<Box<AttackDamage>>,
     },
     /// A passive score.
     Passive {
@@ -76,8 +95,20 @@ impl CheckOutcome {
     /// "Aria — Stealth check: …".
     pub fn summary(&self) -> String {
         match self {
-            CheckOutcome::Rolled { character, outcome } => {
-                format!("{character} — {}", outcome.summary())
+            CheckOutcome::Rolled {
+                character,
+                outcome,
+                damage,
+            } => {
+                let mut s = format!("{character} — {}", outcome.summary());
+                if let Some(d) = damage {
+                    s.push_str(&format!(
+                        "\nDamage{} (not applied): {}",
+                        if d.critical { ", critical" } else { "" },
+                        d.roll.summary()
+                    ));
+                }
+                s
             }
             CheckOutcome::Passive { character, outcome } => {
                 format!("{character} — {}", outcome.summary())
@@ -123,6 +154,38 @@ fn validate(req: &CheckRequest) -> Result<()> {
     Ok(())
 }
 
+/// Damage of one type.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypedAmount {
+    /// The type (absent = untyped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+    /// The amount.
+    pub amount: i64,
+}
+
+/// A weapon attack's damage roll. It is not applied: pass it to update_character (damage) or
+/// let combat resolve it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttackDamage {
+    /// The weapon.
+    pub weapon: String,
+    /// The expression rolled (dice doubled on a critical hit).
+    pub expression: String,
+    /// Total (at least 0).
+    pub total: i64,
+    /// Per damage type.
+    pub by_type: Vec<TypedAmount>,
+    /// A critical hit: the dice were doubled.
+    pub critical: bool,
+    /// Always false: applying damage is combat's job.
+    pub applied: bool,
+    /// The roll.
+    pub roll: DiceRoll,
+}
+
 /// Rolls (or computes the passive score of) one check for one character.
 pub fn roll_check(
     call: &mut Call<'_>,
@@ -138,6 +201,65 @@ pub fn roll_check(
         )));
     }
     let stats = c.effective();
+    if let Some(w) = &req.weapon {
+        if !matches!(req.test, D20Test::Attack { .. }) || req.passive {
+            return Err(EngineError::invalid(
+                "weapon",
+                "weapon goes with checkType attack",
+            ));
+        }
+        let item = equipped_weapon(&c, &w.name)?;
+        let proficient = w
+            .proficient
+            .or_else(|| weapon_proficiency(call, &c, item))
+            .unwrap_or(true);
+        let attack = weapon_attack(&c, &stats, item, proficient, w.ability)?;
+        let mut with = req.clone();
+        with.test = D20Test::Attack {
+            ability: Some(attack.ability),
+            proficient,
+        };
+        let mut rules = with.to_rules().labelled(match &req.reason {
+            Some(r) => format!("Attack with {} ({r})", item.name),
+            None => format!("Attack with {}", item.name),
+        });
+        for b in &attack.weapon_bonuses {
+            rules = rules.bonus(&b.source, b.delta);
+        }
+        let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        let damage = if outcome.success == Some(false) {
+            None
+        } else {
+            let mut expr = dice::parse(&attack.damage)?;
+            if outcome.critical {
+                expr = expr.with_doubled_dice()?;
+            }
+            let roll = expr.roll(call.rng()?)?;
+            Some(Box::new(AttackDamage {
+                weapon: item.name.clone(),
+                expression: roll.expression.clone(),
+                total: roll.total.max(0),
+                by_type: roll
+                    .damage_by_type()
+                    .into_iter()
+                    .map(|(damage_type, amount)| TypedAmount {
+                        damage_type,
+                        amount,
+                    })
+                    .collect(),
+                critical: outcome.critical,
+                applied: false,
+                roll,
+            }))
+        };
+        let out = CheckOutcome::Rolled {
+            character: c.name.clone(),
+            outcome,
+            damage,
+        };
+        call.record_roll(&out);
+        return Ok(out);
+    }
     let rules = req.to_rules();
     let out = if req.passive {
         CheckOutcome::Passive {
@@ -149,6 +271,7 @@ pub fn roll_check(
         CheckOutcome::Rolled {
             character: c.name.clone(),
             outcome,
+            damage: None,
         }
     };
     call.record_roll(&out);
@@ -163,6 +286,12 @@ pub fn roll_contest(
 ) -> Result<ContestOutcome> {
     validate(first.1)?;
     validate(second.1)?;
+    if first.1.weapon.is_some() {
+        return Err(EngineError::invalid(
+            "weapon",
+            "a weapon attack is not a contest; drop contestedBy and give the target's AC as dc",
+        ));
+    }
     if first.1.passive || second.1.passive {
         return Err(EngineError::invalid(
             "checkType",

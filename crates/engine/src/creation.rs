@@ -424,6 +424,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         spellcasting_ability: class.as_ref().and_then(|c| c.spellcasting),
         spells: req.spells.clone(),
         equipment: req.equipment.clone(),
+        inventory: Default::default(),
         languages,
         features,
         notes: req.notes.clone(),

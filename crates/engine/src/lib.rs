@@ -15,6 +15,7 @@ pub mod effects;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod inventory;
 pub mod levelling;
 pub mod notes;
 pub mod party;

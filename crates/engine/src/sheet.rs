@@ -49,12 +49,6 @@ impl Character {
         set
     }
 
-    /// The modifiers of equipped (and attuned) items. Equipment is not modelled yet: this is
-    /// the one place the inventory feeds the pipeline.
-    pub fn equipment_modifiers(&self) -> Vec<Modifier> {
-        Vec::new()
-    }
-
     /// The modifiers of every active effect, each sourced to its effect.
     pub fn effect_modifiers(&self) -> Vec<Modifier> {
         self.effects
@@ -63,12 +57,18 @@ impl Character {
             .collect()
     }
 
-    /// Effective stats: base → equipment → conditions → effects. Every consumer (sheets,
+    /// Effective stats: base → equipment → conditions → effects. Worn armor replaces the base
+    /// AC; equipped (and attuned) items give the equipment layer. Every consumer (sheets,
     /// checks, saves, attacks, damage defences, max HP, speed) reads this.
     pub fn effective(&self) -> EffectiveStats {
+        let mut base = self.base_stats();
+        let gear = self.inventory.equipment_layer(&base);
+        if let Some(ac) = gear.armor_class {
+            base.armor_class = ac;
+        }
         effective_stats(
-            &self.base_stats(),
-            &self.equipment_modifiers(),
+            &base,
+            &gear.modifiers,
             &self.condition_set(),
             &self.effect_modifiers(),
         )

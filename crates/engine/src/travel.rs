@@ -337,6 +337,7 @@ pub fn move_party(
                         disadvantage: None,
                         bonus,
                         reason: Some(reason.into()),
+                        weapon: None,
                     },
                 )?;
                 let ok = out.success() == Some(true);
@@ -555,6 +556,7 @@ pub fn search(
             disadvantage: None,
             bonus: 0,
             reason: Some(format!("search {}", loc.name)),
+            weapon: None,
         },
     )?;
     let total = match &check {

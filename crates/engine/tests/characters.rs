@@ -416,6 +416,7 @@ fn a_poisoned_character_rolls_checks_with_disadvantage_and_advantage_cancels_it(
         disadvantage: None,
         bonus: 0,
         reason: None,
+        weapon: None,
     };
     let out = e
         .write("roll_check", &serde_json::json!({}), |call| {
@@ -481,6 +482,7 @@ fn contests_and_ambiguous_names() {
         disadvantage: None,
         bonus: 0,
         reason: None,
+        weapon: None,
     };
     let out = e
         .write("roll_check", &serde_json::json!({}), |call| {

@@ -74,6 +74,7 @@ fn check(e: &mut E, name: &str, test: D20Test) -> tabletop_rules::d20::D20Outcom
         disadvantage: None,
         bonus: 0,
         reason: None,
+        weapon: None,
     };
     match w(e, |call| roll_check(call, who(name), &req)) {
         CheckOutcome::Rolled { outcome, .. } => outcome,

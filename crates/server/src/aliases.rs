@@ -939,6 +939,52 @@ pub static ALIASES: &[Alias] = &[
         rename: EFFECT_ARGS,
         convert: Some(improvisation_effect),
     },
+    // Inventory (rpg-mcp list C).
+    inventory_alias("give_item", &[("operation", "\"give\"")], legacy_give),
+    inventory_alias("add_item", &[("operation", "\"give\"")], legacy_give),
+    inventory_alias(
+        "create_item_template",
+        &[("operation", "\"give\"")],
+        legacy_give,
+    ),
+    Alias {
+        legacy: "batch_distribute_items",
+        tool: "manage_inventory",
+        set: &[],
+        rename: &[],
+        convert: Some(distribute),
+    },
+    inventory_alias("get_inventory", &[("operation", "\"view\"")], legacy_ref),
+    inventory_alias(
+        "get_inventory_detailed",
+        &[("operation", "\"view\""), ("showStats", "true")],
+        legacy_ref,
+    ),
+    inventory_alias("list_items", &[("operation", "\"view\"")], legacy_ref),
+    inventory_alias("equip_item", &[("operation", "\"equip\"")], legacy_ref),
+    inventory_alias("unequip_item", &[("operation", "\"unequip\"")], legacy_ref),
+    inventory_alias(
+        "transfer_item",
+        &[("operation", "\"transfer\"")],
+        legacy_ref,
+    ),
+    inventory_alias("use_item", &[("operation", "\"use\"")], legacy_ref),
+    inventory_alias("remove_item", &[("operation", "\"remove\"")], legacy_ref),
+    inventory_alias("delete_item", &[("operation", "\"remove\"")], legacy_ref),
+    Alias {
+        legacy: "inventory_manage",
+        tool: "manage_inventory",
+        set: &[],
+        rename: INVENTORY_RENAME,
+        convert: Some(inventory_action),
+    },
+    Alias {
+        legacy: "item_manage",
+        tool: "manage_inventory",
+        set: &[],
+        rename: INVENTORY_RENAME,
+        convert: Some(inventory_action),
+    },
 ];
 
 const CONCENTRATION_ARGS: &[(&str, &str)] = &[
@@ -1033,6 +1079,143 @@ fn party_rest(args: &mut Map<String, Value>) -> Result<(), ToolError> {
     args.clear();
     args.insert("batch".into(), Value::Array(items));
     Ok(())
+}
+
+/// Item fields of a legacy item definition given at the top level.
+const ITEM_FIELDS: &[&str] = &[
+    "description",
+    "type",
+    "rarity",
+    "requiresAttunement",
+    "weaponStats",
+    "armorStats",
+    "mechanicalEffects",
+    "value",
+    "weight",
+    "stackable",
+    "heal",
+    "effect",
+];
+
+/// Legacy item arguments: `name` (with top-level definition fields) → `item`, a string `item`
+/// → `itemName` (an SRD item), `id`/`fromCharacter*` → the character fields.
+fn legacy_item(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let give = args
+        .get("operation")
+        .and_then(Value::as_str)
+        .is_none_or(|o| o == "give");
+    legacy_fields(args, give)
+}
+
+/// [`legacy_item`] for a give.
+fn legacy_give(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    legacy_fields(args, true)
+}
+
+/// [`legacy_item`] for an operation on a carried item: `name` names it.
+fn legacy_ref(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    legacy_fields(args, false)
+}
+
+fn legacy_fields(args: &mut Map<String, Value>, give: bool) -> Result<(), ToolError> {
+    if let Some(Value::String(n)) = args.get("item").cloned() {
+        args.remove("item");
+        args.entry("itemName").or_insert(Value::String(n));
+    }
+    if let Some(name) = args.remove("name") {
+        let mut item = Map::new();
+        item.insert("name".into(), name);
+        for f in ITEM_FIELDS {
+            if let Some(v) = args.remove(*f) {
+                item.insert((*f).to_string(), v);
+            }
+        }
+        if give {
+            args.entry("item").or_insert(Value::Object(item));
+        } else if let Some(n) = item.remove("name") {
+            args.entry("itemName").or_insert(n);
+        }
+    }
+    Ok(())
+}
+
+/// Legacy `action` → `operation` (inventory_manage, item_manage).
+fn inventory_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(Value::String(a)) = args.remove("action") {
+        let op = match a.as_str() {
+            "give" | "add" | "create" => "give",
+            "remove" | "delete" | "drop" => "remove",
+            "equip" => "equip",
+            "unequip" => "unequip",
+            "get" | "list" | "view" | "get_detailed" => "view",
+            "transfer" => "transfer",
+            "use" => "use",
+            other => {
+                return Err(ToolError(format!(
+                    "inventory action '{other}' is not supported; manage_inventory operations: give, remove, equip, unequip, view, transfer, use"
+                )));
+            }
+        };
+        args.entry("operation")
+            .or_insert(Value::String(op.to_string()));
+    }
+    legacy_item(args)
+}
+
+/// Legacy loot distribution `{distributions: [{characterName, item…}]}` → a batch of gives.
+fn distribute(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let Some(list) = args
+        .remove("distributions")
+        .or_else(|| args.remove("items"))
+        .or_else(|| args.remove("batch"))
+    else {
+        return Err(ToolError(
+            "batch_distribute_items needs distributions: [{characterName, item or itemName, quantity}]"
+                .into(),
+        ));
+    };
+    let Value::Array(items) = list else {
+        return Err(ToolError("distributions must be an array".into()));
+    };
+    let mut batch = Vec::with_capacity(items.len());
+    for item in items {
+        let Value::Object(mut m) = item else {
+            return Err(ToolError("each distribution is an object".into()));
+        };
+        for (from, to) in CHARACTER_ID {
+            if let Some(v) = m.remove(*from) {
+                m.entry(*to).or_insert(v);
+            }
+        }
+        legacy_item(&mut m)?;
+        m.entry("operation").or_insert(Value::String("give".into()));
+        batch.push(Value::Object(m));
+    }
+    args.insert("batch".into(), Value::Array(batch));
+    Ok(())
+}
+
+const INVENTORY_RENAME: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("fromCharacterId", "characterId"),
+    ("fromCharacterName", "characterName"),
+    ("targetCharacterId", "targetId"),
+    ("targetCharacterName", "targetName"),
+];
+
+const fn inventory_alias(
+    legacy: &'static str,
+    op: &'static [(&'static str, &'static str)],
+    convert: Converter,
+) -> Alias {
+    Alias {
+        legacy,
+        tool: "manage_inventory",
+        set: op,
+        rename: INVENTORY_RENAME,
+        convert: Some(convert),
+    }
 }
 
 /// Legacy composite tools took `action`; the routed tool has one operation.

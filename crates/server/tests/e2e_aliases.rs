@@ -109,6 +109,30 @@ fn sample(legacy: &str) -> Option<Value> {
         "advance_effect_durations" | "process_effect_triggers" => json!({"characterName": "Bob"}),
         "remove_custom_effect" => json!({"characterName": "Bob", "effectName": "Curse"}),
         "improvisation_manage" => json!({"action": "get_effects", "characterName": "Bob"}),
+        "give_item" => json!({"characterName": "Ada", "item": {"name": "Torch", "quantity": 3}}),
+        "add_item" => json!({"id": "ch1", "name": "Rope", "weight": 10}),
+        "create_item_template" => json!({
+            "characterName": "Ada", "name": "Potion of Vigor", "type": "consumable",
+            "effect": "Heal 1d4 HP"
+        }),
+        "batch_distribute_items" => json!({"distributions": [
+            {"characterName": "Ada", "item": {"name": "Gold", "type": "treasure", "quantity": 10}},
+            {"characterName": "Bob", "item": {"name": "Gold", "type": "treasure", "quantity": 10}}
+        ]}),
+        "get_inventory" | "get_inventory_detailed" | "list_items" => {
+            json!({"characterName": "Ada"})
+        }
+        "equip_item" | "unequip_item" => json!({"characterName": "Ada", "itemName": "Torch"}),
+        "transfer_item" => {
+            json!({"fromCharacterName": "Ada", "toCharacterName": "Bob", "itemName": "Torch"})
+        }
+        "use_item" => {
+            json!({"characterName": "Ada", "itemName": "Potion of Vigor", "targetCharacterName": "Bob"})
+        }
+        "remove_item" => json!({"characterName": "Ada", "itemName": "Rope"}),
+        "delete_item" => json!({"characterName": "Bob", "name": "Torch"}),
+        "inventory_manage" => json!({"action": "view", "characterName": "Bob"}),
+        "item_manage" => json!({"action": "remove", "characterName": "Ada", "itemName": "Torch"}),
         _ => return None,
     })
 }
@@ -205,6 +229,11 @@ async fn every_alias_works_and_none_is_advertised() {
         .await
         .unwrap();
     assert!(a.is_error && a.text.contains("nowhere"), "{}", a.text);
+    let a = c
+        .call("get_inventory", json!({"characterName": "Bob"}))
+        .await
+        .unwrap();
+    assert!(a.text.contains("10 gp"), "loot was distributed: {}", a.text);
     // Retired systems name the nearest tool; typos get a suggestion.
     let a = c.call("add_quest", json!({})).await.unwrap();
     assert!(

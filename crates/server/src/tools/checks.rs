@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 use tabletop_engine::character::CharacterRef;
-use tabletop_engine::checks::{CheckRequest, roll_check, roll_contest, roll_group};
+use tabletop_engine::checks::{CheckRequest, WeaponUse, roll_check, roll_contest, roll_group};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::d20::D20Test;
 use tabletop_rules::{Ability, Skill};
@@ -67,8 +67,10 @@ pub struct RollCheckArgs {
     /// Situational bonus or penalty.
     #[serde(default)]
     pub bonus: i32,
-    /// Attack: add the proficiency bonus (default true).
+    /// Attack: add the proficiency bonus (default true; with weapon, from the class).
     pub proficient: Option<bool>,
+    /// Attack with this equipped weapon (name or item id): its ability, magic and damage roll.
+    pub weapon: Option<String>,
     /// Why the check is made.
     pub reason: Option<String>,
     /// Roll a contest against this character; higher wins, a tie keeps the status quo.
@@ -141,6 +143,11 @@ fn request(a: &RollCheckArgs) -> Result<CheckRequest, EngineError> {
         disadvantage: a.disadvantage.then(|| "disadvantage given".to_string()),
         bonus: a.bonus,
         reason: a.reason.clone(),
+        weapon: a.weapon.as_ref().map(|w| WeaponUse {
+            name: w.clone(),
+            proficient: a.proficient,
+            ability: a.ability,
+        }),
     })
 }
 
@@ -162,6 +169,7 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
             disadvantage: None,
             bonus: 0,
             reason: None,
+            weapon: None,
         };
         let out = roll_contest(
             call,

@@ -6,6 +6,7 @@ mod checks;
 mod conditions;
 mod dice;
 mod effects;
+mod inventory;
 mod magic;
 mod rest;
 mod world;
@@ -32,6 +33,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(conditions::specs());
     v.extend(magic::specs());
     v.extend(world::specs());
+    v.extend(inventory::specs());
     v
 }
 

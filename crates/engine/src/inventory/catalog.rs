@@ -1,0 +1,579 @@
+//! Items from the SRD compendium: mundane equipment with its weapon and armor stats, "+N" magic
+//! weapons and armor on any base ("Longsword +1"), and the magic items whose numbers the engine
+//! knows (a Belt of Hill Giant Strength sets STR 21; a Potion of Healing heals 2d4+2).
+
+use tabletop_rules::modifiers::{DiceCount, ModifierKind, RollTarget};
+use tabletop_rules::{Ability, Condition, DamageType, Skill};
+use tabletop_srd::{AttackRange, Compendium, Entry, EntryKind, Equipment, Lookup, MagicItem};
+
+use super::{
+    ArmorCategory, ArmorStats, Charges, Item, ItemType, Rarity, Recharge, WeaponCategory,
+    WeaponProperty, WeaponStats,
+};
+use crate::error::{EngineError, Result};
+
+/// An SRD item ready to be carried (its id is filled in when it is given), and how the name was
+/// matched when it was not exact.
+#[derive(Debug, Clone)]
+pub struct SrdItem {
+    /// The item.
+    pub item: Item,
+    /// "matched 'Longsword'" when the name was corrected or a base chosen.
+    pub note: Option<String>,
+}
+
+fn blank(name: &str, item_type: ItemType) -> Item {
+    Item {
+        id: String::new(),
+        name: name.to_string(),
+        description: None,
+        item_type,
+        rarity: Rarity::Common,
+        requires_attunement: false,
+        attunement_restriction: None,
+        attuned: false,
+        slot: None,
+        weapon: None,
+        armor: None,
+        effects: Vec::new(),
+        value: None,
+        weight: 0.0,
+        quantity: 1,
+        stackable: false,
+        charges: None,
+        heal: None,
+        effect: None,
+    }
+}
+
+/// A plain item with only a name (a legacy equipment entry the compendium does not know).
+pub fn plain(name: &str) -> Item {
+    blank(name, ItemType::AdventuringGear)
+}
+
+/// A mundane SRD item with its stats.
+pub fn from_equipment(e: &Equipment) -> Item {
+    let category = e.category.name.to_lowercase();
+    let sub = e.subcategory.as_deref().unwrap_or("").to_lowercase();
+    let item_type = if e.weapon.is_some() {
+        ItemType::Weapon
+    } else if e.armor.is_some() {
+        ItemType::Armor
+    } else if sub.contains("ammunition") {
+        ItemType::Ammunition
+    } else if category.contains("tool") {
+        ItemType::Tool
+    } else {
+        ItemType::AdventuringGear
+    };
+    let mut item = blank(&e.name, item_type);
+    item.description = e.desc.first().cloned();
+    item.value = e.cost.as_ref().map(|c| {
+        let per = match c.unit.as_str() {
+            "cp" => 0.01,
+            "sp" => 0.1,
+            "ep" => 0.5,
+            "pp" => 10.0,
+            _ => 1.0,
+        };
+        c.quantity * per
+    });
+    // Bundles (20 arrows for 1 gp, 1 lb) become a stack of single pieces.
+    let bundle = e.quantity.unwrap_or(1).max(1);
+    item.quantity = bundle;
+    item.weight = e.weight.unwrap_or(0.0) / f64::from(bundle);
+    if let Some(v) = item.value.as_mut() {
+        *v /= f64::from(bundle);
+    }
+    item.stackable = matches!(
+        item_type,
+        ItemType::Ammunition | ItemType::AdventuringGear | ItemType::Consumable
+    );
+    if let Some(w) = &e.weapon {
+        let ranged = w.range_kind == AttackRange::Ranged;
+        let category = match (w.category, ranged) {
+            (tabletop_srd::WeaponCategory::Simple, false) => WeaponCategory::SimpleMelee,
+            (tabletop_srd::WeaponCategory::Simple, true) => WeaponCategory::SimpleRanged,
+            (tabletop_srd::WeaponCategory::Martial, false) => WeaponCategory::MartialMelee,
+            (tabletop_srd::WeaponCategory::Martial, true) => WeaponCategory::MartialRanged,
+        };
+        let properties = w
+            .properties
+            .iter()
+            .filter_map(|p| {
+                WeaponProperty::ALL
+                    .iter()
+                    .copied()
+                    .find(|k| k.key() == p.index.replace('-', "_"))
+            })
+            .collect();
+        let (range_normal, range_long) = match (ranged, w.throw_range) {
+            (true, _) => (Some(w.normal_range), w.long_range),
+            (false, Some((n, l))) => (Some(n), Some(l)),
+            _ => (None, None),
+        };
+        let dice = w.damage.as_ref();
+        item.weapon = Some(WeaponStats {
+            damage_dice: dice.map_or_else(|| "0".to_string(), |d| d.dice.clone()),
+            damage_type: dice
+                .and_then(|d| d.damage_type)
+                .unwrap_or(DamageType::Bludgeoning),
+            category,
+            properties,
+            range_normal,
+            range_long,
+            versatile_damage: w.two_handed_damage.as_ref().map(|d| d.dice.clone()),
+        });
+    }
+    if let Some(a) = &e.armor {
+        let category = match a.category {
+            tabletop_srd::ArmorCategory::Light => ArmorCategory::Light,
+            tabletop_srd::ArmorCategory::Medium => ArmorCategory::Medium,
+            tabletop_srd::ArmorCategory::Heavy => ArmorCategory::Heavy,
+            tabletop_srd::ArmorCategory::Shield => ArmorCategory::Shield,
+        };
+        item.armor = Some(ArmorStats {
+            base_ac: a.base_ac,
+            category,
+            max_dex_bonus: if a.dex_bonus { a.max_dex_bonus } else { None },
+            stealth_disadvantage: a.stealth_disadvantage,
+            strength_requirement: u8::try_from(a.str_minimum).ok().filter(|s| *s > 0),
+        });
+    }
+    item
+}
+
+fn rarity(s: &str) -> Rarity {
+    match s.to_lowercase().as_str() {
+        "uncommon" => Rarity::Uncommon,
+        "rare" => Rarity::Rare,
+        "very rare" => Rarity::VeryRare,
+        "legendary" => Rarity::Legendary,
+        "artifact" => Rarity::Artifact,
+        _ => Rarity::Common,
+    }
+}
+
+fn set(ability: Ability, score: u8) -> ModifierKind {
+    ModifierKind::AbilitySetTo { ability, score }
+}
+
+fn saves(amount: i32) -> ModifierKind {
+    ModifierKind::RollBonus {
+        on: RollTarget::AllSaves,
+        amount,
+    }
+}
+
+fn stealth_advantage() -> ModifierKind {
+    ModifierKind::Advantage {
+        on: RollTarget::SkillChecks {
+            skill: Skill::Stealth,
+        },
+    }
+}
+
+/// The numbers of SRD magic items the engine applies: (effects, healing, charges).
+type Known = (Vec<ModifierKind>, Option<&'static str>, Option<Charges>);
+
+fn charges(max: u32, recharge_dice: &str) -> Option<Charges> {
+    Some(Charges {
+        current: max,
+        max,
+        recharge: Recharge::Dawn,
+        recharge_dice: Some(recharge_dice.to_string()),
+    })
+}
+
+fn known(index: &str) -> Known {
+    let none = (Vec::new(), None, None);
+    match index {
+        "belt-of-giant-strength-hill" => (vec![set(Ability::Strength, 21)], None, None),
+        "belt-of-giant-strength-stone" | "belt-of-giant-strength-frost" => {
+            (vec![set(Ability::Strength, 23)], None, None)
+        }
+        "belt-of-giant-strength-fire" => (vec![set(Ability::Strength, 25)], None, None),
+        "belt-of-giant-strength-cloud" => (vec![set(Ability::Strength, 27)], None, None),
+        "belt-of-giant-strength-storm" => (vec![set(Ability::Strength, 29)], None, None),
+        "gauntlets-of-ogre-power" => (vec![set(Ability::Strength, 19)], None, None),
+        "headband-of-intellect" => (vec![set(Ability::Intelligence, 19)], None, None),
+        "amulet-of-health" => (vec![set(Ability::Constitution, 19)], None, None),
+        "ring-of-protection" => (
+            vec![ModifierKind::AcBonus { amount: 1 }, saves(1)],
+            None,
+            None,
+        ),
+        "cloak-of-protection" => (
+            vec![ModifierKind::AcBonus { amount: 1 }, saves(1)],
+            None,
+            None,
+        ),
+        "cloak-of-elvenkind" => (vec![stealth_advantage()], None, None),
+        "boots-of-elvenkind" => (vec![stealth_advantage()], None, None),
+        "periapt-of-proof-against-poison" => (
+            vec![
+                ModifierKind::Immunity {
+                    damage_type: Some(DamageType::Poison),
+                },
+                ModifierKind::ConditionImmunity {
+                    condition: Condition::Poisoned,
+                },
+            ],
+            None,
+            None,
+        ),
+        "brooch-of-shielding" => (
+            vec![ModifierKind::Resistance {
+                damage_type: Some(DamageType::Force),
+            }],
+            None,
+            None,
+        ),
+        "flame-tongue" => (
+            vec![ModifierKind::ExtraDamage {
+                dice: DiceCount::new(2, 6),
+                damage_type: DamageType::Fire,
+            }],
+            None,
+            None,
+        ),
+        "frost-brand" => (
+            vec![
+                ModifierKind::ExtraDamage {
+                    dice: DiceCount::new(1, 6),
+                    damage_type: DamageType::Cold,
+                },
+                ModifierKind::Resistance {
+                    damage_type: Some(DamageType::Fire),
+                },
+            ],
+            None,
+            None,
+        ),
+        "dwarven-plate" => (vec![ModifierKind::AcBonus { amount: 2 }], None, None),
+        "elven-chain" => (vec![ModifierKind::AcBonus { amount: 1 }], None, None),
+        "potion-of-healing-common" => (vec![], Some("2d4+2"), None),
+        "potion-of-healing-greater" => (vec![], Some("4d4+4"), None),
+        "potion-of-healing-superior" => (vec![], Some("8d4+8"), None),
+        "potion-of-healing-supreme" => (vec![], Some("10d4+20"), None),
+        "wand-of-magic-missiles" => (vec![], None, charges(7, "1d6+1")),
+        "wand-of-magic-detection" => (vec![], None, charges(3, "1d3")),
+        "staff-of-healing" => (vec![], Some("1d8+3"), charges(10, "1d6+4")),
+        _ => none,
+    }
+}
+
+/// The base an "any sword" / "(plate)" magic item is built on by default.
+fn default_base(first_line: &str) -> Option<&'static str> {
+    let l = first_line.to_lowercase();
+    let inner = l.split_once('(')?.1.split(')').next()?.trim().to_string();
+    Some(match inner.as_str() {
+        s if s.contains("shield") => "shield",
+        s if s.contains("plate") => "plate-armor",
+        s if s.contains("chain shirt") => "chain-shirt",
+        s if s.contains("scale") => "scale-mail",
+        s if s.contains("leather") => "leather-armor",
+        s if s.contains("sword") || s == "any" => "longsword",
+        s if s.contains("axe") => "battleaxe",
+        s if s.contains("hammer") => "warhammer",
+        s if s.contains("mace") => "mace",
+        s if s.contains("trident") => "trident",
+        s if s.contains("javelin") => "javelin",
+        s if s.contains("arrow") => "arrow",
+        s if s.contains("medium or heavy") || s.contains("light, medium") => "chain-mail",
+        _ => return None,
+    })
+}
+
+/// A magic item, on `base` when it is a magic weapon or armor.
+fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
+    let cat = m.category.name.to_lowercase();
+    let item_type = match cat.as_str() {
+        "weapon" => ItemType::Weapon,
+        "armor" => ItemType::Armor,
+        "potion" | "scroll" => ItemType::Consumable,
+        "ammunition" => ItemType::Ammunition,
+        _ => ItemType::Wondrous,
+    };
+    let mut item = match base {
+        Some(b) => {
+            let mut i = from_equipment(b);
+            i.name = if m.name.to_lowercase().contains(&b.name.to_lowercase()) {
+                m.name.clone()
+            } else {
+                format!("{} {}", m.name, b.name)
+            };
+            i.quantity = 1;
+            i.stackable = false;
+            i
+        }
+        None => blank(&m.name, item_type),
+    };
+    item.rarity = rarity(&m.rarity);
+    item.requires_attunement = m.requires_attunement;
+    item.attunement_restriction = m.attunement_note.clone();
+    item.description = m.desc.get(1).or(m.desc.first()).cloned();
+    let (effects, heal, charges) = known(&m.index);
+    item.effects.extend(effects);
+    item.heal = heal.map(str::to_string);
+    item.charges = charges;
+    if item_type == ItemType::Consumable {
+        item.stackable = true;
+        item.weight = 0.5;
+    }
+    item
+}
+
+/// Splits a "+N" magic bonus off a name: "Longsword +1", "+2 Shield", "Chain Mail, +1".
+fn split_bonus(name: &str) -> Option<(String, i32)> {
+    let pos = name.find('+')?;
+    let digits: String = name[pos + 1..]
+        .chars()
+        .skip_while(|c| c.is_whitespace())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let n: i32 = digits.parse().ok()?;
+    if !(1..=3).contains(&n) {
+        return None;
+    }
+    let after = name[pos + 1..].trim_start();
+    let rest = format!("{} {}", &name[..pos], &after[digits.len()..]);
+    let base = rest
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some((base, n))
+}
+
+fn magic_bonus_item(base: &Equipment, n: i32) -> Result<Item> {
+    let mut item = from_equipment(base);
+    item.name = format!("{} +{n}", base.name);
+    item.quantity = 1;
+    item.stackable = false;
+    if item.weapon.is_some() {
+        item.rarity = [Rarity::Uncommon, Rarity::Rare, Rarity::VeryRare][(n - 1) as usize];
+        item.effects.push(ModifierKind::RollBonus {
+            on: RollTarget::AttackRolls,
+            amount: n,
+        });
+        item.effects.push(ModifierKind::DamageBonus { amount: n });
+    } else if let Some(a) = &item.armor {
+        item.rarity = if a.category == ArmorCategory::Shield {
+            [Rarity::Uncommon, Rarity::Rare, Rarity::VeryRare][(n - 1) as usize]
+        } else {
+            [Rarity::Rare, Rarity::VeryRare, Rarity::Legendary][(n - 1) as usize]
+        };
+        item.effects.push(ModifierKind::AcBonus { amount: n });
+    } else {
+        return Err(EngineError::invalid(
+            "itemName",
+            format!(
+                "'{}' is neither a weapon nor armor, so it cannot be +{n}; name a weapon or armor, e.g. 'Longsword +1'",
+                base.name
+            ),
+        ));
+    }
+    Ok(item)
+}
+
+fn equipment_named<'a>(c: &'a Compendium, name: &str) -> Option<(&'a Equipment, bool)> {
+    if let Some(e) = c.equipment(name) {
+        return Some((e, true));
+    }
+    match c.get(Some(EntryKind::Equipment), name) {
+        Lookup::Found {
+            entry: Entry::Equipment(e),
+            ..
+        } => Some((e, false)),
+        _ => None,
+    }
+}
+
+fn resolve_variant<'a>(c: &'a Compendium, m: &'a MagicItem, given: &str) -> Result<&'a MagicItem> {
+    if m.variants.is_empty() {
+        return Ok(m);
+    }
+    let key = crate::character::name_key(given);
+    if let Some(v) = m
+        .variants
+        .iter()
+        .find(|v| crate::character::name_key(&v.name) == key)
+        .and_then(|v| c.magic_item(&v.index))
+    {
+        return Ok(v);
+    }
+    let names: Vec<String> = m.variants.iter().map(|v| v.name.clone()).collect();
+    Err(EngineError::invalid(
+        "itemName",
+        format!(
+            "'{}' comes in variants; name one: {}",
+            m.name,
+            names.join(", ")
+        ),
+    ))
+}
+
+/// Finds an SRD item by name: "+N" magic weapons and armor on any base, magic items (on a base
+/// weapon or armor when they need one: "Flame Tongue Scimitar"), then mundane equipment; a typo
+/// is corrected when the match is clear, otherwise the error lists the closest names.
+pub fn lookup(c: &Compendium, name: &str) -> Result<SrdItem> {
+    let name = name.trim();
+    if let Some((base, n)) = split_bonus(name) {
+        if let Some((e, exact)) = equipment_named(c, &base) {
+            return Ok(SrdItem {
+                item: magic_bonus_item(e, n)?,
+                note: (!exact).then(|| format!("matched '{}'", e.name)),
+            });
+        }
+        return Err(EngineError::invalid(
+            "itemName",
+            format!(
+                "no SRD weapon or armor '{base}' to make +{n}; e.g. 'Longsword +1', 'Chain Mail +1', 'Shield +2'"
+            ),
+        ));
+    }
+    if let Some(m) = c.magic_item(name) {
+        return magic(c, resolve_variant(c, m, name)?, None, None);
+    }
+    // "<magic weapon or armor> <base>", e.g. "Flame Tongue Scimitar".
+    let words: Vec<&str> = name.split_whitespace().collect();
+    for cut in 1..words.len() {
+        let (head, tail) = (words[..cut].join(" "), words[cut..].join(" "));
+        if let (Some(m), Some(e)) = (c.magic_item(&head), c.equipment(&tail))
+            && (e.weapon.is_some() || e.armor.is_some())
+        {
+            return magic(c, m, Some(e), None);
+        }
+    }
+    if let Some(e) = c.equipment(name) {
+        return Ok(SrdItem {
+            item: from_equipment(e),
+            note: None,
+        });
+    }
+    let magic_hit = match c.get(Some(EntryKind::MagicItem), name) {
+        Lookup::Found {
+            entry: Entry::MagicItem(m),
+            ..
+        } => Some(m),
+        _ => None,
+    };
+    let gear_hit = match c.get(Some(EntryKind::Equipment), name) {
+        Lookup::Found {
+            entry: Entry::Equipment(e),
+            ..
+        } => Some(e),
+        _ => None,
+    };
+    match (magic_hit, gear_hit) {
+        (Some(m), None) => {
+            let m = resolve_variant(c, m, &m.name)?;
+            magic(c, m, None, Some(format!("matched '{}'", m.name)))
+        }
+        (None, Some(e)) => Ok(SrdItem {
+            item: from_equipment(e),
+            note: Some(format!("matched '{}'", e.name)),
+        }),
+        _ => {
+            let mut hits = c.suggest(Some(EntryKind::MagicItem), name, 3);
+            hits.extend(c.suggest(Some(EntryKind::Equipment), name, 3));
+            if hits.is_empty() {
+                // Several words that match nothing as a whole: try the telling ones alone.
+                for w in name.split_whitespace().filter(|w| w.len() >= 4) {
+                    hits.extend(c.suggest(Some(EntryKind::MagicItem), w, 2));
+                    hits.extend(c.suggest(Some(EntryKind::Equipment), w, 2));
+                }
+            }
+            hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+            let mut names: Vec<String> = Vec::new();
+            for h in hits {
+                if !names.contains(&h.name) && names.len() < 4 {
+                    names.push(h.name);
+                }
+            }
+            let hint = if names.is_empty() {
+                String::new()
+            } else {
+                format!("did you mean: {}? ", names.join(", "))
+            };
+            Err(EngineError::invalid(
+                "itemName",
+                format!(
+                    "no SRD item '{name}'; {hint}or give a custom item definition in item (name, type, stats)"
+                ),
+            ))
+        }
+    }
+}
+
+fn magic(
+    c: &Compendium,
+    m: &MagicItem,
+    base: Option<&Equipment>,
+    note: Option<String>,
+) -> Result<SrdItem> {
+    let cat = m.category.name.to_lowercase();
+    let needs_base = cat == "weapon" || cat == "armor";
+    let mut note = note;
+    let base = match (base, needs_base) {
+        (Some(b), _) => Some(b),
+        (None, true) => {
+            let first = m.desc.first().map(String::as_str).unwrap_or("");
+            let b = default_base(first).and_then(|i| c.equipment(i));
+            match b {
+                Some(b) => {
+                    note = Some(format!(
+                        "built on a {}; name another base like '{} Scimitar' to change it",
+                        b.name, m.name
+                    ));
+                    Some(b)
+                }
+                None => {
+                    return Err(EngineError::invalid(
+                        "itemName",
+                        format!(
+                            "{} is a magic {cat}: add its base, e.g. '{} Chain Mail' or '{} Longsword'",
+                            m.name, m.name, m.name
+                        ),
+                    ));
+                }
+            }
+        }
+        (None, false) => None,
+    };
+    Ok(SrdItem {
+        item: from_magic(m, base),
+        note,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bonuses_split_off_names() {
+        assert_eq!(split_bonus("Longsword +1"), Some(("Longsword".into(), 1)));
+        assert_eq!(split_bonus("+2 Shield"), Some(("Shield".into(), 2)));
+        assert_eq!(
+            split_bonus("Chain Mail, +3"),
+            Some(("Chain Mail".into(), 3))
+        );
+        assert_eq!(split_bonus("Longsword"), None);
+        assert_eq!(split_bonus("Longsword +7"), None);
+    }
+
+    #[test]
+    fn default_bases() {
+        assert_eq!(
+            default_base("Weapon (any sword), rare (requires attunement)"),
+            Some("longsword")
+        );
+        assert_eq!(
+            default_base("Armor (plate), very rare"),
+            Some("plate-armor")
+        );
+        assert_eq!(default_base("Wondrous item, rare"), None);
+    }
+}

@@ -1,0 +1,328 @@
+//! End to end over the real binary: manage_inventory and weapon attacks through roll_check.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use tabletop_server::client::{Answer, Client};
+
+struct Session {
+    client: Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    async fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let args = vec![
+            "--data-dir".to_string(),
+            dir.path().display().to_string(),
+            "--seed".into(),
+            "9".into(),
+        ];
+        let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
+            .await
+            .unwrap();
+        Self { client, _dir: dir }
+    }
+
+    async fn ok(&self, tool: &str, args: Value) -> Answer {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(!a.is_error, "{tool} {args} failed: {}", a.text);
+        a
+    }
+
+    async fn err(&self, tool: &str, args: Value, needles: &[&str]) {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(a.is_error, "{tool} {args} should fail: {}", a.text);
+        for n in needles {
+            assert!(a.text.contains(n), "{tool} {args}: lacks '{n}': {}", a.text);
+        }
+    }
+
+    async fn inv(&self, args: Value) -> Answer {
+        self.ok("manage_inventory", args).await
+    }
+
+    async fn hero(&self, name: &str, str_score: i64) {
+        self.ok(
+            "create_character",
+            json!({"name": name, "customClass": {"name": "Fighter", "hitDie": 10}, "hp": 20,
+                   "stats": {"str": str_score, "dex": 14, "con": 14, "int": 10, "wis": 10, "cha": 8}}),
+        )
+        .await;
+    }
+}
+
+fn modifier_total(a: &Answer) -> i64 {
+    a.structured["outcome"]["modifierTotal"].as_i64().unwrap()
+}
+
+#[tokio::test]
+async fn custom_items_change_the_sheet_and_the_attack() {
+    let s = Session::start().await;
+    s.hero("Thorin", 12).await;
+    s.hero("Elara", 10).await;
+    s.inv(
+        json!({"characterName": "Thorin", "operation": "give", "item": {
+        "name": "Longsword +1", "type": "weapon", "rarity": "uncommon", "equipped": true,
+        "weaponStats": {"damageDice": "1d8", "damageType": "slashing", "category": "martial_melee",
+                        "properties": ["versatile"], "versatileDamage": "1d10"},
+        "mechanicalEffects": {"attackBonus": 1, "damageBonus": 1}}}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Thorin", "checkType": "attack", "weapon": "longsword +1"}),
+        )
+        .await;
+    assert_eq!(modifier_total(&a), 1 + 2 + 1, "{}", a.text);
+    assert_eq!(a.structured["damage"]["applied"], false, "{}", a.text);
+    assert!(
+        a.text.contains("Damage") && a.text.contains("not applied"),
+        "{}",
+        a.text
+    );
+
+    let a = s
+        .inv(
+            json!({"characterName": "Thorin", "operation": "give", "item": {
+            "name": "Belt of Hill Giant Strength", "type": "wondrous", "rarity": "rare",
+            "requiresAttunement": true, "mechanicalEffects": {"abilitySet": {"str": 21}}}}),
+        )
+        .await;
+    assert!(a.text.contains("received Belt"), "{}", a.text);
+    let a = s
+        .inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "belt"}))
+        .await;
+    assert!(
+        a.text.contains("STR 12 → 21") && a.text.contains("attuned"),
+        "{}",
+        a.text
+    );
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Thorin"}))
+        .await;
+    assert_eq!(
+        sheet.structured["effective"]["abilities"]["str"]["value"],
+        21
+    );
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Thorin", "checkType": "attack", "weapon": "longsword +1"}),
+        )
+        .await;
+    assert_eq!(modifier_total(&a), 5 + 2 + 1, "{}", a.text);
+
+    // Armor and a shield.
+    s.inv(json!({"characterName": "Elara", "operation": "give", "item": {"name": "Chain Mail", "weight": 55,
+        "armorStats": {"baseAc": 16, "category": "heavy", "stealthDisadvantage": true, "strengthRequirement": 13}}}))
+        .await;
+    let a = s
+        .inv(json!({"characterName": "Elara", "operation": "equip", "itemName": "chain mail"}))
+        .await;
+    assert!(
+        a.text.contains("AC 12 → 16") && a.text.contains("speed 30 → 20 ft"),
+        "{}",
+        a.text
+    );
+    s.inv(json!({"characterName": "Elara", "operation": "give", "item": {"name": "Shield", "slot": "offhand",
+        "armorStats": {"baseAc": 2, "category": "shield"}}}))
+        .await;
+    let v = s
+        .inv(json!({"characterName": "Elara", "operation": "view"}))
+        .await;
+    assert_eq!(v.structured["armorClass"]["value"], 18, "{}", v.text);
+    assert!(v.text.contains("disadvantage on Stealth"), "{}", v.text);
+    let chk = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Elara", "checkType": "skill", "skill": "stealth"}),
+        )
+        .await;
+    assert!(chk.text.contains("disadvantage"), "{}", chk.text);
+
+    // A fourth attunement is refused, naming the three.
+    for n in ["Ring A", "Ring B", "Cloak C", "Boots D"] {
+        s.inv(json!({"characterName": "Thorin", "operation": "give",
+                     "item": {"name": n, "type": "wondrous", "requiresAttunement": true}}))
+            .await;
+    }
+    s.inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "Ring A"}))
+        .await;
+    s.inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "Ring B"}))
+        .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Thorin", "operation": "equip", "itemName": "Cloak C"}),
+        &[
+            "Belt of Hill Giant Strength",
+            "Ring A",
+            "Ring B",
+            "already attuned to 3",
+        ],
+    )
+    .await;
+
+    // A healing potion on an ally, from its effect text.
+    s.ok(
+        "update_character",
+        json!({"characterName": "Elara", "hp": 3}),
+    )
+    .await;
+    s.inv(json!({"characterName": "Thorin", "operation": "give",
+                 "item": {"name": "Healing Potion", "type": "consumable", "effect": "Heal 2d4+2 HP"}}))
+        .await;
+    let a = s
+        .inv(json!({"characterName": "Thorin", "operation": "use", "itemName": "healing potion", "targetName": "Elara"}))
+        .await;
+    let healed = a.structured["healing"]["hpAfter"].as_u64().unwrap();
+    assert!((7..=13).contains(&healed), "{}", a.text);
+    let e = s
+        .ok("get_character", json!({"characterName": "Elara"}))
+        .await;
+    assert_eq!(e.structured["character"]["hp"].as_u64(), Some(healed));
+
+    // Coins, transfer, batch loot.
+    let a = s
+        .ok("manage_inventory", json!({"batch": [
+            {"characterName": "Thorin", "operation": "give", "item": {"name": "Gold", "type": "treasure", "quantity": 150}},
+            {"characterName": "Elara", "operation": "give", "currency": {"pp": 1}},
+            {"characterName": "Elara", "operation": "remove", "currency": {"gp": 2, "sp": 5}}
+        ]}))
+        .await;
+    assert!(a.text.starts_with("Batch: 3 of 3"), "{}", a.text);
+    let a = s
+        .inv(
+            json!({"characterName": "Thorin", "operation": "transfer", "toCharacterName": "Elara",
+                    "itemName": "Longsword +1", "currency": {"gp": 50}}),
+        )
+        .await;
+    assert!(
+        a.text.contains("Thorin → Elara: Longsword +1"),
+        "{}",
+        a.text
+    );
+    let v = s
+        .inv(json!({"characterName": "Elara", "operation": "view", "showStats": false}))
+        .await;
+    assert_eq!(v.structured["currency"]["gp"], 57, "{}", v.text);
+    assert_eq!(v.structured["currency"]["sp"], 5, "{}", v.text);
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_inventory_inputs_name_the_fix() {
+    let s = Session::start().await;
+    s.hero("Vex", 14).await;
+    s.inv(json!({"characterName": "Vex", "operation": "give", "item": {"name": "Shield", "equipped": true,
+        "armorStats": {"baseAc": 2, "category": "shield"}}}))
+        .await;
+    s.inv(
+        json!({"characterName": "Vex", "operation": "give", "item": {"name": "Greatsword",
+        "weaponStats": {"damageDice": "2d6", "damageType": "slashing", "category": "martial_melee",
+                        "properties": ["heavy", "two_handed"]}}}),
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "equip", "itemName": "greatsword"}),
+        &["two-handed", "unequip Shield"],
+    )
+    .await;
+    s.inv(
+        json!({"characterName": "Vex", "operation": "give", "item": {"name": "Wand of Sparks",
+        "mechanicalEffects": {"charges": 0, "maxCharges": 3, "rechargeOn": "dawn"}}}),
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "use", "itemName": "wand"}),
+        &["0/3 charges", "dawn"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "equip", "itemName": "Rope"}),
+        &["carries nothing called 'Rope'", "Shield"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "equp", "itemName": "Rope"}),
+        &["did you mean 'equip'"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "view", "slot": "head"}),
+        &["slot", "not used by view"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "remove", "currency": {"gp": 5}}),
+        &["not enough"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"characterName": "Vex", "checkType": "attack", "weapon": "greatsword"}),
+        &["equip it first"],
+    )
+    .await;
+    s.err(
+        "roll_check",
+        json!({"characterName": "Vex", "checkType": "skill", "skill": "stealth", "weapon": "greatsword"}),
+        &["checkType attack"],
+    )
+    .await;
+    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
+        eprintln!("skipped the SRD part: TABLETOP_SRD_DIR not set");
+        s.client.close().await.unwrap();
+        return;
+    }
+    s.err(
+        "manage_inventory",
+        json!({"characterName": "Vex", "operation": "give", "itemName": "Healing Draught"}),
+        &["no SRD item", "did you mean", "Potion of Healing"],
+    )
+    .await;
+    s.client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn srd_items_by_name() {
+    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
+        eprintln!("skipped srd_items_by_name: TABLETOP_SRD_DIR not set");
+        return;
+    }
+    let s = Session::start().await;
+    s.hero("Tor", 12).await;
+    for n in [
+        "Chain Mail",
+        "Shield",
+        "Longsword +1",
+        "Belt of Hill Giant Strength",
+    ] {
+        s.inv(json!({"characterName": "Tor", "operation": "give", "itemName": n}))
+            .await;
+        s.inv(json!({"characterName": "Tor", "operation": "equip", "itemName": n}))
+            .await;
+    }
+    let v = s
+        .inv(json!({"characterName": "Tor", "operation": "view"}))
+        .await;
+    assert_eq!(v.structured["armorClass"]["value"], 18, "{}", v.text);
+    assert_eq!(v.structured["speed"]["value"], 30, "{}", v.text);
+    assert_eq!(v.structured["attacks"][0]["toHit"], 8, "{}", v.text);
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Tor", "checkType": "attack", "weapon": "longsword"}),
+        )
+        .await;
+    assert_eq!(modifier_total(&a), 8, "{}", a.text);
+    s.client.close().await.unwrap();
+}
