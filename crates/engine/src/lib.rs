@@ -12,6 +12,8 @@ pub mod creation;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod lookup;
+pub mod monster;
 pub mod rolls;
 pub mod sheet;
 pub mod store;

@@ -839,3 +839,49 @@ fn search_query_json_is_camel_case_and_strict() {
     assert_eq!(q.filters.damage_type.as_deref(), Some("fire"));
     assert!(serde_json::from_str::<SearchQuery>(r#"{"filters":{"colour":"red"}}"#).is_err());
 }
+
+#[test]
+fn class_filter_reaches_subclasses_and_features() {
+    let Some(c) = srd() else { return };
+    let page = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Subclass),
+            filters: SearchFilters {
+                class: Some("Wizard".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(page.total, 1);
+    assert_eq!(page.hits[0].index, "evocation");
+    let page = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Feature),
+            filters: SearchFilters {
+                class: Some("fighter".into()),
+                level: Some(1),
+                ..Default::default()
+            },
+            per_page: Some(100),
+            ..Default::default()
+        })
+        .unwrap();
+    let names: Vec<&str> = page.hits.iter().map(|h| h.name.as_str()).collect();
+    assert!(names.contains(&"Second Wind"), "{names:?}");
+    assert!(
+        page.hits.iter().all(|h| h.kind == EntryKind::Feature),
+        "{names:?}"
+    );
+    let e = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Feature),
+            filters: SearchFilters {
+                level: Some(0),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("1–20"), "{e}");
+}

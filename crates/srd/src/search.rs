@@ -665,9 +665,9 @@ impl Pattern {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SearchFilters {
-    /// Spell: on this class's list ("wizard").
+    /// Spell: on this class's list ("wizard"); subclass or feature: of this class.
     pub class: Option<String>,
-    /// Spell: spell level 0–9.
+    /// Spell: spell level 0–9; feature: gained at this level (1–20).
     pub level: Option<u8>,
     /// Spell: school ("evocation").
     pub school: Option<String>,
@@ -809,6 +809,8 @@ struct Compiled {
 }
 
 const SPELL: &[EntryKind] = &[EntryKind::Spell];
+const CLASS: &[EntryKind] = &[EntryKind::Spell, EntryKind::Subclass, EntryKind::Feature];
+const LEVEL: &[EntryKind] = &[EntryKind::Spell, EntryKind::Feature];
 const MONSTER: &[EntryKind] = &[EntryKind::Monster];
 const MAGIC: &[EntryKind] = &[EntryKind::MagicItem];
 const CATEGORY: &[EntryKind] = &[
@@ -850,8 +852,8 @@ impl Compendium {
                 v.push((name, kinds));
             }
         };
-        add(f.class.is_some(), "class", SPELL);
-        add(f.level.is_some(), "level", SPELL);
+        add(f.class.is_some(), "class", CLASS);
+        add(f.level.is_some(), "level", LEVEL);
         add(f.school.is_some(), "school", SPELL);
         add(f.concentration.is_some(), "concentration", SPELL);
         add(f.ritual.is_some(), "ritual", SPELL);
@@ -913,7 +915,13 @@ impl Compendium {
             );
         }
         if let Some(l) = f.level {
-            if l > 9 {
+            let feature = kind == Some(EntryKind::Feature);
+            if feature && !(1..=20).contains(&l) {
+                return Err(SrdError::InvalidQuery(format!(
+                    "feature level {l} is out of range 1–20"
+                )));
+            }
+            if !feature && l > 9 {
                 return Err(SrdError::InvalidQuery(format!(
                     "spell level {l} is out of range 0–9"
                 )));
@@ -1063,6 +1071,11 @@ impl Compendium {
             || f.ritual.is_some()
             || f.damage_type.is_some()
             || f.save.is_some();
+        let spell_only = f.school.is_some()
+            || f.concentration.is_some()
+            || f.ritual.is_some()
+            || f.damage_type.is_some()
+            || f.save.is_some();
         let monster_filter = f.cr_min.is_some()
             || f.cr_max.is_some()
             || f.monster_type.is_some()
@@ -1129,6 +1142,17 @@ impl Compendium {
                 }) && f
                     .armor
                     .is_none_or(|a| q.armor.as_ref().is_some_and(|x| x.category == a))
+            }
+            Entry::Subclass(x) => {
+                let other = f.level.is_some() || spell_only || monster_filter || magic_filter;
+                !(other || equip_filter || f.category.is_some())
+                    && f.class.as_ref().is_none_or(|c| &x.class.index == c)
+            }
+            Entry::Feature(x) => {
+                let other = spell_only || monster_filter || magic_filter;
+                !(other || equip_filter || f.category.is_some())
+                    && f.class.as_ref().is_none_or(|c| &x.class.index == c)
+                    && f.level.is_none_or(|l| x.level == l)
             }
             _ => {
                 !(spell_filter

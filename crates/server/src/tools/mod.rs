@@ -3,6 +3,7 @@
 
 mod characters;
 mod checks;
+mod compendium;
 mod dice;
 
 use serde::de::DeserializeOwned;
@@ -22,6 +23,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(dice::specs());
     v.extend(characters::specs());
     v.extend(checks::specs());
+    v.extend(compendium::specs());
     v
 }
 
