@@ -352,7 +352,7 @@ async fn a_goblin_from_the_compendium_attacks_with_plus_4_and_1d6_plus_2() {
     .await;
     s.err(
         "create_character",
-        json!({"fromMonster": "dragon"}),
+        json!({"fromMonster": "red dragon"}),
         &["did you mean one of"],
     )
     .await;

@@ -138,17 +138,22 @@ impl FromStr for EntryKind {
         let k = match k.as_str() {
             "species" => "race",
             "subspecies" => "subrace",
-            "item" | "gear" => "equipment",
+            "item" | "items" | "gear" => "equipment",
             "magic_items" | "magicitem" => "magic_item",
-            other => other
-                .strip_suffix('s')
-                .filter(|_| k.len() > 3)
-                .unwrap_or(other),
+            other => other,
         };
+        // Plurals: "spells", "classes", "armor" (already singular).
+        let singular = [k.strip_suffix("es"), k.strip_suffix('s')];
         EntryKind::ALL
             .iter()
             .copied()
             .find(|e| e.key() == k)
+            .or_else(|| {
+                EntryKind::ALL
+                    .iter()
+                    .copied()
+                    .find(|e| singular.iter().flatten().any(|s| *s == e.key()))
+            })
             .ok_or_else(|| {
                 unknown_name(
                     "kind",
@@ -1418,6 +1423,14 @@ mod tests {
             EntryKind::MagicItem
         );
         assert_eq!("species".parse::<EntryKind>().unwrap(), EntryKind::Race);
+        assert_eq!("class".parse::<EntryKind>().unwrap(), EntryKind::Class);
+        assert_eq!("Classes".parse::<EntryKind>().unwrap(), EntryKind::Class);
+        assert_eq!(
+            "subclasses".parse::<EntryKind>().unwrap(),
+            EntryKind::Subclass
+        );
+        assert_eq!("monsters".parse::<EntryKind>().unwrap(), EntryKind::Monster);
+        assert_eq!("rules".parse::<EntryKind>().unwrap(), EntryKind::Rule);
         let e = "monstr".parse::<EntryKind>().unwrap_err();
         assert_eq!(e.suggestion.as_deref(), Some("monster"));
     }

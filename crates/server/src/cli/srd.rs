@@ -66,6 +66,7 @@ pub fn run(s: &Settings, cmd: SrdCommand) -> anyhow::Result<ExitCode> {
         } => {
             let sums = load_sums(sums.as_deref())?;
             let dest = s.srd_dir()?;
+            refuse_occupied(&dest, force)?;
             match (from, url) {
                 (Some(dir), _) => install_from(&dir, &dest, force, &sums),
                 (None, Some(url)) => install_url(&url, &dest, force, &sums),
@@ -141,13 +142,8 @@ fn is_collection(name: &str) -> bool {
     name.starts_with("5e-SRD-") && name.ends_with(".json")
 }
 
-/// Stages files in a temporary directory beside `dest` with `fill`, then moves it into place.
-/// On any error nothing is left behind and an existing installation is untouched.
-fn stage(
-    dest: &Path,
-    force: bool,
-    fill: impl FnOnce(&Path) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+/// An existing, non-empty destination is replaced only with `--force`.
+fn refuse_occupied(dest: &Path, force: bool) -> anyhow::Result<()> {
     let occupied = fs::read_dir(dest).is_ok_and(|mut d| d.next().is_some());
     if occupied && !force {
         bail!(
@@ -155,6 +151,17 @@ fn stage(
             dest.display()
         );
     }
+    Ok(())
+}
+
+/// Stages files in a temporary directory beside `dest` with `fill`, then moves it into place.
+/// On any error nothing is left behind and an existing installation is untouched.
+fn stage(
+    dest: &Path,
+    force: bool,
+    fill: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    refuse_occupied(dest, force)?;
     if dest.exists() && !dest.is_dir() {
         bail!("{} exists and is not a directory", dest.display());
     }

@@ -100,10 +100,6 @@ arg_enum! {
         Martial = "martial",
         Melee = "melee",
         Ranged = "ranged",
-        SimpleMelee = "simple_melee",
-        SimpleRanged = "simple_ranged",
-        MartialMelee = "martial_melee",
-        MartialRanged = "martial_ranged",
     }
 }
 
@@ -158,30 +154,30 @@ fn cr<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SearchCompendiumArgs {
-    /// Words: fuzzy on names, literal in text.
+    /// Fuzzy name, or words of the text.
     pub query: Option<String>,
-    /// Entry type (equipment includes weapon and armor).
+    /// Entry type; equipment includes weapon, armor.
     #[serde(rename = "type")]
     pub kind: Option<KindArg>,
-    /// Spell list, subclass or feature of this class, e.g. wizard.
+    /// Spells, subclasses or features of this class.
     pub class: Option<String>,
     /// Spell level 0–9, or feature level.
     pub level: Option<u8>,
     /// Spell school.
     pub school: Option<SchoolArg>,
-    /// Spell needs concentration.
+    /// Spell: concentration.
     pub concentration: Option<bool>,
-    /// Spell is a ritual.
+    /// Spell: ritual.
     pub ritual: Option<bool>,
-    /// Spell deals this damage type.
+    /// Spell damage type.
     pub damage_type: Option<DamageType>,
-    /// Spell save ability.
+    /// Spell save.
     pub save: Option<Ability>,
-    /// Monster CR at least, e.g. 0.25 or "1/4".
+    /// Monster CR ≥, e.g. 0.25 or "1/4".
     #[serde(default, deserialize_with = "cr")]
     #[schemars(with = "Option<f32>")]
     pub cr_min: Option<f32>,
-    /// Monster CR at most.
+    /// Monster CR ≤.
     #[serde(default, deserialize_with = "cr")]
     #[schemars(with = "Option<f32>")]
     pub cr_max: Option<f32>,
@@ -189,23 +185,23 @@ pub struct SearchCompendiumArgs {
     pub monster_type: Option<MonsterTypeArg>,
     /// Monster size.
     pub size: Option<Size>,
-    /// Monster alignment, e.g. chaotic evil.
+    /// Monster alignment.
     pub alignment: Option<String>,
     /// Magic item rarity.
     pub rarity: Option<RarityArg>,
-    /// Item category, e.g. ring, adventuring-gear.
+    /// Item category slug, e.g. ring.
     pub category: Option<String>,
-    /// Magic item needs attunement.
+    /// Magic item: attunement.
     pub attunement: Option<bool>,
     /// Weapon category.
     pub weapon_category: Option<WeaponCategoryArg>,
     /// Armor category.
     pub armor_category: Option<ArmorCategoryArg>,
-    /// Page from 1.
+    /// Page, from 1.
     pub page: Option<u32>,
-    /// Page size 1–100 (default 50).
+    /// 1–100, default 50.
     pub per_page: Option<u32>,
-    /// Return n random matches instead.
+    /// n random matches instead of a list.
     pub random: Option<usize>,
 }
 
