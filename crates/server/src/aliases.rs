@@ -639,15 +639,15 @@ static WARNED: LazyLock<Mutex<HashSet<&'static str>>> =
 /// Rewrites the arguments of a call to `alias` for its target tool. Logs the deprecation the
 /// first time each legacy name is used.
 pub fn route(alias: &'static Alias, args: &Value) -> Result<Value, ToolError> {
-    if let Ok(mut warned) = WARNED.lock() {
-        if warned.insert(alias.legacy) {
-            tracing::warn!(
-                legacy = alias.legacy,
-                replacement = alias.tool,
-                "deprecated tool name used; call {} instead",
-                alias.tool
-            );
-        }
+    if let Ok(mut warned) = WARNED.lock()
+        && warned.insert(alias.legacy)
+    {
+        tracing::warn!(
+            legacy = alias.legacy,
+            replacement = alias.tool,
+            "deprecated tool name used; call {} instead",
+            alias.tool
+        );
     }
     let mut map = match args {
         Value::Object(m) => m.clone(),

@@ -162,6 +162,8 @@ async fn spell_cards_searches_and_fuzzy_names() {
         .await;
     let picks = names(&a);
     assert_eq!(picks.len(), 4);
+    assert_eq!(a.structured["total"], n);
+    assert!(a.text.starts_with("4 random pick(s) of"), "{}", a.text);
     assert!(picks.iter().all(|p| want.contains(p)), "{picks:?}");
     // Combined filters (AND), fuzzy query, no matches.
     let a = s

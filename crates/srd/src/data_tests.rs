@@ -653,6 +653,8 @@ fn text_search_and_random() {
     let a = c.search(&q).unwrap();
     let b = c.search(&q).unwrap();
     assert_eq!(a.hits.len(), 3);
+    assert_eq!(a.total, c.monsters().len(), "total counts every match");
+    assert!(!a.has_more);
     assert_eq!(a, b);
     let mut roller = ScriptedRoller::new(vec![1, 1, 1]);
     let r = c

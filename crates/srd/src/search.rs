@@ -749,7 +749,7 @@ pub struct Hit {
 pub struct SearchPage {
     /// The hits of this page.
     pub hits: Vec<Hit>,
-    /// Matches in all pages.
+    /// Matches in all pages (with `random`, all matches before the choice).
     pub total: usize,
     /// This page number (from 1).
     pub page: u32,
@@ -1252,6 +1252,8 @@ impl Compendium {
             }
             matches.push((score, id as u32));
         }
+        // Matches before a random choice; `total` always counts them.
+        let total = matches.len();
         if let Some(n) = query.random {
             // Partial Fisher–Yates over the matches in index order.
             let len = matches.len();
@@ -1269,7 +1271,6 @@ impl Compendium {
                     .then_with(|| names[a.1 as usize].norm.cmp(&names[b.1 as usize].norm))
             });
         }
-        let total = matches.len();
         let start = (page as usize - 1).saturating_mul(per_page as usize);
         let hits: Vec<Hit> = matches
             .iter()
@@ -1278,7 +1279,7 @@ impl Compendium {
             .map(|&(s, id)| self.hit(id, s))
             .collect();
         Ok(SearchPage {
-            has_more: start.saturating_add(per_page as usize) < total,
+            has_more: start.saturating_add(per_page as usize) < matches.len(),
             hits,
             total,
             page,

@@ -259,7 +259,7 @@ fn search_text(out: &SearchOutcome, query: Option<&str>) -> String {
     }
     let mut t = match out.random {
         Some(_) => format!(
-            "{} random of {} matching {what} ({source}):",
+            "{} random pick(s) of {} matching {what} ({source}):",
             p.hits.len(),
             p.total
         ),
