@@ -123,6 +123,9 @@ pub struct Character {
     /// Limited-use resources (Ki, Rage, Channel Divinity, custom).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<Resource>,
+    /// The SRD stat block the character was made from (`fromMonster`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stat_block: Option<StatBlock>,
 }
 
 /// When a resource comes back.
@@ -149,6 +152,182 @@ pub struct Resource {
     /// When it comes back.
     #[serde(default)]
     pub recharge: Recharge,
+}
+
+/// A monster's stat block as kept on a character made from it: what the sheet's fields do not
+/// hold (CR, XP, senses, actions, …).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatBlock {
+    /// The SRD monster's slug ("goblin").
+    pub monster: String,
+    /// Creature type ("humanoid").
+    pub creature_type: String,
+    /// Subtype ("goblinoid").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtype: Option<String>,
+    /// Alignment.
+    pub alignment: String,
+    /// Challenge rating (0.125, 0.25, 0.5, 1, …).
+    pub challenge_rating: f32,
+    /// XP for defeating it.
+    pub xp: u32,
+    /// Proficiency bonus (from CR).
+    pub proficiency_bonus: i32,
+    /// Hit dice ("2d6").
+    pub hit_dice: String,
+    /// Speeds other than walking, e.g. {"fly": 60}.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub other_speeds: BTreeMap<String, u32>,
+    /// Hovers while flying.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hover: bool,
+    /// Senses ("darkvision 60 ft.", "passive Perception 9").
+    #[serde(default)]
+    pub senses: Vec<String>,
+    /// Languages as written.
+    #[serde(default)]
+    pub languages: String,
+    /// Damage defenses as written where they are qualified ("… from nonmagical attacks").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub qualified_defenses: Vec<String>,
+    /// Traits (special abilities).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_abilities: Vec<StatAction>,
+    /// Actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<StatAction>,
+    /// Legendary actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legendary_actions: Vec<StatAction>,
+    /// Reactions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<StatAction>,
+}
+
+/// One action, trait, legendary action or reaction of a stat block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatAction {
+    /// Name ("Scimitar").
+    pub name: String,
+    /// Rules text.
+    pub desc: String,
+    /// Attack bonus, for attacks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack_bonus: Option<i32>,
+    /// Damage on a hit (or on a failed save).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damage: Vec<StatDamage>,
+    /// A saving throw it calls for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<StatDc>,
+    /// Usage limit: "Recharge 5–6", "3/Day", "Recharges after a Short or Long Rest".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recharge: Option<String>,
+    /// Multiattack: the actions it makes, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub multiattack: Vec<MultiattackPart>,
+    /// Alternative effects, one of which applies (versatile grips, breath options).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<StatAlternative>,
+}
+
+/// Damage dice and type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatDamage {
+    /// Dice expression ("1d6+2").
+    pub dice: String,
+    /// Damage type (absent when the data leaves it open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+}
+
+/// A saving throw: ability, DC and what a success does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatDc {
+    /// The save's ability.
+    pub ability: Ability,
+    /// The DC.
+    pub value: i32,
+    /// "half", "none" or "other".
+    pub success: String,
+}
+
+/// One part of a multiattack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MultiattackPart {
+    /// The action used.
+    pub action: String,
+    /// How many times ("1" … or prose such as "Number of Heads").
+    pub count: String,
+}
+
+/// One alternative effect of an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatAlternative {
+    /// Name ("Fire Breath", "two handed").
+    pub name: String,
+    /// Damage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damage: Vec<StatDamage>,
+    /// Save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<StatDc>,
+}
+
+impl StatDamage {
+    /// "1d6+2 slashing".
+    pub fn text(&self) -> String {
+        match self.damage_type {
+            Some(t) => format!("{} {t}", self.dice),
+            None => self.dice.clone(),
+        }
+    }
+}
+
+impl StatAction {
+    /// A compact line: "Scimitar +4, 1d6+2 slashing", "Fire Breath (Recharge 5–6) DC 21 DEX half, 18d6 fire".
+    pub fn summary(&self) -> String {
+        let mut s = self.name.clone();
+        if let Some(r) = &self.recharge {
+            s.push_str(&format!(" ({r})"));
+        }
+        if let Some(b) = self.attack_bonus {
+            s.push_str(&format!(" {b:+}"));
+        }
+        if let Some(dc) = &self.dc {
+            s.push_str(&format!(" DC {} {}", dc.value, dc.ability.abbr()));
+            if dc.success == "half" {
+                s.push_str(" half");
+            }
+        }
+        if !self.damage.is_empty() {
+            let d: Vec<String> = self.damage.iter().map(StatDamage::text).collect();
+            s.push_str(&format!(", {}", d.join(" + ")));
+        }
+        if !self.multiattack.is_empty() {
+            let m: Vec<String> = self
+                .multiattack
+                .iter()
+                .map(|p| format!("{}× {}", p.count, p.action))
+                .collect();
+            s.push_str(&format!(": {}", m.join(", ")));
+        }
+        for a in &self.alternatives {
+            let d: Vec<String> = a.damage.iter().map(StatDamage::text).collect();
+            let dc =
+                a.dc.as_ref()
+                    .map(|dc| format!(" DC {} {}", dc.value, dc.ability.abbr()))
+                    .unwrap_or_default();
+            s.push_str(&format!(" | {}{dc} {}", a.name, d.join(" + ")));
+        }
+        s
+    }
 }
 
 /// A condition on a character, with where it came from.

@@ -126,6 +126,8 @@ pub struct CreateRequest {
     pub notes: Option<String>,
     /// Create, preview or validate.
     pub mode: CreateMode,
+    /// An SRD monster whose stat block becomes the character (see [`crate::monster`]).
+    pub from_monster: Option<String>,
 }
 
 /// The result of [`create_character`].
@@ -169,6 +171,9 @@ struct RaceData {
 
 /// Builds a character from `req`; stores it unless previewing or validating.
 pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<CreateOutcome> {
+    if req.from_monster.is_some() {
+        return crate::monster::create_from_monster(call, req);
+    }
     let mut problems = Vec::new();
     let mut derivations = Vec::new();
     let name = req.name.trim().to_string();
@@ -432,6 +437,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         concentration: None,
         spell_slots: Default::default(),
         resources: Vec::new(),
+        stat_block: None,
     };
     scores = character.abilities;
     let _ = scores;

@@ -53,17 +53,26 @@ pub enum EngineError {
     Rule(String),
     /// SRD content was needed but the compendium is not installed.
     #[error(
-        "{what} needs the SRD compendium, which is not installed: run `tabletop srd install --from DIR` or set TABLETOP_SRD_DIR (or use {alternative})"
+        "{what} needs the SRD compendium, which is not installed: run `tabletop srd install --from DIR` (a 5e-database src/2014/en folder) or `tabletop srd install --url`, or set TABLETOP_SRD_DIR to that folder{}",
+        or_else(alternative)
     )]
     NoCompendium {
         /// What needed it.
         what: String,
-        /// What the caller can do without it.
+        /// What the caller can do without it (empty: nothing).
         alternative: String,
     },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+fn or_else(alternative: &str) -> String {
+    if alternative.is_empty() {
+        String::new()
+    } else {
+        format!("; or use {alternative}")
+    }
 }
 
 fn suggest(s: &[String]) -> String {

@@ -17,6 +17,8 @@ pub mod error;
 pub mod event;
 pub mod inventory;
 pub mod levelling;
+pub mod lookup;
+pub mod monster;
 pub mod notes;
 pub mod party;
 pub mod rest;

@@ -985,6 +985,136 @@ pub static ALIASES: &[Alias] = &[
         rename: INVENTORY_RENAME,
         convert: Some(inventory_action),
     },
+    // Compendium (ADR-005 names, list B).
+    search("search_spells", T_SPELL),
+    get("get_spell_details", T_SPELL, SPELL_NAME),
+    get("get_spell_info", T_SPELL, SPELL_NAME),
+    search("get_spell_by_level", T_SPELL),
+    Alias {
+        legacy: "get_spells_by_class",
+        tool: "search_compendium",
+        set: &[("type", "\"spell\"")],
+        rename: &[("class_name", "class"), ("className", "class")],
+        convert: None,
+    },
+    search("get_spells_by_school", T_SPELL),
+    search("search_races", T_RACE),
+    get(
+        "get_race_details",
+        T_RACE,
+        &[("race_name", "name"), ("raceName", "name")],
+    ),
+    search("get_race_list", T_RACE),
+    search("search_classes", T_CLASS),
+    get("get_class_details", T_CLASS, CLASS_NAME),
+    Alias {
+        legacy: "get_subclass_list",
+        tool: "search_compendium",
+        set: &[("type", "\"subclass\"")],
+        rename: &[("class_name", "class"), ("className", "class")],
+        convert: None,
+    },
+    Alias {
+        legacy: "get_class_features",
+        tool: "search_compendium",
+        set: &[("type", "\"feature\""), ("perPage", "100")],
+        rename: &[
+            ("class_name", "class"),
+            ("className", "class"),
+            ("feature_type", "query"),
+        ],
+        convert: None,
+    },
+    search("search_backgrounds", T_BACKGROUND),
+    get(
+        "get_background_details",
+        T_BACKGROUND,
+        &[("background_name", "name"), ("backgroundName", "name")],
+    ),
+    search("search_feats", T_FEAT),
+    get(
+        "get_feat_details",
+        T_FEAT,
+        &[("feat_name", "name"), ("featName", "name")],
+    ),
+    Alias {
+        legacy: "get_weapon_list",
+        tool: "search_compendium",
+        set: &[("type", "\"weapon\"")],
+        rename: &[
+            ("category", "weaponCategory"),
+            ("weapon_category", "weaponCategory"),
+        ],
+        convert: Some(category_words),
+    },
+    Alias {
+        legacy: "get_armor_list",
+        tool: "search_compendium",
+        set: &[("type", "\"armor\"")],
+        rename: &[("type", "armorCategory"), ("armor_type", "armorCategory")],
+        convert: Some(category_words),
+    },
+    Alias {
+        legacy: "get_magic_items",
+        tool: "search_compendium",
+        set: &[("type", "\"magic_item\"")],
+        rename: &[("type", "category"), ("item_type", "category")],
+        convert: None,
+    },
+    Alias {
+        legacy: "get_adventuring_gear",
+        tool: "search_compendium",
+        set: &[
+            ("type", "\"equipment\""),
+            ("category", "\"adventuring-gear\""),
+        ],
+        rename: &[("name", "query")],
+        convert: None,
+    },
+    Alias {
+        legacy: "search_equipment",
+        tool: "search_compendium",
+        set: &[("type", "\"equipment\"")],
+        rename: &[("type", "category"), ("name", "query")],
+        convert: None,
+    },
+    Alias {
+        legacy: "search_content",
+        tool: "search_compendium",
+        set: &[],
+        rename: &[("content_type", "type"), ("contentType", "type")],
+        convert: None,
+    },
+    Alias {
+        legacy: "get_random_content",
+        tool: "search_compendium",
+        set: &[("random", "1")],
+        rename: &[
+            ("content_type", "type"),
+            ("contentType", "type"),
+            ("count", "random"),
+        ],
+        convert: Some(inline_filters),
+    },
+    Alias {
+        legacy: "search_monsters",
+        tool: "search_compendium",
+        set: &[("type", "\"monster\"")],
+        rename: &[("name", "query"), ("type", "monsterType")],
+        convert: Some(exact_cr),
+    },
+    get(
+        "get_monster_details",
+        T_MONSTER,
+        &[("monster_name", "name"), ("monsterName", "name")],
+    ),
+    search("search_conditions", T_CONDITION),
+    get(
+        "get_condition_details",
+        T_CONDITION,
+        &[("condition_name", "name"), ("conditionName", "name")],
+    ),
+    search("search_rules", T_RULE),
 ];
 
 const CONCENTRATION_ARGS: &[(&str, &str)] = &[
@@ -1216,6 +1346,92 @@ const fn inventory_alias(
         rename: INVENTORY_RENAME,
         convert: Some(convert),
     }
+}
+
+const SPELL_NAME: &[(&str, &str)] = &[
+    ("spell_name", "name"),
+    ("spellName", "name"),
+    ("spell", "name"),
+];
+const CLASS_NAME: &[(&str, &str)] = &[("class_name", "name"), ("className", "name")];
+
+/// A legacy `search_*` name: search_compendium with `type` filled in (`name` read as `query`).
+const fn search(legacy: &'static str, set: &'static [(&'static str, &'static str)]) -> Alias {
+    Alias {
+        legacy,
+        tool: "search_compendium",
+        set,
+        rename: &[("name", "query"), ("search", "query")],
+        convert: None,
+    }
+}
+
+const T_SPELL: &[(&str, &str)] = &[("type", "\"spell\"")];
+const T_RACE: &[(&str, &str)] = &[("type", "\"race\"")];
+const T_CLASS: &[(&str, &str)] = &[("type", "\"class\"")];
+const T_BACKGROUND: &[(&str, &str)] = &[("type", "\"background\"")];
+const T_FEAT: &[(&str, &str)] = &[("type", "\"feat\"")];
+const T_MONSTER: &[(&str, &str)] = &[("type", "\"monster\"")];
+const T_CONDITION: &[(&str, &str)] = &[("type", "\"condition\"")];
+const T_RULE: &[(&str, &str)] = &[("type", "\"rule\"")];
+
+/// Legacy `get_*_details` names: get_compendium_entry with `type` filled in and the legacy
+/// name argument mapped to `name`.
+const fn get(
+    legacy: &'static str,
+    set: &'static [(&'static str, &'static str)],
+    rename: &'static [(&'static str, &'static str)],
+) -> Alias {
+    Alias {
+        legacy,
+        tool: "get_compendium_entry",
+        set,
+        rename,
+        convert: None,
+    }
+}
+
+/// Legacy categories (`Martial Weapons`, `light-armor`) → the filter values (`martial`, `light`).
+fn category_words(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    for field in ["weaponCategory", "armorCategory"] {
+        if let Some(Value::String(c)) = args.get_mut(field) {
+            let k = c.trim().to_lowercase().replace(['-', ' '], "_");
+            *c = ["_weapons", "_weapon", "_armor"]
+                .iter()
+                .find_map(|suffix| k.strip_suffix(suffix))
+                .unwrap_or(&k)
+                .to_string();
+        }
+    }
+    Ok(())
+}
+
+/// Legacy `filters: {…}` → the filters beside the other arguments.
+fn inline_filters(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    match args.remove("filters") {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::Object(f)) => {
+            for (k, v) in f {
+                args.entry(k).or_insert(v);
+            }
+            Ok(())
+        }
+        Some(other) => Err(ToolError(format!(
+            "filters must be an object of search_compendium filters (e.g. {{\"level\": 3}}), got {other}"
+        ))),
+    }
+}
+
+/// Legacy `cr` / `challenge_rating` (one value) → `crMin` = `crMax`.
+fn exact_cr(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(v) = args
+        .remove("cr")
+        .or_else(|| args.remove("challenge_rating"))
+    {
+        args.entry("crMin").or_insert(v.clone());
+        args.entry("crMax").or_insert(v);
+    }
+    Ok(())
 }
 
 /// Legacy composite tools took `action`; the routed tool has one operation.

@@ -1,12 +1,29 @@
 //! Text renderings of engine results: the outcome first, compact, no repetition.
 
-use tabletop_engine::character::Character;
+use tabletop_engine::character::{Character, StatAction, StatBlock};
 use tabletop_engine::creation::{CreateMode, CreateOutcome};
 use tabletop_engine::sheet::{CharacterPage, Sheet};
 use tabletop_rules::Ability;
 
 /// "Aria (ch1): level 3 Elf Wizard, pc".
 pub fn identity(c: &Character) -> String {
+    if let Some(b) = &c.stat_block {
+        let sub = b
+            .subtype
+            .as_ref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default();
+        return format!(
+            "{} ({}): {} {}{sub}, CR {} ({} XP), {}",
+            c.name,
+            c.id,
+            c.size.key(),
+            b.creature_type,
+            tabletop_srd::cr_text(b.challenge_rating),
+            b.xp,
+            c.kind.key()
+        );
+    }
     let mut what = Vec::new();
     if let Some(r) = c.subrace.as_ref().or(c.race.as_ref()) {
         what.push(r.clone());
@@ -221,6 +238,9 @@ pub fn sheet(s: &Sheet) -> String {
             e.proficiency_bonus + e.modifier(sc)
         ));
     }
+    if let Some(b) = &c.stat_block {
+        stat_block_lines(&mut out, c, b);
+    }
     if !c.spells.is_empty() {
         out.push_str(&format!("\nSpells: {}", c.spells.join(", ")));
     }
@@ -228,6 +248,52 @@ pub fn sheet(s: &Sheet) -> String {
         out.push_str(&format!("\nEquipment: {}", c.equipment.join(", ")));
     }
     out
+}
+
+/// The stat block of a character made from a monster: senses, languages, and every action on
+/// one line each group ("Actions: Scimitar +4, 1d6+2 slashing; …").
+fn stat_block_lines(out: &mut String, c: &Character, b: &StatBlock) {
+    let mut senses = b.senses.join(", ");
+    if !b.other_speeds.is_empty() {
+        let sp: Vec<String> = b
+            .other_speeds
+            .iter()
+            .map(|(k, v)| format!("{k} {v} ft"))
+            .collect();
+        senses = format!(
+            "speeds {}{}; {senses}",
+            sp.join(", "),
+            if b.hover { " (hover)" } else { "" }
+        );
+    }
+    out.push_str(&format!("\nSenses: {senses}"));
+    if !c.languages.is_empty() {
+        out.push_str(&format!("; languages: {}", c.languages.join(", ")));
+    }
+    if !b.qualified_defenses.is_empty() {
+        out.push_str(&format!("\nAlso: {}", b.qualified_defenses.join("; ")));
+    }
+    if !b.special_abilities.is_empty() {
+        let names: Vec<String> = b
+            .special_abilities
+            .iter()
+            .map(|a| match &a.recharge {
+                Some(r) => format!("{} ({r})", a.name),
+                None => a.name.clone(),
+            })
+            .collect();
+        out.push_str(&format!("\nTraits: {}", names.join(", ")));
+    }
+    for (label, list) in [
+        ("Actions", &b.actions),
+        ("Reactions", &b.reactions),
+        ("Legendary", &b.legendary_actions),
+    ] {
+        if !list.is_empty() {
+            let items: Vec<String> = list.iter().map(StatAction::summary).collect();
+            out.push_str(&format!("\n{label}: {}", items.join("; ")));
+        }
+    }
 }
 
 fn defenses_line(c: &Character) -> String {

@@ -133,6 +133,35 @@ fn sample(legacy: &str) -> Option<Value> {
         "delete_item" => json!({"characterName": "Bob", "name": "Torch"}),
         "inventory_manage" => json!({"action": "view", "characterName": "Bob"}),
         "item_manage" => json!({"action": "remove", "characterName": "Ada", "itemName": "Torch"}),
+        "search_spells" => json!({"query": "fire", "class": "wizard"}),
+        "get_spell_details" => json!({"spell_name": "fireball"}),
+        "get_spell_info" => json!({"spellName": "magic missle"}),
+        "get_spell_by_level" => json!({"level": 3}),
+        "get_spells_by_class" => json!({"class_name": "cleric"}),
+        "get_spells_by_school" => json!({"school": "necromancy"}),
+        "search_races" => json!({"query": "elf"}),
+        "get_race_details" => json!({"race_name": "dwarf"}),
+        "get_race_list" => json!({}),
+        "search_classes" => json!({}),
+        "get_class_details" => json!({"class_name": "wizard"}),
+        "get_subclass_list" => json!({"class_name": "cleric"}),
+        "get_class_features" => json!({"class_name": "fighter", "level": 1}),
+        "search_backgrounds" => json!({"query": "acolyte"}),
+        "get_background_details" => json!({"background_name": "acolyte"}),
+        "search_feats" => json!({}),
+        "get_feat_details" => json!({"feat_name": "grappler"}),
+        "get_weapon_list" => json!({"category": "Martial Weapons"}),
+        "get_armor_list" => json!({"type": "light"}),
+        "get_magic_items" => json!({"rarity": "legendary", "type": "ring"}),
+        "get_adventuring_gear" => json!({}),
+        "search_equipment" => json!({"query": "rope"}),
+        "search_content" => json!({"query": "dragon", "content_type": "monsters"}),
+        "get_random_content" => json!({"content_type": "spell", "filters": {"level": 1}}),
+        "search_monsters" => json!({"cr": "1/4", "type": "humanoid"}),
+        "get_monster_details" => json!({"monster_name": "goblin"}),
+        "search_conditions" => json!({}),
+        "get_condition_details" => json!({"condition_name": "prone"}),
+        "search_rules" => json!({"query": "cover"}),
         _ => return None,
     })
 }
@@ -144,6 +173,7 @@ async fn every_alias_works_and_none_is_advertised() {
     let c = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
         .await
         .unwrap();
+    let srd = std::env::var_os("TABLETOP_SRD_DIR").is_some();
     let advertised: Vec<String> = c
         .tools()
         .await
@@ -181,7 +211,29 @@ async fn every_alias_works_and_none_is_advertised() {
         let args = sample(alias.legacy)
             .unwrap_or_else(|| panic!("add a sample call for alias {}", alias.legacy));
         let a = c.call(alias.legacy, args.clone()).await.unwrap();
+        if !srd && compendium(alias.tool) {
+            assert!(
+                a.is_error && a.text.contains("srd install"),
+                "{} without the SRD: {}",
+                alias.legacy,
+                a.text
+            );
+            continue;
+        }
         assert!(!a.is_error, "{} {args} failed: {}", alias.legacy, a.text);
+        if compendium(alias.tool) {
+            assert!(
+                a.structured["provenance"]["document"] == "srd-5.1",
+                "{}: {}",
+                alias.legacy,
+                a.structured
+            );
+        }
+    }
+    if srd {
+        compendium_spot_checks(&c).await;
+    } else {
+        println!("skipped: compendium alias checks need TABLETOP_SRD_DIR");
     }
     // Spot checks that the operation was filled in.
     let a = c
@@ -248,4 +300,83 @@ async fn every_alias_works_and_none_is_advertised() {
         a.text
     );
     c.close().await.unwrap();
+}
+
+fn compendium(tool: &str) -> bool {
+    matches!(tool, "search_compendium" | "get_compendium_entry")
+}
+
+/// The filters each compendium alias fills in really narrow the answer.
+async fn compendium_spot_checks(c: &Client) {
+    let a = c
+        .call("get_spell_details", json!({"spell_name": "fireball"}))
+        .await
+        .unwrap();
+    assert!(
+        a.text.starts_with("Fireball — 3rd-level evocation"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "get_spells_by_class",
+            json!({"class_name": "paladin", "perPage": 100}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        a.text.contains("Bless") && !a.text.contains("Fireball"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call("get_weapon_list", json!({"category": "martial-weapons"}))
+        .await
+        .unwrap();
+    assert!(
+        a.text.contains("Longsword") && !a.text.contains("Club"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call("get_armor_list", json!({"type": "heavy"}))
+        .await
+        .unwrap();
+    assert!(
+        a.text.contains("Plate") && !a.text.contains("Leather"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call("get_subclass_list", json!({"class_name": "wizard"}))
+        .await
+        .unwrap();
+    assert_eq!(a.structured["total"], 1, "{}", a.text);
+    let a = c
+        .call("search_monsters", json!({"cr": "1/4", "type": "humanoid"}))
+        .await
+        .unwrap();
+    assert!(
+        a.text.contains("Goblin") && !a.text.contains("Orc:"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "get_random_content",
+            json!({"content_type": "spells", "count": 3}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        a.structured["hits"].as_array().unwrap().len(),
+        3,
+        "{}",
+        a.text
+    );
+    let a = c
+        .call("get_magic_items", json!({"rarity": "mythic"}))
+        .await
+        .unwrap();
+    assert!(a.is_error && a.text.contains("very_rare"), "{}", a.text);
 }

@@ -653,6 +653,8 @@ fn text_search_and_random() {
     let a = c.search(&q).unwrap();
     let b = c.search(&q).unwrap();
     assert_eq!(a.hits.len(), 3);
+    assert_eq!(a.total, c.monsters().len(), "total counts every match");
+    assert!(!a.has_more);
     assert_eq!(a, b);
     let mut roller = ScriptedRoller::new(vec![1, 1, 1]);
     let r = c
@@ -838,4 +840,50 @@ fn search_query_json_is_camel_case_and_strict() {
     assert_eq!(q.per_page, Some(10));
     assert_eq!(q.filters.damage_type.as_deref(), Some("fire"));
     assert!(serde_json::from_str::<SearchQuery>(r#"{"filters":{"colour":"red"}}"#).is_err());
+}
+
+#[test]
+fn class_filter_reaches_subclasses_and_features() {
+    let Some(c) = srd() else { return };
+    let page = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Subclass),
+            filters: SearchFilters {
+                class: Some("Wizard".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(page.total, 1);
+    assert_eq!(page.hits[0].index, "evocation");
+    let page = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Feature),
+            filters: SearchFilters {
+                class: Some("fighter".into()),
+                level: Some(1),
+                ..Default::default()
+            },
+            per_page: Some(100),
+            ..Default::default()
+        })
+        .unwrap();
+    let names: Vec<&str> = page.hits.iter().map(|h| h.name.as_str()).collect();
+    assert!(names.contains(&"Second Wind"), "{names:?}");
+    assert!(
+        page.hits.iter().all(|h| h.kind == EntryKind::Feature),
+        "{names:?}"
+    );
+    let e = c
+        .search(&SearchQuery {
+            kind: Some(EntryKind::Feature),
+            filters: SearchFilters {
+                level: Some(0),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("1–20"), "{e}");
 }

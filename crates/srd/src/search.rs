@@ -138,17 +138,22 @@ impl FromStr for EntryKind {
         let k = match k.as_str() {
             "species" => "race",
             "subspecies" => "subrace",
-            "item" | "gear" => "equipment",
+            "item" | "items" | "gear" => "equipment",
             "magic_items" | "magicitem" => "magic_item",
-            other => other
-                .strip_suffix('s')
-                .filter(|_| k.len() > 3)
-                .unwrap_or(other),
+            other => other,
         };
+        // Plurals: "spells", "classes", "armor" (already singular).
+        let singular = [k.strip_suffix("es"), k.strip_suffix('s')];
         EntryKind::ALL
             .iter()
             .copied()
             .find(|e| e.key() == k)
+            .or_else(|| {
+                EntryKind::ALL
+                    .iter()
+                    .copied()
+                    .find(|e| singular.iter().flatten().any(|s| *s == e.key()))
+            })
             .ok_or_else(|| {
                 unknown_name(
                     "kind",
@@ -665,9 +670,9 @@ impl Pattern {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SearchFilters {
-    /// Spell: on this class's list ("wizard").
+    /// Spell: on this class's list ("wizard"); subclass or feature: of this class.
     pub class: Option<String>,
-    /// Spell: spell level 0–9.
+    /// Spell: spell level 0–9; feature: gained at this level (1–20).
     pub level: Option<u8>,
     /// Spell: school ("evocation").
     pub school: Option<String>,
@@ -744,7 +749,7 @@ pub struct Hit {
 pub struct SearchPage {
     /// The hits of this page.
     pub hits: Vec<Hit>,
-    /// Matches in all pages.
+    /// Matches in all pages (with `random`, all matches before the choice).
     pub total: usize,
     /// This page number (from 1).
     pub page: u32,
@@ -809,6 +814,8 @@ struct Compiled {
 }
 
 const SPELL: &[EntryKind] = &[EntryKind::Spell];
+const CLASS: &[EntryKind] = &[EntryKind::Spell, EntryKind::Subclass, EntryKind::Feature];
+const LEVEL: &[EntryKind] = &[EntryKind::Spell, EntryKind::Feature];
 const MONSTER: &[EntryKind] = &[EntryKind::Monster];
 const MAGIC: &[EntryKind] = &[EntryKind::MagicItem];
 const CATEGORY: &[EntryKind] = &[
@@ -850,8 +857,8 @@ impl Compendium {
                 v.push((name, kinds));
             }
         };
-        add(f.class.is_some(), "class", SPELL);
-        add(f.level.is_some(), "level", SPELL);
+        add(f.class.is_some(), "class", CLASS);
+        add(f.level.is_some(), "level", LEVEL);
         add(f.school.is_some(), "school", SPELL);
         add(f.concentration.is_some(), "concentration", SPELL);
         add(f.ritual.is_some(), "ritual", SPELL);
@@ -913,7 +920,13 @@ impl Compendium {
             );
         }
         if let Some(l) = f.level {
-            if l > 9 {
+            let feature = kind == Some(EntryKind::Feature);
+            if feature && !(1..=20).contains(&l) {
+                return Err(SrdError::InvalidQuery(format!(
+                    "feature level {l} is out of range 1–20"
+                )));
+            }
+            if !feature && l > 9 {
                 return Err(SrdError::InvalidQuery(format!(
                     "spell level {l} is out of range 0–9"
                 )));
@@ -1063,6 +1076,11 @@ impl Compendium {
             || f.ritual.is_some()
             || f.damage_type.is_some()
             || f.save.is_some();
+        let spell_only = f.school.is_some()
+            || f.concentration.is_some()
+            || f.ritual.is_some()
+            || f.damage_type.is_some()
+            || f.save.is_some();
         let monster_filter = f.cr_min.is_some()
             || f.cr_max.is_some()
             || f.monster_type.is_some()
@@ -1129,6 +1147,17 @@ impl Compendium {
                 }) && f
                     .armor
                     .is_none_or(|a| q.armor.as_ref().is_some_and(|x| x.category == a))
+            }
+            Entry::Subclass(x) => {
+                let other = f.level.is_some() || spell_only || monster_filter || magic_filter;
+                !(other || equip_filter || f.category.is_some())
+                    && f.class.as_ref().is_none_or(|c| &x.class.index == c)
+            }
+            Entry::Feature(x) => {
+                let other = spell_only || monster_filter || magic_filter;
+                !(other || equip_filter || f.category.is_some())
+                    && f.class.as_ref().is_none_or(|c| &x.class.index == c)
+                    && f.level.is_none_or(|l| x.level == l)
             }
             _ => {
                 !(spell_filter
@@ -1223,6 +1252,8 @@ impl Compendium {
             }
             matches.push((score, id as u32));
         }
+        // Matches before a random choice; `total` always counts them.
+        let total = matches.len();
         if let Some(n) = query.random {
             // Partial Fisher–Yates over the matches in index order.
             let len = matches.len();
@@ -1240,7 +1271,6 @@ impl Compendium {
                     .then_with(|| names[a.1 as usize].norm.cmp(&names[b.1 as usize].norm))
             });
         }
-        let total = matches.len();
         let start = (page as usize - 1).saturating_mul(per_page as usize);
         let hits: Vec<Hit> = matches
             .iter()
@@ -1249,7 +1279,7 @@ impl Compendium {
             .map(|&(s, id)| self.hit(id, s))
             .collect();
         Ok(SearchPage {
-            has_more: start.saturating_add(per_page as usize) < total,
+            has_more: start.saturating_add(per_page as usize) < matches.len(),
             hits,
             total,
             page,
@@ -1394,6 +1424,14 @@ mod tests {
             EntryKind::MagicItem
         );
         assert_eq!("species".parse::<EntryKind>().unwrap(), EntryKind::Race);
+        assert_eq!("class".parse::<EntryKind>().unwrap(), EntryKind::Class);
+        assert_eq!("Classes".parse::<EntryKind>().unwrap(), EntryKind::Class);
+        assert_eq!(
+            "subclasses".parse::<EntryKind>().unwrap(),
+            EntryKind::Subclass
+        );
+        assert_eq!("monsters".parse::<EntryKind>().unwrap(), EntryKind::Monster);
+        assert_eq!("rules".parse::<EntryKind>().unwrap(), EntryKind::Rule);
         let e = "monstr".parse::<EntryKind>().unwrap_err();
         assert_eq!(e.suggestion.as_deref(), Some("monster"));
     }

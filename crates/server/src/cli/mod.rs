@@ -1,7 +1,8 @@
-//! The command line: serve, call, tools, demo, campaign.
+//! The command line: serve, call, tools, demo, srd, campaign.
 
 mod campaign;
 mod demo;
+mod srd;
 
 use std::process::ExitCode;
 
@@ -64,6 +65,11 @@ enum Command {
         /// Seed for reproducible rolls.
         #[arg(long, default_value_t = 7)]
         demo_seed: u64,
+    },
+    /// Install the SRD data (from a folder or a verified download) and show its status.
+    Srd {
+        #[command(subcommand)]
+        action: srd::SrdCommand,
     },
     /// Manage campaigns in the data dir.
     Campaign {
@@ -161,5 +167,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Demo { demo_seed } => demo::run(demo_seed),
         Command::Campaign { action } => campaign::run(&s, action),
+        Command::Srd { action } => srd::run(&s, action),
     }
 }

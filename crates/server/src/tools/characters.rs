@@ -98,8 +98,8 @@ pub struct CustomRaceArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateCharacterArgs {
-    /// Character name.
-    pub name: String,
+    /// Character name (default with fromMonster: the monster's).
+    pub name: Option<String>,
     /// Default pc; only PCs make death saves.
     pub character_type: Option<CharacterType>,
     /// SRD race, e.g. dwarf.
@@ -145,6 +145,8 @@ pub struct CreateCharacterArgs {
     /// Check the build and list every rule it breaks; store nothing.
     #[serde(default)]
     pub validate_only: bool,
+    /// SRD monster whose stat block becomes an NPC/enemy (default enemy), e.g. goblin.
+    pub from_monster: Option<String>,
 }
 
 fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, EngineError> {
@@ -171,8 +173,15 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         size: r.size,
         traits: vec![],
     });
+    if a.name.is_none() && a.from_monster.is_none() {
+        return Err(EngineError::invalid(
+            "name",
+            "give a name (1–80 characters), or fromMonster to name it after an SRD monster",
+        ));
+    }
     let req = CreateRequest {
-        name: a.name,
+        name: a.name.unwrap_or_default(),
+        from_monster: a.from_monster,
         kind: a.character_type,
         race: a.race,
         subrace: a.subrace,
@@ -636,7 +645,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "create_character",
             title: "Create character",
             category: Category::Characters,
-            description: "Create a PC, NPC or enemy from SRD class/race or custom ones; derives HP, AC, saves, proficiency. previewTemplate shows without storing; validateOnly lists every rule a build breaks.",
+            description: "Create a PC, NPC or enemy from SRD class/race, custom ones, or an SRD monster (fromMonster); derives HP, AC, saves, proficiency. previewTemplate shows without storing; validateOnly lists every rule a build breaks.",
             read_only: false,
             destructive: false,
             idempotent: false,

@@ -3,6 +3,7 @@
 
 mod characters;
 mod checks;
+mod compendium;
 mod conditions;
 mod dice;
 mod effects;
@@ -34,6 +35,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(magic::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());
+    v.extend(compendium::specs());
     v
 }
 
