@@ -1,7 +1,7 @@
-//! The SRD compendium as the engine sees it: absent, ready, or loading in the background so that
-//! starting the server never waits for it.
+//! The SRD compendium as the engine sees it: absent, ready, deferred, or loading in the
+//! background, so that starting the server never waits for it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
@@ -17,6 +17,26 @@ pub struct CompendiumSource {
 struct Inner {
     ready: OnceLock<Option<Arc<Compendium>>>,
     loader: Mutex<Option<JoinHandle<Option<Arc<Compendium>>>>>,
+    /// A directory not yet being loaded (see [`CompendiumSource::deferred`]).
+    pending: Mutex<Option<PathBuf>>,
+}
+
+fn load(dir: &Path) -> Option<Arc<Compendium>> {
+    let started = std::time::Instant::now();
+    match Compendium::load(dir) {
+        Ok(c) => {
+            tracing::info!(
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "SRD loaded from {}",
+                dir.display()
+            );
+            Some(Arc::new(c))
+        }
+        Err(e) => {
+            tracing::warn!("SRD not loaded: {e}");
+            None
+        }
+    }
 }
 
 impl CompendiumSource {
@@ -37,45 +57,55 @@ impl CompendiumSource {
     /// Starts loading `dir` on a background thread; the first [`Self::get`] waits for it.
     /// A directory that fails to load is logged and treated as absent.
     pub fn load_in_background(dir: PathBuf) -> Self {
-        let handle = std::thread::Builder::new()
-            .name("srd-load".into())
-            .spawn(move || {
-                let started = std::time::Instant::now();
-                match Compendium::load(&dir) {
-                    Ok(c) => {
-                        tracing::info!(
-                            ms = started.elapsed().as_secs_f64() * 1000.0,
-                            "SRD loaded from {}",
-                            dir.display()
-                        );
-                        Some(Arc::new(c))
-                    }
-                    Err(e) => {
-                        tracing::warn!("SRD not loaded: {e}");
-                        None
-                    }
-                }
-            });
         let s = Self::default();
-        match handle {
+        s.spawn_loader(dir);
+        s
+    }
+
+    /// Remembers `dir` without reading it: [`Self::warm`] starts a background load, and
+    /// [`Self::get`] loads it at once if nothing started it. A server uses this so that answering
+    /// `initialize` never competes with the load for the CPU.
+    pub fn deferred(dir: PathBuf) -> Self {
+        let s = Self::default();
+        if let Ok(mut p) = s.inner.pending.lock() {
+            *p = Some(dir);
+        }
+        s
+    }
+
+    /// Starts a deferred load in the background, if it has not started.
+    pub fn warm(&self) {
+        let dir = self.inner.pending.lock().ok().and_then(|mut p| p.take());
+        if let Some(dir) = dir {
+            self.spawn_loader(dir);
+        }
+    }
+
+    fn spawn_loader(&self, dir: PathBuf) {
+        let spawned = std::thread::Builder::new()
+            .name("srd-load".into())
+            .spawn(move || load(&dir));
+        match spawned {
             Ok(h) => {
-                if let Ok(mut slot) = s.inner.loader.lock() {
+                if let Ok(mut slot) = self.inner.loader.lock() {
                     *slot = Some(h);
                 }
             }
             Err(e) => {
                 tracing::warn!("cannot start the SRD loader thread: {e}");
-                let _ = s.inner.ready.set(None);
+                let _ = self.inner.ready.set(None);
             }
         }
-        s
     }
 
-    /// The compendium, waiting for a background load to finish.
+    /// The compendium: waits for a background load, or loads a deferred one now.
     pub fn get(&self) -> Option<&Compendium> {
         self.inner
             .ready
             .get_or_init(|| {
+                if let Some(dir) = self.inner.pending.lock().ok().and_then(|mut p| p.take()) {
+                    return load(&dir);
+                }
                 let handle = self.inner.loader.lock().ok().and_then(|mut h| h.take());
                 handle.and_then(|h| h.join().ok().flatten())
             })
@@ -88,7 +118,7 @@ impl std::fmt::Debug for CompendiumSource {
         let state = match self.inner.ready.get() {
             Some(Some(_)) => "ready",
             Some(None) => "absent",
-            None => "loading",
+            None => "loading or deferred",
         };
         write!(f, "CompendiumSource({state})")
     }
@@ -99,10 +129,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_missing_directory_loads_as_absent_without_blocking_forever() {
+    fn missing_directories_load_as_absent_whichever_way_they_are_loaded() {
         let src = CompendiumSource::load_in_background(PathBuf::from("definitely/not/here"));
         assert!(src.get().is_none());
         assert!(src.clone().get().is_none(), "clones share the result");
         assert!(CompendiumSource::none().get().is_none());
+        let deferred = CompendiumSource::deferred(PathBuf::from("not/here/either"));
+        deferred.warm();
+        deferred.warm();
+        assert!(deferred.get().is_none());
+        let lazy = CompendiumSource::deferred(PathBuf::from("nor/here"));
+        assert!(
+            lazy.get().is_none(),
+            "get loads a deferred source by itself"
+        );
     }
 }

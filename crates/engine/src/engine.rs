@@ -73,6 +73,11 @@ impl<S: Store> Engine<S> {
         &self.campaign_name
     }
 
+    /// Starts loading a deferred compendium in the background (see [`CompendiumSource::warm`]).
+    pub fn warm_compendium(&self) {
+        self.compendium.warm();
+    }
+
     /// The compendium, when one is installed (waits for a background load).
     pub fn compendium(&self) -> Option<&Compendium> {
         self.compendium.get()

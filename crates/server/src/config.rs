@@ -170,11 +170,12 @@ impl Settings {
             .with_context(|| format!("cannot open the campaign database {}", path.display()))
     }
 
-    /// Opens the configured campaign; the compendium (when installed) loads in the background.
+    /// Opens the configured campaign; the compendium (when installed) is loaded after the
+    /// handshake, in the background (see [`CompendiumSource::deferred`]).
     pub fn open_engine(&self) -> anyhow::Result<EngineT> {
         let dir = self.srd_dir()?;
         let compendium = if dir.exists() {
-            CompendiumSource::load_in_background(dir)
+            CompendiumSource::deferred(dir)
         } else {
             tracing::info!(
                 "no SRD data at {}; compendium features will explain how to install it",

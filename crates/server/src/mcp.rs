@@ -58,6 +58,13 @@ impl TabletopServer {
         }
     }
 
+    /// Starts loading the compendium in the background once the handshake is over.
+    fn warm(&self) {
+        if let Ok(engine) = self.engine.lock() {
+            engine.warm_compendium();
+        }
+    }
+
     /// Runs one call by name, as `tools/call` would (used by the CLI's `call` too).
     pub fn call(&self, name: &str, args: &Value) -> Result<Reply, ToolError> {
         call_spec(&self.engine, name, args)
@@ -219,6 +226,7 @@ impl ServerHandler for TabletopServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.warm();
         Ok(ListToolsResult::with_all_items(self.advertised()))
     }
 
@@ -227,6 +235,7 @@ impl ServerHandler for TabletopServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.warm();
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let name = request.name.to_string();
         let started = std::time::Instant::now();
