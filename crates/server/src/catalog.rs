@@ -171,7 +171,7 @@ pub static DISCOVER_TOOLS: LazyLock<ToolSpec> = LazyLock::new(|| ToolSpec {
     name: "discover_tools",
     title: "Discover tools",
     category: Category::Characters,
-    description: "Enable more tools by need in words (\"cast a spell\", \"start a fight\") or by category; answers with the tools now available.",
+    description: "Enable more tools by need in words or by category; answers with the tools now available.",
     read_only: true,
     destructive: false,
     idempotent: true,

@@ -46,9 +46,8 @@ pub fn with_batch(mut single: Map<String, Value>, what: &str) -> Map<String, Val
             "batch".into(),
             serde_json::json!({
                 "type": "array",
-                "description": format!("1–20 {what}, each an object of the fields above{must}; answered per item"),
+                "description": format!("Up to 20 {what}{must}"),
                 "items": {"type": "object"},
-                "minItems": 1,
                 "maxItems": 20
             }),
         );
@@ -169,6 +168,11 @@ fn clean_node(m: &mut Map<String, Value>, root: bool) {
     };
     if trivial {
         m.remove("default");
+    }
+    // `minimum: 0` only restates an unsigned Rust type; the server rejects negatives with a
+    // message anyway.
+    if m.get("minimum").and_then(Value::as_f64) == Some(0.0) {
+        m.remove("minimum");
     }
 }
 

@@ -217,9 +217,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeleteCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
 }
 
@@ -264,9 +262,7 @@ pub struct CharacterFilterArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GetCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// List every character (a table; combine with filter).
     #[serde(default)]
@@ -390,9 +386,7 @@ pub struct DamageArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// "12" sets HP, "+5" heals, "-7" deals untyped damage through the pipeline.
     #[schemars(with = "Option<String>")]
@@ -645,7 +639,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "create_character",
             title: "Create character",
             category: Category::Characters,
-            description: "Create a PC, NPC or enemy from SRD class/race, custom ones, or an SRD monster (fromMonster); derives HP, AC, saves, proficiency. previewTemplate shows without storing; validateOnly lists every rule a build breaks.",
+            description: "Create a PC, NPC or enemy from SRD class and race, custom ones or an SRD monster; derives HP, AC, saves.",
             read_only: false,
             destructive: false,
             idempotent: false,
@@ -658,7 +652,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "get_character",
             title: "Get character",
             category: Category::Characters,
-            description: "Read a character sheet (base and effective values with the source of every modifier), several by batch, or list with listAll/filter.",
+            description: "Read character sheets with the source of every modifier, or list characters (listAll, filter).",
             read_only: true,
             destructive: false,
             idempotent: true,
@@ -671,7 +665,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "update_character",
             title: "Update character",
             category: Category::Characters,
-            description: "Change any field of a character, set or shift HP, deal typed damage (resistances, temp HP, 0 HP, death saves applied), heal, grant temp HP.",
+            description: "Change a character's sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
             read_only: false,
             destructive: false,
             idempotent: false,

@@ -32,9 +32,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ContestSide {
-    /// Opponent id.
     pub character_id: Option<String>,
-    /// Opponent name.
     pub character_name: Option<String>,
     /// Opponent's skill (default: the same).
     pub skill: Option<Skill>,
@@ -46,9 +44,7 @@ pub struct ContestSide {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RollCheckArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// What to roll; passive is 10 + the bonus, no roll.
     pub check_type: CheckType,
@@ -239,7 +235,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "roll_check",
         title: "Roll check",
         category: Category::Characters,
-        description: "Roll a character's skill, ability, save, attack or initiative check (or passive score) with its own bonuses, conditions and effects applied; dc, contests (contestedBy) and group checks ({batch, group: true}: half must succeed).",
+        description: "Roll a character's skill, ability, save, attack or initiative with all its bonuses; dc, contests, group checks.",
         read_only: false,
         destructive: false,
         idempotent: false,

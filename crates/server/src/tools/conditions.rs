@@ -66,9 +66,7 @@ pub(super) fn duration(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageConditionArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// add, remove, query, or tick (end of turn: rounds count down, save_ends rolls).
     pub operation: ConditionOperation,
@@ -165,7 +163,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_condition",
         title: "Manage condition",
         category: Category::Combat,
-        description: "Add, remove, query or tick the 15 SRD conditions and exhaustion 1–6 on a character; durations (rounds, until_rest, until_dispelled, concentration, save_ends); immunities enforced; effects apply to every roll.",
+        description: "Add, remove, query or tick SRD conditions and exhaustion, with durations; immunities enforced.",
         read_only: false,
         destructive: false,
         idempotent: false,

@@ -57,9 +57,7 @@ impl From<TurnPointArg> for TurnPoint {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageEffectArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// add (same name replaces), remove, list or tick.
     pub operation: EffectOperation,
@@ -154,7 +152,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_effect",
         title: "Manage effect",
         category: Category::Characters,
-        description: "Add, remove, list or tick boons, curses and spell effects: typed modifiers (AC, roll bonuses and dice, advantage, speed, defenses) with duration and concentration link; every roll sees them.",
+        description: "Add, remove, list or tick boons, curses and spell effects; typed modifiers that every roll applies.",
         read_only: false,
         destructive: false,
         idempotent: false,
