@@ -67,7 +67,11 @@ impl TabletopServer {
     /// The tools this connection advertises now.
     pub fn advertised(&self) -> Vec<Tool> {
         match self.surface.read() {
-            Ok(s) => s.tools().into_iter().map(to_mcp_tool).collect(),
+            Ok(s) => s
+                .tools()
+                .into_iter()
+                .map(|t| to_mcp_tool(t, s.schema_of(t)))
+                .collect(),
             Err(_) => Vec::new(),
         }
     }
@@ -165,8 +169,8 @@ fn unknown_tool(name: &str) -> ToolError {
     }
 }
 
-/// The MCP form of a catalog entry.
-pub fn to_mcp_tool(spec: &ToolSpec) -> Tool {
+/// The MCP form of a catalog entry advertising `schema` (its full or its lean core schema).
+pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> Tool {
     let mut meta = serde_json::Map::new();
     meta.insert(
         MAX_RESULT_META_KEY.into(),
@@ -174,14 +178,13 @@ pub fn to_mcp_tool(spec: &ToolSpec) -> Tool {
     );
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
-    let mut tool = Tool::new(spec.name, spec.description, Arc::new((spec.schema)()))
-        .with_annotations(
-            ToolAnnotations::with_title(spec.title)
-                .read_only(spec.read_only)
-                .destructive(spec.destructive)
-                .idempotent(spec.idempotent)
-                .open_world(false),
-        );
+    let mut tool = Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(
+        ToolAnnotations::with_title(spec.title)
+            .read_only(spec.read_only)
+            .destructive(spec.destructive)
+            .idempotent(spec.idempotent)
+            .open_world(false),
+    );
     tool.meta = Some(MetaObject(meta));
     tool
 }

@@ -14,7 +14,7 @@ use crate::arg_enum;
 use crate::args;
 use crate::catalog::{Category, ToolSpec};
 use crate::reply::{Reply, ToolError};
-use crate::schema::{input_schema, with_batch};
+use crate::schema::{input_schema, lean_schema, with_batch};
 
 arg_enum! {
     /// What kind of check.
@@ -46,7 +46,7 @@ pub struct ContestSide {
 pub struct RollCheckArgs {
     pub character_id: Option<String>,
     pub character_name: Option<String>,
-    /// What to roll; passive is 10 + the bonus, no roll.
+    /// passive is 10 + the bonus, no roll.
     pub check_type: CheckType,
     /// The skill (skill and passive checks).
     pub skill: Option<Skill>,
@@ -54,7 +54,7 @@ pub struct RollCheckArgs {
     pub ability: Option<Ability>,
     /// DC to beat (AC for attacks); success is reported.
     pub dc: Option<i32>,
-    /// Advantage from the situation (sheet conditions and effects apply by themselves).
+    /// Situational advantage (the sheet's own applies anyway).
     #[serde(default)]
     pub advantage: bool,
     /// Disadvantage from the situation.
@@ -65,7 +65,7 @@ pub struct RollCheckArgs {
     pub bonus: i32,
     /// Attack: add the proficiency bonus (default true; with weapon, from the class).
     pub proficient: Option<bool>,
-    /// Attack with this equipped weapon (name or item id): its ability, magic and damage roll.
+    /// Attack with this equipped weapon (name or item id).
     pub weapon: Option<String>,
     /// Why the check is made.
     pub reason: Option<String>,
@@ -251,6 +251,19 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             }
             s
         },
+        core_schema: Some(|| {
+            lean_schema::<RollCheckArgs>(&[
+                "characterId",
+                "characterName",
+                "checkType",
+                "skill",
+                "ability",
+                "dc",
+                "advantage",
+                "disadvantage",
+                "weapon",
+            ])
+        }),
         handler: handle,
     }]
 }

@@ -358,6 +358,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 10_000,
             schema: input_schema::<SearchCompendiumArgs>,
+            core_schema: None,
             handler: |e, n, raw| {
                 // Random picks come from the campaign's recorded dice stream.
                 let access = if raw.get("random").is_some_and(|v| !v.is_null()) {
@@ -379,6 +380,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 16_000,
             schema: input_schema::<GetCompendiumEntryArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Read, run_get),
         },
     ]

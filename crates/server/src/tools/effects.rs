@@ -159,6 +159,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         core: false,
         max_result_chars: 6_000,
         schema: || with_batch(input_schema::<ManageEffectArgs>(), "operations"),
+        core_schema: None,
         handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run),
     }]
 }

@@ -657,6 +657,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         core: false,
         max_result_chars: 8_000,
         schema: || with_batch(input_schema::<ManageInventoryArgs>(), "operations"),
+        core_schema: None,
         handler: handle,
     }]
 }

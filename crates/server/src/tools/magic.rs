@@ -177,6 +177,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 4_000,
             schema: input_schema::<ManageConcentrationArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_concentration),
         },
         ToolSpec {
@@ -190,6 +191,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 3_000,
             schema: || with_batch(input_schema::<ManageSlotsArgs>(), "operations"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_slots),
         },
     ]

@@ -137,6 +137,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 4_000,
             schema: || with_batch(input_schema::<TakeRestArgs>(), "rests"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_rest),
         },
         ToolSpec {
@@ -150,6 +151,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 4_000,
             schema: || with_batch(input_schema::<LevelUpArgs>(), "level-ups"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_level),
         },
     ]

@@ -1035,6 +1035,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 8_000,
             schema: input_schema::<ManageLocationArgs>,
+            core_schema: None,
             handler: handle_location,
         },
         ToolSpec {
@@ -1048,6 +1049,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 6_000,
             schema: input_schema::<MovePartyArgs>,
+            core_schema: None,
             handler: handle_move,
         },
         ToolSpec {
@@ -1061,6 +1063,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 8_000,
             schema: || with_batch(input_schema::<ManagePartyArgs>(), "operations"),
+            core_schema: None,
             handler: handle_party,
         },
         ToolSpec {
@@ -1074,6 +1077,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 10_000,
             schema: input_schema::<ManageNotesArgs>,
+            core_schema: None,
             handler: handle_notes,
         },
         ToolSpec {
@@ -1087,6 +1091,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: true,
             max_result_chars: 12_000,
             schema: input_schema::<SessionContextArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Read, run_context),
         },
     ]
