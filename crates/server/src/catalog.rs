@@ -93,6 +93,10 @@ pub struct ToolSpec {
     pub max_result_chars: usize,
     /// Builds the cleaned input schema.
     pub schema: fn() -> Map<String, Value>,
+    /// A leaner schema advertised while the tool is on a surface only as a core tool (its category
+    /// not enabled): the fields most turns need. The server still accepts every field of `schema`;
+    /// enabling the category (`discover_tools`) advertises them all.
+    pub core_schema: Option<fn() -> Map<String, Value>>,
     /// Runs the call.
     pub handler: Handler,
 }
@@ -128,6 +132,22 @@ impl Surface {
     /// Whether this surface advertises `spec`.
     pub fn advertises(&self, spec: &ToolSpec) -> bool {
         (self.profile == Profile::Core && spec.core) || self.enabled.contains(&spec.category)
+    }
+
+    /// Whether `spec` is advertised with its lean core schema on this surface.
+    pub fn lean(&self, spec: &ToolSpec) -> bool {
+        spec.core_schema.is_some()
+            && self.profile == Profile::Core
+            && spec.core
+            && !self.enabled.contains(&spec.category)
+    }
+
+    /// The schema this surface advertises for `spec`.
+    pub fn schema_of(&self, spec: &ToolSpec) -> Map<String, Value> {
+        match spec.core_schema {
+            Some(lean) if self.lean(spec) => lean(),
+            _ => (spec.schema)(),
+        }
     }
 
     /// Whether `discover_tools` is advertised: some category is not fully enabled.
@@ -171,13 +191,14 @@ pub static DISCOVER_TOOLS: LazyLock<ToolSpec> = LazyLock::new(|| ToolSpec {
     name: "discover_tools",
     title: "Discover tools",
     category: Category::Characters,
-    description: "Enable more tools by need in words (\"cast a spell\", \"start a fight\") or by category; answers with the tools now available.",
+    description: "Enable more tools (and every field of core tools) by need in words or by category; lists them.",
     read_only: true,
     destructive: false,
     idempotent: true,
     core: true,
     max_result_chars: 6_000,
     schema: crate::schema::input_schema::<crate::discover::DiscoverArgs>,
+    core_schema: None,
     handler: |_, _, _| {
         Err(ToolError(
             "discover_tools changes what an MCP connection advertises; outside MCP every tool is callable directly".into(),

@@ -27,7 +27,8 @@ use crate::tools::EngineT;
 /// What the server tells an agent on connect.
 pub const INSTRUCTIONS: &str = "Tabletop is the rules engine and memory of a 5e (SRD 5.1) game; you narrate, it decides. \
 Roll through its tools rather than inventing numbers: every roll is recorded and seedable. \
-Name characters by id or by name (case-insensitive). Tools that say so take {\"batch\": [...]} of up to 20 items. \
+Name a character by characterId or characterName (case-insensitive), a party by partyId or partyName (default: the active party). \
+Tools with a batch field take {\"batch\": [...]}: up to 20 objects of the tool's other fields, answered per item. \
 Errors say what was wrong and how to fix it; read them and retry. \
 SRD 5.1 content is by Wizards of the Coast LLC, licensed CC-BY-4.0.";
 
@@ -73,7 +74,11 @@ impl TabletopServer {
     /// The tools this connection advertises now.
     pub fn advertised(&self) -> Vec<Tool> {
         match self.surface.read() {
-            Ok(s) => s.tools().into_iter().map(to_mcp_tool).collect(),
+            Ok(s) => s
+                .tools()
+                .into_iter()
+                .map(|t| to_mcp_tool(t, s.schema_of(t)))
+                .collect(),
             Err(_) => Vec::new(),
         }
     }
@@ -171,22 +176,22 @@ fn unknown_tool(name: &str) -> ToolError {
     }
 }
 
-/// The MCP form of a catalog entry.
-pub fn to_mcp_tool(spec: &ToolSpec) -> Tool {
+/// The MCP form of a catalog entry advertising `schema` (its full or its lean core schema).
+pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> Tool {
     let mut meta = serde_json::Map::new();
     meta.insert(
         MAX_RESULT_META_KEY.into(),
         Value::from(spec.max_result_chars),
     );
-    let mut tool = Tool::new(spec.name, spec.description, Arc::new((spec.schema)()))
-        .with_title(spec.title)
-        .with_annotations(
-            ToolAnnotations::with_title(spec.title)
-                .read_only(spec.read_only)
-                .destructive(spec.destructive)
-                .idempotent(spec.idempotent)
-                .open_world(false),
-        );
+    // The title is advertised once, in the annotations: a top-level `title` repeats it in every
+    // tool of every `tools/list`.
+    let mut tool = Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(
+        ToolAnnotations::with_title(spec.title)
+            .read_only(spec.read_only)
+            .destructive(spec.destructive)
+            .idempotent(spec.idempotent)
+            .open_world(false),
+    );
     tool.meta = Some(MetaObject(meta));
     tool
 }

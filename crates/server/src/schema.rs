@@ -6,8 +6,34 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-/// The cleaned JSON Schema object of `T`.
+/// The cleaned JSON Schema object of `T`, a long enum advertised once (see [`share_enums`]).
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
+    shared(cleaned::<T>())
+}
+
+/// The cleaned schema of `T` with only `fields` (and their `required`): a lean schema to
+/// advertise where the full one costs too much. The server still accepts every field of `T`.
+pub fn lean_schema<T: JsonSchema>(fields: &[&str]) -> Map<String, Value> {
+    let mut schema = cleaned::<T>();
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.retain(|k, _| fields.contains(&k.as_str()));
+    }
+    if let Some(Value::Array(req)) = schema.get_mut("required") {
+        req.retain(|r| r.as_str().is_some_and(|r| fields.contains(&r)));
+    }
+    shared(schema)
+}
+
+fn shared(schema: Map<String, Value>) -> Map<String, Value> {
+    let mut value = Value::Object(schema);
+    share_enums(&mut value, "", &mut Vec::new());
+    match value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+fn cleaned<T: JsonSchema>() -> Map<String, Value> {
     let mut settings = SchemaSettings::draft2020_12();
     settings.inline_subschemas = true;
     settings.meta_schema = None;
@@ -46,14 +72,62 @@ pub fn with_batch(mut single: Map<String, Value>, what: &str) -> Map<String, Val
             "batch".into(),
             serde_json::json!({
                 "type": "array",
-                "description": format!("1–20 {what}, each an object of the fields above{must}; answered per item"),
+                "description": format!("Up to 20 {what}{must}"),
                 "items": {"type": "object"},
-                "minItems": 1,
                 "maxItems": 20
             }),
         );
     }
     single
+}
+
+/// The same long enum (8 values or more) advertised again in one schema is advertised once: later
+/// fields keep their type and point to the first field by name ("values as skill"). Fields are
+/// visited level by level in serialized (alphabetical) order, so the values come first.
+fn share_enums(v: &mut Value, prefix: &str, seen: &mut Vec<(Vec<Value>, String)>) {
+    let Some(props) = v.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (name, field) in props.iter_mut() {
+        let node = if field.get("items").is_some_and(|i| i.get("enum").is_some()) {
+            &mut field["items"]
+        } else {
+            &mut *field
+        };
+        let Some(Value::Array(values)) = node.get("enum").cloned() else {
+            continue;
+        };
+        if values.len() < 8 {
+            continue;
+        }
+        let Some((_, first)) = seen.iter().find(|(v, _)| *v == values) else {
+            seen.push((values, format!("{prefix}{name}")));
+            continue;
+        };
+        let first = first.clone();
+        if let Some(o) = node.as_object_mut() {
+            o.remove("enum");
+        }
+        if let Some(o) = field.as_object_mut() {
+            let d = o
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| format!("{} ", d.trim_end_matches('.')))
+                .unwrap_or_default();
+            o.insert(
+                "description".into(),
+                Value::String(format!("{d}(values as {first})")),
+            );
+        }
+    }
+    // Nested objects after this level's fields, so a top-level field keeps the values.
+    for (name, field) in props.iter_mut() {
+        let inner = format!("{prefix}{name}.");
+        share_enums(field, &inner, seen);
+        if let Some(items) = field.get_mut("items") {
+            share_enums(items, &inner, seen);
+        }
+    }
 }
 
 /// Cleans a schema bottom-up: children first, then the node itself.
@@ -169,6 +243,18 @@ fn clean_node(m: &mut Map<String, Value>, root: bool) {
     };
     if trivial {
         m.remove("default");
+    }
+    // `minimum: 0` only restates an unsigned Rust type; the server rejects negatives with a
+    // message anyway.
+    if m.get("minimum").and_then(Value::as_f64) == Some(0.0) {
+        m.remove("minimum");
+    }
+    // Likewise a maximum that is only the width of the Rust integer (u8, u16, u32).
+    if matches!(
+        m.get("maximum").and_then(Value::as_u64),
+        Some(255 | 65_535 | 4_294_967_295)
+    ) {
+        m.remove("maximum");
     }
 }
 

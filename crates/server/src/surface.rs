@@ -8,10 +8,11 @@ use crate::mcp::to_mcp_tool;
 
 /// The `tools/list` result a client of `profile` (with no extra categories) receives, as JSON.
 pub fn tools_list_json(profile: Profile) -> Value {
-    let tools: Vec<Value> = Surface::new(profile, &[])
+    let surface = Surface::new(profile, &[]);
+    let tools: Vec<Value> = surface
         .tools()
         .into_iter()
-        .map(|t| serde_json::to_value(to_mcp_tool(t)).unwrap_or(Value::Null))
+        .map(|t| serde_json::to_value(to_mcp_tool(t, surface.schema_of(t))).unwrap_or(Value::Null))
         .collect();
     json!({ "tools": tools })
 }

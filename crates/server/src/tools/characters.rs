@@ -23,7 +23,7 @@ use crate::arg_enum;
 use crate::catalog::{Category, ToolSpec};
 use crate::render;
 use crate::reply::Reply;
-use crate::schema::{input_schema, with_batch};
+use crate::schema::{input_schema, lean_schema, with_batch};
 
 /// Six ability scores by abbreviation; each optional where a method fills it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -98,7 +98,7 @@ pub struct CustomRaceArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateCharacterArgs {
-    /// Character name (default with fromMonster: the monster's).
+    /// Default with fromMonster: the monster's.
     pub name: Option<String>,
     /// Default pc; only PCs make death saves.
     pub character_type: Option<CharacterType>,
@@ -112,7 +112,7 @@ pub struct CreateCharacterArgs {
     pub background: Option<String>,
     /// Level 1–20 (default 1).
     pub level: Option<u32>,
-    /// Ability scores before racial bonuses, e.g. {"str":15,"dex":14,"con":13,"int":12,"wis":10,"cha":8}.
+    /// Ability scores before racial bonuses.
     pub stats: Option<StatsArg>,
     /// How scores are made (default manual); standard_array and point_buy are validated, roll is 4d6 drop lowest.
     pub ability_method: Option<AbilityMethodArg>,
@@ -145,7 +145,7 @@ pub struct CreateCharacterArgs {
     /// Check the build and list every rule it breaks; store nothing.
     #[serde(default)]
     pub validate_only: bool,
-    /// SRD monster whose stat block becomes an NPC/enemy (default enemy), e.g. goblin.
+    /// SRD monster whose stat block to use, e.g. goblin.
     pub from_monster: Option<String>,
 }
 
@@ -217,9 +217,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeleteCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
 }
 
@@ -264,11 +262,9 @@ pub struct CharacterFilterArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GetCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
-    /// List every character (a table; combine with filter).
+    /// List every character (combine with filter).
     #[serde(default)]
     pub list_all: bool,
     /// List the characters matching all of these.
@@ -390,14 +386,12 @@ pub struct DamageArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateCharacterArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// "12" sets HP, "+5" heals, "-7" deals untyped damage through the pipeline.
     #[schemars(with = "Option<String>")]
     pub hp: Option<HpArg>,
-    /// Typed damage of one hit, e.g. [{"amount": 9, "type": "slashing"}]: resistances, temp HP, 0 HP and death saves apply.
+    /// Typed damage of one hit; defenses, temp HP and death saves apply.
     #[serde(default, deserialize_with = "crate::args::one_or_many")]
     pub damage: Option<Vec<DamageArg>>,
     /// The damage is from a critical hit (two death-save failures at 0 HP).
@@ -405,7 +399,7 @@ pub struct UpdateCharacterArgs {
     pub critical: bool,
     /// Healing; wakes a creature at 0 HP.
     pub healing: Option<u32>,
-    /// Temporary HP; kept only if higher than the current (they do not stack).
+    /// Temporary HP (the higher is kept; no stacking).
     pub temp_hp: Option<u32>,
     /// New name.
     pub name: Option<String>,
@@ -645,39 +639,67 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "create_character",
             title: "Create character",
             category: Category::Characters,
-            description: "Create a PC, NPC or enemy from SRD class/race, custom ones, or an SRD monster (fromMonster); derives HP, AC, saves, proficiency. previewTemplate shows without storing; validateOnly lists every rule a build breaks.",
+            description: "Create a PC, NPC or enemy from SRD class and race, custom ones or an SRD monster; derives HP, AC, saves.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: true,
             max_result_chars: 6_000,
             schema: input_schema::<CreateCharacterArgs>,
+            core_schema: Some(|| {
+                lean_schema::<CreateCharacterArgs>(&[
+                    "name",
+                    "class",
+                    "race",
+                    "level",
+                    "characterType",
+                    "fromMonster",
+                    "stats",
+                ])
+            }),
             handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_create),
         },
         ToolSpec {
             name: "get_character",
             title: "Get character",
             category: Category::Characters,
-            description: "Read a character sheet (base and effective values with the source of every modifier), several by batch, or list with listAll/filter.",
+            description: "Read character sheets with the source of every modifier, or list characters (listAll, filter).",
             read_only: true,
             destructive: false,
             idempotent: true,
             core: true,
             max_result_chars: 12_000,
             schema: || with_batch(input_schema::<GetCharacterArgs>(), "characters"),
+            core_schema: Some(|| {
+                with_batch(
+                    lean_schema::<GetCharacterArgs>(&["characterId", "characterName", "listAll"]),
+                    "characters",
+                )
+            }),
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Read, run_get),
         },
         ToolSpec {
             name: "update_character",
             title: "Update character",
             category: Category::Characters,
-            description: "Change any field of a character, set or shift HP, deal typed damage (resistances, temp HP, 0 HP, death saves applied), heal, grant temp HP.",
+            description: "Change a character's sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: true,
             max_result_chars: 6_000,
             schema: || with_batch(input_schema::<UpdateCharacterArgs>(), "updates"),
+            core_schema: Some(|| {
+                lean_schema::<UpdateCharacterArgs>(&[
+                    "characterId",
+                    "characterName",
+                    "hp",
+                    "damage",
+                    "healing",
+                    "tempHp",
+                    "critical",
+                ])
+            }),
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_update),
         },
         ToolSpec {
@@ -691,6 +713,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             core: false,
             max_result_chars: 2_000,
             schema: input_schema::<DeleteCharacterArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_delete),
         },
     ]

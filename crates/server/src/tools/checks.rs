@@ -14,7 +14,7 @@ use crate::arg_enum;
 use crate::args;
 use crate::catalog::{Category, ToolSpec};
 use crate::reply::{Reply, ToolError};
-use crate::schema::{input_schema, with_batch};
+use crate::schema::{input_schema, lean_schema, with_batch};
 
 arg_enum! {
     /// What kind of check.
@@ -32,9 +32,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ContestSide {
-    /// Opponent id.
     pub character_id: Option<String>,
-    /// Opponent name.
     pub character_name: Option<String>,
     /// Opponent's skill (default: the same).
     pub skill: Option<Skill>,
@@ -46,11 +44,9 @@ pub struct ContestSide {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RollCheckArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
-    /// What to roll; passive is 10 + the bonus, no roll.
+    /// passive is 10 + the bonus, no roll.
     pub check_type: CheckType,
     /// The skill (skill and passive checks).
     pub skill: Option<Skill>,
@@ -58,7 +54,7 @@ pub struct RollCheckArgs {
     pub ability: Option<Ability>,
     /// DC to beat (AC for attacks); success is reported.
     pub dc: Option<i32>,
-    /// Advantage from the situation (sheet conditions and effects apply by themselves).
+    /// Situational advantage (the sheet's own applies anyway).
     #[serde(default)]
     pub advantage: bool,
     /// Disadvantage from the situation.
@@ -69,7 +65,7 @@ pub struct RollCheckArgs {
     pub bonus: i32,
     /// Attack: add the proficiency bonus (default true; with weapon, from the class).
     pub proficient: Option<bool>,
-    /// Attack with this equipped weapon (name or item id): its ability, magic and damage roll.
+    /// Attack with this equipped weapon (name or item id).
     pub weapon: Option<String>,
     /// Why the check is made.
     pub reason: Option<String>,
@@ -239,7 +235,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "roll_check",
         title: "Roll check",
         category: Category::Characters,
-        description: "Roll a character's skill, ability, save, attack or initiative check (or passive score) with its own bonuses, conditions and effects applied; dc, contests (contestedBy) and group checks ({batch, group: true}: half must succeed).",
+        description: "Roll a character's skill, ability, save, attack or initiative with all its bonuses; dc, contests, group checks.",
         read_only: false,
         destructive: false,
         idempotent: false,
@@ -255,6 +251,19 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             }
             s
         },
+        core_schema: Some(|| {
+            lean_schema::<RollCheckArgs>(&[
+                "characterId",
+                "characterName",
+                "checkType",
+                "skill",
+                "ability",
+                "dc",
+                "advantage",
+                "disadvantage",
+                "weapon",
+            ])
+        }),
         handler: handle,
     }]
 }

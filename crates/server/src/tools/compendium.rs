@@ -351,13 +351,14 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "search_compendium",
             title: "Search compendium",
             category: Category::Compendium,
-            description: "Search SRD 5.1 content (spells, monsters, classes, races, items, conditions, rules…) by fuzzy name or text, with filters, pages or random picks.",
+            description: "Search SRD 5.1 spells, monsters, classes, races, items and rules by fuzzy name or text, with filters.",
             read_only: true,
             destructive: false,
             idempotent: true,
             core: false,
             max_result_chars: 10_000,
             schema: input_schema::<SearchCompendiumArgs>,
+            core_schema: None,
             handler: |e, n, raw| {
                 // Random picks come from the campaign's recorded dice stream.
                 let access = if raw.get("random").is_some_and(|v| !v.is_null()) {
@@ -372,13 +373,14 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "get_compendium_entry",
             title: "Get compendium entry",
             category: Category::Compendium,
-            description: "One SRD 5.1 entry by name (fuzzy) as a full card: spell, monster stat block, class, item, condition, rule…; else the closest names.",
+            description: "One SRD 5.1 entry as a full card (spell, stat block, class, item, rule…) by fuzzy name.",
             read_only: true,
             destructive: false,
             idempotent: true,
             core: false,
             max_result_chars: 16_000,
             schema: input_schema::<GetCompendiumEntryArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Read, run_get),
         },
     ]

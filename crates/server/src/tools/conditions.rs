@@ -12,7 +12,7 @@ use super::{Access, invoke_batch};
 use crate::arg_enum;
 use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
-use crate::schema::{input_schema, with_batch};
+use crate::schema::{input_schema, lean_schema, with_batch};
 
 arg_enum! {
     /// What to do with a condition.
@@ -66,15 +66,13 @@ pub(super) fn duration(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageConditionArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
-    /// add, remove, query, or tick (end of turn: rounds count down, save_ends rolls).
+    /// tick ends a turn: rounds count down, save_ends rolls.
     pub operation: ConditionOperation,
     /// The condition (required for add and remove).
     pub condition: Option<Condition>,
-    /// Exhaustion level 1–6 (add sets it, default +1; remove lowers by it).
+    /// Exhaustion 1–6 (add sets, default +1; remove lowers).
     pub level: Option<u8>,
     /// What imposed it; the spell for concentration.
     pub source: Option<String>,
@@ -165,13 +163,25 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_condition",
         title: "Manage condition",
         category: Category::Combat,
-        description: "Add, remove, query or tick the 15 SRD conditions and exhaustion 1–6 on a character; durations (rounds, until_rest, until_dispelled, concentration, save_ends); immunities enforced; effects apply to every roll.",
+        description: "Add, remove, query or tick SRD conditions and exhaustion, with durations; immunities enforced.",
         read_only: false,
         destructive: false,
         idempotent: false,
         core: true,
         max_result_chars: 6_000,
         schema: || with_batch(input_schema::<ManageConditionArgs>(), "operations"),
+        core_schema: Some(|| {
+            lean_schema::<ManageConditionArgs>(&[
+                "characterId",
+                "characterName",
+                "operation",
+                "condition",
+                "duration",
+                "rounds",
+                "level",
+                "source",
+            ])
+        }),
         handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run),
     }]
 }

@@ -14,17 +14,17 @@ use crate::schema::{input_schema, with_batch};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RollDiceArgs {
-    /// Dice notation: NdX, d%, + - * / (), keep/drop kh/kl/dh/dl N, reroll r/ro/rr, explode !, min/max N, damage tags like 1d8[fire].
+    /// NdX, d%, + - * / (), kh/kl/dh/dl N, r/ro/rr, !, min/max N, tags like 1d8[fire].
     pub expression: String,
     /// Why the roll is made (kept in the log).
     pub reason: Option<String>,
-    /// Roll the d20 twice, keep the higher.
+    /// Keep the higher of two d20s.
     #[serde(default)]
     pub advantage: bool,
-    /// Roll the d20 twice, keep the lower (cancels with advantage).
+    /// Keep the lower of two d20s.
     #[serde(default)]
     pub disadvantage: bool,
-    /// Seed for this roll only; the campaign's dice stream is untouched.
+    /// Seed for this roll only (the stream is untouched).
     pub seed: Option<u64>,
 }
 
@@ -47,13 +47,14 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "roll_dice",
         title: "Roll dice",
         category: Category::Characters,
-        description: "Roll a dice expression on the campaign's recorded, seedable dice stream; shows every die kept or dropped and natural 20/1.",
+        description: "Roll dice notation on the campaign's recorded, seedable dice stream; shows every die and natural 20/1.",
         read_only: false,
         destructive: false,
         idempotent: false,
         core: true,
         max_result_chars: 8_000,
         schema: || with_batch(input_schema::<RollDiceArgs>(), "rolls"),
+        core_schema: None,
         handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run),
     }]
 }

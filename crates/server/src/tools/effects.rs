@@ -57,9 +57,7 @@ impl From<TurnPointArg> for TurnPoint {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageEffectArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// add (same name replaces), remove, list or tick.
     pub operation: EffectOperation,
@@ -154,13 +152,14 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_effect",
         title: "Manage effect",
         category: Category::Characters,
-        description: "Add, remove, list or tick boons, curses and spell effects: typed modifiers (AC, roll bonuses and dice, advantage, speed, defenses) with duration and concentration link; every roll sees them.",
+        description: "Add, remove, list or tick boons, curses and spell effects; typed modifiers that every roll applies.",
         read_only: false,
         destructive: false,
         idempotent: false,
         core: false,
         max_result_chars: 6_000,
         schema: || with_batch(input_schema::<ManageEffectArgs>(), "operations"),
+        core_schema: None,
         handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run),
     }]
 }

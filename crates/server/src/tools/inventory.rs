@@ -298,9 +298,7 @@ pub struct ItemArg {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageInventoryArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name.
     pub character_name: Option<String>,
     /// What to do.
     pub operation: InventoryOp,
@@ -652,13 +650,14 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_inventory",
         title: "Manage inventory",
         category: Category::World,
-        description: "Items, slots, attunement (max 3) and coins: give (custom item or SRD name), remove, equip, unequip, view, transfer, use (potions heal, charges). Equipment changes AC, attacks, saves and speed. Batch for loot.",
+        description: "Give, remove, equip, unequip, view, transfer or use items and coins; equipment feeds AC, attacks and saves.",
         read_only: false,
         destructive: false,
         idempotent: false,
         core: false,
         max_result_chars: 8_000,
         schema: || with_batch(input_schema::<ManageInventoryArgs>(), "operations"),
+        core_schema: None,
         handler: handle,
     }]
 }

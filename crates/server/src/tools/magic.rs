@@ -27,9 +27,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageConcentrationArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// check (CON save after damage), break, get or set.
     pub operation: ConcentrationOperation,
@@ -112,9 +110,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ManageSlotsArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// view, expend, restore (no level: all) or set.
     pub operation: SlotOperation,
@@ -174,26 +170,28 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_concentration",
             title: "Manage concentration",
             category: Category::Magic,
-            description: "Check (CON save, DC max(10, half damage)), break, get or set a character's concentration; ending it removes linked effects and conditions. Damage through update_character checks by itself.",
+            description: "Get, set, break or check concentration (CON save); ending it removes the effects it held up.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: false,
             max_result_chars: 4_000,
             schema: input_schema::<ManageConcentrationArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_concentration),
         },
         ToolSpec {
             name: "manage_spell_slots",
             title: "Manage spell slots",
             category: Category::Magic,
-            description: "View, expend, restore or set spell slots (SRD class tables by default; pact magic separate).",
+            description: "View, expend, restore or set spell slots (SRD class tables; pact magic separate).",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: false,
             max_result_chars: 3_000,
             schema: || with_batch(input_schema::<ManageSlotsArgs>(), "operations"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_slots),
         },
     ]

@@ -26,9 +26,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TakeRestArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// short or long.
     #[serde(rename = "type", alias = "restType")]
@@ -77,9 +75,7 @@ arg_enum! {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LevelUpArgs {
-    /// Character id.
     pub character_id: Option<String>,
-    /// Character name (case-insensitive).
     pub character_name: Option<String>,
     /// Level to reach (default one more).
     pub target_level: Option<u32>,
@@ -134,26 +130,28 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "take_rest",
             title: "Take rest",
             category: Category::Characters,
-            description: "Short rest (spend hit dice, pact slots and short-rest resources back) or long rest (full HP, half hit dice, all slots and resources, exhaustion −1, until_rest effects end); refused during an encounter.",
+            description: "Short or long rest: hit dice, HP, slots, resources and exhaustion restored per SRD; refused in combat.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: false,
             max_result_chars: 4_000,
             schema: || with_batch(input_schema::<TakeRestArgs>(), "rests"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_rest),
         },
         ToolSpec {
             name: "level_up",
             title: "Level up",
             category: Category::Characters,
-            description: "Raise a character one or more levels: HP (average, roll, max, manual), hit dice, proficiency, SRD spell slots, new class features and ASI levels listed.",
+            description: "Raise a character's level: HP, hit dice, proficiency and spell slots; lists new features and ASIs.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: false,
             max_result_chars: 4_000,
             schema: || with_batch(input_schema::<LevelUpArgs>(), "level-ups"),
+            core_schema: None,
             handler: |e, n, raw| invoke_batch(e, n, raw, Access::Write, run_level),
         },
     ]

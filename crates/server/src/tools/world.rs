@@ -362,9 +362,7 @@ arg_enum! {
 pub struct MovePartyArgs {
     /// What to do.
     pub operation: MoveOp,
-    /// Party id (default: the active party).
     pub party_id: Option<String>,
-    /// Party name.
     pub party_name: Option<String>,
     /// move: adjacent place (id or name).
     pub to: Option<String>,
@@ -562,9 +560,7 @@ arg_enum! {
 pub struct ManagePartyArgs {
     /// What to do.
     pub operation: PartyOp,
-    /// Party id (default: the active party).
     pub party_id: Option<String>,
-    /// Party name (case-insensitive).
     pub party_name: Option<String>,
     /// create: name; update: new name.
     pub name: Option<String>,
@@ -989,9 +985,7 @@ pub struct SessionContextArgs {
     pub include: Option<Vec<SectionArg>>,
     /// Default compact.
     pub format: Option<FormatArg>,
-    /// Party id (default: the active party).
     pub party_id: Option<String>,
-    /// Party name.
     pub party_name: Option<String>,
 }
 
@@ -1034,65 +1028,70 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_location",
             title: "Manage location",
             category: Category::World,
-            description: "Places and the ways between them: create, get, update, delete, list; link/unlink two places (door, passage, stairs…; locked, hidden, one-way).",
+            description: "Create, read, update, delete or list places, and link or unlink the ways between them.",
             read_only: false,
             destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 8_000,
             schema: input_schema::<ManageLocationArgs>,
+            core_schema: None,
             handler: handle_location,
         },
         ToolSpec {
             name: "move_party",
             title: "Move party",
             category: Category::World,
-            description: "Move a party along a connection (locks: key, pick, break or force; hidden ways need a search first; one-way enforced; travel time noted); status (location, known exits); history.",
+            description: "Move a party to an adjacent place (locks, hidden and one-way ways enforced), or show its status and history.",
             read_only: false,
             destructive: false,
             idempotent: false,
             core: false,
             max_result_chars: 6_000,
             schema: input_schema::<MovePartyArgs>,
+            core_schema: None,
             handler: handle_move,
         },
         ToolSpec {
             name: "manage_party",
             title: "Manage party",
             category: Category::World,
-            description: "Parties: create, get, update, delete, list; add_member/remove_member with roles, set_leader, set_active (party, or its active character). A character is in one party at most.",
+            description: "Create, read, update, delete or list parties; add or remove members, set the leader or active party.",
             read_only: false,
             destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 8_000,
             schema: || with_batch(input_schema::<ManagePartyArgs>(), "operations"),
+            core_schema: None,
             handler: handle_party,
         },
         ToolSpec {
             name: "manage_notes",
             title: "Manage notes",
             category: Category::World,
-            description: "Session notes: add (type, tags, importance, dm/player visibility), search (ranked full text + filters), get, update, delete, list (recent first).",
+            description: "Add, search (ranked full text), read, update, delete or list session notes.",
             read_only: false,
             destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 10_000,
             schema: input_schema::<ManageNotesArgs>,
+            core_schema: None,
             handler: handle_notes,
         },
         ToolSpec {
             name: "get_session_context",
             title: "Get session context",
             category: Category::World,
-            description: "Where the game stands in one call: the party's HP and conditions, its location and known exits, the encounter, key and recent notes, the last events. Call it first when resuming.",
+            description: "Where the game stands in one call: party, place, encounter, notes, last events; call first when resuming.",
             read_only: true,
             destructive: false,
             idempotent: true,
             core: true,
             max_result_chars: 12_000,
             schema: input_schema::<SessionContextArgs>,
+            core_schema: None,
             handler: |e, n, raw| invoke(e, n, raw, Access::Read, run_context),
         },
     ]
