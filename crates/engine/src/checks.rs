@@ -9,7 +9,7 @@ use tabletop_rules::d20::{
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::{Ability, DamageType};
 
-use crate::character::{CharacterRef, resolve_with_fields};
+use crate::character::{Character, CharacterRef, StatAction, resolve_with_fields};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
@@ -186,6 +186,68 @@ pub struct AttackDamage {
     pub roll: DiceRoll,
 }
 
+/// Rolls a hit's damage (dice doubled on a critical hit); the result is reported, not applied.
+fn roll_damage(
+    call: &mut Call<'_>,
+    weapon: &str,
+    expression: &str,
+    critical: bool,
+) -> Result<AttackDamage> {
+    let mut expr = dice::parse(expression)?;
+    if critical {
+        expr = expr.with_doubled_dice()?;
+    }
+    let roll = expr.roll(call.rng()?)?;
+    Ok(AttackDamage {
+        weapon: weapon.to_string(),
+        expression: roll.expression.clone(),
+        total: roll.total.max(0),
+        by_type: roll
+            .damage_by_type()
+            .into_iter()
+            .map(|(damage_type, amount)| TypedAmount {
+                damage_type,
+                amount,
+            })
+            .collect(),
+        critical,
+        applied: false,
+        roll,
+    })
+}
+
+/// The stat-block action called `name` (case-insensitive) that makes an attack roll.
+fn stat_block_attack<'c>(c: &'c Character, name: &str) -> Option<&'c StatAction> {
+    let key = crate::character::name_key(name);
+    c.stat_block
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| a.attack_bonus.is_some() && crate::character::name_key(&a.name) == key)
+}
+
+/// Adds the stat block's attacks to a "no such weapon" error, so the fix is in the message.
+fn with_stat_block_attacks(e: EngineError, c: &Character) -> EngineError {
+    let attacks: Vec<&str> = c
+        .stat_block
+        .iter()
+        .flat_map(|b| b.actions.iter())
+        .filter(|a| a.attack_bonus.is_some())
+        .map(|a| a.name.as_str())
+        .collect();
+    if attacks.is_empty() {
+        return e;
+    }
+    EngineError::invalid(
+        "weapon",
+        format!(
+            "{e}; {}'s stat-block attacks: {}",
+            c.name,
+            attacks.join(", ")
+        ),
+    )
+}
+
 /// Rolls (or computes the passive score of) one check for one character.
 pub fn roll_check(
     call: &mut Call<'_>,
@@ -208,7 +270,56 @@ pub fn roll_check(
                 "weapon goes with checkType attack",
             ));
         }
-        let item = equipped_weapon(&c, &w.name)?;
+        // A stat block's attack (a creature made from an SRD monster), when no equipped weapon
+        // has that name: its to-hit already holds ability and proficiency.
+        let item = match equipped_weapon(&c, &w.name) {
+            Ok(item) => item,
+            Err(e) => {
+                let Some(action) = stat_block_attack(&c, &w.name) else {
+                    return Err(with_stat_block_attacks(e, &c));
+                };
+                let mut with = req.clone();
+                with.test = D20Test::Attack {
+                    ability: None,
+                    proficient: false,
+                };
+                let to_hit = action.attack_bonus.unwrap_or(0);
+                let rules = with
+                    .to_rules()
+                    .labelled(match &req.reason {
+                        Some(r) => format!("{} attack ({r})", action.name),
+                        None => format!("{} attack", action.name),
+                    })
+                    .bonus(format!("{} to hit", action.name), to_hit);
+                let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+                let expression = action
+                    .damage
+                    .iter()
+                    .map(|d| match d.damage_type {
+                        Some(t) => format!("({})[{t}]", d.dice),
+                        None => format!("({})", d.dice),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                let damage = if outcome.success == Some(false) || expression.is_empty() {
+                    None
+                } else {
+                    Some(Box::new(roll_damage(
+                        call,
+                        &action.name,
+                        &expression,
+                        outcome.critical,
+                    )?))
+                };
+                let out = CheckOutcome::Rolled {
+                    character: c.name.clone(),
+                    outcome,
+                    damage,
+                };
+                call.record_roll(&out);
+                return Ok(out);
+            }
+        };
         let proficient = w
             .proficient
             .or_else(|| weapon_proficiency(call, &c, item))
@@ -230,27 +341,12 @@ pub fn roll_check(
         let damage = if outcome.success == Some(false) {
             None
         } else {
-            let mut expr = dice::parse(&attack.damage)?;
-            if outcome.critical {
-                expr = expr.with_doubled_dice()?;
-            }
-            let roll = expr.roll(call.rng()?)?;
-            Some(Box::new(AttackDamage {
-                weapon: item.name.clone(),
-                expression: roll.expression.clone(),
-                total: roll.total.max(0),
-                by_type: roll
-                    .damage_by_type()
-                    .into_iter()
-                    .map(|(damage_type, amount)| TypedAmount {
-                        damage_type,
-                        amount,
-                    })
-                    .collect(),
-                critical: outcome.critical,
-                applied: false,
-                roll,
-            }))
+            Some(Box::new(roll_damage(
+                call,
+                &item.name,
+                &attack.damage,
+                outcome.critical,
+            )?))
         };
         let out = CheckOutcome::Rolled {
             character: c.name.clone(),

@@ -322,6 +322,41 @@ async fn a_goblin_from_the_compendium_attacks_with_plus_4_and_1d6_plus_2() {
         .await;
     assert!(a.text.contains("Scimitar +4, 1d6+2 slashing"), "{}", a.text);
     assert!(a.text.contains("CR 1/4 (50 XP)"), "{}", a.text);
+    // And it attacks with its stat block: +4 to hit, 1d6+2 slashing on a hit (dice doubled on a
+    // crit), with its own sheet's conditions and effects applied.
+    for _ in 0..12 {
+        let a = s
+            .client
+            .call(
+                "roll_check",
+                json!({"characterName": "Goblin", "checkType": "attack", "weapon": "scimitar", "dc": 12}),
+            )
+            .await
+            .unwrap();
+        assert!(!a.is_error, "{}", a.text);
+        let o = &a.structured["outcome"];
+        assert_eq!(o["modifierTotal"], 4, "{}", a.structured);
+        let kept = o["kept"].as_i64().unwrap();
+        assert_eq!(o["total"].as_i64().unwrap(), kept + 4);
+        let d = &a.structured["damage"];
+        if o["success"] == json!(false) {
+            assert!(d.is_null(), "no damage on a miss");
+            continue;
+        }
+        assert_eq!(d["byType"][0]["damageType"], "slashing", "{d}");
+        let total = d["total"].as_i64().unwrap();
+        if d["critical"] == json!(true) {
+            assert!((4..=14).contains(&total), "2d6+2 on a crit: {total}");
+        } else {
+            assert!((3..=8).contains(&total), "1d6+2: {total}");
+        }
+    }
+    s.err(
+        "roll_check",
+        json!({"characterName": "Goblin", "checkType": "attack", "weapon": "longsword"}),
+        &["Scimitar, Shortbow"],
+    )
+    .await;
     // Fuzzy names, a chosen name and type; a dragon's resistances and legendary actions.
     let a = s
         .ok(

@@ -65,7 +65,7 @@ pub struct RollCheckArgs {
     pub bonus: i32,
     /// Attack: add the proficiency bonus (default true; with weapon, from the class).
     pub proficient: Option<bool>,
-    /// Attack with this equipped weapon (name or item id).
+    /// Attack with this equipped weapon, or a stat-block attack (e.g. scimitar).
     pub weapon: Option<String>,
     /// Why the check is made.
     pub reason: Option<String>,
