@@ -1,44 +1,13 @@
 //! End to end over the real binary: manage_inventory and weapon attacks through roll_check.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
-use tabletop_server::client::{Answer, Client};
+use tabletop_server::client::Answer;
 
-struct Session {
-    client: Client,
-    _dir: tempfile::TempDir,
-}
+mod common;
+
+use common::Session;
 
 impl Session {
-    async fn start() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let args = vec![
-            "--data-dir".to_string(),
-            dir.path().display().to_string(),
-            "--seed".into(),
-            "9".into(),
-        ];
-        let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
-            .await
-            .unwrap();
-        Self { client, _dir: dir }
-    }
-
-    async fn ok(&self, tool: &str, args: Value) -> Answer {
-        let a = self.client.call(tool, args.clone()).await.unwrap();
-        assert!(!a.is_error, "{tool} {args} failed: {}", a.text);
-        a
-    }
-
-    async fn err(&self, tool: &str, args: Value, needles: &[&str]) {
-        let a = self.client.call(tool, args.clone()).await.unwrap();
-        assert!(a.is_error, "{tool} {args} should fail: {}", a.text);
-        for n in needles {
-            assert!(a.text.contains(n), "{tool} {args}: lacks '{n}': {}", a.text);
-        }
-    }
-
     async fn inv(&self, args: Value) -> Answer {
         self.ok("manage_inventory", args).await
     }
@@ -59,7 +28,7 @@ fn modifier_total(a: &Answer) -> i64 {
 
 #[tokio::test]
 async fn custom_items_change_the_sheet_and_the_attack() {
-    let s = Session::start().await;
+    let s = Session::start(9).await;
     s.hero("Thorin", 12).await;
     s.hero("Elara", 10).await;
     s.inv(
@@ -214,7 +183,7 @@ async fn custom_items_change_the_sheet_and_the_attack() {
 
 #[tokio::test]
 async fn bad_inventory_inputs_name_the_fix() {
-    let s = Session::start().await;
+    let s = Session::start(9).await;
     s.hero("Vex", 14).await;
     s.inv(json!({"characterName": "Vex", "operation": "give", "item": {"name": "Shield", "equipped": true,
         "armorStats": {"baseAc": 2, "category": "shield"}}}))
@@ -298,7 +267,7 @@ async fn srd_items_by_name() {
         eprintln!("skipped srd_items_by_name: TABLETOP_SRD_DIR not set");
         return;
     }
-    let s = Session::start().await;
+    let s = Session::start(9).await;
     s.hero("Tor", 12).await;
     for n in [
         "Chain Mail",

@@ -1,54 +1,13 @@
 //! End to end, tool by tool: the happy path, and the bad inputs an agent will send, each
 //! answered by a tool error that names the fix (never a crash, never a silent default).
 
-use std::path::PathBuf;
+use serde_json::json;
 
-use serde_json::{Value, json};
-use tabletop_server::client::{Answer, Client};
+mod common;
 
-struct Session {
-    client: Client,
-    _dir: tempfile::TempDir,
-}
+use common::Session;
 
 impl Session {
-    async fn start() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let args = vec![
-            "--data-dir".to_string(),
-            dir.path().display().to_string(),
-            "--seed".into(),
-            "77".into(),
-        ];
-        let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
-            .await
-            .unwrap();
-        Self { client, _dir: dir }
-    }
-
-    async fn ok(&self, tool: &str, args: Value) -> Answer {
-        let a = self.client.call(tool, args.clone()).await.unwrap();
-        assert!(!a.is_error, "{tool} {args} failed: {}", a.text);
-        a
-    }
-
-    /// Asserts a tool error whose message contains every one of `needles`.
-    async fn err(&self, tool: &str, args: Value, needles: &[&str]) {
-        let a = self.client.call(tool, args.clone()).await.unwrap();
-        assert!(
-            a.is_error,
-            "{tool} {args} should fail but answered: {}",
-            a.text
-        );
-        for n in needles {
-            assert!(
-                a.text.contains(n),
-                "{tool} {args}: error lacks '{n}': {}",
-                a.text
-            );
-        }
-    }
-
     async fn hero(&self, name: &str) {
         self.ok(
             "create_character",
@@ -61,7 +20,7 @@ impl Session {
 
 #[tokio::test]
 async fn roll_dice() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     let a = s
         .ok(
             "roll_dice",
@@ -132,7 +91,7 @@ async fn roll_dice() {
 
 #[tokio::test]
 async fn create_character() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     let a = s
         .ok(
             "create_character",
@@ -219,7 +178,7 @@ async fn create_character() {
 
 #[tokio::test]
 async fn get_character() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Aria").await;
     s.hero("Bran").await;
     let a = s
@@ -306,7 +265,7 @@ async fn get_character() {
 
 #[tokio::test]
 async fn update_character() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Kael").await;
     let a = s
         .ok(
@@ -396,7 +355,7 @@ async fn update_character() {
 
 #[tokio::test]
 async fn delete_character() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Temp").await;
     let a = s
         .ok("delete_character", json!({"characterName": "temp"}))
@@ -425,7 +384,7 @@ async fn delete_character() {
 
 #[tokio::test]
 async fn roll_check() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Rook").await;
     s.hero("Wren").await;
     let a = s
@@ -514,7 +473,7 @@ async fn roll_check() {
 
 #[tokio::test]
 async fn unknown_tools_and_bad_argument_shapes() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.err("roll_dise", json!({}), &["did you mean 'roll_dice'"])
         .await;
     s.client.close().await.unwrap();
@@ -522,7 +481,7 @@ async fn unknown_tools_and_bad_argument_shapes() {
 
 #[tokio::test]
 async fn effects_and_conditions_change_rolls() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Aria").await;
     s.ok(
         "manage_effect",
@@ -636,7 +595,7 @@ async fn effects_and_conditions_change_rolls() {
 
 #[tokio::test]
 async fn concentration_saves_after_damage_and_failure_ends_it() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.ok(
         "create_character",
         json!({"name": "Cleo", "hp": 60, "customClass": {"name": "Cleric", "hitDie": 8},
@@ -713,7 +672,7 @@ async fn concentration_saves_after_damage_and_failure_ends_it() {
 
 #[tokio::test]
 async fn slots_levels_and_rests() {
-    let s = Session::start().await;
+    let s = Session::start(77).await;
     s.hero("Aria").await;
     s.err(
         "manage_spell_slots",

@@ -1,0 +1,57 @@
+//! The harness shared by the end-to-end tests: a real `tabletop serve` in a temporary data dir,
+//! spoken to over MCP, with assertions for answers and for tool errors.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tabletop_server::client::{Answer, Client};
+
+/// A server in its own data dir and a connected client.
+pub struct Session {
+    /// The connected client.
+    pub client: Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    /// Starts a server whose dice stream is seeded with `seed`.
+    pub async fn start(seed: u64) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let args = vec![
+            "--data-dir".to_string(),
+            dir.path().display().to_string(),
+            "--seed".into(),
+            seed.to_string(),
+        ];
+        let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
+            .await
+            .unwrap();
+        Self { client, _dir: dir }
+    }
+
+    /// Calls `tool` and asserts it answered without a tool error.
+    pub async fn ok(&self, tool: &str, args: Value) -> Answer {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(!a.is_error, "{tool} {args} failed: {}", a.text);
+        a
+    }
+
+    /// Asserts a tool error whose message contains every one of `needles`.
+    pub async fn err(&self, tool: &str, args: Value, needles: &[&str]) {
+        let a = self.client.call(tool, args.clone()).await.unwrap();
+        assert!(
+            a.is_error,
+            "{tool} {args} should fail but answered: {}",
+            a.text
+        );
+        for n in needles {
+            assert!(
+                a.text.contains(n),
+                "{tool} {args}: error lacks '{n}': {}",
+                a.text
+            );
+        }
+    }
+}
