@@ -387,43 +387,11 @@ fn tick(
     let entries = std::mem::take(&mut c.conditions);
     let mut kept = Vec::new();
     for mut e in entries {
-        match &mut e.duration {
-            Some(Duration::Rounds { remaining }) => {
-                *remaining = remaining.saturating_sub(rounds);
-                if *remaining == 0 {
-                    changes.push(format!(
-                        "{} is no longer {} (duration over)",
-                        c.name, e.condition
-                    ));
-                    continue;
-                }
-                changes.push(format!("{}: {} round(s) left", e.condition, remaining));
+        if let Some(d) = e.duration.as_mut() {
+            let label = e.condition.to_string();
+            if crate::effects::tick_duration(call, &sheet, d, rounds, &label, changes)? {
+                continue;
             }
-            Some(Duration::SaveEnds { dc, ability }) => {
-                let (dc, ability) = (*dc, *ability);
-                let out = concentration::roll_save(
-                    call,
-                    &sheet,
-                    ability,
-                    dc,
-                    &format!("ends {}", e.condition),
-                )?;
-                let ok = out.success == Some(true);
-                changes.push(format!(
-                    "{} — {}{}",
-                    c.name,
-                    out.summary(),
-                    if ok {
-                        format!("; no longer {}", e.condition)
-                    } else {
-                        String::new()
-                    }
-                ));
-                if ok {
-                    continue;
-                }
-            }
-            _ => {}
         }
         kept.push(e);
     }

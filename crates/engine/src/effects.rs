@@ -496,6 +496,48 @@ pub fn list_effects(call: &Call<'_>, target: CharacterRef<'_>) -> Result<EffectO
     Ok(outcome(&c, Vec::new(), None))
 }
 
+/// Ticks one timed effect or condition on `sheet` by `rounds`: counts `Rounds` down, or rolls one
+/// save for `SaveEnds` with the sheet's own bonuses; other durations are untouched. Says what
+/// happened in `changes`; returns whether it ended. `label` names what would end.
+pub(crate) fn tick_duration(
+    call: &mut Call<'_>,
+    sheet: &Character,
+    duration: &mut Duration,
+    rounds: u32,
+    label: &str,
+    changes: &mut Vec<String>,
+) -> Result<bool> {
+    match duration {
+        Duration::Rounds { remaining } => {
+            *remaining = remaining.saturating_sub(rounds);
+            if *remaining == 0 {
+                changes.push(format!("{label} on {} ends (duration over)", sheet.name));
+                return Ok(true);
+            }
+            changes.push(format!(
+                "{label} on {}: {remaining} round(s) left",
+                sheet.name
+            ));
+            Ok(false)
+        }
+        Duration::SaveEnds { dc, ability } => {
+            let out =
+                concentration::roll_save(call, sheet, *ability, *dc, &format!("ends {label}"))?;
+            let ok = out.success == Some(true);
+            let ends = if ok {
+                format!("; {label} ends")
+            } else {
+                String::new()
+            };
+            changes.push(format!("{} — {}{ends}", sheet.name, out.summary()));
+            Ok(ok)
+        }
+        Duration::UntilRest | Duration::UntilDispelled | Duration::Concentration { .. } => {
+            Ok(false)
+        }
+    }
+}
+
 /// Counts down round-based effects by `rounds` (those ticking at `at`, when given); expired
 /// effects end. Save-ends effects roll their save.
 pub fn tick_effects(
@@ -525,37 +567,8 @@ pub fn tick_effects(
             kept.push(e);
             continue;
         }
-        match &mut e.duration {
-            Duration::Rounds { remaining } => {
-                *remaining = remaining.saturating_sub(rounds);
-                if *remaining == 0 {
-                    changes.push(format!("{} ends on {} (duration over)", e.name, c.name));
-                    continue;
-                }
-                changes.push(format!(
-                    "{}: {} left",
-                    e.name,
-                    e.duration.describe(|s| s.into())
-                ));
-            }
-            Duration::SaveEnds { dc, ability } => {
-                let out = concentration::roll_save(call, &sheet, *ability, *dc, &e.name)?;
-                let ok = out.success == Some(true);
-                changes.push(format!(
-                    "{} — {}{}",
-                    c.name,
-                    out.summary(),
-                    if ok {
-                        format!("; {} ends", e.name)
-                    } else {
-                        String::new()
-                    }
-                ));
-                if ok {
-                    continue;
-                }
-            }
-            _ => {}
+        if tick_duration(call, &sheet, &mut e.duration, rounds, &e.name, &mut changes)? {
+            continue;
         }
         kept.push(e);
     }
