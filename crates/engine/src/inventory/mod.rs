@@ -30,8 +30,31 @@ macro_rules! keyed_enum {
         pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $key:literal ),+ $(,)? }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum $name { $( $(#[$vmeta])* #[serde(rename = $key)] $variant ),+ }
+
+        /// Reads case-insensitively (`"Two-Handed"` is `two_handed`); an unknown value names the
+        /// closest and every allowed one.
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                let k = tabletop_rules::vocab::normalize_key(&s);
+                match k.as_str() {
+                    $($key => Ok($name::$variant),)+
+                    _ => {
+                        let keys = [$($key),+];
+                        let hint = tabletop_rules::vocab::closest(&k, keys.iter().copied())
+                            .map(|c| format!(" (did you mean '{c}'?)"))
+                            .unwrap_or_default();
+                        Err(serde::de::Error::custom(format!(
+                            "unknown value '{s}'{hint}; allowed: {}",
+                            keys.join(", ")
+                        )))
+                    }
+                }
+            }
+        }
 
         impl $name {
             /// Every value.

@@ -3,14 +3,16 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
 use tabletop_engine::character::CharacterRef;
 use tabletop_engine::inventory::ops::{
     self, GiveRequest, InventoryOutcome, InventoryView, ItemDef, ItemRef, MechanicalEffects,
 };
-use tabletop_engine::inventory::{ArmorStats, Charges, Currency, Item, WeaponStats};
+use tabletop_engine::inventory::{
+    ArmorCategory, ArmorStats, Charges, Currency, Item, ItemType, Rarity, Recharge, Slot,
+    WeaponCategory, WeaponProperty, WeaponStats,
+};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
@@ -30,98 +32,6 @@ arg_enum! {
         View = "view",
         Transfer = "transfer",
         Use = "use",
-    }
-}
-
-arg_enum! {
-    /// Item type.
-    pub enum ItemTypeArg {
-        Weapon = "weapon",
-        Armor = "armor",
-        Consumable = "consumable",
-        Wondrous = "wondrous",
-        Tool = "tool",
-        AdventuringGear = "adventuring_gear",
-        Treasure = "treasure",
-        Ammunition = "ammunition",
-    }
-}
-
-arg_enum! {
-    /// Rarity.
-    pub enum RarityArg {
-        Common = "common",
-        Uncommon = "uncommon",
-        Rare = "rare",
-        VeryRare = "very_rare",
-        Legendary = "legendary",
-        Artifact = "artifact",
-    }
-}
-
-arg_enum! {
-    /// Equipment slot.
-    pub enum SlotArg {
-        Mainhand = "mainhand",
-        Offhand = "offhand",
-        Armor = "armor",
-        Head = "head",
-        Feet = "feet",
-        Hands = "hands",
-        Cloak = "cloak",
-        Neck = "neck",
-        Ring1 = "ring1",
-        Ring2 = "ring2",
-        Belt = "belt",
-        Quiver = "quiver",
-    }
-}
-
-arg_enum! {
-    /// Weapon category.
-    pub enum WeaponCategoryArg {
-        SimpleMelee = "simple_melee",
-        SimpleRanged = "simple_ranged",
-        MartialMelee = "martial_melee",
-        MartialRanged = "martial_ranged",
-    }
-}
-
-arg_enum! {
-    /// Weapon property.
-    pub enum WeaponPropertyArg {
-        Ammunition = "ammunition",
-        Finesse = "finesse",
-        Heavy = "heavy",
-        Light = "light",
-        Loading = "loading",
-        Range = "range",
-        Reach = "reach",
-        Special = "special",
-        Thrown = "thrown",
-        TwoHanded = "two_handed",
-        Versatile = "versatile",
-    }
-}
-
-arg_enum! {
-    /// Armor category.
-    pub enum ArmorCategoryArg {
-        Light = "light",
-        Medium = "medium",
-        Heavy = "heavy",
-        Shield = "shield",
-    }
-}
-
-arg_enum! {
-    /// When charges come back.
-    pub enum RechargeArg {
-        Dawn = "dawn",
-        Dusk = "dusk",
-        ShortRest = "short_rest",
-        LongRest = "long_rest",
-        Never = "never",
     }
 }
 
@@ -168,10 +78,10 @@ pub struct WeaponStatsArg {
     #[schemars(with = "String")]
     pub damage_type: DamageType,
     /// Category.
-    pub category: WeaponCategoryArg,
+    pub category: WeaponCategory,
     /// Properties.
     #[serde(default)]
-    pub properties: Vec<WeaponPropertyArg>,
+    pub properties: Vec<WeaponProperty>,
     /// Range (ranged or thrown).
     pub range: Option<RangeArg>,
     /// Two-handed dice, e.g. "1d10".
@@ -185,7 +95,7 @@ pub struct ArmorStatsArg {
     /// Base AC (shield: its bonus).
     pub base_ac: i32,
     /// Category.
-    pub category: ArmorCategoryArg,
+    pub category: ArmorCategory,
     /// DEX cap (medium default 2).
     pub max_dex_bonus: Option<i32>,
     /// Disadvantage on Stealth.
@@ -245,7 +155,7 @@ pub struct EffectsArg {
     /// Most charges.
     pub max_charges: Option<u32>,
     /// When charges return.
-    pub recharge_on: Option<RechargeArg>,
+    pub recharge_on: Option<Recharge>,
     /// Charges regained, e.g. "1d6+1" (default all).
     pub recharge_dice: Option<String>,
 }
@@ -260,9 +170,9 @@ pub struct ItemArg {
     pub description: Option<String>,
     /// Type (default from stats).
     #[serde(rename = "type")]
-    pub item_type: Option<ItemTypeArg>,
+    pub item_type: Option<ItemType>,
     /// Rarity (default common).
-    pub rarity: Option<RarityArg>,
+    pub rarity: Option<Rarity>,
     /// Magic works only attuned (max 3).
     #[serde(default)]
     pub requires_attunement: bool,
@@ -291,7 +201,7 @@ pub struct ItemArg {
     pub equipped: bool,
     /// Equip at once in this slot.
     #[schemars(with = "Option<String>")]
-    pub slot: Option<SlotArg>,
+    pub slot: Option<Slot>,
 }
 
 /// Arguments of `manage_inventory`.
@@ -314,7 +224,7 @@ pub struct ManageInventoryArgs {
     #[schemars(with = "Option<BTreeMap<String, u64>>")]
     pub currency: Option<CoinsArg>,
     /// equip/unequip slot (default detected).
-    pub slot: Option<SlotArg>,
+    pub slot: Option<Slot>,
     /// transfer: recipient id.
     pub to_character_id: Option<String>,
     /// transfer: recipient name.
@@ -333,13 +243,6 @@ pub struct ManageInventoryArgs {
     pub show_stats: Option<bool>,
 }
 
-/// The engine's value with the same snake_case key as the argument's.
-fn same<A: Serialize, E: DeserializeOwned>(a: A) -> Result<E, EngineError> {
-    serde_json::to_value(a)
-        .and_then(serde_json::from_value)
-        .map_err(|e| EngineError::Rule(format!("internal: argument conversion failed: {e}")))
-}
-
 fn item_def(a: ItemArg) -> Result<ItemDef, EngineError> {
     let weapon = a
         .weapon_stats
@@ -347,8 +250,8 @@ fn item_def(a: ItemArg) -> Result<ItemDef, EngineError> {
             Ok(WeaponStats {
                 damage_dice: w.damage_dice,
                 damage_type: w.damage_type,
-                category: same(w.category)?,
-                properties: same(w.properties)?,
+                category: w.category,
+                properties: w.properties,
                 range_normal: w.range.as_ref().map(|r| r.normal),
                 range_long: w.range.as_ref().and_then(|r| r.long),
                 versatile_damage: w.versatile_damage,
@@ -360,7 +263,7 @@ fn item_def(a: ItemArg) -> Result<ItemDef, EngineError> {
         .map(|x| -> Result<ArmorStats, EngineError> {
             Ok(ArmorStats {
                 base_ac: x.base_ac,
-                category: same(x.category)?,
+                category: x.category,
                 max_dex_bonus: x.max_dex_bonus,
                 stealth_disadvantage: x.stealth_disadvantage,
                 strength_requirement: x.strength_requirement,
@@ -375,10 +278,7 @@ fn item_def(a: ItemArg) -> Result<ItemDef, EngineError> {
             Some(Charges {
                 current: current.unwrap_or(max),
                 max,
-                recharge: match fx.recharge_on {
-                    Some(r) => same(r)?,
-                    None => tabletop_engine::inventory::Recharge::Dawn,
-                },
+                recharge: fx.recharge_on.unwrap_or(Recharge::Dawn),
                 recharge_dice: fx.recharge_dice.clone(),
             })
         }
@@ -386,8 +286,8 @@ fn item_def(a: ItemArg) -> Result<ItemDef, EngineError> {
     Ok(ItemDef {
         name: a.name,
         description: a.description,
-        item_type: a.item_type.map(same).transpose()?,
-        rarity: a.rarity.map(same).transpose()?,
+        item_type: a.item_type,
+        rarity: a.rarity,
         requires_attunement: a.requires_attunement,
         attunement_restriction: a.attunement_restriction,
         weapon,
@@ -491,7 +391,7 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
                             id: Some(&id),
                             name: None,
                         },
-                        slot.map(same).transpose()?,
+                        slot,
                     )?;
                     let mut merged = eq;
                     merged.operation = "give";
@@ -517,11 +417,11 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
             let r = item_ref.ok_or_else(|| {
                 EngineError::invalid("itemName", "equip needs the item: itemName or itemId")
             })?;
-            ops::equip(call, who, r, a.slot.map(same).transpose()?)?
+            ops::equip(call, who, r, a.slot)?
         }
         InventoryOp::Unequip => {
             only(&a, "unequip", &["itemId", "itemName", "slot"])?;
-            ops::unequip(call, who, item_ref, a.slot.map(same).transpose()?)?
+            ops::unequip(call, who, item_ref, a.slot)?
         }
         InventoryOp::Transfer => {
             only(
