@@ -457,17 +457,10 @@ pub fn resolve_with_fields(
             format!("name the character with {id_field} or {name_field}"),
         ));
     };
-    let mut found = tx.characters_named(campaign, name)?;
-    match found.len() {
-        0 => Err(not_found(call, name)),
-        1 => found.pop().ok_or_else(unreachable_err),
-        _ => Err(EngineError::Ambiguous {
-            kind: "character",
-            given: name.to_string(),
-            candidates: found.iter().map(Character::label).collect(),
-            id_field,
-        }),
-    }
+    let found = tx.characters_named(campaign, name)?;
+    crate::error::one_match("character", id_field, name, found, Character::label, || {
+        Ok(not_found(call, name))
+    })
 }
 
 fn unreachable_err() -> EngineError {

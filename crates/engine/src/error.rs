@@ -93,5 +93,29 @@ impl EngineError {
     }
 }
 
+/// The single match of a lookup by name: the match, or `not_found()` when there is none, or an
+/// [`EngineError::Ambiguous`] listing every candidate (as `label` shows it) when there are several.
+pub(crate) fn one_match<T>(
+    kind: &'static str,
+    id_field: &'static str,
+    given: &str,
+    mut found: Vec<T>,
+    label: impl Fn(&T) -> String,
+    not_found: impl FnOnce() -> Result<EngineError>,
+) -> Result<T> {
+    match found.len() {
+        0 => Err(not_found()?),
+        1 => found
+            .pop()
+            .ok_or_else(|| EngineError::Rule("internal: lookup changed".into())),
+        _ => Err(EngineError::Ambiguous {
+            kind,
+            given: given.to_string(),
+            candidates: found.iter().map(label).collect(),
+            id_field,
+        }),
+    }
+}
+
 /// The engine's result type.
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;

@@ -147,13 +147,18 @@ pub fn resolve_party(call: &Call<'_>, r: PartyRef<'_>) -> Result<Party> {
         return Ok(p);
     }
     let key = name_key(given);
-    let mut found: Vec<Party> = tx
+    let found: Vec<Party> = tx
         .list_parties(campaign)?
         .into_iter()
         .filter(|p| name_key(&p.name) == key)
         .collect();
-    match found.len() {
-        0 => {
+    crate::error::one_match(
+        "party",
+        "partyId",
+        given,
+        found,
+        |p| format!("{} ({})", p.name, p.id),
+        || {
             let names: Vec<(String, String)> = tx
                 .list_parties(campaign)?
                 .into_iter()
@@ -164,25 +169,13 @@ pub fn resolve_party(call: &Call<'_>, r: PartyRef<'_>) -> Result<Party> {
             } else {
                 suggestions(given, &names)
             };
-            Err(EngineError::NotFound {
+            Ok(EngineError::NotFound {
                 kind: "party",
                 given: given.to_string(),
                 suggestions: s,
             })
-        }
-        1 => found
-            .pop()
-            .ok_or_else(|| EngineError::Rule("internal: lookup changed".into())),
-        _ => Err(EngineError::Ambiguous {
-            kind: "party",
-            given: given.to_string(),
-            candidates: found
-                .iter()
-                .map(|p| format!("{} ({})", p.name, p.id))
-                .collect(),
-            id_field: "partyId",
-        }),
-    }
+        },
+    )
 }
 
 /// A member as shown: who, their role and vitals.

@@ -9,6 +9,7 @@ use tabletop_rules::damage::{
     AtZeroHp, DamagePart, DamageResult, DamageTarget, HealResult, TempHpResult, Vitals,
     apply_damage, apply_healing, grant_temp_hp,
 };
+use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
 use crate::character::{
@@ -247,10 +248,11 @@ fn concentration_after(
     Ok(())
 }
 
-fn vitals(c: &Character) -> Vitals {
+/// The pipeline's view of `c`'s hit points, with the effective maximum from `eff`.
+fn vitals(c: &Character, eff: &EffectiveStats) -> Vitals {
     Vitals {
         hp: c.hp,
-        max_hp: c.effective().max_hp.value.max(1) as u32,
+        max_hp: eff.max_hp.value.max(1) as u32,
         temp_hp: c.temp_hp,
         death_saves: c.death_saves,
         dead: c.dead,
@@ -272,8 +274,8 @@ pub fn damage(
     }
     let eff = c.effective();
     let target = DamageTarget {
-        vitals: vitals(c),
-        defenses: eff.defenses.clone(),
+        vitals: vitals(c, &eff),
+        defenses: eff.defenses,
         at_zero: AtZeroHp::for_character_type(c.kind),
     };
     let mut r = apply_damage(&target, parts, critical)?;
@@ -301,7 +303,7 @@ pub fn damage(
 
 /// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset.
 pub fn heal(c: &mut Character, amount: u32, changes: &mut Vec<String>) -> Result<HealResult> {
-    let r = apply_healing(&vitals(c), amount)?;
+    let r = apply_healing(&vitals(c, &c.effective()), amount)?;
     c.hp = r.hp_after;
     c.death_saves = r.death_saves;
     if r.regains_consciousness {

@@ -236,13 +236,18 @@ pub fn resolve_location(call: &Call<'_>, r: LocationRef<'_>, field: &str) -> Res
     {
         return Ok(l);
     }
-    let mut found = tx.locations_named(campaign, given)?;
-    match found.len() {
-        0 => {
+    let found = tx.locations_named(campaign, given)?;
+    crate::error::one_match(
+        "location",
+        "locationId",
+        given,
+        found,
+        |l| format!("{} ({})", l.name, l.id),
+        || {
             let names = tx.location_names(campaign)?;
             let mut s = suggestions(given, &names);
             if s.is_empty() && names.is_empty() {
-                return Err(EngineError::invalid(
+                return Ok(EngineError::invalid(
                     field,
                     format!(
                         "no location '{given}': this campaign has no locations yet; create one with manage_location operation create"
@@ -256,25 +261,13 @@ pub fn resolve_location(call: &Call<'_>, r: LocationRef<'_>, field: &str) -> Res
                     .map(|(id, n)| format!("{n} ({id})"))
                     .collect();
             }
-            Err(EngineError::NotFound {
+            Ok(EngineError::NotFound {
                 kind: "location",
                 given: given.to_string(),
                 suggestions: s,
             })
-        }
-        1 => found
-            .pop()
-            .ok_or_else(|| EngineError::Rule("internal: lookup changed".into())),
-        _ => Err(EngineError::Ambiguous {
-            kind: "location",
-            given: given.to_string(),
-            candidates: found
-                .iter()
-                .map(|l| format!("{} ({})", l.name, l.id))
-                .collect(),
-            id_field: "locationId",
-        }),
-    }
+        },
+    )
 }
 
 /// The fields of a new location, or the changes to one (absent = unchanged).
