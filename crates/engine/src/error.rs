@@ -48,6 +48,9 @@ pub enum EngineError {
     /// The damage pipeline refused (e.g. healing the dead).
     #[error(transparent)]
     Damage(#[from] tabletop_rules::damage::DamageError),
+    /// A position, area or map edit the grid refused.
+    #[error(transparent)]
+    Grid(#[from] tabletop_grid::GridError),
     /// The rules forbid the action; the message says why and what would allow it.
     #[error("{0}")]
     Rule(String),

@@ -6,6 +6,7 @@
 
 pub mod campaign;
 pub mod character;
+pub mod combat;
 pub mod checks;
 pub mod compendium;
 pub mod concentration;

@@ -26,43 +26,8 @@ pub fn create_from_monster(call: &mut Call<'_>, req: CreateRequest) -> Result<Cr
         ));
     }
     reject_build_fields(&req)?;
-    let srd = call.require_compendium(
-        &format!("fromMonster '{given}'"),
-        "a custom build: name, stats, hp, ac and characterType npc or enemy",
-    )?;
-    let mut derivations = Vec::new();
-    let monster = match srd.get(Some(EntryKind::Monster), given) {
-        Lookup::Found {
-            entry: tabletop_srd::Entry::Monster(m),
-            exact,
-        } => {
-            if !exact {
-                derivations.push(format!("'{given}' read as the SRD monster {}", m.name));
-            }
-            m
-        }
-        Lookup::Found { .. } => {
-            return Err(EngineError::Rule(
-                "internal: a monster lookup found another kind".into(),
-            ));
-        }
-        Lookup::Closest { candidates } => {
-            return Err(EngineError::Invalid {
-                field: "fromMonster".into(),
-                problem: if candidates.is_empty() {
-                    format!(
-                        "no SRD monster is named like '{given}'; search_compendium {{\"type\": \"monster\", \"query\": …}} lists them"
-                    )
-                } else {
-                    let names: Vec<&str> = candidates.iter().map(|h| h.name.as_str()).collect();
-                    format!(
-                        "no SRD monster '{given}'; did you mean one of: {}?",
-                        names.join(", ")
-                    )
-                },
-            });
-        }
-    };
+    let (monster, note) = lookup(call, given, "fromMonster")?;
+    let mut derivations: Vec<String> = note.into_iter().collect();
     let name = match req.name.trim() {
         "" => monster.name.clone(),
         n if n.chars().count() > 80 => {
@@ -102,6 +67,45 @@ pub fn create_from_monster(call: &mut Call<'_>, req: CreateRequest) -> Result<Cr
         rolled: None,
         same_name,
     })
+}
+
+/// The SRD monster named like `given` (fuzzy), and a note when the name was read as another;
+/// `field` names the argument in errors.
+pub fn lookup<'a>(
+    call: &Call<'a>,
+    given: &str,
+    field: &str,
+) -> Result<(&'a Monster, Option<String>)> {
+    let srd = call.require_compendium(
+        &format!("{field} '{given}'"),
+        "a custom build: name, stats, hp, ac and characterType npc or enemy",
+    )?;
+    match srd.get(Some(EntryKind::Monster), given) {
+        Lookup::Found {
+            entry: tabletop_srd::Entry::Monster(m),
+            exact,
+        } => Ok((
+            m,
+            (!exact).then(|| format!("'{given}' read as the SRD monster {}", m.name)),
+        )),
+        Lookup::Found { .. } => Err(EngineError::Rule(
+            "internal: a monster lookup found another kind".into(),
+        )),
+        Lookup::Closest { candidates } => Err(EngineError::Invalid {
+            field: field.into(),
+            problem: if candidates.is_empty() {
+                format!(
+                    "no SRD monster is named like '{given}'; search_compendium {{\"type\": \"monster\", \"query\": …}} lists them"
+                )
+            } else {
+                let names: Vec<&str> = candidates.iter().map(|h| h.name.as_str()).collect();
+                format!(
+                    "no SRD monster '{given}'; did you mean one of: {}?",
+                    names.join(", ")
+                )
+            },
+        }),
+    }
 }
 
 /// The fields a stat block fixes; giving one beside `fromMonster` is an error naming it.

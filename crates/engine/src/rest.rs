@@ -46,10 +46,9 @@ pub struct RestOutcome {
     pub changes: Vec<String>,
 }
 
-/// The hook the combat engine fills: the active encounter `c` takes part in, if any. Encounters
-/// do not exist yet, so nobody is ever in one.
-pub fn active_encounter_of(_call: &Call<'_>, _c: &Character) -> Result<Option<String>> {
-    Ok(None)
+/// The active encounter `c` takes part in, if any.
+pub fn active_encounter_of(call: &Call<'_>, c: &Character) -> Result<Option<String>> {
+    crate::combat::active_encounter_of(call, &c.id)
 }
 
 /// The refusal for a character in an active encounter.

@@ -54,6 +54,18 @@ impl SpellSlots {
         self.max.iter().all(|m| *m == 0) && self.pact.is_none() && !self.manual
     }
 
+    /// Slots left per level that has any ("1" … "9"), and "pact" for pact slots.
+    pub fn remaining_by_level(&self) -> std::collections::BTreeMap<String, u32> {
+        let mut out: std::collections::BTreeMap<String, u32> = (1..=9u8)
+            .filter(|l| self.max[usize::from(l - 1)] > 0)
+            .map(|l| (l.to_string(), u32::from(self.left(l))))
+            .collect();
+        if let Some(p) = self.pact {
+            out.insert("pact".into(), u32::from(p.max.saturating_sub(p.used)));
+        }
+        out
+    }
+
     /// Slots left at `level` (1–9), regular slots only.
     pub fn left(&self, level: u8) -> u8 {
         let i = usize::from(level.clamp(1, 9) - 1);

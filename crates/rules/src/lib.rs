@@ -15,6 +15,7 @@ pub mod abilities;
 pub mod conditions;
 pub mod d20;
 pub mod damage;
+pub mod encounter;
 pub mod hp;
 pub mod modifiers;
 pub mod stats;

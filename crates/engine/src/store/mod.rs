@@ -11,6 +11,7 @@ pub use sqlite::SqliteStore;
 use serde::{Deserialize, Serialize};
 
 use crate::character::{Character, CharacterFilter};
+use crate::combat::Encounter;
 use crate::event::{Event, EventDraft};
 use crate::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::party::Party;
@@ -220,4 +221,19 @@ pub trait Tx {
         filter: &NoteFilter,
         limit: usize,
     ) -> Result<Vec<ScoredNote>, StoreError>;
+
+    // Encounters.
+    /// An encounter by id.
+    fn encounter(&self, campaign: CampaignId, id: &str) -> Result<Option<Encounter>, StoreError>;
+    /// Encounters, newest first; only the active ones when `active_only`.
+    fn list_encounters(
+        &self,
+        campaign: CampaignId,
+        active_only: bool,
+    ) -> Result<Vec<Encounter>, StoreError>;
+    /// Inserts or replaces an encounter.
+    fn put_encounter(&mut self, campaign: CampaignId, encounter: &Encounter)
+    -> Result<(), StoreError>;
+    /// Deletes an encounter; false when there was none.
+    fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
 }

@@ -7,6 +7,7 @@ use rusqlite_migration::{M, Migrations};
 
 use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
 use crate::character::{Character, CharacterFilter, name_key};
+use crate::combat::{Encounter, EncounterStatus};
 use crate::event::{Event, EventDraft};
 use crate::notes::{Importance, Note, NoteFilter, NoteOrder, NoteType, ScoredNote, Visibility};
 use crate::party::{Party, PartyMember, PartyRole};
@@ -32,6 +33,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/001_initial.sql")),
         M::up(include_str!("../../migrations/002_world.sql")),
+        M::up(include_str!("../../migrations/003_encounters.sql")),
     ])
 }
 
@@ -749,6 +751,55 @@ impl Tx for SqliteTx<'_> {
                 })
             })
             .collect()
+    }
+
+    fn encounter(&self, campaign: CampaignId, id: &str) -> Result<Option<Encounter>, StoreError> {
+        let doc: Option<String> = self
+            .tx
+            .prepare_cached("SELECT doc FROM encounters WHERE campaign_id = ?1 AND id = ?2")?
+            .query_row(params![campaign.0, id], |r| r.get(0))
+            .optional()?;
+        doc.as_deref().map(|d| decode("encounter", d)).transpose()
+    }
+
+    fn list_encounters(
+        &self,
+        campaign: CampaignId,
+        active_only: bool,
+    ) -> Result<Vec<Encounter>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM encounters WHERE campaign_id = ?1 AND (?2 = 0 OR status = 'active')
+             ORDER BY created_at DESC, id DESC",
+        )?;
+        let docs = stmt
+            .query_map(params![campaign.0, active_only], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        docs.iter().map(|d| decode("encounter", d)).collect()
+    }
+
+    fn put_encounter(&mut self, campaign: CampaignId, e: &Encounter) -> Result<(), StoreError> {
+        let doc = encode("encounter", e)?;
+        let status = match e.status {
+            EncounterStatus::Active => "active",
+            EncounterStatus::Ended => "ended",
+        };
+        self.tx
+            .prepare_cached(&format!(
+                "INSERT INTO encounters (campaign_id, id, name, status, doc, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, {NOW}, {NOW})
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   name = excluded.name, status = excluded.status, doc = excluded.doc,
+                   updated_at = excluded.updated_at"
+            ))?
+            .execute(params![campaign.0, e.id, e.name, status, doc])?;
+        Ok(())
+    }
+
+    fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        Ok(self.tx.execute(
+            "DELETE FROM encounters WHERE campaign_id = ?1 AND id = ?2",
+            params![campaign.0, id],
+        )? > 0)
     }
 }
 

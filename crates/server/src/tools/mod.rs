@@ -3,6 +3,7 @@
 
 mod characters;
 mod checks;
+mod combat;
 mod compendium;
 mod conditions;
 mod dice;
@@ -32,6 +33,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(effects::specs());
     v.extend(rest::specs());
     v.extend(conditions::specs());
+    v.extend(combat::specs());
     v.extend(magic::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());

@@ -1,0 +1,324 @@
+//! `execute_action`: every action a combatant can take, with the action economy enforced.
+//!
+//! [`execute`] checks who may act and what it costs ([`economy`]), then hands the request to the
+//! module that owns the action: [`attack`] (weapon and stat-block attacks, two-weapon fighting,
+//! opportunity attacks, DM damage and healing), [`movement`] (move, dash, disengage),
+//! [`tactics`] (dodge, help, hide, ready, search, objects and magic items, grapple, shove,
+//! special, legendary and lair actions) and [`spell`] (cast_spell).
+
+pub mod attack;
+pub mod economy;
+pub mod movement;
+pub mod spell;
+pub mod tactics;
+
+use serde::{Deserialize, Serialize};
+use tabletop_grid::Position;
+use tabletop_rules::{Ability, DamageType};
+
+use super::model::*;
+use crate::character::Character;
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// What is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionType {
+    /// One attack with a weapon or a stat-block attack (or a multiattack).
+    Attack,
+    /// Cast a spell.
+    CastSpell,
+    /// Move along a path or to a square.
+    Move,
+    /// Gain extra movement equal to speed.
+    Dash,
+    /// Movement provokes no opportunity attacks this turn.
+    Disengage,
+    /// Attacks against the actor have disadvantage until its next turn.
+    Dodge,
+    /// Give an ally advantage on its next attack against a target (or next check).
+    Help,
+    /// Stealth check against the hostiles' passive Perception.
+    Hide,
+    /// Hold an action for a trigger; taken later as a reaction.
+    Ready,
+    /// Perception or Investigation to find something or someone.
+    Search,
+    /// Interact with an object.
+    UseObject,
+    /// Use an item from the inventory (potion, wand, …).
+    UseMagicItem,
+    /// A stat-block ability (breath weapon, recharge abilities) or class feature.
+    UseSpecialAbility,
+    /// Contested Athletics to grapple a creature.
+    Grapple,
+    /// Contested Athletics to knock prone or push 5 ft.
+    Shove,
+    /// The off-hand attack of two-weapon fighting (bonus action).
+    TwoWeaponAttack,
+    /// Damage applied by the game master.
+    Damage,
+    /// Healing applied by the game master.
+    Heal,
+    /// A legendary action (at the end of another creature's turn).
+    LegendaryAction,
+    /// A lair action (initiative count 20).
+    LairAction,
+}
+
+impl ActionType {
+    /// "attack", "cast_spell", …
+    pub fn key(self) -> &'static str {
+        match self {
+            ActionType::Attack => "attack",
+            ActionType::CastSpell => "cast_spell",
+            ActionType::Move => "move",
+            ActionType::Dash => "dash",
+            ActionType::Disengage => "disengage",
+            ActionType::Dodge => "dodge",
+            ActionType::Help => "help",
+            ActionType::Hide => "hide",
+            ActionType::Ready => "ready",
+            ActionType::Search => "search",
+            ActionType::UseObject => "use_object",
+            ActionType::UseMagicItem => "use_magic_item",
+            ActionType::UseSpecialAbility => "use_special_ability",
+            ActionType::Grapple => "grapple",
+            ActionType::Shove => "shove",
+            ActionType::TwoWeaponAttack => "two_weapon_attack",
+            ActionType::Damage => "damage",
+            ActionType::Heal => "heal",
+            ActionType::LegendaryAction => "legendary_action",
+            ActionType::LairAction => "lair_action",
+        }
+    }
+}
+
+/// What part of the turn an action uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCost {
+    /// The action.
+    Action,
+    /// The bonus action.
+    BonusAction,
+    /// The reaction (the only thing usable off-turn).
+    Reaction,
+    /// Nothing (object interaction, DM adjustments).
+    Free,
+    /// Movement only.
+    Movement,
+}
+
+/// Shove: knock prone or push away.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ShoveMode {
+    /// Knock the target prone.
+    #[default]
+    Prone,
+    /// Push it 5 ft away.
+    Push,
+}
+
+/// A combatant named by id or name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Who {
+    /// Character id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Or name (case-insensitive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Who {
+    /// Whether neither id nor name is given.
+    pub fn is_empty(&self) -> bool {
+        self.id.as_deref().is_none_or(|s| s.trim().is_empty())
+            && self.name.as_deref().is_none_or(|s| s.trim().is_empty())
+    }
+}
+
+/// One `execute_action` request. Fields beyond the actor and type are read by the actions that
+/// need them; an action refuses fields that make no sense for it only when ignoring them would
+/// mislead.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionRequest {
+    /// Encounter (default: the active one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter_id: Option<String>,
+    /// Who acts (absent for DM damage/heal and lair actions).
+    #[serde(default)]
+    pub actor: Who,
+    /// What is done.
+    pub action_type: Option<ActionType>,
+    /// What it costs (default per action: attack → action, two_weapon_attack → bonus_action, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action_cost: Option<ActionCost>,
+    /// The target.
+    #[serde(default)]
+    pub target: Who,
+    /// Several targets (spells, area damage).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<Who>,
+    /// Weapon (equipped item) or stat-block action ("Scimitar", "Multiattack").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weapon: Option<String>,
+    /// Ability to attack with (finesse: STR or DEX) or to check with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability: Option<Ability>,
+    /// Destination square (move) or area origin/aim point (spells).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Position>,
+    /// Explicit path of squares for a move (each adjacent to the previous).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<Position>,
+    /// Spell name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell: Option<String>,
+    /// Slot level to cast at (upcasting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot_level: Option<u8>,
+    /// Direction of a cone or line: a compass point ("north", "ne") when `to` is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<String>,
+    /// Damage or healing: dice or a number ("2d6+3", "7"); typed dice allowed ("1d8[fire]").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
+    /// Damage type for `amount` without tags.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+    /// The stat-block ability, feature, legendary or lair action used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability_name: Option<String>,
+    /// Inventory item used (use_magic_item, use_object).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// A readied action's trigger.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// The readied action itself (an execute_action request without actor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readied_action: Option<serde_json::Value>,
+    /// Shove: prone (default) or push.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shove_mode: Option<ShoveMode>,
+    /// Free text (what object, what is searched for, the lair action's effect).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The caller grants advantage.
+    #[serde(default)]
+    pub advantage: bool,
+    /// The caller imposes disadvantage.
+    #[serde(default)]
+    pub disadvantage: bool,
+    /// Situational bonus to the roll.
+    #[serde(default)]
+    pub bonus: i32,
+    /// Override the action economy and turn order (the answer says what was overridden).
+    #[serde(default)]
+    pub force: bool,
+}
+
+/// What one action did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionOutcome {
+    /// Encounter id.
+    pub encounter_id: String,
+    /// Who acted.
+    pub actor: String,
+    /// What was done.
+    pub action_type: Option<ActionType>,
+    /// What it cost.
+    pub cost: Option<ActionCost>,
+    /// The lead line ("Hit! Goblin 1 takes 9 slashing (7 → 0 HP) and dies.").
+    pub headline: String,
+    /// What followed, in order (rolls explained, saves, concentration, opportunity attacks).
+    pub lines: Vec<String>,
+    /// Rules the DM overrode with `force`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forced: Vec<String>,
+    /// The actor's turn after the action.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub economy: Option<Economy>,
+    /// Action-specific details (attack rolls, damage per type, path, saves).
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub details: serde_json::Value,
+}
+
+/// The context an action runs in: the loaded encounter and the acting combatant's sheet.
+pub struct Turn<'r> {
+    /// The encounter, saved after the action.
+    pub encounter: Encounter,
+    /// The actor's sheet (absent for DM damage/heal and lair actions without an actor).
+    pub actor: Option<Character>,
+    /// The request.
+    pub req: &'r ActionRequest,
+    /// The cost charged.
+    pub cost: ActionCost,
+    /// What `force` overrode.
+    pub forced: Vec<String>,
+}
+
+/// Runs one action: validates the actor and the economy, dispatches, saves the encounter.
+pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome> {
+    let Some(action_type) = req.action_type else {
+        return Err(EngineError::invalid(
+            "actionType",
+            "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
+        ));
+    };
+    let encounter = super::load_active(call, req.encounter_id.as_deref())?;
+    let mut turn = economy::begin(call, encounter, req, action_type)?;
+    let mut out = match action_type {
+        ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, &mut turn)?,
+        ActionType::Damage => attack::dm_damage(call, &mut turn)?,
+        ActionType::Heal => attack::dm_heal(call, &mut turn)?,
+        ActionType::Move | ActionType::Dash | ActionType::Disengage => {
+            movement::run(call, &mut turn, action_type)?
+        }
+        ActionType::CastSpell => spell::cast(call, &mut turn)?,
+        ActionType::Dodge
+        | ActionType::Help
+        | ActionType::Hide
+        | ActionType::Ready
+        | ActionType::Search
+        | ActionType::UseObject
+        | ActionType::UseMagicItem
+        | ActionType::UseSpecialAbility
+        | ActionType::Grapple
+        | ActionType::Shove
+        | ActionType::LegendaryAction
+        | ActionType::LairAction => tactics::run(call, &mut turn, action_type)?,
+    };
+    out.encounter_id = turn.encounter.id.clone();
+    out.action_type = Some(action_type);
+    out.cost = Some(turn.cost);
+    out.forced.extend(turn.forced.iter().cloned());
+    if let Some(a) = &turn.actor {
+        out.actor = a.name.clone();
+        out.economy = turn
+            .encounter
+            .combatant(&a.id)
+            .map(|c| c.economy.clone());
+    }
+    let line = if out.forced.is_empty() {
+        out.headline.clone()
+    } else {
+        format!("{} [forced: {}]", out.headline, out.forced.join("; "))
+    };
+    turn.encounter.log(line);
+    super::save(call, &turn.encounter)?;
+    let id = turn.encounter.id.clone();
+    call.record_change("encounter", &id, out.headline.clone());
+    Ok(out)
+}

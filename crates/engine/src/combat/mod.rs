@@ -1,0 +1,174 @@
+//! Combat: encounters, initiative, the action economy and the actions themselves.
+//!
+//! An encounter is one stored document ([`Encounter`]); its combatants are characters, so the
+//! damage pipeline, conditions, effects and concentration of the character modules apply
+//! unchanged. Every use case here loads the encounter, changes it and the characters involved,
+//! and saves both in the call's one transaction.
+
+pub mod actions;
+pub mod create;
+pub mod render;
+pub mod model;
+pub mod view;
+
+pub use model::*;
+
+use crate::character::Character;
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// Loads the encounter `id`, or, when `id` is `None`, the one active encounter.
+pub fn load(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
+    let campaign = call.campaign();
+    match id.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(id) => call
+            .tx_ref()
+            .encounter(campaign, id)?
+            .ok_or_else(|| EngineError::NotFound {
+                kind: "encounter",
+                given: id.to_string(),
+                suggestions: call
+                    .tx_ref()
+                    .list_encounters(campaign, false)
+                    .map(|l| l.into_iter().take(5).map(|e| format!("{} ({})", e.id, e.name)).collect())
+                    .unwrap_or_default(),
+            }),
+        None => {
+            let mut active = call.tx_ref().list_encounters(campaign, true)?;
+            match active.len() {
+                0 => Err(EngineError::Rule(
+                    "no encounter is active; start one with create_encounter (or pass encounterId of an ended one)"
+                        .into(),
+                )),
+                1 => Ok(active.remove(0)),
+                _ => Err(EngineError::invalid(
+                    "encounterId",
+                    format!(
+                        "several encounters are active ({}); pass encounterId",
+                        active
+                            .iter()
+                            .map(|e| format!("{} ({})", e.id, e.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+/// Loads an encounter that is still running.
+pub fn load_active(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
+    let e = load(call, id)?;
+    if !e.is_active() {
+        return Err(EngineError::Rule(format!(
+            "encounter {} ({}) has ended; start a new one with create_encounter",
+            e.id, e.name
+        )));
+    }
+    Ok(e)
+}
+
+/// Stores the encounter.
+pub fn save(call: &mut Call<'_>, e: &Encounter) -> Result<()> {
+    let campaign = call.campaign();
+    call.tx().put_encounter(campaign, e)?;
+    Ok(())
+}
+
+/// A combatant's character sheet.
+pub fn sheet(call: &Call<'_>, character_id: &str) -> Result<Character> {
+    call.tx_ref()
+        .character(call.campaign(), character_id)?
+        .ok_or_else(|| EngineError::NotFound {
+            kind: "character",
+            given: character_id.to_string(),
+            suggestions: Vec::new(),
+        })
+}
+
+/// Stores a combatant's sheet.
+pub fn put_sheet(call: &mut Call<'_>, c: &Character) -> Result<()> {
+    let campaign = call.campaign();
+    call.tx().put_character(campaign, c)?;
+    Ok(())
+}
+
+/// The id of the active encounter `character_id` fights in, if any.
+pub fn active_encounter_of(call: &Call<'_>, character_id: &str) -> Result<Option<String>> {
+    Ok(call
+        .tx_ref()
+        .list_encounters(call.campaign(), true)?
+        .into_iter()
+        .find(|e| {
+            e.order
+                .iter()
+                .any(|c| c.character_id == character_id && !c.removed)
+        })
+        .map(|e| e.id))
+}
+
+/// Finds a combatant of `e` by character id or (case-insensitive) name; `id_field` names the
+/// id argument in errors ("actorId", "targetId").
+pub fn find_combatant<'e>(
+    e: &'e Encounter,
+    id: Option<&str>,
+    name: Option<&str>,
+    id_field: &'static str,
+) -> Result<&'e Combatant> {
+    let field = id_field.trim_end_matches("Id");
+    if let Some(id) = id.map(str::trim).filter(|s| !s.is_empty()) {
+        return e
+            .order
+            .iter()
+            .find(|c| c.character_id == id)
+            .ok_or_else(|| not_in(e, id, field));
+    }
+    let Some(name) = name.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Err(EngineError::invalid(
+            field,
+            format!("name a combatant by {field}Id or {field}Name"),
+        ));
+    };
+    let key = crate::character::name_key(name);
+    let hits: Vec<&Combatant> = e
+        .order
+        .iter()
+        .filter(|c| crate::character::name_key(&c.name) == key)
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(one),
+        [] => Err(not_in(e, name, field)),
+        many => Err(EngineError::Ambiguous {
+            kind: "combatant",
+            given: name.to_string(),
+            candidates: many
+                .iter()
+                .map(|c| format!("{} ({})", c.name, c.character_id))
+                .collect(),
+            id_field,
+        }),
+    }
+}
+
+fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
+    let key = crate::character::name_key(given);
+    let mut names: Vec<(usize, String)> = e
+        .order
+        .iter()
+        .map(|c| {
+            let k = crate::character::name_key(&c.name);
+            let score = if k.contains(&key) || key.contains(&k) { 0 } else { 1 };
+            (score, format!("{} ({})", c.name, c.character_id))
+        })
+        .collect();
+    names.sort();
+    EngineError::invalid(
+        field,
+        format!(
+            "'{given}' is not in encounter {}; combatants: {}",
+            e.id,
+            names.into_iter().map(|(_, n)| n).collect::<Vec<_>>().join(", ")
+        ),
+    )
+}

@@ -1,0 +1,280 @@
+//! The stored encounter: who fights, in what order, where they stand and what each has left
+//! of its turn.
+//!
+//! Combatants are characters. Existing characters take part as themselves (every hit, condition
+//! and spent slot lands on their sheet at once: nothing waits for a sync), and SRD monsters or
+//! inline stat blocks are created as characters tagged with the encounter that spawned them. The
+//! encounter keeps only what exists in combat: initiative, positions (on its [`BattleMap`]), the
+//! action economy, readied actions, timed terrain, a short log, and a snapshot of each linked
+//! character at the start so `end_encounter` can report what the fight changed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use tabletop_grid::{BattleMap, Position, Terrain};
+use tabletop_rules::Condition;
+
+/// Which side a combatant fights on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The player characters and those fighting with them as party members.
+    Party,
+    /// Hostile to the party.
+    Enemy,
+    /// Fighting with the party.
+    Ally,
+    /// On no side.
+    Neutral,
+}
+
+impl Side {
+    /// Whether two sides are hostile to each other (party and allies against enemies).
+    pub fn hostile_to(self, other: Side) -> bool {
+        matches!(
+            (self, other),
+            (Side::Enemy, Side::Party | Side::Ally) | (Side::Party | Side::Ally, Side::Enemy)
+        )
+    }
+
+    /// "party", "enemy", …
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::Party => "party",
+            Side::Enemy => "enemy",
+            Side::Ally => "ally",
+            Side::Neutral => "neutral",
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Whether the encounter is running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EncounterStatus {
+    /// In progress.
+    Active,
+    /// Ended by `end_encounter`.
+    Ended,
+}
+
+/// What a combatant has spent of its turn. Reset at the start of its turn (the reaction too).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Economy {
+    /// The action is spent.
+    pub action: bool,
+    /// The bonus action is spent.
+    pub bonus_action: bool,
+    /// The reaction is spent (refreshes at the start of its own turn).
+    pub reaction: bool,
+    /// The free object interaction is spent.
+    pub object_interaction: bool,
+    /// Feet of movement used this turn.
+    pub movement_used_ft: u32,
+    /// Extra movement granted this turn (dash adds the creature's speed).
+    pub movement_bonus_ft: u32,
+    /// Attacks left of an Attack action already begun (Extra Attack, multiattack parts).
+    pub attacks_left: u32,
+}
+
+/// An action held with `ready`, taken as a reaction when its trigger happens.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadiedAction {
+    /// The trigger in words ("when a goblin comes within reach").
+    pub trigger: String,
+    /// The action to take, as an `execute_action` request (JSON) or a description.
+    pub action: serde_json::Value,
+    /// Round it was readied in (it lapses at the start of the creature's next turn).
+    pub round: u32,
+}
+
+/// Transient states that end at a point in the turn order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TurnFlags {
+    /// Dodging until the start of its next turn: attacks against it have disadvantage, DEX saves
+    /// advantage.
+    pub dodging: bool,
+    /// Disengaged this turn: its movement provokes no opportunity attacks.
+    pub disengaged: bool,
+    /// Hidden, with the Stealth total that observers' Perception must beat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<i32>,
+    /// Combatant ids it has the Help action's advantage against (its next attack on them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub helped_against: Vec<String>,
+    /// Helped on its next ability check.
+    pub helped_check: bool,
+    /// A readied action waiting for its trigger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readied: Option<ReadiedAction>,
+}
+
+/// One combatant: a character in the initiative order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Combatant {
+    /// The character's id (also the creature's id on the map).
+    pub character_id: String,
+    /// Name at the time it joined (kept for logs; the sheet holds the live name).
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Initiative total.
+    pub initiative: i32,
+    /// Tie-breakers: DEX score, then a seeded roll; higher acts first.
+    pub tiebreak: (i32, u32),
+    /// Created by this encounter (an SRD monster or inline stat block).
+    #[serde(default)]
+    pub spawned: bool,
+    /// Surprised: no actions or reactions until its first turn ends.
+    #[serde(default)]
+    pub surprised: bool,
+    /// Left the fight (removed, fled): stays in the log, skipped in the order.
+    #[serde(default)]
+    pub removed: bool,
+    /// What is spent of the current turn.
+    #[serde(default)]
+    pub economy: Economy,
+    /// Dodge, disengage, hide, help, ready.
+    #[serde(default)]
+    pub flags: TurnFlags,
+    /// Legendary actions left this round (stat blocks that have them).
+    #[serde(default)]
+    pub legendary_actions: u32,
+    /// Stat-block abilities with a recharge that are spent ("Fire Breath").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_abilities: Vec<String>,
+}
+
+/// A terrain change that expires.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimedTerrain {
+    /// Squares changed.
+    pub squares: Vec<Position>,
+    /// What they were before (restored on expiry), in the same order.
+    pub previous: Vec<Terrain>,
+    /// What they became.
+    pub terrain: Terrain,
+    /// Round at the start of which it expires.
+    pub expires_round: u32,
+    /// Why ("Web", "Grease").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// What a linked character was like when the encounter began, for the end-of-fight diff.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// Current HP.
+    pub hp: u32,
+    /// Temporary HP.
+    pub temp_hp: u32,
+    /// Conditions by name.
+    pub conditions: Vec<Condition>,
+    /// Slots left per level ("1": 2, …; "pact": 1).
+    pub slots: BTreeMap<String, u32>,
+    /// Resources left by name.
+    pub resources: BTreeMap<String, u32>,
+}
+
+/// One line of the encounter's log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogLine {
+    /// Round.
+    pub round: u32,
+    /// What happened.
+    pub text: String,
+}
+
+/// How many log lines an encounter keeps (older lines stay in the campaign's event log).
+pub const LOG_KEEP: usize = 60;
+
+/// A stored encounter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Encounter {
+    /// Stable id ("enc1").
+    pub id: String,
+    /// Name ("Goblin ambush").
+    pub name: String,
+    /// Active or ended.
+    pub status: EncounterStatus,
+    /// Round, from 1.
+    pub round: u32,
+    /// Index into `order` of the creature whose turn it is.
+    pub turn: usize,
+    /// Combatants in initiative order (highest first).
+    pub order: Vec<Combatant>,
+    /// Terrain, lighting, props and every combatant's position.
+    pub map: BattleMap,
+    /// Terrain changes that expire.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed_terrain: Vec<TimedTerrain>,
+    /// Whether the encounter ends itself when one side is down.
+    #[serde(default)]
+    pub auto_end: bool,
+    /// Linked characters as they were at the start.
+    #[serde(default)]
+    pub snapshots: BTreeMap<String, Snapshot>,
+    /// Recent happenings.
+    #[serde(default)]
+    pub log: Vec<LogLine>,
+    /// Outcome once ended ("victory", "fled", …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// XP of the spawned and enemy creatures, and the difficulty for the party, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<tabletop_rules::encounter::Difficulty>,
+}
+
+impl Encounter {
+    /// The combatant whose turn it is.
+    pub fn current(&self) -> Option<&Combatant> {
+        self.order.get(self.turn)
+    }
+
+    /// The combatant with this character id.
+    pub fn combatant(&self, character_id: &str) -> Option<&Combatant> {
+        self.order.iter().find(|c| c.character_id == character_id)
+    }
+
+    /// The combatant with this character id, mutably.
+    pub fn combatant_mut(&mut self, character_id: &str) -> Option<&mut Combatant> {
+        self.order.iter_mut().find(|c| c.character_id == character_id)
+    }
+
+    /// Where a combatant stands.
+    pub fn position_of(&self, character_id: &str) -> Option<Position> {
+        self.map.creature(character_id).map(|c| c.position)
+    }
+
+    /// Adds a line to the log, dropping the oldest beyond [`LOG_KEEP`].
+    pub fn log(&mut self, text: impl Into<String>) {
+        self.log.push(LogLine {
+            round: self.round,
+            text: text.into(),
+        });
+        if self.log.len() > LOG_KEEP {
+            let extra = self.log.len() - LOG_KEEP;
+            self.log.drain(..extra);
+        }
+    }
+
+    /// Whether the encounter is in progress.
+    pub fn is_active(&self) -> bool {
+        self.status == EncounterStatus::Active
+    }
+}
