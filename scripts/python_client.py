@@ -49,6 +49,9 @@ async def run(exe: str, mode: str) -> None:
             sheet = next(u for u in uris if u.startswith("tabletop://characters/"))
             body = await client.read_resource(sheet)
             check("Pym" in body.contents[0].text, f"resources/read {sheet}")
+            body = await client.read_resource("tabletop://tools/roll_dice")
+            check('"description"' in body.contents[0].text and "expression" in body.contents[0].text,
+                  "resources/read tabletop://tools/roll_dice (the full schema)")
 
             prompts = await client.list_prompts()
             pnames = [p.name for p in prompts.prompts]

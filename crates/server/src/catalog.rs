@@ -68,6 +68,18 @@ pub enum Profile {
     Core,
 }
 
+/// How much of each tool's input schema is advertised.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemaDetail {
+    /// Field names, types, short enums and `required` (the default: it keeps `tools/list` within
+    /// its token budget). Every field's description is at `tabletop://tools/{name}`.
+    #[default]
+    Compact,
+    /// Every field with its description and nested shape.
+    Full,
+}
+
 /// How a tool call runs a handler.
 pub type Handler = fn(&mut EngineT, &str, &Value) -> Result<Reply, ToolError>;
 
@@ -106,6 +118,7 @@ pub struct ToolSpec {
 pub struct Surface {
     profile: Profile,
     enabled: BTreeSet<Category>,
+    detail: SchemaDetail,
 }
 
 impl Surface {
@@ -116,7 +129,22 @@ impl Surface {
             (Profile::Full, true) => Category::ALL.iter().copied().collect(),
             _ => categories.iter().copied().collect(),
         };
-        Self { profile, enabled }
+        Self {
+            profile,
+            enabled,
+            detail: SchemaDetail::default(),
+        }
+    }
+
+    /// The same surface advertising schemas at `detail`.
+    pub fn with_detail(mut self, detail: SchemaDetail) -> Self {
+        self.detail = detail;
+        self
+    }
+
+    /// How much of each schema is advertised.
+    pub fn detail(&self) -> SchemaDetail {
+        self.detail
     }
 
     /// The profile.
@@ -142,11 +170,15 @@ impl Surface {
             && !self.enabled.contains(&spec.category)
     }
 
-    /// The schema this surface advertises for `spec`.
+    /// The schema this surface advertises for `spec`: compact unless full detail was asked for.
     pub fn schema_of(&self, spec: &ToolSpec) -> Map<String, Value> {
-        match spec.core_schema {
+        let schema = match spec.core_schema {
             Some(lean) if self.lean(spec) => lean(),
             _ => (spec.schema)(),
+        };
+        match self.detail {
+            SchemaDetail::Compact => crate::schema::compact(&schema),
+            SchemaDetail::Full => schema,
         }
     }
 

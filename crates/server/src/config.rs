@@ -9,7 +9,7 @@ use serde::Deserialize;
 use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 
-use crate::catalog::{Category, Profile, Surface};
+use crate::catalog::{Category, Profile, SchemaDetail, Surface};
 use crate::tools::EngineT;
 
 /// The name of the database file inside the data dir.
@@ -54,6 +54,8 @@ pub struct ConfigFile {
     pub profile: Option<String>,
     /// Categories enabled: with `full`, only these; with `core`, these in addition.
     pub categories: Option<Vec<String>>,
+    /// Schema detail advertised: "compact" (default) or "full".
+    pub schemas: Option<String>,
 }
 
 impl ConfigFile {
@@ -63,7 +65,7 @@ impl ConfigFile {
             .with_context(|| format!("cannot read {}", path.display()))?;
         let c: ConfigFile = toml::from_str(&text)
             .with_context(|| format!("{} is not a valid Tabletop configuration", path.display()))?;
-        c.surface_parts(None, &[])?;
+        c.surface_parts(None, &[], None)?;
         Ok(c)
     }
 
@@ -72,7 +74,16 @@ impl ConfigFile {
         &self,
         profile: Option<Profile>,
         categories: &[Category],
+        detail: Option<SchemaDetail>,
     ) -> anyhow::Result<Surface> {
+        let detail = match (detail, self.schemas.as_deref()) {
+            (Some(d), _) => d,
+            (None, None | Some("compact")) => SchemaDetail::Compact,
+            (None, Some("full")) => SchemaDetail::Full,
+            (None, Some(other)) => {
+                anyhow::bail!("schemas '{other}' is unknown; use compact or full")
+            }
+        };
         let profile = match (profile, self.profile.as_deref()) {
             (Some(p), _) => p,
             (None, Some("full")) | (None, None) => Profile::Full,
@@ -85,7 +96,7 @@ impl ConfigFile {
                 cats.push(parse_category(c)?);
             }
         }
-        Ok(Surface::new(profile, &cats))
+        Ok(Surface::new(profile, &cats).with_detail(detail))
     }
 }
 
@@ -220,7 +231,7 @@ mod tests {
         };
         assert_eq!(s.campaign().unwrap(), "saga");
         assert_eq!(s.seed().unwrap(), Some(4));
-        let surface = s.config_file().unwrap().surface_parts(None, &[]).unwrap();
+        let surface = s.config_file().unwrap().surface_parts(None, &[], None).unwrap();
         assert_eq!(surface.profile(), Profile::Core);
         assert!(surface.enabled().contains(&Category::Combat));
         let s2 = Settings {

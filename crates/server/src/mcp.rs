@@ -30,6 +30,7 @@ Roll through its tools rather than inventing numbers: every roll is recorded and
 Name a character by characterId or characterName (case-insensitive), a party by partyId or partyName (default: the active party). \
 Tools with a batch field take {\"batch\": [...]}: up to 20 objects of the tool's other fields, answered per item. \
 Errors say what was wrong and how to fix it; read them and retry. \
+Schemas in tools/list are compact (names, types, short enums); the resource tabletop://tools/{name} describes every field of a tool. \
 SRD 5.1 content is by Wizards of the Coast LLC, licensed CC-BY-4.0.";
 
 /// The key under which a tool's result-size cap is advertised in `_meta`.

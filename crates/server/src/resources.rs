@@ -1,6 +1,7 @@
-//! MCP resources: what an agent can read without a tool call. `tabletop://characters` (the roster)
-//! and `tabletop://characters/{id}` (one sheet), read through the same engine use cases and
-//! renderers as the tools.
+//! MCP resources: what an agent can read without a tool call. `tabletop://characters` (the roster),
+//! `tabletop://characters/{id}` (one sheet), read through the same engine use cases and renderers
+//! as the tools, and `tabletop://tools/{name}` (a tool's full input schema with every field's
+//! description, since `tools/list` advertises compact schemas).
 
 use std::sync::Mutex;
 
@@ -58,6 +59,9 @@ pub fn templates() -> Vec<ResourceTemplate> {
         ResourceTemplate::new(format!("{SCHEME}characters/{{id}}"), "character sheet")
             .with_description("One character's sheet by id")
             .with_mime_type("text/markdown"),
+        ResourceTemplate::new(format!("{SCHEME}tools/{{name}}"), "tool schema")
+            .with_description("A tool's full input schema, every field described")
+            .with_mime_type("application/json"),
     ]
 }
 
@@ -68,6 +72,9 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
             "'{uri}' is not a Tabletop resource; URIs start with {SCHEME}"
         ))
     })?;
+    if let Some(name) = path.strip_prefix("tools/") {
+        return tool_schema(name, uri);
+    }
     let mut engine = engine
         .lock()
         .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
@@ -93,11 +100,34 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
         }
         _ => {
             return Err(ResourceError::NotFound(format!(
-                "no resource '{uri}'; available: {SCHEME}characters and {SCHEME}characters/{{id}}"
+                "no resource '{uri}'; available: {SCHEME}characters, {SCHEME}characters/{{id}} and {SCHEME}tools/{{name}}"
             )));
         }
     };
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(text, uri).with_mime_type("text/markdown"),
+    ]))
+}
+
+/// The full schema of one tool, with its description, as JSON.
+fn tool_schema(name: &str, uri: &str) -> Result<ReadResourceResult, ResourceError> {
+    let spec = crate::catalog::find(name).ok_or_else(|| {
+        let names: Vec<&str> = crate::catalog::CATALOG.iter().map(|t| t.name).collect();
+        ResourceError::NotFound(format!(
+            "no tool '{name}'{}",
+            tabletop_rules::vocab::closest(name, names.iter().copied())
+                .map(|c| format!("; did you mean '{c}'?"))
+                .unwrap_or_default()
+        ))
+    })?;
+    let doc = serde_json::json!({
+        "name": spec.name,
+        "description": spec.description,
+        "inputSchema": (spec.schema)(),
+    });
+    let text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| ResourceError::Failed(e.to_string()))?;
+    Ok(ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("application/json"),
     ]))
 }

@@ -50,6 +50,83 @@ fn cleaned<T: JsonSchema>() -> Map<String, Value> {
     }
 }
 
+/// Enums with more values than this are advertised as plain strings in a compact schema (unless
+/// the field is required or selects what the tool does); the server still rejects unknown values
+/// with the allowed list and a suggestion.
+pub const COMPACT_ENUM_MAX: usize = 12;
+
+/// Fields that select what a tool does: their values are always advertised.
+const SELECTORS: &[&str] = &[
+    "operation",
+    "actionType",
+    "checkType",
+    "mode",
+    "type",
+    "shape",
+    "verbosity",
+];
+
+/// The compact form of a cleaned schema, as advertised by default: top-level fields with their
+/// types, short enums and `required`; no descriptions, nested objects as `object`, arrays by
+/// their item type. The full schema (with every field's description and nested shape) is what
+/// the server validates against and what `tabletop://tools/{name}` serves.
+pub fn compact(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("type".into(), Value::String("object".into()));
+    let required: Vec<&str> = match schema.get("required") {
+        Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(props)) = schema.get("properties") {
+        let props: Map<String, Value> = props
+            .iter()
+            .map(|(k, v)| {
+                let keep = required.contains(&k.as_str()) || SELECTORS.contains(&k.as_str());
+                (k.clone(), compact_field(v, keep))
+            })
+            .collect();
+        out.insert("properties".into(), Value::Object(props));
+    }
+    if let Some(req) = schema.get("required") {
+        out.insert("required".into(), req.clone());
+    }
+    out
+}
+
+fn compact_field(v: &Value, keep_enum: bool) -> Value {
+    let mut m = Map::new();
+    if let Some(Value::Array(values)) = v.get("enum")
+        && (keep_enum || values.len() <= COMPACT_ENUM_MAX)
+    {
+        m.insert("enum".into(), Value::Array(values.clone()));
+        return Value::Object(m);
+    }
+    match v.get("type") {
+        Some(t) => {
+            m.insert("type".into(), t.clone());
+        }
+        None if v.get("properties").is_some() => {
+            m.insert("type".into(), Value::String("object".into()));
+        }
+        None => {}
+    }
+    if let Some(items) = v.get("items") {
+        let inner = match items.get("enum") {
+            Some(Value::Array(values)) if values.len() <= COMPACT_ENUM_MAX => {
+                serde_json::json!({ "enum": values })
+            }
+            _ => match items.get("type") {
+                Some(t) => serde_json::json!({ "type": t }),
+                None => serde_json::json!({}),
+            },
+        };
+        if inner.as_object().is_some_and(|o| !o.is_empty()) {
+            m.insert("items".into(), inner);
+        }
+    }
+    Value::Object(m)
+}
+
 /// Adds a `batch` property (1–20 items, each an object of this tool's own fields) and drops
 /// `required`, since either the single form or `batch` is given. Items are not re-described:
 /// repeating the schema would double the surface's size.
@@ -298,6 +375,24 @@ mod tests {
             serde_json::json!(["up", "down"])
         );
         assert_eq!(s["required"], serde_json::json!(["mode"]));
+    }
+
+    #[test]
+    fn compact_schema_keeps_names_types_short_enums_and_required() {
+        let full = with_batch(input_schema::<Args>(), "rolls");
+        let c = Value::Object(compact(&input_schema::<Args>()));
+        assert_eq!(c["properties"]["count"], serde_json::json!({"type": "integer"}));
+        assert_eq!(
+            c["properties"]["mode"],
+            serde_json::json!({"enum": ["up", "down"]})
+        );
+        assert_eq!(c["required"], serde_json::json!(["mode"]));
+        assert!(!c.to_string().contains("description"), "{c}");
+        let b = Value::Object(compact(&full));
+        assert_eq!(
+            b["properties"]["batch"],
+            serde_json::json!({"type": "array", "items": {"type": "object"}})
+        );
     }
 
     #[test]

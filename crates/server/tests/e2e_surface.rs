@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
-use tabletop_server::catalog::{Category, Profile, Surface};
+use tabletop_server::catalog::{Category, Profile, SchemaDetail, Surface};
 use tabletop_server::client::Client;
 use tabletop_server::surface::{measure, tool_names};
 
@@ -131,7 +131,7 @@ fn the_full_profile_fits_its_budget() {
 /// schema is a subset of the full one.
 #[test]
 fn lean_core_schemas_are_subsets_and_give_way_to_the_full_ones() {
-    let core = Surface::new(Profile::Core, &[]);
+    let core = Surface::new(Profile::Core, &[]).with_detail(SchemaDetail::Full);
     let mut characters = core.clone();
     characters.enable(&[Category::Characters]);
     let mut leaned = 0;
@@ -159,6 +159,30 @@ fn lean_core_schemas_are_subsets_and_give_way_to_the_full_ones() {
             .iter()
             .any(|t| Surface::new(Profile::Full, &[]).lean(t))
     );
+}
+
+/// By default every schema is advertised compact: the same fields and `required` as the full
+/// schema, without descriptions; `SchemaDetail::Full` advertises the full schema.
+#[test]
+fn compact_schemas_keep_every_field_and_drop_the_prose() {
+    let compact = Surface::new(Profile::Full, &[]);
+    let full = Surface::new(Profile::Full, &[]).with_detail(SchemaDetail::Full);
+    for t in compact.tools() {
+        let c = compact.schema_of(t);
+        let f = full.schema_of(t);
+        assert_eq!(f, (t.schema)(), "{}", t.name);
+        let keys = |m: &serde_json::Map<String, Value>| -> Vec<String> {
+            m.get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(keys(&c), keys(&f), "{}", t.name);
+        assert_eq!(c.get("required"), f.get("required"), "{}", t.name);
+        for (k, field) in c["properties"].as_object().into_iter().flatten() {
+            assert!(field.get("description").is_none(), "{}.{k}", t.name);
+        }
+    }
 }
 
 /// Speaks newline-delimited JSON-RPC to a child, as an initialize-era client would.

@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 use serde_json::Value;
-use tabletop_server::catalog::{Category, Profile, Surface};
+use tabletop_server::catalog::{Category, Profile, SchemaDetail, Surface};
 use tabletop_server::config::Settings;
 use tabletop_server::config::parse_category;
 use tabletop_server::mcp::TabletopServer;
@@ -36,6 +36,9 @@ enum Command {
         /// Categories to enable: with full, only these; with core, these in addition (comma-separated).
         #[arg(long, value_delimiter = ',', value_parser = parse_category)]
         categories: Vec<Category>,
+        /// Schema detail advertised [default: compact, or the config file's].
+        #[arg(long, value_enum, env = "TABLETOP_SCHEMAS")]
+        schemas: Option<SchemaDetail>,
     },
     /// Run one tool call and print its text result (the structured result with --json).
     Call {
@@ -102,8 +105,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve {
             profile,
             categories,
+            schemas,
         } => {
-            let surface = s.config_file()?.surface_parts(profile, &categories)?;
+            let surface = s
+                .config_file()?
+                .surface_parts(profile, &categories, schemas)?;
             let engine = s.open_engine()?;
             let rt = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
