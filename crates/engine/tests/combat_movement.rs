@@ -16,8 +16,16 @@ fn pos(e: &mut E, name: &str) -> Position {
     encounter(e).position_of(&id).unwrap()
 }
 
-fn mv(e: &mut E, who: &str, x: i32, y: i32) -> Result<tabletop_engine::combat::actions::ActionOutcome, tabletop_engine::EngineError> {
-    act(e, json!({"actor": {"name": who}, "actionType": "move", "to": {"x": x, "y": y}}))
+fn mv(
+    e: &mut E,
+    who: &str,
+    x: i32,
+    y: i32,
+) -> Result<tabletop_engine::combat::actions::ActionOutcome, tabletop_engine::EngineError> {
+    act(
+        e,
+        json!({"actor": {"name": who}, "actionType": "move", "to": {"x": x, "y": y}}),
+    )
 }
 
 fn duel(seed: u64, orc_damage: &str) -> (tempfile::TempDir, E) {
@@ -26,7 +34,18 @@ fn duel(seed: u64, orc_damage: &str) -> (tempfile::TempDir, E) {
         &mut e,
         vec![
             at(creature("Rogue", 200, 10, vec![]), Side::Party, 5, 5, 20),
-            at(creature("Orc", 30, 13, vec![melee("Greataxe", 5, orc_damage, DamageType::Slashing)]), Side::Enemy, 6, 5, 10),
+            at(
+                creature(
+                    "Orc",
+                    30,
+                    13,
+                    vec![melee("Greataxe", 5, orc_damage, DamageType::Slashing)],
+                ),
+                Side::Enemy,
+                6,
+                5,
+                10,
+            ),
         ],
         TerrainSpec::default(),
     );
@@ -41,18 +60,31 @@ fn leaving_reach_provokes_exactly_one_opportunity_attack() {
     assert_eq!(oas.len(), 1, "{}", out.details);
     assert_eq!(oas[0]["attacker"], "Orc");
     assert_eq!(oas[0]["weapon"], "Greataxe");
-    assert!(out.headline.contains("Opportunity attack by Orc"), "{}", out.headline);
+    assert!(
+        out.headline.contains("Opportunity attack by Orc"),
+        "{}",
+        out.headline
+    );
     let taken = oas[0]["damage"]["total"].as_u64().unwrap_or(0) as u32;
     assert_eq!(sheet(&mut e, "Rogue").hp, 200 - taken);
     assert_eq!(pos(&mut e, "Rogue"), Position::new(3, 5));
     let orc = sheet(&mut e, "Orc").id;
-    assert!(encounter(&mut e).combatant(&orc).unwrap().economy.reaction, "the reaction is spent");
+    assert!(
+        encounter(&mut e).combatant(&orc).unwrap().economy.reaction,
+        "the reaction is spent"
+    );
     assert_eq!(out.economy.as_ref().unwrap().movement_used_ft, 10);
     // Back into reach and out again: the orc has no reaction left.
     let out = mv(&mut e, "Rogue", 5, 4).unwrap();
-    assert_eq!(out.details["opportunityAttacks"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
     let out = mv(&mut e, "Rogue", 4, 3).unwrap();
-    assert_eq!(out.details["opportunityAttacks"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
 }
 
 #[test]
@@ -60,11 +92,21 @@ fn disengage_provokes_none_and_moving_within_reach_provokes_none() {
     let (_d, mut e) = duel(32, "1d12+3");
     // Circling the orc stays within its reach.
     let out = act(&mut e, json!({"actor": {"name": "Rogue"}, "actionType": "move", "path": [{"x": 5, "y": 4}, {"x": 6, "y": 4}, {"x": 7, "y": 4}]})).unwrap();
-    assert_eq!(out.details["opportunityAttacks"].as_array().unwrap().len(), 0);
-    let out = act(&mut e, json!({"actor": {"name": "Rogue"}, "actionType": "disengage"})).unwrap();
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Rogue"}, "actionType": "disengage"}),
+    )
+    .unwrap();
     assert!(out.headline.contains("disengages"));
     let out = mv(&mut e, "Rogue", 10, 4).unwrap();
-    assert_eq!(out.details["opportunityAttacks"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
     assert_eq!(sheet(&mut e, "Rogue").hp, 200);
     let orc = sheet(&mut e, "Orc").id;
     assert!(!encounter(&mut e).combatant(&orc).unwrap().economy.reaction);
@@ -81,12 +123,27 @@ fn a_pc_dropped_by_an_opportunity_attack_stops_where_it_was_hit() {
         &mut e,
         vec![
             character("Pip", Side::Party, 5, 5, 20),
-            at(creature("Ogre", 60, 11, vec![melee("Club", 30, "10", DamageType::Bludgeoning)]), Side::Enemy, 6, 5, 10),
+            at(
+                creature(
+                    "Ogre",
+                    60,
+                    11,
+                    vec![melee("Club", 30, "10", DamageType::Bludgeoning)],
+                ),
+                Side::Enemy,
+                6,
+                5,
+                10,
+            ),
         ],
         TerrainSpec::default(),
     );
     let out = mv(&mut e, "Pip", 1, 5).unwrap();
-    assert!(out.headline.contains("stopped at (5, 5)"), "{}", out.headline);
+    assert!(
+        out.headline.contains("stopped at (5, 5)"),
+        "{}",
+        out.headline
+    );
     let pip = sheet(&mut e, "Pip");
     assert_eq!(pip.hp, 0);
     assert!(!pip.dead, "a PC falls unconscious");
@@ -104,13 +161,22 @@ fn budget_walls_difficult_terrain_and_dash() {
             at(creature("Ogre", 60, 11, vec![]), Side::Enemy, 15, 15, 10),
         ],
         TerrainSpec {
-            walls: vec![Position::new(1, 1), Position::new(1, 2), Position::new(1, 0)],
+            walls: vec![
+                Position::new(1, 1),
+                Position::new(1, 2),
+                Position::new(1, 0),
+            ],
             difficult: vec![Position::new(0, 2), Position::new(0, 3)],
             ..Default::default()
         },
     );
     // Through a wall, square by square: refused naming the square.
-    let err = act(&mut e, json!({"actor": {"name": "Runner"}, "actionType": "move", "path": [{"x": 1, "y": 0}]})).unwrap_err().to_string();
+    let err = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "move", "path": [{"x": 1, "y": 0}]}),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("(1, 0)") && err.contains("wall"), "{err}");
     // Off the map.
     let err = mv(&mut e, "Runner", 40, 0).unwrap_err().to_string();
@@ -120,11 +186,23 @@ fn budget_walls_difficult_terrain_and_dash() {
     assert_eq!(out.details["costFt"].as_u64().unwrap(), 25);
     assert_eq!(out.details["leftFt"].as_u64().unwrap(), 5);
     let err = mv(&mut e, "Runner", 0, 6).unwrap_err().to_string();
-    assert!(err.contains("costs 15 ft") && err.contains("5 ft of movement left"), "{err}");
+    assert!(
+        err.contains("costs 15 ft") && err.contains("5 ft of movement left"),
+        "{err}"
+    );
     // Bonus-action dash needs Cunning Action.
-    let err = act(&mut e, json!({"actor": {"name": "Runner"}, "actionType": "dash", "actionCost": "bonus_action"})).unwrap_err().to_string();
+    let err = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "dash", "actionCost": "bonus_action"}),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("Cunning Action"), "{err}");
-    let out = act(&mut e, json!({"actor": {"name": "Runner"}, "actionType": "dash"})).unwrap();
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "dash"}),
+    )
+    .unwrap();
     assert!(out.headline.contains("+30 ft"), "{}", out.headline);
     mv(&mut e, "Runner", 0, 6).unwrap();
     assert_eq!(pos(&mut e, "Runner"), Position::new(0, 6));
@@ -144,7 +222,11 @@ fn standing_from_prone_costs_half_and_grappled_cannot_move() {
     );
     condition(&mut e, "Faller", Condition::Prone);
     let out = mv(&mut e, "Faller", 3, 0).unwrap();
-    assert!(out.headline.starts_with("Faller stands up."), "{}", out.headline);
+    assert!(
+        out.headline.starts_with("Faller stands up."),
+        "{}",
+        out.headline
+    );
     assert!(!sheet(&mut e, "Faller").has_condition(Condition::Prone));
     assert_eq!(out.economy.as_ref().unwrap().movement_used_ft, 30);
     let err = mv(&mut e, "Faller", 4, 0).unwrap_err().to_string();
@@ -178,7 +260,9 @@ fn hostiles_block_allies_do_not() {
         TerrainSpec {
             width: Some(6),
             height: Some(3),
-            walls: (0..6).flat_map(|x| [Position::new(x, 0), Position::new(x, 2)]).collect(),
+            walls: (0..6)
+                .flat_map(|x| [Position::new(x, 0), Position::new(x, 2)])
+                .collect(),
             ..Default::default()
         },
     );

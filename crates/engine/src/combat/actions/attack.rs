@@ -121,7 +121,9 @@ pub fn situation(
             )));
         }
     }
-    let distance_ft = enc.map.creature_distance_ft(&attacker.id, &target.id, METRIC)?;
+    let distance_ft = enc
+        .map
+        .creature_distance_ft(&attacker.id, &target.id, METRIC)?;
     let within_5_ft = distance_ft <= 5;
     let mut s = Situation {
         distance_ft,
@@ -149,8 +151,9 @@ pub fn situation(
                     target.name, attacker.name
                 ));
             } else if distance_ft > normal {
-                s.disadvantage
-                    .push(format!("beyond normal range ({distance_ft} ft > {normal} ft)"));
+                s.disadvantage.push(format!(
+                    "beyond normal range ({distance_ft} ft > {normal} ft)"
+                ));
             }
             // A hostile that can act within 5 ft spoils a ranged attack.
             let mine = side_of(enc, &attacker.id);
@@ -158,7 +161,9 @@ pub fn situation(
                 if cb.removed || cb.character_id == attacker.id || !cb.side.hostile_to(mine) {
                     continue;
                 }
-                let Ok(d) = enc.map.creature_distance_ft(&attacker.id, &cb.character_id, METRIC)
+                let Ok(d) = enc
+                    .map
+                    .creature_distance_ft(&attacker.id, &cb.character_id, METRIC)
                 else {
                     continue;
                 };
@@ -169,8 +174,10 @@ pub fn situation(
                     continue;
                 };
                 if !h.dead && !incapacitated(&h.effective()) {
-                    s.disadvantage
-                        .push(format!("ranged attack with a hostile within 5 ft ({})", h.name));
+                    s.disadvantage.push(format!(
+                        "ranged attack with a hostile within 5 ft ({})",
+                        h.name
+                    ));
                     break;
                 }
             }
@@ -193,9 +200,12 @@ pub fn situation(
     }
     let t_stats = target.effective();
     let (adv, dis, crit) = t_stats.attacks_against.for_attacker(within_5_ft);
-    s.advantage.extend(adv.into_iter().map(|r| format!("target {r}")));
-    s.disadvantage.extend(dis.into_iter().map(|r| format!("target {r}")));
-    s.crit_on_hit.extend(crit.into_iter().map(|r| format!("target {r}")));
+    s.advantage
+        .extend(adv.into_iter().map(|r| format!("target {r}")));
+    s.disadvantage
+        .extend(dis.into_iter().map(|r| format!("target {r}")));
+    s.crit_on_hit
+        .extend(crit.into_iter().map(|r| format!("target {r}")));
     if let Some(t) = enc.combatant(&target.id) {
         if t.flags.dodging && !incapacitated(&t_stats) {
             s.disadvantage.push("target dodging".into());
@@ -208,7 +218,7 @@ pub fn situation(
         if a.flags.hidden.is_some() {
             s.advantage.push("attacker hidden (unseen)".into());
         }
-        if a.flags.helped_against.iter().any(|h| *h == target.id) {
+        if a.flags.helped_against.contains(&target.id) {
             s.advantage.push("helped (Help action)".into());
         }
     }
@@ -412,7 +422,9 @@ fn weapon_profile(
 }
 
 fn is_melee_item(item: &Item) -> bool {
-    item.weapon.as_ref().is_some_and(|w| !w.category.is_ranged())
+    item.weapon
+        .as_ref()
+        .is_some_and(|w| !w.category.is_ranged())
 }
 
 /// The attack `c` makes with `weapon`: an equipped weapon (by name or item id), a stat-block
@@ -445,7 +457,10 @@ pub fn attack_profile(
                         .map(|it| it.name.clone())
                         .collect();
                     options.extend(stat_block_attacks(c).map(|a| a.name.clone()));
-                    if c.stat_block.iter().any(|b| b.actions.iter().any(|a| !a.multiattack.is_empty())) {
+                    if c.stat_block
+                        .iter()
+                        .any(|b| b.actions.iter().any(|a| !a.multiattack.is_empty()))
+                    {
                         options.push("Multiattack".into());
                     }
                     options.push("unarmed strike".into());
@@ -552,7 +567,9 @@ pub fn damage_phrase(r: &DamageResult) -> String {
         .by_type
         .iter()
         .map(|t| {
-            let name = t.damage_type.map_or("untyped".to_string(), |d| d.to_string());
+            let name = t
+                .damage_type
+                .map_or("untyped".to_string(), |d| d.to_string());
             let adj: Vec<&str> = t
                 .adjustments
                 .iter()
@@ -565,7 +582,12 @@ pub fn damage_phrase(r: &DamageResult) -> String {
             if adj.is_empty() {
                 format!("{} {name}", t.taken)
             } else {
-                format!("{} {name} ({} rolled, {})", t.taken, t.rolled, adj.join(", "))
+                format!(
+                    "{} {name} ({} rolled, {})",
+                    t.taken,
+                    t.rolled,
+                    adj.join(", ")
+                )
             }
         })
         .collect();
@@ -650,11 +672,17 @@ pub fn strike(
     if attacker.id == target.id {
         return Err(EngineError::invalid(
             "targetId",
-            format!("{} cannot attack itself; name another target", attacker.name),
+            format!(
+                "{} cannot attack itself; name another target",
+                attacker.name
+            ),
         ));
     }
     if attacker.dead {
-        return Err(EngineError::Rule(format!("{} is dead and cannot attack", attacker.name)));
+        return Err(EngineError::Rule(format!(
+            "{} is dead and cannot attack",
+            attacker.name
+        )));
     }
     if target.dead {
         return Err(EngineError::Rule(format!(
@@ -676,7 +704,10 @@ pub fn strike(
             }
         }
     }
-    let distance = enc.map.creature_distance_ft(&attacker.id, &target.id, METRIC).ok();
+    let distance = enc
+        .map
+        .creature_distance_ft(&attacker.id, &target.id, METRIC)
+        .ok();
     let kind = profile.kind_at(distance.unwrap_or(5));
     let sit = situation(call, enc, &attacker, &target, kind)?;
     let mut forced = Vec::new();
@@ -721,7 +752,11 @@ pub fn strike(
         lines.push(format!(
             "{} has {} cover: +{} AC ({} → {ac}).",
             target.name,
-            if sit.cover == Cover::Half { "half" } else { "three-quarters" },
+            if sit.cover == Cover::Half {
+                "half"
+            } else {
+                "three-quarters"
+            },
             sit.cover_bonus,
             t_stats.armor_class.value
         ));
@@ -772,7 +807,11 @@ pub fn strike(
     call.record_roll(&droll);
     out.lines.push(format!(
         "Damage{}: {}",
-        if critical { " (critical: dice doubled)" } else { "" },
+        if critical {
+            " (critical: dice doubled)"
+        } else {
+            ""
+        },
         droll.summary()
     ));
     let parts = damage_parts(&droll, None);
@@ -811,7 +850,10 @@ pub fn attacks_per_action(c: &Character) -> u32 {
             _ => 1,
         };
     }
-    if c.features.iter().any(|f| name_key(f).contains("extra attack")) {
+    if c.features
+        .iter()
+        .any(|f| name_key(f).contains("extra attack"))
+    {
         return 2;
     }
     1
@@ -864,7 +906,10 @@ fn multiattack_of<'c>(c: &'c Character, weapon: Option<&str>) -> Option<&'c Stat
 /// fighting.
 pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let Some(actor) = turn.actor.clone() else {
-        return Err(EngineError::invalid("actorId", "say who attacks (actorId or actorName)"));
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who attacks (actorId or actorName)",
+        ));
     };
     let req = turn.req;
     let targets = resolve_targets(&turn.encounter, req)?;
@@ -906,7 +951,14 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
                     break;
                 }
             }
-            let s = strike(call, &mut turn.encounter, &actor.id, target, Some(action), &opts)?;
+            let s = strike(
+                call,
+                &mut turn.encounter,
+                &actor.id,
+                target,
+                Some(action),
+                &opts,
+            )?;
             strikes.push(s);
             if targets.len() > 1 && ti + 1 < targets.len() {
                 ti += 1;
@@ -960,7 +1012,8 @@ fn outcome_of(strikes: &[StrikeResult]) -> ActionOutcome {
     };
     for s in strikes {
         if strikes.len() > 1 {
-            out.lines.push(format!("— {} → {}: {}", s.weapon, s.target, s.headline));
+            out.lines
+                .push(format!("— {} → {}: {}", s.weapon, s.target, s.headline));
         }
         out.lines.extend(s.lines.iter().cloned());
         out.forced.extend(s.forced.iter().cloned());
@@ -1028,21 +1081,32 @@ fn two_weapon(
         (None, Some(o)) => Some(o.id.clone()),
         (None, None) => None,
     };
-    let style = actor
-        .features
-        .iter()
-        .any(|f| name_key(f).contains("two-weapon fighting") || name_key(f).contains("two weapon fighting"));
+    let style = actor.features.iter().any(|f| {
+        name_key(f).contains("two-weapon fighting") || name_key(f).contains("two weapon fighting")
+    });
     let mut opts = strike_options(req);
     opts.two_weapon_style = style;
     opts.label = Some("Off-hand attack".into());
-    let s = strike(call, &mut turn.encounter, &actor.id, target, weapon.as_deref(), &opts)?;
+    let s = strike(
+        call,
+        &mut turn.encounter,
+        &actor.id,
+        target,
+        weapon.as_deref(),
+        &opts,
+    )?;
     let mut out = outcome_of(&[s]);
     out.forced.extend(forced);
     Ok(out)
 }
 
 fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> Result<DiceRoll> {
-    let Some(amount) = req.amount.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
+    let Some(amount) = req
+        .amount
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
         return Err(EngineError::invalid(
             "amount",
             format!("give the {what} as dice or a number (\"2d6+3\", \"7\", \"1d8[fire]\")"),
@@ -1110,7 +1174,10 @@ pub fn dm_heal(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
         let r = crate::update::heal(&mut t, amount, &mut lines)?;
         combat::put_sheet(call, &t)?;
         call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
-        let mut h = format!("{} heals {} ({} → {} HP)", t.name, r.healed, r.hp_before, r.hp_after);
+        let mut h = format!(
+            "{} heals {} ({} → {} HP)",
+            t.name, r.healed, r.hp_before, r.hp_after
+        );
         if r.regains_consciousness {
             h.push_str(" and regains consciousness");
         }

@@ -22,7 +22,10 @@ use crate::error::{EngineError, Result};
 /// Runs move, dash or disengage.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
     let Some(actor) = turn.actor.clone() else {
-        return Err(EngineError::invalid("actorId", "say who moves (actorId or actorName)"));
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who moves (actorId or actorName)",
+        ));
     };
     match t {
         ActionType::Disengage => {
@@ -73,7 +76,9 @@ fn dash(turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
     }
     let (speed, why) = current_speed(actor);
     let Some(cb) = turn.encounter.combatant_mut(&actor.id) else {
-        return Err(EngineError::Rule("internal: the actor left the order".into()));
+        return Err(EngineError::Rule(
+            "internal: the actor left the order".into(),
+        ));
     };
     cb.economy.movement_bonus_ft += speed;
     let left = (speed_total(actor, &cb.economy)).saturating_sub(cb.economy.movement_used_ft);
@@ -135,8 +140,7 @@ fn step_cost(
         if Some(&c.id) == opts.mover.as_ref() {
             continue;
         }
-        if opts.hostile_ids.contains(&c.id)
-            && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+        if opts.hostile_ids.contains(&c.id) && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
         {
             return Err(format!(
                 "{to} is held by a hostile creature ({}); go around it",
@@ -187,7 +191,10 @@ fn plan(
             .iter()
             .map(|p| Position::new_3d(p.x, p.y, map.ground_z(*p)))
             .collect();
-        let rest = if given.first().is_some_and(|p| p.x == from.x && p.y == from.y) {
+        let rest = if given
+            .first()
+            .is_some_and(|p| p.x == from.x && p.y == from.y)
+        {
             &given[1..]
         } else {
             &given[..]
@@ -287,7 +294,9 @@ fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
 fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Vec<Threat>> {
     let mut out = Vec::new();
     for id in hostile_ids(enc, &mover.id) {
-        let Some(cb) = enc.combatant(&id) else { continue };
+        let Some(cb) = enc.combatant(&id) else {
+            continue;
+        };
         if cb.economy.reaction || cb.surprised || enc.map.creature(&id).is_none() {
             continue;
         }
@@ -338,8 +347,8 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     let budget = (speed + economy.movement_bonus_ft).saturating_sub(economy.movement_used_ft);
     let mut used = 0u32;
     // Stand up first: half the speed.
-    let prone = actor.has_condition(Condition::Prone)
-        && !actor.has_condition(Condition::Unconscious);
+    let prone =
+        actor.has_condition(Condition::Prone) && !actor.has_condition(Condition::Unconscious);
     let mut stood_up = false;
     if prone {
         let cost = speed / 2;
@@ -368,7 +377,10 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         call.record_change("character", &id, format!("{} stands up", actor.name));
         used += cost;
         stood_up = true;
-        lines.push(format!("{} stands up from prone first (costs {cost} ft).", actor.name));
+        lines.push(format!(
+            "{} stands up from prone first (costs {cost} ft).",
+            actor.name
+        ));
     }
     let swim = actor
         .stat_block
@@ -443,7 +455,14 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
             label: Some("Opportunity attack".into()),
             ..Default::default()
         };
-        match strike(call, &mut turn.encounter, &risk.hostile_id, &id, None, &opts) {
+        match strike(
+            call,
+            &mut turn.encounter,
+            &risk.hostile_id,
+            &id,
+            None,
+            &opts,
+        ) {
             Ok(s) => {
                 lines.push(format!(
                     "{} makes an opportunity attack as {} leaves its reach at {}: {}",
@@ -470,12 +489,17 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     let last = squares[squares.len() - 1];
     if stopped_at.is_none() {
         turn.encounter.map.move_creature(&id, last).map_err(|e| {
-            EngineError::invalid("to", format!("{} cannot end its move at {last}: {e}", actor.name))
+            EngineError::invalid(
+                "to",
+                format!("{} cannot end its move at {last}: {e}", actor.name),
+            )
         })?;
     }
     let left = {
         let Some(cb) = turn.encounter.combatant_mut(&id) else {
-            return Err(EngineError::Rule("internal: the actor left the order".into()));
+            return Err(EngineError::Rule(
+                "internal: the actor left the order".into(),
+            ));
         };
         cb.economy.movement_used_ft += used + spent;
         (speed + cb.economy.movement_bonus_ft).saturating_sub(cb.economy.movement_used_ft)
@@ -485,7 +509,10 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
             "{} is stopped at {p} after {spent} ft: it drops to 0 HP.",
             actor.name
         ),
-        None if squares.len() < 2 => format!("{} stays at {from} ({left} ft of movement left).", actor.name),
+        None if squares.len() < 2 => format!(
+            "{} stays at {from} ({left} ft of movement left).",
+            actor.name
+        ),
         None => format!(
             "{} moves {spent} ft to {last} ({left} ft of movement left).",
             actor.name
@@ -495,7 +522,10 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         headline = format!("{} stands up. {headline}", actor.name);
     }
     for s in &oas {
-        headline.push_str(&format!(" Opportunity attack by {}: {}", s.attacker, s.headline));
+        headline.push_str(&format!(
+            " Opportunity attack by {}: {}",
+            s.attacker, s.headline
+        ));
     }
     for s in &oas {
         forced.extend(s.forced.iter().cloned());
