@@ -750,3 +750,60 @@ fn srd_goblin_scimitar_and_shortbow_from_the_stat_block() {
         "{a}"
     );
 }
+
+#[test]
+fn srd_owlbear_multiattack_makes_beak_and_claws() {
+    let Some(srd) = common::srd("srd_owlbear_multiattack_makes_beak_and_claws") else {
+        return;
+    };
+    let (_d, mut e) = open(22, Some(srd));
+    e.write("create_encounter", &json!({}), |call| {
+        use tabletop_engine::combat::create::*;
+        create_encounter(
+            call,
+            CreateEncounter {
+                name: None,
+                participants: vec![
+                    ParticipantSpec {
+                        source: ParticipantSource::Monster {
+                            monster: "owlbear".into(),
+                            count: 1,
+                            name: None,
+                        },
+                        side: None,
+                        positions: vec![Position::new(0, 0)],
+                        surprised: false,
+                        initiative: Some(20),
+                    },
+                    at(creature("Dummy", 200, 10, vec![]), Side::Party, 2, 0, 10),
+                ],
+                terrain: TerrainSpec::default(),
+                auto_end: false,
+            },
+        )
+    })
+    .unwrap();
+    let owlbear = encounter(&mut e).order[0].name.clone();
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": owlbear}, "actionType": "attack", "target": {"name": "Dummy"}, "weapon": "Multiattack"}),
+    )
+    .unwrap();
+    let attacks = out.details["attacks"].as_array().unwrap();
+    let weapons: Vec<&str> = attacks
+        .iter()
+        .map(|a| a["weapon"].as_str().unwrap())
+        .collect();
+    assert_eq!(weapons, ["Beak", "Claws"], "{}", out.details);
+    assert!(
+        out.headline
+            .starts_with(&format!("{owlbear} uses Multiattack."))
+    );
+    let dealt: u64 = attacks
+        .iter()
+        .map(|a| a["damage"]["total"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(sheet(&mut e, "Dummy").hp as u64, 200 - dealt);
+    let eco = out.economy.unwrap();
+    assert!(eco.action && eco.attacks_left == 0);
+}
