@@ -807,3 +807,96 @@ fn srd_owlbear_multiattack_makes_beak_and_claws() {
     let eco = out.economy.unwrap();
     assert!(eco.action && eco.attacks_left == 0);
 }
+
+/// Gives `name` a light melee weapon and equips it in `slot`.
+fn wield_light(e: &mut E, who: &str, name: &str, slot: &str) {
+    e.write("manage_inventory", &json!({}), |call| {
+        use tabletop_engine::character::CharacterRef;
+        use tabletop_engine::inventory::ops::{self, GiveRequest, ItemDef, ItemRef};
+        use tabletop_engine::inventory::{Slot, WeaponCategory, WeaponProperty, WeaponStats};
+        ops::give(
+            call,
+            CharacterRef::new(None, Some(who)),
+            GiveRequest {
+                item: Some(ItemDef {
+                    name: name.into(),
+                    weapon: Some(WeaponStats {
+                        damage_dice: "1d6".into(),
+                        damage_type: DamageType::Piercing,
+                        category: WeaponCategory::MartialMelee,
+                        properties: vec![WeaponProperty::Light, WeaponProperty::Finesse],
+                        range_normal: None,
+                        range_long: None,
+                        versatile_damage: None,
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+        )?;
+        let slot = if slot == "offhand" {
+            Slot::Offhand
+        } else {
+            Slot::Mainhand
+        };
+        ops::equip(
+            call,
+            CharacterRef::new(None, Some(who)),
+            ItemRef {
+                id: None,
+                name: Some(name),
+            },
+            Some(slot),
+        )
+    })
+    .unwrap();
+}
+
+#[test]
+fn two_weapon_fighting_is_a_bonus_action_after_the_attack_action_without_the_damage_modifier() {
+    let (_d, mut e) = open(21, None);
+    common::create(&mut e, common::fighter("Nim", [10, 16, 12, 10, 10, 10]));
+    wield_light(&mut e, "Nim", "Shortsword", "mainhand");
+    wield_light(&mut e, "Nim", "Dagger", "offhand");
+    start(
+        &mut e,
+        vec![
+            character("Nim", Side::Party, 0, 0, 20),
+            at(creature("Ogre", 300, 5, vec![]), Side::Enemy, 1, 0, 10),
+        ],
+        TerrainSpec::default(),
+    );
+    let off = json!({"actor": {"name": "Nim"}, "actionType": "two_weapon_attack", "target": {"name": "Ogre"}});
+    // Not before the Attack action.
+    let err = act(&mut e, off.clone()).unwrap_err().to_string();
+    assert!(err.contains("Attack action"), "{err}");
+    let main = attack(&mut e, "Nim", "Ogre");
+    assert_eq!(main["weapon"], "Shortsword");
+    let out = act(&mut e, off.clone()).unwrap();
+    let economy = out.economy.clone().unwrap();
+    assert!(economy.bonus_action, "the off-hand attack spends the bonus action");
+    let a = first_attack(&out);
+    assert_eq!(a["weapon"], "Dagger");
+    // To hit keeps DEX (+3) and proficiency (+2); the damage leaves the +3 off.
+    assert_eq!(a["roll"]["modifierTotal"].as_i64().unwrap(), 5, "{a}");
+    // AC 5 against +5: this seed hits, so the damage roll is there to check.
+    assert!(a["hit"].as_bool().unwrap(), "{a}");
+    {
+        let roll = &a["damageRoll"];
+        let terms = roll["terms"].as_array().unwrap();
+        assert!(
+            terms.iter().all(|t| t["dice"].as_array().is_some_and(|d| !d.is_empty())),
+            "no constant term (modifier) on off-hand damage: {a}"
+        );
+        let dice: i64 = terms
+            .iter()
+            .flat_map(|t| t["dice"].as_array().cloned().unwrap_or_default())
+            .filter(|d| d["kept"].as_bool().unwrap_or(false))
+            .map(|d| d["value"].as_i64().unwrap())
+            .sum();
+        assert_eq!(roll["total"].as_i64().unwrap(), dice, "{a}");
+    }
+    // Only one bonus action.
+    let err = act(&mut e, off).unwrap_err().to_string();
+    assert!(err.contains("bonus action"), "{err}");
+}
