@@ -168,7 +168,10 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
         ),
         ("pt", data.parties.iter().map(|p| p.id.as_str()).collect()),
         ("nt", data.notes.iter().map(|n| n.id.as_str()).collect()),
-        ("enc", data.encounters.iter().map(|e| e.id.as_str()).collect()),
+        (
+            "enc",
+            data.encounters.iter().map(|e| e.id.as_str()).collect(),
+        ),
     ];
     for (prefix, list) in ids {
         let max = list

@@ -181,7 +181,11 @@ fn encounter_context(call: &Call<'_>) -> Result<EncounterContext> {
         };
         let max = c.effective().max_hp.value.max(1);
         let mut line = format!("{} {}/{max} HP", c.name, c.hp);
-        let mut tags: Vec<String> = c.conditions.iter().map(|x| x.condition.to_string()).collect();
+        let mut tags: Vec<String> = c
+            .conditions
+            .iter()
+            .map(|x| x.condition.to_string())
+            .collect();
         if c.status() != "ok" && c.status() != "unconscious" {
             tags.insert(0, c.status().to_string());
         }

@@ -95,7 +95,9 @@ pub fn roll_death_save(
     let mut forced = Vec::new();
     if let Some(enc_id) = super::active_encounter_of(call, &c.id)? {
         let enc = super::load(call, Some(&enc_id))?;
-        let current = enc.current().map(|x| (x.character_id.clone(), x.name.clone()));
+        let current = enc
+            .current()
+            .map(|x| (x.character_id.clone(), x.name.clone()));
         if let Some((id, name)) = current
             && id != c.id
         {

@@ -107,7 +107,10 @@ impl CharacterDiff {
             bits.push(format!("HP {} → {} ({d:+})", self.hp.before, self.hp.after));
         }
         if self.temp_hp.before != self.temp_hp.after {
-            bits.push(format!("temp HP {} → {}", self.temp_hp.before, self.temp_hp.after));
+            bits.push(format!(
+                "temp HP {} → {}",
+                self.temp_hp.before, self.temp_hp.after
+            ));
         }
         if !self.conditions_gained.is_empty() {
             bits.push(format!("gained {}", join(&self.conditions_gained)));
@@ -116,7 +119,11 @@ impl CharacterDiff {
             bits.push(format!("lost {}", join(&self.conditions_lost)));
         }
         for (k, c) in &self.slots {
-            let level = if k == "pact" { "pact".to_string() } else { format!("level {k}") };
+            let level = if k == "pact" {
+                "pact".to_string()
+            } else {
+                format!("level {k}")
+            };
             bits.push(format!("{level} slots {} → {}", c.before, c.after));
         }
         for (k, c) in &self.resources {
@@ -133,7 +140,10 @@ impl CharacterDiff {
 }
 
 fn join(c: &[Condition]) -> String {
-    c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+    c.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// XP earned on a victory.
@@ -198,8 +208,14 @@ pub fn diff(call: &Call<'_>, enc: &Encounter) -> Result<Vec<CharacterDiff>> {
                 id: id.clone(),
                 name,
                 status: "deleted".into(),
-                hp: Change { before: snap.hp, after: 0 },
-                temp_hp: Change { before: snap.temp_hp, after: 0 },
+                hp: Change {
+                    before: snap.hp,
+                    after: 0,
+                },
+                temp_hp: Change {
+                    before: snap.temp_hp,
+                    after: 0,
+                },
                 conditions_gained: Vec::new(),
                 conditions_lost: Vec::new(),
                 slots: BTreeMap::new(),
@@ -216,7 +232,15 @@ pub fn diff(call: &Call<'_>, enc: &Encounter) -> Result<Vec<CharacterDiff>> {
                         before.get(k).copied().unwrap_or(0),
                         after.get(k).copied().unwrap_or(0),
                     );
-                    (b != a).then(|| (k.clone(), Change { before: b, after: a }))
+                    (b != a).then(|| {
+                        (
+                            k.clone(),
+                            Change {
+                                before: b,
+                                after: a,
+                            },
+                        )
+                    })
                 })
                 .collect::<BTreeMap<_, _>>()
         };
@@ -224,8 +248,14 @@ pub fn diff(call: &Call<'_>, enc: &Encounter) -> Result<Vec<CharacterDiff>> {
             id: id.clone(),
             name: c.name.clone(),
             status: c.status().to_string(),
-            hp: Change { before: snap.hp, after: now.hp },
-            temp_hp: Change { before: snap.temp_hp, after: now.temp_hp },
+            hp: Change {
+                before: snap.hp,
+                after: now.hp,
+            },
+            temp_hp: Change {
+                before: snap.temp_hp,
+                after: now.temp_hp,
+            },
             conditions_gained: now
                 .conditions
                 .iter()
@@ -259,7 +289,14 @@ pub fn end_encounter(call: &mut Call<'_>, req: &EndRequest) -> Result<EndSummary
     }
     let outcome = req.outcome.unwrap_or(Outcome::Other);
     if req.dry_run {
-        return summarize(call, &enc, Some(outcome), note.as_deref(), true, req.keep_spawned);
+        return summarize(
+            call,
+            &enc,
+            Some(outcome),
+            note.as_deref(),
+            true,
+            req.keep_spawned,
+        );
     }
     finish(call, enc, outcome, note, req.keep_spawned)
 }
@@ -337,7 +374,14 @@ pub(crate) fn finish(
     note: Option<String>,
     keep_spawned: bool,
 ) -> Result<EndSummary> {
-    let mut summary = summarize(call, &enc, Some(outcome), note.as_deref(), false, keep_spawned)?;
+    let mut summary = summarize(
+        call,
+        &enc,
+        Some(outcome),
+        note.as_deref(),
+        false,
+        keep_spawned,
+    )?;
     summary.cleared = clear_combat_state(call, &enc, true)?;
     enc.status = EncounterStatus::Ended;
     enc.outcome = summary.outcome.clone();

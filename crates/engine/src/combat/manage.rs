@@ -144,7 +144,11 @@ fn list(call: &mut Call<'_>) -> Result<ManageOutcome> {
     Ok(out)
 }
 
-fn add(call: &mut Call<'_>, encounter_id: Option<&str>, spec: ParticipantSpec) -> Result<ManageOutcome> {
+fn add(
+    call: &mut Call<'_>,
+    encounter_id: Option<&str>,
+    spec: ParticipantSpec,
+) -> Result<ManageOutcome> {
     let mut enc = super::load_active(call, encounter_id)?;
     let current_id = enc.current().map(|c| c.character_id.clone());
     let mut notes = Vec::new();
@@ -154,7 +158,10 @@ fn add(call: &mut Call<'_>, encounter_id: Option<&str>, spec: ParticipantSpec) -
     if present + joining.len() > MAX_COMBATANTS {
         return Err(EngineError::invalid(
             "participant",
-            format!("the encounter would have {} combatants; at most {MAX_COMBATANTS}", present + joining.len()),
+            format!(
+                "the encounter would have {} combatants; at most {MAX_COMBATANTS}",
+                present + joining.len()
+            ),
         ));
     }
     // A combatant that left and comes back takes a fresh place in the order.

@@ -160,9 +160,7 @@ pub(crate) fn decided(call: &Call<'_>, enc: &Encounter) -> Result<Option<Outcome
             || call
                 .tx_ref()
                 .character(call.campaign(), &cb.character_id)?
-                .is_none_or(|c| {
-                    c.dead || c.hp == 0 || c.has_condition(Condition::Unconscious)
-                });
+                .is_none_or(|c| c.dead || c.hp == 0 || c.has_condition(Condition::Unconscious));
         if down {
             tally.1 += 1;
         }
@@ -187,10 +185,7 @@ fn tick_turn_point(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     for cb in enc.order.iter().filter(|cb| !cb.removed) {
-        let Some(mut c) = call
-            .tx_ref()
-            .character(call.campaign(), &cb.character_id)?
-        else {
+        let Some(mut c) = call.tx_ref().character(call.campaign(), &cb.character_id)? else {
             continue;
         };
         if c.dead {
@@ -266,9 +261,10 @@ fn end_of_turn(
 /// Restores the terrain of timed changes whose expiry round has come.
 fn expire_terrain(enc: &mut Encounter, lines: &mut Vec<String>) -> Result<()> {
     let round = enc.round;
-    let (expired, kept): (Vec<TimedTerrain>, Vec<TimedTerrain>) = std::mem::take(&mut enc.timed_terrain)
-        .into_iter()
-        .partition(|t| t.expires_round <= round);
+    let (expired, kept): (Vec<TimedTerrain>, Vec<TimedTerrain>) =
+        std::mem::take(&mut enc.timed_terrain)
+            .into_iter()
+            .partition(|t| t.expires_round <= round);
     enc.timed_terrain = kept;
     for t in expired {
         for (sq, prev) in t.squares.iter().zip(&t.previous) {
@@ -293,7 +289,9 @@ fn start_of_turn(
 ) -> Result<()> {
     let idx = enc.turn;
     let Some(cb) = enc.order.get_mut(idx) else {
-        return Err(EngineError::Rule("internal: the turn points past the order".into()));
+        return Err(EngineError::Rule(
+            "internal: the turn points past the order".into(),
+        ));
     };
     let id = cb.character_id.clone();
     let mut lines = Vec::new();
@@ -303,7 +301,10 @@ fn start_of_turn(
     cb.flags.disengaged = false;
     cb.flags.helped_check = false;
     if let Some(r) = cb.flags.readied.take() {
-        lines.push(format!("{}'s readied action ({}) lapses", cb.name, r.trigger));
+        lines.push(format!(
+            "{}'s readied action ({}) lapses",
+            cb.name, r.trigger
+        ));
     }
     tick_turn_point(call, enc, &id, TurnPoint::Start, lines)?;
     let mut c = super::sheet(call, &id)?;
@@ -345,9 +346,10 @@ fn start_of_turn(
     let mut c = super::sheet(call, &id)?;
     if !c.dead && c.hp == 0 {
         if c.death_saves.stable {
-            report
-                .reminders
-                .push(format!("{} is stable at 0 HP and unconscious; the turn passes", c.name));
+            report.reminders.push(format!(
+                "{} is stable at 0 HP and unconscious; the turn passes",
+                c.name
+            ));
         } else if auto_death_saves {
             let r = super::death::roll_on(call, &mut c, lines)?;
             super::put_sheet(call, &c)?;
@@ -366,7 +368,9 @@ fn start_of_turn(
         ));
     }
     if c.dead {
-        report.reminders.push(format!("{} died at the start of its turn", c.name));
+        report
+            .reminders
+            .push(format!("{} died at the start of its turn", c.name));
     }
     report.start_of_turn.append(lines);
     Ok(())
@@ -391,7 +395,10 @@ fn hazard(
     };
     let (name, note) = (name.clone(), damage.clone());
     let Some(note) = note else {
-        lines.push(format!("{} starts its turn in {name} (no damage given)", c.name));
+        lines.push(format!(
+            "{} starts its turn in {name} (no damage given)",
+            c.name
+        ));
         return Ok(());
     };
     let roll = match tabletop_rules::dice::roll(&hazard_expr(&note), call.rng()?) {
@@ -410,7 +417,11 @@ fn hazard(
         .into_iter()
         .map(|(t, v)| DamagePart::new(t, u32::try_from(v.max(0)).unwrap_or(0)))
         .collect();
-    lines.push(format!("{} starts its turn in {name}: {}", c.name, roll.summary()));
+    lines.push(format!(
+        "{} starts its turn in {name}: {}",
+        c.name,
+        roll.summary()
+    ));
     let r = crate::update::damage(c, &parts, false, lines)?;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -487,9 +498,16 @@ pub fn roll_recharges(
             "die": 6,
             "roll": d,
         }));
-        let range = if min == 6 { "6".to_string() } else { format!("{min}–6") };
+        let range = if min == 6 {
+            "6".to_string()
+        } else {
+            format!("{min}–6")
+        };
         if d >= min {
-            lines.push(format!("{}'s {ability} recharges (d6 {d}; needs {range})", c.name));
+            lines.push(format!(
+                "{}'s {ability} recharges (d6 {d}; needs {range})",
+                c.name
+            ));
         } else {
             lines.push(format!(
                 "{}'s {ability} does not recharge (d6 {d}; needs {range})",
