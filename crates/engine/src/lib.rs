@@ -6,8 +6,8 @@
 
 pub mod campaign;
 pub mod character;
-pub mod checks;
 pub mod combat;
+pub mod checks;
 pub mod compendium;
 pub mod concentration;
 pub mod conditions;

@@ -35,12 +35,7 @@ pub fn load(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
                 suggestions: call
                     .tx_ref()
                     .list_encounters(campaign, false)
-                    .map(|l| {
-                        l.into_iter()
-                            .take(5)
-                            .map(|e| format!("{} ({})", e.id, e.name))
-                            .collect()
-                    })
+                    .map(|l| l.into_iter().take(5).map(|e| format!("{} ({})", e.id, e.name)).collect())
                     .unwrap_or_default(),
             }),
         None => {
@@ -168,11 +163,7 @@ fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
         .iter()
         .map(|c| {
             let k = crate::character::name_key(&c.name);
-            let score = if k.contains(&key) || key.contains(&k) {
-                0
-            } else {
-                1
-            };
+            let score = if k.contains(&key) || key.contains(&k) { 0 } else { 1 };
             (score, format!("{} ({})", c.name, c.character_id))
         })
         .collect();
@@ -182,11 +173,7 @@ fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
         format!(
             "'{given}' is not in encounter {}; combatants: {}",
             e.id,
-            names
-                .into_iter()
-                .map(|(_, n)| n)
-                .collect::<Vec<_>>()
-                .join(", ")
+            names.into_iter().map(|(_, n)| n).collect::<Vec<_>>().join(", ")
         ),
     )
 }

@@ -306,7 +306,10 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     out.forced.extend(turn.forced.iter().cloned());
     if let Some(a) = &turn.actor {
         out.actor = a.name.clone();
-        out.economy = turn.encounter.combatant(&a.id).map(|c| c.economy.clone());
+        out.economy = turn
+            .encounter
+            .combatant(&a.id)
+            .map(|c| c.economy.clone());
     }
     let line = if out.forced.is_empty() {
         out.headline.clone()

@@ -6,8 +6,5 @@ use crate::error::{EngineError, Result};
 
 /// Runs the action.
 pub fn run(_call: &mut Call<'_>, _turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
-    Err(EngineError::Rule(format!(
-        "{} is not available yet",
-        t.key()
-    )))
+    Err(EngineError::Rule(format!("{} is not available yet", t.key())))
 }
