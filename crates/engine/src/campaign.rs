@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::character::{Character, CharacterFilter};
+use crate::combat::Encounter;
 use crate::error::{EngineError, Result};
 use crate::event::Event;
 use crate::notes::{Note, NoteFilter, NoteOrder};
@@ -43,6 +44,9 @@ pub struct CampaignExport {
     /// Every note, oldest first.
     #[serde(default)]
     pub notes: Vec<Note>,
+    /// Every encounter, active or ended, oldest first.
+    #[serde(default)]
+    pub encounters: Vec<Encounter>,
 }
 
 /// One entry of a party's travel log, in an export.
@@ -88,6 +92,8 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
     }
     let (mut notes, _) = tx.list_notes(id, &NoteFilter::default(), NoteOrder::Recent, ALL, 0)?;
     notes.reverse();
+    let mut encounters = tx.list_encounters(id, false)?;
+    encounters.reverse();
     Ok(CampaignExport {
         format: EXPORT_FORMAT,
         name: name.to_string(),
@@ -99,6 +105,7 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
         parties,
         travel,
         notes,
+        encounters,
     })
 }
 
@@ -142,8 +149,11 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
     for n in &data.notes {
         tx.put_note(id, n)?;
     }
+    for e in &data.encounters {
+        tx.put_encounter(id, e)?;
+    }
     // New ids must not collide with imported ones: advance each counter past the highest.
-    let ids: [(&str, Vec<&str>); 5] = [
+    let ids: [(&str, Vec<&str>); 6] = [
         (
             "ch",
             data.characters.iter().map(|c| c.id.as_str()).collect(),
@@ -158,6 +168,10 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
         ),
         ("pt", data.parties.iter().map(|p| p.id.as_str()).collect()),
         ("nt", data.notes.iter().map(|n| n.id.as_str()).collect()),
+        (
+            "enc",
+            data.encounters.iter().map(|e| e.id.as_str()).collect(),
+        ),
     ];
     for (prefix, list) in ids {
         let max = list

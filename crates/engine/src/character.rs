@@ -530,6 +530,22 @@ pub fn delete_character(call: &mut Call<'_>, r: CharacterRef<'_>) -> Result<Dele
         call.record_change("party", &p.id, format!("{} left (deleted)", c.name));
         cascaded.push(what);
     }
+    // It leaves any fight it is in: marked removed (the log keeps it) and taken off the map.
+    for mut e in call.tx_ref().list_encounters(campaign, true)? {
+        let Some(cb) = e
+            .order
+            .iter_mut()
+            .find(|x| x.character_id == c.id && !x.removed)
+        else {
+            continue;
+        };
+        cb.removed = true;
+        let _ = e.map.remove_creature(&c.id);
+        e.log(format!("{} leaves the fight (deleted)", c.name));
+        call.tx().put_encounter(campaign, &e)?;
+        call.record_change("encounter", &e.id, format!("{} removed (deleted)", c.name));
+        cascaded.push(format!("place in encounter '{}' ({})", e.name, e.id));
+    }
     call.tx().delete_character(campaign, &c.id)?;
     call.record_change("character", &c.id, format!("deleted {}", c.name));
     Ok(Deletion {

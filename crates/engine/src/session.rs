@@ -138,15 +138,81 @@ pub struct LocationContext {
     pub unfound_hidden: usize,
 }
 
-/// The encounter section. Encounters are not modelled yet: `active` is false and `summary` says
-/// so; round, turn and who is down will join these fields.
+/// The encounter section: the active encounter, compactly.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EncounterContext {
     /// Whether an encounter is running.
     pub active: bool,
-    /// One line.
+    /// One line ("Goblin ambush (enc1), round 2, Aria's turn").
     pub summary: String,
+    /// Encounter id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// Whose turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<String>,
+    /// One line per combatant in initiative order: "Goblin 1 3/7 HP (prone)".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub combatants: Vec<String>,
+}
+
+/// The active encounter (the most recent, when several run), compactly.
+fn encounter_context(call: &Call<'_>) -> Result<EncounterContext> {
+    let active = call.tx_ref().list_encounters(call.campaign(), true)?;
+    let Some(e) = active.first() else {
+        return Ok(EncounterContext {
+            active: false,
+            summary: "no active encounter".into(),
+            id: None,
+            round: None,
+            turn: None,
+            combatants: Vec::new(),
+        });
+    };
+    let turn = e.current().map(|c| c.name.clone());
+    let mut combatants = Vec::new();
+    for cb in e.order.iter().filter(|c| !c.removed) {
+        let Some(c) = call.tx_ref().character(call.campaign(), &cb.character_id)? else {
+            continue;
+        };
+        let max = c.effective().max_hp.value.max(1);
+        let mut line = format!("{} {}/{max} HP", c.name, c.hp);
+        let mut tags: Vec<String> = c
+            .conditions
+            .iter()
+            .map(|x| x.condition.to_string())
+            .collect();
+        if c.status() != "ok" && c.status() != "unconscious" {
+            tags.insert(0, c.status().to_string());
+        }
+        if !tags.is_empty() {
+            line.push_str(&format!(" ({})", tags.join(", ")));
+        }
+        combatants.push(line);
+    }
+    let more = if active.len() > 1 {
+        format!("; {} other encounter(s) active", active.len() - 1)
+    } else {
+        String::new()
+    };
+    Ok(EncounterContext {
+        active: true,
+        summary: format!(
+            "{} ({}), round {}, {}'s turn{more}",
+            e.name,
+            e.id,
+            e.round,
+            turn.as_deref().unwrap_or("nobody")
+        ),
+        id: Some(e.id.clone()),
+        round: Some(e.round),
+        turn,
+        combatants,
+    })
 }
 
 /// A note as listed in the context.
@@ -363,10 +429,7 @@ pub fn session_context(call: &mut Call<'_>, req: &ContextRequest<'_>) -> Result<
         }
     }
     if req.sections.encounter {
-        ctx.encounter = Some(EncounterContext {
-            active: false,
-            summary: "no active encounter".into(),
-        });
+        ctx.encounter = Some(encounter_context(call)?);
     }
     if req.sections.notes {
         let n = d.notes();

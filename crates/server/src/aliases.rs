@@ -1172,7 +1172,208 @@ pub static ALIASES: &[Alias] = &[
         &[("actions", "batch")],
         Some(legacy_action_batch),
     ),
+    // Encounters (rpg-mcp list C): created, read, joined and advanced.
+    routed("setup_tactical_encounter", "create_encounter", &[], &[], Some(legacy_encounter)),
+    routed("spawn_preset_encounter", "create_encounter", &[], &[], Some(legacy_encounter)),
+    routed("initialize_battlefield", "create_encounter", &[], &[], Some(legacy_encounter)),
+    routed("get_encounter_state", "get_encounter", &[], ENCOUNTER_ID, None),
+    routed("get_encounter_summary", "get_encounter", &[("verbosity", "\"summary\"")], ENCOUNTER_ID, None),
+    routed("get_active_encounter", "get_encounter", &[], ENCOUNTER_ID, None),
+    routed("load_encounter", "get_encounter", &[], ENCOUNTER_ID, None),
+    routed("get_tactical_summary", "get_encounter", &[("verbosity", "\"detailed\"")], ENCOUNTER_ID, None),
+    routed("add_to_encounter", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add)),
+    routed("place_creature", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add)),
+    routed("batch_add_to_encounter", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_batch_add)),
+    routed("batch_place_creatures", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_batch_add)),
+    routed("next_turn", "advance_turn", &[], ENCOUNTER_ID, None),
+    routed("end_turn", "advance_turn", &[], ENCOUNTER_ID, None),
+    routed("start_turn", "advance_turn", &[], ENCOUNTER_ID, None),
 ];
+const ENCOUNTER_ID: &[(&str, &str)] = &[("id", "encounterId"), ("encounter_id", "encounterId")];
+
+/// A legacy participant `{id, name, hp, maxHp, initiativeBonus, isEnemy, conditions, position,
+/// resistances…}` (no AC) → an inline stat block of ours (AC 10 when none was given, DEX from
+/// the initiative bonus); an existing character by `characterId`/`characterName` passes through.
+fn legacy_participant(v: &mut Value) -> Result<(), ToolError> {
+    let Value::Object(p) = v else {
+        return Err(ToolError("each participant is an object {name, hp, ...}".into()));
+    };
+    if p.contains_key("characterId") || p.contains_key("characterName") || p.contains_key("monster") {
+        return Ok(());
+    }
+    p.remove("id");
+    p.remove("conditions");
+    if let Some(max) = p.remove("maxHp") {
+        p.insert("hp".into(), max);
+    }
+    if let Some(b) = p.remove("initiativeBonus") {
+        let bonus = b.as_i64().unwrap_or(0).clamp(-5, 10);
+        let stats = p.entry("stats").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(st) = stats {
+            st.entry("dex").or_insert(Value::from(10 + 2 * bonus));
+        }
+    }
+    match p.remove("isEnemy") {
+        Some(Value::Bool(true)) => {
+            p.entry("side").or_insert(Value::String("enemy".into()));
+        }
+        Some(Value::Bool(false)) => {
+            p.entry("side").or_insert(Value::String("ally".into()));
+        }
+        _ => {}
+    }
+    for (from, to) in [("resist", "resistances"), ("vuln", "vulnerabilities"), ("immun", "immunities")] {
+        if let Some(x) = p.remove(from) {
+            p.entry(to).or_insert(x);
+        }
+    }
+    if p.contains_key("hp") {
+        p.entry("ac").or_insert(Value::from(10));
+    }
+    Ok(())
+}
+
+/// Legacy square lists: `"x,y"` strings or `[x, y]` pairs → `{x, y}`.
+fn legacy_squares(v: &mut Value) {
+    if let Value::Array(items) = v {
+        for it in items.iter_mut() {
+            let xy: Option<(i64, i64)> = match it {
+                Value::String(s) => s
+                    .split_once(',')
+                    .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?))),
+                Value::Array(a) if a.len() == 2 => a[0].as_i64().zip(a[1].as_i64()),
+                _ => None,
+            };
+            if let Some((x, y)) = xy {
+                *it = serde_json::json!({"x": x, "y": y});
+            }
+        }
+    }
+}
+
+/// Legacy `create_encounter` shapes: `seed` (the campaign's dice stream is used instead),
+/// participants without AC, terrain without width/height and with square strings.
+fn legacy_encounter(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.remove("seed");
+    args.remove("action");
+    if let Some(Value::Array(ps)) = args.get_mut("participants") {
+        for p in ps.iter_mut() {
+            legacy_participant(p)?;
+        }
+    }
+    if let Some(Value::Object(t)) = args.get_mut("terrain") {
+        if let Some(d) = t.remove("difficultTerrain") {
+            t.entry("difficult").or_insert(d);
+        }
+        for key in ["walls", "obstacles", "lowWalls", "difficult", "water"] {
+            if let Some(v) = t.get_mut(key) {
+                legacy_squares(v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Legacy `add_to_encounter {encounterId, participant | name, hp, …}` and `place_creature
+/// {characterId, x, y}` → `manage_encounter add_participant`.
+fn legacy_add(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.remove("action");
+    let encounter = args.remove("encounterId");
+    let mut p = match args.remove("participant").or_else(|| args.remove("creature")) {
+        Some(p) => p,
+        None => Value::Object(std::mem::take(args)),
+    };
+    if let Value::Object(m) = &mut p {
+        if let (Some(x), Some(y)) = (m.remove("x"), m.remove("y")) {
+            m.entry("position").or_insert(serde_json::json!({"x": x, "y": y}));
+        }
+        if let Some(id) = m.remove("creatureId") {
+            m.entry("characterId").or_insert(id);
+        }
+    }
+    legacy_participant(&mut p)?;
+    args.clear();
+    args.insert("operation".into(), Value::String("add_participant".into()));
+    args.insert("participant".into(), p);
+    if let Some(e) = encounter {
+        args.insert("encounterId".into(), e);
+    }
+    Ok(())
+}
+
+/// Legacy batch adds `{encounterId, participants|creatures: [...]}` → a batch of add_participant.
+fn legacy_batch_add(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let encounter = args.remove("encounterId");
+    let Some(Value::Array(items)) = args
+        .remove("participants")
+        .or_else(|| args.remove("creatures"))
+    else {
+        return Err(ToolError("participants must be an array of creatures".into()));
+    };
+    let mut batch = Vec::new();
+    for it in items {
+        let Value::Object(mut m) = it else {
+            return Err(ToolError("each participant is an object".into()));
+        };
+        if let Some(e) = &encounter {
+            m.insert("encounterId".into(), e.clone());
+        }
+        legacy_add(&mut m)?;
+        batch.push(Value::Object(m));
+    }
+    args.clear();
+    args.insert("batch".into(), Value::Array(batch));
+    Ok(())
+}
+
+/// Drops the `action` a switched composite was picked by.
+fn drop_switch_key(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.remove("action");
+    Ok(())
+}
+
+/// A legacy composite whose `action` picks the tool it routes to.
+pub struct Switch {
+    /// The legacy name.
+    pub legacy: &'static str,
+    /// One alias per `action` value.
+    pub routes: &'static [(&'static str, Alias)],
+}
+
+/// Legacy composites that route to several tools.
+pub static SWITCHES: &[Switch] = &[Switch {
+    legacy: "combat_manage",
+    routes: &[
+        ("create", routed("combat_manage", "create_encounter", &[], &[], Some(legacy_encounter))),
+        ("get", routed("combat_manage", "get_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
+        ("load", routed("combat_manage", "get_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
+        (
+            "get_history",
+            routed("combat_manage", "get_encounter", &[("verbosity", "\"detailed\"")], ENCOUNTER_ID, Some(drop_switch_key)),
+        ),
+        ("advance", routed("combat_manage", "advance_turn", &[], ENCOUNTER_ID, Some(drop_switch_key))),
+        ("death_save", routed("combat_manage", "roll_death_save", &[], CHARACTER_ID, Some(drop_switch_key))),
+        ("end", routed("combat_manage", "end_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
+        ("spawn_quick_enemy", routed("combat_manage", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add))),
+    ],
+}];
+
+/// The alias a call of `name` with `args` routes through: a plain alias, or for a switched
+/// composite the route its `action` picks (an unknown action is an error listing the known ones).
+pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, ToolError> {
+    let Some(sw) = SWITCHES.iter().find(|s| s.legacy == name) else {
+        return Ok(find(name));
+    };
+    let action = args.get("action").and_then(Value::as_str).unwrap_or_default();
+    match sw.routes.iter().find(|(a, _)| *a == action) {
+        Some((_, alias)) => Ok(Some(alias)),
+        None => Err(ToolError(format!(
+            "{name} needs action, one of: {} (or call the tools directly)",
+            sw.routes.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
 
 /// Legacy names of execute_action's fields.
 const COMBAT_ACTION: &[(&str, &str)] = &[
@@ -1815,6 +2016,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn switched_composites_route_to_advertised_tools() {
+        for sw in SWITCHES {
+            assert!(find(sw.legacy).is_none() && catalog::find(sw.legacy).is_none());
+            for (_, a) in sw.routes {
+                assert!(catalog::find(a.tool).is_some(), "{} routes to missing {}", sw.legacy, a.tool);
+            }
+        }
+        let a = find_for("combat_manage", &serde_json::json!({"action": "advance"})).unwrap().unwrap();
+        let v = route(a, &serde_json::json!({"action": "advance", "id": "enc1"})).unwrap();
+        assert_eq!((a.tool, v), ("advance_turn", serde_json::json!({"encounterId": "enc1"})));
+        assert!(find_for("combat_manage", &serde_json::json!({"action": "fly"})).is_err());
+        let a = find("setup_tactical_encounter").unwrap();
+        let v = route(a, &serde_json::json!({"seed": "x", "participants": [
+            {"id": "g", "name": "Gob", "hp": 5, "maxHp": 7, "initiativeBonus": 2, "isEnemy": true}
+        ]})).unwrap();
+        assert_eq!(v, serde_json::json!({"participants": [
+            {"name": "Gob", "hp": 7, "ac": 10, "stats": {"dex": 14}, "side": "enemy"}
+        ]}));
     }
 
     #[test]

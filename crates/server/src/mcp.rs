@@ -132,7 +132,7 @@ impl TabletopServer {
 pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
     let (spec, routed) = match catalog::find(name) {
         Some(spec) => (spec, None),
-        None => match aliases::find(name) {
+        None => match aliases::find_for(name, args)? {
             Some(alias) => {
                 let spec = catalog::find(alias.tool).ok_or_else(|| {
                     ToolError(format!("internal: alias {name} routes to a missing tool"))

@@ -180,6 +180,26 @@ fn sample(legacy: &str) -> Option<Value> {
         "batch_execute_action" => {
             json!({"actions": [{"actionType": "damage", "targetName": "Dummy", "amount": "1"}]})
         }
+        "setup_tactical_encounter" => json!({"seed": "legacy", "participants": [
+            {"id": "g1", "name": "Goblin Scout", "hp": 7, "maxHp": 7, "initiativeBonus": 2, "isEnemy": true},
+            {"id": "g2", "name": "Goblin Archer", "hp": 6, "maxHp": 6, "initiativeBonus": 3, "isEnemy": true,
+             "position": {"x": 10, "y": 10}}
+        ], "terrain": {"obstacles": ["5,5", "5,6"]}}),
+        "spawn_preset_encounter" | "initialize_battlefield" => json!({"participants": [
+            {"name": "Wolf", "hp": 11, "initiativeBonus": 2, "isEnemy": true}
+        ]}),
+        "get_encounter_state" | "get_active_encounter" | "load_encounter" => json!({"id": "enc1"}),
+        "get_encounter_summary" | "get_tactical_summary" => json!({"encounterId": "enc1"}),
+        "add_to_encounter" => {
+            json!({"encounterId": "enc1", "name": "Goblin Shaman", "hp": 9, "initiativeBonus": 1, "isEnemy": true})
+        }
+        "place_creature" => {
+            json!({"encounterId": "enc1", "name": "Bat", "hp": 1, "x": 3, "y": 3, "isEnemy": true})
+        }
+        "batch_add_to_encounter" | "batch_place_creatures" => json!({"encounterId": "enc1", "participants": [
+            {"name": "Rat", "hp": 2, "isEnemy": true}, {"name": "Crow", "hp": 1, "isEnemy": true}
+        ]}),
+        "next_turn" | "end_turn" | "start_turn" => json!({"encounterId": "enc1"}),
         _ => return None,
     })
 }

@@ -397,34 +397,36 @@ fn auto_position(map: &BattleMap, size: Size, side: Side) -> Result<Position> {
     ))
 }
 
-struct Joining {
-    character: Character,
-    side: Side,
-    position: Option<Position>,
-    surprised: bool,
-    initiative: Option<i32>,
-    spawned: bool,
+/// A participant resolved and ready to join: its sheet (new for spawned creatures), side,
+/// square and initiative choices.
+pub(crate) struct Joining {
+    pub(crate) character: Character,
+    pub(crate) side: Side,
+    pub(crate) position: Option<Position>,
+    pub(crate) surprised: bool,
+    pub(crate) initiative: Option<i32>,
+    pub(crate) spawned: bool,
 }
 
-/// Creates and stores an encounter, rolling initiative for everyone.
-pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<CreatedEncounter> {
-    if req.participants.is_empty() {
-        return Err(EngineError::invalid(
-            "participants",
-            "list who fights: [{\"characterName\": \"Aria\"}, {\"monster\": \"goblin\", \"count\": 4}]",
-        ));
-    }
-    let mut map = build_map(&req.terrain)?;
-    let mut notes = Vec::new();
-    let campaign = call.campaign();
-    let mut taken: BTreeSet<String> = call
+/// Names already used in the campaign (name keys).
+pub(crate) fn taken_names(call: &Call<'_>) -> Result<BTreeSet<String>> {
+    Ok(call
         .tx_ref()
-        .character_names(campaign)?
+        .character_names(call.campaign())?
         .into_iter()
         .map(|(_, n)| crate::character::name_key(&n))
-        .collect();
+        .collect())
+}
+
+/// Resolves participant specs into joining creatures (spawned ones get no id yet).
+pub(crate) fn gather(
+    call: &mut Call<'_>,
+    participants: &[ParticipantSpec],
+    taken: &mut BTreeSet<String>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Joining>> {
     let mut joining: Vec<Joining> = Vec::new();
-    for (i, p) in req.participants.iter().enumerate() {
+    for (i, p) in participants.iter().enumerate() {
         let mut positions = p.positions.iter().copied();
         match &p.source {
             ParticipantSource::Character { id, name } => {
@@ -479,7 +481,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
                 for _ in 0..*count {
                     let mut derivations = Vec::new();
                     let mut c = crate::monster::from_stat_block(m, &mut derivations);
-                    c.name = free_name(&taken, &base, *count > 1, &mut n);
+                    c.name = free_name(taken, &base, *count > 1, &mut n);
                     taken.insert(crate::character::name_key(&c.name));
                     c.kind = CharacterType::Enemy;
                     joining.push(Joining {
@@ -501,7 +503,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
                 };
                 let mut c = inline_character(sb, kind)?;
                 let mut n = 1;
-                c.name = free_name(&taken, &c.name.clone(), false, &mut n);
+                c.name = free_name(taken, &c.name.clone(), false, &mut n);
                 taken.insert(crate::character::name_key(&c.name));
                 joining.push(Joining {
                     character: c,
@@ -514,17 +516,17 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
             }
         }
     }
-    if joining.len() > MAX_COMBATANTS {
-        return Err(EngineError::invalid(
-            "participants",
-            format!(
-                "{} combatants is too many; an encounter takes at most {MAX_COMBATANTS}",
-                joining.len()
-            ),
-        ));
-    }
-    // Ids for the new creatures, then places on the map: given positions first (validated),
-    // then the rest along their side's edge.
+    Ok(joining)
+}
+
+/// Gives spawned creatures ids and puts everyone on `map`: given squares first (validated),
+/// then the rest along their side's edge.
+pub(crate) fn place(
+    call: &mut Call<'_>,
+    map: &mut BattleMap,
+    joining: &mut [Joining],
+    notes: &mut Vec<String>,
+) -> Result<()> {
     for j in joining.iter_mut().filter(|j| j.spawned) {
         j.character.id = call.new_id("ch")?;
     }
@@ -539,31 +541,33 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
             })?;
     }
     for j in joining.iter_mut().filter(|j| j.position.is_none()) {
-        let pos = auto_position(&map, j.character.size, j.side)?;
+        let pos = auto_position(map, j.character.size, j.side)?;
         map.place_creature(j.character.id.clone(), pos, j.character.size)?;
         j.position = Some(pos);
         notes.push(format!("{} placed at {pos}", j.character.name));
     }
-    // Initiative.
-    let mut order = Vec::new();
-    let mut rolls = Vec::new();
-    for j in &joining {
-        let c = &j.character;
-        let (total, d20) = match j.initiative {
-            Some(t) => (t, None),
-            None => {
-                let stats = c.effective();
-                let out = d20::roll_d20_test(
-                    &stats,
-                    &D20Request::new(D20Test::Initiative).labelled(format!("{} initiative", c.name)),
-                    call.rng()?,
-                );
-                call.record_roll(&out);
-                (out.total.unwrap_or(0), out.kept)
-            }
-        };
-        let tie = call.rng()?.roll_die(1_000_000);
-        order.push(Combatant {
+    Ok(())
+}
+
+/// Rolls (or takes) a joining creature's initiative: its place in the order and the roll.
+pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, InitiativeRoll)> {
+    let c = &j.character;
+    let (total, d20) = match j.initiative {
+        Some(t) => (t, None),
+        None => {
+            let stats = c.effective();
+            let out = d20::roll_d20_test(
+                &stats,
+                &D20Request::new(D20Test::Initiative).labelled(format!("{} initiative", c.name)),
+                call.rng()?,
+            );
+            call.record_roll(&out);
+            (out.total.unwrap_or(0), out.kept)
+        }
+    };
+    let tie = call.rng()?.roll_die(1_000_000);
+    Ok((
+        Combatant {
             character_id: c.id.clone(),
             name: c.name.clone(),
             side: j.side,
@@ -576,15 +580,48 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
             flags: TurnFlags::default(),
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
-        });
-        rolls.push(InitiativeRoll {
+        },
+        InitiativeRoll {
             name: c.name.clone(),
             id: c.id.clone(),
             d20,
             total,
             position: j.position.unwrap_or_default(),
             side: j.side,
-        });
+        },
+    ))
+}
+
+/// Creates and stores an encounter, rolling initiative for everyone.
+pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<CreatedEncounter> {
+    if req.participants.is_empty() {
+        return Err(EngineError::invalid(
+            "participants",
+            "list who fights: [{\"characterName\": \"Aria\"}, {\"monster\": \"goblin\", \"count\": 4}]",
+        ));
+    }
+    let mut map = build_map(&req.terrain)?;
+    let mut notes = Vec::new();
+    let campaign = call.campaign();
+    let mut taken = taken_names(call)?;
+    let mut joining = gather(call, &req.participants, &mut taken, &mut notes)?;
+    if joining.len() > MAX_COMBATANTS {
+        return Err(EngineError::invalid(
+            "participants",
+            format!(
+                "{} combatants is too many; an encounter takes at most {MAX_COMBATANTS}",
+                joining.len()
+            ),
+        ));
+    }
+    place(call, &mut map, &mut joining, &mut notes)?;
+    // Initiative.
+    let mut order = Vec::new();
+    let mut rolls = Vec::new();
+    for j in &joining {
+        let (cb, roll) = enter(call, j)?;
+        order.push(cb);
+        rolls.push(roll);
     }
     sort_initiative(&mut order);
     rolls.sort_by_key(|r| order.iter().position(|c| c.character_id == r.id));

@@ -6,9 +6,14 @@
 //! and saves both in the call's one transaction.
 
 pub mod actions;
+pub mod auras;
 pub mod create;
-pub mod render;
+pub mod death;
+pub mod end;
+pub mod manage;
 pub mod model;
+pub mod render;
+pub mod turn;
 pub mod view;
 
 pub use model::*;

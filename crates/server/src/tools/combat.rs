@@ -144,7 +144,7 @@ pub struct CreateEncounterArgs {
     pub auto_end: Option<bool>,
 }
 
-fn participant(p: ParticipantArg) -> Result<ParticipantSpec, EngineError> {
+pub(super) fn participant(p: ParticipantArg) -> Result<ParticipantSpec, EngineError> {
     let mut positions: Vec<Position> = p.position.into_iter().collect();
     positions.extend(p.positions.unwrap_or_default());
     let inline = p.hp.is_some() || p.ac.is_some() || p.attacks.is_some();

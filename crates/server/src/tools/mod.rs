@@ -8,6 +8,7 @@ mod compendium;
 mod conditions;
 mod dice;
 mod effects;
+mod encounter;
 mod inventory;
 mod magic;
 mod rest;
@@ -34,6 +35,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(rest::specs());
     v.extend(conditions::specs());
     v.extend(combat::specs());
+    v.extend(encounter::specs());
     v.extend(magic::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());
