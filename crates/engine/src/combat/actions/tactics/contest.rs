@@ -50,36 +50,20 @@ pub fn reach_ft(c: &Character) -> u32 {
         .max(5)
 }
 
-/// Attacks one Attack action makes: 1, plus Extra Attack (2; fighters 3 at level 11, 4 at 20).
-pub fn attacks_per_action(c: &Character) -> u32 {
-    let has = |n: &str| c.features.iter().any(|f| f.to_lowercase().contains(n));
-    let fighter = c
-        .class
-        .as_deref()
-        .is_some_and(|k| k.eq_ignore_ascii_case("fighter"));
-    if !has("extra attack") {
-        return 1;
-    }
-    match (fighter, c.level) {
-        (true, l) if l >= 20 => 4,
-        (true, l) if l >= 11 => 3,
-        _ => 2,
-    }
-}
-
 /// Grapple and shove replace one attack of the Attack action: the first begins the action
 /// (the economy spent it), later ones use up an attack left.
 fn use_attack(turn: &mut Turn<'_>, actor: &Character) {
     if turn.cost != ActionCost::Action {
         return;
     }
-    let per = attacks_per_action(actor);
+    let per = crate::combat::actions::attack::attacks_per_action(actor);
     if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
         if cb.economy.attacks_left > 0 {
             cb.economy.attacks_left -= 1;
         } else {
             cb.economy.attacks_left = per.saturating_sub(1);
         }
+        cb.economy.attacked = true;
     }
 }
 

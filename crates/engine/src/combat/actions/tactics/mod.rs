@@ -4,7 +4,9 @@
 //! Each runs after [`super::economy::begin`] has checked the turn and spent the cost. The
 //! helpers at the bottom are for the other action modules and for `advance_turn`:
 //! [`dodging_dex_save_advantage`], [`take_help`], [`take_helped_check`], [`hidden_from`],
-//! [`special::roll_recharges`], [`basic::release_readied`] and [`contest::grappler_of`].
+//! [`basic::release_readied`] and [`contest::grappler_of`]. Spent abilities are tracked in
+//! `Combatant::spent_abilities` under the stat-block entry's exact name ("Fire Breath"), one
+//! entry per use, which is what the start-of-turn recharge roll reads.
 
 pub mod basic;
 pub mod contest;
@@ -21,7 +23,6 @@ use crate::combat::{Combatant, Encounter};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
-pub use special::roll_recharges;
 
 /// Runs the action.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {

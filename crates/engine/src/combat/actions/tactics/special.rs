@@ -8,13 +8,13 @@ use tabletop_grid::{
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
-use tabletop_rules::roller::DieRoller;
 use tabletop_rules::{Ability, Condition, Skill};
 
 use super::{
     actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule,
 };
 use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
+use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
 use crate::combat::actions::{ActionOutcome, Turn};
 use crate::combat::Encounter;
 use crate::effects::Duration;
@@ -131,54 +131,6 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
         Some(n) => format!("{} {}/{n} uses today", f.tracked, used + 1),
         None => format!("{} is spent ({limit})", f.tracked),
     }))
-}
-
-/// Rolls a d6 for each of the combatant's spent "Recharge X–6" abilities and un-spends those
-/// that roll X or more. Call at the start of the combatant's turn; returns one line per roll.
-pub fn roll_recharges(
-    call: &mut Call<'_>,
-    enc: &mut Encounter,
-    combatant_id: &str,
-) -> Result<Vec<String>> {
-    let Some(cb) = enc.combatant(combatant_id) else {
-        return Ok(Vec::new());
-    };
-    if cb.spent_abilities.is_empty() {
-        return Ok(Vec::new());
-    }
-    let spent = cb.spent_abilities.clone();
-    let name = cb.name.clone();
-    let c = crate::combat::sheet(call, combatant_id)?;
-    let all: Vec<&StatAction> = c
-        .stat_block
-        .iter()
-        .flat_map(|b| b.actions.iter().chain(&b.special_abilities).chain(&b.legendary_actions).chain(&b.reactions))
-        .collect();
-    let mut lines = Vec::new();
-    let mut keep = Vec::new();
-    for s in spent {
-        let min = all
-            .iter()
-            .find(|a| a.name == s)
-            .and_then(|a| a.recharge.as_deref())
-            .and_then(recharge_min);
-        let Some(min) = min else {
-            keep.push(s);
-            continue;
-        };
-        let roll = call.rng()?.roll_die(6);
-        call.record_roll(&json!({"label": format!("{name} {s} recharge"), "d6": roll, "needs": min}));
-        if roll >= min {
-            lines.push(format!("{name}'s {s} recharges (d6 {roll}, needs {min}+)"));
-        } else {
-            lines.push(format!("{name}'s {s} stays spent (d6 {roll}, needs {min}+)"));
-            keep.push(s);
-        }
-    }
-    if let Some(cb) = enc.combatant_mut(combatant_id) {
-        cb.spent_abilities = keep;
-    }
-    Ok(lines)
 }
 
 /// An area read from rules text.
@@ -557,13 +509,15 @@ fn resolve_effect(
                 })
                 .collect();
             if parts.iter().any(|p| p.amount > 0) {
-                let res = crate::update::damage(&mut c, &parts, false, &mut changes)?;
-                if res.concentration_ends {
-                    let why = if res.dead { "died" } else { "dropped to 0 HP" };
-                    crate::concentration::end(call, &mut c, why, &mut changes)?;
-                } else {
-                    crate::concentration::after_damage(call, &mut c, res.total, &mut changes)?;
-                }
+                let (res, _, after) = apply_damage_to(
+                    call,
+                    &mut turn.encounter,
+                    id,
+                    &parts,
+                    false,
+                    &mut changes,
+                )?;
+                c = after;
                 taken = Some(res.total);
             }
         }
@@ -680,18 +634,42 @@ fn skill_title(s: Skill) -> String {
     k
 }
 
-/// An attack made by an ability or legendary action: resolved through the attack module's
-/// shared attack core.
+/// An attack made by an ability or legendary action, through the attack core ([`strike`])
+/// against `target`.
 fn strike_with(
-    _call: &mut Call<'_>,
-    _turn: &mut Turn<'_>,
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
     a: &Character,
     attack: &StatAction,
 ) -> Result<(String, Vec<String>, Value)> {
-    Err(EngineError::Rule(format!(
-        "{}'s {} is an attack: make it with execute_action actionType attack, weapon \"{}\" (legendary attacks resolve here once the attack core lands)",
-        a.name, attack.name, attack.name
-    )))
+    if turn.req.target.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            format!("{} is an attack; name its target (targetId or targetName)", attack.name),
+        ));
+    }
+    let (cb, _) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
+    let opts = StrikeOptions {
+        advantage: if turn.req.advantage {
+            vec!["granted by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        disadvantage: if turn.req.disadvantage {
+            vec!["imposed by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        bonus: turn.req.bonus,
+        force: turn.req.force,
+        ..Default::default()
+    };
+    let r = strike(call, &mut turn.encounter, &a.id, &cb.character_id, Some(&attack.name), &opts)?;
+    turn.forced.extend(r.forced.iter().cloned());
+    let mut lines = r.lines.clone();
+    lines.insert(0, format!("{} attacks {} with {}", r.attacker, r.target, r.weapon));
+    let details = serde_json::to_value(&r).unwrap_or(Value::Null);
+    Ok((r.headline.trim_end_matches('.').to_string(), lines, details))
 }
 
 /// A stat-block ability by `abilityName` (breath weapon, recharge or N/Day ability, trait):
