@@ -253,13 +253,19 @@ pub fn release_readied(
     ) else {
         return Ok(None);
     };
-    let Some(readied) = &cb.flags.readied else {
-        return Ok(None);
-    };
     let by_name = req
         .ability_name
         .as_deref()
         .is_some_and(|n| n.trim().eq_ignore_ascii_case("readied"));
+    let Some(readied) = &cb.flags.readied else {
+        if by_name {
+            return Err(EngineError::Rule(format!(
+                "{} has no readied action (it was used, or lapsed at the start of its turn); ready one with actionType ready",
+                cb.name
+            )));
+        }
+        return Ok(None);
+    };
     let as_reaction = req.action_cost == Some(ActionCost::Reaction);
     let held = match &readied.action {
         Value::Object(_) => Some(parse_readied(&readied.action)?),
