@@ -1188,7 +1188,113 @@ pub static ALIASES: &[Alias] = &[
     routed("next_turn", "advance_turn", &[], ENCOUNTER_ID, None),
     routed("end_turn", "advance_turn", &[], ENCOUNTER_ID, None),
     routed("start_turn", "advance_turn", &[], ENCOUNTER_ID, None),
+    // Combat: tactics actions.
+    routed(
+        "consume_action",
+        "execute_action",
+        &[],
+        COMBAT_RENAME,
+        Some(consume_action),
+    ),
+    routed(
+        "use_reaction",
+        "execute_action",
+        &[("actionType", "\"attack\""), ("actionCost", "\"reaction\"")],
+        COMBAT_RENAME,
+        Some(combat_action),
+    ),
+    routed(
+        "use_legendary_action",
+        "execute_action",
+        &[("actionType", "\"legendary_action\"")],
+        LEGENDARY_RENAME,
+        None,
+    ),
+    routed(
+        "execute_lair_action",
+        "execute_action",
+        &[("actionType", "\"lair_action\"")],
+        LAIR_RENAME,
+        None,
+    ),
+    routed(
+        "trigger_lair_action",
+        "execute_action",
+        &[("actionType", "\"lair_action\"")],
+        LAIR_RENAME,
+        None,
+    ),
 ];
+
+/// Legacy snake_case combat arguments.
+const COMBAT_RENAME: &[(&str, &str)] = &[
+    ("encounter_id", "encounterId"),
+    ("actor_id", "actorId"),
+    ("actor_name", "actorName"),
+    ("target_id", "targetId"),
+    ("target_name", "targetName"),
+    ("action_type", "actionType"),
+];
+const LEGENDARY_RENAME: &[(&str, &str)] = &[
+    ("encounter_id", "encounterId"),
+    ("actor_id", "actorId"),
+    ("actor_name", "actorName"),
+    ("target_id", "targetId"),
+    ("target_name", "targetName"),
+    ("action", "abilityName"),
+    ("actionName", "abilityName"),
+    ("legendaryAction", "abilityName"),
+];
+
+const LAIR_RENAME: &[(&str, &str)] = &[
+    ("encounter_id", "encounterId"),
+    ("actor_id", "actorId"),
+    ("actor_name", "actorName"),
+    ("effect", "description"),
+    ("action", "description"),
+];
+
+/// Legacy `combat_action {action}` (and `use_reaction {reaction}`) → `actionType`.
+fn combat_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(a) = args.remove("action").or_else(|| args.remove("reaction")) {
+        let key = a.as_str().unwrap_or_default().trim().to_lowercase();
+        let t = match key.as_str() {
+            "use_item" | "item" => "use_magic_item",
+            "special" | "ability" => "use_special_ability",
+            "lair" => "lair_action",
+            "legendary" => "legendary_action",
+            "opportunity_attack" => "attack",
+            other => other,
+        };
+        args.insert("actionType".into(), Value::String(t.into()));
+    }
+    Ok(())
+}
+
+/// Legacy `consume_action {actionType: action|bonus|reaction}` spends that part of the turn.
+fn consume_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let spent = args
+        .remove("actionType")
+        .or_else(|| args.remove("type"))
+        .and_then(|v| v.as_str().map(str::to_lowercase))
+        .unwrap_or_else(|| "action".into());
+    let cost = match spent.as_str() {
+        "action" => "action",
+        "bonus" | "bonus_action" | "bonusaction" => "bonus_action",
+        "reaction" => "reaction",
+        other => {
+            return Err(ToolError(format!(
+                "consume_action spends action, bonus_action or reaction, not '{other}'; use execute_action"
+            )));
+        }
+    };
+    args.insert("actionType".into(), Value::String("use_object".into()));
+    args.insert("actionCost".into(), Value::String(cost.into()));
+    args.entry("description")
+        .or_insert_with(|| Value::String(format!("spends its {} (consume_action)", cost.replace('_', " "))));
+    Ok(())
+}
+
 const ENCOUNTER_ID: &[(&str, &str)] = &[("id", "encounterId"), ("encounter_id", "encounterId")];
 
 /// A legacy participant `{id, name, hp, maxHp, initiativeBonus, isEnemy, conditions, position,
@@ -1397,6 +1503,11 @@ fn legacy_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
         let name = a.as_str().unwrap_or_default().to_ascii_lowercase();
         let t = match name.as_str() {
             "cast" | "spell" => "cast_spell",
+            "use_item" | "item" => "use_magic_item",
+            "special" | "ability" => "use_special_ability",
+            "lair" => "lair_action",
+            "legendary" => "legendary_action",
+            "opportunity_attack" => "attack",
             "multiattack" => {
                 args.entry("weapon")
                     .or_insert_with(|| Value::String("Multiattack".into()));

@@ -74,6 +74,36 @@ pub fn load_active(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
     Ok(e)
 }
 
+/// Loads the running encounter for an action: `id` when given; else the one active encounter;
+/// else, when several are active, the one in which the named combatants fight.
+pub fn load_for(
+    call: &Call<'_>,
+    id: Option<&str>,
+    named: &[&actions::Who],
+) -> Result<Encounter> {
+    if id.is_some_and(|s| !s.trim().is_empty()) {
+        return load_active(call, id);
+    }
+    let mut active = call.tx_ref().list_encounters(call.campaign(), true)?;
+    if active.len() <= 1 {
+        return load_active(call, None);
+    }
+    let fights_in = |e: &Encounter, w: &actions::Who| {
+        e.order.iter().any(|c| {
+            w.id.as_deref().is_some_and(|id| id.trim() == c.character_id)
+                || w.name.as_deref().is_some_and(|n| {
+                    crate::character::name_key(n) == crate::character::name_key(&c.name)
+                })
+        })
+    };
+    let named: Vec<&&actions::Who> = named.iter().filter(|w| !w.is_empty()).collect();
+    active.retain(|e| !named.is_empty() && named.iter().all(|w| fights_in(e, w)));
+    match active.len() {
+        1 => Ok(active.remove(0)),
+        _ => load_active(call, None),
+    }
+}
+
 /// Stores the encounter.
 pub fn save(call: &mut Call<'_>, e: &Encounter) -> Result<()> {
     let campaign = call.campaign();

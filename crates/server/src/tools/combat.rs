@@ -495,6 +495,8 @@ pub struct ExecuteActionArgs {
     pub readied_action: Option<serde_json::Value>,
     pub shove_mode: Option<ShoveArg>,
     pub description: Option<String>,
+    /// lair_action: save DC (ability names the save).
+    pub dc: Option<i32>,
     pub advantage: Option<bool>,
     pub disadvantage: Option<bool>,
     pub bonus: Option<i32>,
@@ -537,6 +539,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
             ShoveArg::Push => ShoveMode::Push,
         }),
         description: a.description,
+        dc: a.dc,
         advantage: a.advantage.unwrap_or(false),
         disadvantage: a.disadvantage.unwrap_or(false),
         bonus: a.bonus.unwrap_or(0),

@@ -16,6 +16,7 @@ pub fn default_cost(t: ActionType) -> ActionCost {
         ActionType::Move => ActionCost::Movement,
         ActionType::Damage
         | ActionType::Heal
+        | ActionType::UseObject
         | ActionType::LairAction
         | ActionType::LegendaryAction => ActionCost::Free,
         _ => ActionCost::Action,
@@ -160,8 +161,12 @@ pub fn begin<'r>(
     };
     match cost {
         ActionCost::Action => {
-            // A multi-attack Attack action already begun goes on without a new action.
-            let continuing = t == ActionType::Attack && cb.economy.attacks_left > 0;
+            // A multi-attack Attack action already begun goes on without a new action (grapple
+            // and shove replace one of its attacks).
+            let continuing = matches!(
+                t,
+                ActionType::Attack | ActionType::Grapple | ActionType::Shove
+            ) && cb.economy.attacks_left > 0;
             if !continuing {
                 rule(!cb.economy.action, req.force, &mut forced, spent("action"))?;
                 cb.economy.action = true;

@@ -214,6 +214,9 @@ pub struct ActionRequest {
     /// Free text (what object, what is searched for, the lair action's effect).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Save DC of a lair action (or other DM effect); `ability` names the save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
     /// The caller grants advantage.
     #[serde(default)]
     pub advantage: bool,
@@ -269,24 +272,16 @@ pub struct Turn<'r> {
     pub forced: Vec<String>,
 }
 
-/// Runs one action: validates the actor and the economy, dispatches, saves the encounter.
-pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome> {
-    let Some(action_type) = req.action_type else {
-        return Err(EngineError::invalid(
-            "actionType",
-            "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
-        ));
-    };
-    let encounter = super::load_active(call, req.encounter_id.as_deref())?;
-    let mut turn = economy::begin(call, encounter, req, action_type)?;
-    let mut out = match action_type {
-        ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, &mut turn)?,
-        ActionType::Damage => attack::dm_damage(call, &mut turn)?,
-        ActionType::Heal => attack::dm_heal(call, &mut turn)?,
+/// Hands an action whose cost is already spent to the module that owns it.
+fn dispatch(call: &mut Call<'_>, turn: &mut Turn<'_>, action_type: ActionType) -> Result<ActionOutcome> {
+    Ok(match action_type {
+        ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, turn)?,
+        ActionType::Damage => attack::dm_damage(call, turn)?,
+        ActionType::Heal => attack::dm_heal(call, turn)?,
         ActionType::Move | ActionType::Dash | ActionType::Disengage => {
-            movement::run(call, &mut turn, action_type)?
+            movement::run(call, turn, action_type)?
         }
-        ActionType::CastSpell => spell::cast(call, &mut turn)?,
+        ActionType::CastSpell => spell::cast(call, turn)?,
         ActionType::Dodge
         | ActionType::Help
         | ActionType::Hide
@@ -298,7 +293,43 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         | ActionType::Grapple
         | ActionType::Shove
         | ActionType::LegendaryAction
-        | ActionType::LairAction => tactics::run(call, &mut turn, action_type)?,
+        | ActionType::LairAction => tactics::run(call, turn, action_type)?,
+    })
+}
+
+/// Runs one action: validates the actor and the economy, dispatches, saves the encounter.
+pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome> {
+    let Some(action_type) = req.action_type else {
+        return Err(EngineError::invalid(
+            "actionType",
+            "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
+        ));
+    };
+    let mut named: Vec<&Who> = vec![&req.actor, &req.target];
+    named.extend(req.targets.iter());
+    let encounter = super::load_for(call, req.encounter_id.as_deref(), &named)?;
+    // A readied action released by its trigger runs as the held action, paid with the reaction.
+    let released = tactics::basic::release_readied(&encounter, req)?;
+    let (req, action_type, trigger) = match &released {
+        Some((held, t, trigger)) => (held, *t, Some(trigger.clone())),
+        None => (req, action_type, None),
+    };
+    let mut turn = economy::begin(call, encounter, req, action_type)?;
+    let mut out = match &trigger {
+        Some(trigger) => {
+            if let Some(a) = &turn.actor {
+                let id = a.id.clone();
+                tactics::basic::clear_readied(&mut turn.encounter, &id);
+            }
+            let mut out = if action_type == ActionType::Ready {
+                tactics::basic::released_description(&turn, trigger)?
+            } else {
+                dispatch(call, &mut turn, action_type)?
+            };
+            out.lines.insert(0, format!("Readied action released by its trigger: {trigger}"));
+            out
+        }
+        None => dispatch(call, &mut turn, action_type)?,
     };
     out.encounter_id = turn.encounter.id.clone();
     out.action_type = Some(action_type);

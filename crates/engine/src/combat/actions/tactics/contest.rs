@@ -1,0 +1,318 @@
+//! Grapple, escaping a grapple, and shove: contested Athletics against the target's better of
+//! Athletics and Acrobatics. Grapple and shove replace one attack of the Attack action.
+
+use serde_json::json;
+use tabletop_grid::{Position, size_rank};
+use tabletop_rules::d20::{self, ContestWinner, D20Request, D20Test};
+use tabletop_rules::{Condition, Skill};
+
+use super::{actor, add_condition, distance, resolve, rule, take_helped_check};
+use crate::character::{Character, ConditionEntry};
+use super::stealth::with_caller;
+use crate::combat::actions::{ActionCost, ActionOutcome, ShoveMode, Turn};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// The prefix of a grappled condition's source; the grappler's id follows in parentheses.
+const GRAPPLE_SOURCE: &str = "grappled by";
+
+/// The source recorded on the grappled condition: "grappled by Thorn (ch2)".
+pub fn grapple_source(grappler: &Character) -> String {
+    format!("{GRAPPLE_SOURCE} {} ({})", grappler.name, grappler.id)
+}
+
+/// The grappler's character id of a grappled condition entry made by a grapple.
+pub fn grappler_of(e: &ConditionEntry) -> Option<&str> {
+    if e.condition != Condition::Grappled || !e.source.starts_with(GRAPPLE_SOURCE) {
+        return None;
+    }
+    let open = e.source.rfind('(')?;
+    e.source[open + 1..].strip_suffix(')')
+}
+
+/// How far a creature reaches for a grapple or shove: 5 ft, or the longest reach of its
+/// stat block's melee attacks.
+pub fn reach_ft(c: &Character) -> u32 {
+    c.stat_block
+        .iter()
+        .flat_map(|b| &b.actions)
+        .filter_map(|a| {
+            let d = a.desc.to_lowercase();
+            let i = d.find("reach ")?;
+            d[i + 6..]
+                .split(|ch: char| !ch.is_ascii_digit())
+                .next()?
+                .parse::<u32>()
+                .ok()
+        })
+        .max()
+        .unwrap_or(5)
+        .max(5)
+}
+
+/// Grapple and shove replace one attack of the Attack action: the first begins the action
+/// (the economy spent it), later ones use up an attack left.
+fn use_attack(turn: &mut Turn<'_>, actor: &Character) {
+    if turn.cost != ActionCost::Action {
+        return;
+    }
+    let per = crate::combat::actions::attack::attacks_per_action(actor);
+    if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
+        if cb.economy.attacks_left > 0 {
+            cb.economy.attacks_left -= 1;
+        } else {
+            cb.economy.attacks_left = per.saturating_sub(1);
+        }
+        cb.economy.attacked = true;
+    }
+}
+
+/// A skill check request for `who` in a contest, with the Help action's advantage.
+fn check(turn: &mut Turn<'_>, who: &Character, skill: Skill, caller: bool) -> D20Request {
+    let mut r = D20Request::new(D20Test::SkillCheck { skill })
+        .labelled(format!("{} {}", who.name, skill_label(skill)));
+    if let Some(why) = take_helped_check(&mut turn.encounter, &who.id) {
+        r = r.advantage(why);
+    }
+    if caller {
+        r = with_caller(r, turn);
+    }
+    r
+}
+
+fn skill_label(s: Skill) -> &'static str {
+    match s {
+        Skill::Acrobatics => "Acrobatics",
+        _ => "Athletics",
+    }
+}
+
+/// The better of Athletics and Acrobatics for resisting.
+fn better_resist(c: &Character) -> Skill {
+    let stats = c.effective();
+    let b = |s| d20::roll_stat_for(&stats, &D20Test::SkillCheck { skill: s }).bonus;
+    if b(Skill::Acrobatics) > b(Skill::Athletics) {
+        Skill::Acrobatics
+    } else {
+        Skill::Athletics
+    }
+}
+
+/// Checks the size limit and reach shared by grapple and shove.
+fn can_reach(turn: &mut Turn<'_>, a: &Character, t: &Character, what: &str) -> Result<()> {
+    rule(
+        turn,
+        size_rank(t.size) <= size_rank(a.size) + 1,
+        format!(
+            "{} is too large for {} to {what} (at most one size larger)",
+            t.name, a.name
+        ),
+    )?;
+    let d = distance(&turn.encounter, &a.id, &t.id)?;
+    let reach = reach_ft(a);
+    rule(
+        turn,
+        d <= reach,
+        format!("{} is {d} ft away, beyond {}'s reach of {reach} ft", t.name, a.name),
+    )
+}
+
+/// Grapple: contested Athletics; on a win the target is grappled (source the grappler; its
+/// speed becomes 0). Against its own grappler, the actor tries to escape instead (its better of
+/// Athletics and Acrobatics against the grappler's Athletics; an action).
+pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let a = actor(turn, "grapple")?.clone();
+    if turn.req.target.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            "name the creature to grapple (or, to escape, the grappler)",
+        ));
+    }
+    let (_, mut t) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
+    if t.id == a.id {
+        return Err(EngineError::invalid("targetId", "a creature cannot grapple itself"));
+    }
+    let escaping = a
+        .conditions
+        .iter()
+        .any(|e| grappler_of(e) == Some(t.id.as_str()));
+    if escaping {
+        return escape(call, turn, a, t);
+    }
+    if t.dead {
+        return Err(EngineError::Rule(format!("{} is dead", t.name)));
+    }
+    if t.conditions.iter().any(|e| grappler_of(e) == Some(a.id.as_str())) {
+        return Err(EngineError::Rule(format!(
+            "{} already grapples {}",
+            a.name, t.name
+        )));
+    }
+    can_reach(turn, &a, &t, "grapple")?;
+    use_attack(turn, &a);
+    let resist = better_resist(&t);
+    let ra = check(turn, &a, Skill::Athletics, true);
+    let rt = check(turn, &t, resist, false);
+    let out = d20::roll_contest((&a.effective(), &ra), (&t.effective(), &rt), call.rng()?);
+    call.record_roll(&out);
+    let mut lines = vec![out.summary()];
+    let headline = match out.winner {
+        ContestWinner::First => {
+            let line = add_condition(call, &mut t, Condition::Grappled, grapple_source(&a), None)?;
+            crate::combat::put_sheet(call, &t)?;
+            if line.contains("immune") {
+                format!("{} wins the grapple, but {line}.", a.name)
+            } else {
+                lines.push(format!("{}'s speed is 0 while grappled", t.name));
+                format!("{} grapples {}: {} is grappled (speed 0).", a.name, t.name, t.name)
+            }
+        }
+        ContestWinner::Second => format!("{} fails to grapple {}.", a.name, t.name),
+        ContestWinner::Tie => format!(
+            "{} fails to grapple {}: a tie keeps things as they were.",
+            a.name, t.name
+        ),
+    };
+    Ok(ActionOutcome {
+        headline,
+        lines,
+        details: json!({"contest": out}),
+        ..Default::default()
+    })
+}
+
+/// Escaping a grapple: the grappled actor's better of Athletics and Acrobatics against the
+/// grappler's Athletics; a win removes the grappled condition.
+fn escape(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    mut a: Character,
+    grappler: Character,
+) -> Result<ActionOutcome> {
+    // Escaping takes an action of its own, not an attack of the Attack action.
+    if turn.cost == ActionCost::Action
+        && let Some(cb) = turn.encounter.combatant_mut(&a.id)
+        && cb.economy.attacks_left > 0
+    {
+        let why = format!(
+            "{} is in the middle of the Attack action; escaping a grapple takes an action",
+            a.name
+        );
+        rule(turn, false, why)?;
+    }
+    let skill = better_resist(&a);
+    let ra = check(turn, &a, skill, true);
+    let rg = check(turn, &grappler, Skill::Athletics, false);
+    let out = d20::roll_contest(
+        (&a.effective(), &ra),
+        (&grappler.effective(), &rg),
+        call.rng()?,
+    );
+    call.record_roll(&out);
+    let headline = if out.winner == ContestWinner::First {
+        a.conditions
+            .retain(|e| grappler_of(e) != Some(grappler.id.as_str()));
+        crate::combat::put_sheet(call, &a)?;
+        turn.actor = Some(a.clone());
+        format!("{} escapes {}'s grapple.", a.name, grappler.name)
+    } else {
+        format!("{} fails to escape {}'s grapple.", a.name, grappler.name)
+    };
+    Ok(ActionOutcome {
+        headline,
+        lines: vec![out.summary()],
+        details: json!({"contest": out, "escape": true}),
+        ..Default::default()
+    })
+}
+
+/// Shove: contested Athletics; on a win the target is knocked prone (`shoveMode: prone`, the
+/// default) or pushed 5 ft straight away from the actor when that square is free.
+pub fn shove(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let a = actor(turn, "shove")?.clone();
+    if turn.req.target.is_empty() {
+        return Err(EngineError::invalid("targetId", "name the creature to shove"));
+    }
+    let (_, mut t) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
+    if t.id == a.id {
+        return Err(EngineError::invalid("targetId", "a creature cannot shove itself"));
+    }
+    if t.dead {
+        return Err(EngineError::Rule(format!("{} is dead", t.name)));
+    }
+    let mode = turn.req.shove_mode.unwrap_or_default();
+    can_reach(turn, &a, &t, "shove")?;
+    use_attack(turn, &a);
+    let resist = better_resist(&t);
+    let ra = check(turn, &a, Skill::Athletics, true);
+    let rt = check(turn, &t, resist, false);
+    let out = d20::roll_contest((&a.effective(), &ra), (&t.effective(), &rt), call.rng()?);
+    call.record_roll(&out);
+    let mut lines = vec![out.summary()];
+    let mut moved_to = None;
+    let headline = match (out.winner, mode) {
+        (ContestWinner::First, ShoveMode::Prone) => {
+            let line = add_condition(
+                call,
+                &mut t,
+                Condition::Prone,
+                format!("shoved by {}", a.name),
+                None,
+            )?;
+            crate::combat::put_sheet(call, &t)?;
+            if line.contains("immune") {
+                format!("{} wins the shove, but {line}.", a.name)
+            } else {
+                format!("{} shoves {} prone.", a.name, t.name)
+            }
+        }
+        (ContestWinner::First, ShoveMode::Push) => {
+            let to = push_square(turn, &a, &t)?;
+            match turn.encounter.map.move_creature(&t.id, to) {
+                Ok(()) => {
+                    moved_to = Some(to);
+                    format!("{} shoves {} 5 ft away, to {to}.", a.name, t.name)
+                }
+                Err(e) => {
+                    lines.push(format!("{to} is not free: {e}"));
+                    format!(
+                        "{} wins the shove, but {} cannot be pushed: {to} is blocked.",
+                        a.name, t.name
+                    )
+                }
+            }
+        }
+        (ContestWinner::Second, _) => format!("{} fails to shove {}.", a.name, t.name),
+        (ContestWinner::Tie, _) => format!(
+            "{} fails to shove {}: a tie keeps things as they were.",
+            a.name, t.name
+        ),
+    };
+    Ok(ActionOutcome {
+        headline,
+        lines,
+        details: json!({"contest": out, "mode": mode, "movedTo": moved_to}),
+        ..Default::default()
+    })
+}
+
+/// The square 5 ft straight away from the shover: the target's anchor moved one step along
+/// the sign of the vector between the two spaces' centres.
+fn push_square(turn: &Turn<'_>, a: &Character, t: &Character) -> Result<Position> {
+    let map = &turn.encounter.map;
+    let ca = map.require_creature(&a.id)?;
+    let ct = map.require_creature(&t.id)?;
+    let centre = |p: Position, n: i32| (2 * p.x + n, 2 * p.y + n);
+    let na = tabletop_grid::size_squares(ca.size);
+    let nt = tabletop_grid::size_squares(ct.size);
+    let (ax, ay) = centre(ca.position, na);
+    let (tx, ty) = centre(ct.position, nt);
+    let (dx, dy) = ((tx - ax).signum(), (ty - ay).signum());
+    if dx == 0 && dy == 0 {
+        return Err(EngineError::Rule(format!(
+            "{} and {} share a square; there is no direction to push",
+            a.name, t.name
+        )));
+    }
+    Ok(ct.position.offset(dx, dy))
+}

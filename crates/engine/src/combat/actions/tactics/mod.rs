@@ -1,0 +1,275 @@
+//! The actions besides attacks, movement and spells: dodge, help, hide, ready, search, objects
+//! and magic items, grapple and shove, stat-block special abilities, legendary and lair actions.
+//!
+//! Each runs after [`super::economy::begin`] has checked the turn and spent the cost. The
+//! helpers at the bottom are for the other action modules and for `advance_turn`:
+//! [`dodging_dex_save_advantage`], [`take_help`], [`take_helped_check`], [`hidden_from`],
+//! [`basic::release_readied`] and [`contest::grappler_of`]. Spent abilities are tracked in
+//! `Combatant::spent_abilities` under the stat-block entry's exact name ("Fire Breath"), one
+//! entry per use, which is what the start-of-turn recharge roll reads.
+
+pub mod basic;
+pub mod contest;
+pub mod special;
+pub mod stealth;
+
+use tabletop_grid::{Metric, Senses, footprint_distance_ft};
+use tabletop_rules::d20::{self, D20Request, D20Test};
+use tabletop_rules::{Ability, Condition, Skill};
+
+use super::{ActionOutcome, ActionType, Turn, Who};
+use crate::character::{Character, ConditionEntry};
+use crate::combat::{Combatant, Encounter};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+
+/// Runs the action.
+pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
+    match t {
+        ActionType::Dodge => basic::dodge(call, turn),
+        ActionType::Help => basic::help(call, turn),
+        ActionType::Ready => basic::ready(call, turn),
+        ActionType::UseObject => basic::use_object(call, turn),
+        ActionType::UseMagicItem => basic::use_magic_item(call, turn),
+        ActionType::Hide => stealth::hide(call, turn),
+        ActionType::Search => stealth::search(call, turn),
+        ActionType::Grapple => contest::grapple(call, turn),
+        ActionType::Shove => contest::shove(call, turn),
+        ActionType::UseSpecialAbility => special::use_special_ability(call, turn),
+        ActionType::LegendaryAction => special::legendary_action(call, turn),
+        ActionType::LairAction => special::lair_action(call, turn),
+        other => Err(EngineError::Rule(format!(
+            "internal: {} is not a tactics action",
+            other.key()
+        ))),
+    }
+}
+
+/// Distances in combat use the 5e grid rule (every diagonal 5 ft).
+pub(crate) const METRIC: Metric = Metric::Grid5e;
+
+/// The acting character of a turn (tactics actions other than lair actions need one).
+fn actor<'t>(turn: &'t Turn<'_>, what: &str) -> Result<&'t Character> {
+    turn.actor.as_ref().ok_or_else(|| {
+        EngineError::invalid("actorId", format!("say who takes the {what} (actorId or actorName)"))
+    })
+}
+
+/// The combatant named by `who` in the encounter, with its sheet; `field` names the argument.
+fn resolve(
+    call: &Call<'_>,
+    enc: &Encounter,
+    who: &Who,
+    field: &'static str,
+) -> Result<(Combatant, Character)> {
+    let cb = crate::combat::find_combatant(enc, who.id.as_deref(), who.name.as_deref(), field)?
+        .clone();
+    if cb.removed {
+        return Err(EngineError::Rule(format!(
+            "{} has left the encounter",
+            cb.name
+        )));
+    }
+    let c = crate::combat::sheet(call, &cb.character_id)?;
+    Ok((cb, c))
+}
+
+/// Distance in feet between two combatants' nearest squares.
+fn distance(enc: &Encounter, a: &str, b: &str) -> Result<u32> {
+    Ok(enc.map.creature_distance_ft(a, b, METRIC)?)
+}
+
+/// Distance in feet from a combatant's space to a square.
+fn distance_to_square(enc: &Encounter, a: &str, to: tabletop_grid::Position) -> Result<u32> {
+    let cr = enc.map.require_creature(a)?;
+    Ok(footprint_distance_ft(
+        cr.position,
+        cr.size,
+        to,
+        tabletop_rules::Size::Medium,
+        METRIC,
+    ))
+}
+
+/// Checks a rule; with `force` a broken rule is recorded in `turn.forced` instead of refused.
+fn rule(turn: &mut Turn<'_>, ok: bool, why: impl Into<String>) -> Result<()> {
+    if ok {
+        return Ok(());
+    }
+    let why = why.into();
+    if turn.req.force {
+        turn.forced.push(why);
+        Ok(())
+    } else {
+        Err(EngineError::Rule(format!(
+            "{why} (pass force: true to override as the game master)"
+        )))
+    }
+}
+
+/// Adds a condition to a sheet unless the creature is immune; returns the line saying what
+/// happened.
+fn add_condition(
+    call: &mut Call<'_>,
+    c: &mut Character,
+    condition: Condition,
+    source: String,
+    duration: Option<crate::effects::Duration>,
+) -> Result<String> {
+    if c.effective().condition_immunities.contains_key(&condition) {
+        return Ok(format!("{} is immune to {condition}", c.name));
+    }
+    c.conditions.retain(|e| !(e.condition == condition && e.source == source));
+    c.conditions.push(ConditionEntry {
+        condition,
+        level: None,
+        source,
+        duration,
+    });
+    let mut changes = Vec::new();
+    crate::concentration::enforce(call, c, &mut changes)?;
+    let mut line = format!("{} is {condition}", c.name);
+    if !changes.is_empty() {
+        line.push_str(&format!(" ({})", changes.join("; ")));
+    }
+    Ok(line)
+}
+
+/// Whether a sheet is incapacitated (directly or through another condition).
+fn incapacitated(c: &Character) -> bool {
+    super::economy::incapacitated(c)
+}
+
+/// The advantage reason a dodging creature gets on a Dexterity save: `Some("dodging")` when
+/// `combatant_id` took the Dodge action, is not incapacitated and the save is DEX. Every
+/// save rolled in combat (spells, special abilities, traps) should add it.
+pub fn dodging_dex_save_advantage(
+    enc: &Encounter,
+    combatant_id: &str,
+    sheet: &Character,
+    ability: Ability,
+) -> Option<&'static str> {
+    let cb = enc.combatant(combatant_id)?;
+    (ability == Ability::Dexterity && cb.flags.dodging && !incapacitated(sheet))
+        .then_some("dodging")
+}
+
+/// The disadvantage reason for an attack against a dodging target (`Some("target is dodging")`
+/// unless it is incapacitated). For the attack module.
+pub fn dodge_disadvantage(
+    enc: &Encounter,
+    target_id: &str,
+    target: &Character,
+) -> Option<&'static str> {
+    let cb = enc.combatant(target_id)?;
+    (cb.flags.dodging && !incapacitated(target)).then_some("target is dodging")
+}
+
+/// Consumes the Help action's advantage of `attacker_id` against `target_id`: returns the
+/// advantage reason and clears it (the first attack after the help uses it up).
+pub fn take_help(enc: &mut Encounter, attacker_id: &str, target_id: &str) -> Option<String> {
+    let cb = enc.combatant_mut(attacker_id)?;
+    let i = cb.flags.helped_against.iter().position(|t| t == target_id)?;
+    cb.flags.helped_against.remove(i);
+    Some("helped (Help action)".into())
+}
+
+/// Consumes the Help action's advantage on `combatant_id`'s next ability check: returns the
+/// advantage reason and clears the flag.
+pub fn take_helped_check(enc: &mut Encounter, combatant_id: &str) -> Option<String> {
+    let cb = enc.combatant_mut(combatant_id)?;
+    if !cb.flags.helped_check {
+        return None;
+    }
+    cb.flags.helped_check = false;
+    Some("helped (Help action)".into())
+}
+
+/// A creature's passive Wisdom (Perception) from its effective stats.
+pub fn passive_perception(c: &Character) -> i32 {
+    d20::passive_score(
+        &c.effective(),
+        &D20Request::new(D20Test::SkillCheck {
+            skill: Skill::Perception,
+        }),
+    )
+    .value
+}
+
+/// Whether `hidden_id` is hidden from `observer`: it took the Hide action and its Stealth total
+/// beats the observer's passive Perception. For the attack module (unseen attackers).
+pub fn hidden_from(enc: &Encounter, hidden_id: &str, observer: &Character) -> bool {
+    enc.combatant(hidden_id)
+        .and_then(|c| c.flags.hidden)
+        .is_some_and(|total| total > passive_perception(observer))
+}
+
+/// Races that see in the dark (60 ft) by the SRD.
+const DARKVISION_RACES: [&str; 6] = ["dwarf", "elf", "gnome", "half-elf", "half-orc", "tiefling"];
+
+/// A creature's senses: from its stat block ("darkvision 60 ft.") or its race, and blinded.
+pub fn senses_of(c: &Character) -> Senses {
+    let mut s = Senses::default();
+    let mut lines: Vec<String> = c
+        .stat_block
+        .iter()
+        .flat_map(|b| b.senses.iter().cloned())
+        .collect();
+    if let Some(r) = &c.race
+        && DARKVISION_RACES.contains(&r.to_lowercase().as_str())
+    {
+        lines.push("darkvision 60 ft.".into());
+    }
+    for line in lines {
+        let l = line.to_lowercase();
+        let ft = l
+            .split(|ch: char| !ch.is_ascii_digit())
+            .find(|p| !p.is_empty())
+            .and_then(|p| p.parse::<u32>().ok())
+            .unwrap_or(0);
+        let slot = if l.starts_with("darkvision") {
+            &mut s.darkvision_ft
+        } else if l.starts_with("blindsight") {
+            &mut s.blindsight_ft
+        } else if l.starts_with("tremorsense") {
+            &mut s.tremorsense_ft
+        } else if l.starts_with("truesight") {
+            &mut s.truesight_ft
+        } else {
+            continue;
+        };
+        *slot = (*slot).max(ft);
+    }
+    s.blinded = c.has_condition(Condition::Blinded);
+    s
+}
+
+/// The living, present combatants hostile to `side`, with their sheets.
+fn hostiles_of(
+    call: &Call<'_>,
+    enc: &Encounter,
+    actor: &Combatant,
+) -> Result<Vec<(Combatant, Character)>> {
+    let mut out = Vec::new();
+    for cb in enc
+        .order
+        .iter()
+        .filter(|c| !c.removed && c.side.hostile_to(actor.side))
+    {
+        let c = crate::combat::sheet(call, &cb.character_id)?;
+        if !c.dead {
+            out.push((cb.clone(), c));
+        }
+    }
+    Ok(out)
+}
+
+/// A short name list: "Goblin 1, Goblin 2".
+fn names(list: &[String]) -> String {
+    if list.is_empty() {
+        "no one".into()
+    } else {
+        list.join(", ")
+    }
+}

@@ -1,0 +1,928 @@
+//! Stat-block special abilities (breath weapons, recharge and N/Day abilities), legendary
+//! actions and lair actions, resolved with saves and damage against their targets or area.
+
+use serde_json::{Value, json};
+use tabletop_grid::{
+    AreaOfEffect, AreaOrigin, Compass, CoverOptions, Direction, Position, Shape, footprint,
+};
+use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::dice;
+use tabletop_rules::{Ability, Condition, Skill};
+
+use super::{
+    actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule,
+};
+use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
+use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
+use crate::combat::actions::{ActionOutcome, Turn};
+use crate::combat::Encounter;
+use crate::effects::Duration;
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// A stat-block entry found by name: the effect to resolve, the name its usage is tracked
+/// under, and its usage limit.
+struct Found {
+    action: StatAction,
+    tracked: String,
+    recharge: Option<String>,
+}
+
+/// Strips "(Costs 2 Actions)", "(Recharge 5–6)", "(3/Day)" from a name.
+fn bare(name: &str) -> String {
+    let n = match name.find('(') {
+        Some(i) => &name[..i],
+        None => name,
+    };
+    name_key(n.trim())
+}
+
+/// Finds `name` among `list` (exact after stripping parentheses, then prefix), including
+/// alternative effects (a breath weapon's options).
+fn find_in(list: &[StatAction], name: &str) -> Option<Found> {
+    let key = bare(name);
+    let hit = list
+        .iter()
+        .find(|a| bare(&a.name) == key)
+        .or_else(|| list.iter().find(|a| bare(&a.name).starts_with(&key)));
+    if let Some(a) = hit {
+        return Some(Found {
+            action: a.clone(),
+            tracked: a.name.clone(),
+            recharge: a.recharge.clone(),
+        });
+    }
+    for a in list {
+        if let Some(alt) = a.alternatives.iter().find(|x| bare(&x.name) == key) {
+            let mut action = a.clone();
+            action.name = alt.name.clone();
+            action.damage = alt.damage.clone();
+            action.dc = alt.dc.clone().or(a.dc.clone());
+            action.alternatives.clear();
+            return Some(Found {
+                action,
+                tracked: a.name.clone(),
+                recharge: a.recharge.clone(),
+            });
+        }
+    }
+    None
+}
+
+fn names_of(list: &[StatAction]) -> String {
+    let v: Vec<&str> = list.iter().map(|a| a.name.as_str()).collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// The X of "Recharge X–6" ("Recharge 6" → 6).
+fn recharge_min(r: &str) -> Option<u32> {
+    let l = r.to_lowercase();
+    let rest = l.strip_prefix("recharge ")?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .find(|p| !p.is_empty())?
+        .parse()
+        .ok()
+}
+
+/// The N of "N/Day".
+fn per_day(r: &str) -> Option<usize> {
+    let l = r.to_lowercase();
+    let i = l.find("/day")?;
+    l[..i].trim().rsplit(' ').next()?.parse().ok()
+}
+
+/// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
+/// counted, rest-recharged abilities once.
+fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
+    let Some(limit) = f.recharge.clone() else {
+        return Ok(None);
+    };
+    let Some(cb) = turn.encounter.combatant(actor_id) else {
+        return Ok(None);
+    };
+    let used = cb.spent_abilities.iter().filter(|s| **s == f.tracked).count();
+    let (ok, why) = match per_day(&limit) {
+        Some(n) => (
+            used < n,
+            format!("{} has used {} {used} of {n} times today", cb.name, f.tracked),
+        ),
+        None if recharge_min(&limit).is_some() => (
+            used == 0,
+            format!(
+                "{}'s {} is spent until it recharges ({limit}: rolled at the start of its turn)",
+                cb.name, f.tracked
+            ),
+        ),
+        None => (
+            used == 0,
+            format!("{}'s {} is spent until it rests ({limit})", cb.name, f.tracked),
+        ),
+    };
+    rule(turn, ok, why)?;
+    if let Some(cb) = turn.encounter.combatant_mut(actor_id) {
+        cb.spent_abilities.push(f.tracked.clone());
+    }
+    Ok(Some(match per_day(&limit) {
+        Some(n) => format!("{} {}/{n} uses today", f.tracked, used + 1),
+        None => format!("{} is spent ({limit})", f.tracked),
+    }))
+}
+
+/// An area read from rules text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TextArea {
+    /// A shape with a point of origin.
+    Shape(Shape),
+    /// Each creature within this many feet of the user.
+    Within(u32),
+}
+
+/// Reads "60-foot cone", "90-foot line that is 10 feet wide", "20-foot-radius sphere",
+/// "within 10 ft. of the dragon" from rules text.
+fn area_in(text: &str) -> Option<TextArea> {
+    let l = text.to_lowercase().replace(['-', ','], " ");
+    let words: Vec<&str> = l.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        let Ok(n) = w.trim_end_matches('.').parse::<i32>() else {
+            continue;
+        };
+        let unit = words.get(i + 1).map(|u| u.trim_end_matches('.'));
+        if !matches!(unit, Some("foot" | "feet" | "ft")) {
+            if i > 0 && words[i - 1] == "within" {
+                return u32::try_from(n).ok().map(TextArea::Within);
+            }
+            continue;
+        }
+        if i > 0 && words[i - 1] == "within" {
+            return u32::try_from(n).ok().map(TextArea::Within);
+        }
+        let next: Vec<&str> = words.iter().skip(i + 2).take(2).copied().collect();
+        let has = |s: &str| next.iter().any(|x| x.trim_end_matches('.') == s);
+        let shape = if has("cone") {
+            Shape::Cone { length_ft: n }
+        } else if has("line") {
+            let width = words
+                .windows(3)
+                .skip(i + 2)
+                .find(|w| matches!(w[1], "feet" | "foot" | "ft") && w[2].starts_with("wide"))
+                .and_then(|w| w[0].parse().ok())
+                .unwrap_or(5);
+            Shape::Line {
+                length_ft: n,
+                width_ft: width,
+            }
+        } else if has("cube") {
+            Shape::Cube { size_ft: n }
+        } else if has("radius") || has("sphere") {
+            Shape::Sphere { radius_ft: n }
+        } else if has("cylinder") {
+            Shape::Cylinder {
+                radius_ft: n,
+                height_ft: n,
+            }
+        } else {
+            continue;
+        };
+        return Some(TextArea::Shape(shape));
+    }
+    None
+}
+
+/// "DC 15 Dexterity" in rules text.
+fn dc_in(text: &str) -> Option<(i32, Ability)> {
+    let l = text.to_lowercase();
+    let i = l.find("dc ")?;
+    let mut it = l[i + 3..].split_whitespace();
+    let dc = it.next()?.trim_end_matches([',', '.']).parse().ok()?;
+    let ability = match it.next()?.get(..3)? {
+        "str" => Ability::Strength,
+        "dex" => Ability::Dexterity,
+        "con" => Ability::Constitution,
+        "int" => Ability::Intelligence,
+        "wis" => Ability::Wisdom,
+        "cha" => Ability::Charisma,
+        _ => return None,
+    };
+    Some((dc, ability))
+}
+
+/// Conditions a failed save imposes, read from the text.
+fn conditions_in(text: &str) -> Vec<Condition> {
+    let l = text.to_lowercase();
+    let mut out = Vec::new();
+    if l.contains("knocked prone") || l.contains("fall prone") || l.contains("be prone") {
+        out.push(Condition::Prone);
+    }
+    for (word, c) in [
+        ("frightened", Condition::Frightened),
+        ("poisoned", Condition::Poisoned),
+        ("paralyzed", Condition::Paralyzed),
+        ("restrained", Condition::Restrained),
+        ("stunned", Condition::Stunned),
+        ("blinded", Condition::Blinded),
+        ("charmed", Condition::Charmed),
+        ("deafened", Condition::Deafened),
+        ("petrified", Condition::Petrified),
+        ("incapacitated", Condition::Incapacitated),
+    ] {
+        if l.contains(word) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How long a condition from the text lasts: save-ends when the text repeats the save at the
+/// end of each turn, 10 rounds for "1 minute", else until removed.
+fn duration_in(text: &str, dc: &StatDc) -> Option<Duration> {
+    let l = text.to_lowercase();
+    if l.contains("repeat the saving throw at the end of each of its turns") {
+        Some(Duration::SaveEnds {
+            dc: dc.value,
+            ability: dc.ability,
+        })
+    } else if l.contains("for 1 minute") {
+        Some(Duration::Rounds { remaining: 10 })
+    } else {
+        None
+    }
+}
+
+/// Whether a success halves the damage (the data's flag, or "half as much" in the text).
+fn halves(dc: &StatDc, text: &str) -> bool {
+    dc.success == "half" || text.to_lowercase().contains("half")
+}
+
+/// Where the effect lands: ids of the targets and, for an area, its origin (for cover).
+struct Landing {
+    targets: Vec<String>,
+    origin: Option<AreaOrigin>,
+    area: Option<String>,
+}
+
+/// The square of `actor`'s space nearest to `aim` (the origin of a cone or line it breathes).
+fn origin_square(enc: &Encounter, actor_id: &str, aim: Position) -> Result<Position> {
+    let cr = enc.map.require_creature(actor_id)?;
+    Ok(footprint(cr.position, cr.size)
+        .min_by_key(|p| (p.x - aim.x).pow(2) + (p.y - aim.y).pow(2))
+        .unwrap_or(cr.position))
+}
+
+/// The targets: `targets`/`target` when given; otherwise the area in `text` from the actor
+/// toward `to` or `direction` (creatures "of its choice" are only the hostile ones).
+fn landing(
+    call: &Call<'_>,
+    turn: &Turn<'_>,
+    actor_id: Option<&str>,
+    text: &str,
+) -> Result<Landing> {
+    let enc = &turn.encounter;
+    let mut named = Vec::new();
+    if !turn.req.target.is_empty() {
+        named.push(turn.req.target.clone());
+    }
+    named.extend(turn.req.targets.iter().filter(|w| !w.is_empty()).cloned());
+    if !named.is_empty() {
+        let mut ids = Vec::new();
+        for (i, w) in named.iter().enumerate() {
+            let field = if i == 0 && !turn.req.target.is_empty() { "targetId" } else { "targets" };
+            let (cb, _) = resolve(call, enc, w, field)?;
+            if !ids.contains(&cb.character_id) {
+                ids.push(cb.character_id);
+            }
+        }
+        return Ok(Landing {
+            targets: ids,
+            origin: None,
+            area: None,
+        });
+    }
+    let choice = text.to_lowercase().contains("choice");
+    let side = actor_id.and_then(|a| enc.combatant(a)).map(|c| c.side);
+    let keep = |id: &str| {
+        let Some(cb) = enc.combatant(id) else { return false };
+        !cb.removed && (!choice || side.is_none_or(|s| cb.side.hostile_to(s)))
+    };
+    let area = area_in(text);
+    match (area, actor_id) {
+        (Some(TextArea::Within(ft)), Some(a)) => {
+            let mut ids = Vec::new();
+            for cb in &enc.order {
+                if cb.character_id != a
+                    && keep(&cb.character_id)
+                    && distance(enc, a, &cb.character_id)? <= ft
+                {
+                    ids.push(cb.character_id.clone());
+                }
+            }
+            Ok(Landing {
+                targets: ids,
+                origin: None,
+                area: Some(format!("each creature within {ft} ft")),
+            })
+        }
+        (Some(TextArea::Shape(shape)), _) => {
+            let aim = turn.req.to;
+            let direction = match (&turn.req.direction, aim) {
+                (_, Some(p)) => Some(Direction::Toward(p)),
+                (Some(d), None) => Some(Direction::Compass(d.parse::<Compass>().map_err(
+                    |e| EngineError::invalid("direction", e.to_string()),
+                )?)),
+                (None, None) => None,
+            };
+            let origin = match (shape.needs_direction(), actor_id) {
+                (true, Some(a)) => {
+                    let Some(dir) = direction else {
+                        return Err(EngineError::invalid(
+                            "to",
+                            "aim the area: give to (a square) or direction (\"east\"), or list the targets",
+                        ));
+                    };
+                    let toward = match dir {
+                        Direction::Toward(p) => p,
+                        Direction::Compass(c) => {
+                            let (dx, dy) = c.step();
+                            let p = enc.map.require_creature(a)?.position;
+                            p.offset(dx * 100, dy * 100)
+                        }
+                        Direction::Vector { .. } => enc.map.require_creature(a)?.position,
+                    };
+                    AreaOrigin::Square(origin_square(enc, a, toward)?)
+                }
+                (true, None) => {
+                    return Err(EngineError::invalid(
+                        "targets",
+                        "a cone or line needs an actor to start from; list the targets instead",
+                    ));
+                }
+                (false, _) => match (aim, actor_id) {
+                    (Some(p), _) => AreaOrigin::Square(p),
+                    (None, Some(a)) => AreaOrigin::Square(enc.map.require_creature(a)?.position),
+                    (None, None) => {
+                        return Err(EngineError::invalid(
+                            "to",
+                            "give the area's centre square in to, or list the targets",
+                        ));
+                    }
+                },
+            };
+            let aoe = match direction.filter(|_| shape.needs_direction()) {
+                Some(d) => AreaOfEffect::directed(shape, origin, d),
+                None => AreaOfEffect::new(shape, origin),
+            };
+            let ids = enc
+                .map
+                .creatures_in_area(&aoe, actor_id)?
+                .into_iter()
+                .filter(|id| keep(id))
+                .collect();
+            Ok(Landing {
+                targets: ids,
+                origin: Some(origin),
+                area: Some(shape_text(shape)),
+            })
+        }
+        (Some(TextArea::Within(_)), None) | (None, _) => Err(EngineError::invalid(
+            "targets",
+            "name the targets (targets: [{name}]) — the text gives no area to find them by",
+        )),
+    }
+}
+
+fn shape_text(s: Shape) -> String {
+    match s {
+        Shape::Sphere { radius_ft } => format!("{radius_ft}-ft radius"),
+        Shape::Cylinder { radius_ft, .. } => format!("{radius_ft}-ft cylinder"),
+        Shape::Cone { length_ft } => format!("{length_ft}-ft cone"),
+        Shape::Cube { size_ft } => format!("{size_ft}-ft cube"),
+        Shape::Line {
+            length_ft,
+            width_ft,
+        } => format!("{length_ft}-ft line {width_ft} ft wide"),
+    }
+}
+
+/// The damage expression of a stat-block effect ("(18d6)[fire]").
+fn expression(parts: &[StatDamage]) -> String {
+    parts
+        .iter()
+        .map(|d| match d.damage_type {
+            Some(t) => format!("({})[{t}]", d.dice),
+            None => format!("({})", d.dice),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// What resolving an effect did.
+struct Resolved {
+    lines: Vec<String>,
+    details: Value,
+    summary: String,
+}
+
+/// Resolves a save-based (or automatic) effect on its landing: damage rolled once, each
+/// target's save (effective stats, dodging DEX advantage, cover against the area's origin),
+/// damage through the pipeline then concentration, conditions on a failed save.
+fn resolve_effect(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    actor_id: Option<&str>,
+    action: &StatAction,
+) -> Result<Resolved> {
+    let text = action.desc.clone();
+    let land = landing(call, turn, actor_id, &text)?;
+    let mut lines = Vec::new();
+    if let Some(a) = &land.area {
+        lines.push(format!("Area: {a}"));
+    }
+    let expr = expression(&action.damage);
+    let roll = if expr.is_empty() {
+        None
+    } else {
+        let r = dice::roll(&expr, call.rng()?)?;
+        call.record_roll(&r);
+        lines.push(format!("Damage roll: {}", r.summary()));
+        Some(r)
+    };
+    let conditions = action
+        .dc
+        .as_ref()
+        .map(|_| conditions_in(&text))
+        .unwrap_or_default();
+    let mut per_target = Vec::new();
+    let mut failed = Vec::new();
+    let mut saved = Vec::new();
+    for id in &land.targets {
+        let mut c = crate::combat::sheet(call, id)?;
+        if c.dead {
+            continue;
+        }
+        let mut fail = true;
+        let mut save_json = Value::Null;
+        if let Some(dc) = &action.dc {
+            let mut req = D20Request::new(D20Test::Save { ability: dc.ability })
+                .dc(dc.value)
+                .labelled(format!("{} {:?} save vs {}", c.name, dc.ability, action.name));
+            if let Some(why) = dodging_dex_save_advantage(&turn.encounter, id, &c, dc.ability) {
+                req = req.advantage(why);
+            }
+            if dc.ability == Ability::Dexterity
+                && let Some(origin) = land.origin
+                && let Some(cr) = turn.encounter.map.creature(id)
+                && let Ok(cov) = turn.encounter.map.cover_from_origin(
+                    origin,
+                    cr.position,
+                    cr.size,
+                    &CoverOptions::default(),
+                )
+                && let Some(b) = cov.dex_save_bonus.filter(|b| *b > 0)
+            {
+                req = req.bonus("cover", b);
+            }
+            let save = roll_d20_test(&c.effective(), &req, call.rng()?);
+            call.record_roll(&save);
+            fail = save.success != Some(true);
+            lines.push(save.summary());
+            save_json = serde_json::to_value(&save).unwrap_or(Value::Null);
+        }
+        let mut changes = Vec::new();
+        let mut taken = None;
+        if let Some(r) = &roll {
+            let half = action.dc.as_ref().is_some_and(|dc| halves(dc, &text));
+            let parts: Vec<DamagePart> = r
+                .damage_by_type()
+                .into_iter()
+                .map(|(t, amount)| {
+                    let amount = u32::try_from(amount.max(0)).unwrap_or(0);
+                    let amount = match (fail, half) {
+                        (true, _) => amount,
+                        (false, true) => amount / 2,
+                        (false, false) => 0,
+                    };
+                    DamagePart::new(t, amount)
+                })
+                .collect();
+            if parts.iter().any(|p| p.amount > 0) {
+                let (res, _, after) = apply_damage_to(
+                    call,
+                    &mut turn.encounter,
+                    id,
+                    &parts,
+                    false,
+                    &mut changes,
+                )?;
+                c = after;
+                taken = Some(res.total);
+            }
+        }
+        if fail && !c.dead {
+            for cond in &conditions {
+                let dur = action.dc.as_ref().and_then(|dc| duration_in(&text, dc));
+                let line = super::add_condition(
+                    call,
+                    &mut c,
+                    *cond,
+                    format!("{} ({})", action.name, actor_name(turn, actor_id)),
+                    dur,
+                )?;
+                changes.push(line);
+            }
+        }
+        crate::combat::put_sheet(call, &c)?;
+        if !changes.is_empty() {
+            call.record_change("character", &c.id, changes.join("; "));
+        }
+        lines.extend(changes.iter().cloned());
+        if action.dc.is_some() {
+            if fail { failed.push(c.name.clone()) } else { saved.push(c.name.clone()) }
+        }
+        per_target.push(json!({
+            "id": c.id, "name": c.name, "save": save_json, "failed": fail,
+            "damage": taken, "hp": c.hp, "dead": c.dead,
+        }));
+    }
+    let summary = if land.targets.is_empty() {
+        "it reaches no one".to_string()
+    } else if action.dc.is_some() {
+        format!("{} fail, {} succeed", names(&failed), names(&saved))
+    } else {
+        format!("it affects {}", per_target.len())
+    };
+    Ok(Resolved {
+        lines,
+        details: json!({"targets": per_target, "damageRoll": roll, "area": land.area}),
+        summary,
+    })
+}
+
+fn actor_name(turn: &Turn<'_>, actor_id: Option<&str>) -> String {
+    actor_id
+        .and_then(|a| turn.encounter.combatant(a))
+        .map_or_else(|| "lair".into(), |c| c.name.clone())
+}
+
+/// "makes a Wisdom (Perception) check" in rules text: the skill.
+fn check_in(text: &str) -> Option<Skill> {
+    let l = text.to_lowercase();
+    let i = l.find("makes a ")?;
+    let rest = &l[i..];
+    let open = rest.find('(')?;
+    let close = rest.find(") check")?;
+    rest.get(open + 1..close)?.parse().ok()
+}
+
+/// "makes a tail attack" / "makes one claw attack": the attack's name.
+fn attack_named_in<'c>(c: &'c Character, text: &str) -> Option<&'c StatAction> {
+    let l = text.to_lowercase();
+    let i = l.find("makes ")?;
+    let rest = &l[i + 6..];
+    let end = rest.find(" attack")?;
+    let words: Vec<&str> = rest[..end].split_whitespace().collect();
+    let name = words.last()?;
+    c.stat_block.as_ref()?.actions.iter().find(|a| {
+        a.attack_bonus.is_some() && bare(&a.name).split_whitespace().any(|w| w == *name)
+    })
+}
+
+/// Resolves a stat-block entry: a named skill check, an effect with a save or damage, an
+/// attack (through the attack module), or recorded as text.
+fn resolve_entry(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    action: &StatAction,
+) -> Result<(String, Vec<String>, Value)> {
+    if action.attack_bonus.is_some() || attack_named_in(a, &action.desc).is_some() {
+        let attack = if action.attack_bonus.is_some() {
+            action.clone()
+        } else {
+            attack_named_in(a, &action.desc).cloned().unwrap_or_else(|| action.clone())
+        };
+        return strike_with(call, turn, a, &attack);
+    }
+    if action.dc.is_some() || !action.damage.is_empty() {
+        let r = resolve_effect(call, turn, Some(&a.id), action)?;
+        return Ok((r.summary, r.lines, r.details));
+    }
+    if let Some(skill) = check_in(&action.desc) {
+        let req = D20Request::new(D20Test::SkillCheck { skill })
+            .labelled(format!("{} {} ({})", a.name, skill_title(skill), action.name));
+        let roll = roll_d20_test(&a.effective(), &req, call.rng()?);
+        call.record_roll(&roll);
+        let total = roll.total.unwrap_or(0);
+        return Ok((
+            format!("{} {total}", skill_title(skill)),
+            vec![roll.summary()],
+            json!({"roll": roll}),
+        ));
+    }
+    Ok((
+        "recorded".into(),
+        vec![action.desc.clone()],
+        json!({"text": action.desc}),
+    ))
+}
+
+fn skill_title(s: Skill) -> String {
+    let k = format!("{s:?}");
+    k
+}
+
+/// An attack made by an ability or legendary action, through the attack core ([`strike`])
+/// against `target`.
+fn strike_with(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    attack: &StatAction,
+) -> Result<(String, Vec<String>, Value)> {
+    if turn.req.target.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            format!("{} is an attack; name its target (targetId or targetName)", attack.name),
+        ));
+    }
+    let (cb, _) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
+    let opts = StrikeOptions {
+        advantage: if turn.req.advantage {
+            vec!["granted by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        disadvantage: if turn.req.disadvantage {
+            vec!["imposed by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        bonus: turn.req.bonus,
+        force: turn.req.force,
+        ..Default::default()
+    };
+    let r = strike(call, &mut turn.encounter, &a.id, &cb.character_id, Some(&attack.name), &opts)?;
+    turn.forced.extend(r.forced.iter().cloned());
+    let mut lines = r.lines.clone();
+    lines.insert(0, format!("{} attacks {} with {}", r.attacker, r.target, r.weapon));
+    let details = serde_json::to_value(&r).unwrap_or(Value::Null);
+    Ok((r.headline.trim_end_matches('.').to_string(), lines, details))
+}
+
+/// A stat-block ability by `abilityName` (breath weapon, recharge or N/Day ability, trait):
+/// usage limits enforced, saves and damage resolved on `targets` or the area in its text.
+pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let a = actor(turn, "use_special_ability")?.clone();
+    let name = turn
+        .req
+        .ability_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| {
+            EngineError::invalid("abilityName", "name the stat-block ability (\"Fire Breath\")")
+        })?
+        .to_string();
+    let Some(block) = &a.stat_block else {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!(
+                "{} has no stat block; class features are narrated (or use cast_spell, attack, or manage_effect)",
+                a.name
+            ),
+        ));
+    };
+    let all: Vec<StatAction> = block
+        .actions
+        .iter()
+        .chain(&block.special_abilities)
+        .chain(&block.reactions)
+        .cloned()
+        .collect();
+    let Some(found) = find_in(&all, &name) else {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!("{} has no ability '{name}'; its abilities: {}", a.name, names_of(&all)),
+        ));
+    };
+    if found.action.dc.is_none() && found.action.damage.is_empty() && !found.action.alternatives.is_empty() {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!(
+                "{} has several effects; name one: {}",
+                found.action.name,
+                found.action.alternatives.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if !found.action.multiattack.is_empty() {
+        return Err(EngineError::invalid(
+            "abilityName",
+            "Multiattack is an attack: use actionType attack with weapon \"Multiattack\"",
+        ));
+    }
+    let usage = spend_use(turn, &a.id, &found)?;
+    let (summary, mut lines, details) = resolve_entry(call, turn, &a, &found.action)?;
+    if let Some(u) = usage {
+        lines.push(u);
+    }
+    Ok(ActionOutcome {
+        headline: format!("{} uses {}: {summary}.", a.name, found.action.name),
+        lines,
+        details,
+        ..Default::default()
+    })
+}
+
+/// "Costs 2 Actions" → 2 (default 1).
+fn legendary_cost(name: &str) -> u32 {
+    let l = name.to_lowercase();
+    l.find("costs ")
+        .and_then(|i| l[i + 6..].split_whitespace().next()?.parse().ok())
+        .unwrap_or(1)
+}
+
+/// A legendary action at the end of another creature's turn: its cost ("Costs 2 Actions")
+/// taken from the actions left this round, then resolved (attack, save effect, check, or text).
+pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let a = actor(turn, "legendary_action")?.clone();
+    let list = a
+        .stat_block
+        .as_ref()
+        .map(|b| b.legendary_actions.clone())
+        .unwrap_or_default();
+    if list.is_empty() {
+        return Err(EngineError::Rule(format!("{} has no legendary actions", a.name)));
+    }
+    let name = turn
+        .req
+        .ability_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| {
+            EngineError::invalid(
+                "abilityName",
+                format!("name the legendary action: {}", names_of(&list)),
+            )
+        })?
+        .to_string();
+    let Some(found) = find_in(&list, &name) else {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!("{} has no legendary action '{name}'; its legendary actions: {}", a.name, names_of(&list)),
+        ));
+    };
+    rule(
+        turn,
+        !incapacitated(&a),
+        format!("{} is incapacitated and can take no legendary actions", a.name),
+    )?;
+    let cost = legendary_cost(&found.action.name);
+    let left = turn
+        .encounter
+        .combatant(&a.id)
+        .map_or(0, |c| c.legendary_actions);
+    rule(
+        turn,
+        left >= cost,
+        format!(
+            "{} has {left} legendary action{} left this round and {} costs {cost}; they return at the start of its turn",
+            a.name,
+            if left == 1 { "" } else { "s" },
+            found.action.name
+        ),
+    )?;
+    if let Some(cb) = turn.encounter.combatant_mut(&a.id) {
+        cb.legendary_actions = left.saturating_sub(cost);
+    }
+    let (summary, mut lines, details) = resolve_entry(call, turn, &a, &found.action)?;
+    let after = left.saturating_sub(cost);
+    lines.push(format!("{} legendary action{} left this round", after, if after == 1 { "" } else { "s" }));
+    Ok(ActionOutcome {
+        headline: format!("{} uses {} (legendary, cost {cost}): {summary}.", a.name, found.action.name),
+        lines,
+        details: json!({"cost": cost, "left": after, "effect": details}),
+        ..Default::default()
+    })
+}
+
+/// A lair action (initiative count 20, losing ties; not enforced): `description` says what
+/// happens; a save is `dc` with `ability` (or "DC 15 Dexterity" in the description); damage is
+/// `amount` (typed dice or `damageType`), halved on a success when the description says
+/// "half"; targets are `targets`, or the area in the description ("20-foot radius") centred
+/// on `to` or around the actor; conditions named in the description land on a failed save.
+pub fn lair_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let desc = turn
+        .req
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .ok_or_else(|| {
+            EngineError::invalid(
+                "description",
+                "say what the lair does (\"Magma erupts: DC 15 Dexterity save, 20-foot radius\")",
+            )
+        })?
+        .to_string();
+    let dc = match (turn.req.dc, turn.req.ability) {
+        (Some(v), Some(ab)) => Some((v, ab)),
+        (Some(_), None) => {
+            return Err(EngineError::invalid("ability", "name the save's ability for the DC (ability: dex)"));
+        }
+        (None, _) => dc_in(&desc),
+    };
+    if let Some((v, _)) = dc
+        && !(1..=40).contains(&v)
+    {
+        return Err(EngineError::invalid("dc", format!("{v} is out of range; a save DC is 1–40")));
+    }
+    let damage = match &turn.req.amount {
+        Some(amount) => {
+            dice::parse(amount).map_err(|e| EngineError::invalid("amount", e.to_string()))?;
+            vec![StatDamage {
+                dice: amount.clone(),
+                damage_type: turn.req.damage_type,
+            }]
+        }
+        None => Vec::new(),
+    };
+    let action = StatAction {
+        name: turn
+            .req
+            .ability_name
+            .clone()
+            .unwrap_or_else(|| "Lair action".into()),
+        desc: desc.clone(),
+        attack_bonus: None,
+        damage,
+        dc: dc.map(|(value, ability)| StatDc {
+            ability,
+            value,
+            success: if desc.to_lowercase().contains("half") { "half" } else { "none" }.into(),
+        }),
+        recharge: None,
+        multiattack: Vec::new(),
+        alternatives: Vec::new(),
+    };
+    let actor_id = turn.actor.as_ref().map(|a| a.id.clone());
+    let owner = turn.actor.as_ref().map(|a| a.name.clone());
+    let mut lines = vec!["Lair actions act on initiative count 20 (losing ties).".to_string()];
+    let (summary, details) = if action.dc.is_some() || !action.damage.is_empty() {
+        let r = resolve_effect(call, turn, actor_id.as_deref(), &action)?;
+        lines.extend(r.lines);
+        (format!(": {}", r.summary), r.details)
+    } else {
+        (String::new(), Value::Null)
+    };
+    Ok(ActionOutcome {
+        headline: format!(
+            "Lair action{}: {desc}{summary}.",
+            owner.map(|o| format!(" ({o}'s lair)")).unwrap_or_default()
+        ),
+        lines,
+        details,
+        ..Default::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn areas_are_read_from_rules_text() {
+        assert_eq!(
+            area_in("The dragon exhales fire in a 60-foot cone. Each creature"),
+            Some(TextArea::Shape(Shape::Cone { length_ft: 60 }))
+        );
+        assert_eq!(
+            area_in("exhales acid in a 90-foot line that is 10 feet wide."),
+            Some(TextArea::Shape(Shape::Line { length_ft: 90, width_ft: 10 }))
+        );
+        assert_eq!(
+            area_in("Each creature within 10 ft. of the dragon must succeed"),
+            Some(TextArea::Within(10))
+        );
+        assert_eq!(
+            area_in("each creature in a 20-foot-radius sphere centered on that point"),
+            Some(TextArea::Shape(Shape::Sphere { radius_ft: 20 }))
+        );
+        assert_eq!(area_in("The dragon makes a tail attack."), None);
+    }
+
+    #[test]
+    fn usage_limits_and_costs_are_read() {
+        assert_eq!(recharge_min("Recharge 5–6"), Some(5));
+        assert_eq!(recharge_min("Recharge 6"), Some(6));
+        assert_eq!(per_day("3/Day"), Some(3));
+        assert_eq!(legendary_cost("Wing Attack (Costs 2 Actions)"), 2);
+        assert_eq!(legendary_cost("Detect"), 1);
+        assert_eq!(dc_in("must make a DC 15 Dexterity saving throw"), Some((15, Ability::Dexterity)));
+        assert_eq!(check_in("The dragon makes a Wisdom (Perception) check."), Some(Skill::Perception));
+    }
+}
