@@ -94,21 +94,167 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
         ("get_character", json!({"listAll": true})),
     ];
     for (tool, args) in script {
-        println!("→ {tool} {args}");
-        let a = client.call(tool, args).await?;
-        let mark = if a.is_error { "✗ tool error: " } else { "" };
-        for (i, line) in a.text.lines().enumerate() {
-            println!(
-                "{}{}{line}",
-                if i == 0 { "← " } else { "  " },
-                if i == 0 { mark } else { "" }
-            );
-        }
-        println!();
+        step(&client, tool, args).await?;
     }
+    println!("## A fight: Thorin and Elara against goblins\n");
+    fight(&client, srd).await?;
     client.close().await?;
     println!(
         "The scene was played through the real server; every roll came from the campaign's seeded dice stream."
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Calls a tool and prints the exchange.
+async fn step(client: &Client, tool: &str, args: Value) -> anyhow::Result<tabletop_server::client::Answer> {
+    println!("→ {tool} {args}");
+    let a = client.call(tool, args).await?;
+    let mark = if a.is_error { "✗ tool error: " } else { "" };
+    for (i, line) in a.text.lines().enumerate() {
+        println!(
+            "{}{}{line}",
+            if i == 0 { "← " } else { "  " },
+            if i == 0 { mark } else { "" }
+        );
+    }
+    println!();
+    Ok(a)
+}
+
+/// A combatant as `get_encounter` reports it.
+struct Fighter {
+    id: String,
+    name: String,
+    side: String,
+    status: String,
+    hp: u64,
+    x: i64,
+    y: i64,
+    current: bool,
+}
+
+fn fighters(view: &Value) -> Vec<Fighter> {
+    view["combatants"]
+        .as_array()
+        .map(|cs| {
+            cs.iter()
+                .map(|c| Fighter {
+                    id: c["id"].as_str().unwrap_or_default().to_string(),
+                    name: c["name"].as_str().unwrap_or_default().to_string(),
+                    side: c["side"].as_str().unwrap_or_default().to_string(),
+                    status: c["status"].as_str().unwrap_or_default().to_string(),
+                    hp: c["hp"].as_u64().unwrap_or(0),
+                    x: c["position"]["x"].as_i64().unwrap_or(0),
+                    y: c["position"]["y"].as_i64().unwrap_or(0),
+                    current: c["current"].as_bool().unwrap_or(false),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The agent's side of a short fight: it only chooses actions; the server rolls and applies
+/// every rule (hits, damage, opportunity attacks, death saves).
+async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
+    // Gear for Thorin, a spell for Elara.
+    let sword = if srd {
+        json!({"characterName": "Thorin", "operation": "give", "itemName": "longsword"})
+    } else {
+        json!({"characterName": "Thorin", "operation": "give", "item": {"name": "Longsword", "type": "weapon",
+               "weapon": {"damageDice": "1d8", "damageType": "slashing", "category": "martial_melee", "properties": ["versatile"], "versatileDamage": "1d10"}}})
+    };
+    step(client, "manage_inventory", sword).await?;
+    step(
+        client,
+        "manage_inventory",
+        json!({"characterName": "Thorin", "operation": "equip", "itemName": "Longsword"}),
+    )
+    .await?;
+    let goblins = if srd {
+        json!({"monster": "goblin", "count": 2, "positions": [{"x": 8, "y": 2}, {"x": 9, "y": 4}]})
+    } else {
+        json!({"name": "Goblin", "hp": 7, "ac": 15, "stats": {"dex": 14}, "cr": 0.25, "positions": [{"x": 8, "y": 2}],
+               "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2", "damageType": "slashing"}]})
+    };
+    let created = step(
+        client,
+        "create_encounter",
+        json!({"name": "Goblin ambush", "autoEnd": true,
+               "participants": [
+                   {"characterName": "Thorin", "position": {"x": 1, "y": 2}},
+                   {"characterName": "Elara", "position": {"x": 0, "y": 4}},
+                   goblins],
+               "terrain": {"width": 11, "height": 7, "walls": [{"x": 5, "y": 0}, {"x": 5, "y": 1}],
+                           "difficult": [{"x": 4, "y": 3}, {"x": 4, "y": 4}]}}),
+    )
+    .await?;
+    if created.is_error {
+        return Ok(());
+    }
+    step(client, "render_battlefield", json!({})).await?;
+    for _ in 0..24 {
+        let v = client.call("get_encounter", json!({})).await?;
+        if v.is_error || v.structured["status"] == "ended" {
+            break;
+        }
+        let all = fighters(&v.structured);
+        let Some(me) = all.iter().find(|f| f.current) else {
+            break;
+        };
+        if me.status == "dying" {
+            step(client, "roll_death_save", json!({"characterId": me.id})).await?;
+        } else if me.status == "ok" {
+            let hostile = |f: &Fighter| {
+                (me.side == "enemy") != (f.side == "enemy")
+                    && !matches!(f.status.as_str(), "dead" | "removed")
+            };
+            let foe = all
+                .iter()
+                .filter(|f| hostile(f))
+                .min_by_key(|f| (f.x - me.x).abs().max((f.y - me.y).abs()));
+            if let Some(foe) = foe {
+                let gap = (foe.x - me.x).abs().max((foe.y - me.y).abs());
+                if me.name == "Elara" {
+                    let cast = json!({"actorId": me.id, "actionType": "cast_spell", "spell": "Fire Bolt", "targetId": foe.id});
+                    if step(client, "execute_action", cast).await?.is_error {
+                        step(client, "execute_action", json!({"actorId": me.id, "actionType": "dodge"})).await?;
+                    }
+                } else {
+                    if gap > 1 {
+                        // Walk to the free square beside the foe that is nearest.
+                        let mut squares: Vec<(i64, i64)> = (-1..=1)
+                            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+                            .filter(|d| *d != (0, 0))
+                            .map(|(dx, dy)| (foe.x + dx, foe.y + dy))
+                            .filter(|(x, y)| !all.iter().any(|f| f.x == *x && f.y == *y && f.status != "dead"))
+                            .collect();
+                        squares.sort_by_key(|(x, y)| (x - me.x).abs().max((y - me.y).abs()));
+                        for (x, y) in squares.into_iter().take(3) {
+                            let mv = json!({"actorId": me.id, "actionType": "move", "to": {"x": x, "y": y}});
+                            if !step(client, "execute_action", mv).await?.is_error {
+                                break;
+                            }
+                        }
+                    }
+                    step(
+                        client,
+                        "execute_action",
+                        json!({"actorId": me.id, "actionType": "attack", "targetId": foe.id}),
+                    )
+                    .await?;
+                }
+            }
+        }
+        let next = step(client, "advance_turn", json!({})).await?;
+        if next.is_error {
+            break;
+        }
+    }
+    step(client, "render_battlefield", json!({})).await?;
+    let v = client.call("get_encounter", json!({})).await?;
+    if !v.is_error && v.structured["status"] != "ended" {
+        step(client, "end_encounter", json!({"outcome": "fled"})).await?;
+    }
+    step(client, "get_character", json!({"characterName": "Thorin"})).await?;
+    Ok(())
 }
