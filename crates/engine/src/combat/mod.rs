@@ -8,6 +8,8 @@
 pub mod actions;
 pub mod create;
 pub mod render;
+pub mod spatial;
+pub mod terrain;
 pub mod model;
 pub mod view;
 
