@@ -11,6 +11,7 @@ use std::sync::{LazyLock, Mutex};
 use serde_json::{Map, Value};
 
 use crate::reply::ToolError;
+use crate::tools::spatial;
 
 /// Rewrites arguments whose shape differs from the advertised tool's.
 pub type Converter = fn(&mut Map<String, Value>) -> Result<(), ToolError>;
@@ -1115,7 +1116,72 @@ pub static ALIASES: &[Alias] = &[
         &[("condition_name", "name"), ("conditionName", "name")],
     ),
     search("search_rules", T_RULE),
+    // Spatial and the battle map (rpg-mcp list C); they need an active encounter.
+    routed("get_area_effect_targets", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe)),
+    routed("get_creatures_in_range", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe)),
+    routed("check_flanking", "check_cover", &[], &[], Some(spatial::legacy_endpoints)),
+    routed("check_height_advantage", "check_cover", &[], &[], Some(spatial::legacy_endpoints)),
+    routed(
+        "get_adjacent_squares",
+        "calculate_movement",
+        &[("mode", "\"adjacent\"")],
+        &[],
+        Some(spatial::legacy_adjacent),
+    ),
+    routed("update_terrain", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
+    routed("generate_terrain_patch", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
+    routed("generate_terrain_pattern", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
+    routed("render_map", "render_battlefield", &[], &[], Some(spatial::legacy_render)),
+    routed("generate_battlefield_map", "render_battlefield", &[], &[], Some(spatial::legacy_render)),
+    routed(
+        "describe_battlefield",
+        "render_battlefield",
+        &[("legendDetail", "\"full\"")],
+        &[],
+        Some(spatial::legacy_render),
+    ),
 ];
+
+/// A legacy composite whose `action` argument picks the tool; each action is an ordinary alias.
+pub struct Composite {
+    /// The legacy tool name.
+    pub legacy: &'static str,
+    /// Each action value and the alias it routes as.
+    pub actions: &'static [(&'static str, Alias)],
+}
+
+/// Legacy composites routed by their `action`.
+pub static COMPOSITES: &[Composite] = &[Composite {
+    legacy: "combat_map",
+    actions: &[
+        ("measure", routed("combat_map", "measure_distance", &[], &[], Some(spatial::legacy_endpoints))),
+        ("aoe", routed("combat_map", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe))),
+        ("render", routed("combat_map", "render_battlefield", &[], &[], Some(spatial::legacy_render))),
+        ("update_terrain", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
+        ("place_prop", routed("combat_map", "place_prop", &[], &[], Some(spatial::legacy_prop))),
+        ("generate_patch", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
+        ("generate_pattern", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
+    ],
+}];
+
+/// The alias for `name` called with `args`: a composite's alias for its `action`, else the
+/// plain alias. A composite called with an unknown action is an error listing its actions.
+pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, ToolError> {
+    let Some(c) = COMPOSITES.iter().find(|c| c.legacy == name) else {
+        return Ok(find(name));
+    };
+    let action = args.get("action").and_then(Value::as_str).unwrap_or_default();
+    c.actions
+        .iter()
+        .find(|(a, _)| *a == action)
+        .map(|(_, alias)| Some(alias))
+        .ok_or_else(|| {
+            ToolError(format!(
+                "{name} needs action, one of: {}",
+                c.actions.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
+            ))
+        })
+}
 
 const CONCENTRATION_ARGS: &[(&str, &str)] = &[
     ("id", "characterId"),
@@ -1699,6 +1765,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn composites_route_each_action_to_an_advertised_tool() {
+        for c in COMPOSITES {
+            assert!(catalog::find(c.legacy).is_none() && find(c.legacy).is_none());
+            for (action, a) in c.actions {
+                assert!(catalog::find(a.tool).is_some(), "{}/{action}", c.legacy);
+            }
+        }
+        let args = serde_json::json!({"action": "aoe", "shape": "circle", "radius": 4});
+        let a = find_for("combat_map", &args).unwrap().unwrap();
+        assert_eq!(a.tool, "calculate_aoe");
+        let v = route(a, &args).unwrap();
+        assert_eq!(v["shape"], "sphere");
+        assert_eq!(v["sizeFt"], 20, "legacy radius is in squares");
+        assert!(find_for("combat_map", &serde_json::json!({})).is_err());
     }
 
     #[test]

@@ -131,7 +131,7 @@ impl TabletopServer {
 pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
     let (spec, routed) = match catalog::find(name) {
         Some(spec) => (spec, None),
-        None => match aliases::find(name) {
+        None => match aliases::find_for(name, args)? {
             Some(alias) => {
                 let spec = catalog::find(alias.tool).ok_or_else(|| {
                     ToolError(format!("internal: alias {name} routes to a missing tool"))
@@ -165,7 +165,8 @@ fn unknown_tool(name: &str) -> ToolError {
     let names = CATALOG
         .iter()
         .map(|t| t.name)
-        .chain(aliases::ALIASES.iter().map(|a| a.legacy));
+        .chain(aliases::ALIASES.iter().map(|a| a.legacy))
+        .chain(aliases::COMPOSITES.iter().map(|c| c.legacy));
     match tabletop_rules::vocab::closest(name, names) {
         Some(n) => ToolError(format!(
             "unknown tool '{name}'; did you mean '{n}'? Call tools/list for the tools this server offers."

@@ -162,6 +162,22 @@ fn sample(legacy: &str) -> Option<Value> {
         "search_conditions" => json!({}),
         "get_condition_details" => json!({"condition_name": "prone"}),
         "search_rules" => json!({"query": "cover"}),
+        "get_area_effect_targets" => {
+            json!({"shape": "circle", "radius": 2, "center": {"x": 5, "y": 5}})
+        }
+        "get_creatures_in_range" => json!({"centerId": "ch3", "range": 30}),
+        "check_flanking" | "check_height_advantage" => {
+            json!({"attackerId": "ch3", "targetId": "ch4"})
+        }
+        "get_adjacent_squares" => json!({"x": 5, "y": 5}),
+        "update_terrain" => json!({"type": "difficult", "positions": [{"x": 1, "y": 1}]}),
+        "generate_terrain_patch" => {
+            json!({"patchType": "forest", "x": 10, "y": 10, "width": 3, "height": 3})
+        }
+        "generate_terrain_pattern" => {
+            json!({"pattern": "rubble", "x": 14, "y": 0, "width": 2, "height": 2})
+        }
+        "render_map" | "generate_battlefield_map" | "describe_battlefield" => json!({}),
         _ => return None,
     })
 }
@@ -188,6 +204,18 @@ async fn every_alias_works_and_none_is_advertised() {
             .extend(extra.as_object().unwrap().clone());
         assert!(!c.call("create_character", a).await.unwrap().is_error);
     }
+    // A skirmish of two inline creatures (ch3, ch4) for the battle-map aliases.
+    let a = c
+        .call(
+            "create_encounter",
+            json!({"name": "Alias skirmish", "participants": [
+                {"name": "Orc", "hp": 15, "ac": 13, "position": {"x": 5, "y": 5}},
+                {"name": "Wolf", "hp": 11, "ac": 13, "side": "ally", "position": {"x": 8, "y": 5}}
+            ]}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
     // Ada casts: one 1st-level slot and a spell held (check_concentration may lose it).
     for (tool, args) in [
         (

@@ -11,6 +11,7 @@ mod effects;
 mod inventory;
 mod magic;
 mod rest;
+pub(crate) mod spatial;
 mod world;
 
 use serde::de::DeserializeOwned;
@@ -34,6 +35,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(rest::specs());
     v.extend(conditions::specs());
     v.extend(combat::specs());
+    v.extend(spatial::specs());
     v.extend(magic::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());
