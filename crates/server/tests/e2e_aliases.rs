@@ -210,7 +210,7 @@ async fn every_alias_works_and_none_is_advertised() {
             "create_encounter",
             json!({"name": "Alias skirmish", "participants": [
                 {"name": "Orc", "hp": 15, "ac": 13, "position": {"x": 5, "y": 5}},
-                {"name": "Wolf", "hp": 11, "ac": 13, "side": "ally", "position": {"x": 8, "y": 5}}
+                {"name": "Wolf", "hp": 11, "ac": 13, "position": {"x": 8, "y": 5}}
             ]}),
         )
         .await
