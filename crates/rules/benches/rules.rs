@@ -147,7 +147,7 @@ fn benches(c: &mut Criterion) {
             let victim = DamageTarget {
                 vitals: Vitals {
                     hp: 30,
-                    max_hp: target.max_hp.value,
+                    max_hp: target.max_hp.value.max(1) as u32,
                     ..Default::default()
                 },
                 defenses: target.defenses.clone(),
