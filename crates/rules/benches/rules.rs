@@ -11,15 +11,14 @@ use tabletop_rules::dice::{self, DiceRng};
 use tabletop_rules::modifiers::{DiceCount, RollTarget};
 use tabletop_rules::stats::ArmorClass;
 use tabletop_rules::{
-    Ability, AbilityScores, BaseStats, Condition, ConditionSet, D20Request, DamagePart,
-    DamageType, Modifier, ModifierKind, ProficiencyLevel, Skill, apply_damage, effective_stats,
-    roll_d20_test,
+    Ability, AbilityScores, BaseStats, Condition, ConditionSet, D20Request, DamagePart, DamageType,
+    Modifier, ModifierKind, ProficiencyLevel, Skill, apply_damage, effective_stats, roll_d20_test,
 };
 
 /// A level-5 fighter in chain mail with two proficient saves and two skills.
 fn fighter() -> BaseStats {
-    let mut b = BaseStats::character(5, AbilityScores::new([16, 14, 14, 10, 12, 8]))
-        .expect("valid level");
+    let mut b =
+        BaseStats::character(5, AbilityScores::new([16, 14, 14, 10, 12, 8])).expect("valid level");
     b.save_proficiencies = [Ability::Strength, Ability::Constitution]
         .into_iter()
         .collect();
@@ -91,7 +90,9 @@ fn effects() -> Vec<Modifier> {
 }
 
 fn conditions() -> ConditionSet {
-    [Condition::Poisoned, Condition::Prone].into_iter().collect()
+    [Condition::Poisoned, Condition::Prone]
+        .into_iter()
+        .collect()
 }
 
 fn benches(c: &mut Criterion) {
@@ -119,43 +120,46 @@ fn benches(c: &mut Criterion) {
     // An attack end to end: attacker's and target's effective stats are computed once per
     // call, as the engine does, then the d20 test, the damage dice and the damage pipeline.
     let target_base = fighter();
-    c.bench_function("attack: effective stats ×2 + d20 + damage roll + pipeline", |b| {
-        b.iter(|| {
-            let attacker = effective_stats(&base, &eq, &ConditionSet::new(), &fx);
-            let target = effective_stats(&target_base, &[], &conds, &[]);
-            let request = D20Request::new(D20Test::Attack {
-                ability: Some(Ability::Strength),
-                proficient: true,
+    c.bench_function(
+        "attack: effective stats ×2 + d20 + damage roll + pipeline",
+        |b| {
+            b.iter(|| {
+                let attacker = effective_stats(&base, &eq, &ConditionSet::new(), &fx);
+                let target = effective_stats(&target_base, &[], &conds, &[]);
+                let request = D20Request::new(D20Test::Attack {
+                    ability: Some(Ability::Strength),
+                    proficient: true,
+                })
+                .dc(target.armor_class.value)
+                .against(&target, true);
+                let outcome = roll_d20_test(&attacker, &request, &mut rng);
+                if outcome.success != Some(true) {
+                    return None;
+                }
+                let expr = if outcome.critical {
+                    "2d8[slashing]+1d6[fire]+5"
+                } else {
+                    "1d8[slashing]+1d6[fire]+5"
+                };
+                let dmg = dice::roll(expr, &mut rng).expect("valid");
+                let parts: Vec<DamagePart> = dmg
+                    .terms
+                    .iter()
+                    .map(|t| DamagePart::new(t.damage_type, t.value.max(0) as u32))
+                    .collect();
+                let victim = DamageTarget {
+                    vitals: Vitals {
+                        hp: 30,
+                        max_hp: target.max_hp.value.max(1) as u32,
+                        ..Default::default()
+                    },
+                    defenses: target.defenses.clone(),
+                    at_zero: AtZeroHp::DeathSaves,
+                };
+                Some(apply_damage(&victim, &parts, outcome.critical).expect("alive"))
             })
-            .dc(target.armor_class.value)
-            .against(&target, true);
-            let outcome = roll_d20_test(&attacker, &request, &mut rng);
-            if outcome.success != Some(true) {
-                return None;
-            }
-            let expr = if outcome.critical {
-                "2d8[slashing]+1d6[fire]+5"
-            } else {
-                "1d8[slashing]+1d6[fire]+5"
-            };
-            let dmg = dice::roll(expr, &mut rng).expect("valid");
-            let parts: Vec<DamagePart> = dmg
-                .terms
-                .iter()
-                .map(|t| DamagePart::new(t.damage_type, t.value.max(0) as u32))
-                .collect();
-            let victim = DamageTarget {
-                vitals: Vitals {
-                    hp: 30,
-                    max_hp: target.max_hp.value.max(1) as u32,
-                    ..Default::default()
-                },
-                defenses: target.defenses.clone(),
-                at_zero: AtZeroHp::DeathSaves,
-            };
-            Some(apply_damage(&victim, &parts, outcome.critical).expect("alive"))
-        })
-    });
+        },
+    );
     let attacker = effective_stats(&base, &eq, &ConditionSet::new(), &fx);
     let target = effective_stats(&target_base, &[], &conds, &[]);
     let request = D20Request::new(D20Test::Attack {
