@@ -105,17 +105,37 @@ fn diagonals_measure_by_the_chosen_rule() {
         TerrainSpec::default(),
     );
     let sq = Point::square;
-    assert_eq!(measure(&mut e, sq(p(0, 0)), sq(p(3, 3)), Metric::Grid5e), 15);
-    assert_eq!(measure(&mut e, sq(p(0, 0)), sq(p(3, 3)), Metric::GridAlt), 20);
-    assert_eq!(measure(&mut e, sq(p(0, 0)), sq(p(4, 4)), Metric::Grid5e), 20);
-    assert_eq!(measure(&mut e, sq(p(0, 0)), sq(p(4, 4)), Metric::GridAlt), 30);
+    assert_eq!(
+        measure(&mut e, sq(p(0, 0)), sq(p(3, 3)), Metric::Grid5e),
+        15
+    );
+    assert_eq!(
+        measure(&mut e, sq(p(0, 0)), sq(p(3, 3)), Metric::GridAlt),
+        20
+    );
+    assert_eq!(
+        measure(&mut e, sq(p(0, 0)), sq(p(4, 4)), Metric::Grid5e),
+        20
+    );
+    assert_eq!(
+        measure(&mut e, sq(p(0, 0)), sq(p(4, 4)), Metric::GridAlt),
+        30
+    );
     // Elevation counts as a third axis: 3 squares up and 4 across is 20 ft (grid_5e).
     assert_eq!(
-        measure(&mut e, sq(p(0, 0)), sq(Position::new_3d(4, 0, 3)), Metric::Grid5e),
+        measure(
+            &mut e,
+            sq(p(0, 0)),
+            sq(Position::new_3d(4, 0, 3)),
+            Metric::Grid5e
+        ),
         20
     );
     // A large ogre at (5,5) fills (5..=6, 5..=6): its nearest square to Ada is (5,5): 25 ft.
-    assert_eq!(measure(&mut e, named("ada"), named("Ogre"), Metric::Grid5e), 25);
+    assert_eq!(
+        measure(&mut e, named("ada"), named("Ogre"), Metric::Grid5e),
+        25
+    );
     let m = e
         .read(|call| {
             measure_distance(
@@ -147,7 +167,10 @@ fn diagonals_measure_by_the_chosen_rule() {
     assert!(err.to_string().contains("x must be 0–19"), "{err}");
 }
 
-fn aoe(engine: &mut Engine<SqliteStore>, req: AoeRequest) -> Result<tabletop_engine::combat::spatial::area::AoeOutcome, EngineError> {
+fn aoe(
+    engine: &mut Engine<SqliteStore>,
+    req: AoeRequest,
+) -> Result<tabletop_engine::combat::spatial::area::AoeOutcome, EngineError> {
     engine.read(|call| calculate_aoe(call, &req))
 }
 
@@ -177,7 +200,10 @@ fn areas_cover_the_rule_book_squares_and_name_who_is_inside() {
     .unwrap();
     let mut got: Vec<(i32, i32)> = cone.squares.iter().map(|q| (q.x, q.y)).collect();
     got.sort();
-    assert_eq!(got, vec![(6, 5), (7, 4), (7, 5), (7, 6), (8, 4), (8, 5), (8, 6)]);
+    assert_eq!(
+        got,
+        vec![(6, 5), (7, 4), (7, 5), (7, 6), (8, 4), (8, 5), (8, 6)]
+    );
     let names: Vec<&str> = cone.creatures.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["Goblin 1"], "Goblin 2 at 20 ft is beyond 15 ft");
     assert!(cone.text().contains("Goblin 1 (enemy)"), "{}", cone.text());
@@ -218,7 +244,10 @@ fn areas_cover_the_rule_book_squares_and_name_who_is_inside() {
     )
     .unwrap_err()
     .to_string();
-    assert!(zero.contains("sizeFt") && zero.contains("positive"), "{zero}");
+    assert!(
+        zero.contains("sizeFt") && zero.contains("positive"),
+        "{zero}"
+    );
     let blob = aoe(
         &mut e,
         AoeRequest {
@@ -230,7 +259,10 @@ fn areas_cover_the_rule_book_squares_and_name_who_is_inside() {
     )
     .unwrap_err()
     .to_string();
-    assert!(blob.contains("sphere, cylinder, cone, cube, line"), "{blob}");
+    assert!(
+        blob.contains("sphere, cylinder, cone, cube, line"),
+        "{blob}"
+    );
     let aimless = aoe(
         &mut e,
         AoeRequest {
@@ -269,7 +301,11 @@ fn a_fireball_does_not_pass_through_a_wall() {
         },
     )
     .unwrap();
-    assert!(fireball.squares.iter().all(|q| q.x < 10), "{:?}", fireball.squares);
+    assert!(
+        fireball.squares.iter().all(|q| q.x < 10),
+        "{:?}",
+        fireball.squares
+    );
     let names: Vec<&str> = fireball.creatures.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["Near"]);
 }
@@ -305,12 +341,23 @@ fn cover_by_the_corner_rule() {
     };
     let r = cover(&mut e, "Ada", "Archer", false);
     assert_eq!(r.report.cover, Cover::Half);
-    assert!(r.text().starts_with("Archer has half cover: +2 AC"), "{}", r.text());
+    assert!(
+        r.text().starts_with("Archer has half cover: +2 AC"),
+        "{}",
+        r.text()
+    );
     let r = cover(&mut e, "Bob", "Target", false);
-    assert_eq!(r.report.cover, Cover::ThreeQuarters, "pillar on the diagonal");
+    assert_eq!(
+        r.report.cover,
+        Cover::ThreeQuarters,
+        "pillar on the diagonal"
+    );
     assert_eq!(r.report.ac_bonus, Some(5));
     // Ada → Target at (4,4): nothing in the way, unless creatures count (none between).
-    assert_eq!(cover(&mut e, "Ada", "Target", true).report.cover, Cover::None);
+    assert_eq!(
+        cover(&mut e, "Ada", "Target", true).report.cover,
+        Cover::None
+    );
 }
 
 #[test]
@@ -330,7 +377,13 @@ fn sight_uses_light_senses_walls_and_invisibility() {
     // Give the goblin darkvision through its stat block, as an SRD goblin has.
     e.write("test", &serde_json::json!({}), |call| {
         let enc = load(call, None)?;
-        let id = enc.order.iter().find(|c| c.name == "Goblin").unwrap().character_id.clone();
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == "Goblin")
+            .unwrap()
+            .character_id
+            .clone();
         let mut c = tabletop_engine::combat::sheet(call, &id)?;
         c.stat_block.as_mut().unwrap().senses = vec!["darkvision 60 ft.".into()];
         assert_eq!(senses_of(&c).darkvision_ft, 60);
@@ -362,19 +415,30 @@ fn sight_uses_light_senses_walls_and_invisibility() {
     // An invisible human is unseen even by darkvision.
     e.write("test", &serde_json::json!({}), |call| {
         let enc = load(call, None)?;
-        let id = enc.order.iter().find(|c| c.name == "Human").unwrap().character_id.clone();
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == "Human")
+            .unwrap()
+            .character_id
+            .clone();
         let mut c = tabletop_engine::combat::sheet(call, &id)?;
-        c.conditions.push(tabletop_engine::character::ConditionEntry {
-            condition: Condition::Invisible,
-            level: None,
-            source: "test".into(),
-            duration: None,
-        });
+        c.conditions
+            .push(tabletop_engine::character::ConditionEntry {
+                condition: Condition::Invisible,
+                level: None,
+                source: "test".into(),
+                duration: None,
+            });
         tabletop_engine::combat::put_sheet(call, &c)
     })
     .unwrap();
     let goblin = look(&mut e, "Goblin", "Human");
-    assert!(goblin.unseen_invisible && !goblin.can_see, "{}", goblin.text());
+    assert!(
+        goblin.unseen_invisible && !goblin.can_see,
+        "{}",
+        goblin.text()
+    );
 }
 
 #[test]
@@ -412,10 +476,21 @@ fn paths_avoid_walls_cost_what_they_report_and_warn_of_opportunity_attacks() {
     let walls_hit = path.squares.iter().filter(|q| q.x == 5 && q.y < 8).count();
     assert_eq!(walls_hit, 0, "{:?}", path.squares);
     assert_eq!(path.step_costs_ft.iter().sum::<u32>(), path.cost_ft);
-    assert!(path.squares.iter().any(|q| q.y >= 8), "goes around the wall's end");
-    let names: Vec<&str> = out.opportunity_attacks.iter().map(|o| o.name.as_str()).collect();
+    assert!(
+        path.squares.iter().any(|q| q.y >= 8),
+        "goes around the wall's end"
+    );
+    let names: Vec<&str> = out
+        .opportunity_attacks
+        .iter()
+        .map(|o| o.name.as_str())
+        .collect();
     assert!(names.contains(&"Guard"), "{}", out.text());
-    assert!(out.text().contains("Warning: opportunity attacks from"), "{}", out.text());
+    assert!(
+        out.text().contains("Warning: opportunity attacks from"),
+        "{}",
+        out.text()
+    );
     // Reach with the movement left: inline creatures walk 30 ft; nothing spent yet.
     let reach = e
         .read(|call| {
@@ -433,8 +508,16 @@ fn paths_avoid_walls_cost_what_they_report_and_warn_of_opportunity_attacks() {
         })
         .unwrap();
     assert_eq!(reach.budget_ft, Some(30));
-    assert!(reach.reachable.iter().all(|(q, c)| *c <= 30 && !(q.x == 5 && q.y < 8)));
-    assert!(!reach.reachable.iter().any(|(q, _)| *q == p(3, 2)), "cannot stop on the guard");
+    assert!(
+        reach
+            .reachable
+            .iter()
+            .all(|(q, c)| *c <= 30 && !(q.x == 5 && q.y < 8))
+    );
+    assert!(
+        !reach.reachable.iter().any(|(q, _)| *q == p(3, 2)),
+        "cannot stop on the guard"
+    );
     // No fly speed: asked to fly, the answer says so.
     let err = e
         .read(|call| {
@@ -469,7 +552,11 @@ fn paths_avoid_walls_cost_what_they_report_and_warn_of_opportunity_attacks() {
         })
         .unwrap();
     assert_eq!(adj.adjacent.len(), 8);
-    assert!(adj.adjacent.iter().any(|n| n.occupant.as_deref() == Some("Guard")));
+    assert!(
+        adj.adjacent
+            .iter()
+            .any(|n| n.occupant.as_deref() == Some("Guard"))
+    );
 }
 
 #[test]
@@ -506,7 +593,11 @@ fn terrain_changes_are_recorded_timed_and_refused_under_creatures() {
     assert_eq!(timed.expires_round, 11);
     assert_eq!(timed.squares.len(), timed.previous.len());
     let i = timed.squares.iter().position(|q| *q == p(4, 4)).unwrap();
-    assert_eq!(timed.previous[i], Terrain::Difficult, "what was there is kept for expiry");
+    assert_eq!(
+        timed.previous[i],
+        Terrain::Difficult,
+        "what was there is kept for expiry"
+    );
     let stored = e.read(|call| load(call, None)).unwrap();
     assert_eq!(stored.timed_terrain.len(), 1);
     assert_eq!(stored.map.terrain(p(3, 3)).unwrap(), &Terrain::Difficult);
@@ -550,7 +641,9 @@ fn props_block_and_cover_as_declared() {
         TerrainSpec::default(),
     );
     let run = |e: &mut Engine<SqliteStore>, req: PropRequest| {
-        e.write("place_prop", &serde_json::json!({}), |call| place_prop(call, &req))
+        e.write("place_prop", &serde_json::json!({}), |call| {
+            place_prop(call, &req)
+        })
     };
     let placed = run(
         &mut e,
@@ -579,7 +672,11 @@ fn props_block_and_cover_as_declared() {
             )
         })
         .unwrap();
-    assert!(!sight.line_of_sight && sight.text().contains("the Tapestry"), "{}", sight.text());
+    assert!(
+        !sight.line_of_sight && sight.text().contains("the Tapestry"),
+        "{}",
+        sight.text()
+    );
     run(
         &mut e,
         PropRequest {

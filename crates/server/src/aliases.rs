@@ -1117,10 +1117,34 @@ pub static ALIASES: &[Alias] = &[
     ),
     search("search_rules", T_RULE),
     // Spatial and the battle map (rpg-mcp list C); they need an active encounter.
-    routed("get_area_effect_targets", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe)),
-    routed("get_creatures_in_range", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe)),
-    routed("check_flanking", "check_cover", &[], &[], Some(spatial::legacy_endpoints)),
-    routed("check_height_advantage", "check_cover", &[], &[], Some(spatial::legacy_endpoints)),
+    routed(
+        "get_area_effect_targets",
+        "calculate_aoe",
+        &[],
+        &[],
+        Some(spatial::legacy_aoe),
+    ),
+    routed(
+        "get_creatures_in_range",
+        "calculate_aoe",
+        &[],
+        &[],
+        Some(spatial::legacy_aoe),
+    ),
+    routed(
+        "check_flanking",
+        "check_cover",
+        &[],
+        &[],
+        Some(spatial::legacy_endpoints),
+    ),
+    routed(
+        "check_height_advantage",
+        "check_cover",
+        &[],
+        &[],
+        Some(spatial::legacy_endpoints),
+    ),
     routed(
         "get_adjacent_squares",
         "calculate_movement",
@@ -1128,11 +1152,41 @@ pub static ALIASES: &[Alias] = &[
         &[],
         Some(spatial::legacy_adjacent),
     ),
-    routed("update_terrain", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
-    routed("generate_terrain_patch", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
-    routed("generate_terrain_pattern", "modify_terrain", &[], &[], Some(spatial::legacy_terrain)),
-    routed("render_map", "render_battlefield", &[], &[], Some(spatial::legacy_render)),
-    routed("generate_battlefield_map", "render_battlefield", &[], &[], Some(spatial::legacy_render)),
+    routed(
+        "update_terrain",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "generate_terrain_patch",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "generate_terrain_pattern",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "render_map",
+        "render_battlefield",
+        &[],
+        &[],
+        Some(spatial::legacy_render),
+    ),
+    routed(
+        "generate_battlefield_map",
+        "render_battlefield",
+        &[],
+        &[],
+        Some(spatial::legacy_render),
+    ),
     routed(
         "describe_battlefield",
         "render_battlefield",
@@ -1154,13 +1208,76 @@ pub struct Composite {
 pub static COMPOSITES: &[Composite] = &[Composite {
     legacy: "combat_map",
     actions: &[
-        ("measure", routed("combat_map", "measure_distance", &[], &[], Some(spatial::legacy_endpoints))),
-        ("aoe", routed("combat_map", "calculate_aoe", &[], &[], Some(spatial::legacy_aoe))),
-        ("render", routed("combat_map", "render_battlefield", &[], &[], Some(spatial::legacy_render))),
-        ("update_terrain", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
-        ("place_prop", routed("combat_map", "place_prop", &[], &[], Some(spatial::legacy_prop))),
-        ("generate_patch", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
-        ("generate_pattern", routed("combat_map", "modify_terrain", &[], &[], Some(spatial::legacy_terrain))),
+        (
+            "measure",
+            routed(
+                "combat_map",
+                "measure_distance",
+                &[],
+                &[],
+                Some(spatial::legacy_endpoints),
+            ),
+        ),
+        (
+            "aoe",
+            routed(
+                "combat_map",
+                "calculate_aoe",
+                &[],
+                &[],
+                Some(spatial::legacy_aoe),
+            ),
+        ),
+        (
+            "render",
+            routed(
+                "combat_map",
+                "render_battlefield",
+                &[],
+                &[],
+                Some(spatial::legacy_render),
+            ),
+        ),
+        (
+            "update_terrain",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
+        (
+            "place_prop",
+            routed(
+                "combat_map",
+                "place_prop",
+                &[],
+                &[],
+                Some(spatial::legacy_prop),
+            ),
+        ),
+        (
+            "generate_patch",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
+        (
+            "generate_pattern",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
     ],
 }];
 
@@ -1170,7 +1287,10 @@ pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, Tool
     let Some(c) = COMPOSITES.iter().find(|c| c.legacy == name) else {
         return Ok(find(name));
     };
-    let action = args.get("action").and_then(Value::as_str).unwrap_or_default();
+    let action = args
+        .get("action")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     c.actions
         .iter()
         .find(|(a, _)| *a == action)
@@ -1178,7 +1298,11 @@ pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, Tool
         .ok_or_else(|| {
             ToolError(format!(
                 "{name} needs action, one of: {}",
-                c.actions.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
+                c.actions
+                    .iter()
+                    .map(|(a, _)| *a)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })
 }

@@ -50,9 +50,17 @@ async fn measure_distance() {
     let s = Session::start(5).await;
     scene(&s).await;
     let a = s
-        .ok("measure_distance", json!({"from": {"x": 0, "y": 0}, "to": {"x": 3, "y": 3}}))
+        .ok(
+            "measure_distance",
+            json!({"from": {"x": 0, "y": 0}, "to": {"x": 3, "y": 3}}),
+        )
         .await;
-    assert!(a.text.starts_with("(0, 0) → (3, 3): 15 ft (3 squares, grid_5e)"), "{}", a.text);
+    assert!(
+        a.text
+            .starts_with("(0, 0) → (3, 3): 15 ft (3 squares, grid_5e)"),
+        "{}",
+        a.text
+    );
     let a = s
         .ok(
             "measure_distance",
@@ -80,7 +88,12 @@ async fn measure_distance() {
         &["off the 12×10 map", "x must be 0–11"],
     )
     .await;
-    s.err("measure_distance", json!({"toName": "Ada"}), &["from", "fromId"]).await;
+    s.err(
+        "measure_distance",
+        json!({"toName": "Ada"}),
+        &["from", "fromId"],
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -94,11 +107,24 @@ async fn calculate_aoe() {
             json!({"shape": "sphere", "sizeFt": 20, "origin": {"x": 4, "y": 3}}),
         )
         .await;
-    assert!(a.text.starts_with("A 20-ft-radius sphere from (4, 3) covers"), "{}", a.text);
-    assert!(a.text.contains("Skulker (enemy)") && a.text.contains("Archer (enemy"), "{}", a.text);
+    assert!(
+        a.text
+            .starts_with("A 20-ft-radius sphere from (4, 3) covers"),
+        "{}",
+        a.text
+    );
+    assert!(
+        a.text.contains("Skulker (enemy)") && a.text.contains("Archer (enemy"),
+        "{}",
+        a.text
+    );
     assert!(!a.text.contains("Lurker"), "{}", a.text);
     let squares = a.structured["squares"].as_array().unwrap();
-    assert!(squares.iter().all(|q| q["x"].as_i64().unwrap() != 6 || q["y"].as_i64().unwrap() > 6));
+    assert!(
+        squares
+            .iter()
+            .all(|q| q["x"].as_i64().unwrap() != 6 || q["y"].as_i64().unwrap() > 6)
+    );
     // A 15-ft cone from Bob toward the south-east: the pillar's shadow.
     let a = s
         .ok(
@@ -134,26 +160,54 @@ async fn check_line_of_sight_and_cover() {
     let s = Session::start(5).await;
     scene(&s).await;
     let a = s
-        .ok("check_line_of_sight", json!({"fromName": "Ada", "toName": "Lurker"}))
+        .ok(
+            "check_line_of_sight",
+            json!({"fromName": "Ada", "toName": "Lurker"}),
+        )
         .await;
-    assert!(a.text.starts_with("No line of sight from Ada to Lurker: blocked by a wall"), "{}", a.text);
+    assert!(
+        a.text
+            .starts_with("No line of sight from Ada to Lurker: blocked by a wall"),
+        "{}",
+        a.text
+    );
     let a = s
-        .ok("check_line_of_sight", json!({"fromName": "Ada", "toName": "Archer"}))
+        .ok(
+            "check_line_of_sight",
+            json!({"fromName": "Ada", "toName": "Archer"}),
+        )
         .await;
     assert!(a.text.starts_with("Ada can see Archer"), "{}", a.text);
     let a = s
-        .ok("check_cover", json!({"fromName": "Ada", "toName": "Archer"}))
+        .ok(
+            "check_cover",
+            json!({"fromName": "Ada", "toName": "Archer"}),
+        )
         .await;
-    assert!(a.text.starts_with("Archer has half cover: +2 AC"), "{}", a.text);
+    assert!(
+        a.text.starts_with("Archer has half cover: +2 AC"),
+        "{}",
+        a.text
+    );
     assert_eq!(a.structured["report"]["cover"], "half");
     let a = s
-        .ok("check_cover", json!({"fromName": "Bob", "toName": "Skulker"}))
+        .ok(
+            "check_cover",
+            json!({"fromName": "Bob", "toName": "Skulker"}),
+        )
         .await;
-    assert_eq!(a.structured["report"]["cover"], "threeQuarters", "{}", a.text);
+    assert_eq!(
+        a.structured["report"]["cover"], "threeQuarters",
+        "{}",
+        a.text
+    );
     // The legacy servers' shape: attacker and target ids.
     let (ada, archer) = (id_of(&s, "Ada").await, id_of(&s, "Archer").await);
     let a = s
-        .ok("check_flanking", json!({"attackerId": ada, "targetId": archer}))
+        .ok(
+            "check_flanking",
+            json!({"attackerId": ada, "targetId": archer}),
+        )
         .await;
     assert!(a.text.starts_with("Archer has half cover"), "{}", a.text);
 }
@@ -168,7 +222,12 @@ async fn place_prop() {
             json!({"operation": "place", "name": "Sarcophagus", "position": {"x": 2, "y": 5}, "blocksMovement": true, "cover": "three_quarters", "hp": 30, "ac": 17}),
         )
         .await;
-    assert!(a.text.starts_with("Placed Sarcophagus (sarcophagus-1) at (2, 5)"), "{}", a.text);
+    assert!(
+        a.text
+            .starts_with("Placed Sarcophagus (sarcophagus-1) at (2, 5)"),
+        "{}",
+        a.text
+    );
     // Legacy shape: propType and cover three_quarter.
     let a = s
         .ok(
@@ -185,7 +244,11 @@ async fn place_prop() {
         &["occupied"],
     )
     .await;
-    s.ok("place_prop", json!({"operation": "remove", "propId": "curtain-1"})).await;
+    s.ok(
+        "place_prop",
+        json!({"operation": "remove", "propId": "curtain-1"}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -198,18 +261,32 @@ async fn calculate_movement() {
             json!({"moverName": "Ada", "to": {"x": 9, "y": 5}, "movementFt": 60}),
         )
         .await;
-    assert!(a.text.starts_with("Path for Ada from (0, 5) to (9, 5):"), "{}", a.text);
+    assert!(
+        a.text.starts_with("Path for Ada from (0, 5) to (9, 5):"),
+        "{}",
+        a.text
+    );
     let path = &a.structured["path"];
-    let cost: u64 = path["stepCostsFt"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+    let cost: u64 = path["stepCostsFt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
     assert_eq!(cost, path["costFt"].as_u64().unwrap());
-    assert!(a.text.contains("Warning: opportunity attacks from"), "{}", a.text);
+    assert!(
+        a.text.contains("Warning: opportunity attacks from"),
+        "{}",
+        a.text
+    );
     let a = s
-        .ok("calculate_movement", json!({"moverName": "Bob", "mode": "reach"}))
+        .ok(
+            "calculate_movement",
+            json!({"moverName": "Bob", "mode": "reach"}),
+        )
         .await;
     assert!(a.text.starts_with("Bob can reach"), "{}", a.text);
-    let a = s
-        .ok("get_adjacent_squares", json!({"x": 5, "y": 5}))
-        .await;
+    let a = s.ok("get_adjacent_squares", json!({"x": 5, "y": 5})).await;
     assert!(a.text.starts_with("8 squares around"), "{}", a.text);
     s.err(
         "calculate_movement",
@@ -229,8 +306,15 @@ async fn modify_terrain() {
             json!({"terrain": "difficult", "rect": {"x": 1, "y": 7, "width": 3, "height": 2}, "rounds": 10, "source": "Web"}),
         )
         .await;
-    assert!(a.text.starts_with("6 squares became difficult terrain (Web) until the start of round 11."), "{}", a.text);
-    let e = s.ok("get_encounter", json!({"verbosity": "detailed"})).await;
+    assert!(
+        a.text
+            .starts_with("6 squares became difficult terrain (Web) until the start of round 11."),
+        "{}",
+        a.text
+    );
+    let e = s
+        .ok("get_encounter", json!({"verbosity": "detailed"}))
+        .await;
     assert_eq!(e.structured["timedTerrain"][0]["expiresRound"], 11);
     s.err(
         "modify_terrain",
@@ -239,30 +323,67 @@ async fn modify_terrain() {
     )
     .await;
     let a = s
-        .ok("update_terrain", json!({"type": "water", "positions": ["10,8", "11,8"]}))
+        .ok(
+            "update_terrain",
+            json!({"type": "water", "positions": ["10,8", "11,8"]}),
+        )
         .await;
     assert!(a.text.starts_with("2 squares became water."), "{}", a.text);
     let a = s
-        .ok("modify_terrain", json!({"operation": "clear", "terrain": "water"}))
+        .ok(
+            "modify_terrain",
+            json!({"operation": "clear", "terrain": "water"}),
+        )
         .await;
-    assert!(a.text.starts_with("2 squares of water cleared"), "{}", a.text);
+    assert!(
+        a.text.starts_with("2 squares of water cleared"),
+        "{}",
+        a.text
+    );
 }
 
 #[tokio::test]
 async fn render_battlefield() {
     let s = Session::start(5).await;
     scene(&s).await;
-    let a = s.ok("render_battlefield", json!({"legendDetail": "full"})).await;
+    let a = s
+        .ok("render_battlefield", json!({"legendDetail": "full"}))
+        .await;
     assert!(a.text.starts_with("Battlefield enc"), "{}", a.text);
     assert!(a.text.contains("Ad Ada (party, HP 20/20)"), "{}", a.text);
     assert!(a.text.contains("# wall"), "{}", a.text);
     let a = s
-        .ok("render_battlefield", json!({"focusName": "Lurker", "radiusFt": 5, "legendDetail": "none"}))
+        .ok(
+            "render_battlefield",
+            json!({"focusName": "Lurker", "radiusFt": 5, "legendDetail": "none"}),
+        )
         .await;
     assert_eq!(a.structured["viewport"]["width"], 3, "{}", a.text);
+    let a = s
+        .ok(
+            "render_battlefield",
+            json!({"format": "png", "focusName": "Ada"}),
+        )
+        .await;
+    assert_eq!(a.images, 1, "{}", a.text);
+    assert!(
+        a.text.starts_with("Battlefield") && a.text.contains("PNG image attached"),
+        "{}",
+        a.text
+    );
+    assert!(
+        !a.text.contains(". . ."),
+        "the caption leaves the drawing to the image: {}",
+        a.text
+    );
     let a = s.ok("combat_map", json!({"action": "render"})).await;
     assert!(a.text.starts_with("Battlefield"), "{}", a.text);
-    s.err("combat_map", json!({"action": "paint"}), &["measure, aoe, render"]).await;
+    s.err(
+        "combat_map",
+        json!({"action": "paint"}),
+        &["measure, aoe, render"],
+    )
+    .await;
     s.err(
         "render_battlefield",
         json!({"viewport": {"x": 0, "y": 0, "width": 0, "height": 3}}),

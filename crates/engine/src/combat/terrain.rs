@@ -151,7 +151,10 @@ fn target_squares(e: &Encounter, req: &TerrainRequest) -> Result<Vec<Position>> 
             }
         }
         (Some(_), None) => {
-            return Err(EngineError::invalid("center", "radiusFt needs a center square {x, y}"));
+            return Err(EngineError::invalid(
+                "center",
+                "radiusFt needs a center square {x, y}",
+            ));
         }
         (None, Some(c)) => {
             e.map.check(c)?;
@@ -187,7 +190,10 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
         ));
     }
     if req.rounds == Some(0) {
-        return Err(EngineError::invalid("rounds", "must be at least 1 (or omit it for a lasting change)"));
+        return Err(EngineError::invalid(
+            "rounds",
+            "must be at least 1 (or omit it for a lasting change)",
+        ));
     }
     let (headline, changed, timed) = match req.operation {
         TerrainOp::Add => {
@@ -217,7 +223,8 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
                                 terrain.describe(),
                                 pos.x,
                                 pos.y,
-                                e.combatant(&occupant).map_or(occupant.clone(), |c| c.name.clone())
+                                e.combatant(&occupant)
+                                    .map_or(occupant.clone(), |c| c.name.clone())
                             ))
                         }
                         other => other.into(),
@@ -239,7 +246,11 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
                 .as_ref()
                 .map(|t| format!(" until the start of round {}", t.expires_round))
                 .unwrap_or_default();
-            let source = req.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+            let source = req
+                .source
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default();
             if let Some(t) = &timed {
                 e.timed_terrain.push(t.clone());
             }
@@ -283,7 +294,9 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
                 }
             }
             forget_timed(&mut e, &changed);
-            let what = req.kind.map_or("terrain".to_string(), |k| terrain_of(req, k).describe());
+            let what = req
+                .kind
+                .map_or("terrain".to_string(), |k| terrain_of(req, k).describe());
             (
                 format!(
                     "{} square{} of {what} cleared to open floor.",

@@ -206,7 +206,9 @@ pub(crate) fn legacy_aoe(args: &mut Map<String, Value>) -> Result<(), ToolError>
         for k in ["radius", "length", "size"] {
             if let Some(v) = args.remove(k) {
                 let ft = squares_to_feet(&v).ok_or_else(|| {
-                    ToolError(format!("{k} must be a number of squares (legacy) — or give sizeFt in feet"))
+                    ToolError(format!(
+                        "{k} must be a number of squares (legacy) — or give sizeFt in feet"
+                    ))
                 })?;
                 args.insert("sizeFt".into(), ft);
                 break;
@@ -419,7 +421,11 @@ pub(crate) fn legacy_prop(args: &mut Map<String, Value>) -> Result<(), ToolError
     if let Some(p) = args.get("position").and_then(square_value) {
         args.insert("position".into(), p);
     }
-    for (old, new) in [("width", "widthFt"), ("length", "lengthFt"), ("height", "lengthFt")] {
+    for (old, new) in [
+        ("width", "widthFt"),
+        ("length", "lengthFt"),
+        ("height", "lengthFt"),
+    ] {
         if let Some(v) = args.remove(old)
             && let Some(ft) = squares_to_feet(&v)
         {
@@ -725,12 +731,6 @@ pub struct RenderArgs {
 }
 
 fn run_render(call: &mut Call<'_>, a: RenderArgs) -> Result<Reply, EngineError> {
-    if a.format == Some(FormatArg::Png) {
-        return Err(EngineError::invalid(
-            "format",
-            "png rendering is not available in this build yet; use format text",
-        ));
-    }
     let viewport = match &a.viewport {
         Some(r) => {
             rect(r, "viewport")?;
@@ -743,31 +743,47 @@ fn run_render(call: &mut Call<'_>, a: RenderArgs) -> Result<Reply, EngineError> 
         }
         None => None,
     };
-    let out = render_battlefield(
-        call,
-        &RenderRequest {
-            encounter_id: a.encounter_id,
-            viewport,
-            focus: Who {
-                id: a.focus_id,
-                name: a.focus_name,
-            },
-            radius_ft: a.radius_ft,
-            legend: match a.legend_detail {
-                Some(LegendArg::None) => LegendDetail::None,
-                Some(LegendArg::Full) => LegendDetail::Full,
-                Some(LegendArg::Compact) | None => LegendDetail::Compact,
-            },
-            show_hidden: a.show_hidden.unwrap_or(true),
+    let req = RenderRequest {
+        encounter_id: a.encounter_id,
+        viewport,
+        focus: Who {
+            id: a.focus_id,
+            name: a.focus_name,
         },
-    )?;
+        radius_ft: a.radius_ft,
+        legend: match a.legend_detail {
+            Some(LegendArg::None) => LegendDetail::None,
+            Some(LegendArg::Full) => LegendDetail::Full,
+            Some(LegendArg::Compact) | None => LegendDetail::Compact,
+        },
+        show_hidden: a.show_hidden.unwrap_or(true),
+    };
+    if a.format == Some(FormatArg::Png) {
+        use base64::Engine as _;
+        let (png, out) = tabletop_engine::combat::spatial::view::render_png(call, &req)?;
+        let mut reply = Reply::new(
+            format!(
+                "{}\n(PNG image attached: {} bytes.)",
+                out.caption(),
+                png.len()
+            ),
+            &out,
+        );
+        reply.image_png_base64 = Some(base64::engine::general_purpose::STANDARD.encode(png));
+        return Ok(reply);
+    }
+    let out = render_battlefield(call, &req)?;
     Ok(Reply::new(out.text(), &out))
 }
 
 /// Legacy render/describe calls: `participantId` focus, `radius` in squares.
 pub(crate) fn legacy_render(args: &mut Map<String, Value>) -> Result<(), ToolError> {
     args.remove("action");
-    for (old, new) in [("participantId", "focusId"), ("centerOn", "focusId"), ("focus", "focusId")] {
+    for (old, new) in [
+        ("participantId", "focusId"),
+        ("centerOn", "focusId"),
+        ("focus", "focusId"),
+    ] {
         if let Some(v) = args.remove(old) {
             args.entry(new).or_insert(v);
         }
@@ -777,7 +793,14 @@ pub(crate) fn legacy_render(args: &mut Map<String, Value>) -> Result<(), ToolErr
     {
         args.entry("radiusFt").or_insert(ft);
     }
-    for k in ["showLegend", "includeTerrain", "style", "width", "height", "seed"] {
+    for k in [
+        "showLegend",
+        "includeTerrain",
+        "style",
+        "width",
+        "height",
+        "seed",
+    ] {
         args.remove(k);
     }
     Ok(())
@@ -806,7 +829,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "render_battlefield",
             title: "Render battlefield",
             category: Category::Combat,
-            description: "The battle map as text: tokens, terrain, props, legend with HP and turn; viewport or focusOn a combatant.",
+            description: "The battle map as text (or format png: an image): tokens, terrain, props, legend with HP and turn; viewport or focus on a combatant.",
             read_only: true,
             destructive: false,
             idempotent: true,
@@ -842,7 +865,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             max_result_chars: 2_000,
             schema: || input_schema::<MeasureArgs>(),
             core_schema: None,
-            handler: |e, n, raw| legacy_then(e, n, raw, Access::Read, legacy_endpoints, run_measure),
+            handler: |e, n, raw| {
+                legacy_then(e, n, raw, Access::Read, legacy_endpoints, run_measure)
+            },
         },
         ToolSpec {
             name: "calculate_aoe",
@@ -919,7 +944,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             max_result_chars: 6_000,
             schema: || input_schema::<MovementArgs>(),
             core_schema: None,
-            handler: |e, n, raw| legacy_then(e, n, raw, Access::Read, legacy_adjacent, run_movement),
+            handler: |e, n, raw| {
+                legacy_then(e, n, raw, Access::Read, legacy_adjacent, run_movement)
+            },
         },
     ]
 }

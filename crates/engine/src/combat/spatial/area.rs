@@ -130,24 +130,27 @@ pub fn calculate_aoe(call: &Call<'_>, req: &AoeRequest) -> Result<AoeOutcome> {
     let direction = if !req.toward.is_empty() {
         let t = spot(&e, &req.toward, "toward", "towardId")?;
         let m = size_squares(t.size);
-        Some(Direction::Toward(t.position.offset((m - 1) / 2, (m - 1) / 2)))
-    } else if let Some(d) = req.direction.as_deref() {
-        Some(Direction::Compass(
-            Compass::from_str(d).map_err(|err| EngineError::invalid("direction", err.to_string()))?,
+        Some(Direction::Toward(
+            t.position.offset((m - 1) / 2, (m - 1) / 2),
         ))
+    } else if let Some(d) = req.direction.as_deref() {
+        Some(Direction::Compass(Compass::from_str(d).map_err(|err| {
+            EngineError::invalid("direction", err.to_string())
+        })?))
     } else {
         req.vector.map(|(x, y, z)| Direction::Vector { x, y, z })
     };
     let area = AreaOfEffect {
         shape,
         origin: area_origin,
-        direction: if shape.needs_direction() { direction } else { None },
+        direction: if shape.needs_direction() {
+            direction
+        } else {
+            None
+        },
     };
     let squares = e.map.area_squares(&area)?;
-    let exclude = req
-        .exclude_caster
-        .then(|| origin.id.clone())
-        .flatten();
+    let exclude = req.exclude_caster.then(|| origin.id.clone()).flatten();
     let ids = e.map.creatures_in_area(&area, exclude.as_deref())?;
     let mut creatures = Vec::new();
     for cb in e.order.iter().filter(|c| !c.removed) {
@@ -226,7 +229,11 @@ impl AoeOutcome {
                             Cover::Total => ", total cover".into(),
                             other => format!(
                                 ", {} cover +{} DEX save",
-                                if other == Cover::Half { "half" } else { "three-quarters" },
+                                if other == Cover::Half {
+                                    "half"
+                                } else {
+                                    "three-quarters"
+                                },
                                 c.dex_save_bonus
                             ),
                         };
@@ -257,7 +264,9 @@ impl AoeOutcome {
             let more = self.squares.len().saturating_sub(TEXT_SQUARES);
             t.push_str(&format!("\nSquares: {}", listed.join(" ")));
             if more > 0 {
-                t.push_str(&format!(" … and {more} more (all in structuredContent.squares)"));
+                t.push_str(&format!(
+                    " … and {more} more (all in structuredContent.squares)"
+                ));
             }
         }
         t

@@ -80,17 +80,27 @@ impl Measurement {
     pub fn text(&self) -> String {
         let mut t = format!(
             "{} → {}: {} ft ({} squares, {}).",
-            self.from.label, self.to.label, self.distance_ft, self.squares, super::metric_key(self.metric)
+            self.from.label,
+            self.to.label,
+            self.distance_ft,
+            self.squares,
+            super::metric_key(self.metric)
         );
         t.push_str(&format!(
             " Within 5 ft: {}.",
             if self.within_5ft { "yes" } else { "no" }
         ));
         if let (Some(r), Some(w)) = (self.range_ft, self.within_range) {
-            t.push_str(&format!(" Within {r} ft: {}.", if w { "yes" } else { "no" }));
+            t.push_str(&format!(
+                " Within {r} ft: {}.",
+                if w { "yes" } else { "no" }
+            ));
         }
         if self.elevation_diff_ft != 0 {
-            t.push_str(&format!(" Elevation difference {:+} ft.", self.elevation_diff_ft));
+            t.push_str(&format!(
+                " Elevation difference {:+} ft.",
+                self.elevation_diff_ft
+            ));
         }
         let others: Vec<String> = self
             .by_metric

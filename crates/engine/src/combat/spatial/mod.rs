@@ -116,7 +116,11 @@ pub fn combatant_spot(e: &Encounter, cb: &Combatant) -> Result<Spot> {
             "{} ({}) is not on the map{}; place it with manage_encounter",
             cb.name,
             cb.character_id,
-            if cb.removed { " (removed from the fight)" } else { "" }
+            if cb.removed {
+                " (removed from the fight)"
+            } else {
+                ""
+            }
         )));
     };
     Ok(Spot {
@@ -179,10 +183,10 @@ pub fn reach_ft(c: &Character) -> u32 {
     if let Some(b) = &c.stat_block {
         for a in b.actions.iter().filter(|a| a.attack_bonus.is_some()) {
             let d = a.desc.to_ascii_lowercase();
-            if let Some(i) = d.find("reach ") {
-                if let Some(r) = first_number(&d[i..]) {
-                    reach = reach.max(r);
-                }
+            if let Some(i) = d.find("reach ")
+                && let Some(r) = first_number(&d[i..])
+            {
+                reach = reach.max(r);
             }
         }
     }
@@ -190,8 +194,7 @@ pub fn reach_ft(c: &Character) -> u32 {
         i.slot.is_some()
             && i.weapon.as_ref().is_some_and(|w| {
                 w.range_normal.is_none()
-                    && w
-                        .properties
+                    && w.properties
                         .contains(&crate::inventory::WeaponProperty::Reach)
             })
     });

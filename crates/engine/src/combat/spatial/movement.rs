@@ -208,9 +208,9 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
     };
     let budget_ft = match (req.movement_ft, mover, speed) {
         (Some(b), _, _) => Some(b),
-        (None, Some(m), Some(speed)) => Some(
-            (speed + m.economy.movement_bonus_ft).saturating_sub(m.economy.movement_used_ft),
-        ),
+        (None, Some(m), Some(speed)) => {
+            Some((speed + m.economy.movement_bonus_ft).saturating_sub(m.economy.movement_used_ft))
+        }
         _ => None,
     };
     if req.locomotion == Locomotion::Climb {
@@ -219,8 +219,8 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
                 .into(),
         );
     }
-    let swim = sheet.is_some_and(|s| speed_ft(s, "swim").is_some())
-        || req.locomotion == Locomotion::Swim;
+    let swim =
+        sheet.is_some_and(|s| speed_ft(s, "swim").is_some()) || req.locomotion == Locomotion::Swim;
     let opts = MoveOptions {
         metric: req.metric,
         mover: mover.map(|m| m.character_id.clone()),
@@ -285,9 +285,12 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
                 && !disengaged
             {
                 let threats = threats(&e, &sheets, m);
-                let risks =
-                    e.map
-                        .opportunity_attack_risks(&path.squares, &m.character_id, &threats, req.metric)?;
+                let risks = e.map.opportunity_attack_risks(
+                    &path.squares,
+                    &m.character_id,
+                    &threats,
+                    req.metric,
+                )?;
                 out.opportunity_attacks = risks
                     .into_iter()
                     .map(|r| OpportunityWarning {
@@ -316,14 +319,18 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
             out.reachable = e.map.reach(from, b, &opts)?;
         }
         MoveMode::Adjacent => {
-            let size = spot.as_ref().map_or(tabletop_grid::Size::Medium, |s| s.size);
+            let size = spot
+                .as_ref()
+                .map_or(tabletop_grid::Size::Medium, |s| s.size);
             let n = tabletop_grid::size_squares(size);
             let own: Vec<Position> = footprint(from, size).collect();
             let ring: Vec<Position> = if n == 1 {
                 e.map.adjacent(from)
             } else {
                 (from.y - 1..=from.y + n)
-                    .flat_map(|y| (from.x - 1..=from.x + n).map(move |x| Position::new_3d(x, y, from.z)))
+                    .flat_map(|y| {
+                        (from.x - 1..=from.x + n).map(move |x| Position::new_3d(x, y, from.z))
+                    })
                     .filter(|p| e.map.contains(*p) && !own.iter().any(|o| o.x == p.x && o.y == p.y))
                     .collect()
             };
@@ -376,7 +383,10 @@ impl MovementOutcome {
                 (Some(b), Some(false)) => {
                     t.push_str(&format!(" — more than the {b} ft left"));
                     if let Some(s) = self.stops_at {
-                        t.push_str(&format!("; this turn it gets as far as {}", super::square_label(s)));
+                        t.push_str(&format!(
+                            "; this turn it gets as far as {}",
+                            super::square_label(s)
+                        ));
                     }
                     t.push('.');
                 }
@@ -439,7 +449,11 @@ impl MovementOutcome {
                 t.push_str(" … (all in structuredContent.reachable)");
             }
         } else if !self.adjacent.is_empty() {
-            let free = self.adjacent.iter().filter(|n| !n.blocked && n.occupant.is_none()).count();
+            let free = self
+                .adjacent
+                .iter()
+                .filter(|n| !n.blocked && n.occupant.is_none())
+                .count();
             t = format!(
                 "{} squares around {who} at {from}, {free} free:",
                 self.adjacent.len()
@@ -452,7 +466,11 @@ impl MovementOutcome {
                 if n.blocked {
                     bits.push("blocked".into());
                 }
-                t.push_str(&format!("\n- {} {}", super::square_label(n.position), bits.join(", ")));
+                t.push_str(&format!(
+                    "\n- {} {}",
+                    super::square_label(n.position),
+                    bits.join(", ")
+                ));
             }
         } else if let Some(n) = self.notes.iter().find(|n| n.starts_with("no route")) {
             return format!("No route for {who}: {}.", n.trim_start_matches("no route "));

@@ -110,23 +110,30 @@ fn find_prop(map: &tabletop_grid::BattleMap, given: Option<&str>) -> Result<Stri
         [one] => Ok(one.id.clone()),
         [] => Err(EngineError::invalid(
             "propId",
-            format!(
-                "no prop '{given}' on the map; props: {}",
-                list_ids(map)
-            ),
+            format!("no prop '{given}' on the map; props: {}", list_ids(map)),
         )),
         many => Err(EngineError::Ambiguous {
             kind: "prop",
             given: given.to_string(),
-            candidates: many.iter().map(|p| format!("{} ({})", p.name, p.id)).collect(),
+            candidates: many
+                .iter()
+                .map(|p| format!("{} ({})", p.name, p.id))
+                .collect(),
             id_field: "propId",
         }),
     }
 }
 
 fn list_ids(map: &tabletop_grid::BattleMap) -> String {
-    let ids: Vec<String> = map.props().map(|p| format!("{} ({})", p.id, p.name)).collect();
-    if ids.is_empty() { "none".into() } else { ids.join(", ") }
+    let ids: Vec<String> = map
+        .props()
+        .map(|p| format!("{} ({})", p.id, p.name))
+        .collect();
+    if ids.is_empty() {
+        "none".into()
+    } else {
+        ids.join(", ")
+    }
 }
 
 fn apply(p: &mut Prop, f: &PropFields) {
@@ -204,7 +211,11 @@ pub fn describe(p: &Prop) -> String {
         super::square_label(p.position),
         p.footprint.width_ft,
         p.footprint.length_ft,
-        if traits.is_empty() { String::new() } else { format!(": {}", traits.join(", ")) }
+        if traits.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", traits.join(", "))
+        }
     )
 }
 
@@ -228,11 +239,21 @@ pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome>
                 .as_deref()
                 .map(str::trim)
                 .filter(|n| !n.is_empty())
-                .ok_or_else(|| EngineError::invalid("name", "a new prop needs a name (\"stone pillar\")"))?;
+                .ok_or_else(|| {
+                    EngineError::invalid("name", "a new prop needs a name (\"stone pillar\")")
+                })?;
             let position = f.position.ok_or_else(|| {
-                EngineError::invalid("position", "a new prop needs a position {x, y} (its top-left square)")
+                EngineError::invalid(
+                    "position",
+                    "a new prop needs a position {x, y} (its top-left square)",
+                )
             })?;
-            let id = match req.prop_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            let id = match req
+                .prop_id
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
                 Some(id) => id.to_string(),
                 None => {
                     let base = slug(name);
@@ -254,9 +275,19 @@ pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome>
             (format!("Removed {} ({}).", p.name, p.id), p)
         }
         PropOp::Update | PropOp::Move => {
-            let id = find_prop(&e.map, req.prop_id.as_deref().or(if req.operation == PropOp::Move { f.name.as_deref() } else { None }))?;
+            let id = find_prop(
+                &e.map,
+                req.prop_id.as_deref().or(if req.operation == PropOp::Move {
+                    f.name.as_deref()
+                } else {
+                    None
+                }),
+            )?;
             if req.operation == PropOp::Move && f.position.is_none() {
-                return Err(EngineError::invalid("position", "move needs the new position {x, y}"));
+                return Err(EngineError::invalid(
+                    "position",
+                    "move needs the new position {x, y}",
+                ));
             }
             e.map.update_prop(&id, |p| apply(p, f))?;
             let p = e
@@ -264,7 +295,11 @@ pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome>
                 .prop(&id)
                 .cloned()
                 .ok_or_else(|| EngineError::Rule("internal: prop vanished".into()))?;
-            let verb = if req.operation == PropOp::Move { "Moved" } else { "Updated" };
+            let verb = if req.operation == PropOp::Move {
+                "Moved"
+            } else {
+                "Updated"
+            };
             (format!("{verb} {}.", describe(&p)), p)
         }
         PropOp::List => return Ok(listing(&e)),

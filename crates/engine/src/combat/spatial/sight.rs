@@ -75,7 +75,9 @@ pub fn check_line_of_sight(call: &Call<'_>, req: &SightRequest) -> Result<SightO
     };
     let vis = match (&from.id, &to.id) {
         (Some(a), Some(b)) => e.map.creature_visibility(a, b, &senses, &opts)?,
-        _ => e.map.visibility(from.position, to.position, &senses, &opts)?,
+        _ => e
+            .map
+            .visibility(from.position, to.position, &senses, &opts)?,
     };
     let los = match (&from.id, &to.id) {
         (Some(a), Some(b)) => e.map.creature_line_of_sight(a, b, &opts)?,
@@ -97,14 +99,14 @@ pub fn check_line_of_sight(call: &Call<'_>, req: &SightRequest) -> Result<SightO
     let invisible = target
         .as_ref()
         .is_some_and(|t| t.has_condition(Condition::Invisible));
-    let pierced = matches!(
-        vis.sense,
-        Some(Sense::Truesight | Sense::Blindsight)
-    );
+    let pierced = matches!(vis.sense, Some(Sense::Truesight | Sense::Blindsight));
     let unseen_invisible = invisible && !pierced;
     let can_see = vis.can_see() && !unseen_invisible;
     let can_locate = can_see
-        || matches!(vis.sense, Some(Sense::Tremorsense | Sense::Blindsight | Sense::Truesight));
+        || matches!(
+            vis.sense,
+            Some(Sense::Tremorsense | Sense::Blindsight | Sense::Truesight)
+        );
     Ok(SightOutcome {
         encounter_id: e.id.clone(),
         line_of_sight: los.clear,
@@ -123,12 +125,21 @@ pub fn check_line_of_sight(call: &Call<'_>, req: &SightRequest) -> Result<SightO
 /// What blocks sight or movement at a square, in words.
 fn blocker(map: &tabletop_grid::BattleMap, p: Position) -> String {
     if let Some(d) = map.door(p).filter(|d| d.is_shut()) {
-        return format!("a {} door", if d == tabletop_grid::DoorState::Locked { "locked" } else { "closed" });
+        return format!(
+            "a {} door",
+            if d == tabletop_grid::DoorState::Locked {
+                "locked"
+            } else {
+                "closed"
+            }
+        );
     }
     if let Some(prop) = map.props_at(p).find(|pr| pr.blocks_sight) {
         return format!("the {}", prop.name);
     }
-    map.terrain(p).map(|t| t.describe()).unwrap_or_else(|_| "the map's edge".into())
+    map.terrain(p)
+        .map(|t| t.describe())
+        .unwrap_or_else(|_| "the map's edge".into())
 }
 
 impl SightOutcome {
@@ -175,7 +186,9 @@ impl SightOutcome {
             ));
         }
         if self.line_of_sight && self.can_see && v.visibility == Visibility::LightlyObscured {
-            t.push_str(" Lightly obscured: disadvantage on Wisdom (Perception) checks relying on sight.");
+            t.push_str(
+                " Lightly obscured: disadvantage on Wisdom (Perception) checks relying on sight.",
+            );
         }
         t.push_str(&format!("\nLight at the target: {}.", light_words(v.light)));
         let s = &self.senses;
@@ -192,7 +205,11 @@ impl SightOutcome {
         if !senses.is_empty() || s.blinded {
             t.push_str(&format!(
                 " Viewer's senses: {}{}.",
-                if senses.is_empty() { "none".to_string() } else { senses.join(", ") },
+                if senses.is_empty() {
+                    "none".to_string()
+                } else {
+                    senses.join(", ")
+                },
                 if s.blinded { " (blinded)" } else { "" }
             ));
         }

@@ -100,8 +100,11 @@ pub fn render_battlefield(call: &Call<'_>, req: &RenderRequest) -> Result<Battle
     if req.legend == LegendDetail::Full {
         for cb in e.order.iter().filter(|c| !c.removed) {
             if let Some(c) = call.tx_ref().character(call.campaign(), &cb.character_id)? {
-                let mut list: Vec<String> =
-                    c.conditions.iter().map(|x| x.condition.to_string()).collect();
+                let mut list: Vec<String> = c
+                    .conditions
+                    .iter()
+                    .map(|x| x.condition.to_string())
+                    .collect();
                 if cb.flags.dodging {
                     list.push("dodging".into());
                 }
@@ -130,11 +133,18 @@ pub fn render_battlefield(call: &Call<'_>, req: &RenderRequest) -> Result<Battle
 impl Battlefield {
     /// A header line, the drawing, then the legend at the chosen detail.
     pub fn text(&self) -> String {
+        self.words(true)
+    }
+
+    /// The header and legend without the drawing (to go with an image).
+    pub fn caption(&self) -> String {
+        self.words(false)
+    }
+
+    fn words(&self, drawing: bool) -> String {
         let v = &self.viewport;
-        let whole = v.x == 0
-            && v.y == 0
-            && v.width == self.map_size.0
-            && v.height == self.map_size.1;
+        let whole =
+            v.x == 0 && v.y == 0 && v.width == self.map_size.0 && v.height == self.map_size.1;
         let mut t = format!(
             "Battlefield {}, round {}{}: {}.",
             self.encounter_id,
@@ -157,15 +167,19 @@ impl Battlefield {
                 )
             }
         );
-        t.push('\n');
-        t.push_str(&self.map);
+        if drawing {
+            t.push('\n');
+            t.push_str(&self.map);
+        }
         match self.detail {
             LegendDetail::None => {}
             LegendDetail::Compact => {
-                let (tokens, symbols): (Vec<&LegendEntry>, Vec<&LegendEntry>) = self
-                    .legend
-                    .iter()
-                    .partition(|l| l.symbol.chars().count() == 2 || l.meaning.contains("HP") || l.meaning.contains("dead"));
+                let (tokens, symbols): (Vec<&LegendEntry>, Vec<&LegendEntry>) =
+                    self.legend.iter().partition(|l| {
+                        l.symbol.chars().count() == 2
+                            || l.meaning.contains("HP")
+                            || l.meaning.contains("dead")
+                    });
                 for l in tokens {
                     t.push_str(&format!("\n{} {}", l.symbol, l.meaning));
                 }
@@ -188,4 +202,58 @@ impl Battlefield {
         }
         t
     }
+}
+
+/// The token colour of a side: party blue, ally green, enemy red, neutral grey.
+#[cfg(feature = "png")]
+fn side_colour(side: crate::combat::Side) -> tabletop_grid::Rgb {
+    use crate::combat::Side;
+    match side {
+        Side::Party => tabletop_grid::Rgb(52, 101, 164),
+        Side::Ally => tabletop_grid::Rgb(78, 154, 6),
+        Side::Enemy => tabletop_grid::Rgb(204, 0, 0),
+        Side::Neutral => tabletop_grid::Rgb(136, 138, 133),
+    }
+}
+
+/// Draws the encounter's map as a PNG: the same viewport or focus and token labels as the text,
+/// tokens in their side's colour with an HP bar, a ring on the creature whose turn it is.
+/// Returns the image and the battlefield as text (its header and legend go with the image).
+#[cfg(feature = "png")]
+pub fn render_png(call: &Call<'_>, req: &RenderRequest) -> Result<(Vec<u8>, Battlefield)> {
+    let text = render_battlefield(call, req)?;
+    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let mut styles = std::collections::BTreeMap::new();
+    for cb in e.order.iter().filter(|c| !c.removed) {
+        let hp_fraction = call
+            .tx_ref()
+            .character(call.campaign(), &cb.character_id)?
+            .map(|c| {
+                if c.dead {
+                    0.0
+                } else {
+                    c.hp as f32 / c.effective().max_hp.value.max(1) as f32
+                }
+            });
+        styles.insert(
+            cb.character_id.clone(),
+            tabletop_grid::TokenStyle {
+                color: Some(side_colour(cb.side)),
+                hp_fraction: hp_fraction.map(|f| f.clamp(0.0, 1.0)),
+            },
+        );
+    }
+    let opts = tabletop_grid::PngOptions {
+        view: RenderOptions {
+            viewport: Some(text.viewport),
+            focus: None,
+            tokens: crate::combat::render::tokens(&e),
+            show_hidden: req.show_hidden,
+        },
+        styles,
+        current_turn: e.current().map(|c| c.character_id.clone()),
+        ..Default::default()
+    };
+    let png = e.map.render_png(&opts)?;
+    Ok((png, text))
 }
