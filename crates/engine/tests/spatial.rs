@@ -518,6 +518,39 @@ fn paths_avoid_walls_cost_what_they_report_and_warn_of_opportunity_attacks() {
         !reach.reachable.iter().any(|(q, _)| *q == p(3, 2)),
         "cannot stop on the guard"
     );
+    // Movement already spent this turn shrinks the budget; a fly speed from the stat block
+    // becomes the budget when flying.
+    e.write("test", &serde_json::json!({}), |call| {
+        let mut enc = load(call, None)?;
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == "Runner")
+            .unwrap()
+            .character_id
+            .clone();
+        enc.combatant_mut(&id).unwrap().economy.movement_used_ft = 20;
+        tabletop_engine::combat::save(call, &enc)
+    })
+    .unwrap();
+    let runner = Who {
+        name: Some("Runner".into()),
+        id: None,
+    };
+    let left = e
+        .read(|call| {
+            calculate_movement(
+                call,
+                &MovementRequest {
+                    mode: MoveMode::Reach,
+                    mover: runner.clone(),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(left.budget_ft, Some(10));
+    assert!(left.reachable.iter().all(|(_, c)| *c <= 10));
     // No fly speed: asked to fly, the answer says so.
     let err = e
         .read(|call| {
@@ -536,6 +569,42 @@ fn paths_avoid_walls_cost_what_they_report_and_warn_of_opportunity_attacks() {
         })
         .unwrap_err();
     assert!(err.to_string().contains("no fly speed"), "{err}");
+    e.write("test", &serde_json::json!({}), |call| {
+        let enc = load(call, None)?;
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == "Runner")
+            .unwrap()
+            .character_id
+            .clone();
+        let mut c = tabletop_engine::combat::sheet(call, &id)?;
+        c.stat_block
+            .as_mut()
+            .unwrap()
+            .other_speeds
+            .insert("fly".into(), 60);
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let fly = e
+        .read(|call| {
+            calculate_movement(
+                call,
+                &MovementRequest {
+                    mode: MoveMode::Reach,
+                    mover: runner.clone(),
+                    locomotion: Locomotion::Fly,
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        fly.budget_ft,
+        Some(40),
+        "fly 60 minus the 20 ft already moved"
+    );
     let adj = e
         .read(|call| {
             calculate_movement(
