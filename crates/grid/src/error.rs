@@ -134,6 +134,9 @@ pub enum GridError {
     /// Any other invalid argument; the message says what to change.
     #[error("{0}")]
     Invalid(String),
+    /// Drawing or encoding an image failed (a bug or out of memory, not bad input).
+    #[error("could not render the map as an image: {0}")]
+    Render(String),
 }
 
 /// Shorthand result type of this crate.

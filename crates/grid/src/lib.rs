@@ -22,6 +22,8 @@
 //! * [`cover`] — the DMG corner-to-corner rule, `cover`, `creature_cover`.
 //! * [`movement`] — `find_path` (A*), `reach` (Dijkstra), `opportunity_attack_risks`.
 //! * [`render`] — `render_ascii`.
+//! * [`png`] (feature `png`) — `render_png`: squares, walls, terrain, doors, props and
+//!   creature tokens with side colours, HP bars and the current turn.
 
 #![warn(missing_docs)]
 
@@ -31,6 +33,8 @@ pub mod error;
 pub mod geometry;
 pub mod map;
 pub mod movement;
+#[cfg(feature = "png")]
+pub mod png;
 pub mod render;
 pub mod sight;
 
@@ -46,6 +50,8 @@ pub use map::{
     Terrain,
 };
 pub use movement::{MoveOptions, OpportunityRisk, Path, Threat};
+#[cfg(feature = "png")]
+pub use png::{PngOptions, Rgb, TokenStyle};
 pub use render::{AsciiMap, Focus, LegendEntry, RenderOptions, Viewport};
 pub use sight::{LineOfSight, Sense, Senses, SightOptions, Visibility, VisibilityReport};
 pub use tabletop_rules::Size;

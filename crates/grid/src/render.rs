@@ -177,19 +177,7 @@ impl BattleMap {
             }
         }
         for c in self.creatures() {
-            let token = match opts.tokens.get(&c.id) {
-                Some(t) => {
-                    let n = t.chars().count();
-                    if !(1..=2).contains(&n) || t.chars().any(char::is_whitespace) {
-                        return Err(GridError::Invalid(format!(
-                            "token '{t}' for creature '{}' must be 1–2 visible characters, e.g. \"G1\"",
-                            c.id
-                        )));
-                    }
-                    t.clone()
-                }
-                None => c.id.chars().take(2).collect(),
-            };
+            let token = creature_token(c, &opts.tokens)?;
             let cell = if token.chars().count() == 1 {
                 format!("{token} ")
             } else {
@@ -254,7 +242,9 @@ impl BattleMap {
         })
     }
 
-    fn resolve_viewport(&self, opts: &RenderOptions) -> Result<Viewport> {
+    /// The rectangle a render draws: the focus area, else the viewport, else the whole map,
+    /// clipped to the map. Shared by every renderer.
+    pub(crate) fn resolve_viewport(&self, opts: &RenderOptions) -> Result<Viewport> {
         let (mw, mh) = (self.width() as i32, self.height() as i32);
         let (x0, y0, x1, y1) = if let Some(f) = &opts.focus {
             let c = self.require_creature(&f.creature_id)?;
@@ -291,6 +281,27 @@ impl BattleMap {
             width: (x1 - x0 + 1) as u32,
             height: (y1 - y0 + 1) as u32,
         })
+    }
+}
+
+/// The 1–2 character token of a creature: the caller's (validated), else the first two
+/// characters of its id. Shared by every renderer.
+pub(crate) fn creature_token(
+    c: &crate::map::Creature,
+    tokens: &BTreeMap<String, String>,
+) -> Result<String> {
+    match tokens.get(&c.id) {
+        Some(t) => {
+            let n = t.chars().count();
+            if !(1..=2).contains(&n) || t.chars().any(char::is_whitespace) {
+                return Err(GridError::Invalid(format!(
+                    "token '{t}' for creature '{}' must be 1–2 visible characters, e.g. \"G1\"",
+                    c.id
+                )));
+            }
+            Ok(t.clone())
+        }
+        None => Ok(c.id.chars().take(2).collect()),
     }
 }
 

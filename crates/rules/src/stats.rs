@@ -676,6 +676,58 @@ fn clamp_score(v: i32) -> u8 {
     u8::try_from(v.clamp(i32::from(MIN_SCORE), i32::from(MAX_SCORE))).unwrap_or(MIN_SCORE)
 }
 
+/// An ability score through `layers` of modifiers: within a layer, bonuses apply before "becomes
+/// N unless higher" settings. Unclamped; each change is recorded in `sources` when given.
+fn layered_score(
+    base: u8,
+    a: Ability,
+    layers: &[Vec<&Modifier>],
+    mut sources: Option<&mut Vec<Contribution>>,
+) -> i32 {
+    let mut v = i32::from(base);
+    for layer in layers {
+        for m in layer {
+            if let ModifierKind::AbilityBonus { ability, amount } = m.kind
+                && ability == a
+                && amount != 0
+            {
+                v += amount;
+                if let Some(s) = sources.as_deref_mut() {
+                    s.push(Contribution::new(&m.source, amount));
+                }
+            }
+        }
+        for m in layer {
+            if let ModifierKind::AbilitySetTo { ability, score } = m.kind
+                && ability == a
+                && i32::from(score) > v
+            {
+                if let Some(s) = sources.as_deref_mut() {
+                    s.push(Contribution::new(
+                        format!("{} (becomes {score})", m.source),
+                        i32::from(score) - v,
+                    ));
+                }
+                v = i32::from(score);
+            }
+        }
+    }
+    v
+}
+
+/// One ability score after the base traits and `equipment` only (no conditions or effects),
+/// exactly as [`effective_stats`] computes it for that layer: what armor rules (DEX to AC, a
+/// Strength requirement) and carrying capacity read, without building a whole sheet.
+pub fn equipped_score(base: &BaseStats, equipment: &[Modifier], ability: Ability) -> u8 {
+    let layers = [base.traits.iter().collect(), equipment.iter().collect()];
+    clamp_score(layered_score(
+        base.abilities.get(ability),
+        ability,
+        &layers,
+        None,
+    ))
+}
+
 /// The effective stats of a creature: base → equipment → conditions → effects → effective.
 ///
 /// `equipment` are the modifiers of equipped (and attuned) items, `effects` those of spells and
@@ -731,31 +783,8 @@ pub fn effective_stats(
     let mut abilities = BTreeMap::new();
     for &a in Ability::ALL {
         let b = base.abilities.get(a);
-        let mut v = i32::from(b);
         let mut sources = Vec::new();
-        for layer in &layers {
-            for m in layer {
-                if let ModifierKind::AbilityBonus { ability, amount } = m.kind
-                    && ability == a
-                    && amount != 0
-                {
-                    v += amount;
-                    sources.push(Contribution::new(&m.source, amount));
-                }
-            }
-            for m in layer {
-                if let ModifierKind::AbilitySetTo { ability, score } = m.kind
-                    && ability == a
-                    && i32::from(score) > v
-                {
-                    sources.push(Contribution::new(
-                        format!("{} (becomes {score})", m.source),
-                        i32::from(score) - v,
-                    ));
-                    v = i32::from(score);
-                }
-            }
-        }
+        let v = layered_score(b, a, &layers, Some(&mut sources));
         let value = clamp_score(v);
         if i32::from(value) != v {
             sources.push(Contribution::new("score limit 1–30", i32::from(value) - v));
@@ -1125,6 +1154,39 @@ mod tests {
         let e = effective_stats(&strong, &[belt], &ConditionSet::new(), &[]);
         assert_eq!(e.score(Ability::Strength), 23);
         assert!(e.abilities[&Ability::Strength].sources.is_empty());
+    }
+
+    #[test]
+    fn equipped_score_matches_the_full_pipeline() {
+        let mut b = fighter();
+        b.traits.push(Modifier::new(
+            "racial",
+            ModifierKind::AbilityBonus {
+                ability: Ability::Dexterity,
+                amount: 2,
+            },
+        ));
+        let gear = [
+            Modifier::new(
+                "belt",
+                ModifierKind::AbilitySetTo {
+                    ability: Ability::Strength,
+                    score: 21,
+                },
+            ),
+            Modifier::new(
+                "gloves",
+                ModifierKind::AbilityBonus {
+                    ability: Ability::Dexterity,
+                    amount: 20,
+                },
+            ),
+        ];
+        let e = effective_stats(&b, &gear, &ConditionSet::new(), &[]);
+        for &a in Ability::ALL {
+            assert_eq!(equipped_score(&b, &gear, a), e.score(a), "{a:?}");
+        }
+        assert_eq!(equipped_score(&b, &gear, Ability::Dexterity), 30);
     }
 
     #[test]

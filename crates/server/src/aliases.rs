@@ -11,6 +11,7 @@ use std::sync::{LazyLock, Mutex};
 use serde_json::{Map, Value};
 
 use crate::reply::ToolError;
+use crate::tools::spatial;
 
 /// Rewrites arguments whose shape differs from the advertised tool's.
 pub type Converter = fn(&mut Map<String, Value>) -> Result<(), ToolError>;
@@ -1224,6 +1225,84 @@ pub static ALIASES: &[Alias] = &[
         LAIR_RENAME,
         None,
     ),
+    // Spatial and the battle map (rpg-mcp list C); they need an active encounter.
+    routed(
+        "get_area_effect_targets",
+        "calculate_aoe",
+        &[],
+        &[],
+        Some(spatial::legacy_aoe),
+    ),
+    routed(
+        "get_creatures_in_range",
+        "calculate_aoe",
+        &[],
+        &[],
+        Some(spatial::legacy_aoe),
+    ),
+    routed(
+        "check_flanking",
+        "check_cover",
+        &[],
+        &[],
+        Some(spatial::legacy_endpoints),
+    ),
+    routed(
+        "check_height_advantage",
+        "check_cover",
+        &[],
+        &[],
+        Some(spatial::legacy_endpoints),
+    ),
+    routed(
+        "get_adjacent_squares",
+        "calculate_movement",
+        &[("mode", "\"adjacent\"")],
+        &[],
+        Some(spatial::legacy_adjacent),
+    ),
+    routed(
+        "update_terrain",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "generate_terrain_patch",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "generate_terrain_pattern",
+        "modify_terrain",
+        &[],
+        &[],
+        Some(spatial::legacy_terrain),
+    ),
+    routed(
+        "render_map",
+        "render_battlefield",
+        &[],
+        &[],
+        Some(spatial::legacy_render),
+    ),
+    routed(
+        "generate_battlefield_map",
+        "render_battlefield",
+        &[],
+        &[],
+        Some(spatial::legacy_render),
+    ),
+    routed(
+        "describe_battlefield",
+        "render_battlefield",
+        &[("legendDetail", "\"full\"")],
+        &[],
+        Some(spatial::legacy_render),
+    ),
 ];
 
 /// Legacy snake_case combat arguments.
@@ -1461,6 +1540,80 @@ pub static SWITCHES: &[Switch] = &[Switch {
         ("death_save", routed("combat_manage", "roll_death_save", &[], CHARACTER_ID, Some(drop_switch_key))),
         ("end", routed("combat_manage", "end_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
         ("spawn_quick_enemy", routed("combat_manage", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add))),
+    ],
+}, Switch {
+    legacy: "combat_map",
+    routes: &[
+        (
+            "measure",
+            routed(
+                "combat_map",
+                "measure_distance",
+                &[],
+                &[],
+                Some(spatial::legacy_endpoints),
+            ),
+        ),
+        (
+            "aoe",
+            routed(
+                "combat_map",
+                "calculate_aoe",
+                &[],
+                &[],
+                Some(spatial::legacy_aoe),
+            ),
+        ),
+        (
+            "render",
+            routed(
+                "combat_map",
+                "render_battlefield",
+                &[],
+                &[],
+                Some(spatial::legacy_render),
+            ),
+        ),
+        (
+            "update_terrain",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
+        (
+            "place_prop",
+            routed(
+                "combat_map",
+                "place_prop",
+                &[],
+                &[],
+                Some(spatial::legacy_prop),
+            ),
+        ),
+        (
+            "generate_patch",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
+        (
+            "generate_pattern",
+            routed(
+                "combat_map",
+                "modify_terrain",
+                &[],
+                &[],
+                Some(spatial::legacy_terrain),
+            ),
+        ),
     ],
 }];
 
@@ -2148,6 +2301,23 @@ mod tests {
         assert_eq!(v, serde_json::json!({"participants": [
             {"name": "Gob", "hp": 7, "ac": 10, "stats": {"dex": 14}, "side": "enemy"}
         ]}));
+    }
+
+    #[test]
+    fn composites_route_each_action_to_an_advertised_tool() {
+        for c in SWITCHES {
+            assert!(catalog::find(c.legacy).is_none() && find(c.legacy).is_none());
+            for (action, a) in c.routes {
+                assert!(catalog::find(a.tool).is_some(), "{}/{action}", c.legacy);
+            }
+        }
+        let args = serde_json::json!({"action": "aoe", "shape": "circle", "radius": 4});
+        let a = find_for("combat_map", &args).unwrap().unwrap();
+        assert_eq!(a.tool, "calculate_aoe");
+        let v = route(a, &args).unwrap();
+        assert_eq!(v["shape"], "sphere");
+        assert_eq!(v["sizeFt"], 20, "legacy radius is in squares");
+        assert!(find_for("combat_map", &serde_json::json!({})).is_err());
     }
 
     #[test]

@@ -166,7 +166,8 @@ fn unknown_tool(name: &str) -> ToolError {
     let names = CATALOG
         .iter()
         .map(|t| t.name)
-        .chain(aliases::ALIASES.iter().map(|a| a.legacy));
+        .chain(aliases::ALIASES.iter().map(|a| a.legacy))
+        .chain(aliases::SWITCHES.iter().map(|c| c.legacy));
     match tabletop_rules::vocab::closest(name, names) {
         Some(n) => ToolError(format!(
             "unknown tool '{name}'; did you mean '{n}'? Call tools/list for the tools this server offers."

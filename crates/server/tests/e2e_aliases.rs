@@ -172,7 +172,7 @@ fn sample(legacy: &str) -> Option<Value> {
             json!({"action": "damage", "targetName": "Dummy", "amount": 2, "damageType": "fire"})
         }
         "combat_action" => json!({"action": "heal", "targetName": "Dummy", "amount": 1}),
-        "move_combatant" => json!({"combatantId": "ch3", "position": {"x": 0, "y": 1}}),
+        "move_combatant" => json!({"combatantId": "ch5", "position": {"x": 0, "y": 1}}),
         "move_creature" => json!({"actorName": "Scout", "destination": {"x": 0, "y": 2}}),
         "batch_move_creatures" => {
             json!({"moves": [{"actorName": "Scout", "to": {"x": 0, "y": 3}}]})
@@ -205,6 +205,22 @@ fn sample(legacy: &str) -> Option<Value> {
         "use_legendary_action" => json!({"actorName": "Adult Red Dragon", "action": "Detect"}),
         "execute_lair_action" => json!({"encounterId": "enc2", "description": "The floor shakes"}),
         "trigger_lair_action" => json!({"encounterId": "enc2", "effect": "Smoke pours in"}),
+        "get_area_effect_targets" => {
+            json!({"encounterId": "enc1", "shape": "circle", "radius": 2, "center": {"x": 5, "y": 5}})
+        }
+        "get_creatures_in_range" => json!({"encounterId": "enc1", "centerId": "ch3", "range": 30}),
+        "check_flanking" | "check_height_advantage" => {
+            json!({"encounterId": "enc1", "attackerId": "ch3", "targetId": "ch4"})
+        }
+        "get_adjacent_squares" => json!({"encounterId": "enc1", "x": 5, "y": 5}),
+        "update_terrain" => json!({"encounterId": "enc1", "type": "difficult", "positions": [{"x": 1, "y": 1}]}),
+        "generate_terrain_patch" => {
+            json!({"encounterId": "enc1", "patchType": "forest", "x": 10, "y": 10, "width": 3, "height": 3})
+        }
+        "generate_terrain_pattern" => {
+            json!({"encounterId": "enc1", "pattern": "rubble", "x": 14, "y": 0, "width": 2, "height": 2})
+        }
+        "render_map" | "generate_battlefield_map" | "describe_battlefield" => json!({"encounterId": "enc1"}),
         _ => return None,
     })
 }
@@ -231,6 +247,18 @@ async fn every_alias_works_and_none_is_advertised() {
             .extend(extra.as_object().unwrap().clone());
         assert!(!c.call("create_character", a).await.unwrap().is_error);
     }
+    // A skirmish of two inline creatures (ch3, ch4) for the battle-map aliases.
+    let a = c
+        .call(
+            "create_encounter",
+            json!({"name": "Alias skirmish", "participants": [
+                {"name": "Orc", "hp": 15, "ac": 13, "position": {"x": 5, "y": 5}},
+                {"name": "Wolf", "hp": 11, "ac": 13, "position": {"x": 8, "y": 5}}
+            ]}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
     // Ada casts: one 1st-level slot and a spell held (check_concentration may lose it).
     for (tool, args) in [
         (

@@ -11,6 +11,8 @@ pub mod create;
 pub mod death;
 pub mod end;
 pub mod manage;
+pub mod spatial;
+pub mod terrain;
 pub mod model;
 pub mod render;
 pub mod turn;

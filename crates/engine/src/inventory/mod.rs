@@ -14,9 +14,8 @@ pub mod ops;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use tabletop_rules::conditions::ConditionSet;
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
-use tabletop_rules::stats::{ArmorClass, BaseStats, effective_stats};
+use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score};
 use tabletop_rules::{Ability, DamageType, Skill, ability_modifier};
 
 /// The most items that can be attuned at once.
@@ -661,7 +660,8 @@ impl Inventory {
             }
         }
         // Scores after the equipment's own ability changes decide DEX to AC and armor Strength.
-        let scores = effective_stats(base, &modifiers, &ConditionSet::new(), &[]);
+        let dex_score = equipped_score(base, &modifiers, Ability::Dexterity);
+        let str_score = equipped_score(base, &modifiers, Ability::Strength);
         let mut armor_class = None;
         for item in self.items.iter().filter(|i| i.slot.is_some()) {
             let Some(a) = &item.armor else { continue };
@@ -672,7 +672,7 @@ impl Inventory {
                 ));
                 continue;
             }
-            let dex = ability_modifier(scores.score(Ability::Dexterity));
+            let dex = ability_modifier(dex_score);
             let dex_part = a.dex_cap().map_or(dex, |cap| dex.min(cap));
             let source = if dex_part == 0 && a.category == ArmorCategory::Heavy {
                 item.name.to_lowercase()
@@ -698,7 +698,7 @@ impl Inventory {
                 ));
             }
             if let Some(need) = a.strength_requirement
-                && scores.score(Ability::Strength) < need
+                && str_score < need
             {
                 modifiers.push(Modifier::new(
                     format!("{} (needs STR {need})", item.name),
@@ -706,7 +706,7 @@ impl Inventory {
                 ));
             }
         }
-        let capacity = carrying_capacity(scores.score(Ability::Strength));
+        let capacity = carrying_capacity(str_score);
         let carried = self.weight();
         if carried > capacity {
             let feet = 5 - i32::try_from(base.speed).unwrap_or(i32::MAX);

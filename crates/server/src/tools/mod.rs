@@ -12,6 +12,7 @@ mod encounter;
 mod inventory;
 mod magic;
 mod rest;
+pub(crate) mod spatial;
 mod world;
 
 use serde::de::DeserializeOwned;
@@ -36,6 +37,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(conditions::specs());
     v.extend(combat::specs());
     v.extend(encounter::specs());
+    v.extend(spatial::specs());
     v.extend(magic::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());

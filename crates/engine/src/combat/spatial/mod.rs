@@ -1,0 +1,239 @@
+//! The spatial questions of a fight, asked of the encounter's map: distances, areas of effect,
+//! line of sight and cover, props, movement and the rendered battlefield.
+//!
+//! The grid crate owns every computation; this module names places (a square, or a combatant by
+//! id or name, whose space its size decides), reads what the characters bring (senses from stat
+//! blocks and race traits, reach, speeds, reactions) and words the answers.
+
+pub mod area;
+pub mod measure;
+pub mod movement;
+pub mod props;
+pub mod sight;
+pub mod view;
+
+use serde::{Deserialize, Serialize};
+use tabletop_grid::{Position, Senses, Size};
+use tabletop_rules::Condition;
+
+use super::actions::Who;
+use super::model::*;
+use crate::character::Character;
+use crate::error::{EngineError, Result};
+
+/// A place on the map: a square, or a combatant (its whole space).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Point {
+    /// A square `{x, y, z}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub square: Option<Position>,
+    /// Or a combatant by id or name.
+    #[serde(default)]
+    pub who: Who,
+}
+
+impl Point {
+    /// A square.
+    pub fn square(p: Position) -> Self {
+        Point {
+            square: Some(p),
+            who: Who::default(),
+        }
+    }
+
+    /// A combatant by id or name.
+    pub fn combatant(id: Option<String>, name: Option<String>) -> Self {
+        Point {
+            square: None,
+            who: Who { id, name },
+        }
+    }
+
+    /// Whether nothing is given.
+    pub fn is_empty(&self) -> bool {
+        self.square.is_none() && self.who.is_empty()
+    }
+}
+
+/// A resolved place: where it is, how big, and who stands there.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Spot {
+    /// The combatant's character id, when the place is a combatant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// "Goblin 1" or "(3, 4)".
+    pub label: String,
+    /// Its square (a combatant's top-left square).
+    pub position: Position,
+    /// Its size (a square counts as medium: one square).
+    pub size: Size,
+    /// The combatant's side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
+}
+
+/// Describes a square as "(x, y)" or "(x, y, z)".
+pub fn square_label(p: Position) -> String {
+    if p.z == 0 {
+        format!("({}, {})", p.x, p.y)
+    } else {
+        format!("({}, {}, z{})", p.x, p.y, p.z)
+    }
+}
+
+/// Resolves `p` on the encounter's map. `field` names the argument ("from"), `id_field` its id
+/// form ("fromId").
+pub fn spot(e: &Encounter, p: &Point, field: &str, id_field: &'static str) -> Result<Spot> {
+    if !p.who.is_empty() {
+        let cb = super::find_combatant(e, p.who.id.as_deref(), p.who.name.as_deref(), id_field)?;
+        return combatant_spot(e, cb);
+    }
+    let Some(sq) = p.square else {
+        return Err(EngineError::invalid(
+            field,
+            format!(
+                "give {field} as a square {{x, y}} or a combatant ({}/{field}Name)",
+                id_field
+            ),
+        ));
+    };
+    e.map.check(sq)?;
+    Ok(Spot {
+        id: None,
+        label: square_label(sq),
+        position: sq,
+        size: Size::Medium,
+        side: None,
+    })
+}
+
+/// The spot a combatant occupies.
+pub fn combatant_spot(e: &Encounter, cb: &Combatant) -> Result<Spot> {
+    let Some(c) = e.map.creature(&cb.character_id) else {
+        return Err(EngineError::Rule(format!(
+            "{} ({}) is not on the map{}; place it with manage_encounter",
+            cb.name,
+            cb.character_id,
+            if cb.removed {
+                " (removed from the fight)"
+            } else {
+                ""
+            }
+        )));
+    };
+    Ok(Spot {
+        id: Some(cb.character_id.clone()),
+        label: cb.name.clone(),
+        position: c.position,
+        size: c.size,
+        side: Some(cb.side),
+    })
+}
+
+/// The first number in a text ("darkvision 60 ft." → 60).
+fn first_number(s: &str) -> Option<u32> {
+    let digits: String = s
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+/// A creature's special senses: the stat block's senses ("darkvision 60 ft.", "blindsight 10
+/// ft."), race traits (Darkvision 60 ft., Superior Darkvision 120 ft.) and the blinded
+/// condition.
+pub fn senses_of(c: &Character) -> Senses {
+    let mut s = Senses {
+        blinded: c.has_condition(Condition::Blinded),
+        ..Senses::default()
+    };
+    let stat_senses = c.stat_block.iter().flat_map(|b| b.senses.iter());
+    for text in stat_senses.map(|t| t.to_ascii_lowercase()) {
+        let range = first_number(&text).unwrap_or(0);
+        let slot = if text.contains("darkvision") {
+            &mut s.darkvision_ft
+        } else if text.contains("blindsight") {
+            &mut s.blindsight_ft
+        } else if text.contains("tremorsense") {
+            &mut s.tremorsense_ft
+        } else if text.contains("truesight") {
+            &mut s.truesight_ft
+        } else {
+            continue;
+        };
+        *slot = (*slot).max(range);
+    }
+    // Race traits name the sense; the SRD ranges are 60 ft (120 ft for Superior Darkvision).
+    for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
+        if f.contains("darkvision") {
+            let default = if f.contains("superior") { 120 } else { 60 };
+            s.darkvision_ft = s.darkvision_ft.max(first_number(&f).unwrap_or(default));
+        }
+    }
+    s
+}
+
+/// How far a creature threatens for opportunity attacks, in feet: the longest melee reach of its
+/// stat-block attacks ("reach 10 ft."), 10 with an equipped reach weapon, else 5.
+pub fn reach_ft(c: &Character) -> u32 {
+    let mut reach = 5;
+    if let Some(b) = &c.stat_block {
+        for a in b.actions.iter().filter(|a| a.attack_bonus.is_some()) {
+            let d = a.desc.to_ascii_lowercase();
+            if let Some(i) = d.find("reach ")
+                && let Some(r) = first_number(&d[i..])
+            {
+                reach = reach.max(r);
+            }
+        }
+    }
+    let reach_weapon = c.inventory.items.iter().any(|i| {
+        i.slot.is_some()
+            && i.weapon.as_ref().is_some_and(|w| {
+                w.range_normal.is_none()
+                    && w.properties
+                        .contains(&crate::inventory::WeaponProperty::Reach)
+            })
+    });
+    if reach_weapon {
+        reach = reach.max(10);
+    }
+    reach
+}
+
+/// A speed of the creature by kind ("walk", "fly", "swim", "climb", "burrow"), in feet: walking
+/// from the effective stats (conditions and effects applied), the others from the stat block.
+pub fn speed_ft(c: &Character, kind: &str) -> Option<u32> {
+    if kind == "walk" {
+        return Some(c.effective().speed.value.max(0) as u32);
+    }
+    c.stat_block
+        .as_ref()
+        .and_then(|b| b.other_speeds.get(kind).copied())
+}
+
+/// The API name of a metric: grid_5e, grid_alt, euclidean.
+pub fn metric_key(m: tabletop_grid::Metric) -> &'static str {
+    match m {
+        tabletop_grid::Metric::Grid5e => "grid_5e",
+        tabletop_grid::Metric::GridAlt => "grid_alt",
+        tabletop_grid::Metric::Euclidean => "euclidean",
+    }
+}
+
+/// Every combatant's sheet, keyed by character id.
+pub(crate) fn sheets(
+    call: &crate::engine::Call<'_>,
+    e: &Encounter,
+) -> Result<std::collections::BTreeMap<String, Character>> {
+    let mut out = std::collections::BTreeMap::new();
+    for cb in &e.order {
+        if let Some(c) = call.tx_ref().character(call.campaign(), &cb.character_id)? {
+            out.insert(cb.character_id.clone(), c);
+        }
+    }
+    Ok(out)
+}
