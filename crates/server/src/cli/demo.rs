@@ -44,10 +44,10 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
     } else {
         println!("(TABLETOP_SRD_DIR is not set: the heroes use custom classes and races.)\n");
         (
-            json!({"name": "Thorin", "customRace": {"name": "Mountain folk", "abilityBonuses": {"con": 2}, "speed": 25},
-                   "customClass": {"name": "Warrior", "hitDie": 10, "saves": ["str", "con"]}, "level": 3,
+            json!({"name": "Thorin", "customRace": {"name": "Mountain folk", "abilityBonuses": {"con": 2}}, "speed": 25,
+                   "customClass": {"name": "Warrior", "hitDie": 10}, "saves": ["str", "con"], "level": 3,
                    "abilityMethod": "standard_array", "skills": ["athletics", "perception"], "ac": 16}),
-            json!({"name": "Elara", "customClass": {"name": "Mage", "hitDie": 6, "saves": ["int", "wis"], "spellcastingAbility": "int"},
+            json!({"name": "Elara", "customClass": {"name": "Mage", "hitDie": 6, "spellcastingAbility": "int"}, "saves": ["int", "wis"],
                    "level": 3, "abilityMethod": "point_buy", "stats": {"str": 8, "dex": 14, "con": 13, "int": 15, "wis": 12, "cha": 10},
                    "skills": ["arcana", "investigation"]}),
         )
@@ -159,7 +159,7 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
         json!({"characterName": "Thorin", "operation": "give", "itemName": "longsword"})
     } else {
         json!({"characterName": "Thorin", "operation": "give", "item": {"name": "Longsword", "type": "weapon",
-               "weapon": {"damageDice": "1d8", "damageType": "slashing", "category": "martial_melee", "properties": ["versatile"], "versatileDamage": "1d10"}}})
+               "weaponStats": {"damageDice": "1d8", "damageType": "slashing", "category": "martial_melee", "properties": ["versatile"], "versatileDamage": "1d10"}}})
     };
     step(client, "manage_inventory", sword).await?;
     step(
@@ -168,20 +168,25 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
         json!({"characterName": "Thorin", "operation": "equip", "itemName": "Longsword"}),
     )
     .await?;
-    let goblins = if srd {
-        json!({"monster": "goblin", "count": 2, "positions": [{"x": 8, "y": 2}, {"x": 9, "y": 4}]})
-    } else {
-        json!({"name": "Goblin", "hp": 7, "ac": 15, "stats": {"dex": 14}, "cr": 0.25, "positions": [{"x": 8, "y": 2}],
+    let goblin = |name: &str, x: i32, y: i32| {
+        json!({"name": name, "hp": 7, "ac": 15, "stats": {"dex": 14}, "cr": 0.25, "position": {"x": x, "y": y},
                "attacks": [{"name": "Scimitar", "bonus": 4, "damage": "1d6+2", "damageType": "slashing"}]})
     };
+    let mut participants = vec![
+        json!({"characterName": "Thorin", "position": {"x": 1, "y": 2}}),
+        json!({"characterName": "Elara", "position": {"x": 0, "y": 4}}),
+    ];
+    if srd {
+        participants.push(json!({"monster": "goblin", "count": 3,
+                                 "positions": [{"x": 8, "y": 2}, {"x": 9, "y": 4}, {"x": 10, "y": 3}]}));
+    } else {
+        participants.extend([goblin("Goblin 1", 8, 2), goblin("Goblin 2", 9, 4), goblin("Goblin 3", 10, 3)]);
+    }
     let created = step(
         client,
         "create_encounter",
         json!({"name": "Goblin ambush", "autoEnd": true,
-               "participants": [
-                   {"characterName": "Thorin", "position": {"x": 1, "y": 2}},
-                   {"characterName": "Elara", "position": {"x": 0, "y": 4}},
-                   goblins],
+               "participants": participants,
                "terrain": {"width": 11, "height": 7, "walls": [{"x": 5, "y": 0}, {"x": 5, "y": 1}],
                            "difficult": [{"x": 4, "y": 3}, {"x": 4, "y": 4}]}}),
     )
@@ -189,9 +194,11 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
     if created.is_error {
         return Ok(());
     }
-    step(client, "render_battlefield", json!({})).await?;
-    for _ in 0..24 {
-        let v = client.call("get_encounter", json!({})).await?;
+    let id = created.structured["encounterId"].clone();
+    let this = json!({ "encounterId": id });
+    step(client, "render_battlefield", this.clone()).await?;
+    for _ in 0..40 {
+        let v = client.call("get_encounter", this.clone()).await?;
         if v.is_error || v.structured["status"] == "ended" {
             break;
         }
@@ -228,11 +235,43 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
                             .collect();
                         squares.sort_by_key(|(x, y)| (x - me.x).abs().max((y - me.y).abs()));
                         for (x, y) in squares.into_iter().take(3) {
-                            let mv = json!({"actorId": me.id, "actionType": "move", "to": {"x": x, "y": y}});
+                            // Plan with calculate_movement; walk the whole way or as far as the
+                            // movement left reaches.
+                            let plan = step(
+                                client,
+                                "calculate_movement",
+                                json!({"encounterId": id, "moverId": me.id, "to": {"x": x, "y": y}}),
+                            )
+                            .await?;
+                            let dest = if plan.structured["withinBudget"] == true {
+                                json!({"x": x, "y": y})
+                            } else {
+                                plan.structured["stopsAt"].clone()
+                            };
+                            if plan.is_error || dest.is_null() {
+                                continue;
+                            }
+                            let mv = json!({"actorId": me.id, "actionType": "move", "to": dest});
                             if !step(client, "execute_action", mv).await?.is_error {
                                 break;
                             }
                         }
+                    }
+                    let v = client.call("get_encounter", this.clone()).await?;
+                    let now = fighters(&v.structured);
+                    let (Some(a), Some(b)) = (
+                        now.iter().find(|f| f.id == me.id),
+                        now.iter().find(|f| f.id == foe.id),
+                    ) else {
+                        continue;
+                    };
+                    if (a.x - b.x).abs().max((a.y - b.y).abs()) > 1 {
+                        step(client, "execute_action", json!({"actorId": me.id, "actionType": "dash"})).await?;
+                        let next = step(client, "advance_turn", this.clone()).await?;
+                        if next.is_error {
+                            break;
+                        }
+                        continue;
                     }
                     step(
                         client,
@@ -243,15 +282,15 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
                 }
             }
         }
-        let next = step(client, "advance_turn", json!({})).await?;
+        let next = step(client, "advance_turn", this.clone()).await?;
         if next.is_error {
             break;
         }
     }
-    step(client, "render_battlefield", json!({})).await?;
-    let v = client.call("get_encounter", json!({})).await?;
+    step(client, "render_battlefield", this.clone()).await?;
+    let v = client.call("get_encounter", this.clone()).await?;
     if !v.is_error && v.structured["status"] != "ended" {
-        step(client, "end_encounter", json!({"outcome": "fled"})).await?;
+        step(client, "end_encounter", json!({"encounterId": id, "outcome": "fled"})).await?;
     }
     step(client, "get_character", json!({"characterName": "Thorin"})).await?;
     Ok(())
