@@ -6,6 +6,7 @@
 //! and saves both in the call's one transaction.
 
 pub mod actions;
+pub mod auras;
 pub mod create;
 pub mod render;
 pub mod model;

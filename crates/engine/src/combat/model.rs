@@ -238,6 +238,9 @@ pub struct Encounter {
     /// XP of the spawned and enemy creatures, and the difficulty for the party, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<tabletop_rules::encounter::Difficulty>,
+    /// Auras centred on combatants (see [`crate::combat::auras`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auras: Vec<crate::combat::auras::Aura>,
 }
 
 impl Encounter {

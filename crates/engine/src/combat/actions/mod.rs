@@ -277,6 +277,17 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
             "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
         ));
     };
+    // A spell's casting time decides its cost when the request names none.
+    let costed;
+    let req = if action_type == ActionType::CastSpell && req.action_cost.is_none() {
+        costed = ActionRequest {
+            action_cost: Some(spell::casting_cost(call, req)),
+            ..req.clone()
+        };
+        &costed
+    } else {
+        req
+    };
     let encounter = super::load_active(call, req.encounter_id.as_deref())?;
     let mut turn = economy::begin(call, encounter, req, action_type)?;
     let mut out = match action_type {

@@ -1,10 +1,401 @@
-//! cast_spell inside an encounter.
+//! cast_spell inside an encounter: the spell's casting time decides the cost (action, bonus
+//! action, reaction; longer casting times cannot be cast in a round), the caster must know the
+//! spell, a slot is spent at the chosen level, targets are checked against the spell's range on
+//! the grid (total cover blocks), and areas take their targets from the map (walls block). Then
+//! [`crate::magic::spellcasting::resolve`] applies it.
 
-use super::{ActionOutcome, Turn};
+use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Metric, Position};
+
+use super::{ActionCost, ActionOutcome, ActionRequest, Turn};
+use crate::character::Character;
+use crate::combat::Encounter;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::magic::spellcasting::{
+    self, AttackNumbers, CastPlan, CasterNumbers, SpellDef, SlotUse,
+};
 
-/// Casts a spell (to be written by the magic work).
-pub fn cast(_call: &mut Call<'_>, _turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    Err(EngineError::Rule("cast_spell is not available yet".into()))
+/// The cost a cast_spell request carries when it names none: the spell's casting time (an
+/// action when the spell cannot be found; the cast then reports why).
+pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
+    let found = (|| {
+        let e = crate::combat::load_active(call, req.encounter_id.as_deref()).ok()?;
+        let c = crate::combat::find_combatant(
+            &e,
+            req.actor.id.as_deref(),
+            req.actor.name.as_deref(),
+            "actorId",
+        )
+        .ok()?;
+        let sheet = crate::combat::sheet(call, &c.character_id).ok()?;
+        let def = spellcasting::find_spell(call, &sheet, req.spell.as_deref()?).ok()?;
+        def.cost()
+    })();
+    found.unwrap_or(ActionCost::Action)
+}
+
+/// Casts a spell from the actor's own slots and numbers.
+pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let req = turn.req;
+    let Some(mut caster) = turn.actor.clone() else {
+        return Err(EngineError::invalid("actorId", "say who casts (actorId or actorName)"));
+    };
+    let Some(name) = req.spell.as_deref() else {
+        return Err(EngineError::invalid(
+            "spell",
+            "name the spell to cast, e.g. \"Fireball\"",
+        ));
+    };
+    let def = spellcasting::find_spell(call, &caster, name)?;
+    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+        rule(turn, why)?;
+    }
+    crate::slots::ensure(call, &mut caster);
+    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let slot = spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?;
+    let out = cast_in_encounter(call, turn, caster, def, numbers, slot, "")?;
+    Ok(out)
+}
+
+fn rule(turn: &mut Turn<'_>, why: String) -> Result<()> {
+    if turn.req.force {
+        turn.forced.push(why);
+        Ok(())
+    } else {
+        Err(EngineError::Rule(format!(
+            "{why} (pass force: true to override as the game master)"
+        )))
+    }
+}
+
+/// Casts `def` for `caster` (slot already spent, `numbers` the caster's or a scroll's) on the
+/// targets and area the request names, within the encounter; stores the caster. `tag` is added
+/// to the spell's name in the headline (" (scroll)").
+pub fn cast_in_encounter(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    mut caster: Character,
+    def: SpellDef,
+    numbers: CasterNumbers,
+    slot: SlotUse,
+    tag: &str,
+) -> Result<ActionOutcome> {
+    let req = turn.req;
+    match def.cost() {
+        None => rule(
+            turn,
+            format!(
+                "{} takes {} to cast, longer than a round; cast it outside combat",
+                def.name, def.casting_time
+            ),
+        )?,
+        Some(c) if c != turn.cost && turn.cost != ActionCost::Free => {
+            turn.forced.push(format!(
+                "{} is cast with {}, charged as {}",
+                def.name,
+                def.casting_time,
+                key(turn.cost)
+            ));
+        }
+        _ => {}
+    }
+    let enc = &turn.encounter;
+    let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    let mut disadvantage = Vec::new();
+    if req.disadvantage {
+        disadvantage.push("caller".to_string());
+    }
+    if def.attack == Some(spellcasting::SpellAttack::Ranged)
+        && hostile_adjacent(call, enc, &caster.id)?
+    {
+        disadvantage.push("ranged spell attack with a hostile within 5 ft".into());
+    }
+    let dodging: Vec<String> = enc
+        .order
+        .iter()
+        .filter(|c| c.flags.dodging)
+        .map(|c| c.character_id.clone())
+        .collect();
+    let plan = CastPlan {
+        spell: def.clone(),
+        slot_level: slot.level,
+        save_dc: numbers.save_dc,
+        attack: if numbers.fixed {
+            AttackNumbers::Fixed(numbers.attack_bonus)
+        } else {
+            AttackNumbers::Caster(numbers.ability)
+        },
+        modifier: numbers.modifier,
+        targets,
+        origin,
+        advantage: if req.advantage {
+            vec!["caller".into()]
+        } else {
+            Vec::new()
+        },
+        disadvantage,
+        bonus: req.bonus,
+        source: format!("{}{tag}", def.name),
+    };
+    let map = turn.encounter.map.clone();
+    let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&map), &dodging)?;
+    report.spell = format!("{}{tag}", def.name);
+    notes.extend(component_notes(&def, !tag.is_empty()));
+    if slot.spent {
+        notes.push(format!(
+            "{}{} slot spent; left: {}",
+            crate::slots::ordinal(slot.level),
+            if slot.pact { " pact" } else { "" },
+            caster.spell_slots.summary()
+        ));
+    }
+    report.notes = notes;
+    crate::combat::put_sheet(call, &caster)?;
+    call.record_change("character", &caster.id, report.headline());
+    let mut lines = report.lines.clone();
+    lines.extend(report.notes.iter().cloned());
+    turn.actor = Some(caster);
+    Ok(ActionOutcome {
+        headline: report.headline(),
+        lines,
+        details: serde_json::to_value(&report).unwrap_or_default(),
+        ..Default::default()
+    })
+}
+
+fn key(c: ActionCost) -> &'static str {
+    match c {
+        ActionCost::Action => "an action",
+        ActionCost::BonusAction => "a bonus action",
+        ActionCost::Reaction => "a reaction",
+        ActionCost::Free => "free",
+        ActionCost::Movement => "movement",
+    }
+}
+
+/// Components in words: "components V, S, M (a tiny ball of bat guano…)"; costly materials
+/// flagged. A scroll needs no material component.
+pub fn component_notes(def: &SpellDef, scroll: bool) -> Vec<String> {
+    let mut v = Vec::new();
+    if !def.components.is_empty() {
+        let mut s = format!("components {}", def.components.join(", "));
+        if scroll {
+            s.push_str(" (from a scroll: no material component needed)");
+        } else if let Some(m) = &def.material {
+            s.push_str(&format!(" ({m})"));
+        }
+        v.push(s);
+    }
+    if !scroll && let Some(m) = def.costly_material() {
+        v.push(format!("costly material component required: {m}"));
+    }
+    v
+}
+
+fn hostile_adjacent(call: &Call<'_>, e: &Encounter, caster_id: &str) -> Result<bool> {
+    let Some(me) = e.combatant(caster_id) else {
+        return Ok(false);
+    };
+    for c in &e.order {
+        if c.removed || !c.side.hostile_to(me.side) {
+            continue;
+        }
+        let Ok(d) = e.map.creature_distance_ft(caster_id, &c.character_id, Metric::Grid5e) else {
+            continue;
+        };
+        if d <= 5 {
+            let s = crate::combat::sheet(call, &c.character_id)?;
+            if !s.dead && !super::economy::incapacitated(&s) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Parses a compass direction ("north", "ne").
+pub fn compass(s: &str) -> Result<Compass> {
+    s.parse::<Compass>().map_err(|_| {
+        EngineError::invalid(
+            "direction",
+            format!("'{s}' is not a direction; use n, ne, e, se, s, sw, w, nw (or give `to`)"),
+        )
+    })
+}
+
+/// The targets of a casting in an encounter: the area's creatures from the map, or the named
+/// targets (range and total cover checked), or the caster for self spells.
+fn pick_targets(
+    e: &Encounter,
+    caster: &Character,
+    def: &SpellDef,
+    req: &ActionRequest,
+    slot: u8,
+) -> Result<(Vec<String>, Option<AreaOrigin>, Vec<String>)> {
+    let mut notes = Vec::new();
+    let range = def.range_ft();
+    let Some(me) = e.map.creature(&caster.id) else {
+        return Err(EngineError::Rule(format!(
+            "{} is not on the encounter's map",
+            caster.name
+        )));
+    };
+    let me_pos = me.position;
+    if let Some(area) = def.area {
+        let shape = area.shape.shape(area.size_ft)?;
+        let (origin, direction, exclude) = if def.self_range() {
+            let dir = match (req.to, req.direction.as_deref()) {
+                (Some(to), _) => Some(Direction::Toward(to)),
+                (None, Some(d)) => Some(Direction::Compass(compass(d)?)),
+                (None, None) if area.shape.directed() => {
+                    return Err(EngineError::invalid(
+                        "direction",
+                        format!(
+                            "{} is a {}-ft {:?} from the caster: give direction (n, ne, …) or `to` (a square to aim at)",
+                            def.name, area.size_ft, area.shape
+                        )
+                        .to_lowercase(),
+                    ));
+                }
+                (None, None) => None,
+            };
+            (AreaOrigin::Square(me_pos), dir, Some(caster.id.as_str()))
+        } else {
+            let Some(to) = req.to else {
+                return Err(EngineError::invalid(
+                    "to",
+                    format!(
+                        "{} needs a point of origin: `to` {{x, y}} within {} of the caster",
+                        def.name, def.range
+                    ),
+                ));
+            };
+            e.map.check(to)?;
+            if let Some(r) = range {
+                let d = tabletop_grid::distance_ft(me_pos, to, Metric::Grid5e);
+                if d > r {
+                    return Err(EngineError::Rule(format!(
+                        "({}, {}) is {d} ft from {}; {} has a range of {}",
+                        to.x, to.y, caster.name, def.name, def.range
+                    )));
+                }
+            }
+            let dir = match req.direction.as_deref() {
+                Some(d) => Some(Direction::Compass(compass(d)?)),
+                None if area.shape.directed() => Some(Direction::Toward(away(me_pos, to))),
+                None => None,
+            };
+            (AreaOrigin::Square(to), dir, None)
+        };
+        let aoe = match direction {
+            Some(d) => AreaOfEffect::directed(shape, origin, d),
+            None => AreaOfEffect::new(shape, origin),
+        };
+        let ids = e.map.creatures_in_area(&aoe, exclude)?;
+        let ids: Vec<String> = ids
+            .into_iter()
+            .filter(|id| e.combatant(id).is_some_and(|c| !c.removed))
+            .collect();
+        if ids.is_empty() {
+            notes.push(format!("no creature is inside the {}", def.name));
+        }
+        return Ok((ids, Some(origin), notes));
+    }
+    if def.self_only() {
+        return Ok((vec![caster.id.clone()], None, notes));
+    }
+    let mut named: Vec<&super::Who> = Vec::new();
+    if !req.target.is_empty() {
+        named.push(&req.target);
+    }
+    named.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    if named.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            format!(
+                "say whom {} targets: targetId/targetName, or targets [{{id|name}}]",
+                def.name
+            ),
+        ));
+    }
+    let mut ids = Vec::new();
+    for w in named {
+        let c = crate::combat::find_combatant(e, w.id.as_deref(), w.name.as_deref(), "targetId")?;
+        if c.removed {
+            return Err(EngineError::Rule(format!("{} has left the encounter", c.name)));
+        }
+        if c.character_id != caster.id {
+            if let Some(r) = range {
+                let d = e
+                    .map
+                    .creature_distance_ft(&caster.id, &c.character_id, Metric::Grid5e)?;
+                if d > r.max(5) {
+                    return Err(EngineError::Rule(format!(
+                        "{} is {d} ft from {}; {} has a range of {}",
+                        c.name, caster.name, def.name, def.range
+                    )));
+                }
+            }
+            let cover = e.map.creature_cover(
+                &caster.id,
+                &c.character_id,
+                &tabletop_grid::CoverOptions::default(),
+            )?;
+            if cover.ac_bonus.is_none() {
+                return Err(EngineError::Rule(format!(
+                    "{} has total cover from {}; a spell needs a clear path to its target",
+                    c.name, caster.name
+                )));
+            }
+        }
+        ids.push(c.character_id.clone());
+    }
+    if let Some(max) = def.max_targets(slot, caster.level) {
+        if def.per_projectile() {
+            // Cycle the named targets over every dart, ray or beam.
+            let named = ids.clone();
+            ids = (0..max).map(|i| named[i % named.len()].clone()).collect();
+            notes.push(format!("{max} projectiles: {}", projectile_split(&ids, e)));
+        } else if ids.len() > max {
+            return Err(EngineError::invalid(
+                "targets",
+                format!(
+                    "{} at {} level affects at most {max} target{}; name fewer (or cast at a higher slotLevel)",
+                    def.name,
+                    crate::slots::ordinal(slot.max(1)),
+                    if max == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    } else if let Some(h) = &def.higher_level
+        && slot > def.level
+        && h.to_ascii_lowercase().contains("additional creature")
+    {
+        notes.push(format!("at higher levels: {h}"));
+    }
+    Ok((ids, None, notes))
+}
+
+fn projectile_split(ids: &[String], e: &Encounter) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for id in ids {
+        let name = e.combatant(id).map_or(id.clone(), |c| c.name.clone());
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(n, k)| format!("{k} at {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A square past `to` seen from `from` (so a cone aimed at a point points that way).
+fn away(from: Position, to: Position) -> Position {
+    if from == to {
+        return Position::new(to.x, to.y - 1);
+    }
+    to
 }
