@@ -451,3 +451,9 @@ fn add_condition(c: &mut crate::character::Character, cond: Condition, rounds: O
         duration: rounds.map(|n| Duration::Rounds { remaining: n }),
     });
 }
+
+/// The improvised spells `who` has mastered (castable with cast_spell by name).
+pub fn spellbook(call: &Call<'_>, who: CharacterRef<'_>) -> Result<(String, Vec<SpellDef>)> {
+    let c = crate::character::resolve(call, who)?;
+    Ok((c.name, c.mastered_spells))
+}

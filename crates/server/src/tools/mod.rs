@@ -11,6 +11,7 @@ mod effects;
 mod inventory;
 mod magic;
 mod rest;
+mod spells;
 mod world;
 
 use serde::de::DeserializeOwned;
@@ -35,6 +36,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(conditions::specs());
     v.extend(combat::specs());
     v.extend(magic::specs());
+    v.extend(spells::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());
     v.extend(compendium::specs());
