@@ -674,3 +674,74 @@ fn synthesis_dc_formula_and_every_outcome_follows_the_check() {
         .to_string();
     assert!(err.contains("dice"), "{err}");
 }
+
+#[test]
+fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
+    let Some(srd) = common::srd("spell_attack_situation") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 21);
+    let bran = make(&mut e, caster("Bran", "cleric", 3, &["Inflict Wounds"]));
+    let mut b = sheet(&mut e, &bran);
+    // An improvised spell mastered earlier: 1st level, 3d6 thunder, CON half, 30 ft.
+    b.mastered_spells.push(SpellDef {
+        name: "Thunder Clap".into(),
+        level: 1,
+        school: "Evocation".into(),
+        casting_time: "1 action".into(),
+        range: "30 feet".into(),
+        components: vec!["V".into()],
+        material: None,
+        duration: "Instantaneous".into(),
+        concentration: false,
+        ritual: false,
+        classes: Vec::new(),
+        damage_type: Some(DamageType::Thunder),
+        damage_at_slot: [(1u8, "3d6".to_string())].into_iter().collect(),
+        damage_at_level: Default::default(),
+        heal_at_slot: Default::default(),
+        save: Some(tabletop_engine::magic::spellcasting::SpellSaveDef {
+            ability: Ability::Constitution,
+            half: true,
+        }),
+        attack: None,
+        area: None,
+        condition: None,
+        repeat_save: false,
+        effect: None,
+        higher_level: None,
+        synthesized: true,
+    });
+    put(&mut e, &b);
+    let order = fight(&mut e, vec![pc(&bran, 0, 0, 25), monster("ogre", 1, &[(1, 0)])]);
+    let ogre = id_of(&order, "Ogre");
+    let mut o = sheet(&mut e, &ogre);
+    o.conditions.push(tabletop_engine::character::ConditionEntry {
+        condition: Condition::Paralyzed,
+        level: None,
+        source: "test".into(),
+        duration: None,
+    });
+    put(&mut e, &o);
+    let out = cast(&mut e, &bran, "Inflict Wounds", |r| r.target = who(&ogre)).unwrap();
+    let t = &out.details["targets"][0];
+    let attack = t["attack"].as_str().unwrap();
+    assert!(attack.contains("paralyzed"), "advantage from the paralyzed target: {attack}");
+    if t["hit"].as_bool().unwrap() {
+        assert!(t["critical"].as_bool().unwrap(), "a hit within 5 ft of a paralyzed target crits: {t}");
+        let dmg = t["damageRolled"].as_i64().unwrap();
+        assert!((6..=60).contains(&dmg), "6d10 on the crit: {t}");
+    }
+    let before = sheet(&mut e, &ogre).hp;
+    let out = cast(&mut e, &bran, "Thunder Clap", |r| {
+        r.target = who(&ogre);
+        r.force = true;
+    })
+    .unwrap();
+    let t = &out.details["targets"][0];
+    let taken = t["damageTaken"].as_u64().unwrap() as u32;
+    assert!(t["save"].as_str().unwrap().contains("Constitution save"), "{t}");
+    assert_eq!(sheet(&mut e, &ogre).hp, before.saturating_sub(taken));
+    assert_eq!(sheet(&mut e, &bran).spell_slots.used[0], 2, "two 1st-level slots spent");
+}

@@ -1171,6 +1171,63 @@ pub static ALIASES: &[Alias] = &[
         rename: SYNTH_ARGS,
         convert: None,
     },
+    // Combat: attacks and movement (rpg-mcp list C → execute_action).
+    routed(
+        "resolve_attack",
+        "execute_action",
+        &[("actionType", "\"attack\"")],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "execute_multiattack",
+        "execute_action",
+        &[("actionType", "\"attack\""), ("weapon", "\"Multiattack\"")],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "execute_combat_action",
+        "execute_action",
+        &[],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "combat_action",
+        "execute_action",
+        &[],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "move_combatant",
+        "execute_action",
+        &[("actionType", "\"move\"")],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "move_creature",
+        "execute_action",
+        &[("actionType", "\"move\"")],
+        COMBAT_ACTION,
+        Some(legacy_action),
+    ),
+    routed(
+        "batch_move_creatures",
+        "execute_action",
+        &[("actionType", "\"move\"")],
+        &[("moves", "batch"), ("creatures", "batch")],
+        Some(legacy_action_batch),
+    ),
+    routed(
+        "batch_execute_action",
+        "execute_action",
+        &[],
+        &[("actions", "batch")],
+        Some(legacy_action_batch),
+    ),
 ];
 
 const CAST_ARGS: &[(&str, &str)] = &[
@@ -1293,6 +1350,65 @@ fn aura_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
         _ => "list",
     };
     args.entry("operation").or_insert(Value::String(op.into()));
+    Ok(())
+}
+
+/// Legacy names of execute_action's fields.
+const COMBAT_ACTION: &[(&str, &str)] = &[
+    ("attackerId", "actorId"),
+    ("attackerName", "actorName"),
+    ("combatantId", "actorId"),
+    ("creatureId", "actorId"),
+    ("participantId", "actorId"),
+    ("characterId", "actorId"),
+    ("defenderId", "targetId"),
+    ("weaponName", "weapon"),
+    ("position", "to"),
+    ("targetPosition", "to"),
+    ("destination", "to"),
+];
+
+/// Legacy combat actions: `action` names the action type, amounts were numbers, and the
+/// caller's own to-hit and DC are not used (the engine takes them from the sheets).
+fn legacy_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    if let Some(a) = args.remove("action") {
+        let name = a.as_str().unwrap_or_default().to_ascii_lowercase();
+        let t = match name.as_str() {
+            "cast" | "spell" => "cast_spell",
+            "multiattack" => {
+                args.entry("weapon")
+                    .or_insert_with(|| Value::String("Multiattack".into()));
+                "attack"
+            }
+            other => other,
+        };
+        args.entry("actionType")
+            .or_insert_with(|| Value::String(t.to_string()));
+    }
+    if let Some(n) = args.get("amount").and_then(Value::as_i64) {
+        args.insert("amount".into(), Value::String(n.to_string()));
+    }
+    for legacy_only in ["attackBonus", "dc", "seed"] {
+        args.remove(legacy_only);
+    }
+    Ok(())
+}
+
+/// Legacy batches of combat actions: each item gets the same treatment as one call.
+fn legacy_action_batch(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let Some(Value::Array(items)) = args.get_mut("batch") else {
+        return legacy_action(args);
+    };
+    for item in items.iter_mut() {
+        if let Value::Object(m) = item {
+            for (from, to) in COMBAT_ACTION {
+                if let Some(v) = m.remove(*from) {
+                    m.entry(*to).or_insert(v);
+                }
+            }
+            legacy_action(m)?;
+        }
+    }
     Ok(())
 }
 

@@ -165,7 +165,7 @@ fn sample(legacy: &str) -> Option<Value> {
         // Magic (the encounter-bound ones run in magic_aliases, after an encounter exists).
         "create_spell_scroll" => json!({"characterName": "Ada", "spellName": "Fireball"}),
         "get_active_auras" | "expire_auras" => json!({}),
-        "get_auras_affecting_character" => json!({"characterName": "Ada"}),
+        "get_auras_affecting_character" => json!({"characterName": "Dummy"}),
         "get_synthesized_spells" => json!({"characterName": "Ada"}),
         "cast_spell" => {
             json!({"casterName": "Wren", "spellName": "Fire Bolt", "targetName": "Goblin"})
@@ -190,6 +190,24 @@ fn sample(legacy: &str) -> Option<Value> {
             "casterName": "Wren", "spellName": "Spark", "effectType": "damage", "spellLevel": 1,
             "damageDice": "1d6", "damageType": "lightning", "targetName": "Goblin", "force": true
         }),
+        // Combat (the fight set up before the loop: Scout's turn, Dummy adjacent).
+        "resolve_attack" => json!({"attackerName": "Scout", "targetName": "Dummy"}),
+        // A reaction attack by Dummy (off-turn); its only attack is named.
+        "execute_multiattack" => {
+            json!({"attackerName": "Dummy", "targetName": "Scout", "weapon": "Claw", "actionCost": "reaction"})
+        }
+        "execute_combat_action" => {
+            json!({"action": "damage", "targetName": "Dummy", "amount": 2, "damageType": "fire"})
+        }
+        "combat_action" => json!({"action": "heal", "targetName": "Dummy", "amount": 1}),
+        "move_combatant" => json!({"combatantId": "ch3", "position": {"x": 0, "y": 1}}),
+        "move_creature" => json!({"actorName": "Scout", "destination": {"x": 0, "y": 2}}),
+        "batch_move_creatures" => {
+            json!({"moves": [{"actorName": "Scout", "to": {"x": 0, "y": 3}}]})
+        }
+        "batch_execute_action" => {
+            json!({"actions": [{"actionType": "damage", "targetName": "Dummy", "amount": "1"}]})
+        }
         _ => return None,
     })
 }
@@ -230,6 +248,22 @@ async fn every_alias_works_and_none_is_advertised() {
         let a = c.call(tool, args).await.unwrap();
         assert!(!a.is_error, "{}", a.text);
     }
+    // A fight for the combat aliases: creatures of their own, so the rest aliases still work.
+    let a = c
+        .call(
+            "create_encounter",
+            json!({"participants": [
+                {"name": "Scout", "hp": 200, "ac": 12, "side": "neutral", "initiative": 20,
+                 "position": {"x": 0, "y": 0},
+                 "attacks": [{"name": "Knife", "bonus": 5, "damage": "1d4", "damageType": "piercing"}]},
+                {"name": "Dummy", "hp": 500, "ac": 5, "side": "enemy", "initiative": 10,
+                 "position": {"x": 1, "y": 0},
+                 "attacks": [{"name": "Claw", "bonus": 0, "damage": "1", "damageType": "slashing"}]}
+            ]}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
     for alias in ALIASES {
         assert!(
             !advertised.iter().any(|n| n == alias.legacy),
@@ -380,8 +414,12 @@ async fn magic_aliases(c: &Client) {
         .await
         .unwrap();
     assert!(!a.is_error, "{}", a.text);
+    // The combat aliases' fight is active too: name this one.
+    let enc = a.structured["encounterId"].clone();
+    assert!(enc.is_string(), "{}", a.structured);
     for alias in ALIASES.iter().filter(|a| magic_late(a.legacy)) {
-        let args = sample(alias.legacy).unwrap();
+        let mut args = sample(alias.legacy).unwrap();
+        args["encounterId"] = enc.clone();
         let a = c.call(alias.legacy, args.clone()).await.unwrap();
         assert!(!a.is_error, "{} {args} failed: {}", alias.legacy, a.text);
     }

@@ -83,6 +83,8 @@ pub struct Economy {
     pub movement_bonus_ft: u32,
     /// Attacks left of an Attack action already begun (Extra Attack, multiattack parts).
     pub attacks_left: u32,
+    /// The Attack action was taken this turn (two-weapon fighting needs it).
+    pub attacked: bool,
 }
 
 /// An action held with `ready`, taken as a reaction when its trigger happens.

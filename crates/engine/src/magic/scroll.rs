@@ -281,7 +281,7 @@ pub fn deliver(
         bonus: 0,
         source: format!("{}{tag}", def.name),
     };
-    let mut report = spellcasting::resolve(call, &mut caster, &plan, None, &[])?;
+    let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);
     report.notes = crate::combat::actions::spell::component_notes(&def, tag.contains("scroll"));
     crate::combat::put_sheet(call, &caster)?;

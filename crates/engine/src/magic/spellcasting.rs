@@ -18,6 +18,8 @@ use tabletop_rules::{Ability, Condition, DamageType};
 use tabletop_srd::model::{AreaShape, AttackRange, SaveEffect, Spell};
 
 use crate::character::{Character, ConditionEntry, name_key};
+use crate::combat::Encounter;
+use crate::combat::actions::attack::AttackKind;
 use crate::concentration::{self, ConcentrationLink};
 use crate::effects::{ActiveEffect, Duration, EndTrigger, TurnPoint};
 use crate::engine::Call;
@@ -770,9 +772,18 @@ pub fn resolve(
     call: &mut Call<'_>,
     caster: &mut Character,
     plan: &CastPlan,
-    map: Option<&BattleMap>,
-    dodging: &[String],
+    enc: Option<&Encounter>,
 ) -> Result<CastReport> {
+    let map: Option<&BattleMap> = enc.map(|e| &e.map);
+    let dodging: Vec<String> = enc
+        .map(|e| {
+            e.order
+                .iter()
+                .filter(|c| c.flags.dodging)
+                .map(|c| c.character_id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
     let spell = &plan.spell;
     let mut report = CastReport {
         spell: spell.name.clone(),
@@ -847,12 +858,10 @@ pub fn resolve(
         let mut affected = true;
         let mut critical = false;
         let mut damage_total: Option<dice::DiceRoll> = None;
-        // Attack roll.
+        // Attack roll: the shared attack situation (cover, target conditions, dodging, hiding,
+        // Help, a hostile next to a ranged caster) when on a map.
         if let Some(kind) = spell.attack {
             let t_eff = target.effective();
-            let within5 = map
-                .and_then(|m| m.creature_distance_ft(&caster.id, &id, tabletop_grid::Metric::Grid5e).ok())
-                .is_some_and(|d| d <= 5);
             let (test, bonus) = match plan.attack {
                 AttackNumbers::Caster(a) => (
                     D20Test::Attack {
@@ -869,19 +878,51 @@ pub fn resolve(
                     b,
                 ),
             };
-            let cover = map
-                .filter(|_| !own)
-                .and_then(|m| m.creature_cover(&caster.id, &id, &CoverOptions::default()).ok());
-            let cover_ac = cover.and_then(|c| c.ac_bonus).unwrap_or(0);
+            let range = spell.range_ft().unwrap_or(5).max(5);
+            let situation = match enc {
+                Some(e) if !own => Some(crate::combat::actions::attack::situation(
+                    call,
+                    e,
+                    caster,
+                    &target,
+                    match kind {
+                        SpellAttack::Melee => AttackKind::melee(range),
+                        SpellAttack::Ranged => AttackKind::ranged(range, range),
+                    },
+                )?),
+                _ => None,
+            };
+            if let Some(sit) = &situation
+                && !sit.refusals.is_empty()
+            {
+                let why = sit.refusals.join("; ");
+                report.lines.push(why.clone());
+                tr.phrase = why;
+                tr.hp_after = target.hp;
+                report.targets.push(tr);
+                continue;
+            }
             let mut req = D20Request::new(test)
-                .dc(t_eff.armor_class.value + cover_ac)
-                .labelled(format!("{} spell attack vs {}", spell.name, target.name))
-                .against(&t_eff, within5);
+                .dc(t_eff.armor_class.value)
+                .labelled(format!("{} spell attack vs {}", spell.name, target.name));
+            match &situation {
+                Some(sit) => {
+                    for a in &sit.advantage {
+                        req = req.advantage(a.clone());
+                    }
+                    for d in &sit.disadvantage {
+                        req = req.disadvantage(d.clone());
+                    }
+                    req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
+                    if sit.cover_bonus > 0 {
+                        req = req.dc(t_eff.armor_class.value + sit.cover_bonus);
+                        req = req.bonus(format!("target cover (+{} AC)", sit.cover_bonus), 0);
+                    }
+                }
+                None => req = req.against(&t_eff, false),
+            }
             if bonus != 0 {
                 req = req.bonus("scroll attack bonus", bonus);
-            }
-            if cover_ac > 0 {
-                req = req.bonus(format!("target cover (+{cover_ac} AC)"), 0);
             }
             if plan.bonus != 0 {
                 req = req.bonus("situational bonus", plan.bonus);
@@ -891,12 +932,6 @@ pub fn resolve(
             }
             for d in &plan.disadvantage {
                 req = req.disadvantage(d.clone());
-            }
-            if dodging.contains(&id) {
-                req = req.disadvantage("target is dodging");
-            }
-            if kind == SpellAttack::Ranged && within5 && !own {
-                req = req.disadvantage("ranged spell attack within 5 ft of the target");
             }
             let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
             call.record_roll(&out);

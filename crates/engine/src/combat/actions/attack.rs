@@ -1,20 +1,1194 @@
-//! Attacks, opportunity attacks, and damage or healing applied by the game master.
+//! Attacks: the shared attack core ([`situation`], [`attack_profile`], [`strike`]) that every
+//! attack in combat goes through (the Attack action, two-weapon fighting, opportunity attacks,
+//! and for other modules readied attacks, legendary actions, grapple), plus the game master's
+//! damage and healing.
+//!
+//! [`situation`] reads the grid and the combat state: distance between the two spaces, reach and
+//! range (refusals beyond them), cover by the corner rule (+2/+5 to AC, total refuses), and the
+//! advantage/disadvantage sources of the target's conditions, dodging, hiding, Help, long range
+//! and hostiles next to a ranged attacker. The attacker's own conditions and effects are not
+//! listed there: the d20 roll reads them from its effective stats. [`strike`] rolls, applies the
+//! damage through the character damage pipeline, the concentration save and death at 0 HP, and
+//! reports.
 
-use super::{ActionOutcome, Turn};
+use serde::Serialize;
+use tabletop_grid::{Cover, CoverOptions, Metric};
+use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
+use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult, HealResult};
+use tabletop_rules::dice::{self, DiceRoll};
+use tabletop_rules::stats::{Contribution, EffectiveStats};
+use tabletop_rules::{Ability, DamageType};
+
+use super::{ActionCost, ActionOutcome, ActionType, Turn, Who};
+use crate::character::{Character, StatAction, name_key};
+use crate::combat::{self, Encounter, Side};
+use crate::concentration::{self, ConcentrationCheck};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
+use crate::inventory::{Item, Slot, WeaponProperty};
 
-/// An attack (or two-weapon attack).
-pub fn attack(_call: &mut Call<'_>, _turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    Err(EngineError::Rule("attack is not available yet".into()))
+/// How distances are measured in combat (every diagonal 5 ft).
+pub const METRIC: Metric = Metric::Grid5e;
+
+/// Melee or ranged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// A melee attack (reach applies).
+    Melee,
+    /// A ranged attack (normal and long range apply).
+    Ranged,
 }
 
-/// Damage applied by the game master.
-pub fn dm_damage(_call: &mut Call<'_>, _turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    Err(EngineError::Rule("damage is not available yet".into()))
+/// How an attack reaches its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttackKind {
+    /// Melee or ranged.
+    pub delivery: Delivery,
+    /// Reach in feet (melee).
+    pub reach_ft: u32,
+    /// Normal and long range in feet (ranged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_ft: Option<(u32, u32)>,
 }
 
-/// Healing applied by the game master.
-pub fn dm_heal(_call: &mut Call<'_>, _turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    Err(EngineError::Rule("heal is not available yet".into()))
+impl AttackKind {
+    /// A melee attack with this reach.
+    pub fn melee(reach_ft: u32) -> Self {
+        Self {
+            delivery: Delivery::Melee,
+            reach_ft,
+            range_ft: None,
+        }
+    }
+
+    /// A ranged attack with normal and long range.
+    pub fn ranged(normal_ft: u32, long_ft: u32) -> Self {
+        Self {
+            delivery: Delivery::Ranged,
+            reach_ft: 5,
+            range_ft: Some((normal_ft, long_ft.max(normal_ft))),
+        }
+    }
+}
+
+/// What the battlefield and the combat state do to one attack.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Situation {
+    /// Distance between the two spaces in feet.
+    pub distance_ft: u32,
+    /// The attacker is within 5 ft of the target.
+    pub within_5_ft: bool,
+    /// The target's cover.
+    pub cover: Cover,
+    /// Added to the target's AC (2 half, 5 three-quarters).
+    pub cover_bonus: i32,
+    /// Sources of advantage (besides the attacker's own sheet).
+    pub advantage: Vec<String>,
+    /// Sources of disadvantage (besides the attacker's own sheet).
+    pub disadvantage: Vec<String>,
+    /// Why a hit is automatically critical (paralyzed or unconscious target within 5 ft).
+    pub crit_on_hit: Vec<String>,
+    /// Why the attack cannot be made (out of reach or range, total cover); empty when it can.
+    pub refusals: Vec<String>,
+}
+
+fn side_of(enc: &Encounter, id: &str) -> Side {
+    enc.combatant(id).map_or(Side::Neutral, |c| c.side)
+}
+
+fn incapacitated(stats: &EffectiveStats) -> bool {
+    stats.is_incapacitated()
+}
+
+/// The situation of an attack of `kind` by `attacker` on `target` (both combatants of `enc`,
+/// both on its map).
+pub fn situation(
+    call: &Call<'_>,
+    enc: &Encounter,
+    attacker: &Character,
+    target: &Character,
+    kind: AttackKind,
+) -> Result<Situation> {
+    for c in [attacker, target] {
+        if enc.map.creature(&c.id).is_none() {
+            return Err(EngineError::Rule(format!(
+                "{} is not on the battle map (dead or removed); it can neither attack nor be attacked",
+                c.name
+            )));
+        }
+    }
+    let distance_ft = enc
+        .map
+        .creature_distance_ft(&attacker.id, &target.id, METRIC)?;
+    let within_5_ft = distance_ft <= 5;
+    let mut s = Situation {
+        distance_ft,
+        within_5_ft,
+        cover: Cover::None,
+        cover_bonus: 0,
+        advantage: Vec::new(),
+        disadvantage: Vec::new(),
+        crit_on_hit: Vec::new(),
+        refusals: Vec::new(),
+    };
+    match (kind.delivery, kind.range_ft) {
+        (Delivery::Melee, _) | (Delivery::Ranged, None) => {
+            if distance_ft > kind.reach_ft {
+                s.refusals.push(format!(
+                    "{} is {distance_ft} ft from {}, beyond its {} ft reach; move closer first",
+                    target.name, attacker.name, kind.reach_ft
+                ));
+            }
+        }
+        (Delivery::Ranged, Some((normal, long))) => {
+            if distance_ft > long {
+                s.refusals.push(format!(
+                    "{} is {distance_ft} ft from {}, beyond the long range of {long} ft; move closer first",
+                    target.name, attacker.name
+                ));
+            } else if distance_ft > normal {
+                s.disadvantage.push(format!(
+                    "beyond normal range ({distance_ft} ft > {normal} ft)"
+                ));
+            }
+            // A hostile that can act within 5 ft spoils a ranged attack.
+            let mine = side_of(enc, &attacker.id);
+            for cb in &enc.order {
+                if cb.removed || cb.character_id == attacker.id || !cb.side.hostile_to(mine) {
+                    continue;
+                }
+                let Ok(d) = enc
+                    .map
+                    .creature_distance_ft(&attacker.id, &cb.character_id, METRIC)
+                else {
+                    continue;
+                };
+                if d > 5 {
+                    continue;
+                }
+                let Ok(h) = combat::sheet(call, &cb.character_id) else {
+                    continue;
+                };
+                if !h.dead && !incapacitated(&h.effective()) {
+                    s.disadvantage.push(format!(
+                        "ranged attack with a hostile within 5 ft ({})",
+                        h.name
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+    let cover = enc.map.creature_cover(
+        &attacker.id,
+        &target.id,
+        &CoverOptions {
+            creatures_give_cover: true,
+        },
+    )?;
+    s.cover = cover.cover;
+    match cover.ac_bonus {
+        Some(b) => s.cover_bonus = b,
+        None => s.refusals.push(format!(
+            "{} has total cover from {}; it cannot be targeted",
+            target.name, attacker.name
+        )),
+    }
+    let t_stats = target.effective();
+    let (adv, dis, crit) = t_stats.attacks_against.for_attacker(within_5_ft);
+    s.advantage
+        .extend(adv.into_iter().map(|r| format!("target {r}")));
+    s.disadvantage
+        .extend(dis.into_iter().map(|r| format!("target {r}")));
+    s.crit_on_hit
+        .extend(crit.into_iter().map(|r| format!("target {r}")));
+    if let Some(t) = enc.combatant(&target.id) {
+        if t.flags.dodging && !incapacitated(&t_stats) {
+            s.disadvantage.push("target dodging".into());
+        }
+        if t.flags.hidden.is_some() {
+            s.disadvantage.push("target hidden".into());
+        }
+    }
+    if let Some(a) = enc.combatant(&attacker.id) {
+        if a.flags.hidden.is_some() {
+            s.advantage.push("attacker hidden (unseen)".into());
+        }
+        if a.flags.helped_against.contains(&target.id) {
+            s.advantage.push("helped (Help action)".into());
+        }
+    }
+    Ok(s)
+}
+
+/// Where an attack's numbers come from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ProfileSource {
+    /// An equipped weapon.
+    Weapon {
+        /// Its item id.
+        item_id: String,
+    },
+    /// A stat-block action.
+    StatBlock,
+    /// An unarmed strike.
+    Unarmed,
+}
+
+/// One attack's numbers: to-hit parts, damage expression, reach and range.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttackProfile {
+    /// The weapon or action name.
+    pub name: String,
+    /// Where it comes from.
+    pub source: ProfileSource,
+    /// The d20 test (ability and proficiency; none for a stat block's to-hit).
+    #[serde(skip)]
+    pub test: Option<D20Test>,
+    /// Flat to-hit bonuses beyond the ability and proficiency (magic, a stat block's to-hit).
+    pub bonuses: Vec<Contribution>,
+    /// Typed damage expression ("1d8[slashing] + 3[slashing]").
+    pub damage: String,
+    /// Melee reach in feet, when it can be used in melee.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reach_ft: Option<u32>,
+    /// Normal and long range in feet, when it can be used at range (ranged or thrown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_ft: Option<(u32, u32)>,
+    /// A light weapon (two-weapon fighting).
+    pub light: bool,
+}
+
+impl AttackProfile {
+    /// The kind of attack at `distance_ft`: melee within reach, else ranged when it can be.
+    pub fn kind_at(&self, distance_ft: u32) -> AttackKind {
+        match (self.reach_ft, self.range_ft) {
+            (Some(r), _) if distance_ft <= r => AttackKind::melee(r),
+            (_, Some((n, l))) => AttackKind::ranged(n, l),
+            (Some(r), None) => AttackKind::melee(r),
+            (None, None) => AttackKind::melee(5),
+        }
+    }
+}
+
+/// "reach 10 ft." → 10; "range 80/320 ft." → (80, 320), from a stat block's rules text.
+fn parse_reach_range(desc: &str) -> (Option<u32>, Option<(u32, u32)>) {
+    let d = desc.to_lowercase();
+    let num_after = |key: &str| -> Option<String> {
+        let i = d.find(key)?;
+        Some(
+            d[i + key.len()..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '/')
+                .collect(),
+        )
+    };
+    let reach = num_after("reach ").and_then(|n| n.parse().ok());
+    let range = num_after("range ").and_then(|n| {
+        let mut it = n.split('/');
+        let a: u32 = it.next()?.parse().ok()?;
+        let b: u32 = it.next().and_then(|b| b.parse().ok()).unwrap_or(a);
+        Some((a, b))
+    });
+    let melee = d.contains("melee");
+    let ranged = d.contains("ranged");
+    match (melee, ranged) {
+        (true, false) => (Some(reach.unwrap_or(5)), None),
+        (false, true) => (None, Some(range.unwrap_or((30, 120)))),
+        (true, true) => (Some(reach.unwrap_or(5)), range),
+        // No words: trust the numbers, else a 5 ft melee attack.
+        (false, false) => match (reach, range) {
+            (None, None) => (Some(5), None),
+            other => other,
+        },
+    }
+}
+
+fn stat_block_attacks(c: &Character) -> impl Iterator<Item = &StatAction> {
+    c.stat_block
+        .iter()
+        .flat_map(|b| b.actions.iter())
+        .filter(|a| a.attack_bonus.is_some())
+}
+
+fn signed_flat(n: i32, t: DamageType) -> String {
+    match n {
+        0 => String::new(),
+        n if n > 0 => format!(" + {n}[{t}]"),
+        n => format!(" - {}[{t}]", -n),
+    }
+}
+
+fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
+    let (reach_ft, range_ft) = parse_reach_range(&a.desc);
+    let mut damage = a
+        .damage
+        .iter()
+        .map(|d| match d.damage_type {
+            Some(t) => format!("({})[{t}]", d.dice),
+            None => format!("({})", d.dice),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let first_type = a.damage.iter().find_map(|d| d.damage_type);
+    if let Some(t) = first_type {
+        damage.push_str(&signed_flat(stats.damage.bonus, t));
+    }
+    for e in &stats.damage.extra_dice {
+        damage.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
+    }
+    AttackProfile {
+        name: a.name.clone(),
+        source: ProfileSource::StatBlock,
+        test: Some(D20Test::Attack {
+            ability: None,
+            proficient: false,
+        }),
+        bonuses: vec![Contribution::new(
+            format!("{} to hit", a.name),
+            a.attack_bonus.unwrap_or(0),
+        )],
+        damage,
+        reach_ft,
+        range_ft,
+        light: false,
+    }
+}
+
+fn unarmed_profile(stats: &EffectiveStats) -> AttackProfile {
+    let t = DamageType::Bludgeoning;
+    let m = stats.modifier(Ability::Strength) + stats.damage.bonus;
+    AttackProfile {
+        name: "Unarmed strike".into(),
+        source: ProfileSource::Unarmed,
+        test: Some(D20Test::Attack {
+            ability: Some(Ability::Strength),
+            proficient: true,
+        }),
+        bonuses: Vec::new(),
+        damage: format!("1[{t}]{}", signed_flat(m, t)),
+        reach_ft: Some(5),
+        range_ft: None,
+        light: false,
+    }
+}
+
+fn weapon_profile(
+    call: &Call<'_>,
+    c: &Character,
+    stats: &EffectiveStats,
+    item: &Item,
+    ability: Option<Ability>,
+) -> Result<AttackProfile> {
+    let proficient = weapon_proficiency(call, c, item).unwrap_or(true);
+    let a = weapon_attack(c, stats, item, proficient, ability)?;
+    let Some(w) = &item.weapon else {
+        return Err(EngineError::invalid(
+            "weapon",
+            format!("{} is not a weapon", item.name),
+        ));
+    };
+    let ranged = w.category.is_ranged();
+    let reach_ft = (!ranged).then(|| if w.has(WeaponProperty::Reach) { 10 } else { 5 });
+    let range_ft = if ranged {
+        Some((w.range_normal.unwrap_or(80), w.range_long.unwrap_or(320)))
+    } else if w.has(WeaponProperty::Thrown) {
+        Some((w.range_normal.unwrap_or(20), w.range_long.unwrap_or(60)))
+    } else {
+        None
+    };
+    Ok(AttackProfile {
+        name: item.name.clone(),
+        source: ProfileSource::Weapon {
+            item_id: item.id.clone(),
+        },
+        test: Some(D20Test::Attack {
+            ability: Some(a.ability),
+            proficient,
+        }),
+        bonuses: a.weapon_bonuses,
+        damage: a.damage,
+        reach_ft,
+        range_ft,
+        light: w.has(WeaponProperty::Light),
+    })
+}
+
+fn is_melee_item(item: &Item) -> bool {
+    item.weapon
+        .as_ref()
+        .is_some_and(|w| !w.category.is_ranged())
+}
+
+/// The attack `c` makes with `weapon`: an equipped weapon (by name or item id), a stat-block
+/// attack by name, or "unarmed strike". Without a name: the main-hand weapon, else the first
+/// stat-block attack, else an unarmed strike (`melee_only` skips ranged choices).
+pub fn attack_profile(
+    call: &Call<'_>,
+    c: &Character,
+    weapon: Option<&str>,
+    ability: Option<Ability>,
+    melee_only: bool,
+) -> Result<AttackProfile> {
+    let stats = c.effective();
+    let name = weapon.map(str::trim).filter(|s| !s.is_empty());
+    if let Some(name) = name {
+        let key = name_key(name);
+        if key == name_key("unarmed strike") || key == "unarmed" {
+            return Ok(unarmed_profile(&stats));
+        }
+        return match equipped_weapon(c, name) {
+            Ok(item) => weapon_profile(call, c, &stats, item, ability),
+            Err(e) => match stat_block_attacks(c).find(|a| name_key(&a.name) == key) {
+                Some(a) => Ok(stat_block_profile(a, &stats)),
+                None => {
+                    let mut options: Vec<String> = c
+                        .inventory
+                        .items
+                        .iter()
+                        .filter(|it| it.slot.is_some() && it.weapon.is_some())
+                        .map(|it| it.name.clone())
+                        .collect();
+                    options.extend(stat_block_attacks(c).map(|a| a.name.clone()));
+                    if c.stat_block
+                        .iter()
+                        .any(|b| b.actions.iter().any(|a| !a.multiattack.is_empty()))
+                    {
+                        options.push("Multiattack".into());
+                    }
+                    options.push("unarmed strike".into());
+                    Err(EngineError::invalid(
+                        "weapon",
+                        format!(
+                            "{} has no attack '{name}' ({e}); use one of: {}",
+                            c.name,
+                            options.join(", ")
+                        ),
+                    ))
+                }
+            },
+        };
+    }
+    let main = c
+        .inventory
+        .items
+        .iter()
+        .find(|it| it.slot == Some(Slot::Mainhand) && it.weapon.is_some())
+        .filter(|it| !melee_only || is_melee_item(it));
+    if let Some(item) = main {
+        return weapon_profile(call, c, &stats, item, ability);
+    }
+    for a in stat_block_attacks(c) {
+        let p = stat_block_profile(a, &stats);
+        if !melee_only || p.reach_ft.is_some() {
+            return Ok(p);
+        }
+    }
+    Ok(unarmed_profile(&stats))
+}
+
+/// Options of one [`strike`].
+#[derive(Debug, Clone, Default)]
+pub struct StrikeOptions {
+    /// The ability to attack with (finesse: STR or DEX).
+    pub ability: Option<Ability>,
+    /// Extra sources of advantage (the caller's).
+    pub advantage: Vec<String>,
+    /// Extra sources of disadvantage (the caller's).
+    pub disadvantage: Vec<String>,
+    /// A situational bonus to the attack roll.
+    pub bonus: i32,
+    /// Make the attack even when out of reach, out of range or behind total cover (reported).
+    pub force: bool,
+    /// Without a weapon name, pick a melee attack (opportunity attacks).
+    pub melee_only: bool,
+    /// Off-hand attack of two-weapon fighting: `weapon` names the off-hand weapon; add the
+    /// ability modifier to damage when `two_weapon_style` (it is left off otherwise).
+    pub two_weapon_style: bool,
+    /// Label of the roll ("Opportunity attack").
+    pub label: Option<String>,
+}
+
+/// What one [`strike`] did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StrikeResult {
+    /// The attacker's id.
+    pub attacker_id: String,
+    /// The attacker's name.
+    pub attacker: String,
+    /// The target's id.
+    pub target_id: String,
+    /// The target's name.
+    pub target: String,
+    /// The weapon or action used.
+    pub weapon: String,
+    /// Melee or ranged, with reach and range.
+    pub kind: AttackKind,
+    /// Distance, cover, advantage and disadvantage sources.
+    pub situation: Situation,
+    /// The attack roll (every d20, the kept one, modifiers, AC).
+    pub roll: D20Outcome,
+    /// Whether it hit.
+    pub hit: bool,
+    /// Whether it was a critical hit.
+    pub critical: bool,
+    /// The damage roll (dice doubled on a critical hit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_roll: Option<DiceRoll>,
+    /// The damage as applied (per type, defenses, HP before and after).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage: Option<DamageResult>,
+    /// The concentration save it forced.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<ConcentrationCheck>,
+    /// The target's HP after.
+    pub target_hp: u32,
+    /// The target's status after (ok, unconscious, dying, stable, dead).
+    pub target_status: String,
+    /// The outcome in one sentence ("Hit! Goblin 1 takes 9 slashing (7 → 0 HP) and dies.").
+    pub headline: String,
+    /// The rolls and what followed, in order.
+    pub lines: Vec<String>,
+    /// Rules set aside with `force`.
+    pub forced: Vec<String>,
+}
+
+/// "9 slashing + 3 fire (6 → 0 HP) and dies", from a damage result.
+pub fn damage_phrase(r: &DamageResult) -> String {
+    let parts: Vec<String> = r
+        .by_type
+        .iter()
+        .map(|t| {
+            let name = t
+                .damage_type
+                .map_or("untyped".to_string(), |d| d.to_string());
+            let adj: Vec<&str> = t
+                .adjustments
+                .iter()
+                .map(|a| match a.kind {
+                    AdjustmentKind::Immune => "immune",
+                    AdjustmentKind::Resisted => "halved by resistance",
+                    AdjustmentKind::Vulnerable => "doubled by vulnerability",
+                })
+                .collect();
+            if adj.is_empty() {
+                format!("{} {name}", t.taken)
+            } else {
+                format!(
+                    "{} {name} ({} rolled, {})",
+                    t.taken,
+                    t.rolled,
+                    adj.join(", ")
+                )
+            }
+        })
+        .collect();
+    let mut s = parts.join(" + ");
+    if r.temp_absorbed > 0 {
+        s.push_str(&format!(", {} absorbed by temporary HP", r.temp_absorbed));
+    }
+    s.push_str(&format!(" ({} → {} HP)", r.hp_before, r.hp_after));
+    match r.outcome {
+        DamageOutcome::Killed => s.push_str(" and dies"),
+        DamageOutcome::Dead { reason } => s.push_str(&format!(" and dies ({reason})")),
+        DamageOutcome::Unconscious => s.push_str(" and falls unconscious (death saves)"),
+        DamageOutcome::DeathSaveFailures { added, total } => s.push_str(&format!(
+            " and suffers {added} death-save failure{} ({total}/3)",
+            if added == 1 { "" } else { "s" }
+        )),
+        _ => {}
+    }
+    s
+}
+
+/// Applies typed damage to a combatant's sheet through the damage pipeline, then the
+/// concentration save it forces (or the end of concentration at 0 HP); stores the sheet and
+/// takes a dead creature off the map. Lines describe what happened.
+pub fn apply_damage_to(
+    call: &mut Call<'_>,
+    enc: &mut Encounter,
+    target_id: &str,
+    parts: &[DamagePart],
+    critical: bool,
+    lines: &mut Vec<String>,
+) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
+    let mut t = combat::sheet(call, target_id)?;
+    let mut changes = Vec::new();
+    let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
+    lines.append(&mut changes);
+    let mut check = None;
+    if r.concentration_ends {
+        let why = if r.dead { "died" } else { "dropped to 0 HP" };
+        concentration::end(call, &mut t, why, lines)?;
+    } else if let Some(k) = concentration::after_damage(call, &mut t, r.total, lines)? {
+        check = Some(k);
+    }
+    concentration::enforce(call, &mut t, lines)?;
+    combat::put_sheet(call, &t)?;
+    call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
+    if t.dead && enc.map.creature(&t.id).is_some() {
+        enc.map.remove_creature(&t.id)?;
+        lines.push(format!("{} is dead and taken off the map.", t.name));
+    }
+    Ok((r, check, t))
+}
+
+/// Converts a rolled damage expression into pipeline parts; untyped parts take `default_type`.
+pub fn damage_parts(roll: &DiceRoll, default_type: Option<DamageType>) -> Vec<DamagePart> {
+    roll.damage_by_type()
+        .into_iter()
+        .map(|(t, n)| {
+            DamagePart::new(
+                t.or(default_type),
+                u32::try_from(n.max(0)).unwrap_or(u32::MAX),
+            )
+        })
+        .collect()
+}
+
+/// One attack roll by `attacker_id` on `target_id` with `weapon` (see [`attack_profile`]):
+/// refused beyond reach or range and behind total cover (unless `opts.force`), rolled with every
+/// advantage source of [`situation`] and the attacker's sheet against AC + cover; on a hit the
+/// damage (dice doubled on a crit) goes through the damage pipeline, concentration and death.
+/// Attacking reveals a hidden attacker and uses up its Help advantage against the target.
+pub fn strike(
+    call: &mut Call<'_>,
+    enc: &mut Encounter,
+    attacker_id: &str,
+    target_id: &str,
+    weapon: Option<&str>,
+    opts: &StrikeOptions,
+) -> Result<StrikeResult> {
+    let attacker = combat::sheet(call, attacker_id)?;
+    let target = combat::sheet(call, target_id)?;
+    if attacker.id == target.id {
+        return Err(EngineError::invalid(
+            "targetId",
+            format!(
+                "{} cannot attack itself; name another target",
+                attacker.name
+            ),
+        ));
+    }
+    if attacker.dead {
+        return Err(EngineError::Rule(format!(
+            "{} is dead and cannot attack",
+            attacker.name
+        )));
+    }
+    if target.dead {
+        return Err(EngineError::Rule(format!(
+            "{} is already dead; choose a living target",
+            target.name
+        )));
+    }
+    let mut profile = attack_profile(call, &attacker, weapon, opts.ability, opts.melee_only)?;
+    if opts.two_weapon_style {
+        // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
+        if let Some(D20Test::Attack {
+            ability: Some(a), ..
+        }) = profile.test
+        {
+            let m = attacker.effective().modifier(a);
+            if m > 0 {
+                let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
+                profile.damage.push_str(&signed_flat(m, t));
+            }
+        }
+    }
+    let distance = enc
+        .map
+        .creature_distance_ft(&attacker.id, &target.id, METRIC)
+        .ok();
+    let kind = profile.kind_at(distance.unwrap_or(5));
+    let sit = situation(call, enc, &attacker, &target, kind)?;
+    let mut forced = Vec::new();
+    if let Some(first) = sit.refusals.first() {
+        if !opts.force {
+            return Err(EngineError::Rule(format!(
+                "{first} (pass force: true to override as the game master)"
+            )));
+        }
+        forced.extend(sit.refusals.iter().cloned());
+    }
+    let a_stats = attacker.effective();
+    let t_stats = target.effective();
+    let ac = t_stats.armor_class.value + sit.cover_bonus;
+    let label = opts.label.clone().map_or_else(
+        || format!("{} attack with {}", attacker.name, profile.name),
+        |l| format!("{l}: {} with {}", attacker.name, profile.name),
+    );
+    let mut req = D20Request::new(profile.test.unwrap_or(D20Test::Attack {
+        ability: None,
+        proficient: false,
+    }))
+    .dc(ac)
+    .labelled(label);
+    for b in &profile.bonuses {
+        req = req.bonus(&b.source, b.delta);
+    }
+    if opts.bonus != 0 {
+        req = req.bonus("situational bonus", opts.bonus);
+    }
+    for a in sit.advantage.iter().chain(&opts.advantage) {
+        req = req.advantage(a.clone());
+    }
+    for d in sit.disadvantage.iter().chain(&opts.disadvantage) {
+        req = req.disadvantage(d.clone());
+    }
+    req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
+    let roll = roll_d20_test(&a_stats, &req, call.rng()?);
+    call.record_roll(&roll);
+    let mut lines = vec![roll.summary()];
+    if sit.cover_bonus > 0 {
+        lines.push(format!(
+            "{} has {} cover: +{} AC ({} → {ac}).",
+            target.name,
+            if sit.cover == Cover::Half {
+                "half"
+            } else {
+                "three-quarters"
+            },
+            sit.cover_bonus,
+            t_stats.armor_class.value
+        ));
+    }
+    // Attacking gives a hidden attacker away; the Help advantage is used up.
+    if let Some(cb) = enc.combatant_mut(&attacker.id) {
+        if cb.flags.hidden.take().is_some() {
+            lines.push(format!("{} is no longer hidden.", attacker.name));
+        }
+        cb.flags.helped_against.retain(|h| *h != target.id);
+    }
+    let hit = roll.success == Some(true);
+    let critical = hit && roll.critical;
+    let mut out = StrikeResult {
+        attacker_id: attacker.id.clone(),
+        attacker: attacker.name.clone(),
+        target_id: target.id.clone(),
+        target: target.name.clone(),
+        weapon: profile.name.clone(),
+        kind,
+        situation: sit,
+        roll,
+        hit,
+        critical,
+        damage_roll: None,
+        damage: None,
+        concentration: None,
+        target_hp: target.hp,
+        target_status: target.status().to_string(),
+        headline: String::new(),
+        lines,
+        forced,
+    };
+    if !hit {
+        let total = out.roll.total.unwrap_or(0);
+        out.headline = if out.roll.natural_1 {
+            format!("Miss (natural 1 vs AC {ac}).")
+        } else {
+            format!("Miss ({total} vs AC {ac}).")
+        };
+        return Ok(out);
+    }
+    let mut expr = dice::parse(&profile.damage)?;
+    if critical {
+        expr = expr.with_doubled_dice()?;
+    }
+    let droll = expr.roll(call.rng()?)?;
+    call.record_roll(&droll);
+    out.lines.push(format!(
+        "Damage{}: {}",
+        if critical {
+            " (critical: dice doubled)"
+        } else {
+            ""
+        },
+        droll.summary()
+    ));
+    let parts = damage_parts(&droll, None);
+    let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    out.headline = format!(
+        "{} {} takes {}.",
+        if critical { "Critical hit!" } else { "Hit!" },
+        t.name,
+        damage_phrase(&r)
+    );
+    out.target_hp = t.hp;
+    out.target_status = t.status().to_string();
+    out.damage_roll = Some(droll);
+    out.damage = Some(r);
+    out.concentration = check;
+    Ok(out)
+}
+
+fn first_damage_type(expr: &str) -> Option<DamageType> {
+    let i = expr.find('[')?;
+    let j = expr[i..].find(']')?;
+    expr[i + 1..i + j].trim().parse().ok()
+}
+
+/// Attacks per Attack action: Fighter 5/11/20 → 2/3/4; any "Extra Attack" feature → 2.
+pub fn attacks_per_action(c: &Character) -> u32 {
+    let fighter = c
+        .class
+        .as_deref()
+        .is_some_and(|k| name_key(k).contains("fighter"));
+    if fighter {
+        return match c.level {
+            20.. => 4,
+            11.. => 3,
+            5.. => 2,
+            _ => 1,
+        };
+    }
+    if c.features
+        .iter()
+        .any(|f| name_key(f).contains("extra attack"))
+    {
+        return 2;
+    }
+    1
+}
+
+fn resolve_targets(enc: &Encounter, req: &super::ActionRequest) -> Result<Vec<String>> {
+    let mut whos: Vec<&Who> = Vec::new();
+    if !req.target.is_empty() {
+        whos.push(&req.target);
+    }
+    whos.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    whos.iter()
+        .map(|w| {
+            combat::find_combatant(enc, w.id.as_deref(), w.name.as_deref(), "targetId")
+                .map(|c| c.character_id.clone())
+        })
+        .collect()
+}
+
+fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
+    StrikeOptions {
+        ability: req.ability,
+        advantage: if req.advantage {
+            vec!["granted by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        disadvantage: if req.disadvantage {
+            vec!["imposed by the game master".into()]
+        } else {
+            Vec::new()
+        },
+        bonus: req.bonus,
+        force: req.force,
+        ..Default::default()
+    }
+}
+
+fn multiattack_of<'c>(c: &'c Character, weapon: Option<&str>) -> Option<&'c StatAction> {
+    let key = name_key(weapon?);
+    c.stat_block
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| !a.multiattack.is_empty() && (name_key(&a.name) == key || key == "multiattack"))
+}
+
+/// The Attack action (one attack of it; Extra Attack spreads the action over several calls),
+/// a stat block's Multiattack (all its parts at once), or the off-hand attack of two-weapon
+/// fighting.
+pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let Some(actor) = turn.actor.clone() else {
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who attacks (actorId or actorName)",
+        ));
+    };
+    let req = turn.req;
+    let targets = resolve_targets(&turn.encounter, req)?;
+    if targets.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            "say whom to attack (targetId or targetName)",
+        ));
+    }
+    let is_twf = req.action_type == Some(ActionType::TwoWeaponAttack);
+    if is_twf {
+        return two_weapon(call, turn, &actor, &targets[0]);
+    }
+    let opts = strike_options(req);
+    let mut strikes = Vec::new();
+    if let Some(multi) = multiattack_of(&actor, req.weapon.as_deref()) {
+        let multi = multi.clone();
+        let mut plan: Vec<String> = Vec::new();
+        for p in &multi.multiattack {
+            let n: u32 = p.count.trim().parse().unwrap_or(1).clamp(1, 10);
+            for _ in 0..n {
+                plan.push(p.action.clone());
+            }
+        }
+        let mut ti = 0usize;
+        let mut notes = Vec::new();
+        for (i, action) in plan.iter().enumerate() {
+            let mut target = &targets[ti.min(targets.len() - 1)];
+            if combat::sheet(call, target)?.dead {
+                if ti + 1 < targets.len() {
+                    ti += 1;
+                    target = &targets[ti];
+                } else {
+                    notes.push(format!(
+                        "{} is down; the remaining {} attack(s) of the multiattack are not made.",
+                        combat::sheet(call, target)?.name,
+                        plan.len() - i
+                    ));
+                    break;
+                }
+            }
+            let s = strike(
+                call,
+                &mut turn.encounter,
+                &actor.id,
+                target,
+                Some(action),
+                &opts,
+            )?;
+            strikes.push(s);
+            if targets.len() > 1 && ti + 1 < targets.len() {
+                ti += 1;
+            }
+        }
+        if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
+            cb.economy.attacks_left = 0;
+            cb.economy.attacked = true;
+        }
+        let mut out = outcome_of(&strikes);
+        out.headline = format!("{} uses Multiattack. {}", actor.name, out.headline);
+        out.lines.extend(notes);
+        return Ok(out);
+    }
+    if targets.len() > 1 {
+        return Err(EngineError::invalid(
+            "targets",
+            "one attack has one target; give several targets only with Multiattack, or attack again",
+        ));
+    }
+    let s = strike(
+        call,
+        &mut turn.encounter,
+        &actor.id,
+        &targets[0],
+        req.weapon.as_deref(),
+        &opts,
+    )?;
+    // Extra Attack: the first attack of the action sets how many follow.
+    if turn.cost == ActionCost::Action
+        && let Some(cb) = turn.encounter.combatant_mut(&actor.id)
+    {
+        if cb.economy.attacks_left > 0 {
+            cb.economy.attacks_left -= 1;
+        } else {
+            cb.economy.attacks_left = attacks_per_action(&actor).saturating_sub(1);
+        }
+        cb.economy.attacked = true;
+    }
+    Ok(outcome_of(&[s]))
+}
+
+fn outcome_of(strikes: &[StrikeResult]) -> ActionOutcome {
+    let mut out = ActionOutcome {
+        headline: strikes
+            .iter()
+            .map(|s| s.headline.clone())
+            .collect::<Vec<_>>()
+            .join(" "),
+        ..Default::default()
+    };
+    for s in strikes {
+        if strikes.len() > 1 {
+            out.lines
+                .push(format!("— {} → {}: {}", s.weapon, s.target, s.headline));
+        }
+        out.lines.extend(s.lines.iter().cloned());
+        out.forced.extend(s.forced.iter().cloned());
+    }
+    out.details = serde_json::json!({ "attacks": strikes });
+    out
+}
+
+fn two_weapon(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    actor: &Character,
+    target: &str,
+) -> Result<ActionOutcome> {
+    let req = turn.req;
+    let mut forced = Vec::new();
+    let mut rule = |ok: bool, why: String| -> Result<()> {
+        if ok {
+            Ok(())
+        } else if req.force {
+            forced.push(why);
+            Ok(())
+        } else {
+            Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )))
+        }
+    };
+    let attacked = turn
+        .encounter
+        .combatant(&actor.id)
+        .is_some_and(|c| c.economy.attacked);
+    rule(
+        attacked,
+        format!(
+            "{} must take the Attack action this turn before the off-hand attack",
+            actor.name
+        ),
+    )?;
+    let light_melee = |slot: Slot| {
+        actor
+            .inventory
+            .items
+            .iter()
+            .find(|it| it.slot == Some(slot) && it.weapon.is_some())
+            .filter(|it| {
+                is_melee_item(it)
+                    && it
+                        .weapon
+                        .as_ref()
+                        .is_some_and(|w| w.has(WeaponProperty::Light))
+            })
+    };
+    let main = light_melee(Slot::Mainhand);
+    let off = light_melee(Slot::Offhand);
+    rule(
+        main.is_some() && off.is_some(),
+        format!(
+            "two-weapon fighting needs a light melee weapon in each hand; {} holds none or a non-light one (equip them with manage_inventory)",
+            actor.name
+        ),
+    )?;
+    let weapon = match (req.weapon.as_deref(), off) {
+        (Some(w), _) => Some(w.to_string()),
+        (None, Some(o)) => Some(o.id.clone()),
+        (None, None) => None,
+    };
+    let style = actor.features.iter().any(|f| {
+        name_key(f).contains("two-weapon fighting") || name_key(f).contains("two weapon fighting")
+    });
+    let mut opts = strike_options(req);
+    opts.two_weapon_style = style;
+    opts.label = Some("Off-hand attack".into());
+    let s = strike(
+        call,
+        &mut turn.encounter,
+        &actor.id,
+        target,
+        weapon.as_deref(),
+        &opts,
+    )?;
+    let mut out = outcome_of(&[s]);
+    out.forced.extend(forced);
+    Ok(out)
+}
+
+fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> Result<DiceRoll> {
+    let Some(amount) = req
+        .amount
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Err(EngineError::invalid(
+            "amount",
+            format!("give the {what} as dice or a number (\"2d6+3\", \"7\", \"1d8[fire]\")"),
+        ));
+    };
+    let roll = dice::parse(amount)?.roll(call.rng()?)?;
+    call.record_roll(&roll);
+    Ok(roll)
+}
+
+fn dm_targets(turn: &Turn<'_>) -> Result<Vec<String>> {
+    let t = resolve_targets(&turn.encounter, turn.req)?;
+    if t.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            "say who is affected (targetId, targetName or targets)",
+        ));
+    }
+    Ok(t)
+}
+
+/// Damage applied by the game master (free; no actor needed): `amount` rolled once and dealt to
+/// every target through the damage pipeline, with concentration saves and death.
+pub fn dm_damage(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let targets = dm_targets(turn)?;
+    let roll = amount_roll(call, turn.req, "damage")?;
+    let parts = damage_parts(&roll, turn.req.damage_type);
+    let mut lines = vec![format!("Damage: {}", roll.summary())];
+    let mut heads = Vec::new();
+    let mut results = Vec::new();
+    for id in &targets {
+        let (r, check, t) =
+            apply_damage_to(call, &mut turn.encounter, id, &parts, false, &mut lines)?;
+        heads.push(format!("{} takes {}.", t.name, damage_phrase(&r)));
+        results.push(serde_json::json!({
+            "target": t.name, "targetId": t.id, "damage": r, "concentration": check,
+            "hp": t.hp, "status": t.status(),
+        }));
+    }
+    Ok(ActionOutcome {
+        headline: heads.join(" "),
+        lines,
+        details: serde_json::json!({ "roll": roll, "targets": results }),
+        ..Default::default()
+    })
+}
+
+/// Healing applied by the game master (free; no actor needed): `amount` rolled once for every
+/// target; a creature at 0 HP wakes and its death saves reset.
+pub fn dm_heal(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let targets = dm_targets(turn)?;
+    let roll = amount_roll(call, turn.req, "healing")?;
+    let amount = u32::try_from(roll.total.max(0)).unwrap_or(u32::MAX);
+    let mut lines = vec![format!("Healing: {}", roll.summary())];
+    let mut heads = Vec::new();
+    let mut results: Vec<(String, HealResult)> = Vec::new();
+    for id in &targets {
+        let mut t = combat::sheet(call, id)?;
+        if t.dead {
+            return Err(EngineError::Rule(format!(
+                "{} is dead; healing cannot help (a spell such as revivify is needed)",
+                t.name
+            )));
+        }
+        let r = crate::update::heal(&mut t, amount, &mut lines)?;
+        combat::put_sheet(call, &t)?;
+        call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
+        let mut h = format!(
+            "{} heals {} ({} → {} HP)",
+            t.name, r.healed, r.hp_before, r.hp_after
+        );
+        if r.regains_consciousness {
+            h.push_str(" and regains consciousness");
+        }
+        h.push('.');
+        heads.push(h);
+        results.push((t.id.clone(), r));
+    }
+    Ok(ActionOutcome {
+        headline: heads.join(" "),
+        lines,
+        details: serde_json::json!({ "roll": roll, "healed": results }),
+        ..Default::default()
+    })
 }

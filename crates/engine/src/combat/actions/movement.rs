@@ -1,10 +1,549 @@
-//! Actions owned by this module (see the module list in mod.rs).
+//! Move, dash and disengage: movement within the turn's budget along a grid path, standing up
+//! from prone, and the opportunity attacks the engine resolves when a mover leaves a hostile's
+//! reach.
+//!
+//! The budget is the effective speed (0 when grappled or restrained; exhaustion and effects
+//! apply) plus what dash added, minus what was used. A path comes from `to` (A* on the grid:
+//! walls impassable, difficult terrain and water double, allies passable but not to stop in,
+//! hostiles only when two sizes apart) or from an explicit `path`, checked square by square.
 
-use super::{ActionOutcome, ActionType, Turn};
+use serde::Serialize;
+use tabletop_grid::geometry::size_rank;
+use tabletop_grid::{BattleMap, MoveOptions, Position, Terrain, Threat};
+use tabletop_rules::Condition;
+
+use super::attack::{METRIC, StrikeOptions, StrikeResult, attack_profile, strike};
+use super::{ActionCost, ActionOutcome, ActionType, Turn};
+use crate::character::{Character, name_key};
+use crate::combat::{self, Encounter};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
-/// Runs the action.
-pub fn run(_call: &mut Call<'_>, _turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
-    Err(EngineError::Rule(format!("{} is not available yet", t.key())))
+/// Runs move, dash or disengage.
+pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
+    let Some(actor) = turn.actor.clone() else {
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who moves (actorId or actorName)",
+        ));
+    };
+    match t {
+        ActionType::Disengage => {
+            if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
+                cb.flags.disengaged = true;
+            }
+            Ok(ActionOutcome {
+                headline: format!(
+                    "{} disengages: its movement provokes no opportunity attacks this turn.",
+                    actor.name
+                ),
+                ..Default::default()
+            })
+        }
+        ActionType::Dash => dash(turn, &actor),
+        _ => walk(call, turn, &actor),
+    }
+}
+
+/// The creature's walking speed now, with why it is 0 when it is.
+pub fn current_speed(c: &Character) -> (u32, Vec<String>) {
+    let e = c.effective();
+    if e.is_speed_zero() {
+        return (0, e.speed_zero.clone());
+    }
+    (u32::try_from(e.speed.value.max(0)).unwrap_or(0), Vec::new())
+}
+
+fn dash(turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
+    let mut forced = Vec::new();
+    if turn.cost == ActionCost::BonusAction {
+        let cunning = actor
+            .features
+            .iter()
+            .any(|f| name_key(f).contains("cunning action"));
+        if !cunning {
+            let why = format!(
+                "{} has no Cunning Action: dash as a bonus action needs it (dash with the action instead)",
+                actor.name
+            );
+            if !turn.req.force {
+                return Err(EngineError::Rule(format!(
+                    "{why} (pass force: true to override as the game master)"
+                )));
+            }
+            forced.push(why);
+        }
+    }
+    let (speed, why) = current_speed(actor);
+    let Some(cb) = turn.encounter.combatant_mut(&actor.id) else {
+        return Err(EngineError::Rule(
+            "internal: the actor left the order".into(),
+        ));
+    };
+    cb.economy.movement_bonus_ft += speed;
+    let left = (speed_total(actor, &cb.economy)).saturating_sub(cb.economy.movement_used_ft);
+    let mut headline = format!(
+        "{} dashes: +{speed} ft of movement this turn ({left} ft left).",
+        actor.name
+    );
+    if speed == 0 {
+        headline.push_str(&format!(" Its speed is 0 ({}).", why.join(", ")));
+    }
+    Ok(ActionOutcome {
+        headline,
+        forced,
+        ..Default::default()
+    })
+}
+
+fn speed_total(c: &Character, e: &crate::combat::Economy) -> u32 {
+    current_speed(c).0 + e.movement_bonus_ft
+}
+
+fn terrain_label(map: &BattleMap, p: Position) -> String {
+    map.terrain(p)
+        .map(Terrain::describe)
+        .unwrap_or_else(|_| "off the map".into())
+}
+
+/// The cost of one step of an explicit path, or why it cannot be taken.
+fn step_cost(
+    map: &BattleMap,
+    from: Position,
+    to: Position,
+    opts: &MoveOptions,
+    mover_size: tabletop_rules::Size,
+) -> std::result::Result<u32, String> {
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    if (dx, dy) == (0, 0) || dx.abs() > 1 || dy.abs() > 1 {
+        return Err(format!(
+            "{to} is not adjacent to {from}; each square of a path must touch the previous one"
+        ));
+    }
+    if !map.contains(to) {
+        return Err(format!("{to} is off the map"));
+    }
+    if map.blocks_movement(to) {
+        return Err(format!("{to} is blocked ({})", terrain_label(map, to)));
+    }
+    if dx != 0 && dy != 0 {
+        let a = Position::new(to.x, from.y);
+        let b = Position::new(from.x, to.y);
+        if map.blocks_movement(a) && map.blocks_movement(b) {
+            return Err(format!(
+                "the diagonal step {from} → {to} squeezes between two blocked squares"
+            ));
+        }
+    }
+    let mut double = false;
+    for c in map.creatures_at(to) {
+        if Some(&c.id) == opts.mover.as_ref() {
+            continue;
+        }
+        if opts.hostile_ids.contains(&c.id) && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+        {
+            return Err(format!(
+                "{to} is held by a hostile creature ({}); go around it",
+                c.id
+            ));
+        }
+        double = true;
+    }
+    match map.terrain(to) {
+        Ok(Terrain::Difficult) | Ok(Terrain::LowWall { .. }) => double = true,
+        Ok(Terrain::Water) if !opts.swim_speed => double = true,
+        _ => {}
+    }
+    let mut cost = if double { 10 } else { 5 };
+    let rise = map.ground_z(to) - map.ground_z(from);
+    if rise > 0 {
+        cost += 10 * rise as u32;
+    }
+    Ok(cost)
+}
+
+fn hostile_ids(enc: &Encounter, id: &str) -> Vec<String> {
+    let Some(me) = enc.combatant(id) else {
+        return Vec::new();
+    };
+    enc.order
+        .iter()
+        .filter(|c| !c.removed && c.side.hostile_to(me.side))
+        .map(|c| c.character_id.clone())
+        .collect()
+}
+
+/// The path a move request asks for, with each step's cost.
+fn plan(
+    enc: &Encounter,
+    actor: &Character,
+    from: Position,
+    req: &super::ActionRequest,
+    opts: &MoveOptions,
+    forced: &mut Vec<String>,
+) -> Result<(Vec<Position>, Vec<u32>)> {
+    let map = &enc.map;
+    let size = map.creature(&actor.id).map_or(actor.size, |c| c.size);
+    if !req.path.is_empty() {
+        let mut squares = vec![from];
+        let given: Vec<Position> = req
+            .path
+            .iter()
+            .map(|p| Position::new_3d(p.x, p.y, map.ground_z(*p)))
+            .collect();
+        let rest = if given
+            .first()
+            .is_some_and(|p| p.x == from.x && p.y == from.y)
+        {
+            &given[1..]
+        } else {
+            &given[..]
+        };
+        let mut costs = Vec::new();
+        for &p in rest {
+            let prev = squares[squares.len() - 1];
+            match step_cost(map, prev, p, opts, size) {
+                Ok(c) => costs.push(c),
+                Err(why) => {
+                    if !req.force || !map.contains(p) {
+                        return Err(EngineError::invalid(
+                            "path",
+                            format!(
+                                "{} cannot take that path: {why}{}",
+                                actor.name,
+                                if map.contains(p) {
+                                    " (pass force: true to override as the game master)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        ));
+                    }
+                    forced.push(why);
+                    costs.push(5);
+                }
+            }
+            squares.push(p);
+        }
+        let last = squares[squares.len() - 1];
+        if !map.can_stop_at(last, opts)? {
+            return Err(EngineError::invalid(
+                "path",
+                format!(
+                    "{} cannot end its move at {last}: another creature is there; stop elsewhere",
+                    actor.name
+                ),
+            ));
+        }
+        return Ok((squares, costs));
+    }
+    let Some(to) = req.to else {
+        return Err(EngineError::invalid(
+            "to",
+            "say where to move: to {x, y} or path [{x, y}, …]",
+        ));
+    };
+    let to = Position::new_3d(to.x, to.y, map.ground_z(to));
+    if !map.contains(to) {
+        return Err(EngineError::invalid(
+            "to",
+            format!(
+                "{to} is off the map ({}×{} squares, x 0–{}, y 0–{})",
+                map.width(),
+                map.height(),
+                map.width() - 1,
+                map.height() - 1
+            ),
+        ));
+    }
+    if to.x == from.x && to.y == from.y {
+        return Ok((vec![from], Vec::new()));
+    }
+    let found = map.find_path(from, to, opts).map_err(|e| {
+        EngineError::invalid("to", format!("{} cannot move to {to}: {e}", actor.name))
+    })?;
+    match found {
+        Some(p) => Ok((p.squares, p.step_costs_ft)),
+        None => {
+            let why = format!(
+                "no path for {} from {from} to {to}: walls or hostile creatures block every route",
+                actor.name
+            );
+            if !req.force {
+                return Err(EngineError::Rule(format!(
+                    "{why} (pass force: true to place it there as the game master)"
+                )));
+            }
+            forced.push(why);
+            let d = tabletop_grid::geometry::distance_ft(from, to, METRIC);
+            Ok((vec![from, to], vec![d]))
+        }
+    }
+}
+
+/// Whether `watcher` can see `mover` well enough to make an opportunity attack.
+fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
+    let mover_unseen = mover.has_condition(Condition::Invisible)
+        || enc
+            .combatant(&mover.id)
+            .is_some_and(|c| c.flags.hidden.is_some());
+    !mover_unseen && !watcher.has_condition(Condition::Blinded)
+}
+
+/// Who may make an opportunity attack on `mover` now, with their reach.
+fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Vec<Threat>> {
+    let mut out = Vec::new();
+    for id in hostile_ids(enc, &mover.id) {
+        let Some(cb) = enc.combatant(&id) else {
+            continue;
+        };
+        if cb.economy.reaction || cb.surprised || enc.map.creature(&id).is_none() {
+            continue;
+        }
+        let h = combat::sheet(call, &id)?;
+        if h.dead || h.effective().is_incapacitated() || !can_see(enc, &h, mover) {
+            continue;
+        }
+        let reach_ft = attack_profile(call, &h, None, None, true)
+            .ok()
+            .and_then(|p| p.reach_ft)
+            .unwrap_or(5);
+        out.push(Threat { id, reach_ft });
+    }
+    Ok(out)
+}
+
+/// What a move did.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MoveDetails {
+    path: Vec<Position>,
+    cost_ft: u32,
+    budget_ft: u32,
+    left_ft: u32,
+    stood_up: bool,
+    stopped_at: Option<Position>,
+    opportunity_attacks: Vec<StrikeResult>,
+}
+
+fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
+    let req = turn.req;
+    let id = actor.id.clone();
+    let Some(from) = turn.encounter.position_of(&id) else {
+        return Err(EngineError::Rule(format!(
+            "{} is not on the battle map (dead or removed) and cannot move",
+            actor.name
+        )));
+    };
+    let mut forced = Vec::new();
+    let mut lines = Vec::new();
+    let mut actor = actor.clone();
+    let (speed, zero_why) = current_speed(&actor);
+    let economy = turn
+        .encounter
+        .combatant(&id)
+        .map(|c| c.economy.clone())
+        .unwrap_or_default();
+    let budget = (speed + economy.movement_bonus_ft).saturating_sub(economy.movement_used_ft);
+    let mut used = 0u32;
+    // Stand up first: half the speed.
+    let prone =
+        actor.has_condition(Condition::Prone) && !actor.has_condition(Condition::Unconscious);
+    let mut stood_up = false;
+    if prone {
+        let cost = speed / 2;
+        if speed == 0 || cost > budget {
+            let why = if speed == 0 {
+                format!(
+                    "{} is prone and its speed is 0 ({}); it cannot stand up",
+                    actor.name,
+                    zero_why.join(", ")
+                )
+            } else {
+                format!(
+                    "{} is prone: standing up costs {cost} ft but it has {budget} ft of movement left",
+                    actor.name
+                )
+            };
+            if !req.force {
+                return Err(EngineError::Rule(format!(
+                    "{why} (pass force: true to override as the game master)"
+                )));
+            }
+            forced.push(why);
+        }
+        actor.conditions.retain(|e| e.condition != Condition::Prone);
+        combat::put_sheet(call, &actor)?;
+        call.record_change("character", &id, format!("{} stands up", actor.name));
+        used += cost;
+        stood_up = true;
+        lines.push(format!(
+            "{} stands up from prone first (costs {cost} ft).",
+            actor.name
+        ));
+    }
+    let swim = actor
+        .stat_block
+        .as_ref()
+        .is_some_and(|b| b.other_speeds.contains_key("swim"));
+    let opts = MoveOptions {
+        metric: METRIC,
+        mover: Some(id.clone()),
+        size: None,
+        hostile_ids: hostile_ids(&turn.encounter, &id),
+        swim_speed: swim,
+        flying: false,
+        ignore_difficult_terrain: false,
+    };
+    let (squares, costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
+    let cost: u32 = costs.iter().sum();
+    if used + cost > budget {
+        let why = format!(
+            "moving {} to {} costs {cost} ft{} but it has {budget} ft of movement left (speed {speed}{}{}, used {})",
+            actor.name,
+            squares[squares.len() - 1],
+            if stood_up { " after standing up" } else { "" },
+            if speed == 0 {
+                format!(": {}", zero_why.join(", "))
+            } else {
+                String::new()
+            },
+            if economy.movement_bonus_ft > 0 {
+                format!(", +{} from dash", economy.movement_bonus_ft)
+            } else {
+                String::new()
+            },
+            economy.movement_used_ft + used
+        );
+        if !req.force {
+            return Err(EngineError::Rule(format!(
+                "{why}; move less far or dash (pass force: true to override as the game master)"
+            )));
+        }
+        forced.push(why);
+    }
+    // Opportunity attacks where the path leaves a hostile's reach.
+    let disengaged = turn
+        .encounter
+        .combatant(&id)
+        .is_some_and(|c| c.flags.disengaged);
+    let risks = if disengaged || squares.len() < 2 {
+        Vec::new()
+    } else {
+        let th = threats(call, &turn.encounter, &actor)?;
+        turn.encounter
+            .map
+            .opportunity_attack_risks(&squares, &id, &th, METRIC)?
+    };
+    let mut oas = Vec::new();
+    let mut stopped_at = None;
+    let mut spent = cost;
+    let mut at = from;
+    for risk in &risks {
+        if risk.from != at && turn.encounter.map.move_creature(&id, risk.from).is_ok() {
+            at = risk.from;
+        }
+        let still_can = turn
+            .encounter
+            .combatant(&risk.hostile_id)
+            .is_some_and(|c| !c.economy.reaction);
+        if !still_can {
+            continue;
+        }
+        let opts = StrikeOptions {
+            melee_only: true,
+            label: Some("Opportunity attack".into()),
+            ..Default::default()
+        };
+        match strike(
+            call,
+            &mut turn.encounter,
+            &risk.hostile_id,
+            &id,
+            None,
+            &opts,
+        ) {
+            Ok(s) => {
+                lines.push(format!(
+                    "{} makes an opportunity attack as {} leaves its reach at {}: {}",
+                    s.attacker, actor.name, risk.from, s.headline
+                ));
+                lines.extend(s.lines.iter().cloned());
+                oas.push(s);
+            }
+            Err(e) => lines.push(format!(
+                "{} cannot make its opportunity attack: {e}",
+                risk.hostile_id
+            )),
+        }
+        if let Some(cb) = turn.encounter.combatant_mut(&risk.hostile_id) {
+            cb.economy.reaction = true;
+        }
+        let now = combat::sheet(call, &id)?;
+        if now.dead || now.hp == 0 {
+            stopped_at = Some(risk.from);
+            spent = costs[..risk.step.saturating_sub(1)].iter().sum();
+            break;
+        }
+    }
+    let last = squares[squares.len() - 1];
+    if stopped_at.is_none() {
+        turn.encounter.map.move_creature(&id, last).map_err(|e| {
+            EngineError::invalid(
+                "to",
+                format!("{} cannot end its move at {last}: {e}", actor.name),
+            )
+        })?;
+    }
+    let left = {
+        let Some(cb) = turn.encounter.combatant_mut(&id) else {
+            return Err(EngineError::Rule(
+                "internal: the actor left the order".into(),
+            ));
+        };
+        cb.economy.movement_used_ft += used + spent;
+        (speed + cb.economy.movement_bonus_ft).saturating_sub(cb.economy.movement_used_ft)
+    };
+    let mut headline = match stopped_at {
+        Some(p) => format!(
+            "{} is stopped at {p} after {spent} ft: it drops to 0 HP.",
+            actor.name
+        ),
+        None if squares.len() < 2 => format!(
+            "{} stays at {from} ({left} ft of movement left).",
+            actor.name
+        ),
+        None => format!(
+            "{} moves {spent} ft to {last} ({left} ft of movement left).",
+            actor.name
+        ),
+    };
+    if stood_up {
+        headline = format!("{} stands up. {headline}", actor.name);
+    }
+    for s in &oas {
+        headline.push_str(&format!(
+            " Opportunity attack by {}: {}",
+            s.attacker, s.headline
+        ));
+    }
+    for s in &oas {
+        forced.extend(s.forced.iter().cloned());
+    }
+    let details = MoveDetails {
+        path: squares,
+        cost_ft: spent,
+        budget_ft: budget,
+        left_ft: left,
+        stood_up,
+        stopped_at,
+        opportunity_attacks: oas,
+    };
+    Ok(ActionOutcome {
+        headline,
+        lines,
+        forced,
+        details: serde_json::to_value(&details).unwrap_or_default(),
+        ..Default::default()
+    })
 }

@@ -105,17 +105,6 @@ pub fn cast_in_encounter(
     if req.disadvantage {
         disadvantage.push("caller".to_string());
     }
-    if def.attack == Some(spellcasting::SpellAttack::Ranged)
-        && hostile_adjacent(call, enc, &caster.id)?
-    {
-        disadvantage.push("ranged spell attack with a hostile within 5 ft".into());
-    }
-    let dodging: Vec<String> = enc
-        .order
-        .iter()
-        .filter(|c| c.flags.dodging)
-        .map(|c| c.character_id.clone())
-        .collect();
     let plan = CastPlan {
         spell: def.clone(),
         slot_level: slot.level,
@@ -137,8 +126,8 @@ pub fn cast_in_encounter(
         bonus: req.bonus,
         source: format!("{}{tag}", def.name),
     };
-    let map = turn.encounter.map.clone();
-    let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&map), &dodging)?;
+    let enc = turn.encounter.clone();
+    let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
     report.spell = format!("{}{tag}", def.name);
     notes.extend(component_notes(&def, !tag.is_empty()));
     if slot.spent {
@@ -190,27 +179,6 @@ pub fn component_notes(def: &SpellDef, scroll: bool) -> Vec<String> {
         v.push(format!("costly material component required: {m}"));
     }
     v
-}
-
-fn hostile_adjacent(call: &Call<'_>, e: &Encounter, caster_id: &str) -> Result<bool> {
-    let Some(me) = e.combatant(caster_id) else {
-        return Ok(false);
-    };
-    for c in &e.order {
-        if c.removed || !c.side.hostile_to(me.side) {
-            continue;
-        }
-        let Ok(d) = e.map.creature_distance_ft(caster_id, &c.character_id, Metric::Grid5e) else {
-            continue;
-        };
-        if d <= 5 {
-            let s = crate::combat::sheet(call, &c.character_id)?;
-            if !s.dead && !super::economy::incapacitated(&s) {
-                return Ok(true);
-            }
-        }
-    }
-    Ok(false)
 }
 
 /// Parses a compass direction ("north", "ne").

@@ -1,0 +1,277 @@
+//! Movement through execute_action: the budget, terrain costs, standing up, dash, disengage and
+//! the opportunity attacks the engine resolves, checked on the map and the sheets afterwards.
+
+mod combat_support;
+mod common;
+
+use combat_support::*;
+use serde_json::json;
+use tabletop_engine::combat::Side;
+use tabletop_engine::combat::create::TerrainSpec;
+use tabletop_grid::Position;
+use tabletop_rules::{Condition, DamageType};
+
+fn pos(e: &mut E, name: &str) -> Position {
+    let id = sheet(e, name).id;
+    encounter(e).position_of(&id).unwrap()
+}
+
+fn mv(
+    e: &mut E,
+    who: &str,
+    x: i32,
+    y: i32,
+) -> Result<tabletop_engine::combat::actions::ActionOutcome, tabletop_engine::EngineError> {
+    act(
+        e,
+        json!({"actor": {"name": who}, "actionType": "move", "to": {"x": x, "y": y}}),
+    )
+}
+
+fn duel(seed: u64, orc_damage: &str) -> (tempfile::TempDir, E) {
+    let (d, mut e) = open(seed, None);
+    start(
+        &mut e,
+        vec![
+            at(creature("Rogue", 200, 10, vec![]), Side::Party, 5, 5, 20),
+            at(
+                creature(
+                    "Orc",
+                    30,
+                    13,
+                    vec![melee("Greataxe", 5, orc_damage, DamageType::Slashing)],
+                ),
+                Side::Enemy,
+                6,
+                5,
+                10,
+            ),
+        ],
+        TerrainSpec::default(),
+    );
+    (d, e)
+}
+
+#[test]
+fn leaving_reach_provokes_exactly_one_opportunity_attack() {
+    let (_d, mut e) = duel(31, "1d12+3");
+    let out = mv(&mut e, "Rogue", 3, 5).unwrap();
+    let oas = out.details["opportunityAttacks"].as_array().unwrap();
+    assert_eq!(oas.len(), 1, "{}", out.details);
+    assert_eq!(oas[0]["attacker"], "Orc");
+    assert_eq!(oas[0]["weapon"], "Greataxe");
+    assert!(
+        out.headline.contains("Opportunity attack by Orc"),
+        "{}",
+        out.headline
+    );
+    let taken = oas[0]["damage"]["total"].as_u64().unwrap_or(0) as u32;
+    assert_eq!(sheet(&mut e, "Rogue").hp, 200 - taken);
+    assert_eq!(pos(&mut e, "Rogue"), Position::new(3, 5));
+    let orc = sheet(&mut e, "Orc").id;
+    assert!(
+        encounter(&mut e).combatant(&orc).unwrap().economy.reaction,
+        "the reaction is spent"
+    );
+    assert_eq!(out.economy.as_ref().unwrap().movement_used_ft, 10);
+    // Back into reach and out again: the orc has no reaction left.
+    let out = mv(&mut e, "Rogue", 5, 4).unwrap();
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
+    let out = mv(&mut e, "Rogue", 4, 3).unwrap();
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
+}
+
+#[test]
+fn disengage_provokes_none_and_moving_within_reach_provokes_none() {
+    let (_d, mut e) = duel(32, "1d12+3");
+    // Circling the orc stays within its reach.
+    let out = act(&mut e, json!({"actor": {"name": "Rogue"}, "actionType": "move", "path": [{"x": 5, "y": 4}, {"x": 6, "y": 4}, {"x": 7, "y": 4}]})).unwrap();
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Rogue"}, "actionType": "disengage"}),
+    )
+    .unwrap();
+    assert!(out.headline.contains("disengages"));
+    let out = mv(&mut e, "Rogue", 10, 4).unwrap();
+    assert_eq!(
+        out.details["opportunityAttacks"].as_array().unwrap().len(),
+        0
+    );
+    assert_eq!(sheet(&mut e, "Rogue").hp, 200);
+    let orc = sheet(&mut e, "Orc").id;
+    assert!(!encounter(&mut e).combatant(&orc).unwrap().economy.reaction);
+    assert_eq!(pos(&mut e, "Rogue"), Position::new(10, 4));
+}
+
+#[test]
+fn a_pc_dropped_by_an_opportunity_attack_stops_where_it_was_hit() {
+    let (_d, mut e) = open(33, None);
+    let mut req = common::fighter("Pip", [10, 14, 10, 10, 10, 10]);
+    req.max_hp = Some(8);
+    common::create(&mut e, req);
+    start(
+        &mut e,
+        vec![
+            character("Pip", Side::Party, 5, 5, 20),
+            at(
+                creature(
+                    "Ogre",
+                    60,
+                    11,
+                    vec![melee("Club", 30, "10", DamageType::Bludgeoning)],
+                ),
+                Side::Enemy,
+                6,
+                5,
+                10,
+            ),
+        ],
+        TerrainSpec::default(),
+    );
+    let out = mv(&mut e, "Pip", 1, 5).unwrap();
+    assert!(
+        out.headline.contains("stopped at (5, 5)"),
+        "{}",
+        out.headline
+    );
+    let pip = sheet(&mut e, "Pip");
+    assert_eq!(pip.hp, 0);
+    assert!(!pip.dead, "a PC falls unconscious");
+    assert!(pip.has_condition(Condition::Unconscious));
+    assert_eq!(pos(&mut e, "Pip"), Position::new(5, 5));
+}
+
+#[test]
+fn budget_walls_difficult_terrain_and_dash() {
+    let (_d, mut e) = open(34, None);
+    start(
+        &mut e,
+        vec![
+            at(creature("Runner", 20, 12, vec![]), Side::Party, 0, 0, 20),
+            at(creature("Ogre", 60, 11, vec![]), Side::Enemy, 15, 15, 10),
+        ],
+        TerrainSpec {
+            walls: vec![
+                Position::new(1, 1),
+                Position::new(1, 2),
+                Position::new(1, 0),
+            ],
+            difficult: vec![Position::new(0, 2), Position::new(0, 3)],
+            ..Default::default()
+        },
+    );
+    // Through a wall, square by square: refused naming the square.
+    let err = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "move", "path": [{"x": 1, "y": 0}]}),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("(1, 0)") && err.contains("wall"), "{err}");
+    // Off the map.
+    let err = mv(&mut e, "Runner", 40, 0).unwrap_err().to_string();
+    assert!(err.contains("off the map"), "{err}");
+    // Two difficult squares cost 20 ft: (0,1) 5 + (0,2) 10 + (0,3) 10 = 25.
+    let out = mv(&mut e, "Runner", 0, 3).unwrap();
+    assert_eq!(out.details["costFt"].as_u64().unwrap(), 25);
+    assert_eq!(out.details["leftFt"].as_u64().unwrap(), 5);
+    let err = mv(&mut e, "Runner", 0, 6).unwrap_err().to_string();
+    assert!(
+        err.contains("costs 15 ft") && err.contains("5 ft of movement left"),
+        "{err}"
+    );
+    // Bonus-action dash needs Cunning Action.
+    let err = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "dash", "actionCost": "bonus_action"}),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("Cunning Action"), "{err}");
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Runner"}, "actionType": "dash"}),
+    )
+    .unwrap();
+    assert!(out.headline.contains("+30 ft"), "{}", out.headline);
+    mv(&mut e, "Runner", 0, 6).unwrap();
+    assert_eq!(pos(&mut e, "Runner"), Position::new(0, 6));
+    assert_eq!(encounter(&mut e).order[0].economy.movement_used_ft, 40);
+}
+
+#[test]
+fn standing_from_prone_costs_half_and_grappled_cannot_move() {
+    let (_d, mut e) = open(35, None);
+    start(
+        &mut e,
+        vec![
+            at(creature("Faller", 20, 12, vec![]), Side::Party, 0, 0, 20),
+            at(creature("Ogre", 60, 11, vec![]), Side::Enemy, 15, 15, 10),
+        ],
+        TerrainSpec::default(),
+    );
+    condition(&mut e, "Faller", Condition::Prone);
+    let out = mv(&mut e, "Faller", 3, 0).unwrap();
+    assert!(
+        out.headline.starts_with("Faller stands up."),
+        "{}",
+        out.headline
+    );
+    assert!(!sheet(&mut e, "Faller").has_condition(Condition::Prone));
+    assert_eq!(out.economy.as_ref().unwrap().movement_used_ft, 30);
+    let err = mv(&mut e, "Faller", 4, 0).unwrap_err().to_string();
+    assert!(err.contains("0 ft of movement left"), "{err}");
+
+    let (_d, mut e) = open(36, None);
+    start(
+        &mut e,
+        vec![
+            at(creature("Held", 20, 12, vec![]), Side::Party, 0, 0, 20),
+            at(creature("Ogre", 60, 11, vec![]), Side::Enemy, 15, 15, 10),
+        ],
+        TerrainSpec::default(),
+    );
+    condition(&mut e, "Held", Condition::Grappled);
+    let err = mv(&mut e, "Held", 1, 0).unwrap_err().to_string();
+    assert!(err.contains("speed 0") && err.contains("grappled"), "{err}");
+    assert_eq!(pos(&mut e, "Held"), Position::new(0, 0));
+}
+
+#[test]
+fn hostiles_block_allies_do_not() {
+    let (_d, mut e) = open(37, None);
+    start(
+        &mut e,
+        vec![
+            at(creature("Mover", 20, 12, vec![]), Side::Party, 0, 1, 20),
+            at(creature("Friend", 20, 12, vec![]), Side::Party, 1, 1, 15),
+            at(creature("Foe", 60, 11, vec![]), Side::Enemy, 3, 1, 10),
+        ],
+        TerrainSpec {
+            width: Some(6),
+            height: Some(3),
+            walls: (0..6)
+                .flat_map(|x| [Position::new(x, 0), Position::new(x, 2)])
+                .collect(),
+            ..Default::default()
+        },
+    );
+    // Through the friend (double cost), but not into its square.
+    let err = mv(&mut e, "Mover", 1, 1).unwrap_err().to_string();
+    assert!(err.contains("occupied") || err.contains("cannot"), "{err}");
+    let out = mv(&mut e, "Mover", 2, 1).unwrap();
+    assert_eq!(out.details["costFt"].as_u64().unwrap(), 15);
+    // The foe holds the corridor.
+    let err = mv(&mut e, "Mover", 4, 1).unwrap_err().to_string();
+    assert!(err.contains("no path"), "{err}");
+}
