@@ -16,7 +16,7 @@ use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
 use tabletop_engine::effects::Duration;
 use tabletop_engine::magic::scroll::{ScrollRequest, Targeting, use_scroll};
-use tabletop_engine::magic::spellcasting::{SpellArea, SpellDef, AreaKind};
+use tabletop_engine::magic::spellcasting::{AreaKind, SpellArea, SpellDef};
 use tabletop_engine::magic::synthesis::{SynthKind, SynthRequest, synthesis_dc, synthesize_spell};
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
 use tabletop_grid::Position;
@@ -51,21 +51,26 @@ fn caster(name: &str, class: &str, level: u32, spells: &[&str]) -> CreateRequest
 }
 
 fn make(e: &mut Engine<SqliteStore>, req: CreateRequest) -> String {
-    e.write("create_character", &serde_json::json!({}), |call| create_character(call, req))
-        .unwrap()
-        .character
-        .id
+    e.write("create_character", &serde_json::json!({}), |call| {
+        create_character(call, req)
+    })
+    .unwrap()
+    .character
+    .id
 }
 
 fn sheet(e: &mut Engine<SqliteStore>, id: &str) -> Character {
     let id = id.to_string();
-    e.read(|call| tabletop_engine::combat::sheet(call, &id)).unwrap()
+    e.read(|call| tabletop_engine::combat::sheet(call, &id))
+        .unwrap()
 }
 
 fn put(e: &mut Engine<SqliteStore>, c: &Character) {
     let c = c.clone();
-    e.write("t", &serde_json::json!({}), |call| tabletop_engine::combat::put_sheet(call, &c))
-        .unwrap();
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
 }
 
 fn pc(id: &str, x: i32, y: i32, init: i32) -> ParticipantSpec {
@@ -158,7 +163,9 @@ fn cast(
         ..Default::default()
     };
     f(&mut req);
-    e.write("execute_action", &serde_json::json!({}), |call| execute(call, &req))
+    e.write("execute_action", &serde_json::json!({}), |call| {
+        execute(call, &req)
+    })
 }
 
 #[test]
@@ -186,7 +193,11 @@ fn srd_spell_data_reads_as_the_rules_say() {
     let hold = SpellDef::from_srd(srd.spell("hold person").unwrap());
     assert_eq!(hold.condition, Some(Condition::Paralyzed));
     assert!(hold.concentration && hold.repeat_save);
-    assert_eq!(hold.max_targets(3, 5), Some(2), "one more humanoid per slot above 2nd");
+    assert_eq!(
+        hold.max_targets(3, 5),
+        Some(2),
+        "one more humanoid per slot above 2nd"
+    );
     let mm = SpellDef::from_srd(srd.spell("magic missile").unwrap());
     assert_eq!(mm.max_targets(1, 1), Some(3));
     assert_eq!(mm.max_targets(2, 3), Some(4));
@@ -204,7 +215,10 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 7);
-    let aria = make(&mut e, caster("Aria", "wizard", 5, &["Fireball", "Fire Bolt"]));
+    let aria = make(
+        &mut e,
+        caster("Aria", "wizard", 5, &["Fireball", "Fire Bolt"]),
+    );
     let order = fight(
         &mut e,
         vec![
@@ -216,11 +230,15 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
     let ogres = [id_of(&order, "Ogre 1"), id_of(&order, "Ogre 2")];
     let goblin = id_of(&order, "Goblin");
     // Bad inputs first: no point of origin, a typo, too far.
-    let err = cast(&mut e, &aria, "Fireball", |_| {}).unwrap_err().to_string();
-    assert!(err.contains("to"), "{err}");
-    let err = cast(&mut e, &aria, "Firebal", |r| r.to = Some(Position::new(10, 10)))
+    let err = cast(&mut e, &aria, "Fireball", |_| {})
         .unwrap_err()
         .to_string();
+    assert!(err.contains("to"), "{err}");
+    let err = cast(&mut e, &aria, "Firebal", |r| {
+        r.to = Some(Position::new(10, 10))
+    })
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("Fireball"), "suggests the spell: {err}");
     let err = cast(&mut e, &aria, "Fireball", |r| {
         r.to = Some(Position::new(10, 10));
@@ -230,8 +248,15 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
     .to_string();
     assert!(err.contains("slotLevel"), "{err}");
 
-    let out = cast(&mut e, &aria, "Fireball", |r| r.to = Some(Position::new(10, 10))).unwrap();
-    assert!(out.headline.starts_with("Fireball (3rd level)"), "{}", out.headline);
+    let out = cast(&mut e, &aria, "Fireball", |r| {
+        r.to = Some(Position::new(10, 10))
+    })
+    .unwrap();
+    assert!(
+        out.headline.starts_with("Fireball (3rd level)"),
+        "{}",
+        out.headline
+    );
     let d = &out.details;
     let targets = d["targets"].as_array().unwrap();
     assert_eq!(targets.len(), 2, "both ogres, not the far goblin: {d}");
@@ -252,7 +277,11 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
         assert_eq!(s.hp, 59u32.saturating_sub(r as u32), "{t}");
     }
     assert_eq!(sheet(&mut e, &goblin).hp, 7, "outside the sphere");
-    assert_eq!(sheet(&mut e, &aria).spell_slots.used[2], 1, "a 3rd-level slot spent");
+    assert_eq!(
+        sheet(&mut e, &aria).spell_slots.used[2],
+        1,
+        "a 3rd-level slot spent"
+    );
     // The action is spent: a second action spell is refused.
     let err = cast(&mut e, &aria, "Fire Bolt", |r| r.target = who(&goblin))
         .unwrap_err()
@@ -267,11 +296,26 @@ fn fire_bolt_magic_missile_and_cure_wounds_apply_their_numbers() {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 11);
-    let aria = make(&mut e, caster("Aria", "wizard", 5, &["Fire Bolt", "Magic Missile"]));
-    let bran = make(&mut e, caster("Bran", "cleric", 3, &["Cure Wounds", "Bless", "Hold Person"]));
+    let aria = make(
+        &mut e,
+        caster("Aria", "wizard", 5, &["Fire Bolt", "Magic Missile"]),
+    );
+    let bran = make(
+        &mut e,
+        caster(
+            "Bran",
+            "cleric",
+            3,
+            &["Cure Wounds", "Bless", "Hold Person"],
+        ),
+    );
     let order = fight(
         &mut e,
-        vec![pc(&aria, 0, 0, 25), pc(&bran, 1, 0, 24), monster("ogre", 1, &[(5, 0)])],
+        vec![
+            pc(&aria, 0, 0, 25),
+            pc(&bran, 1, 0, 24),
+            monster("ogre", 1, &[(5, 0)]),
+        ],
     );
     let ogre = id_of(&order, "Ogre");
     // Not a known spell: refused, nothing spent.
@@ -293,7 +337,11 @@ fn fire_bolt_magic_missile_and_cure_wounds_apply_their_numbers() {
     } else {
         assert_eq!(hp, 59);
     }
-    assert_eq!(sheet(&mut e, &aria).spell_slots.used, [0; 9], "cantrips spend no slot");
+    assert_eq!(
+        sheet(&mut e, &aria).spell_slots.used,
+        [0; 9],
+        "cantrips spend no slot"
+    );
     // Magic Missile at 2nd level (forced: the action is spent): 4 darts of 1d4+1, never miss.
     let before = sheet(&mut e, &ogre).hp;
     let out = cast(&mut e, &aria, "Magic Missile", |r| {
@@ -341,11 +389,18 @@ fn hold_person_paralyzes_until_a_save_and_a_new_concentration_spell_ends_it() {
     for seed in 1..30u64 {
         let dir = tempfile::tempdir().unwrap();
         let mut e = engine(&dir, &srd, seed);
-        let bran = make(&mut e, caster("Bran", "cleric", 3, &["Hold Person", "Bless"]));
+        let bran = make(
+            &mut e,
+            caster("Bran", "cleric", 3, &["Hold Person", "Bless"]),
+        );
         let aria = make(&mut e, caster("Aria", "wizard", 3, &[]));
         let order = fight(
             &mut e,
-            vec![pc(&bran, 0, 0, 25), pc(&aria, 1, 0, 20), inline("Thug", 30, 1, (4, 0))],
+            vec![
+                pc(&bran, 0, 0, 25),
+                pc(&aria, 1, 0, 20),
+                inline("Thug", 30, 1, (4, 0)),
+            ],
         );
         let thug = id_of(&order, "Thug");
         let out = cast(&mut e, &bran, "Hold Person", |r| r.target = who(&thug)).unwrap();
@@ -366,7 +421,11 @@ fn hold_person_paralyzes_until_a_save_and_a_new_concentration_spell_ends_it() {
         // DC 8 + 2 + 3 = 13 WIS, repeated at the end of each of its turns, held by concentration.
         assert!(matches!(
             entry.duration,
-            Some(Duration::ConcentrationSave { dc: 13, ability: Ability::Wisdom, .. })
+            Some(Duration::ConcentrationSave {
+                dc: 13,
+                ability: Ability::Wisdom,
+                ..
+            })
         ));
         // The end-of-turn save: tick rolls it; success ends the condition.
         let tick = e
@@ -390,14 +449,25 @@ fn hold_person_paralyzes_until_a_save_and_a_new_concentration_spell_ends_it() {
             })
             .unwrap();
             assert!(
-                out.lines.iter().any(|l| l.contains("concentration on Hold Person ends")),
+                out.lines
+                    .iter()
+                    .any(|l| l.contains("concentration on Hold Person ends")),
                 "{:?}",
                 out.lines
             );
             assert!(!sheet(&mut e, &thug).has_condition(Condition::Paralyzed));
             let a = sheet(&mut e, &aria);
-            let bless = a.effects.iter().find(|x| x.name == "Bless").expect("blessed");
-            assert!(bless.modifiers.iter().any(|m| m.kind.to_string().contains("1d4")));
+            let bless = a
+                .effects
+                .iter()
+                .find(|x| x.name == "Bless")
+                .expect("blessed");
+            assert!(
+                bless
+                    .modifiers
+                    .iter()
+                    .any(|m| m.kind.to_string().contains("1d4"))
+            );
             assert_eq!(sheet(&mut e, &bran).concentration.unwrap().spell, "Bless");
             // Bless adds 1d4 to Aria's saves: the roll shows the die.
             let chk = e
@@ -411,11 +481,16 @@ fn hold_person_paralyzes_until_a_save_and_a_new_concentration_spell_ends_it() {
                     )
                 })
                 .unwrap();
-            assert!(chk.dice.iter().any(|d| d.source.contains("Bless")), "{chk:?}");
+            assert!(
+                chk.dice.iter().any(|d| d.source.contains("Bless")),
+                "{chk:?}"
+            );
             return;
         }
     }
-    panic!("no seed reached a held thug that stays paralyzed (failed save at least: {failed_once})");
+    panic!(
+        "no seed reached a held thug that stays paralyzed (failed save at least: {failed_once})"
+    );
 }
 
 fn sheet_in(call: &tabletop_engine::Call<'_>, id: &str) -> Character {
@@ -430,7 +505,10 @@ fn shield_is_a_reaction_off_turn_for_plus_five_ac_until_the_casters_turn() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 3);
     let aria = make(&mut e, caster("Aria", "wizard", 1, &["Shield"]));
-    let order = fight(&mut e, vec![pc(&aria, 0, 0, 1), monster("goblin", 1, &[(1, 0)])]);
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 0, 0, 1), monster("goblin", 1, &[(1, 0)])],
+    );
     let _ = order;
     let ac = sheet(&mut e, &aria).effective().armor_class.value;
     let out = cast(&mut e, &aria, "Shield", |_| {}).unwrap();
@@ -446,7 +524,9 @@ fn shield_is_a_reaction_off_turn_for_plus_five_ac_until_the_casters_turn() {
     assert_eq!(s.ends_on.as_ref().unwrap().turn_of, aria);
     assert_eq!(a.spell_slots.used[0], 1);
     // The reaction is spent.
-    let err = cast(&mut e, &aria, "Shield", |_| {}).unwrap_err().to_string();
+    let err = cast(&mut e, &aria, "Shield", |_| {})
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("reaction"), "{err}");
 }
 
@@ -480,11 +560,18 @@ fn scrolls_cast_from_the_list_check_above_level_refuse_off_list_and_crumble() {
             },
             ..Default::default()
         };
-        e.write("use_scroll", &serde_json::json!({}), |call| use_scroll(call, req))
+        e.write("use_scroll", &serde_json::json!({}), |call| {
+            use_scroll(call, req)
+        })
     };
     // Off the wizard list: unintelligible, not consumed.
-    let err = read(&mut e, "Scroll of Cure Wounds").unwrap_err().to_string();
-    assert!(err.to_lowercase().contains("not on the wizard spell list"), "{err}");
+    let err = read(&mut e, "Scroll of Cure Wounds")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.to_lowercase().contains("not on the wizard spell list"),
+        "{err}"
+    );
     assert_eq!(sheet(&mut e, &aria).inventory.items.len(), 3);
     // Castable: no check, no slot, the scroll is gone.
     let hp = sheet(&mut e, &dummy).hp;
@@ -495,7 +582,12 @@ fn scrolls_cast_from_the_list_check_above_level_refuse_off_list_and_crumble() {
     assert!((6..=15).contains(&dmg), "3 darts of 1d4+1: {dmg}");
     let a = sheet(&mut e, &aria);
     assert_eq!(a.spell_slots.used, [0; 9], "a scroll spends no slot");
-    assert!(!a.inventory.items.iter().any(|i| i.name.contains("Magic Missile")));
+    assert!(
+        !a.inventory
+            .items
+            .iter()
+            .any(|i| i.name.contains("Magic Missile"))
+    );
     // Cone of Cold is 5th level; Aria casts up to 3rd: INT check DC 15, consumed either way.
     let hp = sheet(&mut e, &dummy).hp;
     let out = read(&mut e, "Spell Scroll (Cone of Cold)").unwrap();
@@ -518,7 +610,11 @@ fn scrolls_cast_from_the_list_check_above_level_refuse_off_list_and_crumble() {
         .iter()
         .map(|i| i.name.clone())
         .collect();
-    assert_eq!(left, ["Scroll of Cure Wounds"], "every scroll read is gone, the unreadable one stays");
+    assert_eq!(
+        left,
+        ["Scroll of Cure Wounds"],
+        "every scroll read is gone, the unreadable one stays"
+    );
 }
 
 #[test]
@@ -551,9 +647,14 @@ fn an_aura_hurts_at_turn_start_only_those_inside_and_ends_with_concentration() {
         rounds: Some(100),
         concentration: Some("Spirit Guardians".into()),
     });
-    e.write("manage_aura", &serde_json::json!({}), |call| auras::manage_aura(call, None, op))
-        .unwrap();
-    assert_eq!(sheet(&mut e, &bran).concentration.unwrap().spell, "Spirit Guardians");
+    e.write("manage_aura", &serde_json::json!({}), |call| {
+        auras::manage_aura(call, None, op)
+    })
+    .unwrap();
+    assert_eq!(
+        sheet(&mut e, &bran).concentration.unwrap().spell,
+        "Spirit Guardians"
+    );
     let lines = e
         .write("t", &serde_json::json!({}), |call| {
             let mut enc = tabletop_engine::combat::load_active(call, None)?;
@@ -565,10 +666,14 @@ fn an_aura_hurts_at_turn_start_only_those_inside_and_ends_with_concentration() {
         })
         .unwrap();
     let hurt = 59 - sheet(&mut e, &near).hp;
-    assert!(hurt >= 1 && hurt <= 24, "3d8 (half on a save): {lines:?}");
+    assert!((1..=24).contains(&hurt), "3d8 (half on a save): {lines:?}");
     assert!(lines.iter().any(|l| l.contains("Wisdom save")), "{lines:?}");
     assert_eq!(sheet(&mut e, &far).hp, 59, "outside 15 ft");
-    assert_eq!(sheet(&mut e, &bran).hp, sheet(&mut e, &bran).max_hp, "bearer untouched");
+    assert_eq!(
+        sheet(&mut e, &bran).hp,
+        sheet(&mut e, &bran).max_hp,
+        "bearer untouched"
+    );
     // Breaking concentration ends the aura.
     e.write("t", &serde_json::json!({}), |call| {
         tabletop_engine::concentration::break_concentration(
@@ -580,11 +685,21 @@ fn an_aura_hurts_at_turn_start_only_those_inside_and_ends_with_concentration() {
     .unwrap();
     let out = e
         .write("manage_aura", &serde_json::json!({}), |call| {
-            auras::manage_aura(call, None, AuraOp::List { target: Who::default() })
+            auras::manage_aura(
+                call,
+                None,
+                AuraOp::List {
+                    target: Who::default(),
+                },
+            )
         })
         .unwrap();
     assert!(out.auras.is_empty(), "{:?}", out.lines);
-    assert!(out.lines.iter().any(|l| l.contains("concentration")), "{:?}", out.lines);
+    assert!(
+        out.lines.iter().any(|l| l.contains("concentration")),
+        "{:?}",
+        out.lines
+    );
 }
 
 fn synth(bran: &str, dummy: &str) -> SynthRequest {
@@ -635,10 +750,15 @@ fn synthesis_dc_formula_and_every_outcome_follows_the_check() {
         let mut req = synth(&aria, &dummy);
         req.level = 3; // DC 16 against Arcana +3.
         let out = e
-            .write("synthesize_spell", &serde_json::json!({}), |call| synthesize_spell(call, req))
+            .write("synthesize_spell", &serde_json::json!({}), |call| {
+                synthesize_spell(call, req)
+            })
             .unwrap();
         let a = sheet(&mut e, &aria);
-        assert_eq!(a.spell_slots.used[2], 1, "the slot is spent whatever happens");
+        assert_eq!(
+            a.spell_slots.used[2], 1,
+            "the slot is spent whatever happens"
+        );
         let nat = out.check.kept.unwrap();
         let miss = out.dc - out.check.total.unwrap();
         let expect = match (out.check.success == Some(true), nat, miss) {
@@ -653,15 +773,23 @@ fn synthesis_dc_formula_and_every_outcome_follows_the_check() {
         seen.insert(out.result);
         match out.result {
             "success" | "mastered" => {
-                assert!(sheet(&mut e, &dummy).hp < 10 || out.lines.iter().any(|l| l.contains("save")));
-                assert_eq!(a.mastered_spells.len(), usize::from(out.result == "mastered"));
+                assert!(
+                    sheet(&mut e, &dummy).hp < 10 || out.lines.iter().any(|l| l.contains("save"))
+                );
+                assert_eq!(
+                    a.mastered_spells.len(),
+                    usize::from(out.result == "mastered")
+                );
             }
             "backlash" => assert!(a.hp < a.max_hp, "3d6 cold to the caster"),
             "fizzle" => assert_eq!(a.hp, a.max_hp),
             _ => {}
         }
     }
-    assert!(seen.contains("success") && seen.contains("fizzle"), "{seen:?}");
+    assert!(
+        seen.contains("success") && seen.contains("fizzle"),
+        "{seen:?}"
+    );
     // Bad input names the fix.
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 1);
@@ -669,7 +797,9 @@ fn synthesis_dc_formula_and_every_outcome_follows_the_check() {
     let mut req = synth(&aria, &aria);
     req.dice = None;
     let err = e
-        .write("s", &serde_json::json!({}), |call| synthesize_spell(call, req))
+        .write("s", &serde_json::json!({}), |call| {
+            synthesize_spell(call, req)
+        })
         .unwrap_err()
         .to_string();
     assert!(err.contains("dice"), "{err}");
@@ -714,22 +844,32 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         synthesized: true,
     });
     put(&mut e, &b);
-    let order = fight(&mut e, vec![pc(&bran, 0, 0, 25), monster("ogre", 1, &[(1, 0)])]);
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 0, 0, 25), monster("ogre", 1, &[(1, 0)])],
+    );
     let ogre = id_of(&order, "Ogre");
     let mut o = sheet(&mut e, &ogre);
-    o.conditions.push(tabletop_engine::character::ConditionEntry {
-        condition: Condition::Paralyzed,
-        level: None,
-        source: "test".into(),
-        duration: None,
-    });
+    o.conditions
+        .push(tabletop_engine::character::ConditionEntry {
+            condition: Condition::Paralyzed,
+            level: None,
+            source: "test".into(),
+            duration: None,
+        });
     put(&mut e, &o);
     let out = cast(&mut e, &bran, "Inflict Wounds", |r| r.target = who(&ogre)).unwrap();
     let t = &out.details["targets"][0];
     let attack = t["attack"].as_str().unwrap();
-    assert!(attack.contains("paralyzed"), "advantage from the paralyzed target: {attack}");
+    assert!(
+        attack.contains("paralyzed"),
+        "advantage from the paralyzed target: {attack}"
+    );
     if t["hit"].as_bool().unwrap() {
-        assert!(t["critical"].as_bool().unwrap(), "a hit within 5 ft of a paralyzed target crits: {t}");
+        assert!(
+            t["critical"].as_bool().unwrap(),
+            "a hit within 5 ft of a paralyzed target crits: {t}"
+        );
         let dmg = t["damageRolled"].as_i64().unwrap();
         assert!((6..=60).contains(&dmg), "6d10 on the crit: {t}");
     }
@@ -741,7 +881,14 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
     .unwrap();
     let t = &out.details["targets"][0];
     let taken = t["damageTaken"].as_u64().unwrap() as u32;
-    assert!(t["save"].as_str().unwrap().contains("Constitution save"), "{t}");
+    assert!(
+        t["save"].as_str().unwrap().contains("Constitution save"),
+        "{t}"
+    );
     assert_eq!(sheet(&mut e, &ogre).hp, before.saturating_sub(taken));
-    assert_eq!(sheet(&mut e, &bran).spell_slots.used[0], 2, "two 1st-level slots spent");
+    assert_eq!(
+        sheet(&mut e, &bran).spell_slots.used[0],
+        2,
+        "two 1st-level slots spent"
+    );
 }

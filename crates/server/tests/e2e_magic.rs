@@ -48,7 +48,11 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
             json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Fireball", "to": {"x": 9, "y": 8}}),
         )
         .await;
-    assert!(a.text.starts_with("Fireball (3rd level): Ogre 1"), "{}", a.text);
+    assert!(
+        a.text.starts_with("Fireball (3rd level): Ogre 1"),
+        "{}",
+        a.text
+    );
     let targets = a.structured["details"]["targets"].as_array().unwrap();
     assert_eq!(targets.len(), 2, "{}", a.text);
     for t in targets {
@@ -57,7 +61,10 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
     }
     assert!(a.text.contains("3rd slot spent"), "{}", a.text);
     let slots = s
-        .ok("manage_spell_slots", json!({"characterName": "Wren", "operation": "view"}))
+        .ok(
+            "manage_spell_slots",
+            json!({"characterName": "Wren", "operation": "view"}),
+        )
         .await;
     assert!(slots.text.contains("3rd 1/2"), "{}", slots.text);
     // A scroll read in the fight (forced: the action is spent), consumed, no slot.
@@ -72,7 +79,11 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
             json!({"characterName": "Wren", "itemName": "Scroll of Magic Missile", "targetName": "Ogre 1", "force": true}),
         )
         .await;
-    assert!(a.text.starts_with("Magic Missile (scroll) (1st level)"), "{}", a.text);
+    assert!(
+        a.text.starts_with("Magic Missile (scroll) (1st level)"),
+        "{}",
+        a.text
+    );
     assert!(a.text.contains("crumbles"), "{}", a.text);
     s.err(
         "use_scroll",
@@ -89,10 +100,18 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
         )
         .await;
     assert!(a.text.contains("Stench (au1)"), "{}", a.text);
-    let a = s.ok("manage_aura", json!({"operation": "process", "auraId": "au1"})).await;
+    let a = s
+        .ok(
+            "manage_aura",
+            json!({"operation": "process", "auraId": "au1"}),
+        )
+        .await;
     assert!(!a.text.contains("Wren"), "Wren is outside: {}", a.text);
     let a = s
-        .ok("manage_aura", json!({"operation": "list", "characterName": "Wren"}))
+        .ok(
+            "manage_aura",
+            json!({"operation": "list", "characterName": "Wren"}),
+        )
         .await;
     assert!(a.text.contains("No auras"), "{}", a.text);
     s.err(

@@ -220,7 +220,13 @@ pub fn apply(
             let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
             let mut changes = Vec::new();
             let res = crate::update::heal(&mut t, amount, &mut changes)?;
-            lines.push(format!("{} ({}): {} {}", a.name, r.summary(), t.name, res.summary()));
+            lines.push(format!(
+                "{} ({}): {} {}",
+                a.name,
+                r.summary(),
+                t.name,
+                res.summary()
+            ));
         }
         if let Some(c) = a.condition
             && !saved
@@ -243,7 +249,8 @@ pub fn apply(
     call.record_change("character", &t.id, lines.join("; "));
     let (round, turn) = (e.round, e.turn);
     if let Some(a) = e.auras.get_mut(index) {
-        a.touched.retain(|(id, r, tn)| !(id == target_id || *r < round || (*r == round && *tn != turn)));
+        a.touched
+            .retain(|(id, r, tn)| !(id == target_id || *r < round || (*r == round && *tn != turn)));
         a.touched.push((target_id.to_string(), round, turn));
     }
     Ok(lines)
@@ -316,7 +323,10 @@ pub fn on_enter(call: &mut Call<'_>, e: &mut Encounter, combatant_id: &str) -> R
 pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aura, Vec<String>)> {
     let name = n.name.trim().to_string();
     if name.is_empty() || name.chars().count() > 80 {
-        return Err(EngineError::invalid("name", "give the aura a name of 1–80 characters"));
+        return Err(EngineError::invalid(
+            "name",
+            "give the aura a name of 1–80 characters",
+        ));
     }
     if !(5..=300).contains(&n.radius_ft) {
         return Err(EngineError::invalid(
@@ -333,20 +343,36 @@ pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aur
     for (field, d) in [("damage", &n.damage), ("healing", &n.healing)] {
         if let Some(d) = d {
             tabletop_rules::dice::parse(d).map_err(|err| {
-                EngineError::invalid(field, format!("'{d}' is not dice notation ({err}); e.g. \"3d8\""))
+                EngineError::invalid(
+                    field,
+                    format!("'{d}' is not dice notation ({err}); e.g. \"3d8\""),
+                )
             })?;
         }
     }
     if let Some(s) = n.save
         && !(1..=40).contains(&s.dc)
     {
-        return Err(EngineError::invalid("saveDC", format!("{} is out of range; a DC is 1–40", s.dc)));
+        return Err(EngineError::invalid(
+            "saveDC",
+            format!("{} is out of range; a DC is 1–40", s.dc),
+        ));
     }
-    if n.rounds.is_some_and(|r| !(1..=crate::effects::MAX_ROUNDS).contains(&r)) {
-        return Err(EngineError::invalid("rounds", "give 1–14400 rounds, or none for until removed"));
+    if n.rounds
+        .is_some_and(|r| !(1..=crate::effects::MAX_ROUNDS).contains(&r))
+    {
+        return Err(EngineError::invalid(
+            "rounds",
+            "give 1–14400 rounds, or none for until removed",
+        ));
     }
-    let bearer = crate::combat::find_combatant(e, n.bearer.id.as_deref(), n.bearer.name.as_deref(), "characterId")?
-        .clone();
+    let bearer = crate::combat::find_combatant(
+        e,
+        n.bearer.id.as_deref(),
+        n.bearer.name.as_deref(),
+        "characterId",
+    )?
+    .clone();
     let mut lines = Vec::new();
     if let Some(spell) = &n.concentration {
         let mut s = crate::combat::sheet(call, &bearer.character_id)?;
@@ -443,7 +469,11 @@ fn find_aura(e: &Encounter, key: &str) -> Result<usize> {
         .ok_or_else(|| EngineError::NotFound {
             kind: "aura",
             given: key.to_string(),
-            suggestions: e.auras.iter().map(|a| format!("{} ({})", a.name, a.id)).collect(),
+            suggestions: e
+                .auras
+                .iter()
+                .map(|a| format!("{} ({})", a.name, a.id))
+                .collect(),
         })
 }
 
@@ -455,7 +485,10 @@ pub fn manage_aura(
 ) -> Result<AuraOutcome> {
     if let AuraOp::List { target } = &op
         && encounter_id.is_none()
-        && call.tx_ref().list_encounters(call.campaign(), true)?.is_empty()
+        && call
+            .tx_ref()
+            .list_encounters(call.campaign(), true)?
+            .is_empty()
     {
         let _ = target;
         return Ok(AuraOutcome {
@@ -481,9 +514,14 @@ pub fn manage_aura(
                 None
             } else {
                 Some(
-                    crate::combat::find_combatant(&e, target.id.as_deref(), target.name.as_deref(), "targetId")?
-                        .character_id
-                        .clone(),
+                    crate::combat::find_combatant(
+                        &e,
+                        target.id.as_deref(),
+                        target.name.as_deref(),
+                        "targetId",
+                    )?
+                    .character_id
+                    .clone(),
                 )
             };
             for i in idx {
@@ -513,9 +551,14 @@ pub fn manage_aura(
                 let a = e.auras.remove(i);
                 lines.push(format!("aura {} ({}) removed", a.name, a.id));
             } else if !bearer.is_empty() {
-                let id = crate::combat::find_combatant(&e, bearer.id.as_deref(), bearer.name.as_deref(), "characterId")?
-                    .character_id
-                    .clone();
+                let id = crate::combat::find_combatant(
+                    &e,
+                    bearer.id.as_deref(),
+                    bearer.name.as_deref(),
+                    "characterId",
+                )?
+                .character_id
+                .clone();
                 let before = e.auras.len();
                 e.auras.retain(|a| a.bearer_id != id);
                 lines.push(format!("{} aura(s) removed", before - e.auras.len()));
@@ -528,9 +571,14 @@ pub fn manage_aura(
         }
         AuraOp::List { target } => {
             if !target.is_empty() {
-                let id = crate::combat::find_combatant(&e, target.id.as_deref(), target.name.as_deref(), "targetId")?
-                    .character_id
-                    .clone();
+                let id = crate::combat::find_combatant(
+                    &e,
+                    target.id.as_deref(),
+                    target.name.as_deref(),
+                    "targetId",
+                )?
+                .character_id
+                .clone();
                 let mut v = Vec::new();
                 for i in 0..e.auras.len() {
                     if candidates(call, &e, i, &id)? {

@@ -330,9 +330,11 @@ pub fn use_scroll(call: &mut Call<'_>, req: ScrollRequest) -> Result<ScrollOutco
         }
     } else if let Some(s) = req.spell.clone() {
         let key = name_key(&s);
-        item_index = reader.inventory.items.iter().position(|it| {
-            spell_of_scroll(&it.name).is_some_and(|x| name_key(&x) == key)
-        });
+        item_index = reader
+            .inventory
+            .items
+            .iter()
+            .position(|it| spell_of_scroll(&it.name).is_some_and(|x| name_key(&x) == key));
         s
     } else {
         return Err(EngineError::invalid(

@@ -1,6 +1,6 @@
 //! The spellcasting model every casting tool shares: a spell's rules data ([`SpellDef`], read
-//! from the SRD or proposed by [`super::synthesis`]), the caster's numbers (save DC 8 + proficiency
-//! + ability, attack bonus proficiency + ability), whether the caster may cast it (known or
+//! from the SRD or proposed by [`super::synthesis`]), the caster's numbers (save DC 8 plus
+//! proficiency plus ability, attack bonus proficiency plus ability), whether it may cast it (known or
 //! prepared spells, the class list), spell slots spent at the chosen level (pact slots too),
 //! upcasting and cantrip scaling from the data, and [`resolve`]: one casting applied to its
 //! targets (attack rolls or saves, damage through the damage pipeline and concentration saves,
@@ -335,7 +335,11 @@ impl SpellDef {
         if self.level == 0 {
             format!("{} cantrip", self.school.to_lowercase())
         } else {
-            format!("{}-level {}", ordinal(self.level), self.school.to_lowercase())
+            format!(
+                "{}-level {}",
+                ordinal(self.level),
+                self.school.to_lowercase()
+            )
         }
     }
 
@@ -389,7 +393,12 @@ impl SpellDef {
         } else {
             self.damage_at_slot
                 .get(&slot)
-                .or_else(|| self.damage_at_slot.range(..=slot).next_back().map(|(_, d)| d))
+                .or_else(|| {
+                    self.damage_at_slot
+                        .range(..=slot)
+                        .next_back()
+                        .map(|(_, d)| d)
+                })
                 .cloned()
         }?;
         if self.slug() == "magic-missile" {
@@ -529,7 +538,7 @@ pub fn on_class_list(c: &Character, spell: &SpellDef) -> bool {
         return false;
     };
     let k = slug(class);
-    spell.classes.iter().any(|x| *x == k)
+    spell.classes.contains(&k)
 }
 
 /// Checks the caster may cast `spell`: a spell on its list of known/prepared spells, or (with
@@ -832,9 +841,8 @@ pub fn resolve(
                 None => darts.push((id.clone(), 1)),
             }
         }
-        if spell.per_projectile() && spell.attack.is_some() {
-            order.push(id.clone());
-        } else if !order.contains(id) {
+        // Each ray of an attack-roll projectile spell is its own attack; others hit once.
+        if (spell.per_projectile() && spell.attack.is_some()) || !order.contains(id) {
             order.push(id.clone());
         }
     }
@@ -846,7 +854,9 @@ pub fn resolve(
             crate::combat::sheet(call, &id)?
         };
         if target.dead {
-            report.lines.push(format!("{} is dead; unaffected", target.name));
+            report
+                .lines
+                .push(format!("{} is dead; unaffected", target.name));
             continue;
         }
         let mut tr = TargetResult {
@@ -940,7 +950,9 @@ pub fn resolve(
             tr.attack = Some(out.summary());
             tr.hit = Some(hit);
             tr.critical = critical;
-            report.lines.push(format!("{} — {}", caster.name, out.summary()));
+            report
+                .lines
+                .push(format!("{} — {}", caster.name, out.summary()));
             if !hit {
                 affected = false;
                 phrase.push(format!("misses {}", target.name));
@@ -952,9 +964,11 @@ pub fn resolve(
         let mut saved = false;
         if affected && let Some(sv) = spell.save {
             let eff = target.effective();
-            let mut req = D20Request::new(D20Test::Save { ability: sv.ability })
-                .dc(plan.save_dc)
-                .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
+            let mut req = D20Request::new(D20Test::Save {
+                ability: sv.ability,
+            })
+            .dc(plan.save_dc)
+            .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
             if sv.ability == Ability::Dexterity && !own {
                 let cover = map.and_then(|m| match plan.origin {
                     Some(o) => {
@@ -978,7 +992,9 @@ pub fn resolve(
             saved = out.success == Some(true);
             tr.save = Some(out.summary());
             tr.saved = Some(saved);
-            report.lines.push(format!("{} — {}", target.name, out.summary()));
+            report
+                .lines
+                .push(format!("{} — {}", target.name, out.summary()));
             if saved && !(sv.half && shared_damage.is_some()) {
                 affected = false;
                 phrase.push(format!("{} saves", target.name));
@@ -988,9 +1004,7 @@ pub fn resolve(
         }
         // Damage.
         if affected {
-            let amount: Option<i64> = if let Some(&(_, n)) =
-                darts.iter().find(|(t, _)| *t == id)
-            {
+            let amount: Option<i64> = if let Some(&(_, n)) = darts.iter().find(|(t, _)| *t == id) {
                 let r = roll_expr(call, &format!("{n}d4+{n}"), false)?;
                 report.lines.push(format!(
                     "{n} dart{} at {}: {}",
@@ -1147,7 +1161,9 @@ fn apply_effect(
 ) -> Result<String> {
     let spell = &plan.spell;
     let Some((kinds, _)) = crate::effects::preset(name) else {
-        return Ok(format!("{name}: no preset; apply its effect with manage_effect"));
+        return Ok(format!(
+            "{name}: no preset; apply its effect with manage_effect"
+        ));
     };
     let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
         if let Some(c) = caster.concentration.as_mut() {
@@ -1173,7 +1189,9 @@ fn apply_effect(
         (
             spell
                 .duration_rounds()
-                .map_or(Duration::UntilDispelled, |n| Duration::Rounds { remaining: n }),
+                .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                    remaining: n,
+                }),
             None,
         )
     };
@@ -1193,5 +1211,9 @@ fn apply_effect(
         duration,
         ends_on,
     });
-    Ok(format!("{} gains {name} ({})", target.name, what.join(", ")))
+    Ok(format!(
+        "{} gains {name} ({})",
+        target.name,
+        what.join(", ")
+    ))
 }

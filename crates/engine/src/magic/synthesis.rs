@@ -133,7 +133,10 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
     if !(1..=9).contains(&r.level) {
         return Err(EngineError::invalid(
             "level",
-            format!("{} is out of range; an improvised spell is level 1–9", r.level),
+            format!(
+                "{} is out of range; an improvised spell is level 1–9",
+                r.level
+            ),
         ));
     }
     let dice = r.dice.as_ref().map(|d| d.trim().to_string());
@@ -218,7 +221,10 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
         concentration: r.concentration,
         ritual: false,
         classes: Vec::new(),
-        damage_type: r.damage_type.or(Some(DamageType::Force)).filter(|_| r.kind == SynthKind::Damage),
+        damage_type: r
+            .damage_type
+            .or(Some(DamageType::Force))
+            .filter(|_| r.kind == SynthKind::Damage),
         damage_at_slot: Default::default(),
         damage_at_level: Default::default(),
         heal_at_slot: Default::default(),
@@ -282,8 +288,16 @@ pub fn synthesize_spell(call: &mut Call<'_>, r: SynthRequest) -> Result<SynthOut
         if slot.pact { " pact" } else { "" },
         r.level,
         if r.area.is_some() { " +2 area" } else { "" },
-        if r.condition.is_some() { " +2 condition" } else { "" },
-        if r.costly_component { " −2 costly component" } else { "" },
+        if r.condition.is_some() {
+            " +2 condition"
+        } else {
+            ""
+        },
+        if r.costly_component {
+            " −2 costly component"
+        } else {
+            ""
+        },
     )];
     let stats = caster.effective();
     let req = D20Request::new(D20Test::SkillCheck {
@@ -309,7 +323,16 @@ pub fn synthesize_spell(call: &mut Call<'_>, r: SynthRequest) -> Result<SynthOut
             ));
         }
         let name = caster.name.clone();
-        let d = deliver(call, &mut ctx, caster, def.clone(), numbers, slot, &r.targeting, "")?;
+        let d = deliver(
+            call,
+            &mut ctx,
+            caster,
+            def.clone(),
+            numbers,
+            slot,
+            &r.targeting,
+            "",
+        )?;
         lines.extend(d.lines);
         let enc = ctx.close(call, &d.headline)?;
         return Ok(SynthOutcome {
@@ -340,13 +363,16 @@ pub fn synthesize_spell(call: &mut Call<'_>, r: SynthRequest) -> Result<SynthOut
         )
     } else if miss >= 5 {
         let dtype = def.damage_type.unwrap_or(DamageType::Force);
-        let taken = hurt(call, &mut caster, &format!("{}d6", def.level), dtype, &mut lines)?;
+        let taken = hurt(
+            call,
+            &mut caster,
+            &format!("{}d6", def.level),
+            dtype,
+            &mut lines,
+        )?;
         (
             "backlash",
-            format!(
-                "Backlash! {}'s {} recoils: {taken}.",
-                caster.name, def.name
-            ),
+            format!("Backlash! {}'s {} recoils: {taken}.", caster.name, def.name),
         )
     } else {
         (
@@ -388,7 +414,12 @@ fn hurt(
     lines.push(format!("{dice} {dtype}: {}", roll.summary()));
     let amount = u32::try_from(roll.total.max(0)).unwrap_or(0);
     let mut changes = Vec::new();
-    let r = crate::update::damage(c, &[DamagePart::new(Some(dtype), amount)], false, &mut changes)?;
+    let r = crate::update::damage(
+        c,
+        &[DamagePart::new(Some(dtype), amount)],
+        false,
+        &mut changes,
+    )?;
     lines.append(&mut changes);
     crate::concentration::after_damage(call, c, r.total, lines)?;
     crate::concentration::enforce(call, c, lines)?;
@@ -412,7 +443,13 @@ fn surge(
                 .unwrap_or_else(|| format!("{}d6", def.level));
             hurt(call, c, &dice, DamageType::Force, lines)?
         }
-        1 => hurt(call, c, &format!("{}d10", def.level), DamageType::Force, lines)?,
+        1 => hurt(
+            call,
+            c,
+            &format!("{}d10", def.level),
+            DamageType::Force,
+            lines,
+        )?,
         2 => {
             add_condition(c, Condition::Blinded, Some(1));
             format!("{} is blinded for 1 round", c.name)

@@ -5,9 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::character::CharacterRef;
 use tabletop_engine::combat::actions::Who;
-use tabletop_engine::combat::auras::{
-    self, AuraAffects, AuraOp, AuraOutcome, AuraSave, NewAura,
-};
+use tabletop_engine::combat::auras::{self, AuraAffects, AuraOp, AuraOutcome, AuraSave, NewAura};
 use tabletop_engine::magic::scroll::{ScrollRequest, Targeting, scroll_check, use_scroll};
 use tabletop_engine::magic::spellcasting::{AreaKind, SpellArea};
 use tabletop_engine::magic::synthesis::{SynthKind, SynthRequest, spellbook, synthesize_spell};
@@ -85,7 +83,10 @@ fn run_scroll(call: &mut Call<'_>, a: UseScrollArgs) -> Result<Reply, EngineErro
                 .and_then(tabletop_engine::magic::scroll::spell_of_scroll)
         });
         let Some(spell) = spell else {
-            return Err(EngineError::invalid("spell", "check needs spell (or an itemName naming it)"));
+            return Err(EngineError::invalid(
+                "spell",
+                "check needs spell (or an itemName naming it)",
+            ));
         };
         let who = CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref());
         let t = scroll_check(call, who, &spell)?;
@@ -225,7 +226,8 @@ fn aura_text(o: &AuraOutcome) -> String {
             if let Some(d) = &a.damage {
                 what.push(format!(
                     "{d} {}",
-                    a.damage_type.map_or("damage".to_string(), |x| x.to_string())
+                    a.damage_type
+                        .map_or("damage".to_string(), |x| x.to_string())
                 ));
             }
             if let Some(h) = &a.healing {
@@ -249,7 +251,9 @@ fn aura_text(o: &AuraOutcome) -> String {
                 a.bearer_id,
                 a.radius_ft,
                 what.join(", "),
-                a.rounds_left.map(|r| format!("; {r} rounds")).unwrap_or_default(),
+                a.rounds_left
+                    .map(|r| format!("; {r} rounds"))
+                    .unwrap_or_default(),
                 a.concentration
                     .as_ref()
                     .map(|s| format!("; concentration ({s})"))
@@ -327,7 +331,10 @@ fn run_synth(call: &mut Call<'_>, a: SynthesizeArgs) -> Result<Reply, EngineErro
                     .join(", ")
             )
         };
-        return Ok(Reply::new(t, &serde_json::json!({ "character": name, "spells": spells })));
+        return Ok(Reply::new(
+            t,
+            &serde_json::json!({ "character": name, "spells": spells }),
+        ));
     }
     let kind = match a.effect_type {
         Some(EffectTypeArg::Damage) => SynthKind::Damage,

@@ -11,9 +11,7 @@ use crate::character::Character;
 use crate::combat::Encounter;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::magic::spellcasting::{
-    self, AttackNumbers, CastPlan, CasterNumbers, SpellDef, SlotUse,
-};
+use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse, SpellDef};
 
 /// The cost a cast_spell request carries when it names none: the spell's casting time (an
 /// action when the spell cannot be found; the cast then reports why).
@@ -38,7 +36,10 @@ pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
 pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let req = turn.req;
     let Some(mut caster) = turn.actor.clone() else {
-        return Err(EngineError::invalid("actorId", "say who casts (actorId or actorName)"));
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who casts (actorId or actorName)",
+        ));
     };
     let Some(name) = req.spell.as_deref() else {
         return Err(EngineError::invalid(
@@ -290,7 +291,10 @@ fn pick_targets(
     for w in named {
         let c = crate::combat::find_combatant(e, w.id.as_deref(), w.name.as_deref(), "targetId")?;
         if c.removed {
-            return Err(EngineError::Rule(format!("{} has left the encounter", c.name)));
+            return Err(EngineError::Rule(format!(
+                "{} has left the encounter",
+                c.name
+            )));
         }
         if c.character_id != caster.id {
             if let Some(r) = range {
