@@ -892,3 +892,61 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         "two 1st-level slots spent"
     );
 }
+
+#[test]
+fn moving_into_an_aura_applies_it_once_per_turn() {
+    let Some(srd) = common::srd("aura_on_enter") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 2);
+    let bran = make(&mut e, caster("Bran", "cleric", 5, &[]));
+    let mut first = monster("ogre", 1, &[(8, 0)]);
+    first.initiative = Some(30);
+    let order = fight(&mut e, vec![first, pc(&bran, 0, 0, 1)]);
+    let ogre = id_of(&order, "Ogre");
+    let op = AuraOp::Create(NewAura {
+        name: "Burning Halo".into(),
+        bearer: who(&bran),
+        radius_ft: 10,
+        damage: Some("2d6".into()),
+        damage_type: Some(DamageType::Fire),
+        healing: None,
+        condition: None,
+        save: None,
+        affects: AuraAffects::Enemies,
+        rounds: None,
+        concentration: None,
+    });
+    e.write("manage_aura", &serde_json::json!({}), |call| {
+        auras::manage_aura(call, None, op)
+    })
+    .unwrap();
+    let step = |e: &mut Engine<SqliteStore>, x: i32| {
+        let req = ActionRequest {
+            actor: who(&ogre),
+            action_type: Some(ActionType::Move),
+            to: Some(Position::new(x, 0)),
+            ..Default::default()
+        };
+        e.write("execute_action", &serde_json::json!({}), |call| {
+            execute(call, &req)
+        })
+        .unwrap()
+    };
+    // Still outside (the large ogre at x 6–7 is 30 ft from Bran's space): nothing.
+    step(&mut e, 6);
+    assert_eq!(sheet(&mut e, &ogre).hp, 59);
+    // Into the halo (10 ft away): 2d6 fire.
+    let out = step(&mut e, 2);
+    let hurt = 59 - sheet(&mut e, &ogre).hp;
+    assert!((2..=12).contains(&hurt), "{:?}", out.lines);
+    assert!(
+        out.lines.iter().any(|l| l.contains("Burning Halo")),
+        "{:?}",
+        out.lines
+    );
+    // Moving inside it again this turn does not burn twice.
+    step(&mut e, 1);
+    assert_eq!(59 - sheet(&mut e, &ogre).hp, hurt);
+}
