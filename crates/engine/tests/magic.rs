@@ -950,3 +950,52 @@ fn moving_into_an_aura_applies_it_once_per_turn() {
     step(&mut e, 1);
     assert_eq!(59 - sheet(&mut e, &ogre).hp, hurt);
 }
+
+#[test]
+fn outside_combat_spells_land_on_named_characters_and_rituals_spend_no_slot() {
+    let Some(srd) = common::srd("outside_combat") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 13);
+    let bran = make(
+        &mut e,
+        caster("Bran", "cleric", 3, &["Cure Wounds", "Detect Magic"]),
+    );
+    let aria = make(&mut e, caster("Aria", "wizard", 3, &["Detect Magic"]));
+    let mut a = sheet(&mut e, &aria);
+    a.hp = 2;
+    put(&mut e, &a);
+    let out = cast(&mut e, &bran, "Cure Wounds", |r| r.target = who(&aria)).unwrap();
+    let healed = out.details["targets"][0]["healed"].as_u64().unwrap() as u32;
+    assert!((4..=11).contains(&healed), "1d8 + 3: {}", out.details);
+    assert_eq!(sheet(&mut e, &aria).hp, 2 + healed);
+    assert_eq!(sheet(&mut e, &bran).spell_slots.used[0], 1);
+    // Detect Magic as a ritual: concentration, no slot.
+    let out = cast(&mut e, &aria, "Detect Magic", |r| r.ritual = true).unwrap();
+    assert!(
+        out.lines.iter().any(|l| l.contains("ritual")),
+        "{:?}",
+        out.lines
+    );
+    let a = sheet(&mut e, &aria);
+    assert_eq!(a.spell_slots.used, [0; 9]);
+    assert_eq!(a.concentration.unwrap().spell, "Detect Magic");
+    // Cure Wounds has no ritual tag.
+    let err = cast(&mut e, &bran, "Cure Wounds", |r| {
+        r.target = who(&aria);
+        r.ritual = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("ritual tag"), "{err}");
+    // In a fight a ritual is refused (it takes 10 minutes longer).
+    fight(
+        &mut e,
+        vec![pc(&aria, 0, 0, 20), monster("goblin", 1, &[(5, 5)])],
+    );
+    let err = cast(&mut e, &aria, "Detect Magic", |r| r.ritual = true)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("outside combat"), "{err}");
+}

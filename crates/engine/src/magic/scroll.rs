@@ -246,7 +246,12 @@ pub fn deliver(
             )?;
             ids.push(t.id);
         }
-        if ids.is_empty() {
+        let applies = !def.damage_at_slot.is_empty()
+            || !def.damage_at_level.is_empty()
+            || !def.heal_at_slot.is_empty()
+            || def.condition.is_some()
+            || def.effect.is_some();
+        if ids.is_empty() && applies && !def.self_range() {
             return Err(EngineError::invalid(
                 "targets",
                 format!("say whom {} affects: targets [{{id|name}}]", def.name),

@@ -53,9 +53,142 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     }
     crate::slots::ensure(call, &mut caster);
     let numbers = spellcasting::caster_numbers(call, &caster)?;
-    let slot = spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?;
+    let slot = if req.ritual {
+        ritual_check(&caster, &def)?;
+        rule(
+            turn,
+            format!(
+                "a ritual takes 10 minutes longer than {}'s casting time; cast it outside combat, or with a slot",
+                def.name
+            ),
+        )?;
+        SlotUse {
+            level: def.level,
+            pact: false,
+            spent: false,
+        }
+    } else {
+        spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
+    };
     let out = cast_in_encounter(call, turn, caster, def, numbers, slot, "")?;
     Ok(out)
+}
+
+/// Classes whose feature lets them cast ritual spells (SRD: bard, cleric, druid, wizard).
+const RITUAL_CASTERS: &[&str] = &["bard", "cleric", "druid", "wizard"];
+
+/// Refuses a ritual casting of a spell without the ritual tag, or by a class without ritual
+/// casting.
+pub fn ritual_check(c: &Character, def: &SpellDef) -> Result<()> {
+    if !def.ritual {
+        return Err(EngineError::invalid(
+            "ritual",
+            format!("{} has no ritual tag; cast it with a slot", def.name),
+        ));
+    }
+    let class = c.class.as_deref().map(crate::character::name_key);
+    if !class.is_some_and(|k| RITUAL_CASTERS.contains(&k.as_str())) {
+        return Err(EngineError::Rule(format!(
+            "{}'s class ({}) has no Ritual Casting feature (bards, clerics, druids and wizards do); cast it with a slot",
+            c.name,
+            c.class.as_deref().unwrap_or("none")
+        )));
+    }
+    Ok(())
+}
+
+/// cast_spell for a character in no active encounter (and no encounterId given): the spell
+/// lands on the named characters (no map, no range), a ritual spends no slot. `None` when the
+/// caster is in an encounter (the encounter path applies).
+pub fn cast_outside_combat(
+    call: &mut Call<'_>,
+    req: &ActionRequest,
+) -> Result<Option<ActionOutcome>> {
+    if req.encounter_id.is_some() || req.actor.is_empty() {
+        return Ok(None);
+    }
+    let Ok(caster) = crate::character::resolve_with_fields(
+        call,
+        crate::character::CharacterRef::new(req.actor.id.as_deref(), req.actor.name.as_deref()),
+        "actorId",
+        "actorName",
+    ) else {
+        return Ok(None);
+    };
+    if crate::combat::active_encounter_of(call, &caster.id)?.is_some() {
+        return Ok(None);
+    }
+    let Some(name) = req.spell.as_deref() else {
+        return Err(EngineError::invalid(
+            "spell",
+            "name the spell to cast, e.g. \"Cure Wounds\"",
+        ));
+    };
+    let def = spellcasting::find_spell(call, &caster, name)?;
+    let mut forced = Vec::new();
+    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+        if !req.force {
+            return Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )));
+        }
+        forced.push(why);
+    }
+    let mut caster = caster;
+    crate::slots::ensure(call, &mut caster);
+    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let slot = if req.ritual {
+        ritual_check(&caster, &def)?;
+        SlotUse {
+            level: def.level,
+            pact: false,
+            spent: false,
+        }
+    } else {
+        spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
+    };
+    let mut targets: Vec<super::Who> = Vec::new();
+    if !req.target.is_empty() {
+        targets.push(req.target.clone());
+    }
+    targets.extend(req.targets.iter().filter(|w| !w.is_empty()).cloned());
+    let targeting = crate::magic::scroll::Targeting {
+        targets,
+        ..Default::default()
+    };
+    let mut areq = ActionRequest::default();
+    let mut ctx = crate::magic::scroll::open(call, &caster, &targeting, &mut areq, None)?;
+    let name = caster.name.clone();
+    let slot_note = if slot.spent {
+        format!(
+            "{}{} slot spent; left: {}",
+            crate::slots::ordinal(slot.level),
+            if slot.pact { " pact" } else { "" },
+            caster.spell_slots.summary()
+        )
+    } else if req.ritual {
+        format!(
+            "cast as a ritual ({} + 10 minutes), no slot spent",
+            def.casting_time
+        )
+    } else {
+        String::new()
+    };
+    let d =
+        crate::magic::scroll::deliver(call, &mut ctx, caster, def, numbers, slot, &targeting, "")?;
+    let mut lines = d.lines;
+    if !slot_note.is_empty() {
+        lines.push(slot_note);
+    }
+    Ok(Some(ActionOutcome {
+        actor: name,
+        action_type: Some(super::ActionType::CastSpell),
+        headline: d.headline,
+        lines,
+        forced,
+        details: d.details,
+        ..Default::default()
+    }))
 }
 
 fn rule(turn: &mut Turn<'_>, why: String) -> Result<()> {
