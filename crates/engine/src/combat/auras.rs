@@ -247,6 +247,10 @@ pub fn apply(
     }
     crate::combat::put_sheet(call, &t)?;
     call.record_change("character", &t.id, lines.join("; "));
+    if t.dead && e.map.creature(&t.id).is_some() {
+        e.map.remove_creature(&t.id)?;
+        lines.push(format!("{} is dead and taken off the map.", t.name));
+    }
     let (round, turn) = (e.round, e.turn);
     if let Some(a) = e.auras.get_mut(index) {
         a.touched

@@ -1040,7 +1040,11 @@ pub fn resolve(
                     &mut changes,
                 )?;
                 tr.damage_taken = Some(r.total);
-                phrase.push(format!("{} {}", target.name, r.summary()));
+                phrase.push(format!(
+                    "{} takes {}",
+                    target.name,
+                    crate::combat::actions::attack::damage_phrase(&r)
+                ));
                 report.lines.append(&mut changes);
                 let mut conc = Vec::new();
                 concentration::after_damage(call, &mut target, r.total, &mut conc)?;

@@ -263,6 +263,17 @@ pub fn cast_in_encounter(
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
     report.spell = format!("{}{tag}", def.name);
+    // The dead leave the map, as after any attack.
+    for t in &report.targets {
+        if turn.encounter.map.creature(&t.id).is_some()
+            && crate::combat::sheet(call, &t.id).is_ok_and(|s| s.dead)
+        {
+            turn.encounter.map.remove_creature(&t.id)?;
+            report
+                .lines
+                .push(format!("{} is dead and taken off the map.", t.name));
+        }
+    }
     notes.extend(component_notes(&def, !tag.is_empty()));
     if slot.spent {
         notes.push(format!(
