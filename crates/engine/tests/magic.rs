@@ -999,3 +999,42 @@ fn outside_combat_spells_land_on_named_characters_and_rituals_spend_no_slot() {
         .to_string();
     assert!(err.contains("outside combat"), "{err}");
 }
+
+#[test]
+fn after_a_bonus_action_spell_only_a_cantrip_may_be_cast_with_the_action() {
+    let Some(srd) = common::srd("bonus_action_spell") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 17);
+    let bran = make(
+        &mut e,
+        caster(
+            "Bran",
+            "cleric",
+            3,
+            &["Healing Word", "Cure Wounds", "Sacred Flame"],
+        ),
+    );
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 0, 0, 25), monster("ogre", 1, &[(3, 0)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &bran, "Healing Word", |r| r.target = who(&bran)).unwrap();
+    assert_eq!(
+        out.cost,
+        Some(tabletop_engine::combat::actions::ActionCost::BonusAction),
+        "Healing Word's casting time is a bonus action"
+    );
+    let err = cast(&mut e, &bran, "Cure Wounds", |r| r.target = who(&bran))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("only a cantrip"), "{err}");
+    assert_eq!(
+        sheet(&mut e, &bran).spell_slots.used[0],
+        1,
+        "the refused spell spent nothing"
+    );
+    cast(&mut e, &bran, "Sacred Flame", |r| r.target = who(&ogre)).unwrap();
+}

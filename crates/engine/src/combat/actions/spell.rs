@@ -233,6 +233,38 @@ pub fn cast_in_encounter(
         }
         _ => {}
     }
+    // A bonus-action spell allows only a cantrip as the action, and the reverse.
+    let (bonus_spell, leveled) = turn
+        .encounter
+        .combatant(&caster.id)
+        .map_or((false, false), |c| {
+            (c.economy.bonus_action_spell, c.economy.leveled_action_spell)
+        });
+    match turn.cost {
+        ActionCost::Action if bonus_spell && def.level > 0 => rule(
+            turn,
+            format!(
+                "{} cast a spell with its bonus action this turn; only a cantrip may be cast with the action",
+                caster.name
+            ),
+        )?,
+        ActionCost::BonusAction if leveled => rule(
+            turn,
+            format!(
+                "{} cast a spell of 1st level or higher with its action this turn; no bonus-action spell now",
+                caster.name
+            ),
+        )?,
+        _ => {}
+    }
+    let cost = turn.cost;
+    if let Some(cb) = turn.encounter.combatant_mut(&caster.id) {
+        match cost {
+            ActionCost::BonusAction => cb.economy.bonus_action_spell = true,
+            ActionCost::Action if def.level > 0 => cb.economy.leveled_action_spell = true,
+            _ => {}
+        }
+    }
     let enc = &turn.encounter;
     let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
     let mut disadvantage = Vec::new();
