@@ -258,7 +258,7 @@ pub fn deliver(
             ));
         }
         if let Some(max) = def.max_targets(slot.level, caster.level) {
-            if def.per_projectile() {
+            if def.per_projectile() && !ids.is_empty() {
                 let named = ids.clone();
                 ids = (0..max).map(|i| named[i % named.len()].clone()).collect();
             } else if ids.len() > max {
