@@ -126,6 +126,9 @@ pub struct Character {
     /// The SRD stat block the character was made from (`fromMonster`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat_block: Option<StatBlock>,
+    /// Improvised spells mastered with synthesize_spell (castable by name with cast_spell).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mastered_spells: Vec<crate::magic::spellcasting::SpellDef>,
 }
 
 /// When a resource comes back.

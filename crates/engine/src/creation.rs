@@ -438,6 +438,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         spell_slots: Default::default(),
         resources: Vec::new(),
         stat_block: None,
+        mastered_spells: Vec::new(),
     };
     scores = character.abilities;
     let _ = scores;

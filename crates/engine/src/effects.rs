@@ -38,6 +38,18 @@ pub enum Duration {
         /// The spell.
         spell: String,
     },
+    /// As long as the caster concentrates, or until the bearer succeeds on the save rolled at
+    /// the end of each of its turns (Hold Person).
+    ConcentrationSave {
+        /// The caster's character id.
+        caster_id: String,
+        /// The spell.
+        spell: String,
+        /// The save DC.
+        dc: i32,
+        /// The save's ability.
+        ability: Ability,
+    },
     /// Until a saving throw succeeds (rolled at the end of the bearer's turn, on tick).
     SaveEnds {
         /// The save DC.
@@ -65,13 +77,24 @@ impl Duration {
             Duration::SaveEnds { dc, ability } => {
                 format!("until a DC {dc} {} save succeeds", ability.abbr())
             }
+            Duration::ConcentrationSave {
+                caster_id,
+                spell,
+                dc,
+                ability,
+            } => format!(
+                "concentration ({}: {spell}) or a DC {dc} {} save at the end of each turn",
+                caster_name(caster_id),
+                ability.abbr()
+            ),
         }
     }
 
     /// The caster whose concentration holds it, if any.
     pub fn caster(&self) -> Option<&str> {
         match self {
-            Duration::Concentration { caster_id, .. } => Some(caster_id),
+            Duration::Concentration { caster_id, .. }
+            | Duration::ConcentrationSave { caster_id, .. } => Some(caster_id),
             _ => None,
         }
     }
@@ -520,7 +543,7 @@ pub(crate) fn tick_duration(
             ));
             Ok(false)
         }
-        Duration::SaveEnds { dc, ability } => {
+        Duration::SaveEnds { dc, ability } | Duration::ConcentrationSave { dc, ability, .. } => {
             let out =
                 concentration::roll_save(call, sheet, *ability, *dc, &format!("ends {label}"))?;
             let ok = out.success == Some(true);

@@ -18,6 +18,7 @@ pub mod error;
 pub mod event;
 pub mod inventory;
 pub mod levelling;
+pub mod magic;
 pub mod lookup;
 pub mod monster;
 pub mod notes;

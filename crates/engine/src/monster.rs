@@ -338,6 +338,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             legendary_actions: m.legendary_actions.iter().map(action).collect(),
             reactions: m.reactions.iter().map(action).collect(),
         }),
+        mastered_spells: Vec::new(),
     }
 }
 

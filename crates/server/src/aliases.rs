@@ -1116,6 +1116,62 @@ pub static ALIASES: &[Alias] = &[
         &[("condition_name", "name"), ("conditionName", "name")],
     ),
     search("search_rules", T_RULE),
+    // Magic: cast_spell, scrolls, auras, synthesis.
+    Alias {
+        legacy: "cast_spell",
+        tool: "execute_action",
+        set: &[("actionType", "\"cast_spell\"")],
+        rename: CAST_ARGS,
+        convert: None,
+    },
+    scroll_alias("use_spell_scroll", scroll_use),
+    scroll_alias("get_scroll_use_dc", scroll_check),
+    scroll_alias("check_scroll_usability", scroll_check),
+    scroll_alias("get_scroll_details", scroll_check),
+    scroll_alias("identify_scroll", scroll_check),
+    Alias {
+        legacy: "scroll_manage",
+        tool: "use_scroll",
+        set: &[],
+        rename: SCROLL_ARGS,
+        convert: Some(scroll_action),
+    },
+    Alias {
+        legacy: "create_spell_scroll",
+        tool: "manage_inventory",
+        set: &[("operation", "\"give\"")],
+        rename: &[],
+        convert: Some(scroll_item),
+    },
+    aura_alias("create_aura", "\"create\""),
+    aura_alias("get_active_auras", "\"list\""),
+    aura_alias("get_auras_affecting_character", "\"list\""),
+    aura_alias("expire_auras", "\"list\""),
+    aura_alias("process_aura", "\"process\""),
+    aura_alias("process_aura_effects", "\"process\""),
+    aura_alias("remove_aura", "\"remove\""),
+    aura_alias("remove_character_auras", "\"remove\""),
+    Alias {
+        legacy: "aura_manage",
+        tool: "manage_aura",
+        set: &[],
+        rename: AURA_ARGS,
+        convert: Some(aura_action),
+    },
+    Alias {
+        legacy: "attempt_arcane_synthesis",
+        tool: "synthesize_spell",
+        set: &[("operation", "\"synthesize\"")],
+        rename: SYNTH_ARGS,
+        convert: None,
+    },
+    Alias {
+        legacy: "get_synthesized_spells",
+        tool: "synthesize_spell",
+        set: &[("operation", "\"spellbook\"")],
+        rename: SYNTH_ARGS,
+        convert: None,
+    },
     // Combat: attacks and movement (rpg-mcp list C → execute_action).
     routed(
         "resolve_attack",
@@ -1634,6 +1690,129 @@ pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, Tool
 }
 
 
+const CAST_ARGS: &[(&str, &str)] = &[
+    ("casterId", "actorId"),
+    ("casterName", "actorName"),
+    ("characterId", "actorId"),
+    ("characterName", "actorName"),
+    ("spellName", "spell"),
+    ("spell_name", "spell"),
+    ("level", "slotLevel"),
+    ("castAtLevel", "slotLevel"),
+];
+
+const SCROLL_ARGS: &[(&str, &str)] = &[
+    ("id", "characterId"),
+    ("character_id", "characterId"),
+    ("casterId", "characterId"),
+    ("casterName", "characterName"),
+    ("scrollId", "itemId"),
+    ("scrollName", "itemName"),
+    ("spellName", "spell"),
+    ("spell_name", "spell"),
+];
+
+const AURA_ARGS: &[(&str, &str)] = &[
+    ("id", "auraId"),
+    ("aura_id", "auraId"),
+    ("sourceId", "characterId"),
+    ("ownerId", "characterId"),
+    ("targetId", "characterId"),
+    ("targetName", "characterName"),
+    ("radiusFt", "radius"),
+    ("duration", "rounds"),
+    ("spellName", "spell"),
+];
+
+const SYNTH_ARGS: &[(&str, &str)] = &[
+    ("casterId", "characterId"),
+    ("casterName", "characterName"),
+    ("spellName", "name"),
+    ("spellLevel", "level"),
+    ("damageDice", "dice"),
+    ("effect", "effectType"),
+];
+
+const fn scroll_alias(legacy: &'static str, convert: Converter) -> Alias {
+    Alias {
+        legacy,
+        tool: "use_scroll",
+        set: &[],
+        rename: SCROLL_ARGS,
+        convert: Some(convert),
+    }
+}
+
+fn scroll_use(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.entry("operation").or_insert(Value::String("use".into()));
+    Ok(())
+}
+
+fn scroll_check(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    args.entry("operation").or_insert(Value::String("check".into()));
+    Ok(())
+}
+
+/// `scroll_manage {action: use|get_dc|check|details|identify}` → use or check.
+fn scroll_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let op = match args.remove("action").as_ref().and_then(Value::as_str) {
+        Some("use" | "cast" | "read") | None => "use",
+        Some(_) => "check",
+    };
+    args.entry("operation").or_insert(Value::String(op.into()));
+    Ok(())
+}
+
+/// `create_spell_scroll {characterId|characterName, spellName}` → give "Spell Scroll (Spell)".
+fn scroll_item(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    for (from, to) in [("id", "characterId"), ("character_id", "characterId")] {
+        if let Some(v) = args.remove(from) {
+            args.entry(to).or_insert(v);
+        }
+    }
+    let spell = args
+        .remove("spellName")
+        .or_else(|| args.remove("spell"))
+        .or_else(|| args.remove("spell_name"));
+    let Some(Value::String(spell)) = spell else {
+        return Err(ToolError(
+            "create_spell_scroll needs spellName; the scroll is given with manage_inventory".into(),
+        ));
+    };
+    args.remove("spellLevel");
+    let mut item = Map::new();
+    item.insert("name".into(), Value::String(format!("Spell Scroll ({spell})")));
+    args.insert("item".into(), Value::Object(item));
+    Ok(())
+}
+
+const fn aura_alias(legacy: &'static str, op: &'static str) -> Alias {
+    Alias {
+        legacy,
+        tool: "manage_aura",
+        set: match op.as_bytes()[1] {
+            b'c' => &[("operation", "\"create\"")],
+            b'l' => &[("operation", "\"list\"")],
+            b'p' => &[("operation", "\"process\"")],
+            _ => &[("operation", "\"remove\"")],
+        },
+        rename: AURA_ARGS,
+        convert: None,
+    }
+}
+
+/// `aura_manage {action: create|list|get|process|remove|expire}` → operation.
+fn aura_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    let op = match args.remove("action").as_ref().and_then(Value::as_str) {
+        Some("create" | "add") => "create",
+        Some("process" | "apply" | "tick") => "process",
+        Some("remove" | "delete" | "remove_all") => "remove",
+        _ => "list",
+    };
+    args.entry("operation").or_insert(Value::String(op.into()));
+    Ok(())
+}
+
 /// Legacy names of execute_action's fields.
 const COMBAT_ACTION: &[(&str, &str)] = &[
     ("attackerId", "actorId"),
@@ -1753,7 +1932,7 @@ fn improvisation_effect(args: &mut Map<String, Value>) -> Result<(), ToolError> 
         Some("advance_durations" | "process_triggers") => "tick",
         other => {
             return Err(ToolError(format!(
-                "improvisation_manage action {} is not routed; effects live in manage_effect (add, list, remove, tick), stunts in roll_check",
+                "improvisation_manage action {} is not routed; effects live in manage_effect (add, list, remove, tick), stunts in roll_check, synthesize and get_spellbook in synthesize_spell",
                 other.unwrap_or("(none)")
             )));
         }

@@ -1,19 +1,611 @@
-//! Auras centred on combatants (Spirit Guardians, a paladin's Aura of Protection), applied when a
-//! creature starts its turn in them.
+//! Auras: effects centred on a combatant that move with it (Spirit Guardians, a fire
+//! elemental's heat, a paladin's aura). Each has a radius, what it does to a creature inside
+//! (damage or healing dice, a condition, a save for half or none), whom it touches (allies,
+//! enemies, its bearer), a duration in rounds, and optionally the spell whose concentration
+//! holds it up: once the caster stops concentrating on that spell the aura is gone.
 //!
-//! This is the hook `advance_turn` calls; auras themselves arrive with `manage_aura`, which fills
-//! this module in. Until then no creature has an aura and the hook reports nothing.
+//! The turn loop calls [`at_turn_start`] when a creature starts its turn: every aura it stands in
+//! applies to it (real positions from the map, real HP, saves rolled). Movement calls
+//! [`on_enter`] after a creature's move: an aura it entered applies unless it already did to that
+//! creature this turn. `manage_aura` creates, lists, removes and processes them by hand.
 
-use super::model::Encounter;
+use serde::{Deserialize, Serialize};
+use tabletop_grid::Metric;
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::{Ability, Condition, DamageType};
+
+use super::model::{Encounter, Side};
+use crate::character::{ConditionEntry, name_key};
+use crate::effects::Duration;
 use crate::engine::Call;
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 
-/// Applies every aura that affects `character_id` at the start of its turn (saves, damage,
-/// healing), changing the sheets involved, and says what happened, one line each.
-pub fn at_turn_start(
-    _call: &mut Call<'_>,
-    _encounter: &mut Encounter,
-    _character_id: &str,
+/// Whom an aura touches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AuraAffects {
+    /// Creatures hostile to the bearer.
+    Enemies,
+    /// The bearer's side and its allies (not the bearer).
+    Allies,
+    /// Everyone but the bearer.
+    All,
+    /// Everyone, the bearer included.
+    AllAndSelf,
+    /// The bearer's allies and the bearer.
+    AlliesAndSelf,
+}
+
+/// A saving throw against an aura.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuraSave {
+    /// Ability.
+    pub ability: Ability,
+    /// DC.
+    pub dc: i32,
+    /// A success halves the damage (otherwise it negates everything).
+    pub half: bool,
+}
+
+/// An aura on the battlefield.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Aura {
+    /// Id within the encounter ("au1").
+    pub id: String,
+    /// Name ("Spirit Guardians").
+    pub name: String,
+    /// The combatant it is centred on (moves with it).
+    pub bearer_id: String,
+    /// Radius in feet from the bearer's space.
+    pub radius_ft: u32,
+    /// Damage dice on a creature inside.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<String>,
+    /// Damage type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+    /// Healing dice on a creature inside.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healing: Option<String>,
+    /// Condition imposed (on a failed save, or outright), until the start of its next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// The save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<AuraSave>,
+    /// Whom it touches.
+    pub affects: AuraAffects,
+    /// Rounds left (counted at the start of the bearer's turns); absent: until removed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_left: Option<u32>,
+    /// The spell whose concentration (by the bearer) holds it up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<String>,
+    /// Who it has touched this turn: (character id, round, turn index).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub touched: Vec<(String, u32, usize)>,
+}
+
+/// A new aura as requested.
+#[derive(Debug, Clone)]
+pub struct NewAura {
+    /// Name.
+    pub name: String,
+    /// Bearer (combatant id or name).
+    pub bearer: crate::combat::actions::Who,
+    /// Radius in feet.
+    pub radius_ft: u32,
+    /// Damage dice.
+    pub damage: Option<String>,
+    /// Damage type.
+    pub damage_type: Option<DamageType>,
+    /// Healing dice.
+    pub healing: Option<String>,
+    /// Condition.
+    pub condition: Option<Condition>,
+    /// Save.
+    pub save: Option<AuraSave>,
+    /// Whom.
+    pub affects: AuraAffects,
+    /// Rounds.
+    pub rounds: Option<u32>,
+    /// Spell held by the bearer's concentration (begun now if it is not already).
+    pub concentration: Option<String>,
+}
+
+fn affects(a: &Aura, bearer_side: Side, target_side: Side, is_bearer: bool) -> bool {
+    match a.affects {
+        AuraAffects::Enemies => !is_bearer && bearer_side.hostile_to(target_side),
+        AuraAffects::Allies => !is_bearer && !bearer_side.hostile_to(target_side),
+        AuraAffects::All => !is_bearer,
+        AuraAffects::AllAndSelf => true,
+        AuraAffects::AlliesAndSelf => is_bearer || !bearer_side.hostile_to(target_side),
+    }
+}
+
+/// Drops auras whose bearer left, died, or no longer concentrates on their spell; says which.
+pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    let mut kept = Vec::new();
+    for a in std::mem::take(&mut e.auras) {
+        let gone = match e.combatant(&a.bearer_id) {
+            None => Some("its bearer left".to_string()),
+            Some(c) if c.removed => Some(format!("{} left the fight", c.name)),
+            Some(_) => {
+                let s = crate::combat::sheet(call, &a.bearer_id)?;
+                if s.dead {
+                    Some(format!("{} is dead", s.name))
+                } else if let Some(spell) = &a.concentration {
+                    let holds = s
+                        .concentration
+                        .as_ref()
+                        .is_some_and(|c| name_key(&c.spell) == name_key(spell));
+                    (!holds).then(|| format!("{}'s concentration on {spell} ended", s.name))
+                } else {
+                    None
+                }
+            }
+        };
+        match gone {
+            Some(why) => lines.push(format!("aura {} ({}) ends: {why}", a.name, a.id)),
+            None => kept.push(a),
+        }
+    }
+    e.auras = kept;
+    Ok(lines)
+}
+
+/// Whether `target` stands within `a`'s radius (from the bearer's space to the target's).
+fn inside(e: &Encounter, a: &Aura, target: &str) -> bool {
+    e.map
+        .creature_distance_ft(&a.bearer_id, target, Metric::Grid5e)
+        .is_ok_and(|d| d <= a.radius_ft)
+}
+
+/// Applies aura `index` to `target_id` now (inside or not: the caller checked), rolling the save
+/// and the dice, through the damage pipeline and concentration saves. Marks it touched.
+pub fn apply(
+    call: &mut Call<'_>,
+    e: &mut Encounter,
+    index: usize,
+    target_id: &str,
 ) -> Result<Vec<String>> {
-    Ok(Vec::new())
+    let Some(a) = e.auras.get(index).cloned() else {
+        return Ok(Vec::new());
+    };
+    let mut t = crate::combat::sheet(call, target_id)?;
+    let mut lines = Vec::new();
+    if t.dead {
+        return Ok(lines);
+    }
+    let mut saved = false;
+    if let Some(sv) = a.save {
+        let out = crate::concentration::roll_save(call, &t, sv.ability, sv.dc, &a.name)?;
+        saved = out.success == Some(true);
+        lines.push(format!("{} — {}", t.name, out.summary()));
+    }
+    let negated = saved && !a.save.is_some_and(|s| s.half && a.damage.is_some());
+    if !negated {
+        if let Some(d) = &a.damage {
+            let r = tabletop_rules::dice::roll(d, call.rng()?)?;
+            call.record_roll(&r);
+            let mut amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+            if saved {
+                amount /= 2;
+            }
+            let mut changes = Vec::new();
+            let res = crate::update::damage(
+                &mut t,
+                &[DamagePart::new(a.damage_type, amount)],
+                false,
+                &mut changes,
+            )?;
+            lines.push(format!(
+                "{} ({}): {} {}{}",
+                a.name,
+                r.summary(),
+                t.name,
+                res.summary(),
+                if saved { " (half)" } else { "" }
+            ));
+            crate::concentration::after_damage(call, &mut t, res.total, &mut lines)?;
+            crate::concentration::enforce(call, &mut t, &mut lines)?;
+        }
+        if let Some(h) = &a.healing {
+            let r = tabletop_rules::dice::roll(h, call.rng()?)?;
+            call.record_roll(&r);
+            let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+            let mut changes = Vec::new();
+            let res = crate::update::heal(&mut t, amount, &mut changes)?;
+            lines.push(format!(
+                "{} ({}): {} {}",
+                a.name,
+                r.summary(),
+                t.name,
+                res.summary()
+            ));
+        }
+        if let Some(c) = a.condition
+            && !saved
+            && !t.dead
+            && !t.effective().condition_immunities.contains_key(&c)
+        {
+            t.conditions.retain(|x| x.condition != c);
+            t.conditions.push(ConditionEntry {
+                condition: c,
+                level: None,
+                source: a.name.clone(),
+                duration: Some(Duration::Rounds { remaining: 1 }),
+            });
+            lines.push(format!("{} is {c} ({})", t.name, a.name));
+        }
+    } else {
+        lines.push(format!("{} is unaffected by {}", t.name, a.name));
+    }
+    crate::combat::put_sheet(call, &t)?;
+    call.record_change("character", &t.id, lines.join("; "));
+    if t.dead && e.map.creature(&t.id).is_some() {
+        e.map.remove_creature(&t.id)?;
+        lines.push(format!("{} is dead and taken off the map.", t.name));
+    }
+    let (round, turn) = (e.round, e.turn);
+    if let Some(a) = e.auras.get_mut(index) {
+        a.touched
+            .retain(|(id, r, tn)| !(id == target_id || *r < round || (*r == round && *tn != turn)));
+        a.touched.push((target_id.to_string(), round, turn));
+    }
+    Ok(lines)
+}
+
+fn touched_now(e: &Encounter, a: &Aura, id: &str) -> bool {
+    a.touched
+        .iter()
+        .any(|(t, r, tn)| t == id && *r == e.round && *tn == e.turn)
+}
+
+fn candidates(call: &Call<'_>, e: &Encounter, index: usize, target_id: &str) -> Result<bool> {
+    let Some(a) = e.auras.get(index) else {
+        return Ok(false);
+    };
+    let (Some(bearer), Some(target)) = (e.combatant(&a.bearer_id), e.combatant(target_id)) else {
+        return Ok(false);
+    };
+    if target.removed {
+        return Ok(false);
+    }
+    let _ = call;
+    Ok(affects(a, bearer.side, target.side, a.bearer_id == target_id) && inside(e, a, target_id))
+}
+
+/// Start of `combatant_id`'s turn: auras it bears count down (and expire), auras whose
+/// concentration ended vanish, and every aura it stands in applies to it.
+pub fn at_turn_start(
+    call: &mut Call<'_>,
+    e: &mut Encounter,
+    combatant_id: &str,
+) -> Result<Vec<String>> {
+    let mut lines = expire(call, e)?;
+    let mut kept = Vec::new();
+    for mut a in std::mem::take(&mut e.auras) {
+        if a.bearer_id == combatant_id
+            && let Some(n) = a.rounds_left.as_mut()
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                lines.push(format!("aura {} ({}) ends: duration over", a.name, a.id));
+                continue;
+            }
+        }
+        kept.push(a);
+    }
+    e.auras = kept;
+    for i in 0..e.auras.len() {
+        if candidates(call, e, i, combatant_id)? {
+            lines.extend(apply(call, e, i, combatant_id)?);
+        }
+    }
+    Ok(lines)
+}
+
+/// After `combatant_id` moved: every aura it is now inside that has not touched it this turn
+/// applies (entering an aura for the first time on a turn).
+pub fn on_enter(call: &mut Call<'_>, e: &mut Encounter, combatant_id: &str) -> Result<Vec<String>> {
+    let mut lines = expire(call, e)?;
+    for i in 0..e.auras.len() {
+        let fresh = !touched_now(e, &e.auras[i], combatant_id);
+        if fresh && candidates(call, e, i, combatant_id)? {
+            lines.extend(apply(call, e, i, combatant_id)?);
+        }
+    }
+    Ok(lines)
+}
+
+/// Creates an aura; a concentration spell is begun on the bearer (ending another).
+pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aura, Vec<String>)> {
+    let name = n.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(EngineError::invalid(
+            "name",
+            "give the aura a name of 1–80 characters",
+        ));
+    }
+    if !(5..=300).contains(&n.radius_ft) {
+        return Err(EngineError::invalid(
+            "radius",
+            format!("{} ft is out of range; a radius is 5–300 ft", n.radius_ft),
+        ));
+    }
+    if n.damage.is_none() && n.healing.is_none() && n.condition.is_none() {
+        return Err(EngineError::invalid(
+            "damage",
+            "say what the aura does: damage (dice and damageType), healing (dice) or condition",
+        ));
+    }
+    for (field, d) in [("damage", &n.damage), ("healing", &n.healing)] {
+        if let Some(d) = d {
+            tabletop_rules::dice::parse(d).map_err(|err| {
+                EngineError::invalid(
+                    field,
+                    format!("'{d}' is not dice notation ({err}); e.g. \"3d8\""),
+                )
+            })?;
+        }
+    }
+    if let Some(s) = n.save
+        && !(1..=40).contains(&s.dc)
+    {
+        return Err(EngineError::invalid(
+            "saveDC",
+            format!("{} is out of range; a DC is 1–40", s.dc),
+        ));
+    }
+    if n.rounds
+        .is_some_and(|r| !(1..=crate::effects::MAX_ROUNDS).contains(&r))
+    {
+        return Err(EngineError::invalid(
+            "rounds",
+            "give 1–14400 rounds, or none for until removed",
+        ));
+    }
+    let bearer = crate::combat::find_combatant(
+        e,
+        n.bearer.id.as_deref(),
+        n.bearer.name.as_deref(),
+        "characterId",
+    )?
+    .clone();
+    let mut lines = Vec::new();
+    if let Some(spell) = &n.concentration {
+        let mut s = crate::combat::sheet(call, &bearer.character_id)?;
+        crate::concentration::begin(call, &mut s, spell, &mut lines)?;
+        crate::combat::put_sheet(call, &s)?;
+    }
+    let next = e
+        .auras
+        .iter()
+        .filter_map(|a| a.id.strip_prefix("au").and_then(|x| x.parse::<u32>().ok()))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let a = Aura {
+        id: format!("au{next}"),
+        name,
+        bearer_id: bearer.character_id.clone(),
+        radius_ft: n.radius_ft,
+        damage: n.damage,
+        damage_type: n.damage_type,
+        healing: n.healing,
+        condition: n.condition,
+        save: n.save,
+        affects: n.affects,
+        rounds_left: n.rounds,
+        concentration: n.concentration,
+        touched: Vec::new(),
+    };
+    lines.push(format!(
+        "aura {} ({}) surrounds {} ({} ft)",
+        a.name, a.id, bearer.name, a.radius_ft
+    ));
+    e.auras.push(a.clone());
+    // Concentration begun may have ended an aura held by the old spell.
+    lines.extend(expire(call, e)?);
+    Ok((a, lines))
+}
+
+/// Ids of the combatants inside aura `index` that it affects.
+pub fn inside_now(call: &Call<'_>, e: &Encounter, index: usize) -> Result<Vec<String>> {
+    let mut v = Vec::new();
+    for c in &e.order {
+        if candidates(call, e, index, &c.character_id)? {
+            v.push(c.character_id.clone());
+        }
+    }
+    Ok(v)
+}
+
+/// A `manage_aura` operation.
+#[derive(Debug, Clone)]
+pub enum AuraOp {
+    /// Create an aura.
+    Create(NewAura),
+    /// Apply now: one aura (or all) to one combatant (or everyone inside).
+    Process {
+        /// Aura id or name (default: every aura).
+        aura: Option<String>,
+        /// Only this combatant.
+        target: crate::combat::actions::Who,
+    },
+    /// Remove one aura, or every aura a combatant bears.
+    Remove {
+        /// Aura id or name.
+        aura: Option<String>,
+        /// Every aura of this bearer.
+        bearer: crate::combat::actions::Who,
+    },
+    /// List auras (those affecting one combatant, when given).
+    List {
+        /// Only auras this combatant stands in and is affected by.
+        target: crate::combat::actions::Who,
+    },
+}
+
+/// What `manage_aura` answers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuraOutcome {
+    /// Encounter id (absent when none is active).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encounter_id: Option<String>,
+    /// The auras now (or those listed).
+    pub auras: Vec<Aura>,
+    /// What happened.
+    pub lines: Vec<String>,
+}
+
+fn find_aura(e: &Encounter, key: &str) -> Result<usize> {
+    let k = name_key(key);
+    e.auras
+        .iter()
+        .position(|a| a.id == key.trim() || name_key(&a.name) == k)
+        .ok_or_else(|| EngineError::NotFound {
+            kind: "aura",
+            given: key.to_string(),
+            suggestions: e
+                .auras
+                .iter()
+                .map(|a| format!("{} ({})", a.name, a.id))
+                .collect(),
+        })
+}
+
+/// Runs one `manage_aura` operation on the encounter (default: the active one).
+pub fn manage_aura(
+    call: &mut Call<'_>,
+    encounter_id: Option<&str>,
+    op: AuraOp,
+) -> Result<AuraOutcome> {
+    if let AuraOp::List { target } = &op
+        && encounter_id.is_none()
+        && call
+            .tx_ref()
+            .list_encounters(call.campaign(), true)?
+            .is_empty()
+    {
+        let _ = target;
+        return Ok(AuraOutcome {
+            encounter_id: None,
+            auras: Vec::new(),
+            lines: vec!["no encounter is active, so no auras".into()],
+        });
+    }
+    let named = match &op {
+        AuraOp::Create(n) => n.bearer.clone(),
+        AuraOp::Process { target, .. } | AuraOp::List { target } => target.clone(),
+        AuraOp::Remove { bearer, .. } => bearer.clone(),
+    };
+    let mut e = crate::combat::load_for(call, encounter_id, &[&named])?;
+    let mut lines = expire(call, &mut e)?;
+    let mut shown = None;
+    match op {
+        AuraOp::Create(n) => {
+            let (_, l) = create(call, &mut e, n)?;
+            lines.extend(l);
+        }
+        AuraOp::Process { aura, target } => {
+            let idx: Vec<usize> = match aura {
+                Some(k) => vec![find_aura(&e, &k)?],
+                None => (0..e.auras.len()).collect(),
+            };
+            let only = if target.is_empty() {
+                None
+            } else {
+                Some(
+                    crate::combat::find_combatant(
+                        &e,
+                        target.id.as_deref(),
+                        target.name.as_deref(),
+                        "targetId",
+                    )?
+                    .character_id
+                    .clone(),
+                )
+            };
+            for i in idx {
+                let ids = match &only {
+                    Some(id) => {
+                        if candidates(call, &e, i, id)? {
+                            vec![id.clone()]
+                        } else {
+                            lines.push(format!(
+                                "{} is not inside {} or not affected by it",
+                                e.combatant(id).map_or(id.as_str(), |c| c.name.as_str()),
+                                e.auras[i].name
+                            ));
+                            Vec::new()
+                        }
+                    }
+                    None => inside_now(call, &e, i)?,
+                };
+                for id in ids {
+                    lines.extend(apply(call, &mut e, i, &id)?);
+                }
+            }
+        }
+        AuraOp::Remove { aura, bearer } => {
+            if let Some(k) = aura {
+                let i = find_aura(&e, &k)?;
+                let a = e.auras.remove(i);
+                lines.push(format!("aura {} ({}) removed", a.name, a.id));
+            } else if !bearer.is_empty() {
+                let id = crate::combat::find_combatant(
+                    &e,
+                    bearer.id.as_deref(),
+                    bearer.name.as_deref(),
+                    "characterId",
+                )?
+                .character_id
+                .clone();
+                let before = e.auras.len();
+                e.auras.retain(|a| a.bearer_id != id);
+                lines.push(format!("{} aura(s) removed", before - e.auras.len()));
+            } else {
+                return Err(EngineError::invalid(
+                    "auraId",
+                    "say which aura to remove (auraId) or whose (characterId/characterName)",
+                ));
+            }
+        }
+        AuraOp::List { target } => {
+            if !target.is_empty() {
+                let id = crate::combat::find_combatant(
+                    &e,
+                    target.id.as_deref(),
+                    target.name.as_deref(),
+                    "targetId",
+                )?
+                .character_id
+                .clone();
+                let mut v = Vec::new();
+                for i in 0..e.auras.len() {
+                    if candidates(call, &e, i, &id)? {
+                        v.push(e.auras[i].clone());
+                    }
+                }
+                shown = Some(v);
+            }
+        }
+    }
+    crate::combat::save(call, &e)?;
+    if !lines.is_empty() {
+        let id = e.id.clone();
+        call.record_change("encounter", &id, lines.join("; "));
+    }
+    Ok(AuraOutcome {
+        encounter_id: Some(e.id.clone()),
+        auras: shown.unwrap_or_else(|| e.auras.clone()),
+        lines,
+    })
 }

@@ -344,6 +344,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             legendary_actions: Vec::new(),
             reactions: Vec::new(),
         }),
+        mastered_spells: Vec::new(),
     })
 }
 
@@ -675,6 +676,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         log: Vec::new(),
         outcome: None,
         difficulty,
+        auras: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

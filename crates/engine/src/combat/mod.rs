@@ -99,9 +99,24 @@ pub fn load_for(
         })
     };
     let named: Vec<&&actions::Who> = named.iter().filter(|w| !w.is_empty()).collect();
+    let all: Vec<String> = active.iter().map(|e| format!("{} ({})", e.id, e.name)).collect();
     active.retain(|e| !named.is_empty() && named.iter().all(|w| fights_in(e, w)));
     match active.len() {
         1 => Ok(active.remove(0)),
+        0 if !named.is_empty() => {
+            let who: Vec<&str> = named
+                .iter()
+                .filter_map(|w| w.name.as_deref().or(w.id.as_deref()))
+                .collect();
+            Err(EngineError::invalid(
+                "encounterId",
+                format!(
+                    "{} fight together in none of the active encounters ({}); pass encounterId",
+                    who.join(" and "),
+                    all.join(", ")
+                ),
+            ))
+        }
         _ => load_active(call, None),
     }
 }

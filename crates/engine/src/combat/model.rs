@@ -85,6 +85,12 @@ pub struct Economy {
     pub attacks_left: u32,
     /// The Attack action was taken this turn (two-weapon fighting needs it).
     pub attacked: bool,
+    /// A spell was cast with the bonus action this turn (only a cantrip may follow as the action).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bonus_action_spell: bool,
+    /// A spell of 1st level or higher was cast with the action this turn (no bonus-action spell).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub leveled_action_spell: bool,
 }
 
 /// An action held with `ready`, taken as a reaction when its trigger happens.
@@ -240,6 +246,9 @@ pub struct Encounter {
     /// XP of the spawned and enemy creatures, and the difficulty for the party, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<tabletop_rules::encounter::Difficulty>,
+    /// Auras centred on combatants (see [`crate::combat::auras`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auras: Vec<crate::combat::auras::Aura>,
 }
 
 impl Encounter {

@@ -479,6 +479,8 @@ pub struct ExecuteActionArgs {
     pub path: Option<Vec<Position>>,
     pub spell: Option<String>,
     pub slot_level: Option<u8>,
+    /// Cast as a ritual: no slot, outside combat.
+    pub ritual: Option<bool>,
     /// Cone/line direction ("north", "se") when no aim square.
     pub direction: Option<String>,
     /// Damage/heal dice or number ("2d6+3", "1d8[fire]").
@@ -527,6 +529,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
         path: a.path.unwrap_or_default(),
         spell: a.spell,
         slot_level: a.slot_level,
+        ritual: a.ritual.unwrap_or(false),
         direction: a.direction,
         amount: a.amount,
         damage_type: a.damage_type,

@@ -13,6 +13,7 @@ mod inventory;
 mod magic;
 mod rest;
 pub(crate) mod spatial;
+mod spells;
 mod world;
 
 use serde::de::DeserializeOwned;
@@ -39,6 +40,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(encounter::specs());
     v.extend(spatial::specs());
     v.extend(magic::specs());
+    v.extend(spells::specs());
     v.extend(world::specs());
     v.extend(inventory::specs());
     v.extend(compendium::specs());

@@ -187,6 +187,9 @@ pub struct ActionRequest {
     /// Slot level to cast at (upcasting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot_level: Option<u8>,
+    /// Cast the spell as a ritual (no slot; 10 minutes longer, so outside combat).
+    #[serde(default)]
+    pub ritual: bool,
     /// Direction of a cone or line: a compass point ("north", "ne") when `to` is not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
@@ -304,6 +307,23 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
             "actionType",
             "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
         ));
+    };
+    // Outside any encounter a spell is cast on the named characters, without a map.
+    if action_type == ActionType::CastSpell
+        && let Some(out) = spell::cast_outside_combat(call, req)?
+    {
+        return Ok(out);
+    }
+    // A spell's casting time decides its cost when the request names none.
+    let costed;
+    let req = if action_type == ActionType::CastSpell && req.action_cost.is_none() {
+        costed = ActionRequest {
+            action_cost: Some(spell::casting_cost(call, req)),
+            ..req.clone()
+        };
+        &costed
+    } else {
+        req
     };
     let mut named: Vec<&Who> = vec![&req.actor, &req.target];
     named.extend(req.targets.iter());

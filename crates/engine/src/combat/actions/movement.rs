@@ -494,6 +494,10 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
                 format!("{} cannot end its move at {last}: {e}", actor.name),
             )
         })?;
+        // Auras entered for the first time this turn apply now.
+        if squares.len() >= 2 {
+            lines.extend(crate::combat::auras::on_enter(call, &mut turn.encounter, &id)?);
+        }
     }
     let left = {
         let Some(cb) = turn.encounter.combatant_mut(&id) else {

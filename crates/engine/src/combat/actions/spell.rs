@@ -1,10 +1,549 @@
-//! cast_spell inside an encounter.
+//! cast_spell inside an encounter: the spell's casting time decides the cost (action, bonus
+//! action, reaction; longer casting times cannot be cast in a round), the caster must know the
+//! spell, a slot is spent at the chosen level, targets are checked against the spell's range on
+//! the grid (total cover blocks), and areas take their targets from the map (walls block). Then
+//! [`crate::magic::spellcasting::resolve`] applies it.
 
-use super::{ActionOutcome, Turn};
+use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Metric, Position};
+
+use super::{ActionCost, ActionOutcome, ActionRequest, Turn};
+use crate::character::Character;
+use crate::combat::Encounter;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse, SpellDef};
 
-/// Casts a spell (to be written by the magic work).
-pub fn cast(_call: &mut Call<'_>, _turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    Err(EngineError::Rule("cast_spell is not available yet".into()))
+/// The cost a cast_spell request carries when it names none: the spell's casting time (an
+/// action when the spell cannot be found; the cast then reports why).
+pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
+    let found = (|| {
+        let e = crate::combat::load_active(call, req.encounter_id.as_deref()).ok()?;
+        let c = crate::combat::find_combatant(
+            &e,
+            req.actor.id.as_deref(),
+            req.actor.name.as_deref(),
+            "actorId",
+        )
+        .ok()?;
+        let sheet = crate::combat::sheet(call, &c.character_id).ok()?;
+        let def = spellcasting::find_spell(call, &sheet, req.spell.as_deref()?).ok()?;
+        def.cost()
+    })();
+    found.unwrap_or(ActionCost::Action)
+}
+
+/// Casts a spell from the actor's own slots and numbers.
+pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
+    let req = turn.req;
+    let Some(mut caster) = turn.actor.clone() else {
+        return Err(EngineError::invalid(
+            "actorId",
+            "say who casts (actorId or actorName)",
+        ));
+    };
+    let Some(name) = req.spell.as_deref() else {
+        return Err(EngineError::invalid(
+            "spell",
+            "name the spell to cast, e.g. \"Fireball\"",
+        ));
+    };
+    let def = spellcasting::find_spell(call, &caster, name)?;
+    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+        rule(turn, why)?;
+    }
+    crate::slots::ensure(call, &mut caster);
+    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let slot = if req.ritual {
+        ritual_check(&caster, &def)?;
+        rule(
+            turn,
+            format!(
+                "a ritual takes 10 minutes longer than {}'s casting time; cast it outside combat, or with a slot",
+                def.name
+            ),
+        )?;
+        SlotUse {
+            level: def.level,
+            pact: false,
+            spent: false,
+        }
+    } else {
+        spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
+    };
+    let out = cast_in_encounter(call, turn, caster, def, numbers, slot, "")?;
+    Ok(out)
+}
+
+/// Classes whose feature lets them cast ritual spells (SRD: bard, cleric, druid, wizard).
+const RITUAL_CASTERS: &[&str] = &["bard", "cleric", "druid", "wizard"];
+
+/// Refuses a ritual casting of a spell without the ritual tag, or by a class without ritual
+/// casting.
+pub fn ritual_check(c: &Character, def: &SpellDef) -> Result<()> {
+    if !def.ritual {
+        return Err(EngineError::invalid(
+            "ritual",
+            format!("{} has no ritual tag; cast it with a slot", def.name),
+        ));
+    }
+    let class = c.class.as_deref().map(crate::character::name_key);
+    if !class.is_some_and(|k| RITUAL_CASTERS.contains(&k.as_str())) {
+        return Err(EngineError::Rule(format!(
+            "{}'s class ({}) has no Ritual Casting feature (bards, clerics, druids and wizards do); cast it with a slot",
+            c.name,
+            c.class.as_deref().unwrap_or("none")
+        )));
+    }
+    Ok(())
+}
+
+/// cast_spell for a character in no active encounter (and no encounterId given): the spell
+/// lands on the named characters (no map, no range), a ritual spends no slot. `None` when the
+/// caster is in an encounter (the encounter path applies).
+pub fn cast_outside_combat(
+    call: &mut Call<'_>,
+    req: &ActionRequest,
+) -> Result<Option<ActionOutcome>> {
+    if req.encounter_id.is_some() || req.actor.is_empty() {
+        return Ok(None);
+    }
+    let Ok(caster) = crate::character::resolve_with_fields(
+        call,
+        crate::character::CharacterRef::new(req.actor.id.as_deref(), req.actor.name.as_deref()),
+        "actorId",
+        "actorName",
+    ) else {
+        return Ok(None);
+    };
+    if crate::combat::active_encounter_of(call, &caster.id)?.is_some() {
+        return Ok(None);
+    }
+    let Some(name) = req.spell.as_deref() else {
+        return Err(EngineError::invalid(
+            "spell",
+            "name the spell to cast, e.g. \"Cure Wounds\"",
+        ));
+    };
+    let def = spellcasting::find_spell(call, &caster, name)?;
+    let mut forced = Vec::new();
+    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+        if !req.force {
+            return Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )));
+        }
+        forced.push(why);
+    }
+    let mut caster = caster;
+    crate::slots::ensure(call, &mut caster);
+    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let slot = if req.ritual {
+        ritual_check(&caster, &def)?;
+        SlotUse {
+            level: def.level,
+            pact: false,
+            spent: false,
+        }
+    } else {
+        spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
+    };
+    let mut targets: Vec<super::Who> = Vec::new();
+    if !req.target.is_empty() {
+        targets.push(req.target.clone());
+    }
+    targets.extend(req.targets.iter().filter(|w| !w.is_empty()).cloned());
+    let targeting = crate::magic::scroll::Targeting {
+        targets,
+        ..Default::default()
+    };
+    let mut areq = ActionRequest::default();
+    let mut ctx = crate::magic::scroll::open(call, &caster, &targeting, &mut areq, None)?;
+    let name = caster.name.clone();
+    let slot_note = if slot.spent {
+        format!(
+            "{}{} slot spent; left: {}",
+            crate::slots::ordinal(slot.level),
+            if slot.pact { " pact" } else { "" },
+            caster.spell_slots.summary()
+        )
+    } else if req.ritual {
+        format!(
+            "cast as a ritual ({} + 10 minutes), no slot spent",
+            def.casting_time
+        )
+    } else {
+        String::new()
+    };
+    let d =
+        crate::magic::scroll::deliver(call, &mut ctx, caster, def, numbers, slot, &targeting, "")?;
+    let mut lines = d.lines;
+    if !slot_note.is_empty() {
+        lines.push(slot_note);
+    }
+    Ok(Some(ActionOutcome {
+        actor: name,
+        action_type: Some(super::ActionType::CastSpell),
+        headline: d.headline,
+        lines,
+        forced,
+        details: d.details,
+        ..Default::default()
+    }))
+}
+
+fn rule(turn: &mut Turn<'_>, why: String) -> Result<()> {
+    if turn.req.force {
+        turn.forced.push(why);
+        Ok(())
+    } else {
+        Err(EngineError::Rule(format!(
+            "{why} (pass force: true to override as the game master)"
+        )))
+    }
+}
+
+/// Casts `def` for `caster` (slot already spent, `numbers` the caster's or a scroll's) on the
+/// targets and area the request names, within the encounter; stores the caster. `tag` is added
+/// to the spell's name in the headline (" (scroll)").
+pub fn cast_in_encounter(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    mut caster: Character,
+    def: SpellDef,
+    numbers: CasterNumbers,
+    slot: SlotUse,
+    tag: &str,
+) -> Result<ActionOutcome> {
+    let req = turn.req;
+    match def.cost() {
+        None => rule(
+            turn,
+            format!(
+                "{} takes {} to cast, longer than a round; cast it outside combat",
+                def.name, def.casting_time
+            ),
+        )?,
+        Some(c) if c != turn.cost && turn.cost != ActionCost::Free => {
+            turn.forced.push(format!(
+                "{} is cast with {}, charged as {}",
+                def.name,
+                def.casting_time,
+                key(turn.cost)
+            ));
+        }
+        _ => {}
+    }
+    // A bonus-action spell allows only a cantrip as the action, and the reverse.
+    let (bonus_spell, leveled) = turn
+        .encounter
+        .combatant(&caster.id)
+        .map_or((false, false), |c| {
+            (c.economy.bonus_action_spell, c.economy.leveled_action_spell)
+        });
+    match turn.cost {
+        ActionCost::Action if bonus_spell && def.level > 0 => rule(
+            turn,
+            format!(
+                "{} cast a spell with its bonus action this turn; only a cantrip may be cast with the action",
+                caster.name
+            ),
+        )?,
+        ActionCost::BonusAction if leveled => rule(
+            turn,
+            format!(
+                "{} cast a spell of 1st level or higher with its action this turn; no bonus-action spell now",
+                caster.name
+            ),
+        )?,
+        _ => {}
+    }
+    let cost = turn.cost;
+    if let Some(cb) = turn.encounter.combatant_mut(&caster.id) {
+        match cost {
+            ActionCost::BonusAction => cb.economy.bonus_action_spell = true,
+            ActionCost::Action if def.level > 0 => cb.economy.leveled_action_spell = true,
+            _ => {}
+        }
+    }
+    let enc = &turn.encounter;
+    let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    let mut disadvantage = Vec::new();
+    if req.disadvantage {
+        disadvantage.push("caller".to_string());
+    }
+    let plan = CastPlan {
+        spell: def.clone(),
+        slot_level: slot.level,
+        save_dc: numbers.save_dc,
+        attack: if numbers.fixed {
+            AttackNumbers::Fixed(numbers.attack_bonus)
+        } else {
+            AttackNumbers::Caster(numbers.ability)
+        },
+        modifier: numbers.modifier,
+        targets,
+        origin,
+        advantage: if req.advantage {
+            vec!["caller".into()]
+        } else {
+            Vec::new()
+        },
+        disadvantage,
+        bonus: req.bonus,
+        source: format!("{}{tag}", def.name),
+    };
+    let enc = turn.encounter.clone();
+    let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
+    report.spell = format!("{}{tag}", def.name);
+    // The dead leave the map, as after any attack.
+    for t in &report.targets {
+        if turn.encounter.map.creature(&t.id).is_some()
+            && crate::combat::sheet(call, &t.id).is_ok_and(|s| s.dead)
+        {
+            turn.encounter.map.remove_creature(&t.id)?;
+            report
+                .lines
+                .push(format!("{} is dead and taken off the map.", t.name));
+        }
+    }
+    notes.extend(component_notes(&def, !tag.is_empty()));
+    if slot.spent {
+        notes.push(format!(
+            "{}{} slot spent; left: {}",
+            crate::slots::ordinal(slot.level),
+            if slot.pact { " pact" } else { "" },
+            caster.spell_slots.summary()
+        ));
+    }
+    report.notes = notes;
+    crate::combat::put_sheet(call, &caster)?;
+    call.record_change("character", &caster.id, report.headline());
+    let mut lines = report.lines.clone();
+    lines.extend(report.notes.iter().cloned());
+    turn.actor = Some(caster);
+    Ok(ActionOutcome {
+        headline: report.headline(),
+        lines,
+        details: serde_json::to_value(&report).unwrap_or_default(),
+        ..Default::default()
+    })
+}
+
+fn key(c: ActionCost) -> &'static str {
+    match c {
+        ActionCost::Action => "an action",
+        ActionCost::BonusAction => "a bonus action",
+        ActionCost::Reaction => "a reaction",
+        ActionCost::Free => "free",
+        ActionCost::Movement => "movement",
+    }
+}
+
+/// Components in words: "components V, S, M (a tiny ball of bat guano…)"; costly materials
+/// flagged. A scroll needs no material component.
+pub fn component_notes(def: &SpellDef, scroll: bool) -> Vec<String> {
+    let mut v = Vec::new();
+    if !def.components.is_empty() {
+        let mut s = format!("components {}", def.components.join(", "));
+        if scroll {
+            s.push_str(" (from a scroll: no material component needed)");
+        } else if let Some(m) = &def.material {
+            s.push_str(&format!(" ({m})"));
+        }
+        v.push(s);
+    }
+    if !scroll && let Some(m) = def.costly_material() {
+        v.push(format!("costly material component required: {m}"));
+    }
+    v
+}
+
+/// Parses a compass direction ("north", "ne").
+pub fn compass(s: &str) -> Result<Compass> {
+    s.parse::<Compass>().map_err(|_| {
+        EngineError::invalid(
+            "direction",
+            format!("'{s}' is not a direction; use n, ne, e, se, s, sw, w, nw (or give `to`)"),
+        )
+    })
+}
+
+/// The targets of a casting in an encounter: the area's creatures from the map, or the named
+/// targets (range and total cover checked), or the caster for self spells.
+fn pick_targets(
+    e: &Encounter,
+    caster: &Character,
+    def: &SpellDef,
+    req: &ActionRequest,
+    slot: u8,
+) -> Result<(Vec<String>, Option<AreaOrigin>, Vec<String>)> {
+    let mut notes = Vec::new();
+    let range = def.range_ft();
+    let Some(me) = e.map.creature(&caster.id) else {
+        return Err(EngineError::Rule(format!(
+            "{} is not on the encounter's map",
+            caster.name
+        )));
+    };
+    let me_pos = me.position;
+    if let Some(area) = def.area {
+        let shape = area.shape.shape(area.size_ft)?;
+        let (origin, direction, exclude) = if def.self_range() {
+            let dir = match (req.to, req.direction.as_deref()) {
+                (Some(to), _) => Some(Direction::Toward(to)),
+                (None, Some(d)) => Some(Direction::Compass(compass(d)?)),
+                (None, None) if area.shape.directed() => {
+                    return Err(EngineError::invalid(
+                        "direction",
+                        format!(
+                            "{} is a {}-ft {:?} from the caster: give direction (n, ne, …) or `to` (a square to aim at)",
+                            def.name, area.size_ft, area.shape
+                        )
+                        .to_lowercase(),
+                    ));
+                }
+                (None, None) => None,
+            };
+            (AreaOrigin::Square(me_pos), dir, Some(caster.id.as_str()))
+        } else {
+            let Some(to) = req.to else {
+                return Err(EngineError::invalid(
+                    "to",
+                    format!(
+                        "{} needs a point of origin: `to` {{x, y}} within {} of the caster",
+                        def.name, def.range
+                    ),
+                ));
+            };
+            e.map.check(to)?;
+            if let Some(r) = range {
+                let d = tabletop_grid::distance_ft(me_pos, to, Metric::Grid5e);
+                if d > r {
+                    return Err(EngineError::Rule(format!(
+                        "({}, {}) is {d} ft from {}; {} has a range of {}",
+                        to.x, to.y, caster.name, def.name, def.range
+                    )));
+                }
+            }
+            let dir = match req.direction.as_deref() {
+                Some(d) => Some(Direction::Compass(compass(d)?)),
+                None if area.shape.directed() => Some(Direction::Toward(away(me_pos, to))),
+                None => None,
+            };
+            (AreaOrigin::Square(to), dir, None)
+        };
+        let aoe = match direction {
+            Some(d) => AreaOfEffect::directed(shape, origin, d),
+            None => AreaOfEffect::new(shape, origin),
+        };
+        let ids = e.map.creatures_in_area(&aoe, exclude)?;
+        let ids: Vec<String> = ids
+            .into_iter()
+            .filter(|id| e.combatant(id).is_some_and(|c| !c.removed))
+            .collect();
+        if ids.is_empty() {
+            notes.push(format!("no creature is inside the {}", def.name));
+        }
+        return Ok((ids, Some(origin), notes));
+    }
+    if def.self_only() {
+        return Ok((vec![caster.id.clone()], None, notes));
+    }
+    let mut named: Vec<&super::Who> = Vec::new();
+    if !req.target.is_empty() {
+        named.push(&req.target);
+    }
+    named.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    if named.is_empty() {
+        return Err(EngineError::invalid(
+            "targetId",
+            format!(
+                "say whom {} targets: targetId/targetName, or targets [{{id|name}}]",
+                def.name
+            ),
+        ));
+    }
+    let mut ids = Vec::new();
+    for w in named {
+        let c = crate::combat::find_combatant(e, w.id.as_deref(), w.name.as_deref(), "targetId")?;
+        if c.removed {
+            return Err(EngineError::Rule(format!(
+                "{} has left the encounter",
+                c.name
+            )));
+        }
+        if c.character_id != caster.id {
+            if let Some(r) = range {
+                let d = e
+                    .map
+                    .creature_distance_ft(&caster.id, &c.character_id, Metric::Grid5e)?;
+                if d > r.max(5) {
+                    return Err(EngineError::Rule(format!(
+                        "{} is {d} ft from {}; {} has a range of {}",
+                        c.name, caster.name, def.name, def.range
+                    )));
+                }
+            }
+            let cover = e.map.creature_cover(
+                &caster.id,
+                &c.character_id,
+                &tabletop_grid::CoverOptions::default(),
+            )?;
+            if cover.ac_bonus.is_none() {
+                return Err(EngineError::Rule(format!(
+                    "{} has total cover from {}; a spell needs a clear path to its target",
+                    c.name, caster.name
+                )));
+            }
+        }
+        ids.push(c.character_id.clone());
+    }
+    if let Some(max) = def.max_targets(slot, caster.level) {
+        if def.per_projectile() {
+            // Cycle the named targets over every dart, ray or beam.
+            let named = ids.clone();
+            ids = (0..max).map(|i| named[i % named.len()].clone()).collect();
+            notes.push(format!("{max} projectiles: {}", projectile_split(&ids, e)));
+        } else if ids.len() > max {
+            return Err(EngineError::invalid(
+                "targets",
+                format!(
+                    "{} at {} level affects at most {max} target{}; name fewer (or cast at a higher slotLevel)",
+                    def.name,
+                    crate::slots::ordinal(slot.max(1)),
+                    if max == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    } else if let Some(h) = &def.higher_level
+        && slot > def.level
+        && h.to_ascii_lowercase().contains("additional creature")
+    {
+        notes.push(format!("at higher levels: {h}"));
+    }
+    Ok((ids, None, notes))
+}
+
+fn projectile_split(ids: &[String], e: &Encounter) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for id in ids {
+        let name = e.combatant(id).map_or(id.clone(), |c| c.name.clone());
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(n, k)| format!("{k} at {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A square past `to` seen from `from` (so a cone aimed at a point points that way).
+fn away(from: Position, to: Position) -> Position {
+    if from == to {
+        return Position::new(to.x, to.y - 1);
+    }
+    to
 }

@@ -1,0 +1,1223 @@
+//! The spellcasting model every casting tool shares: a spell's rules data ([`SpellDef`], read
+//! from the SRD or proposed by [`super::synthesis`]), the caster's numbers (save DC 8 plus
+//! proficiency plus ability, attack bonus proficiency plus ability), whether it may cast it (known or
+//! prepared spells, the class list), spell slots spent at the chosen level (pact slots too),
+//! upcasting and cantrip scaling from the data, and [`resolve`]: one casting applied to its
+//! targets (attack rolls or saves, damage through the damage pipeline and concentration saves,
+//! healing, conditions and effects, concentration begun and linked).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use tabletop_grid::{AreaOrigin, BattleMap, CoverOptions};
+use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::dice;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
+use tabletop_rules::{Ability, Condition, DamageType};
+use tabletop_srd::model::{AreaShape, AttackRange, SaveEffect, Spell};
+
+use crate::character::{Character, ConditionEntry, name_key};
+use crate::combat::Encounter;
+use crate::combat::actions::attack::AttackKind;
+use crate::concentration::{self, ConcentrationLink};
+use crate::effects::{ActiveEffect, Duration, EndTrigger, TurnPoint};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+use crate::slots::ordinal;
+
+/// Melee or ranged spell attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpellAttack {
+    /// A melee spell attack (Inflict Wounds).
+    Melee,
+    /// A ranged spell attack (Fire Bolt).
+    Ranged,
+}
+
+/// The shape of a spell's area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AreaKind {
+    /// Radius.
+    Sphere,
+    /// Length; as wide as long.
+    Cone,
+    /// Side.
+    Cube,
+    /// Radius (and height).
+    Cylinder,
+    /// Length, 5 ft wide.
+    Line,
+}
+
+impl AreaKind {
+    /// The grid shape of this area with its size.
+    pub fn shape(self, size_ft: u32) -> Result<tabletop_grid::Shape> {
+        let name = match self {
+            AreaKind::Sphere => "sphere",
+            AreaKind::Cone => "cone",
+            AreaKind::Cube => "cube",
+            AreaKind::Cylinder => "cylinder",
+            AreaKind::Line => "line",
+        };
+        let size = i32::try_from(size_ft).unwrap_or(i32::MAX);
+        Ok(tabletop_grid::Shape::from_name(name, size)?)
+    }
+
+    /// Whether the area needs a direction (cones, cubes, lines).
+    pub fn directed(self) -> bool {
+        matches!(self, AreaKind::Cone | AreaKind::Cube | AreaKind::Line)
+    }
+}
+
+/// A spell's area of effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellArea {
+    /// Shape.
+    pub shape: AreaKind,
+    /// Size in feet (radius, length or side).
+    pub size_ft: u32,
+}
+
+/// A spell's saving throw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellSaveDef {
+    /// The save's ability.
+    pub ability: Ability,
+    /// A success halves the damage (otherwise it negates the effect).
+    pub half: bool,
+}
+
+/// A spell's rules data, as the engine applies it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellDef {
+    /// Name ("Fireball").
+    pub name: String,
+    /// Level, 0 for cantrips.
+    pub level: u8,
+    /// School ("Evocation").
+    pub school: String,
+    /// Casting time as written ("1 action", "1 bonus action", "1 reaction", "1 minute").
+    pub casting_time: String,
+    /// Range as written ("150 feet", "Touch", "Self").
+    pub range: String,
+    /// Components ("V", "S", "M").
+    #[serde(default)]
+    pub components: Vec<String>,
+    /// Material component text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<String>,
+    /// Duration as written ("Instantaneous", "Up to 1 minute").
+    pub duration: String,
+    /// Requires concentration.
+    #[serde(default)]
+    pub concentration: bool,
+    /// Can be cast as a ritual.
+    #[serde(default)]
+    pub ritual: bool,
+    /// Classes with the spell on their list (slugs).
+    #[serde(default)]
+    pub classes: Vec<String>,
+    /// Damage type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_type: Option<DamageType>,
+    /// Damage dice by slot level.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub damage_at_slot: BTreeMap<u8, String>,
+    /// Damage dice by character level (cantrips).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub damage_at_level: BTreeMap<u8, String>,
+    /// Healing dice by slot level ("MOD" is the spellcasting modifier).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub heal_at_slot: BTreeMap<u8, String>,
+    /// Saving throw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SpellSaveDef>,
+    /// Spell attack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<SpellAttack>,
+    /// Area of effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<SpellArea>,
+    /// Condition imposed (on a failed save, or outright without a save).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// The condition ends on a successful save at the end of each of the bearer's turns.
+    #[serde(default)]
+    pub repeat_save: bool,
+    /// An effect preset applied to the targets (Bless, Shield of Faith, Haste…).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// "At higher levels" text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub higher_level: Option<String>,
+    /// Improvised (synthesize_spell) rather than from the SRD.
+    #[serde(default)]
+    pub synthesized: bool,
+}
+
+/// Known condition-imposing SRD spells: (slug, condition, repeat save at end of each turn).
+const CONDITION_SPELLS: &[(&str, Condition, bool)] = &[
+    ("hold-person", Condition::Paralyzed, true),
+    ("hold-monster", Condition::Paralyzed, true),
+    ("blindness-deafness", Condition::Blinded, true),
+    ("entangle", Condition::Restrained, false),
+    ("web", Condition::Restrained, false),
+    ("fear", Condition::Frightened, false),
+];
+
+/// SRD spells whose effect is an [`crate::effects::preset`].
+const EFFECT_SPELLS: &[&str] = &[
+    "bless",
+    "bane",
+    "shield-of-faith",
+    "shield",
+    "haste",
+    "longstrider",
+    "heroism",
+];
+
+fn slug(name: &str) -> String {
+    name_key(name).replace([' ', '/'], "-")
+}
+
+impl SpellDef {
+    /// The engine's reading of an SRD spell.
+    pub fn from_srd(s: &Spell) -> SpellDef {
+        let (condition, repeat_save) = CONDITION_SPELLS
+            .iter()
+            .find(|(k, ..)| *k == s.index)
+            .map_or((None, false), |(_, c, r)| (Some(*c), *r));
+        let effect = EFFECT_SPELLS
+            .contains(&s.index.as_str())
+            .then(|| s.name.clone());
+        SpellDef {
+            name: s.name.clone(),
+            level: s.level,
+            school: s.school.name.clone(),
+            casting_time: s.casting_time.clone(),
+            range: s.range.clone(),
+            components: s.components.clone(),
+            material: s.material.clone(),
+            duration: s.duration.clone(),
+            concentration: s.concentration,
+            ritual: s.ritual,
+            classes: s.classes.iter().map(|r| r.index.clone()).collect(),
+            damage_type: s.damage.as_ref().and_then(|d| d.damage_type),
+            damage_at_slot: s
+                .damage
+                .as_ref()
+                .map(|d| d.at_slot_level.clone())
+                .unwrap_or_default(),
+            damage_at_level: s
+                .damage
+                .as_ref()
+                .map(|d| d.at_character_level.clone())
+                .unwrap_or_default(),
+            heal_at_slot: s.heal_at_slot_level.clone(),
+            save: s.dc.as_ref().map(|d| SpellSaveDef {
+                ability: d.ability,
+                half: d.success == SaveEffect::Half,
+            }),
+            attack: s.attack_type.map(|a| match a {
+                AttackRange::Melee => SpellAttack::Melee,
+                AttackRange::Ranged => SpellAttack::Ranged,
+            }),
+            area: s.area_of_effect.map(|a| SpellArea {
+                shape: match a.shape {
+                    AreaShape::Sphere => AreaKind::Sphere,
+                    AreaShape::Cone => AreaKind::Cone,
+                    AreaShape::Cube => AreaKind::Cube,
+                    AreaShape::Cylinder => AreaKind::Cylinder,
+                    AreaShape::Line => AreaKind::Line,
+                },
+                size_ft: a.size,
+            }),
+            condition,
+            repeat_save,
+            effect,
+            higher_level: (!s.higher_level.is_empty()).then(|| s.higher_level.join(" ")),
+            synthesized: false,
+        }
+    }
+
+    /// The slug ("hold-person").
+    pub fn slug(&self) -> String {
+        slug(&self.name)
+    }
+
+    /// What the casting time costs in combat; `None` for casting times longer than a round.
+    pub fn cost(&self) -> Option<crate::combat::actions::ActionCost> {
+        use crate::combat::actions::ActionCost;
+        let t = self.casting_time.to_ascii_lowercase();
+        if t.contains("bonus action") {
+            Some(ActionCost::BonusAction)
+        } else if t.contains("reaction") {
+            Some(ActionCost::Reaction)
+        } else if t.contains("action") {
+            Some(ActionCost::Action)
+        } else {
+            None
+        }
+    }
+
+    /// Range in feet: touch 5, self 0; `None` when the range is not a distance (sight,
+    /// unlimited, special).
+    pub fn range_ft(&self) -> Option<u32> {
+        let r = self.range.to_ascii_lowercase();
+        if r.starts_with("self") {
+            return Some(0);
+        }
+        if r.starts_with("touch") {
+            return Some(5);
+        }
+        let n: u32 = r
+            .split(|ch: char| !ch.is_ascii_digit())
+            .find(|p| !p.is_empty())?
+            .parse()
+            .ok()?;
+        if r.contains("mile") {
+            Some(n.saturating_mul(5280))
+        } else if r.contains("feet") || r.contains("foot") {
+            Some(n)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the range is "Self".
+    pub fn self_range(&self) -> bool {
+        self.range.to_ascii_lowercase().starts_with("self")
+    }
+
+    /// Whether the spell is cast only on its caster (Self range, no area).
+    pub fn self_only(&self) -> bool {
+        self.self_range() && self.area.is_none()
+    }
+
+    /// Rounds of a timed duration ("1 round" 1, "1 minute" 10, "1 hour" 600), if any.
+    pub fn duration_rounds(&self) -> Option<u32> {
+        let d = self.duration.to_ascii_lowercase();
+        let n: u32 = d
+            .split(|ch: char| !ch.is_ascii_digit())
+            .find(|p| !p.is_empty())?
+            .parse()
+            .ok()?;
+        let per = if d.contains("round") {
+            1
+        } else if d.contains("minute") {
+            10
+        } else if d.contains("hour") {
+            600
+        } else if d.contains("day") {
+            14_400
+        } else {
+            return None;
+        };
+        Some(n.saturating_mul(per).min(crate::effects::MAX_ROUNDS))
+    }
+
+    /// Costly material components: material text naming a price in gp.
+    pub fn costly_material(&self) -> Option<&str> {
+        self.material
+            .as_deref()
+            .filter(|m| m.to_ascii_lowercase().contains(" gp"))
+    }
+
+    /// "3rd-level evocation" or "evocation cantrip".
+    pub fn kind_label(&self) -> String {
+        if self.level == 0 {
+            format!("{} cantrip", self.school.to_lowercase())
+        } else {
+            format!(
+                "{}-level {}",
+                ordinal(self.level),
+                self.school.to_lowercase()
+            )
+        }
+    }
+
+    /// How many creatures (or rays, darts, beams) the spell affects cast at `slot`, for spells
+    /// whose count the engine knows; `None` = as many as the caller names (areas, unknown).
+    pub fn max_targets(&self, slot: u8, caster_level: u32) -> Option<usize> {
+        let up = usize::from(slot.saturating_sub(self.level));
+        Some(match self.slug().as_str() {
+            "bless" | "bane" | "heroism" => {
+                if self.slug() == "heroism" {
+                    1 + up
+                } else {
+                    3 + up
+                }
+            }
+            "hold-person" => 1 + up,
+            "hold-monster" => 1 + up,
+            "magic-missile" => 3 + up,
+            "scorching-ray" => 3 + up,
+            "eldritch-blast" => match caster_level {
+                0..=4 => 1,
+                5..=10 => 2,
+                11..=16 => 3,
+                _ => 4,
+            },
+            "mass-cure-wounds" | "mass-healing-word" => 6,
+            _ if self.area.is_some() => return None,
+            _ if self.self_only() => 1,
+            _ if self.attack.is_some() => 1,
+            _ if self.synthesized => return None,
+            _ => return None,
+        })
+    }
+
+    /// Whether each target is one separate attack, dart or ray (cycled over the targets named).
+    pub fn per_projectile(&self) -> bool {
+        matches!(
+            self.slug().as_str(),
+            "magic-missile" | "scorching-ray" | "eldritch-blast"
+        )
+    }
+
+    /// The damage dice at this slot (spells) or character level (cantrips), "MOD" resolved.
+    pub fn damage_dice(&self, slot: u8, caster_level: u32, modifier: i32) -> Option<String> {
+        let raw = if self.level == 0 {
+            self.damage_at_level
+                .range(..=u8::try_from(caster_level.min(20)).unwrap_or(20))
+                .next_back()
+                .or_else(|| self.damage_at_level.iter().next())
+                .map(|(_, d)| d.clone())
+        } else {
+            self.damage_at_slot
+                .get(&slot)
+                .or_else(|| {
+                    self.damage_at_slot
+                        .range(..=slot)
+                        .next_back()
+                        .map(|(_, d)| d)
+                })
+                .cloned()
+        }?;
+        if self.slug() == "magic-missile" {
+            // One dart: 1d4 + 1.
+            return Some("1d4+1".into());
+        }
+        Some(with_modifier(&raw, modifier))
+    }
+
+    /// The healing dice at this slot, "MOD" resolved.
+    pub fn heal_dice(&self, slot: u8, modifier: i32) -> Option<String> {
+        let raw = self
+            .heal_at_slot
+            .get(&slot)
+            .or_else(|| self.heal_at_slot.range(..=slot).next_back().map(|(_, d)| d))?;
+        Some(with_modifier(raw, modifier))
+    }
+}
+
+/// Replaces "MOD" in SRD dice text with the spellcasting modifier ("1d8 + MOD" → "1d8+3").
+pub fn with_modifier(raw: &str, modifier: i32) -> String {
+    let compact: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some(base) = compact.strip_suffix("+MOD") {
+        return match modifier {
+            0 => base.to_string(),
+            m if m > 0 => format!("{base}+{m}"),
+            m => format!("{base}-{}", -m),
+        };
+    }
+    compact.replace("MOD", &modifier.max(0).to_string())
+}
+
+/// Finds a spell by name: the caster's mastered (synthesized) spells first, then the SRD.
+pub fn find_spell(call: &Call<'_>, caster: &Character, name: &str) -> Result<SpellDef> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(EngineError::invalid(
+            "spell",
+            "name the spell (1–80 characters), e.g. \"Fireball\"",
+        ));
+    }
+    let key = name_key(name);
+    if let Some(s) = caster
+        .mastered_spells
+        .iter()
+        .find(|s| name_key(&s.name) == key)
+    {
+        return Ok(s.clone());
+    }
+    let srd = call.require_compendium(
+        "casting SRD spells",
+        "only spells mastered with synthesize_spell can be cast without it",
+    )?;
+    if let Some(s) = srd.spell(name) {
+        return Ok(SpellDef::from_srd(s));
+    }
+    let suggestions: Vec<String> = srd
+        .spells()
+        .iter()
+        .filter(|s| {
+            let k = name_key(&s.name);
+            k.contains(&key) || key.contains(&k) || strsim_close(&k, &key)
+        })
+        .take(5)
+        .map(|s| s.name.clone())
+        .collect();
+    Err(EngineError::NotFound {
+        kind: "spell",
+        given: name.to_string(),
+        suggestions,
+    })
+}
+
+fn strsim_close(a: &str, b: &str) -> bool {
+    // A cheap closeness test: same first letter and length within 2, most letters shared.
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.is_empty() || b.is_empty() || a[0] != b[0] || a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    let shared = a.iter().filter(|c| b.contains(c)).count();
+    shared * 10 >= a.len().max(b.len()) * 8
+}
+
+/// The caster's spellcasting ability: the sheet's, else its SRD class's.
+pub fn spell_ability(call: &Call<'_>, c: &Character) -> Result<Ability> {
+    if let Some(a) = c.spellcasting_ability {
+        return Ok(a);
+    }
+    if let (Some(srd), Some(class)) = (call.compendium(), c.class.as_deref())
+        && let Some(a) = srd.class(class).and_then(|k| k.spellcasting_ability)
+    {
+        return Ok(a);
+    }
+    Err(EngineError::Rule(format!(
+        "{} has no spellcasting ability; set one with update_character (spellcastingAbility)",
+        c.name
+    )))
+}
+
+/// A caster's spell numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CasterNumbers {
+    /// The spellcasting ability.
+    pub ability: Ability,
+    /// Its (effective) modifier.
+    pub modifier: i32,
+    /// Save DC: 8 + proficiency + modifier (or a scroll's).
+    pub save_dc: i32,
+    /// Spell attack bonus: proficiency + modifier (or a scroll's).
+    pub attack_bonus: i32,
+    /// A scroll's fixed numbers are used instead of the caster's.
+    pub fixed: bool,
+}
+
+/// The caster's save DC and attack bonus from its effective stats.
+pub fn caster_numbers(call: &Call<'_>, c: &Character) -> Result<CasterNumbers> {
+    let ability = spell_ability(call, c)?;
+    let eff = c.effective();
+    let modifier = eff.modifier(ability);
+    let prof = eff.proficiency_bonus;
+    Ok(CasterNumbers {
+        ability,
+        modifier,
+        save_dc: 8 + prof + modifier,
+        attack_bonus: prof + modifier,
+        fixed: false,
+    })
+}
+
+/// Whether `c`'s class has `spell` on its list (by the SRD data).
+pub fn on_class_list(c: &Character, spell: &SpellDef) -> bool {
+    if spell.synthesized {
+        return true;
+    }
+    let Some(class) = c.class.as_deref() else {
+        return false;
+    };
+    let k = slug(class);
+    spell.classes.contains(&k)
+}
+
+/// Checks the caster may cast `spell`: a spell on its list of known/prepared spells, or (with
+/// no list kept) on its class's SRD list. Returns a refusal to report, or `None`.
+pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
+    if spell.synthesized {
+        return None;
+    }
+    let key = name_key(&spell.name);
+    if !c.spells.is_empty() {
+        if c.spells.iter().any(|s| name_key(s) == key) {
+            return None;
+        }
+        return Some(format!(
+            "{} does not know or have prepared {} (their spells: {}); add it with update_character spells",
+            c.name,
+            spell.name,
+            c.spells.join(", ")
+        ));
+    }
+    if on_class_list(c, spell) {
+        return None;
+    }
+    Some(format!(
+        "{} is not on {}'s class spell list ({}) and they list no spells; add it with update_character spells",
+        spell.name,
+        c.name,
+        c.class.as_deref().unwrap_or("no class")
+    ))
+}
+
+/// Which slot a casting used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotUse {
+    /// The level the spell was cast at (0 for cantrips and rituals).
+    pub level: u8,
+    /// A pact-magic slot was spent.
+    pub pact: bool,
+    /// Whether a slot was spent at all.
+    pub spent: bool,
+}
+
+/// Spends a slot of `level` (a regular slot first, else a pact slot of that level). With no
+/// `level`, the spell's own level, or the pact slots' level when only those are left.
+pub fn spend_slot(c: &mut Character, spell_level: u8, level: Option<u8>) -> Result<SlotUse> {
+    if spell_level == 0 {
+        return Ok(SlotUse {
+            level: 0,
+            pact: false,
+            spent: false,
+        });
+    }
+    if let Some(l) = level
+        && !(spell_level..=9).contains(&l)
+    {
+        return Err(EngineError::invalid(
+            "slotLevel",
+            format!(
+                "{l} is out of range; cast a {}-level spell with a slot of level {}–9",
+                ordinal(spell_level),
+                spell_level
+            ),
+        ));
+    }
+    let want = level.unwrap_or(spell_level);
+    if c.spell_slots.left(want) > 0 {
+        c.spell_slots.used[usize::from(want - 1)] += 1;
+        return Ok(SlotUse {
+            level: want,
+            pact: false,
+            spent: true,
+        });
+    }
+    if let Some(p) = c.spell_slots.pact.as_mut()
+        && p.used < p.max
+        && (p.level == want || (level.is_none() && p.level >= spell_level))
+    {
+        p.used += 1;
+        return Ok(SlotUse {
+            level: p.level,
+            pact: true,
+            spent: true,
+        });
+    }
+    Err(EngineError::Rule(format!(
+        "{} has no {}-level slot left (slots left/max: {}); pass slotLevel for a higher slot, or restore slots with manage_spell_slots or a rest",
+        c.name,
+        ordinal(want),
+        c.spell_slots.summary()
+    )))
+}
+
+/// The highest spell level `c` can cast with its slots (0 when it has none).
+pub fn highest_castable(c: &Character) -> u8 {
+    let regular = (1..=9u8)
+        .rev()
+        .find(|l| c.spell_slots.max[usize::from(l - 1)] > 0)
+        .unwrap_or(0);
+    let pact = c.spell_slots.pact.map_or(0, |p| p.level);
+    regular.max(pact)
+}
+
+/// How a casting rolls its attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttackNumbers {
+    /// The caster's ability and proficiency (through its effective stats and effects).
+    Caster(Ability),
+    /// A fixed bonus (a spell scroll's).
+    Fixed(i32),
+}
+
+/// One casting, ready to apply.
+#[derive(Debug, Clone)]
+pub struct CastPlan {
+    /// The spell.
+    pub spell: SpellDef,
+    /// The level it is cast at (0: cantrip).
+    pub slot_level: u8,
+    /// The save DC.
+    pub save_dc: i32,
+    /// How attacks roll.
+    pub attack: AttackNumbers,
+    /// The spellcasting modifier (for "MOD" in dice).
+    pub modifier: i32,
+    /// Target ids in order (a projectile spell repeats an id per dart or ray).
+    pub targets: Vec<String>,
+    /// The area's point of origin (cover on DEX saves is measured from it).
+    pub origin: Option<AreaOrigin>,
+    /// Extra advantage on spell attacks (reasons).
+    pub advantage: Vec<String>,
+    /// Extra disadvantage on spell attacks (reasons).
+    pub disadvantage: Vec<String>,
+    /// A situational bonus on spell attacks.
+    pub bonus: i32,
+    /// Label for the source ("Fireball", "Fireball (scroll)").
+    pub source: String,
+}
+
+/// What one casting did to one target.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetResult {
+    /// Character id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// The spell attack (summary), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attack: Option<String>,
+    /// Whether the attack hit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hit: Option<bool>,
+    /// A critical hit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub critical: bool,
+    /// The save (summary), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save: Option<String>,
+    /// Whether the save succeeded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved: Option<bool>,
+    /// Damage rolled (before defences).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_rolled: Option<i64>,
+    /// Damage taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damage_taken: Option<u32>,
+    /// HP healed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub healed: Option<u32>,
+    /// HP after.
+    pub hp_after: u32,
+    /// Condition imposed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// Effect applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// One phrase for the headline ("Goblin 1 takes 28 fire (7 → 0 HP), dies").
+    pub phrase: String,
+}
+
+/// What a casting did.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CastReport {
+    /// The spell.
+    pub spell: String,
+    /// Level cast at (0: cantrip).
+    pub slot_level: u8,
+    /// Save DC used (when a save was rolled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub save_dc: Option<i32>,
+    /// Per target.
+    pub targets: Vec<TargetResult>,
+    /// What happened, in order.
+    pub lines: Vec<String>,
+    /// Notes (components, costly material, targets beyond the data, concentration).
+    pub notes: Vec<String>,
+}
+
+impl CastReport {
+    /// "Fireball (3rd level): Goblin 1 takes 28 fire …; Goblin 2 …".
+    pub fn headline(&self) -> String {
+        let lvl = if self.slot_level == 0 {
+            "cantrip".to_string()
+        } else {
+            format!("{} level", ordinal(self.slot_level))
+        };
+        let phrases: Vec<&str> = self
+            .targets
+            .iter()
+            .map(|t| t.phrase.as_str())
+            .filter(|p| !p.is_empty())
+            .collect();
+        if phrases.is_empty() {
+            format!("{} ({lvl}) is cast.", self.spell)
+        } else {
+            format!("{} ({lvl}): {}.", self.spell, phrases.join("; "))
+        }
+    }
+}
+
+fn roll_expr(call: &mut Call<'_>, expr: &str, critical: bool) -> Result<dice::DiceRoll> {
+    let mut e = dice::parse(expr)?;
+    if critical {
+        e = e.with_doubled_dice()?;
+    }
+    let r = e.roll(call.rng()?)?;
+    call.record_roll(&r);
+    Ok(r)
+}
+
+/// Applies one casting: spends nothing (the caller spent the slot), begins concentration when the
+/// spell needs it (ending the old), then per target rolls the attack or the save and applies
+/// damage, healing, conditions and effects. `caster` is the in-memory sheet the caller stores;
+/// other targets are loaded and stored here. `map` gives cover (AC and DEX saves).
+pub fn resolve(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    enc: Option<&Encounter>,
+) -> Result<CastReport> {
+    let map: Option<&BattleMap> = enc.map(|e| &e.map);
+    let dodging: Vec<String> = enc
+        .map(|e| {
+            e.order
+                .iter()
+                .filter(|c| c.flags.dodging)
+                .map(|c| c.character_id.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let spell = &plan.spell;
+    let mut report = CastReport {
+        spell: spell.name.clone(),
+        slot_level: plan.slot_level,
+        ..Default::default()
+    };
+    if spell.concentration {
+        concentration::begin(call, caster, &spell.name, &mut report.lines)?;
+    }
+    let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
+    let heal = spell.heal_dice(plan.slot_level, plan.modifier);
+    if spell.save.is_some() {
+        report.save_dc = Some(plan.save_dc);
+    }
+    // A save-for-half area rolls its damage once for everyone (PHB "Combining effects").
+    let shared_damage = if spell.attack.is_none() && !spell.per_projectile() {
+        match &damage {
+            Some(d) => Some(roll_expr(call, d, false)?),
+            None => None,
+        }
+    } else {
+        None
+    };
+    if let Some(r) = &shared_damage {
+        report
+            .lines
+            .push(format!("{} damage: {}", spell.name, r.summary()));
+    }
+    let shared_heal = match &heal {
+        Some(h) => {
+            let r = roll_expr(call, h, false)?;
+            report
+                .lines
+                .push(format!("{} healing: {}", spell.name, r.summary()));
+            Some(r)
+        }
+        None => None,
+    };
+    // Projectiles landing on one target add up (magic missile darts).
+    let mut darts: Vec<(String, u32)> = Vec::new();
+    let mut order: Vec<String> = Vec::new();
+    for id in &plan.targets {
+        if spell.per_projectile() && spell.attack.is_none() {
+            match darts.iter_mut().find(|(t, _)| t == id) {
+                Some((_, n)) => *n += 1,
+                None => darts.push((id.clone(), 1)),
+            }
+        }
+        // Each ray of an attack-roll projectile spell is its own attack; others hit once.
+        if (spell.per_projectile() && spell.attack.is_some()) || !order.contains(id) {
+            order.push(id.clone());
+        }
+    }
+    for id in order {
+        let own = id == caster.id;
+        let mut target = if own {
+            caster.clone()
+        } else {
+            crate::combat::sheet(call, &id)?
+        };
+        if target.dead {
+            report
+                .lines
+                .push(format!("{} is dead; unaffected", target.name));
+            continue;
+        }
+        let mut tr = TargetResult {
+            id: target.id.clone(),
+            name: target.name.clone(),
+            ..Default::default()
+        };
+        let mut phrase: Vec<String> = Vec::new();
+        let mut affected = true;
+        let mut critical = false;
+        let mut damage_total: Option<dice::DiceRoll> = None;
+        // Attack roll: the shared attack situation (cover, target conditions, dodging, hiding,
+        // Help, a hostile next to a ranged caster) when on a map.
+        if let Some(kind) = spell.attack {
+            let t_eff = target.effective();
+            let (test, bonus) = match plan.attack {
+                AttackNumbers::Caster(a) => (
+                    D20Test::Attack {
+                        ability: Some(a),
+                        proficient: true,
+                    },
+                    0,
+                ),
+                AttackNumbers::Fixed(b) => (
+                    D20Test::Attack {
+                        ability: None,
+                        proficient: false,
+                    },
+                    b,
+                ),
+            };
+            let range = spell.range_ft().unwrap_or(5).max(5);
+            let situation = match enc {
+                Some(e) if !own => Some(crate::combat::actions::attack::situation(
+                    call,
+                    e,
+                    caster,
+                    &target,
+                    match kind {
+                        SpellAttack::Melee => AttackKind::melee(range),
+                        SpellAttack::Ranged => AttackKind::ranged(range, range),
+                    },
+                )?),
+                _ => None,
+            };
+            if let Some(sit) = &situation
+                && !sit.refusals.is_empty()
+            {
+                let why = sit.refusals.join("; ");
+                report.lines.push(why.clone());
+                tr.phrase = why;
+                tr.hp_after = target.hp;
+                report.targets.push(tr);
+                continue;
+            }
+            let mut req = D20Request::new(test)
+                .dc(t_eff.armor_class.value)
+                .labelled(format!("{} spell attack vs {}", spell.name, target.name));
+            match &situation {
+                Some(sit) => {
+                    for a in &sit.advantage {
+                        req = req.advantage(a.clone());
+                    }
+                    for d in &sit.disadvantage {
+                        req = req.disadvantage(d.clone());
+                    }
+                    req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
+                    if sit.cover_bonus > 0 {
+                        req = req.dc(t_eff.armor_class.value + sit.cover_bonus);
+                        req = req.bonus(format!("target cover (+{} AC)", sit.cover_bonus), 0);
+                    }
+                }
+                None => req = req.against(&t_eff, false),
+            }
+            if bonus != 0 {
+                req = req.bonus("scroll attack bonus", bonus);
+            }
+            if plan.bonus != 0 {
+                req = req.bonus("situational bonus", plan.bonus);
+            }
+            for a in &plan.advantage {
+                req = req.advantage(a.clone());
+            }
+            for d in &plan.disadvantage {
+                req = req.disadvantage(d.clone());
+            }
+            let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
+            call.record_roll(&out);
+            let hit = out.success == Some(true);
+            critical = hit && out.critical;
+            tr.attack = Some(out.summary());
+            tr.hit = Some(hit);
+            tr.critical = critical;
+            report
+                .lines
+                .push(format!("{} — {}", caster.name, out.summary()));
+            if !hit {
+                affected = false;
+                phrase.push(format!("misses {}", target.name));
+            } else if critical {
+                phrase.push(format!("critical hit on {}", target.name));
+            }
+        }
+        // Saving throw.
+        let mut saved = false;
+        if affected && let Some(sv) = spell.save {
+            let eff = target.effective();
+            let mut req = D20Request::new(D20Test::Save {
+                ability: sv.ability,
+            })
+            .dc(plan.save_dc)
+            .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
+            if sv.ability == Ability::Dexterity && !own {
+                let cover = map.and_then(|m| match plan.origin {
+                    Some(o) => {
+                        let c = m.creature(&id)?;
+                        m.cover_from_origin(o, c.position, c.size, &CoverOptions::default())
+                            .ok()
+                    }
+                    None => m
+                        .creature_cover(&caster.id, &id, &CoverOptions::default())
+                        .ok(),
+                });
+                if let Some(b) = cover.and_then(|c| c.dex_save_bonus).filter(|b| *b > 0) {
+                    req = req.bonus("cover", b);
+                }
+                if dodging.contains(&id) {
+                    req = req.advantage("dodging");
+                }
+            }
+            let out = roll_d20_test(&eff, &req, call.rng()?);
+            call.record_roll(&out);
+            saved = out.success == Some(true);
+            tr.save = Some(out.summary());
+            tr.saved = Some(saved);
+            report
+                .lines
+                .push(format!("{} — {}", target.name, out.summary()));
+            if saved && !(sv.half && shared_damage.is_some()) {
+                affected = false;
+                phrase.push(format!("{} saves", target.name));
+            } else if saved {
+                phrase.push(format!("{} saves for half", target.name));
+            }
+        }
+        // Damage.
+        if affected {
+            let amount: Option<i64> = if let Some(&(_, n)) = darts.iter().find(|(t, _)| *t == id) {
+                let r = roll_expr(call, &format!("{n}d4+{n}"), false)?;
+                report.lines.push(format!(
+                    "{n} dart{} at {}: {}",
+                    if n == 1 { "" } else { "s" },
+                    target.name,
+                    r.summary()
+                ));
+                let t = r.total;
+                damage_total = Some(r);
+                Some(t)
+            } else if let Some(r) = &shared_damage {
+                Some(if saved { r.total / 2 } else { r.total })
+            } else if let Some(d) = &damage {
+                let r = roll_expr(call, d, critical)?;
+                report
+                    .lines
+                    .push(format!("Damage to {}: {}", target.name, r.summary()));
+                let t = r.total;
+                damage_total = Some(r);
+                Some(t)
+            } else {
+                None
+            };
+            let _ = &damage_total;
+            if let Some(amount) = amount {
+                let amount = u32::try_from(amount.max(0)).unwrap_or(u32::MAX);
+                tr.damage_rolled = Some(i64::from(amount));
+                let mut changes = Vec::new();
+                let r = crate::update::damage(
+                    &mut target,
+                    &[DamagePart::new(spell.damage_type, amount)],
+                    critical,
+                    &mut changes,
+                )?;
+                tr.damage_taken = Some(r.total);
+                phrase.push(format!(
+                    "{} takes {}",
+                    target.name,
+                    crate::combat::actions::attack::damage_phrase(&r)
+                ));
+                report.lines.append(&mut changes);
+                let mut conc = Vec::new();
+                concentration::after_damage(call, &mut target, r.total, &mut conc)?;
+                concentration::enforce(call, &mut target, &mut conc)?;
+                report.lines.append(&mut conc);
+            }
+            if let Some(r) = &shared_heal {
+                let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+                let mut changes = Vec::new();
+                let h = crate::update::heal(&mut target, amount, &mut changes)?;
+                tr.healed = Some(h.healed);
+                phrase.push(format!("{} {}", target.name, h.summary()));
+                report.lines.append(&mut changes);
+            }
+            if let Some(cond) = spell.condition
+                && !target.dead
+            {
+                match impose_condition(call, caster, &mut target, plan, cond) {
+                    Ok(line) => {
+                        tr.condition = Some(cond);
+                        phrase.push(line.clone());
+                        report.lines.push(line);
+                    }
+                    Err(why) => {
+                        phrase.push(why.clone());
+                        report.lines.push(why);
+                    }
+                }
+            }
+            if let Some(effect) = &spell.effect
+                && !target.dead
+            {
+                let line = apply_effect(call, caster, &mut target, plan, effect)?;
+                tr.effect = Some(effect.clone());
+                phrase.push(line.clone());
+                report.lines.push(line);
+            }
+        }
+        tr.hp_after = target.hp;
+        tr.phrase = phrase.join(", ");
+        if own {
+            // The caster's links were added to the in-memory caster; keep them unless the
+            // target copy lost concentration.
+            let conc = caster.concentration.clone();
+            *caster = target;
+            if caster.concentration.is_some() {
+                caster.concentration = conc;
+            }
+        } else {
+            crate::combat::put_sheet(call, &target)?;
+            call.record_change("character", &target.id, tr.phrase.clone());
+        }
+        report.targets.push(tr);
+    }
+    Ok(report)
+}
+
+fn impose_condition(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    target: &mut Character,
+    plan: &CastPlan,
+    cond: Condition,
+) -> std::result::Result<String, String> {
+    let spell = &plan.spell;
+    if let Some(src) = target.effective().condition_immunities.get(&cond) {
+        return Err(format!(
+            "{} is immune to {cond} ({})",
+            target.name,
+            src.join(", ")
+        ));
+    }
+    let repeat = if spell.repeat_save {
+        spell.save.map(|s| (s.ability, plan.save_dc))
+    } else {
+        None
+    };
+    let duration = if spell.concentration && caster.concentration.is_some() {
+        if let Some(c) = caster.concentration.as_mut() {
+            c.add_link(ConcentrationLink::condition(&target.id, cond));
+        }
+        Some(match repeat {
+            Some((ability, dc)) => Duration::ConcentrationSave {
+                caster_id: caster.id.clone(),
+                spell: spell.name.clone(),
+                dc,
+                ability,
+            },
+            None => Duration::Concentration {
+                caster_id: caster.id.clone(),
+                spell: spell.name.clone(),
+            },
+        })
+    } else if let Some((ability, dc)) = repeat {
+        Some(Duration::SaveEnds { dc, ability })
+    } else {
+        spell
+            .duration_rounds()
+            .map(|n| Duration::Rounds { remaining: n })
+    };
+    let _ = call;
+    target.conditions.retain(|e| e.condition != cond);
+    target.conditions.push(ConditionEntry {
+        condition: cond,
+        level: None,
+        source: spell.name.clone(),
+        duration,
+    });
+    Ok(format!("{} is {cond}", target.name))
+}
+
+fn apply_effect(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    target: &mut Character,
+    plan: &CastPlan,
+    name: &str,
+) -> Result<String> {
+    let spell = &plan.spell;
+    let Some((kinds, _)) = crate::effects::preset(name) else {
+        return Ok(format!(
+            "{name}: no preset; apply its effect with manage_effect"
+        ));
+    };
+    let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
+        if let Some(c) = caster.concentration.as_mut() {
+            c.add_link(ConcentrationLink::effect(&target.id, name));
+        }
+        (
+            Duration::Concentration {
+                caster_id: caster.id.clone(),
+                spell: spell.name.clone(),
+            },
+            None,
+        )
+    } else if name_key(name) == "shield" {
+        // Until the start of the caster's next turn.
+        (
+            Duration::Rounds { remaining: 1 },
+            Some(EndTrigger {
+                at: TurnPoint::Start,
+                turn_of: caster.id.clone(),
+            }),
+        )
+    } else {
+        (
+            spell
+                .duration_rounds()
+                .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                    remaining: n,
+                }),
+            None,
+        )
+    };
+    let key = name_key(name);
+    target.effects.retain(|e| name_key(&e.name) != key);
+    let id = call.new_id("ef")?;
+    let mods: Vec<Modifier> = kinds
+        .into_iter()
+        .map(|k: ModifierKind| Modifier::new(name.to_string(), k))
+        .collect();
+    let what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
+    target.effects.push(ActiveEffect {
+        id,
+        name: name.to_string(),
+        source: Some(format!("{} ({})", spell.name, caster.name)),
+        modifiers: mods,
+        duration,
+        ends_on,
+    });
+    Ok(format!(
+        "{} gains {name} ({})",
+        target.name,
+        what.join(", ")
+    ))
+}
