@@ -177,7 +177,7 @@ impl Surface {
             _ => (spec.schema)(),
         };
         match self.detail {
-            SchemaDetail::Compact => crate::schema::compact(&schema),
+            SchemaDetail::Compact => crate::schema::compact(&schema, rare_fields(spec.name)),
             SchemaDetail::Full => schema,
         }
     }
@@ -204,6 +204,48 @@ impl Surface {
         }
         v
     }
+}
+
+/// Fields most turns do not need, left out of compact schemas (the server still accepts them,
+/// and `tabletop://tools/{name}` describes them).
+const RARE_FIELDS: &[(&str, &[&str])] = &[
+    ("execute_action", &["ability", "advantage", "bonus", "dc", "direction", "disadvantage", "path", "readiedAction", "ritual", "description"]),
+    ("search_compendium", &["alignment", "armorCategory", "attunement", "category", "concentration", "damageType", "ritual", "save", "size", "weaponCategory", "perPage"]),
+    ("update_character", &["background", "characterType", "class", "critical", "defenses", "equipment", "expertise", "languages", "notes", "race", "resources", "saves", "size", "skills", "spellcastingAbility", "spells"]),
+    ("manage_location", &["discovered", "findDC", "hazards", "hidden", "keyItem", "lighting", "lockDC", "locked", "oneWay", "page", "tags", "terrain", "travelMinutes"]),
+    ("synthesize_spell", &["areaShape", "areaSize", "bonusAction", "concentration", "costlyComponent", "direction", "force", "range", "school", "to", "targets"]),
+    ("create_character", &["background", "customClass", "customRace", "equipment", "notes", "previewTemplate", "saves", "skills", "spells", "subrace", "validateOnly", "speed"]),
+    ("manage_aura", &["affects", "condition", "healing", "rounds", "saveAbility", "saveDC", "spell"]),
+    ("place_prop", &["ac", "hiddenDc", "hp", "lengthFt", "symbol", "trap", "widthFt"]),
+    ("roll_check", &["bonus", "contestedBy", "group", "proficient", "reason"]),
+    ("manage_notes", &["limit", "page", "visibility", "tagFilter"]),
+    ("manage_inventory", &["charges", "currency", "showEquipped", "showInventory", "showStats", "slot"]),
+    ("manage_condition", &["caster", "saveAbility", "saveDC", "source"]),
+    ("calculate_aoe", &["atCorner", "heightFt", "widthFt"]),
+    ("manage_effect", &["caster", "endsOn", "turnOf", "source"]),
+    ("modify_terrain", &["center", "damage", "hazardName", "radiusFt", "source"]),
+    ("manage_party", &["description", "locationId", "role"]),
+    ("move_party", &["limit", "skill", "force"]),
+    ("use_scroll", &["direction", "force", "to", "targets"]),
+    ("calculate_movement", &["metric", "movementFt", "movementType"]),
+    ("manage_spell_slots", &["class", "count", "pact", "used"]),
+    ("render_battlefield", &["legendDetail", "radiusFt", "showHidden", "viewport"]),
+    ("measure_distance", &["rangeFt"]),
+    ("end_encounter", &["keepSpawned", "note"]),
+    ("check_cover", &["creaturesGiveCover"]),
+    ("check_line_of_sight", &["creaturesBlock"]),
+    ("roll_dice", &["seed"]),
+    ("get_session_context", &["format", "include"]),
+    ("get_character", &["page", "perPage"]),
+    ("manage_concentration", &["reason"]),
+];
+
+/// The rare fields of a tool.
+pub fn rare_fields(tool: &str) -> &'static [&'static str] {
+    RARE_FIELDS
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map_or(&[], |(_, f)| f)
 }
 
 /// Every tool, in advertised order.

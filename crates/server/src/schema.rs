@@ -53,7 +53,7 @@ fn cleaned<T: JsonSchema>() -> Map<String, Value> {
 /// Enums with more values than this are advertised as plain strings in a compact schema (unless
 /// the field is required or selects what the tool does); the server still rejects unknown values
 /// with the allowed list and a suggestion.
-pub const COMPACT_ENUM_MAX: usize = 12;
+pub const COMPACT_ENUM_MAX: usize = 6;
 
 /// Fields that select what a tool does: their values are always advertised.
 const SELECTORS: &[&str] = &[
@@ -67,10 +67,11 @@ const SELECTORS: &[&str] = &[
 ];
 
 /// The compact form of a cleaned schema, as advertised by default: top-level fields with their
-/// types, short enums and `required`; no descriptions, nested objects as `object`, arrays by
-/// their item type. The full schema (with every field's description and nested shape) is what
+/// types, short enums and `required`; no descriptions, nested objects as `object`, arrays
+/// without their item type (unless a short enum). Fields in `rare`, and an `xId` that has an
+/// `xName` beside it, are left out (still accepted). The full schema (with every field's description and nested shape) is what
 /// the server validates against and what `tabletop://tools/{name}` serves.
-pub fn compact(schema: &Map<String, Value>) -> Map<String, Value> {
+pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value> {
     let mut out = Map::new();
     out.insert("type".into(), Value::String("object".into()));
     let required: Vec<&str> = match schema.get("required") {
@@ -80,6 +81,17 @@ pub fn compact(schema: &Map<String, Value>) -> Map<String, Value> {
     if let Some(Value::Object(props)) = schema.get("properties") {
         let props: Map<String, Value> = props
             .iter()
+            .filter(|(k, _)| {
+                let k = k.as_str();
+                if required.contains(&k) {
+                    return true;
+                }
+                // `xId` beside `xName`: the name is advertised, the id still accepted.
+                let paired = k
+                    .strip_suffix("Id")
+                    .is_some_and(|stem| props.contains_key(&format!("{stem}Name")));
+                !paired && !rare.contains(&k)
+            })
             .map(|(k, v)| {
                 let keep = required.contains(&k.as_str()) || SELECTORS.contains(&k.as_str());
                 (k.clone(), compact_field(v, keep))
@@ -110,19 +122,12 @@ fn compact_field(v: &Value, keep_enum: bool) -> Value {
         }
         None => {}
     }
-    if let Some(items) = v.get("items") {
-        let inner = match items.get("enum") {
-            Some(Value::Array(values)) if values.len() <= COMPACT_ENUM_MAX => {
-                serde_json::json!({ "enum": values })
-            }
-            _ => match items.get("type") {
-                Some(t) => serde_json::json!({ "type": t }),
-                None => serde_json::json!({}),
-            },
-        };
-        if inner.as_object().is_some_and(|o| !o.is_empty()) {
-            m.insert("items".into(), inner);
-        }
+    // An array's items are advertised only when they are a short enum; other item types are
+    // in the full schema.
+    if let Some(Value::Array(values)) = v.get("items").and_then(|i| i.get("enum"))
+        && values.len() <= COMPACT_ENUM_MAX
+    {
+        m.insert("items".into(), serde_json::json!({ "enum": values }));
     }
     Value::Object(m)
 }
@@ -380,7 +385,7 @@ mod tests {
     #[test]
     fn compact_schema_keeps_names_types_short_enums_and_required() {
         let full = with_batch(input_schema::<Args>(), "rolls");
-        let c = Value::Object(compact(&input_schema::<Args>()));
+        let c = Value::Object(compact(&input_schema::<Args>(), &[]));
         assert_eq!(c["properties"]["count"], serde_json::json!({"type": "integer"}));
         assert_eq!(
             c["properties"]["mode"],
@@ -388,11 +393,9 @@ mod tests {
         );
         assert_eq!(c["required"], serde_json::json!(["mode"]));
         assert!(!c.to_string().contains("description"), "{c}");
-        let b = Value::Object(compact(&full));
-        assert_eq!(
-            b["properties"]["batch"],
-            serde_json::json!({"type": "array", "items": {"type": "object"}})
-        );
+        let b = Value::Object(compact(&full, &["count"]));
+        assert_eq!(b["properties"]["batch"], serde_json::json!({"type": "array"}));
+        assert!(b["properties"].get("count").is_none());
     }
 
     #[test]
