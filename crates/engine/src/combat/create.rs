@@ -692,7 +692,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
 
 /// Sorts combatants by initiative, then DEX score, then the seeded tie-breaker.
 pub fn sort_initiative(order: &mut [Combatant]) {
-    order.sort_by(|a, b| (b.initiative, b.tiebreak).cmp(&(a.initiative, a.tiebreak)));
+    order.sort_by_key(|c| std::cmp::Reverse((c.initiative, c.tiebreak)));
 }
 
 /// Legendary actions per round from a stat block ("can take 3 legendary actions").
