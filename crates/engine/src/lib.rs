@@ -6,8 +6,8 @@
 
 pub mod campaign;
 pub mod character;
-pub mod combat;
 pub mod checks;
+pub mod combat;
 pub mod compendium;
 pub mod concentration;
 pub mod conditions;
@@ -18,8 +18,8 @@ pub mod error;
 pub mod event;
 pub mod inventory;
 pub mod levelling;
-pub mod magic;
 pub mod lookup;
+pub mod magic;
 pub mod monster;
 pub mod notes;
 pub mod party;

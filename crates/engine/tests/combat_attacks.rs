@@ -874,7 +874,10 @@ fn two_weapon_fighting_is_a_bonus_action_after_the_attack_action_without_the_dam
     assert_eq!(main["weapon"], "Shortsword");
     let out = act(&mut e, off.clone()).unwrap();
     let economy = out.economy.clone().unwrap();
-    assert!(economy.bonus_action, "the off-hand attack spends the bonus action");
+    assert!(
+        economy.bonus_action,
+        "the off-hand attack spends the bonus action"
+    );
     let a = first_attack(&out);
     assert_eq!(a["weapon"], "Dagger");
     // To hit keeps DEX (+3) and proficiency (+2); the damage leaves the +3 off.
@@ -885,7 +888,9 @@ fn two_weapon_fighting_is_a_bonus_action_after_the_attack_action_without_the_dam
         let roll = &a["damageRoll"];
         let terms = roll["terms"].as_array().unwrap();
         assert!(
-            terms.iter().all(|t| t["dice"].as_array().is_some_and(|d| !d.is_empty())),
+            terms
+                .iter()
+                .all(|t| t["dice"].as_array().is_some_and(|d| !d.is_empty())),
             "no constant term (modifier) on off-hand damage: {a}"
         );
         let dice: i64 = terms

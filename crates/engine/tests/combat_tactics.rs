@@ -6,6 +6,7 @@
 mod common;
 
 use serde_json::{Value, json};
+use tabletop_engine::character::CharacterRef;
 use tabletop_engine::character::{StatAction, StatDamage, StatDc};
 use tabletop_engine::combat::actions::attack::{StrikeOptions, strike};
 use tabletop_engine::combat::actions::{
@@ -17,7 +18,6 @@ use tabletop_engine::combat::create::{
 };
 use tabletop_engine::combat::{self, Encounter};
 use tabletop_engine::inventory::ops::{GiveRequest, ItemDef, give};
-use tabletop_engine::character::CharacterRef;
 use tabletop_engine::{Engine, EngineError, SqliteStore};
 use tabletop_grid::{DoorState, Position, Prop};
 use tabletop_rules::stats::RollMode;
@@ -134,7 +134,11 @@ fn who(id: &str) -> Who {
 
 fn req(actor: &str, t: ActionType) -> ActionRequest {
     ActionRequest {
-        actor: if actor.is_empty() { Who::default() } else { who(actor) },
+        actor: if actor.is_empty() {
+            Who::default()
+        } else {
+            who(actor)
+        },
         action_type: Some(t),
         ..Default::default()
     }
@@ -176,7 +180,11 @@ impl Fight {
             .unwrap();
     }
 
-    fn strike(&mut self, a: &str, t: &str) -> tabletop_engine::combat::actions::attack::StrikeResult {
+    fn strike(
+        &mut self,
+        a: &str,
+        t: &str,
+    ) -> tabletop_engine::combat::actions::attack::StrikeResult {
         let (a, t) = (a.to_string(), t.to_string());
         self.e
             .write("strike", &json!({}), |call| {
@@ -210,12 +218,14 @@ fn dodge_gives_attackers_disadvantage_and_dex_saves_advantage() {
     let adv = f.e.read(|call| {
         let enc = combat::load_active(call, None)?;
         let c = combat::sheet(call, &thorn)?;
-        Ok(tabletop_engine::combat::actions::tactics::dodging_dex_save_advantage(
-            &enc,
-            &thorn,
-            &c,
-            Ability::Dexterity,
-        ))
+        Ok(
+            tabletop_engine::combat::actions::tactics::dodging_dex_save_advantage(
+                &enc,
+                &thorn,
+                &c,
+                Ability::Dexterity,
+            ),
+        )
     });
     assert_eq!(adv.unwrap(), Some("dodging"));
     // A second action on the same turn is refused.
@@ -231,12 +241,26 @@ fn help_gives_the_ally_advantage_on_its_next_attack_and_is_used_up() {
     r.target = who(&mira);
     r.targets = vec![who(&gob)];
     let out = f.act(r).unwrap();
-    assert!(out.headline.contains("next attack against Gob"), "{}", out.headline);
-    assert_eq!(f.enc().combatant(&mira).unwrap().flags.helped_against, vec![gob.clone()]);
+    assert!(
+        out.headline.contains("next attack against Gob"),
+        "{}",
+        out.headline
+    );
+    assert_eq!(
+        f.enc().combatant(&mira).unwrap().flags.helped_against,
+        vec![gob.clone()]
+    );
     let s = f.strike(&mira, &gob);
     assert_eq!(s.roll.mode, RollMode::Advantage, "{:?}", s.roll);
     assert_eq!(s.roll.kept, s.roll.rolls.iter().max().copied());
-    assert!(f.enc().combatant(&mira).unwrap().flags.helped_against.is_empty());
+    assert!(
+        f.enc()
+            .combatant(&mira)
+            .unwrap()
+            .flags
+            .helped_against
+            .is_empty()
+    );
 }
 
 #[test]
@@ -293,7 +317,11 @@ fn search_reveals_a_hidden_goblin_and_a_hidden_trap() {
     let mut r = req(&thorn, ActionType::Search);
     r.bonus = 40;
     let out = f.act(r).unwrap();
-    assert!(out.headline.contains("Gob") && out.headline.contains("pit trap"), "{}", out.headline);
+    assert!(
+        out.headline.contains("Gob") && out.headline.contains("pit trap"),
+        "{}",
+        out.headline
+    );
     let enc = f.enc();
     assert_eq!(enc.combatant(&gob).unwrap().flags.hidden, None);
     assert_eq!(enc.map.prop("pit").unwrap().hidden_dc, None);
@@ -307,7 +335,11 @@ fn search_below_the_stealth_total_finds_nothing() {
     let mut r = req(&thorn, ActionType::Search);
     r.ability = Some(Ability::Intelligence);
     let out = f.act(r).unwrap();
-    assert!(out.headline.contains("Investigation") && out.headline.contains("nothing"), "{}", out.headline);
+    assert!(
+        out.headline.contains("Investigation") && out.headline.contains("nothing"),
+        "{}",
+        out.headline
+    );
     assert_eq!(f.enc().combatant(&gob).unwrap().flags.hidden, Some(60));
 }
 
@@ -321,7 +353,11 @@ fn grapple_applies_grappled_speed_zero_and_the_grappled_can_escape() {
     let out = f.act(r).unwrap();
     assert!(out.headline.contains("grapples Gob"), "{}", out.headline);
     let g = f.sheet(&gob);
-    let entry = g.conditions.iter().find(|c| c.condition == Condition::Grappled).unwrap();
+    let entry = g
+        .conditions
+        .iter()
+        .find(|c| c.condition == Condition::Grappled)
+        .unwrap();
     assert_eq!(
         tabletop_engine::combat::actions::tactics::contest::grappler_of(entry),
         Some(thorn.as_str())
@@ -404,7 +440,11 @@ fn shove_push_into_a_wall_says_so_and_leaves_the_target() {
     r.shove_mode = Some(ShoveMode::Push);
     r.bonus = 40;
     let out = f.act(r).unwrap();
-    assert!(out.headline.contains("cannot be pushed"), "{}", out.headline);
+    assert!(
+        out.headline.contains("cannot be pushed"),
+        "{}",
+        out.headline
+    );
     assert_eq!(f.enc().position_of(&gob), Some(p(3, 2)));
 }
 
@@ -431,14 +471,19 @@ fn fire_breath() -> StatAction {
 fn damage_of(details: &Value, id: &str) -> (bool, u64) {
     let targets = details["targets"].as_array().unwrap();
     let t = targets.iter().find(|t| t["id"] == id).unwrap();
-    (t["failed"].as_bool().unwrap(), t["damage"].as_u64().unwrap_or(0))
+    (
+        t["failed"].as_bool().unwrap(),
+        t["damage"].as_u64().unwrap_or(0),
+    )
 }
 
 #[test]
 fn fire_breath_saves_each_target_in_the_cone_and_is_refused_while_spent() {
     let mut f = fight(31, Size::Medium, vec![]);
     let (thorn, mira, gob) = (f.thorn.clone(), f.mira.clone(), f.gob.clone());
-    f.edit_sheet(&gob, |c| c.stat_block.as_mut().unwrap().actions.push(fire_breath()));
+    f.edit_sheet(&gob, |c| {
+        c.stat_block.as_mut().unwrap().actions.push(fire_breath())
+    });
     // Thorn dodges first: its DEX save rolls with advantage.
     f.act(req(&thorn, ActionType::Dodge)).unwrap();
     let before = (f.sheet(&thorn).hp, f.sheet(&mira).hp);
@@ -461,7 +506,10 @@ fn fire_breath_saves_each_target_in_the_cone_and_is_refused_while_spent() {
     let (failed, took) = damage_of(&out.details, &thorn);
     let expect = if failed { rolled } else { rolled / 2 };
     assert_eq!(took, expect, "{out:?}");
-    assert_eq!(f.sheet(&thorn).hp as u64, (before.0 as u64).saturating_sub(took));
+    assert_eq!(
+        f.sheet(&thorn).hp as u64,
+        (before.0 as u64).saturating_sub(took)
+    );
     let thorn_save = out.details["targets"]
         .as_array()
         .unwrap()
@@ -469,7 +517,11 @@ fn fire_breath_saves_each_target_in_the_cone_and_is_refused_while_spent() {
         .find(|t| t["id"] == thorn.as_str())
         .unwrap()["save"]
         .clone();
-    assert_eq!(thorn_save["rolls"].as_array().unwrap().len(), 2, "{thorn_save}");
+    assert_eq!(
+        thorn_save["rolls"].as_array().unwrap().len(),
+        2,
+        "{thorn_save}"
+    );
     assert!(thorn_save["advantage"].to_string().contains("dodging"));
     assert_eq!(
         f.enc().combatant(&gob).unwrap().spent_abilities,
@@ -570,13 +622,20 @@ fn legendary_actions_cost_from_the_pool_and_refuse_at_zero() {
     atk.ability_name = Some("Slash Attack".into());
     atk.target = who(&thorn);
     let out = f.act(atk).unwrap();
-    assert!(out.headline.contains("Hit") || out.headline.contains("Miss"), "{}", out.headline);
+    assert!(
+        out.headline.contains("Hit") || out.headline.contains("Miss"),
+        "{}",
+        out.headline
+    );
     assert_eq!(f.enc().combatant(&gob).unwrap().legendary_actions, 1);
     // Wing Attack costs 2: refused with 1 left.
     let mut wing = req(&gob, ActionType::LegendaryAction);
     wing.ability_name = Some("Wing Attack".into());
     let e = err_text(f.act(wing));
-    assert!(e.contains("1 legendary action left") && e.contains("costs 2"), "{e}");
+    assert!(
+        e.contains("1 legendary action left") && e.contains("costs 2"),
+        "{e}"
+    );
     f.act(r.clone()).unwrap();
     let e = err_text(f.act(r));
     assert!(e.contains("0 legendary actions left"), "{e}");
@@ -610,7 +669,10 @@ fn wing_attack_knocks_failed_savers_prone() {
     assert_eq!(t.hp as u64, hp as u64 - took);
     assert!(t.has_condition(Condition::Prone));
     // Mira at (2,3) is 5 ft from Gob at (3,2) too; Gob itself is not hit.
-    assert_eq!(out.details["effect"]["targets"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        out.details["effect"]["targets"].as_array().unwrap().len(),
+        2
+    );
 }
 
 #[test]
@@ -731,7 +793,15 @@ fn use_magic_item_drinks_a_potion_through_the_inventory() {
     let healed = out.details["roll"]["total"].as_u64().unwrap();
     let c = f.sheet(&thorn);
     assert_eq!(c.hp as u64, (1 + healed).min(c.max_hp as u64));
-    assert_eq!(c.inventory.items.iter().find(|i| i.name == "Potion of Healing").unwrap().quantity, 1);
+    assert_eq!(
+        c.inventory
+            .items
+            .iter()
+            .find(|i| i.name == "Potion of Healing")
+            .unwrap()
+            .quantity,
+        1
+    );
     let mut none = req(&thorn, ActionType::UseMagicItem);
     none.action_cost = Some(ActionCost::BonusAction);
     assert!(err_text(f.act(none)).contains("item"));
@@ -760,7 +830,10 @@ fn srd_dragon_breath_hits_the_cone() {
                 name: None,
                 participants: vec![
                     ParticipantSpec {
-                        source: ParticipantSource::Character { id: Some(thorn.clone()), name: None },
+                        source: ParticipantSource::Character {
+                            id: Some(thorn.clone()),
+                            name: None,
+                        },
                         side: None,
                         positions: vec![p(2, 5)],
                         surprised: false,
@@ -778,7 +851,11 @@ fn srd_dragon_breath_hits_the_cone() {
                         initiative: Some(20),
                     },
                 ],
-                terrain: TerrainSpec { width: Some(16), height: Some(12), ..Default::default() },
+                terrain: TerrainSpec {
+                    width: Some(16),
+                    height: Some(12),
+                    ..Default::default()
+                },
                 auto_end: false,
             },
         )
@@ -786,14 +863,23 @@ fn srd_dragon_breath_hits_the_cone() {
     .unwrap();
     let hp = e.read(|call| combat::sheet(call, &thorn)).unwrap().hp;
     let r = ActionRequest {
-        actor: Who { id: None, name: Some("Young Red Dragon".into()) },
+        actor: Who {
+            id: None,
+            name: Some("Young Red Dragon".into()),
+        },
         action_type: Some(ActionType::UseSpecialAbility),
         ability_name: Some("Fire Breath".into()),
         to: Some(p(2, 5)),
         ..Default::default()
     };
-    let out = e.write("execute_action", &json!({}), |call| execute(call, &r)).unwrap();
-    assert!(out.lines.iter().any(|l| l.contains("30-ft cone")), "{:?}", out.lines);
+    let out = e
+        .write("execute_action", &json!({}), |call| execute(call, &r))
+        .unwrap();
+    assert!(
+        out.lines.iter().any(|l| l.contains("30-ft cone")),
+        "{:?}",
+        out.lines
+    );
     let (failed, took) = damage_of(&out.details, &thorn);
     let rolled = out.details["damageRoll"]["total"].as_u64().unwrap();
     assert_eq!(took, if failed { rolled } else { rolled / 2 });

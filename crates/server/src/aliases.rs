@@ -1230,18 +1230,84 @@ pub static ALIASES: &[Alias] = &[
         Some(legacy_action_batch),
     ),
     // Encounters (rpg-mcp list C): created, read, joined and advanced.
-    routed("setup_tactical_encounter", "create_encounter", &[], &[], Some(legacy_encounter)),
-    routed("spawn_preset_encounter", "create_encounter", &[], &[], Some(legacy_encounter)),
-    routed("initialize_battlefield", "create_encounter", &[], &[], Some(legacy_encounter)),
-    routed("get_encounter_state", "get_encounter", &[], ENCOUNTER_ID, None),
-    routed("get_encounter_summary", "get_encounter", &[("verbosity", "\"summary\"")], ENCOUNTER_ID, None),
-    routed("get_active_encounter", "get_encounter", &[], ENCOUNTER_ID, None),
+    routed(
+        "setup_tactical_encounter",
+        "create_encounter",
+        &[],
+        &[],
+        Some(legacy_encounter),
+    ),
+    routed(
+        "spawn_preset_encounter",
+        "create_encounter",
+        &[],
+        &[],
+        Some(legacy_encounter),
+    ),
+    routed(
+        "initialize_battlefield",
+        "create_encounter",
+        &[],
+        &[],
+        Some(legacy_encounter),
+    ),
+    routed(
+        "get_encounter_state",
+        "get_encounter",
+        &[],
+        ENCOUNTER_ID,
+        None,
+    ),
+    routed(
+        "get_encounter_summary",
+        "get_encounter",
+        &[("verbosity", "\"summary\"")],
+        ENCOUNTER_ID,
+        None,
+    ),
+    routed(
+        "get_active_encounter",
+        "get_encounter",
+        &[],
+        ENCOUNTER_ID,
+        None,
+    ),
     routed("load_encounter", "get_encounter", &[], ENCOUNTER_ID, None),
-    routed("get_tactical_summary", "get_encounter", &[("verbosity", "\"detailed\"")], ENCOUNTER_ID, None),
-    routed("add_to_encounter", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add)),
-    routed("place_creature", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add)),
-    routed("batch_add_to_encounter", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_batch_add)),
-    routed("batch_place_creatures", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_batch_add)),
+    routed(
+        "get_tactical_summary",
+        "get_encounter",
+        &[("verbosity", "\"detailed\"")],
+        ENCOUNTER_ID,
+        None,
+    ),
+    routed(
+        "add_to_encounter",
+        "manage_encounter",
+        &[],
+        ENCOUNTER_ID,
+        Some(legacy_add),
+    ),
+    routed(
+        "place_creature",
+        "manage_encounter",
+        &[],
+        ENCOUNTER_ID,
+        Some(legacy_add),
+    ),
+    routed(
+        "batch_add_to_encounter",
+        "manage_encounter",
+        &[],
+        ENCOUNTER_ID,
+        Some(legacy_batch_add),
+    ),
+    routed(
+        "batch_place_creatures",
+        "manage_encounter",
+        &[],
+        ENCOUNTER_ID,
+        Some(legacy_batch_add),
+    ),
     routed("next_turn", "advance_turn", &[], ENCOUNTER_ID, None),
     routed("end_turn", "advance_turn", &[], ENCOUNTER_ID, None),
     routed("start_turn", "advance_turn", &[], ENCOUNTER_ID, None),
@@ -1425,8 +1491,12 @@ fn consume_action(args: &mut Map<String, Value>) -> Result<(), ToolError> {
     };
     args.insert("actionType".into(), Value::String("use_object".into()));
     args.insert("actionCost".into(), Value::String(cost.into()));
-    args.entry("description")
-        .or_insert_with(|| Value::String(format!("spends its {} (consume_action)", cost.replace('_', " "))));
+    args.entry("description").or_insert_with(|| {
+        Value::String(format!(
+            "spends its {} (consume_action)",
+            cost.replace('_', " ")
+        ))
+    });
     Ok(())
 }
 
@@ -1437,9 +1507,12 @@ const ENCOUNTER_ID: &[(&str, &str)] = &[("id", "encounterId"), ("encounter_id", 
 /// the initiative bonus); an existing character by `characterId`/`characterName` passes through.
 fn legacy_participant(v: &mut Value) -> Result<(), ToolError> {
     let Value::Object(p) = v else {
-        return Err(ToolError("each participant is an object {name, hp, ...}".into()));
+        return Err(ToolError(
+            "each participant is an object {name, hp, ...}".into(),
+        ));
     };
-    if p.contains_key("characterId") || p.contains_key("characterName") || p.contains_key("monster") {
+    if p.contains_key("characterId") || p.contains_key("characterName") || p.contains_key("monster")
+    {
         return Ok(());
     }
     p.remove("id");
@@ -1449,7 +1522,9 @@ fn legacy_participant(v: &mut Value) -> Result<(), ToolError> {
     }
     if let Some(b) = p.remove("initiativeBonus") {
         let bonus = b.as_i64().unwrap_or(0).clamp(-5, 10);
-        let stats = p.entry("stats").or_insert_with(|| Value::Object(Map::new()));
+        let stats = p
+            .entry("stats")
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(st) = stats {
             st.entry("dex").or_insert(Value::from(10 + 2 * bonus));
         }
@@ -1463,7 +1538,11 @@ fn legacy_participant(v: &mut Value) -> Result<(), ToolError> {
         }
         _ => {}
     }
-    for (from, to) in [("resist", "resistances"), ("vuln", "vulnerabilities"), ("immun", "immunities")] {
+    for (from, to) in [
+        ("resist", "resistances"),
+        ("vuln", "vulnerabilities"),
+        ("immun", "immunities"),
+    ] {
         if let Some(x) = p.remove(from) {
             p.entry(to).or_insert(x);
         }
@@ -1520,13 +1599,17 @@ fn legacy_encounter(args: &mut Map<String, Value>) -> Result<(), ToolError> {
 fn legacy_add(args: &mut Map<String, Value>) -> Result<(), ToolError> {
     args.remove("action");
     let encounter = args.remove("encounterId");
-    let mut p = match args.remove("participant").or_else(|| args.remove("creature")) {
+    let mut p = match args
+        .remove("participant")
+        .or_else(|| args.remove("creature"))
+    {
         Some(p) => p,
         None => Value::Object(std::mem::take(args)),
     };
     if let Value::Object(m) = &mut p {
         if let (Some(x), Some(y)) = (m.remove("x"), m.remove("y")) {
-            m.entry("position").or_insert(serde_json::json!({"x": x, "y": y}));
+            m.entry("position")
+                .or_insert(serde_json::json!({"x": x, "y": y}));
         }
         if let Some(id) = m.remove("creatureId") {
             m.entry("characterId").or_insert(id);
@@ -1549,7 +1632,9 @@ fn legacy_batch_add(args: &mut Map<String, Value>) -> Result<(), ToolError> {
         .remove("participants")
         .or_else(|| args.remove("creatures"))
     else {
-        return Err(ToolError("participants must be an array of creatures".into()));
+        return Err(ToolError(
+            "participants must be an array of creatures".into(),
+        ));
     };
     let mut batch = Vec::new();
     for it in items {
@@ -1582,96 +1667,168 @@ pub struct Switch {
 }
 
 /// Legacy composites that route to several tools.
-pub static SWITCHES: &[Switch] = &[Switch {
-    legacy: "combat_manage",
-    routes: &[
-        ("create", routed("combat_manage", "create_encounter", &[], &[], Some(legacy_encounter))),
-        ("get", routed("combat_manage", "get_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
-        ("load", routed("combat_manage", "get_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
-        (
-            "get_history",
-            routed("combat_manage", "get_encounter", &[("verbosity", "\"detailed\"")], ENCOUNTER_ID, Some(drop_switch_key)),
-        ),
-        ("advance", routed("combat_manage", "advance_turn", &[], ENCOUNTER_ID, Some(drop_switch_key))),
-        ("death_save", routed("combat_manage", "roll_death_save", &[], CHARACTER_ID, Some(drop_switch_key))),
-        ("end", routed("combat_manage", "end_encounter", &[], ENCOUNTER_ID, Some(drop_switch_key))),
-        ("spawn_quick_enemy", routed("combat_manage", "manage_encounter", &[], ENCOUNTER_ID, Some(legacy_add))),
-    ],
-}, Switch {
-    legacy: "combat_map",
-    routes: &[
-        (
-            "measure",
-            routed(
-                "combat_map",
-                "measure_distance",
-                &[],
-                &[],
-                Some(spatial::legacy_endpoints),
+pub static SWITCHES: &[Switch] = &[
+    Switch {
+        legacy: "combat_manage",
+        routes: &[
+            (
+                "create",
+                routed(
+                    "combat_manage",
+                    "create_encounter",
+                    &[],
+                    &[],
+                    Some(legacy_encounter),
+                ),
             ),
-        ),
-        (
-            "aoe",
-            routed(
-                "combat_map",
-                "calculate_aoe",
-                &[],
-                &[],
-                Some(spatial::legacy_aoe),
+            (
+                "get",
+                routed(
+                    "combat_manage",
+                    "get_encounter",
+                    &[],
+                    ENCOUNTER_ID,
+                    Some(drop_switch_key),
+                ),
             ),
-        ),
-        (
-            "render",
-            routed(
-                "combat_map",
-                "render_battlefield",
-                &[],
-                &[],
-                Some(spatial::legacy_render),
+            (
+                "load",
+                routed(
+                    "combat_manage",
+                    "get_encounter",
+                    &[],
+                    ENCOUNTER_ID,
+                    Some(drop_switch_key),
+                ),
             ),
-        ),
-        (
-            "update_terrain",
-            routed(
-                "combat_map",
-                "modify_terrain",
-                &[],
-                &[],
-                Some(spatial::legacy_terrain),
+            (
+                "get_history",
+                routed(
+                    "combat_manage",
+                    "get_encounter",
+                    &[("verbosity", "\"detailed\"")],
+                    ENCOUNTER_ID,
+                    Some(drop_switch_key),
+                ),
             ),
-        ),
-        (
-            "place_prop",
-            routed(
-                "combat_map",
+            (
+                "advance",
+                routed(
+                    "combat_manage",
+                    "advance_turn",
+                    &[],
+                    ENCOUNTER_ID,
+                    Some(drop_switch_key),
+                ),
+            ),
+            (
+                "death_save",
+                routed(
+                    "combat_manage",
+                    "roll_death_save",
+                    &[],
+                    CHARACTER_ID,
+                    Some(drop_switch_key),
+                ),
+            ),
+            (
+                "end",
+                routed(
+                    "combat_manage",
+                    "end_encounter",
+                    &[],
+                    ENCOUNTER_ID,
+                    Some(drop_switch_key),
+                ),
+            ),
+            (
+                "spawn_quick_enemy",
+                routed(
+                    "combat_manage",
+                    "manage_encounter",
+                    &[],
+                    ENCOUNTER_ID,
+                    Some(legacy_add),
+                ),
+            ),
+        ],
+    },
+    Switch {
+        legacy: "combat_map",
+        routes: &[
+            (
+                "measure",
+                routed(
+                    "combat_map",
+                    "measure_distance",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_endpoints),
+                ),
+            ),
+            (
+                "aoe",
+                routed(
+                    "combat_map",
+                    "calculate_aoe",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_aoe),
+                ),
+            ),
+            (
+                "render",
+                routed(
+                    "combat_map",
+                    "render_battlefield",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_render),
+                ),
+            ),
+            (
+                "update_terrain",
+                routed(
+                    "combat_map",
+                    "modify_terrain",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_terrain),
+                ),
+            ),
+            (
                 "place_prop",
-                &[],
-                &[],
-                Some(spatial::legacy_prop),
+                routed(
+                    "combat_map",
+                    "place_prop",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_prop),
+                ),
             ),
-        ),
-        (
-            "generate_patch",
-            routed(
-                "combat_map",
-                "modify_terrain",
-                &[],
-                &[],
-                Some(spatial::legacy_terrain),
+            (
+                "generate_patch",
+                routed(
+                    "combat_map",
+                    "modify_terrain",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_terrain),
+                ),
             ),
-        ),
-        (
-            "generate_pattern",
-            routed(
-                "combat_map",
-                "modify_terrain",
-                &[],
-                &[],
-                Some(spatial::legacy_terrain),
+            (
+                "generate_pattern",
+                routed(
+                    "combat_map",
+                    "modify_terrain",
+                    &[],
+                    &[],
+                    Some(spatial::legacy_terrain),
+                ),
             ),
-        ),
-    ],
-}];
+        ],
+    },
+];
 
 /// The alias a call of `name` with `args` routes through: a plain alias, or for a switched
 /// composite the route its `action` picks (an unknown action is an error listing the known ones).
@@ -1679,16 +1836,22 @@ pub fn find_for(name: &str, args: &Value) -> Result<Option<&'static Alias>, Tool
     let Some(sw) = SWITCHES.iter().find(|s| s.legacy == name) else {
         return Ok(find(name));
     };
-    let action = args.get("action").and_then(Value::as_str).unwrap_or_default();
+    let action = args
+        .get("action")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     match sw.routes.iter().find(|(a, _)| *a == action) {
         Some((_, alias)) => Ok(Some(alias)),
         None => Err(ToolError(format!(
             "{name} needs action, one of: {} (or call the tools directly)",
-            sw.routes.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
+            sw.routes
+                .iter()
+                .map(|(a, _)| *a)
+                .collect::<Vec<_>>()
+                .join(", ")
         ))),
     }
 }
-
 
 const CAST_ARGS: &[(&str, &str)] = &[
     ("casterId", "actorId"),
@@ -1744,12 +1907,14 @@ const fn scroll_alias(legacy: &'static str, convert: Converter) -> Alias {
 }
 
 fn scroll_use(args: &mut Map<String, Value>) -> Result<(), ToolError> {
-    args.entry("operation").or_insert(Value::String("use".into()));
+    args.entry("operation")
+        .or_insert(Value::String("use".into()));
     Ok(())
 }
 
 fn scroll_check(args: &mut Map<String, Value>) -> Result<(), ToolError> {
-    args.entry("operation").or_insert(Value::String("check".into()));
+    args.entry("operation")
+        .or_insert(Value::String("check".into()));
     Ok(())
 }
 
@@ -1781,7 +1946,10 @@ fn scroll_item(args: &mut Map<String, Value>) -> Result<(), ToolError> {
     };
     args.remove("spellLevel");
     let mut item = Map::new();
-    item.insert("name".into(), Value::String(format!("Spell Scroll ({spell})")));
+    item.insert(
+        "name".into(),
+        Value::String(format!("Spell Scroll ({spell})")),
+    );
     args.insert("item".into(), Value::Object(item));
     Ok(())
 }
@@ -2466,20 +2634,33 @@ mod tests {
         for sw in SWITCHES {
             assert!(find(sw.legacy).is_none() && catalog::find(sw.legacy).is_none());
             for (_, a) in sw.routes {
-                assert!(catalog::find(a.tool).is_some(), "{} routes to missing {}", sw.legacy, a.tool);
+                assert!(
+                    catalog::find(a.tool).is_some(),
+                    "{} routes to missing {}",
+                    sw.legacy,
+                    a.tool
+                );
             }
         }
-        let a = find_for("combat_manage", &serde_json::json!({"action": "advance"})).unwrap().unwrap();
+        let a = find_for("combat_manage", &serde_json::json!({"action": "advance"}))
+            .unwrap()
+            .unwrap();
         let v = route(a, &serde_json::json!({"action": "advance", "id": "enc1"})).unwrap();
-        assert_eq!((a.tool, v), ("advance_turn", serde_json::json!({"encounterId": "enc1"})));
+        assert_eq!(
+            (a.tool, v),
+            ("advance_turn", serde_json::json!({"encounterId": "enc1"}))
+        );
         assert!(find_for("combat_manage", &serde_json::json!({"action": "fly"})).is_err());
         let a = find("setup_tactical_encounter").unwrap();
         let v = route(a, &serde_json::json!({"seed": "x", "participants": [
             {"id": "g", "name": "Gob", "hp": 5, "maxHp": 7, "initiativeBonus": 2, "isEnemy": true}
         ]})).unwrap();
-        assert_eq!(v, serde_json::json!({"participants": [
-            {"name": "Gob", "hp": 7, "ac": 10, "stats": {"dex": 14}, "side": "enemy"}
-        ]}));
+        assert_eq!(
+            v,
+            serde_json::json!({"participants": [
+                {"name": "Gob", "hp": 7, "ac": 10, "stats": {"dex": 14}, "side": "enemy"}
+            ]})
+        );
     }
 
     #[test]

@@ -231,7 +231,11 @@ mod tests {
         };
         assert_eq!(s.campaign().unwrap(), "saga");
         assert_eq!(s.seed().unwrap(), Some(4));
-        let surface = s.config_file().unwrap().surface_parts(None, &[], None).unwrap();
+        let surface = s
+            .config_file()
+            .unwrap()
+            .surface_parts(None, &[], None)
+            .unwrap();
         assert_eq!(surface.profile(), Profile::Core);
         assert!(surface.enabled().contains(&Category::Combat));
         let s2 = Settings {

@@ -125,8 +125,8 @@ fn tool_schema(name: &str, uri: &str) -> Result<ReadResourceResult, ResourceErro
         "description": spec.description,
         "inputSchema": (spec.schema)(),
     });
-    let text = serde_json::to_string_pretty(&doc)
-        .map_err(|e| ResourceError::Failed(e.to_string()))?;
+    let text =
+        serde_json::to_string_pretty(&doc).map_err(|e| ResourceError::Failed(e.to_string()))?;
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(text, uri).with_mime_type("application/json"),
     ]))

@@ -386,7 +386,10 @@ mod tests {
     fn compact_schema_keeps_names_types_short_enums_and_required() {
         let full = with_batch(input_schema::<Args>(), "rolls");
         let c = Value::Object(compact(&input_schema::<Args>(), &[]));
-        assert_eq!(c["properties"]["count"], serde_json::json!({"type": "integer"}));
+        assert_eq!(
+            c["properties"]["count"],
+            serde_json::json!({"type": "integer"})
+        );
         assert_eq!(
             c["properties"]["mode"],
             serde_json::json!({"enum": ["up", "down"]})
@@ -394,7 +397,10 @@ mod tests {
         assert_eq!(c["required"], serde_json::json!(["mode"]));
         assert!(!c.to_string().contains("description"), "{c}");
         let b = Value::Object(compact(&full, &["count"]));
-        assert_eq!(b["properties"]["batch"], serde_json::json!({"type": "array"}));
+        assert_eq!(
+            b["properties"]["batch"],
+            serde_json::json!({"type": "array"})
+        );
         assert!(b["properties"].get("count").is_none());
     }
 

@@ -176,7 +176,9 @@ fn sample(legacy: &str) -> Option<Value> {
         "scroll_manage" => {
             json!({"action": "get_dc", "characterName": "Wren", "spellName": "Fireball"})
         }
-        "get_scroll_use_dc" | "check_scroll_usability" | "get_scroll_details"
+        "get_scroll_use_dc"
+        | "check_scroll_usability"
+        | "get_scroll_details"
         | "identify_scroll" => json!({"characterName": "Wren", "spellName": "Cone of Cold"}),
         "create_aura" => json!({
             "characterName": "Wren", "name": "Frost aura", "radius": 10,
@@ -224,9 +226,11 @@ fn sample(legacy: &str) -> Option<Value> {
         "place_creature" => {
             json!({"encounterId": "enc1", "name": "Bat", "hp": 1, "x": 3, "y": 3, "isEnemy": true})
         }
-        "batch_add_to_encounter" | "batch_place_creatures" => json!({"encounterId": "enc1", "participants": [
-            {"name": "Rat", "hp": 2, "isEnemy": true}, {"name": "Crow", "hp": 1, "isEnemy": true}
-        ]}),
+        "batch_add_to_encounter" | "batch_place_creatures" => {
+            json!({"encounterId": "enc1", "participants": [
+                {"name": "Rat", "hp": 2, "isEnemy": true}, {"name": "Crow", "hp": 1, "isEnemy": true}
+            ]})
+        }
         "next_turn" | "end_turn" | "start_turn" => json!({"encounterId": "enc1"}),
         "consume_action" => json!({"actorName": "Vex", "actionType": "bonus"}),
         "use_reaction" => json!({"actorName": "Grub", "targetName": "Vex"}),
@@ -241,14 +245,18 @@ fn sample(legacy: &str) -> Option<Value> {
             json!({"encounterId": "enc1", "attackerId": "ch3", "targetId": "ch4"})
         }
         "get_adjacent_squares" => json!({"encounterId": "enc1", "x": 5, "y": 5}),
-        "update_terrain" => json!({"encounterId": "enc1", "type": "difficult", "positions": [{"x": 1, "y": 1}]}),
+        "update_terrain" => {
+            json!({"encounterId": "enc1", "type": "difficult", "positions": [{"x": 1, "y": 1}]})
+        }
         "generate_terrain_patch" => {
             json!({"encounterId": "enc1", "patchType": "forest", "x": 10, "y": 10, "width": 3, "height": 3})
         }
         "generate_terrain_pattern" => {
             json!({"encounterId": "enc1", "pattern": "rubble", "x": 14, "y": 0, "width": 2, "height": 2})
         }
-        "render_map" | "generate_battlefield_map" | "describe_battlefield" => json!({"encounterId": "enc1"}),
+        "render_map" | "generate_battlefield_map" | "describe_battlefield" => {
+            json!({"encounterId": "enc1"})
+        }
         _ => return None,
     })
 }
@@ -325,10 +333,15 @@ async fn every_alias_works_and_none_is_advertised() {
                "attacks": [{"name": "Club", "bonus": 3, "damage": "1d4+1", "damageType": "bludgeoning"}]}),
     ];
     if srd {
-        fighters.push(json!({"monster": "adult red dragon", "initiative": 5, "position": {"x": 10, "y": 10}}));
+        fighters.push(
+            json!({"monster": "adult red dragon", "initiative": 5, "position": {"x": 10, "y": 10}}),
+        );
     }
     let a = c
-        .call("create_encounter", json!({"name": "Alias fight", "participants": fighters}))
+        .call(
+            "create_encounter",
+            json!({"name": "Alias fight", "participants": fighters}),
+        )
         .await
         .unwrap();
     assert!(!a.is_error, "{}", a.text);
@@ -345,7 +358,11 @@ async fn every_alias_works_and_none_is_advertised() {
         }
         let a = c.call(alias.legacy, args.clone()).await.unwrap();
         if !srd && alias.legacy == "use_legendary_action" {
-            assert!(a.is_error && a.text.contains("Adult Red Dragon"), "{}", a.text);
+            assert!(
+                a.is_error && a.text.contains("Adult Red Dragon"),
+                "{}",
+                a.text
+            );
             continue;
         }
         if !srd && compendium(alias.tool) {
@@ -496,7 +513,10 @@ async fn magic_aliases(c: &Client) {
         assert!(!a.is_error, "{} {args} failed: {}", alias.legacy, a.text);
     }
     let a = c
-        .call("get_scroll_use_dc", json!({"characterName": "Wren", "spellName": "Cone of Cold"}))
+        .call(
+            "get_scroll_use_dc",
+            json!({"characterName": "Wren", "spellName": "Cone of Cold"}),
+        )
         .await
         .unwrap();
     assert!(a.text.contains("DC 15 Intelligence check"), "{}", a.text);

@@ -45,8 +45,10 @@ async fn attack_move_and_damage_through_the_server() {
         )
         .await;
     assert!(
-        a.text.starts_with("Hit! Goblin takes 50 slashing (7 → 0 HP) and dies.")
-            || a.text.starts_with("Critical hit! Goblin takes 50 slashing (7 → 0 HP) and dies."),
+        a.text
+            .starts_with("Hit! Goblin takes 50 slashing (7 → 0 HP) and dies.")
+            || a.text
+                .starts_with("Critical hit! Goblin takes 50 slashing (7 → 0 HP) and dies."),
         "{}",
         a.text
     );
@@ -61,7 +63,11 @@ async fn attack_move_and_damage_through_the_server() {
             json!({"actorName": "Hero", "actionType": "move", "to": {"x": 7, "y": 2}}),
         )
         .await;
-    assert!(m.text.starts_with("Hero moves 25 ft to (7, 2)"), "{}", m.text);
+    assert!(
+        m.text.starts_with("Hero moves 25 ft to (7, 2)"),
+        "{}",
+        m.text
+    );
     assert_eq!(m.structured["details"]["costFt"], 25);
     assert_eq!(m.structured["details"]["leftFt"], 5);
     s.err(
@@ -77,7 +83,13 @@ async fn attack_move_and_damage_through_the_server() {
             json!({"actionType": "damage", "targetName": "Orc", "amount": "4", "damageType": "fire"}),
         )
         .await;
-    assert!(d.text.starts_with("Orc takes 4 fire (15 → 11 HP)."), "{}", d.text);
-    let enc = s.ok("get_encounter", json!({"verbosity": "standard"})).await;
+    assert!(
+        d.text.starts_with("Orc takes 4 fire (15 → 11 HP)."),
+        "{}",
+        d.text
+    );
+    let enc = s
+        .ok("get_encounter", json!({"verbosity": "standard"}))
+        .await;
     assert!(enc.text.contains("Orc"), "{}", enc.text);
 }

@@ -54,7 +54,10 @@ async fn approach(s: &Session, enc: &Value, me: &F, foe: &F, all: &[F]) {
     for (x, y) in squares.into_iter().take(3) {
         let plan = s
             .client
-            .call("calculate_movement", json!({"encounterId": enc, "moverId": me.id, "to": {"x": x, "y": y}}))
+            .call(
+                "calculate_movement",
+                json!({"encounterId": enc, "moverId": me.id, "to": {"x": x, "y": y}}),
+            )
             .await
             .unwrap();
         if plan.is_error {
@@ -70,7 +73,10 @@ async fn approach(s: &Session, enc: &Value, me: &F, foe: &F, all: &[F]) {
         }
         let mv = s
             .client
-            .call("execute_action", json!({"encounterId": enc, "actorId": me.id, "actionType": "move", "to": dest}))
+            .call(
+                "execute_action",
+                json!({"encounterId": enc, "actorId": me.id, "actionType": "move", "to": dest}),
+            )
             .await
             .unwrap();
         if !mv.is_error {
@@ -102,8 +108,16 @@ async fn four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match() {
         }
         s.ok("create_character", c).await;
         for item in gear.as_array().unwrap() {
-            s.ok("manage_inventory", json!({"characterName": name, "operation": "give", "itemName": item})).await;
-            s.ok("manage_inventory", json!({"characterName": name, "operation": "equip", "itemName": item})).await;
+            s.ok(
+                "manage_inventory",
+                json!({"characterName": name, "operation": "give", "itemName": item}),
+            )
+            .await;
+            s.ok(
+                "manage_inventory",
+                json!({"characterName": name, "operation": "equip", "itemName": item}),
+            )
+            .await;
         }
     }
     let created = s
@@ -144,18 +158,30 @@ async fn four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match() {
             if let Some(foe) = foe {
                 match me.name.as_str() {
                     "Ivo" => {
-                        s.ok("execute_action", json!({"encounterId": enc, "actorId": me.id, "actionType": "cast_spell",
-                                                      "spell": "Fire Bolt", "targetId": foe.id})).await;
+                        s.ok(
+                            "execute_action",
+                            json!({"encounterId": enc, "actorId": me.id, "actionType": "cast_spell",
+                                                      "spell": "Fire Bolt", "targetId": foe.id}),
+                        )
+                        .await;
                     }
                     "Sera" => {
-                        s.ok("execute_action", json!({"encounterId": enc, "actorId": me.id, "actionType": "cast_spell",
-                                                      "spell": "Sacred Flame", "targetId": foe.id})).await;
+                        s.ok(
+                            "execute_action",
+                            json!({"encounterId": enc, "actorId": me.id, "actionType": "cast_spell",
+                                                      "spell": "Sacred Flame", "targetId": foe.id}),
+                        )
+                        .await;
                     }
                     _ => {
                         if gap(me, foe) > 1 {
                             approach(&s, &enc, me, foe, &all).await;
                         }
-                        let now = fighters(&s.ok("get_encounter", json!({"encounterId": enc})).await.structured);
+                        let now = fighters(
+                            &s.ok("get_encounter", json!({"encounterId": enc}))
+                                .await
+                                .structured,
+                        );
                         let (a, b) = (
                             now.iter().find(|f| f.id == me.id).unwrap(),
                             now.iter().find(|f| f.id == foe.id).unwrap(),
@@ -178,7 +204,10 @@ async fn four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match() {
     assert!(ended, "the fight did not end: {last_view}");
     if summary.is_null() {
         summary = s
-            .ok("end_encounter", json!({"encounterId": enc, "outcome": "other"}))
+            .ok(
+                "end_encounter",
+                json!({"encounterId": enc, "outcome": "other"}),
+            )
             .await
             .structured;
     }
@@ -194,15 +223,26 @@ async fn four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match() {
         let sheet = s.ok("get_character", json!({"characterId": d["id"]})).await;
         let c = &sheet.structured["character"];
         assert_eq!(d["hp"]["after"], c["hp"], "{}: {summary}", d["name"]);
-        assert_eq!(d["hp"]["before"], c["maxHp"], "{} began at full HP", d["name"]);
+        assert_eq!(
+            d["hp"]["before"], c["maxHp"],
+            "{} began at full HP",
+            d["name"]
+        );
         hurt += usize::from(d["hp"]["after"].as_u64() < d["hp"]["before"].as_u64());
     }
     if outcome == "victory" {
-        assert!(summary["xp"]["perMember"].as_u64().unwrap_or(0) > 0, "{summary}");
+        assert!(
+            summary["xp"]["perMember"].as_u64().unwrap_or(0) > 0,
+            "{summary}"
+        );
         let fallen = summary["fallen"].to_string();
         assert_eq!(fallen.matches("Goblin").count(), 4, "{fallen}");
     }
     assert!(hurt > 0 || outcome == "victory", "{summary}");
     let roster = s.ok("get_character", json!({"listAll": true})).await;
-    assert!(!roster.text.contains("Goblin"), "spawned goblins are removed: {}", roster.text);
+    assert!(
+        !roster.text.contains("Goblin"),
+        "spawned goblins are removed: {}",
+        roster.text
+    );
 }

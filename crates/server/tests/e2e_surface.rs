@@ -175,7 +175,11 @@ fn compact_schemas_leave_out_only_rare_fields_and_prose() {
             );
         }
         for r in rare_fields(t.name) {
-            assert!(fk.iter().any(|k| k == r), "{}: rare field {r} is not a field", t.name);
+            assert!(
+                fk.iter().any(|k| k == r),
+                "{}: rare field {r} is not a field",
+                t.name
+            );
         }
         assert_eq!(c.get("required"), f.get("required"), "{}", t.name);
         for (k, field) in c["properties"].as_object().into_iter().flatten() {

@@ -47,9 +47,7 @@ async fn tactics_over_mcp() {
         .act(json!({"actorName": "Thorn", "actionType": "grapple", "targetName": "Gob", "bonus": 40}))
         .await;
     assert!(a.text.contains("grapples Gob"), "{}", a.text);
-    let c = s
-        .ok("get_character", json!({"characterName": "Gob"}))
-        .await;
+    let c = s.ok("get_character", json!({"characterName": "Gob"})).await;
     assert!(c.text.to_lowercase().contains("grappled"), "{}", c.text);
     // The action is spent: Dodge now needs force.
     s.err(
@@ -59,12 +57,18 @@ async fn tactics_over_mcp() {
     )
     .await;
     let a = s
-        .act(json!({"actionType": "lair_action", "description": "The bridge shakes",
+        .act(
+            json!({"actionType": "lair_action", "description": "The bridge shakes",
                     "dc": 30, "ability": "dex", "amount": "1d4", "damageType": "bludgeoning",
-                    "targets": [{"name": "Gob"}]}))
+                    "targets": [{"name": "Gob"}]}),
+        )
         .await;
     assert!(a.text.starts_with("Lair action"), "{}", a.text);
-    assert_eq!(a.structured["details"]["targets"][0]["failed"], true, "{}", a.text);
+    assert_eq!(
+        a.structured["details"]["targets"][0]["failed"], true,
+        "{}",
+        a.text
+    );
 }
 
 #[tokio::test]
@@ -72,8 +76,10 @@ async fn ready_then_release_as_a_reaction() {
     let s = Session::start(18).await;
     s.setup().await;
     let a = s
-        .act(json!({"actorName": "Thorn", "actionType": "ready", "trigger": "when Gob moves",
-                    "readiedAction": {"actionType": "attack", "targetName": "Gob"}}))
+        .act(
+            json!({"actorName": "Thorn", "actionType": "ready", "trigger": "when Gob moves",
+                    "readiedAction": {"actionType": "attack", "targetName": "Gob"}}),
+        )
         .await;
     assert!(a.text.contains("readies attack"), "{}", a.text);
     let a = s
@@ -89,7 +95,10 @@ async fn legacy_tactics_names_route_to_execute_action() {
     let s = Session::start(19).await;
     s.setup().await;
     let a = s
-        .ok("combat_action", json!({"action": "dodge", "actorName": "Thorn"}))
+        .ok(
+            "combat_action",
+            json!({"action": "dodge", "actorName": "Thorn"}),
+        )
         .await;
     assert!(a.text.contains("Dodge"), "{}", a.text);
     let a = s

@@ -7,12 +7,14 @@ use serde::Serialize;
 use tabletop_grid::{BattleMap, Light, Position, Terrain};
 use tabletop_rules::abilities::AbilityScores;
 use tabletop_rules::d20::{self, D20Request, D20Test};
-use tabletop_rules::roller::DieRoller;
 use tabletop_rules::encounter::{self, Difficulty};
+use tabletop_rules::roller::DieRoller;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size};
 
 use super::model::*;
-use crate::character::{Character, CharacterRef, StatAction, StatBlock, StatDamage, resolve_with_fields};
+use crate::character::{
+    Character, CharacterRef, StatAction, StatBlock, StatDamage, resolve_with_fields,
+};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
@@ -263,7 +265,10 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
         .iter()
         .map(|a| {
             let reach = match a.range_ft {
-                Some((n, l)) => format!("Ranged Weapon Attack: {:+} to hit, range {n}/{l} ft., one target.", a.bonus),
+                Some((n, l)) => format!(
+                    "Ranged Weapon Attack: {:+} to hit, range {n}/{l} ft., one target.",
+                    a.bonus
+                ),
                 None => format!(
                     "Melee Weapon Attack: {:+} to hit, reach {} ft., one target.",
                     a.bonus,
@@ -331,12 +336,19 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             subtype: None,
             alignment: String::new(),
             challenge_rating: cr,
-            xp: if sb.cr.is_some() { encounter::xp_for_cr(cr) } else { 0 },
+            xp: if sb.cr.is_some() {
+                encounter::xp_for_cr(cr)
+            } else {
+                0
+            },
             proficiency_bonus: pb,
             hit_dice: String::new(),
             other_speeds: BTreeMap::new(),
             hover: false,
-            senses: vec![format!("passive Perception {}", 10 + wisdom_modifier(&sb.stats))],
+            senses: vec![format!(
+                "passive Perception {}",
+                10 + wisdom_modifier(&sb.stats)
+            )],
             languages: String::new(),
             qualified_defenses: Vec::new(),
             special_abilities: Vec::new(),
@@ -681,7 +693,11 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));
     super::save(call, &enc)?;
-    call.record_change("encounter", &id, format!("created {} ({} combatants)", enc.name, enc.order.len()));
+    call.record_change(
+        "encounter",
+        &id,
+        format!("created {} ({} combatants)", enc.name, enc.order.len()),
+    );
     Ok(CreatedEncounter {
         encounter: enc,
         initiative: rolls,

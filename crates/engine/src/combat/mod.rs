@@ -11,10 +11,10 @@ pub mod create;
 pub mod death;
 pub mod end;
 pub mod manage;
-pub mod spatial;
-pub mod terrain;
 pub mod model;
 pub mod render;
+pub mod spatial;
+pub mod terrain;
 pub mod turn;
 pub mod view;
 
@@ -37,7 +37,12 @@ pub fn load(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
                 suggestions: call
                     .tx_ref()
                     .list_encounters(campaign, false)
-                    .map(|l| l.into_iter().take(5).map(|e| format!("{} ({})", e.id, e.name)).collect())
+                    .map(|l| {
+                        l.into_iter()
+                            .take(5)
+                            .map(|e| format!("{} ({})", e.id, e.name))
+                            .collect()
+                    })
                     .unwrap_or_default(),
             }),
         None => {
@@ -78,11 +83,7 @@ pub fn load_active(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
 
 /// Loads the running encounter for an action: `id` when given; else the one active encounter;
 /// else, when several are active, the one in which the named combatants fight.
-pub fn load_for(
-    call: &Call<'_>,
-    id: Option<&str>,
-    named: &[&actions::Who],
-) -> Result<Encounter> {
+pub fn load_for(call: &Call<'_>, id: Option<&str>, named: &[&actions::Who]) -> Result<Encounter> {
     if id.is_some_and(|s| !s.trim().is_empty()) {
         return load_active(call, id);
     }
@@ -92,14 +93,18 @@ pub fn load_for(
     }
     let fights_in = |e: &Encounter, w: &actions::Who| {
         e.order.iter().any(|c| {
-            w.id.as_deref().is_some_and(|id| id.trim() == c.character_id)
+            w.id.as_deref()
+                .is_some_and(|id| id.trim() == c.character_id)
                 || w.name.as_deref().is_some_and(|n| {
                     crate::character::name_key(n) == crate::character::name_key(&c.name)
                 })
         })
     };
     let named: Vec<&&actions::Who> = named.iter().filter(|w| !w.is_empty()).collect();
-    let all: Vec<String> = active.iter().map(|e| format!("{} ({})", e.id, e.name)).collect();
+    let all: Vec<String> = active
+        .iter()
+        .map(|e| format!("{} ({})", e.id, e.name))
+        .collect();
     active.retain(|e| !named.is_empty() && named.iter().all(|w| fights_in(e, w)));
     match active.len() {
         1 => Ok(active.remove(0)),
@@ -210,7 +215,11 @@ fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
         .iter()
         .map(|c| {
             let k = crate::character::name_key(&c.name);
-            let score = if k.contains(&key) || key.contains(&k) { 0 } else { 1 };
+            let score = if k.contains(&key) || key.contains(&k) {
+                0
+            } else {
+                1
+            };
             (score, format!("{} ({})", c.name, c.character_id))
         })
         .collect();
@@ -220,7 +229,11 @@ fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
         format!(
             "'{given}' is not in encounter {}; combatants: {}",
             e.id,
-            names.into_iter().map(|(_, n)| n).collect::<Vec<_>>().join(", ")
+            names
+                .into_iter()
+                .map(|(_, n)| n)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )
 }

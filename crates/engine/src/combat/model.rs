@@ -264,7 +264,9 @@ impl Encounter {
 
     /// The combatant with this character id, mutably.
     pub fn combatant_mut(&mut self, character_id: &str) -> Option<&mut Combatant> {
-        self.order.iter_mut().find(|c| c.character_id == character_id)
+        self.order
+            .iter_mut()
+            .find(|c| c.character_id == character_id)
     }
 
     /// Where a combatant stands.

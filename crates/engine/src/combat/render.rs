@@ -71,7 +71,11 @@ pub fn ascii(call: &Call<'_>, e: &Encounter, opts: &RenderOptions) -> Result<Asc
             Some(c) => format!("HP {}/{}", c.hp, c.effective().max_hp.value.max(1)),
             None => "gone".to_string(),
         };
-        let turn = if current == Some(id.as_str()) { " ◀ turn" } else { "" };
+        let turn = if current == Some(id.as_str()) {
+            " ◀ turn"
+        } else {
+            ""
+        };
         entry.meaning = format!("{} ({}, {vitals}){turn}", cb.name, cb.side);
     }
     Ok(map)

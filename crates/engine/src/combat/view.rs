@@ -159,7 +159,11 @@ pub fn view(call: &Call<'_>, e: &Encounter, verbosity: Verbosity) -> Result<Enco
         map_size: detailed.then(|| (e.map.width(), e.map.height())),
         lighting: detailed.then(|| e.map.default_light()),
         map,
-        timed_terrain: if detailed { e.timed_terrain.clone() } else { Vec::new() },
+        timed_terrain: if detailed {
+            e.timed_terrain.clone()
+        } else {
+            Vec::new()
+        },
         log: if detailed { e.log.clone() } else { Vec::new() },
         difficulty: if detailed { e.difficulty.clone() } else { None },
     })
@@ -227,7 +231,11 @@ fn combatant_view(
         max_hp: standard.then_some(max_hp),
         temp_hp: (standard && temp_hp > 0).then_some(temp_hp),
         ac: standard.then_some(ac),
-        position: if standard { e.position_of(&cb.character_id) } else { None },
+        position: if standard {
+            e.position_of(&cb.character_id)
+        } else {
+            None
+        },
         conditions,
         concentrating,
         death_saves,

@@ -232,8 +232,11 @@ pub trait Tx {
         active_only: bool,
     ) -> Result<Vec<Encounter>, StoreError>;
     /// Inserts or replaces an encounter.
-    fn put_encounter(&mut self, campaign: CampaignId, encounter: &Encounter)
-    -> Result<(), StoreError>;
+    fn put_encounter(
+        &mut self,
+        campaign: CampaignId,
+        encounter: &Encounter,
+    ) -> Result<(), StoreError>;
     /// Deletes an encounter; false when there was none.
     fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
 }

@@ -106,7 +106,11 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
 }
 
 /// Calls a tool and prints the exchange.
-async fn step(client: &Client, tool: &str, args: Value) -> anyhow::Result<tabletop_server::client::Answer> {
+async fn step(
+    client: &Client,
+    tool: &str,
+    args: Value,
+) -> anyhow::Result<tabletop_server::client::Answer> {
     println!("→ {tool} {args}");
     let a = client.call(tool, args).await?;
     let mark = if a.is_error { "✗ tool error: " } else { "" };
@@ -180,7 +184,11 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
         participants.push(json!({"monster": "goblin", "count": 3,
                                  "positions": [{"x": 8, "y": 2}, {"x": 9, "y": 4}, {"x": 10, "y": 3}]}));
     } else {
-        participants.extend([goblin("Goblin 1", 8, 2), goblin("Goblin 2", 9, 4), goblin("Goblin 3", 10, 3)]);
+        participants.extend([
+            goblin("Goblin 1", 8, 2),
+            goblin("Goblin 2", 9, 4),
+            goblin("Goblin 3", 10, 3),
+        ]);
     }
     let created = step(
         client,
@@ -222,7 +230,12 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
                 if me.name == "Elara" {
                     let cast = json!({"actorId": me.id, "actionType": "cast_spell", "spell": "Fire Bolt", "targetId": foe.id});
                     if step(client, "execute_action", cast).await?.is_error {
-                        step(client, "execute_action", json!({"actorId": me.id, "actionType": "dodge"})).await?;
+                        step(
+                            client,
+                            "execute_action",
+                            json!({"actorId": me.id, "actionType": "dodge"}),
+                        )
+                        .await?;
                     }
                 } else {
                     if gap > 1 {
@@ -231,7 +244,10 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
                             .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
                             .filter(|d| *d != (0, 0))
                             .map(|(dx, dy)| (foe.x + dx, foe.y + dy))
-                            .filter(|(x, y)| !all.iter().any(|f| f.x == *x && f.y == *y && f.status != "dead"))
+                            .filter(|(x, y)| {
+                                !all.iter()
+                                    .any(|f| f.x == *x && f.y == *y && f.status != "dead")
+                            })
                             .collect();
                         squares.sort_by_key(|(x, y)| (x - me.x).abs().max((y - me.y).abs()));
                         for (x, y) in squares.into_iter().take(3) {
@@ -266,7 +282,12 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
                         continue;
                     };
                     if (a.x - b.x).abs().max((a.y - b.y).abs()) > 1 {
-                        step(client, "execute_action", json!({"actorId": me.id, "actionType": "dash"})).await?;
+                        step(
+                            client,
+                            "execute_action",
+                            json!({"actorId": me.id, "actionType": "dash"}),
+                        )
+                        .await?;
                         let next = step(client, "advance_turn", this.clone()).await?;
                         if next.is_error {
                             break;
@@ -290,7 +311,12 @@ async fn fight(client: &Client, srd: bool) -> anyhow::Result<()> {
     step(client, "render_battlefield", this.clone()).await?;
     let v = client.call("get_encounter", this.clone()).await?;
     if !v.is_error && v.structured["status"] != "ended" {
-        step(client, "end_encounter", json!({"encounterId": id, "outcome": "fled"})).await?;
+        step(
+            client,
+            "end_encounter",
+            json!({"encounterId": id, "outcome": "fled"}),
+        )
+        .await?;
     }
     step(client, "get_character", json!({"characterName": "Thorin"})).await?;
     Ok(())

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabletop_engine::combat::Side;
 use tabletop_engine::combat::actions::{
     ActionCost, ActionOutcome, ActionRequest, ActionType, ShoveMode, Who, execute,
 };
@@ -12,7 +13,6 @@ use tabletop_engine::combat::create::{
     ParticipantSource, ParticipantSpec, TerrainSpec, create_encounter,
 };
 use tabletop_engine::combat::view::{EncounterView, Verbosity, get_encounter};
-use tabletop_engine::combat::Side;
 use tabletop_engine::{Call, EngineError};
 use tabletop_grid::{Light, Position};
 use tabletop_rules::{Ability, Condition, DamageType, Size};
@@ -238,16 +238,19 @@ fn run_create(call: &mut Call<'_>, a: CreateEncounterArgs) -> Result<Reply, Engi
     };
     let out = create_encounter(call, req)?;
     let view = tabletop_engine::combat::view::view(call, &out.encounter, Verbosity::Standard)?;
-    Ok(Reply::new(created_text(&out, &view), &serde_json::json!({
-        "encounterId": out.encounter.id,
-        "name": out.encounter.name,
-        "round": out.encounter.round,
-        "initiative": out.initiative,
-        "spawned": out.spawned,
-        "difficulty": out.encounter.difficulty,
-        "notes": out.notes,
-        "encounter": view,
-    })))
+    Ok(Reply::new(
+        created_text(&out, &view),
+        &serde_json::json!({
+            "encounterId": out.encounter.id,
+            "name": out.encounter.name,
+            "round": out.encounter.round,
+            "initiative": out.initiative,
+            "spawned": out.spawned,
+            "difficulty": out.encounter.difficulty,
+            "notes": out.notes,
+            "encounter": view,
+        }),
+    ))
 }
 
 fn created_text(out: &CreatedEncounter, view: &EncounterView) -> String {
@@ -339,7 +342,11 @@ pub fn view_text(v: &EncounterView) -> String {
             (_, _, Some(p)) => format!("HP {p}%"),
             _ => String::new(),
         };
-        let mut bits = vec![format!("{} {}", c.initiative, c.name), c.side.to_string(), hp];
+        let mut bits = vec![
+            format!("{} {}", c.initiative, c.name),
+            c.side.to_string(),
+            hp,
+        ];
         if let Some(ac) = c.ac {
             bits.push(format!("AC {ac}"));
         }

@@ -99,7 +99,10 @@ pub fn begin<'r>(
         )));
     }
     if actor.dead {
-        return Err(EngineError::Rule(format!("{} is dead and cannot act", actor.name)));
+        return Err(EngineError::Rule(format!(
+            "{} is dead and cannot act",
+            actor.name
+        )));
     }
     let current = encounter.current().map(|c| c.character_id.clone());
     let own_turn = current.as_deref() == Some(actor.id.as_str());
@@ -151,14 +154,11 @@ pub fn begin<'r>(
         )?;
     }
     let Some(cb) = encounter.combatant_mut(&actor.id) else {
-        return Err(EngineError::Rule("internal: the actor left the order".into()));
+        return Err(EngineError::Rule(
+            "internal: the actor left the order".into(),
+        ));
     };
-    let spent = |what: &str| {
-        format!(
-            "{} has already used its {what} this turn",
-            combatant.name
-        )
-    };
+    let spent = |what: &str| format!("{} has already used its {what} this turn", combatant.name);
     match cost {
         ActionCost::Action => {
             // A multi-attack Attack action already begun goes on without a new action (grapple

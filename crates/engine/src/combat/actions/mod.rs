@@ -276,7 +276,11 @@ pub struct Turn<'r> {
 }
 
 /// Hands an action whose cost is already spent to the module that owns it.
-fn dispatch(call: &mut Call<'_>, turn: &mut Turn<'_>, action_type: ActionType) -> Result<ActionOutcome> {
+fn dispatch(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    action_type: ActionType,
+) -> Result<ActionOutcome> {
     Ok(match action_type {
         ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, turn)?,
         ActionType::Damage => attack::dm_damage(call, turn)?,
@@ -346,7 +350,10 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
             } else {
                 dispatch(call, &mut turn, action_type)?
             };
-            out.lines.insert(0, format!("Readied action released by its trigger: {trigger}"));
+            out.lines.insert(
+                0,
+                format!("Readied action released by its trigger: {trigger}"),
+            );
             out
         }
         None => dispatch(call, &mut turn, action_type)?,
@@ -357,10 +364,7 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     out.forced.extend(turn.forced.iter().cloned());
     if let Some(a) = &turn.actor {
         out.actor = a.name.clone();
-        out.economy = turn
-            .encounter
-            .combatant(&a.id)
-            .map(|c| c.economy.clone());
+        out.economy = turn.encounter.combatant(&a.id).map(|c| c.economy.clone());
     }
     let line = if out.forced.is_empty() {
         out.headline.clone()

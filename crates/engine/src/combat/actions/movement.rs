@@ -496,7 +496,11 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         })?;
         // Auras entered for the first time this turn apply now.
         if squares.len() >= 2 {
-            lines.extend(crate::combat::auras::on_enter(call, &mut turn.encounter, &id)?);
+            lines.extend(crate::combat::auras::on_enter(
+                call,
+                &mut turn.encounter,
+                &id,
+            )?);
         }
     }
     let left = {

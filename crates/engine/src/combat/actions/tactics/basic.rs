@@ -157,7 +157,10 @@ pub fn ready(_call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
             {
                 return Err(EngineError::invalid(
                     "readiedAction",
-                    format!("{} cannot be readied; hold an attack, a spell, a move or another action", t.key()),
+                    format!(
+                        "{} cannot be readied; hold an attack, a spell, a move or another action",
+                        t.key()
+                    ),
                 ));
             }
             v.clone()
@@ -206,7 +209,10 @@ fn parse_readied(v: &Value) -> Result<ActionRequest> {
         ));
     };
     let mut m: Map<String, Value> = m.clone();
-    for (id, name, to) in [("targetId", "targetName", "target"), ("actorId", "actorName", "actor")] {
+    for (id, name, to) in [
+        ("targetId", "targetName", "target"),
+        ("actorId", "actorName", "actor"),
+    ] {
         let i = m.remove(id);
         let n = m.remove(name);
         if i.is_some() || n.is_some() {
@@ -283,7 +289,11 @@ pub fn release_readied(
     merge(&mut out, req);
     out.action_type = Some(t);
     out.action_cost = Some(ActionCost::Reaction);
-    if out.ability_name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case("readied")) {
+    if out
+        .ability_name
+        .as_deref()
+        .is_some_and(|n| n.eq_ignore_ascii_case("readied"))
+    {
         out.ability_name = None;
     }
     if held_type.is_none() {
@@ -319,7 +329,20 @@ fn merge(held: &mut ActionRequest, now: &ActionRequest) {
             }
         )*};
     }
-    opt!(weapon, ability, to, spell, slot_level, direction, amount, damage_type, ability_name, item, shove_mode, description);
+    opt!(
+        weapon,
+        ability,
+        to,
+        spell,
+        slot_level,
+        direction,
+        amount,
+        damage_type,
+        ability_name,
+        item,
+        shove_mode,
+        description
+    );
     if !now.path.is_empty() {
         held.path = now.path.clone();
     }
@@ -334,7 +357,11 @@ fn merge(held: &mut ActionRequest, now: &ActionRequest) {
 /// A readied action released without a held execute_action item: it is recorded.
 pub fn released_description(turn: &Turn<'_>, trigger: &str) -> Result<ActionOutcome> {
     let a = actor(turn, "readied action")?;
-    let what = turn.req.description.clone().unwrap_or_else(|| "its readied action".into());
+    let what = turn
+        .req
+        .description
+        .clone()
+        .unwrap_or_else(|| "its readied action".into());
     Ok(ActionOutcome {
         headline: format!("{} reacts to \"{trigger}\": {what}.", a.name),
         details: json!({"readied": true}),
@@ -373,7 +400,9 @@ pub fn use_object(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutc
         let Some(d) = desc else {
             return Err(EngineError::invalid(
                 "to",
-                format!("there is no door at {to}; give a door's square, or describe the object instead"),
+                format!(
+                    "there is no door at {to}; give a door's square, or describe the object instead"
+                ),
             ));
         };
         return Ok(ActionOutcome {
@@ -386,7 +415,10 @@ pub fn use_object(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutc
     rule(
         turn,
         d <= 5,
-        format!("the door at {to} is {d} ft from {}; move next to it first", a.name),
+        format!(
+            "the door at {to} is {d} ft from {}; move next to it first",
+            a.name
+        ),
     )?;
     let wants_close = desc.is_some_and(|d| {
         let l = d.to_lowercase();
@@ -398,7 +430,9 @@ pub fn use_object(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutc
         DoorState::Open
     };
     if new == DoorState::Closed && state.is_shut() {
-        return Err(EngineError::Rule(format!("the door at {to} is already shut")));
+        return Err(EngineError::Rule(format!(
+            "the door at {to} is already shut"
+        )));
     }
     if state == DoorState::Locked {
         rule(
@@ -412,7 +446,11 @@ pub fn use_object(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutc
     turn.encounter.map.set_door(to, new).map_err(|e| {
         EngineError::Rule(format!("{} cannot change the door at {to}: {e}", a.name))
     })?;
-    let verb = if new == DoorState::Open { "opens" } else { "closes" };
+    let verb = if new == DoorState::Open {
+        "opens"
+    } else {
+        "closes"
+    };
     Ok(ActionOutcome {
         headline: format!("{} {verb} the door at {to}.", a.name),
         details: json!({"door": to, "state": new}),
@@ -432,7 +470,10 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
         .map(str::trim)
         .filter(|i| !i.is_empty())
         .ok_or_else(|| {
-            EngineError::invalid("item", "name the item from the actor's inventory (\"Potion of Healing\")")
+            EngineError::invalid(
+                "item",
+                "name the item from the actor's inventory (\"Potion of Healing\")",
+            )
         })?
         .to_string();
     let target = if turn.req.target.is_empty() {
@@ -444,7 +485,10 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
             rule(
                 turn,
                 d <= 5,
-                format!("{} is {d} ft from {}; an item is given within 5 ft", c.name, a.name),
+                format!(
+                    "{} is {d} ft from {}; an item is given within 5 ft",
+                    c.name, a.name
+                ),
             )?;
         }
         Some(cb.character_id)
@@ -456,9 +500,7 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
             id: None,
             name: Some(&item),
         },
-        target
-            .as_deref()
-            .map(|t| CharacterRef::new(Some(t), None)),
+        target.as_deref().map(|t| CharacterRef::new(Some(t), None)),
         None,
     )
     .map_err(|e| match e {

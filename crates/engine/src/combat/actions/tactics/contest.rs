@@ -6,9 +6,9 @@ use tabletop_grid::{Position, size_rank};
 use tabletop_rules::d20::{self, ContestWinner, D20Request, D20Test};
 use tabletop_rules::{Condition, Skill};
 
+use super::stealth::with_caller;
 use super::{actor, add_condition, distance, resolve, rule, take_helped_check};
 use crate::character::{Character, ConditionEntry};
-use super::stealth::with_caller;
 use crate::combat::actions::{ActionCost, ActionOutcome, ShoveMode, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
@@ -69,8 +69,11 @@ fn use_attack(turn: &mut Turn<'_>, actor: &Character) {
 
 /// A skill check request for `who` in a contest, with the Help action's advantage.
 fn check(turn: &mut Turn<'_>, who: &Character, skill: Skill, caller: bool) -> D20Request {
-    let mut r = D20Request::new(D20Test::SkillCheck { skill })
-        .labelled(format!("{} {}", who.name, skill_label(skill)));
+    let mut r = D20Request::new(D20Test::SkillCheck { skill }).labelled(format!(
+        "{} {}",
+        who.name,
+        skill_label(skill)
+    ));
     if let Some(why) = take_helped_check(&mut turn.encounter, &who.id) {
         r = r.advantage(why);
     }
@@ -113,7 +116,10 @@ fn can_reach(turn: &mut Turn<'_>, a: &Character, t: &Character, what: &str) -> R
     rule(
         turn,
         d <= reach,
-        format!("{} is {d} ft away, beyond {}'s reach of {reach} ft", t.name, a.name),
+        format!(
+            "{} is {d} ft away, beyond {}'s reach of {reach} ft",
+            t.name, a.name
+        ),
     )
 }
 
@@ -130,7 +136,10 @@ pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
     }
     let (_, mut t) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
     if t.id == a.id {
-        return Err(EngineError::invalid("targetId", "a creature cannot grapple itself"));
+        return Err(EngineError::invalid(
+            "targetId",
+            "a creature cannot grapple itself",
+        ));
     }
     let escaping = a
         .conditions
@@ -142,7 +151,10 @@ pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
     if t.dead {
         return Err(EngineError::Rule(format!("{} is dead", t.name)));
     }
-    if t.conditions.iter().any(|e| grappler_of(e) == Some(a.id.as_str())) {
+    if t.conditions
+        .iter()
+        .any(|e| grappler_of(e) == Some(a.id.as_str()))
+    {
         return Err(EngineError::Rule(format!(
             "{} already grapples {}",
             a.name, t.name
@@ -164,7 +176,10 @@ pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
                 format!("{} wins the grapple, but {line}.", a.name)
             } else {
                 lines.push(format!("{}'s speed is 0 while grappled", t.name));
-                format!("{} grapples {}: {} is grappled (speed 0).", a.name, t.name, t.name)
+                format!(
+                    "{} grapples {}: {} is grappled (speed 0).",
+                    a.name, t.name, t.name
+                )
             }
         }
         ContestWinner::Second => format!("{} fails to grapple {}.", a.name, t.name),
@@ -231,11 +246,17 @@ fn escape(
 pub fn shove(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let a = actor(turn, "shove")?.clone();
     if turn.req.target.is_empty() {
-        return Err(EngineError::invalid("targetId", "name the creature to shove"));
+        return Err(EngineError::invalid(
+            "targetId",
+            "name the creature to shove",
+        ));
     }
     let (_, mut t) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
     if t.id == a.id {
-        return Err(EngineError::invalid("targetId", "a creature cannot shove itself"));
+        return Err(EngineError::invalid(
+            "targetId",
+            "a creature cannot shove itself",
+        ));
     }
     if t.dead {
         return Err(EngineError::Rule(format!("{} is dead", t.name)));

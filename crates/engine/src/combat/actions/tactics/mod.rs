@@ -23,7 +23,6 @@ use crate::combat::{Combatant, Encounter};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
-
 /// Runs the action.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
     match t {
@@ -52,7 +51,10 @@ pub(crate) const METRIC: Metric = Metric::Grid5e;
 /// The acting character of a turn (tactics actions other than lair actions need one).
 fn actor<'t>(turn: &'t Turn<'_>, what: &str) -> Result<&'t Character> {
     turn.actor.as_ref().ok_or_else(|| {
-        EngineError::invalid("actorId", format!("say who takes the {what} (actorId or actorName)"))
+        EngineError::invalid(
+            "actorId",
+            format!("say who takes the {what} (actorId or actorName)"),
+        )
     })
 }
 
@@ -63,8 +65,8 @@ fn resolve(
     who: &Who,
     field: &'static str,
 ) -> Result<(Combatant, Character)> {
-    let cb = crate::combat::find_combatant(enc, who.id.as_deref(), who.name.as_deref(), field)?
-        .clone();
+    let cb =
+        crate::combat::find_combatant(enc, who.id.as_deref(), who.name.as_deref(), field)?.clone();
     if cb.removed {
         return Err(EngineError::Rule(format!(
             "{} has left the encounter",
@@ -120,7 +122,8 @@ fn add_condition(
     if c.effective().condition_immunities.contains_key(&condition) {
         return Ok(format!("{} is immune to {condition}", c.name));
     }
-    c.conditions.retain(|e| !(e.condition == condition && e.source == source));
+    c.conditions
+        .retain(|e| !(e.condition == condition && e.source == source));
     c.conditions.push(ConditionEntry {
         condition,
         level: None,
@@ -170,7 +173,11 @@ pub fn dodge_disadvantage(
 /// advantage reason and clears it (the first attack after the help uses it up).
 pub fn take_help(enc: &mut Encounter, attacker_id: &str, target_id: &str) -> Option<String> {
     let cb = enc.combatant_mut(attacker_id)?;
-    let i = cb.flags.helped_against.iter().position(|t| t == target_id)?;
+    let i = cb
+        .flags
+        .helped_against
+        .iter()
+        .position(|t| t == target_id)?;
     cb.flags.helped_against.remove(i);
     Some("helped (Help action)".into())
 }

@@ -10,13 +10,11 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 use tabletop_rules::{Ability, Condition, Skill};
 
-use super::{
-    actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule,
-};
+use super::{actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule};
 use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
+use crate::combat::Encounter;
 use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
 use crate::combat::actions::{ActionOutcome, Turn};
-use crate::combat::Encounter;
 use crate::effects::Duration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
@@ -105,11 +103,18 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
     let Some(cb) = turn.encounter.combatant(actor_id) else {
         return Ok(None);
     };
-    let used = cb.spent_abilities.iter().filter(|s| **s == f.tracked).count();
+    let used = cb
+        .spent_abilities
+        .iter()
+        .filter(|s| **s == f.tracked)
+        .count();
     let (ok, why) = match per_day(&limit) {
         Some(n) => (
             used < n,
-            format!("{} has used {} {used} of {n} times today", cb.name, f.tracked),
+            format!(
+                "{} has used {} {used} of {n} times today",
+                cb.name, f.tracked
+            ),
         ),
         None if recharge_min(&limit).is_some() => (
             used == 0,
@@ -120,7 +125,10 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
         ),
         None => (
             used == 0,
-            format!("{}'s {} is spent until it rests ({limit})", cb.name, f.tracked),
+            format!(
+                "{}'s {} is spent until it rests ({limit})",
+                cb.name, f.tracked
+            ),
         ),
     };
     rule(turn, ok, why)?;
@@ -290,7 +298,11 @@ fn landing(
     if !named.is_empty() {
         let mut ids = Vec::new();
         for (i, w) in named.iter().enumerate() {
-            let field = if i == 0 && !turn.req.target.is_empty() { "targetId" } else { "targets" };
+            let field = if i == 0 && !turn.req.target.is_empty() {
+                "targetId"
+            } else {
+                "targets"
+            };
             let (cb, _) = resolve(call, enc, w, field)?;
             if !ids.contains(&cb.character_id) {
                 ids.push(cb.character_id);
@@ -305,7 +317,9 @@ fn landing(
     let choice = text.to_lowercase().contains("choice");
     let side = actor_id.and_then(|a| enc.combatant(a)).map(|c| c.side);
     let keep = |id: &str| {
-        let Some(cb) = enc.combatant(id) else { return false };
+        let Some(cb) = enc.combatant(id) else {
+            return false;
+        };
         !cb.removed && (!choice || side.is_none_or(|s| cb.side.hostile_to(s)))
     };
     let area = area_in(text);
@@ -330,9 +344,11 @@ fn landing(
             let aim = turn.req.to;
             let direction = match (&turn.req.direction, aim) {
                 (_, Some(p)) => Some(Direction::Toward(p)),
-                (Some(d), None) => Some(Direction::Compass(d.parse::<Compass>().map_err(
-                    |e| EngineError::invalid("direction", e.to_string()),
-                )?)),
+                (Some(d), None) => {
+                    Some(Direction::Compass(d.parse::<Compass>().map_err(|e| {
+                        EngineError::invalid("direction", e.to_string())
+                    })?))
+                }
                 (None, None) => None,
             };
             let origin = match (shape.needs_direction(), actor_id) {
@@ -466,9 +482,14 @@ fn resolve_effect(
         let mut fail = true;
         let mut save_json = Value::Null;
         if let Some(dc) = &action.dc {
-            let mut req = D20Request::new(D20Test::Save { ability: dc.ability })
-                .dc(dc.value)
-                .labelled(format!("{} {:?} save vs {}", c.name, dc.ability, action.name));
+            let mut req = D20Request::new(D20Test::Save {
+                ability: dc.ability,
+            })
+            .dc(dc.value)
+            .labelled(format!(
+                "{} {:?} save vs {}",
+                c.name, dc.ability, action.name
+            ));
             if let Some(why) = dodging_dex_save_advantage(&turn.encounter, id, &c, dc.ability) {
                 req = req.advantage(why);
             }
@@ -509,14 +530,8 @@ fn resolve_effect(
                 })
                 .collect();
             if parts.iter().any(|p| p.amount > 0) {
-                let (res, _, after) = apply_damage_to(
-                    call,
-                    &mut turn.encounter,
-                    id,
-                    &parts,
-                    false,
-                    &mut changes,
-                )?;
+                let (res, _, after) =
+                    apply_damage_to(call, &mut turn.encounter, id, &parts, false, &mut changes)?;
                 c = after;
                 taken = Some(res.total);
             }
@@ -540,7 +555,11 @@ fn resolve_effect(
         }
         lines.extend(changes.iter().cloned());
         if action.dc.is_some() {
-            if fail { failed.push(c.name.clone()) } else { saved.push(c.name.clone()) }
+            if fail {
+                failed.push(c.name.clone())
+            } else {
+                saved.push(c.name.clone())
+            }
         }
         per_target.push(json!({
             "id": c.id, "name": c.name, "save": save_json, "failed": fail,
@@ -585,9 +604,11 @@ fn attack_named_in<'c>(c: &'c Character, text: &str) -> Option<&'c StatAction> {
     let end = rest.find(" attack")?;
     let words: Vec<&str> = rest[..end].split_whitespace().collect();
     let name = words.last()?;
-    c.stat_block.as_ref()?.actions.iter().find(|a| {
-        a.attack_bonus.is_some() && bare(&a.name).split_whitespace().any(|w| w == *name)
-    })
+    c.stat_block
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| a.attack_bonus.is_some() && bare(&a.name).split_whitespace().any(|w| w == *name))
 }
 
 /// Resolves a stat-block entry: a named skill check, an effect with a save or damage, an
@@ -602,7 +623,9 @@ fn resolve_entry(
         let attack = if action.attack_bonus.is_some() {
             action.clone()
         } else {
-            attack_named_in(a, &action.desc).cloned().unwrap_or_else(|| action.clone())
+            attack_named_in(a, &action.desc)
+                .cloned()
+                .unwrap_or_else(|| action.clone())
         };
         return strike_with(call, turn, a, &attack);
     }
@@ -611,8 +634,12 @@ fn resolve_entry(
         return Ok((r.summary, r.lines, r.details));
     }
     if let Some(skill) = check_in(&action.desc) {
-        let req = D20Request::new(D20Test::SkillCheck { skill })
-            .labelled(format!("{} {} ({})", a.name, skill_title(skill), action.name));
+        let req = D20Request::new(D20Test::SkillCheck { skill }).labelled(format!(
+            "{} {} ({})",
+            a.name,
+            skill_title(skill),
+            action.name
+        ));
         let roll = roll_d20_test(&a.effective(), &req, call.rng()?);
         call.record_roll(&roll);
         let total = roll.total.unwrap_or(0);
@@ -645,7 +672,10 @@ fn strike_with(
     if turn.req.target.is_empty() {
         return Err(EngineError::invalid(
             "targetId",
-            format!("{} is an attack; name its target (targetId or targetName)", attack.name),
+            format!(
+                "{} is an attack; name its target (targetId or targetName)",
+                attack.name
+            ),
         ));
     }
     let (cb, _) = resolve(call, &turn.encounter, &turn.req.target.clone(), "targetId")?;
@@ -664,10 +694,20 @@ fn strike_with(
         force: turn.req.force,
         ..Default::default()
     };
-    let r = strike(call, &mut turn.encounter, &a.id, &cb.character_id, Some(&attack.name), &opts)?;
+    let r = strike(
+        call,
+        &mut turn.encounter,
+        &a.id,
+        &cb.character_id,
+        Some(&attack.name),
+        &opts,
+    )?;
     turn.forced.extend(r.forced.iter().cloned());
     let mut lines = r.lines.clone();
-    lines.insert(0, format!("{} attacks {} with {}", r.attacker, r.target, r.weapon));
+    lines.insert(
+        0,
+        format!("{} attacks {} with {}", r.attacker, r.target, r.weapon),
+    );
     let details = serde_json::to_value(&r).unwrap_or(Value::Null);
     Ok((r.headline.trim_end_matches('.').to_string(), lines, details))
 }
@@ -683,7 +723,10 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .ok_or_else(|| {
-            EngineError::invalid("abilityName", "name the stat-block ability (\"Fire Breath\")")
+            EngineError::invalid(
+                "abilityName",
+                "name the stat-block ability (\"Fire Breath\")",
+            )
         })?
         .to_string();
     let Some(block) = &a.stat_block else {
@@ -705,16 +748,29 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     let Some(found) = find_in(&all, &name) else {
         return Err(EngineError::invalid(
             "abilityName",
-            format!("{} has no ability '{name}'; its abilities: {}", a.name, names_of(&all)),
+            format!(
+                "{} has no ability '{name}'; its abilities: {}",
+                a.name,
+                names_of(&all)
+            ),
         ));
     };
-    if found.action.dc.is_none() && found.action.damage.is_empty() && !found.action.alternatives.is_empty() {
+    if found.action.dc.is_none()
+        && found.action.damage.is_empty()
+        && !found.action.alternatives.is_empty()
+    {
         return Err(EngineError::invalid(
             "abilityName",
             format!(
                 "{} has several effects; name one: {}",
                 found.action.name,
-                found.action.alternatives.iter().map(|x| x.name.as_str()).collect::<Vec<_>>().join(", ")
+                found
+                    .action
+                    .alternatives
+                    .iter()
+                    .map(|x| x.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ));
     }
@@ -755,7 +811,10 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
         .map(|b| b.legendary_actions.clone())
         .unwrap_or_default();
     if list.is_empty() {
-        return Err(EngineError::Rule(format!("{} has no legendary actions", a.name)));
+        return Err(EngineError::Rule(format!(
+            "{} has no legendary actions",
+            a.name
+        )));
     }
     let name = turn
         .req
@@ -773,13 +832,20 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
     let Some(found) = find_in(&list, &name) else {
         return Err(EngineError::invalid(
             "abilityName",
-            format!("{} has no legendary action '{name}'; its legendary actions: {}", a.name, names_of(&list)),
+            format!(
+                "{} has no legendary action '{name}'; its legendary actions: {}",
+                a.name,
+                names_of(&list)
+            ),
         ));
     };
     rule(
         turn,
         !incapacitated(&a),
-        format!("{} is incapacitated and can take no legendary actions", a.name),
+        format!(
+            "{} is incapacitated and can take no legendary actions",
+            a.name
+        ),
     )?;
     let cost = legendary_cost(&found.action.name);
     let left = turn
@@ -801,9 +867,16 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
     }
     let (summary, mut lines, details) = resolve_entry(call, turn, &a, &found.action)?;
     let after = left.saturating_sub(cost);
-    lines.push(format!("{} legendary action{} left this round", after, if after == 1 { "" } else { "s" }));
+    lines.push(format!(
+        "{} legendary action{} left this round",
+        after,
+        if after == 1 { "" } else { "s" }
+    ));
     Ok(ActionOutcome {
-        headline: format!("{} uses {} (legendary, cost {cost}): {summary}.", a.name, found.action.name),
+        headline: format!(
+            "{} uses {} (legendary, cost {cost}): {summary}.",
+            a.name, found.action.name
+        ),
         lines,
         details: json!({"cost": cost, "left": after, "effect": details}),
         ..Default::default()
@@ -832,14 +905,20 @@ pub fn lair_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOut
     let dc = match (turn.req.dc, turn.req.ability) {
         (Some(v), Some(ab)) => Some((v, ab)),
         (Some(_), None) => {
-            return Err(EngineError::invalid("ability", "name the save's ability for the DC (ability: dex)"));
+            return Err(EngineError::invalid(
+                "ability",
+                "name the save's ability for the DC (ability: dex)",
+            ));
         }
         (None, _) => dc_in(&desc),
     };
     if let Some((v, _)) = dc
         && !(1..=40).contains(&v)
     {
-        return Err(EngineError::invalid("dc", format!("{v} is out of range; a save DC is 1–40")));
+        return Err(EngineError::invalid(
+            "dc",
+            format!("{v} is out of range; a save DC is 1–40"),
+        ));
     }
     let damage = match &turn.req.amount {
         Some(amount) => {
@@ -863,7 +942,12 @@ pub fn lair_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOut
         dc: dc.map(|(value, ability)| StatDc {
             ability,
             value,
-            success: if desc.to_lowercase().contains("half") { "half" } else { "none" }.into(),
+            success: if desc.to_lowercase().contains("half") {
+                "half"
+            } else {
+                "none"
+            }
+            .into(),
         }),
         recharge: None,
         multiattack: Vec::new(),
@@ -902,7 +986,10 @@ mod tests {
         );
         assert_eq!(
             area_in("exhales acid in a 90-foot line that is 10 feet wide."),
-            Some(TextArea::Shape(Shape::Line { length_ft: 90, width_ft: 10 }))
+            Some(TextArea::Shape(Shape::Line {
+                length_ft: 90,
+                width_ft: 10
+            }))
         );
         assert_eq!(
             area_in("Each creature within 10 ft. of the dragon must succeed"),
@@ -922,7 +1009,13 @@ mod tests {
         assert_eq!(per_day("3/Day"), Some(3));
         assert_eq!(legendary_cost("Wing Attack (Costs 2 Actions)"), 2);
         assert_eq!(legendary_cost("Detect"), 1);
-        assert_eq!(dc_in("must make a DC 15 Dexterity saving throw"), Some((15, Ability::Dexterity)));
-        assert_eq!(check_in("The dragon makes a Wisdom (Perception) check."), Some(Skill::Perception));
+        assert_eq!(
+            dc_in("must make a DC 15 Dexterity saving throw"),
+            Some((15, Ability::Dexterity))
+        );
+        assert_eq!(
+            check_in("The dragon makes a Wisdom (Perception) check."),
+            Some(Skill::Perception)
+        );
     }
 }

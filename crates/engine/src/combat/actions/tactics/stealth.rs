@@ -10,8 +10,8 @@ use super::{
     take_helped_check,
 };
 use crate::character::Character;
-use crate::combat::actions::{ActionOutcome, Turn};
 use crate::combat::Combatant;
+use crate::combat::actions::{ActionOutcome, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
@@ -47,13 +47,17 @@ fn unseen_because(
     if senses.blinded && !special {
         return Ok(Some("blinded".into()));
     }
-    let cover = enc
-        .map
-        .creature_cover(&observer.character_id, &hider.id, &CoverOptions::default())?;
+    let cover =
+        enc.map
+            .creature_cover(&observer.character_id, &hider.id, &CoverOptions::default())?;
     if cover.cover >= Cover::ThreeQuarters {
         return Ok(Some(format!(
             "{} cover",
-            if cover.cover == Cover::Total { "total" } else { "three-quarters" }
+            if cover.cover == Cover::Total {
+                "total"
+            } else {
+                "three-quarters"
+            }
         )));
     }
     Ok(None)
@@ -116,7 +120,11 @@ pub fn hide(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
             cb.flags.hidden = Some(total);
         }
         if noticed_by.is_empty() {
-            format!("{} hides (Stealth {total}), hidden from {}.", a.name, names(&hidden_from))
+            format!(
+                "{} hides (Stealth {total}), hidden from {}.",
+                a.name,
+                names(&hidden_from)
+            )
         } else {
             format!(
                 "{} hides (Stealth {total}), hidden from {}; {} still notice it.",
@@ -132,7 +140,8 @@ pub fn hide(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         format!(
             "{} fails to hide (Stealth {}): {} notice it.",
             a.name,
-            roll.total.map_or("automatic fail".into(), |t| t.to_string()),
+            roll.total
+                .map_or("automatic fail".into(), |t| t.to_string()),
             names(&noticed_by)
         )
     };
@@ -159,8 +168,11 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
             ));
         }
     };
-    let mut req = D20Request::new(D20Test::SkillCheck { skill })
-        .labelled(format!("{} {} (search)", a.name, skill_name(skill)));
+    let mut req = D20Request::new(D20Test::SkillCheck { skill }).labelled(format!(
+        "{} {} (search)",
+        a.name,
+        skill_name(skill)
+    ));
     if let Some(why) = take_helped_check(&mut turn.encounter, &a.id) {
         req = req.advantage(why);
     }
@@ -181,7 +193,11 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         .order
         .iter()
         .filter(|c| c.character_id != a.id && !c.removed)
-        .filter_map(|c| c.flags.hidden.map(|h| (c.character_id.clone(), c.name.clone(), h)))
+        .filter_map(|c| {
+            c.flags
+                .hidden
+                .map(|h| (c.character_id.clone(), c.name.clone(), h))
+        })
         .collect();
     for (id, name, stealth) in hidden {
         let v = turn
@@ -208,7 +224,10 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         .encounter
         .map
         .props()
-        .filter_map(|p| p.hidden_dc.map(|dc| (p.id.clone(), p.name.clone(), dc, p.position, p.trap)))
+        .filter_map(|p| {
+            p.hidden_dc
+                .map(|dc| (p.id.clone(), p.name.clone(), dc, p.position, p.trap))
+        })
         .collect();
     let sight = SightOptions {
         creatures_block: false,
@@ -220,7 +239,9 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
             continue;
         }
         if total >= i32::try_from(dc).unwrap_or(i32::MAX) {
-            turn.encounter.map.update_prop(&id, |p| p.hidden_dc = None)?;
+            turn.encounter
+                .map
+                .update_prop(&id, |p| p.hidden_dc = None)?;
             found.push(format!(
                 "{}{name} at {at} (DC {dc})",
                 if trap { "a trap: " } else { "" }
@@ -229,11 +250,20 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
             missed += 1;
         }
     }
-    if let Some(d) = turn.req.description.as_deref().filter(|d| !d.trim().is_empty()) {
+    if let Some(d) = turn
+        .req
+        .description
+        .as_deref()
+        .filter(|d| !d.trim().is_empty())
+    {
         lines.push(format!("Searching for: {}", d.trim()));
     }
     let headline = if found.is_empty() {
-        format!("{} searches ({} {total}) and finds nothing hidden.", a.name, skill_name(skill))
+        format!(
+            "{} searches ({} {total}) and finds nothing hidden.",
+            a.name,
+            skill_name(skill)
+        )
     } else {
         format!(
             "{} searches ({} {total}) and finds {}.",
