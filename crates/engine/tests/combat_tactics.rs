@@ -886,3 +886,37 @@ fn srd_dragon_breath_hits_the_cone() {
     let after = e.read(|call| combat::sheet(call, &thorn)).unwrap();
     assert!(after.hp < hp || after.dead || took == 0);
 }
+
+#[test]
+fn a_grapple_ends_when_the_grappler_moves_away_or_drops() {
+    // Moving away: the grappled goblin is left behind and free.
+    let mut f = fight(9, Size::Medium, vec![]);
+    let (thorn, gob) = (f.thorn.clone(), f.gob.clone());
+    let mut r = req(&thorn, ActionType::Grapple);
+    r.target = who(&gob);
+    r.bonus = 40;
+    f.act(r).unwrap();
+    assert!(f.sheet(&gob).has_condition(Condition::Grappled));
+    let mut mv = req(&thorn, ActionType::Move);
+    mv.to = Some(p(0, 2));
+    let out = f.act(mv).unwrap();
+    assert!(!f.sheet(&gob).has_condition(Condition::Grappled));
+    assert!(
+        out.lines.iter().any(|l| l.contains("no longer grappled")),
+        "{:?}",
+        out.lines
+    );
+    // Dropping to 0 HP: the grappler is incapacitated and lets go.
+    let mut f = fight(9, Size::Medium, vec![]);
+    let (thorn, gob) = (f.thorn.clone(), f.gob.clone());
+    let mut r = req(&thorn, ActionType::Grapple);
+    r.target = who(&gob);
+    r.bonus = 40;
+    f.act(r).unwrap();
+    let mut hit = req(&thorn, ActionType::Damage);
+    hit.actor = Default::default();
+    hit.target = who(&thorn);
+    hit.amount = Some("200".into());
+    let out = f.act(hit).unwrap();
+    assert!(!f.sheet(&gob).has_condition(Condition::Grappled), "{:?}", out.lines);
+}

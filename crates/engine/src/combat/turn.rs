@@ -343,6 +343,9 @@ fn start_of_turn(
     super::put_sheet(call, &c)?;
     let aura_lines = super::auras::at_turn_start(call, enc, &id)?;
     lines.extend(aura_lines);
+    lines.extend(super::actions::tactics::contest::release_broken_grapples(
+        call, enc,
+    )?);
     let mut c = super::sheet(call, &id)?;
     if !c.dead && c.hp == 0 {
         if c.death_saves.stable {

@@ -358,6 +358,11 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         }
         None => dispatch(call, &mut turn, action_type)?,
     };
+    // A grappler that fell, was stunned or moved away (or whose target was pushed) lets go.
+    out.lines.extend(tactics::contest::release_broken_grapples(
+        call,
+        &turn.encounter,
+    )?);
     out.encounter_id = turn.encounter.id.clone();
     out.action_type = Some(action_type);
     out.cost = Some(turn.cost);

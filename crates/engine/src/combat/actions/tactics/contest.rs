@@ -337,3 +337,67 @@ fn push_square(turn: &Turn<'_>, a: &Character, t: &Character) -> Result<Position
     }
     Ok(ct.position.offset(dx, dy))
 }
+
+/// Ends every grapple whose grappler can no longer hold on: it is dead, incapacitated, out of
+/// the fight or off the map, or its target is beyond its reach (moved away or pushed). Returns
+/// one line per grapple ended.
+pub fn release_broken_grapples(
+    call: &mut Call<'_>,
+    enc: &crate::combat::Encounter,
+) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    for cb in enc.order.iter().filter(|c| !c.removed) {
+        let mut held = crate::combat::sheet(call, &cb.character_id)?;
+        let before = held.conditions.len();
+        let mut freed = Vec::new();
+        for entry in &held.conditions {
+            let Some(grappler_id) = grappler_of(entry) else {
+                continue;
+            };
+            let grappler = call.tx_ref().character(call.campaign(), grappler_id)?;
+            let in_fight = enc.combatant(grappler_id).is_some_and(|g| !g.removed);
+            let why = match &grappler {
+                None => Some("is gone".to_string()),
+                Some(g) if g.dead => Some("is dead".to_string()),
+                Some(_) if !in_fight => Some("has left the fight".to_string()),
+                Some(g) if crate::combat::actions::economy::incapacitated(g) => {
+                    Some("is incapacitated".to_string())
+                }
+                Some(g) => match enc.map.creature_distance_ft(
+                    grappler_id,
+                    &cb.character_id,
+                    crate::combat::actions::attack::METRIC,
+                ) {
+                    Ok(d) if d <= reach_ft(g) => None,
+                    Ok(d) => Some(format!(
+                        "is {d} ft away, beyond its {} ft reach",
+                        reach_ft(g)
+                    )),
+                    Err(_) => Some("is off the map".to_string()),
+                },
+            };
+            if let Some(why) = why {
+                let name = grappler
+                    .as_ref()
+                    .map_or(grappler_id.to_string(), |g| g.name.clone());
+                freed.push((
+                    entry.source.clone(),
+                    format!("{} is no longer grappled: {name} {why}", held.name),
+                ));
+            }
+        }
+        if freed.is_empty() {
+            continue;
+        }
+        held.conditions.retain(|e| {
+            !freed
+                .iter()
+                .any(|(source, _)| *source == e.source && e.condition == Condition::Grappled)
+        });
+        if held.conditions.len() != before {
+            crate::combat::put_sheet(call, &held)?;
+            lines.extend(freed.into_iter().map(|(_, l)| l));
+        }
+    }
+    Ok(lines)
+}
