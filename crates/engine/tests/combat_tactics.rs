@@ -918,5 +918,9 @@ fn a_grapple_ends_when_the_grappler_moves_away_or_drops() {
     hit.target = who(&thorn);
     hit.amount = Some("200".into());
     let out = f.act(hit).unwrap();
-    assert!(!f.sheet(&gob).has_condition(Condition::Grappled), "{:?}", out.lines);
+    assert!(
+        !f.sheet(&gob).has_condition(Condition::Grappled),
+        "{:?}",
+        out.lines
+    );
 }

@@ -227,6 +227,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     (
         "search_compendium",
         &[
+            "monsterType",
             "alignment",
             "armorCategory",
             "attunement",
@@ -282,6 +283,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     (
         "synthesize_spell",
         &[
+            "condition",
             "areaShape",
             "areaSize",
             "bonusAction",

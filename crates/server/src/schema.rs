@@ -50,10 +50,10 @@ fn cleaned<T: JsonSchema>() -> Map<String, Value> {
     }
 }
 
-/// Enums with more values than this are advertised as plain strings in a compact schema (unless
-/// the field is required or selects what the tool does); the server still rejects unknown values
-/// with the allowed list and a suggestion.
-pub const COMPACT_ENUM_MAX: usize = 6;
+/// Enums up to this many values are advertised whole in a compact schema (every vocabulary of
+/// the rules does); a longer one, unless required or a selector, becomes a plain string and the
+/// server still rejects unknown values with the allowed list and a suggestion.
+pub const COMPACT_ENUM_MAX: usize = 100;
 
 /// Fields that select what a tool does: their values are always advertised.
 const SELECTORS: &[&str] = &[

@@ -235,7 +235,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "roll_check",
         title: "Roll check",
         category: Category::Characters,
-        description: "Roll a character's skill, ability, save, attack or initiative with all its bonuses; dc, contests, group checks.",
+        description: "A character's skill, ability, save, attack or initiative roll with all its bonuses; contests, groups.",
         read_only: false,
         destructive: false,
         idempotent: false,

@@ -595,7 +595,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "create_encounter",
             title: "Create encounter",
             category: Category::Combat,
-            description: "Start a fight: characters, SRD monsters or inline stat blocks on a grid map; rolls initiative, rates difficulty.",
+            description: "Start a fight: characters, SRD monsters or inline stat blocks on a grid map; rolls initiative.",
             read_only: false,
             destructive: false,
             idempotent: false,

@@ -47,7 +47,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "roll_dice",
         title: "Roll dice",
         category: Category::Characters,
-        description: "Roll dice notation on the campaign's recorded, seedable dice stream; shows every die and natural 20/1.",
+        description: "Roll dice notation on the campaign's recorded, seedable dice stream; shows every die.",
         read_only: false,
         destructive: false,
         idempotent: false,

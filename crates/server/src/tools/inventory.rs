@@ -550,7 +550,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_inventory",
         title: "Manage inventory",
         category: Category::World,
-        description: "Give, remove, equip, unequip, view, transfer or use items and coins; equipment feeds AC, attacks and saves.",
+        description: "Give, remove, equip, unequip, view, transfer or use items and coins; equipment feeds every roll.",
         read_only: false,
         destructive: false,
         idempotent: false,

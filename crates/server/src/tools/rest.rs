@@ -130,7 +130,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "take_rest",
             title: "Take rest",
             category: Category::Characters,
-            description: "Short or long rest: hit dice, HP, slots, resources and exhaustion restored per SRD; refused in combat.",
+            description: "Short or long rest: hit dice, HP, slots, resources, exhaustion per the SRD; refused in combat.",
             read_only: false,
             destructive: false,
             idempotent: false,
