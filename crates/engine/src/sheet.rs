@@ -2,11 +2,11 @@
 //! one effective-stats pipeline of the rules crate.
 
 use serde::Serialize;
-use tabletop_rules::Condition;
 use tabletop_rules::conditions::ConditionSet;
 use tabletop_rules::hp::HitDice;
 use tabletop_rules::modifiers::Modifier;
 use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
+use tabletop_rules::{CharacterType, Condition};
 
 use crate::character::{Character, CharacterFilter, CharacterRef, resolve};
 use crate::engine::Call;
@@ -105,12 +105,70 @@ pub fn get_character(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Sheet> {
     Ok(Sheet::of(resolve(call, r)?))
 }
 
+/// One row of a character list: who it is and the numbers a roster shows (effective max HP
+/// and AC). Lists carry rows, not whole sheets, so a page stays within the tool's result cap;
+/// `get_character` by id or name gives the sheet.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CharacterSummary {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Player character, NPC, enemy or neutral.
+    pub kind: CharacterType,
+    /// Class label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// Level.
+    pub level: u32,
+    /// Current hit points.
+    pub hp: u32,
+    /// Effective maximum hit points.
+    pub max_hp: i32,
+    /// Temporary hit points.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub temp_hp: u32,
+    /// Effective armor class.
+    pub armor_class: i32,
+    /// Active conditions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// Whether it is dead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub dead: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl CharacterSummary {
+    /// The row of `c`.
+    pub fn of(c: &Character) -> Self {
+        let e = c.effective();
+        Self {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            kind: c.kind,
+            class: c.class.clone(),
+            level: c.level,
+            hp: c.hp,
+            max_hp: e.max_hp.value,
+            temp_hp: c.temp_hp,
+            armor_class: e.armor_class.value,
+            conditions: c.conditions.iter().map(|x| x.condition).collect(),
+            dead: c.dead,
+        }
+    }
+}
+
 /// A page of characters matching a filter.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterPage {
     /// The characters on this page.
-    pub characters: Vec<Character>,
+    pub characters: Vec<CharacterSummary>,
     /// How many match in all.
     pub total: u64,
     /// Page number (1-based).
@@ -154,7 +212,7 @@ pub fn list_characters(
             .list_characters(call.campaign(), filter, per_page, offset)?;
     let has_more = (offset + characters.len()) < total as usize;
     Ok(CharacterPage {
-        characters,
+        characters: characters.iter().map(CharacterSummary::of).collect(),
         total,
         page,
         per_page,

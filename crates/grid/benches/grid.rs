@@ -118,5 +118,35 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(grid, benches);
+/// PNG rendering (feature `png`): the whole 20×20 map at 32 px per square, and a 100×100 map
+/// (shrunk to 20 px per square by the 2048 px limit), with a few tokens.
+#[cfg(feature = "png")]
+fn png_benches(c: &mut Criterion) {
+    use tabletop_grid::{PngOptions, Rgb, TokenStyle};
+    for n in [20u32, 100] {
+        let mut m = map(n);
+        let mut opts = PngOptions::default();
+        // The squares near the top-left corner are kept clear by `map`.
+        for (id, x, y) in [("hero", 0, 0), ("orc1", 1, 0), ("orc2", 0, 1)] {
+            m.place_creature(id, Position::new(x, y), Size::Medium)
+                .unwrap();
+            opts.styles.insert(
+                id.to_string(),
+                TokenStyle {
+                    color: Some(Rgb(200, 40, 40)),
+                    hp_fraction: Some(0.6),
+                },
+            );
+        }
+        opts.current_turn = Some("hero".into());
+        c.bench_function(&format!("render_png {n}x{n}"), |b| {
+            b.iter(|| m.render_png(black_box(&opts)).unwrap())
+        });
+    }
+}
+
+#[cfg(not(feature = "png"))]
+fn png_benches(_: &mut Criterion) {}
+
+criterion_group!(grid, benches, png_benches);
 criterion_main!(grid);

@@ -42,7 +42,7 @@ pub struct PngOptions {
     /// Side of one square in pixels (4–64; default 32). Shrunk when the image would exceed
     /// `max_side_px`.
     pub square_px: u32,
-    /// Longest side of the image in pixels (default 2048).
+    /// Longest side of the image in pixels (default 2048; at most [`MAX_SIDE_PX`]).
     pub max_side_px: u32,
     /// Creature id → colour and HP bar.
     pub styles: BTreeMap<String, TokenStyle>,
@@ -61,6 +61,10 @@ impl Default for PngOptions {
         }
     }
 }
+
+/// The largest image side a caller may ask for, in pixels (a 4096×4096 image is 64 MB before
+/// encoding).
+pub const MAX_SIDE_PX: u32 = 4096;
 
 /// Smallest and largest square sizes in pixels.
 pub const SQUARE_PX: std::ops::RangeInclusive<u32> = 4..=64;
@@ -205,7 +209,7 @@ impl BattleMap {
         let longest = vp.width.max(vp.height);
         let sq = opts
             .square_px
-            .min(opts.max_side_px / longest)
+            .min(opts.max_side_px.min(MAX_SIDE_PX) / longest)
             .max(*SQUARE_PX.start());
         let pixmap = Pixmap::new(vp.width * sq, vp.height * sq).ok_or_else(|| {
             GridError::Render(format!(
@@ -444,5 +448,13 @@ mod tests {
         let m = BattleMap::new(200, 100).unwrap();
         let (img, _) = m.render_pixmap(&PngOptions::default()).unwrap();
         assert_eq!((img.width(), img.height()), (2000, 1000));
+        // A caller's limit above MAX_SIDE_PX is held to it.
+        let opts = PngOptions {
+            square_px: 64,
+            max_side_px: u32::MAX,
+            ..Default::default()
+        };
+        let (img, _) = m.render_pixmap(&opts).unwrap();
+        assert_eq!((img.width(), img.height()), (4000, 2000));
     }
 }

@@ -368,8 +368,7 @@ pub fn list(page: &CharacterPage) -> String {
         page.total
     );
     for c in &page.characters {
-        let e = c.effective();
-        let conds: Vec<&str> = c.conditions.iter().map(|x| x.condition.key()).collect();
+        let conds: Vec<&str> = c.conditions.iter().map(|x| x.key()).collect();
         t.push_str(&format!(
             "\n| {} | {} | {} | {} | {} | {}/{} | {} | {} |",
             c.id,
@@ -378,8 +377,8 @@ pub fn list(page: &CharacterPage) -> String {
             c.class.as_deref().unwrap_or("-"),
             c.level,
             c.hp,
-            e.max_hp.value,
-            e.armor_class.value,
+            c.max_hp,
+            c.armor_class,
             if conds.is_empty() {
                 "-".to_string()
             } else {

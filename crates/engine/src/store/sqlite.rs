@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
 use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
@@ -34,6 +34,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/001_initial.sql")),
         M::up(include_str!("../../migrations/002_world.sql")),
         M::up(include_str!("../../migrations/003_encounters.sql")),
+        M::up(include_str!("../../migrations/004_list_index.sql")),
     ])
 }
 
@@ -70,6 +71,8 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Room for every statement the store prepares (one per filter combination for lists).
+        conn.set_prepared_statement_cache_capacity(128);
         migrations()
             .to_latest(&mut conn)
             .map_err(|e| StoreError::Database(format!("migration failed: {e}")))?;
@@ -81,25 +84,56 @@ impl super::Store for SqliteStore {
     type Txn<'a> = SqliteTx<'a>;
 
     fn begin(&mut self, write: bool) -> Result<SqliteTx<'_>, StoreError> {
-        let behavior = if write {
-            TransactionBehavior::Immediate
+        // BEGIN/COMMIT/ROLLBACK run as cached prepared statements: a read-only call is a
+        // handful of microseconds cheaper than re-parsing them on every call.
+        if !self.conn.is_autocommit() {
+            // A transaction left open by a failed rollback: end it before starting anew.
+            self.conn.prepare_cached("ROLLBACK")?.execute([])?;
+        }
+        let begin = if write {
+            "BEGIN IMMEDIATE"
         } else {
-            TransactionBehavior::Deferred
+            "BEGIN DEFERRED"
         };
+        self.conn.prepare_cached(begin)?.execute([])?;
         Ok(SqliteTx {
-            tx: self.conn.transaction_with_behavior(behavior)?,
+            tx: &self.conn,
+            open: true,
         })
     }
 }
 
 /// One SQLite transaction; rolled back on drop unless committed.
 pub struct SqliteTx<'a> {
-    tx: rusqlite::Transaction<'a>,
+    tx: &'a Connection,
+    /// Whether COMMIT or ROLLBACK is still due.
+    open: bool,
 }
 
 impl Transaction for SqliteTx<'_> {
-    fn commit(self) -> Result<(), StoreError> {
-        Ok(self.tx.commit()?)
+    fn commit(mut self) -> Result<(), StoreError> {
+        self.open = false;
+        let done = self.tx.prepare_cached("COMMIT")?.execute([]);
+        if done.is_err() && !self.tx.is_autocommit() {
+            let _ = self
+                .tx
+                .prepare_cached("ROLLBACK")
+                .and_then(|mut s| s.execute([]));
+        }
+        done?;
+        Ok(())
+    }
+}
+
+impl Drop for SqliteTx<'_> {
+    fn drop(&mut self) {
+        if self.open && !self.tx.is_autocommit() {
+            // Nothing to report to: the next `begin` ends a transaction this leaves open.
+            let _ = self
+                .tx
+                .prepare_cached("ROLLBACK")
+                .and_then(|mut s| s.execute([]));
+        }
     }
 }
 
@@ -284,11 +318,20 @@ impl Tx for SqliteTx<'_> {
             params.as_slice(),
             |r| r.get(0),
         )?;
+        // The page is chosen from the covering name index (no documents sorted or skipped),
+        // then only its rows' documents are read.
+        // Limit and offset are bound, so every page reuses one cached statement.
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT doc FROM characters WHERE {wh} ORDER BY name_key, id LIMIT {} OFFSET {}",
-            limit.min(i64::MAX as usize),
-            offset.min(i64::MAX as usize)
+            "SELECT c.doc FROM characters c JOIN (
+                 SELECT rowid AS r FROM characters WHERE {wh}
+                 ORDER BY name_key, id LIMIT :limit OFFSET :offset
+             ) page ON c.rowid = page.r
+             ORDER BY c.name_key, c.id"
         ))?;
+        let (limit, offset) = (clamp(limit), clamp(offset));
+        let mut params = params;
+        params.push((":limit", &limit));
+        params.push((":offset", &offset));
         let docs = stmt
             .query_map(params.as_slice(), |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -701,10 +744,12 @@ impl Tx for SqliteTx<'_> {
             NoteOrder::Importance => "n.importance DESC, n.rowid DESC",
         };
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT {NOTE_COLUMNS} FROM notes n WHERE {wh} ORDER BY {order} LIMIT {} OFFSET {}",
-            clamp(limit),
-            clamp(offset)
+            "SELECT {NOTE_COLUMNS} FROM notes n WHERE {wh} ORDER BY {order} LIMIT :limit OFFSET :offset"
         ))?;
+        let (limit, offset) = (clamp(limit), clamp(offset));
+        let mut params = params;
+        params.push((":limit", &limit));
+        params.push((":offset", &offset));
         let rows = stmt
             .query_map(params.as_slice(), row_note)?
             .collect::<Result<Vec<_>, _>>()?;
@@ -735,9 +780,11 @@ impl Tx for SqliteTx<'_> {
         let mut stmt = self.tx.prepare_cached(&format!(
             "SELECT {NOTE_COLUMNS}, bm25(notes_fts) AS rank
              FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
-             WHERE {wh} ORDER BY rank, n.importance DESC, n.rowid DESC LIMIT {}",
-            clamp(limit)
+             WHERE {wh} ORDER BY rank, n.importance DESC, n.rowid DESC LIMIT :limit"
         ))?;
+        let limit = clamp(limit);
+        let mut params = params;
+        params.push((":limit", &limit));
         let rows = stmt
             .query_map(params.as_slice(), |r| {
                 Ok((row_note(r)?, r.get::<_, f64>(8)?))
@@ -961,5 +1008,37 @@ mod erased {
         fn to_json(&self) -> Result<String, serde_json::Error> {
             serde_json::to_string(self)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn a_dropped_transaction_rolls_back_and_the_next_one_starts_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
+        {
+            let mut tx = store.begin(true).unwrap();
+            tx.ensure_campaign("lost").unwrap();
+        }
+        {
+            let mut tx = store.begin(true).unwrap();
+            tx.ensure_campaign("kept").unwrap();
+            tx.commit().unwrap();
+        }
+        let tx = store.begin(false).unwrap();
+        assert_eq!(tx.find_campaign("lost").unwrap(), None);
+        assert!(tx.find_campaign("kept").unwrap().is_some());
+        drop(tx);
+        // A transaction left open on the connection is ended by the next begin.
+        store.conn.execute_batch("BEGIN").unwrap();
+        let mut tx = store.begin(true).unwrap();
+        let id = tx.ensure_campaign("again").unwrap();
+        assert_eq!(tx.next_id(id, "ch").unwrap(), 1);
+        tx.commit().unwrap();
+        assert!(store.conn.is_autocommit());
     }
 }

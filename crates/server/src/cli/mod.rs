@@ -116,7 +116,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .build()?;
             rt.block_on(async move {
                 let server = TabletopServer::new(engine, surface);
-                let running = server.serve(rmcp::transport::stdio()).await?;
+                // Pipes (how MCP clients launch a server) are driven by the IO reactor; anything
+                // else falls back to Tokio's blocking stdio. Saves two thread hand-offs per call.
+                let running = server.serve(rmcp::transport::stdio_pipes()).await?;
                 running.waiting().await?;
                 anyhow::Ok(())
             })?;
