@@ -253,17 +253,13 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        // Unknown inside, blocked on the one-square border (rows first, then columns).
-        let pw = (w + 2) as usize;
-        let mut enter = vec![ENTER_UNKNOWN; pw * (h + 2) as usize];
-        enter[..pw].fill(ENTER_BLOCKED);
-        let last_row = enter.len() - pw;
-        enter[last_row..].fill(ENTER_BLOCKED);
-        for row in enter.chunks_exact_mut(pw) {
-            row[0] = ENTER_BLOCKED;
-            row[pw - 1] = ENTER_BLOCKED;
+        let mut enter = vec![std::cell::Cell::new(ENTER_UNKNOWN); ((w + 2) * (h + 2)) as usize];
+        for (i, c) in enter.iter_mut().enumerate() {
+            let (px, py) = ((i as i32) % (w + 2), (i as i32) / (w + 2));
+            if px == 0 || py == 0 || px == w + 1 || py == h + 1 {
+                *c.get_mut() = ENTER_BLOCKED;
+            }
         }
-        let enter = enter.into_iter().map(std::cell::Cell::new).collect();
         let ground = (!opts.flying && map.has_elevation()).then(|| {
             (0..h)
                 .flat_map(|y| (0..w).map(move |x| (x, y)))
