@@ -22,6 +22,7 @@
 
 use std::collections::HashSet;
 
+use pathfinding::directed::astar::astar;
 use pathfinding::directed::dijkstra::dijkstra_reach;
 use serde::{Deserialize, Serialize};
 use tabletop_rules::Size;
@@ -129,53 +130,6 @@ impl std::hash::Hash for Node {
     }
 }
 
-/// An entry of the A* open list. The heap pops the lowest estimate first and, among equal
-/// estimates, the highest cost so far (the order `pathfinding`'s A* uses); the state index is
-/// carried, not compared.
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    /// `(u32::MAX - estimate) << 32 | cost`: one integer comparison orders the heap.
-    key: u64,
-    state: u32,
-    x: i16,
-    y: i16,
-}
-
-impl Open {
-    fn new(estimate: u32, cost: u32, state: u32, x: i32, y: i32) -> Self {
-        Open {
-            key: (u64::from(u32::MAX - estimate) << 32) | u64::from(cost),
-            state,
-            x: x as i16,
-            y: y as i16,
-        }
-    }
-
-    fn cost(&self) -> u32 {
-        self.key as u32
-    }
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-
-impl Eq for Open {}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&other.key)
-    }
-}
-
 const OCC_ANY: u8 = 1;
 const OCC_NO_STOP: u8 = 2;
 const OCC_HOSTILE_WALL: u8 = 4;
@@ -206,9 +160,8 @@ struct Mover<'a> {
     opts: &'a MoveOptions,
     /// Creature occupancy bits per square.
     occ: Vec<u8>,
-    /// Per anchor square: blocked / normal / double cost to enter with the whole space, filled
-    /// lazily. Padded by one blocked square on every side (see [`Mover::padded`]), so a step
-    /// from any square of the map needs no bounds check.
+    /// Per anchor square, for movers bigger than one square: blocked / normal / double cost to
+    /// enter with the whole space, filled lazily.
     enter: Vec<std::cell::Cell<u8>>,
     /// Ground level per square, when climbing matters (walking on a map with elevation).
     ground: Option<Vec<i32>>,
@@ -253,13 +206,11 @@ impl<'a> Mover<'a> {
                 }
             }
         }
-        let mut enter = vec![std::cell::Cell::new(ENTER_UNKNOWN); ((w + 2) * (h + 2)) as usize];
-        for (i, c) in enter.iter_mut().enumerate() {
-            let (px, py) = ((i as i32) % (w + 2), (i as i32) / (w + 2));
-            if px == 0 || py == 0 || px == w + 1 || py == h + 1 {
-                *c.get_mut() = ENTER_BLOCKED;
-            }
-        }
+        let enter = if n > 1 {
+            vec![std::cell::Cell::new(ENTER_UNKNOWN); cells]
+        } else {
+            Vec::new()
+        };
         let ground = (!opts.flying && map.has_elevation()).then(|| {
             (0..h)
                 .flat_map(|y| (0..w).map(move |x| (x, y)))
@@ -304,47 +255,31 @@ impl<'a> Mover<'a> {
         }
     }
 
-    /// Index of `(x, y)` in the padded grids (one extra square on every side).
-    fn padded(&self, x: i32, y: i32) -> usize {
-        ((y + 1) * (self.width + 2) + x + 1) as usize
-    }
-
     /// Entry code of the space anchored at `(x, y)` (blocked when it leaves the map).
     fn enter(&self, x: i32, y: i32) -> u8 {
-        if x < -1 || y < -1 || x > self.width || y > self.height {
-            return ENTER_BLOCKED;
-        }
-        self.enter_padded(self.padded(x, y), x, y)
-    }
-
-    /// [`Mover::enter`] for an anchor at most one square off the map, by its padded index.
-    #[inline]
-    fn enter_padded(&self, i: usize, x: i32, y: i32) -> u8 {
-        let cached = self.enter[i].get();
-        if cached != ENTER_UNKNOWN {
-            return cached;
-        }
-        let code = self.compute_enter(x, y);
-        self.enter[i].set(code);
-        code
-    }
-
-    fn compute_enter(&self, x: i32, y: i32) -> u8 {
         if x < 0 || y < 0 || x + self.n > self.width || y + self.n > self.height {
             return ENTER_BLOCKED;
         }
         if self.n == 1 {
             return self.square_code(x, y);
         }
+        let cached = &self.enter[self.idx(x, y)];
+        if cached.get() != ENTER_UNKNOWN {
+            return cached.get();
+        }
         let mut code = ENTER_NORMAL;
-        for yy in y..y + self.n {
+        'space: for yy in y..y + self.n {
             for xx in x..x + self.n {
                 match self.square_code(xx, yy) {
-                    ENTER_BLOCKED => return ENTER_BLOCKED,
+                    ENTER_BLOCKED => {
+                        code = ENTER_BLOCKED;
+                        break 'space;
+                    }
                     c => code = code.max(c),
                 }
             }
         }
+        cached.set(code);
         code
     }
 
@@ -359,45 +294,35 @@ impl<'a> Mover<'a> {
         self.ground.as_ref().map_or(0, |g| g[self.idx(x, y)])
     }
 
-    /// The step from `(x, y)` in direction `k` of [`STEPS`], whose target has padded index
-    /// `target`: its cost and the parity after it, or `None` when it can't be taken.
-    #[inline]
-    fn step(&self, x: i32, y: i32, odd: bool, k: usize, target: usize) -> Option<(u32, bool)> {
-        let (dx, dy) = STEPS[k];
-        let (nx, ny) = (x + dx, y + dy);
-        let code = self.enter_padded(target, nx, ny);
-        if code == ENTER_BLOCKED {
-            return None;
-        }
-        let diagonal = dx != 0 && dy != 0;
-        if diagonal
-            && self.n == 1
-            && self.map.flags(nx, y) & F_BLOCK_MOVE != 0
-            && self.map.flags(x, ny) & F_BLOCK_MOVE != 0
-        {
-            return None; // no squeezing through a diagonal pinch
-        }
-        let (base, odd) = match (diagonal, self.opts.metric) {
-            (false, _) => (5, odd),
-            (true, Metric::Grid5e) => (5, false),
-            (true, Metric::GridAlt) => (if odd { 10 } else { 5 }, !odd),
-            (true, Metric::Euclidean) => (7, false),
-        };
-        let mut cost = if code == ENTER_DOUBLE { 2 * base } else { base };
-        if self.ground.is_some() {
-            let rise = self.ground(nx, ny) - self.ground(x, y);
-            if rise > 0 {
-                cost += 2 * 5 * rise as u32;
-            }
-        }
-        Some((cost, odd))
-    }
-
     fn successors(&self, node: Node) -> impl Iterator<Item = (Node, u32)> + '_ {
         let (x, y) = (i32::from(node.x), i32::from(node.y));
-        (0..STEPS.len()).filter_map(move |k| {
-            let (nx, ny) = (x + STEPS[k].0, y + STEPS[k].1);
-            let (cost, odd) = self.step(x, y, node.odd, k, self.padded(nx, ny))?;
+        STEPS.iter().filter_map(move |&(dx, dy)| {
+            let (nx, ny) = (x + dx, y + dy);
+            let code = self.enter(nx, ny);
+            if code == ENTER_BLOCKED {
+                return None;
+            }
+            let diagonal = dx != 0 && dy != 0;
+            if diagonal
+                && self.n == 1
+                && self.map.flags(nx, y) & F_BLOCK_MOVE != 0
+                && self.map.flags(x, ny) & F_BLOCK_MOVE != 0
+            {
+                return None; // no squeezing through a diagonal pinch
+            }
+            let (base, odd) = match (diagonal, self.opts.metric) {
+                (false, _) => (5, node.odd),
+                (true, Metric::Grid5e) => (5, false),
+                (true, Metric::GridAlt) => (if node.odd { 10 } else { 5 }, !node.odd),
+                (true, Metric::Euclidean) => (7, false),
+            };
+            let mut cost = if code == ENTER_DOUBLE { 2 * base } else { base };
+            if self.ground.is_some() {
+                let rise = self.ground(nx, ny) - self.ground(x, y);
+                if rise > 0 {
+                    cost += 2 * 5 * rise as u32;
+                }
+            }
             Some((
                 Node {
                     x: nx as i16,
@@ -409,89 +334,15 @@ impl<'a> Mover<'a> {
         })
     }
 
-    #[cfg(test)]
     fn heuristic(&self, node: &Node, goal: (i32, i32)) -> u32 {
-        self.estimate(i32::from(node.x), i32::from(node.y), node.odd, goal)
-    }
-
-    /// The cost of the cheapest route on open ground (admissible and consistent).
-    #[inline]
-    fn estimate(&self, x: i32, y: i32, odd: bool, goal: (i32, i32)) -> u32 {
-        let dx = (goal.0 - x).unsigned_abs();
-        let dy = (goal.1 - y).unsigned_abs();
+        let dx = (goal.0 - i32::from(node.x)).unsigned_abs();
+        let dy = (goal.1 - i32::from(node.y)).unsigned_abs();
         let (lo, hi) = (dx.min(dy), dx.max(dy));
         match self.opts.metric {
             Metric::Grid5e => 5 * hi,
-            Metric::GridAlt => 5 * hi + 5 * ((lo + u32::from(odd)) / 2),
+            Metric::GridAlt => 5 * hi + 5 * ((lo + u32::from(node.odd)) / 2),
             Metric::Euclidean => 5 * (hi - lo) + 7 * lo,
         }
-    }
-
-    /// A* over dense per-state arrays (no hashing; a state is a padded square index and the
-    /// diagonal parity). It explores exactly as `pathfinding::directed::astar::astar` does (same
-    /// heap order: lowest estimate first, then highest cost so far; same relaxation rule; same
-    /// successor order), so it returns the same path, only faster.
-    fn astar(&self, start: Node, goal: (i32, i32)) -> Option<(Vec<Node>, u32)> {
-        const NONE: u32 = u32::MAX;
-        let pw = self.width + 2;
-        let states = 2 * (pw * (self.height + 2)) as usize;
-        // Best known cost and predecessor per state.
-        let mut best = vec![NONE; states];
-        let mut parent = vec![NONE; states];
-        let offsets: [isize; 8] = STEPS.map(|(dx, dy)| (dy * pw + dx) as isize);
-        let mut open = std::collections::BinaryHeap::with_capacity(1024);
-        let (sx, sy) = (i32::from(start.x), i32::from(start.y));
-        let s0 = self.padded(sx, sy) * 2 + usize::from(start.odd);
-        best[s0] = 0;
-        open.push(Open::new(0, 0, s0 as u32, sx, sy));
-        while let Some(item) = open.pop() {
-            let (cost, si) = (item.cost(), item.state as usize);
-            let (x, y) = (i32::from(item.x), i32::from(item.y));
-            if (x, y) == goal {
-                let node = |s: usize| {
-                    let cell = (s >> 1) as i32;
-                    Node {
-                        x: (cell % pw - 1) as i16,
-                        y: (cell / pw - 1) as i16,
-                        odd: s & 1 == 1,
-                    }
-                };
-                let mut nodes = vec![node(si)];
-                let mut at = si;
-                while parent[at] != NONE {
-                    at = parent[at] as usize;
-                    nodes.push(node(at));
-                }
-                nodes.reverse();
-                return Some((nodes, cost));
-            }
-            if cost > best[si] {
-                continue; // a stale entry: a cheaper way here was already expanded
-            }
-            let (cell, odd) = (si >> 1, si & 1 == 1);
-            for (k, off) in offsets.iter().enumerate() {
-                let target = cell.wrapping_add_signed(*off);
-                let Some((step, next_odd)) = self.step(x, y, odd, k, target) else {
-                    continue;
-                };
-                let new_cost = cost + step;
-                let ni = target * 2 + usize::from(next_odd);
-                if best[ni] <= new_cost {
-                    continue;
-                }
-                best[ni] = new_cost;
-                parent[ni] = si as u32;
-                let (nx, ny) = (x + STEPS[k].0, y + STEPS[k].1);
-                open.push(Open::new(
-                    new_cost + self.estimate(nx, ny, next_odd, goal),
-                    new_cost,
-                    ni as u32,
-                    nx,
-                    ny,
-                ));
-            }
-        }
-        None
     }
 
     fn position(&self, x: i32, y: i32) -> Position {
@@ -532,7 +383,13 @@ impl BattleMap {
             y: from.y as i16,
             odd: false,
         };
-        let found = m.astar(start, (to.x, to.y));
+        let goal = (to.x, to.y);
+        let found = astar(
+            &start,
+            |n| m.successors(*n),
+            |n| m.heuristic(n, goal),
+            |n| (i32::from(n.x), i32::from(n.y)) == goal,
+        );
         let Some((nodes, cost)) = found else {
             return Ok(None);
         };
@@ -985,40 +842,6 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
-        /// The dense A* returns exactly what the `pathfinding` crate's A* returned before it
-        /// (same squares, same cost), for every metric and for bigger movers.
-        #[test]
-        fn dense_astar_matches_the_pathfinding_crate(
-            walls in proptest::collection::vec((0i32..16, 0i32..16), 0..70),
-            rough in proptest::collection::vec((0i32..16, 0i32..16), 0..40),
-            sx in 0i32..16, sy in 0i32..16, gx in 0i32..16, gy in 0i32..16,
-            metric in metric(),
-            large in any::<bool>(),
-        ) {
-            let mut m = BattleMap::new(16, 16).unwrap();
-            for &(x, y) in &rough {
-                m.set_terrain(p(x, y), Terrain::Difficult).unwrap();
-            }
-            for &(x, y) in &walls {
-                m.set_terrain(p(x, y), Terrain::Wall).unwrap();
-            }
-            let o = MoveOptions {
-                metric,
-                size: large.then_some(Size::Large),
-                ..Default::default()
-            };
-            let mover = Mover::new(&m, p(sx, sy), &o).unwrap();
-            let start = Node { x: sx as i16, y: sy as i16, odd: false };
-            let goal = (gx, gy);
-            let reference = pathfinding::directed::astar::astar(
-                &start,
-                |n| mover.successors(*n),
-                |n| mover.heuristic(n, goal),
-                |n| (i32::from(n.x), i32::from(n.y)) == goal,
-            );
-            prop_assert_eq!(mover.astar(start, goal), reference);
-        }
-
         #[test]
         fn paths_avoid_walls_and_costs_add_up(
             walls in proptest::collection::vec((0i32..15, 0i32..15), 0..60),
