@@ -842,6 +842,7 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         effect: None,
         higher_level: None,
         synthesized: true,
+        aura: None,
     });
     put(&mut e, &b);
     let order = fight(
@@ -1037,4 +1038,46 @@ fn after_a_bonus_action_spell_only_a_cantrip_may_be_cast_with_the_action() {
         "the refused spell spent nothing"
     );
     cast(&mut e, &bran, "Sacred Flame", |r| r.target = who(&ogre)).unwrap();
+}
+
+#[test]
+fn spirit_guardians_cast_makes_an_aura_that_strikes_at_turn_start_not_at_once() {
+    let Some(srd) = common::srd("spirit guardians") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 11);
+    let bran = make(&mut e, caster("Bran", "cleric", 5, &["spirit guardians"]));
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 0, 0, 25), monster("ogre", 2, &[(2, 0), (12, 0)])],
+    );
+    let (near, far) = (id_of(&order, "Ogre 1"), id_of(&order, "Ogre 2"));
+    let slots_before = sheet(&mut e, &bran).spell_slots.left(3);
+    let out = cast(&mut e, &bran, "Spirit Guardians", |_| {}).unwrap();
+    assert!(out.headline.contains("aura"), "{}", out.headline);
+    // Nobody is hurt when it is cast; the slot is spent and concentration begun.
+    assert_eq!(sheet(&mut e, &near).hp, 59);
+    let b = sheet(&mut e, &bran);
+    assert_eq!(b.spell_slots.left(3), slots_before - 1);
+    assert_eq!(b.concentration.unwrap().spell, "Spirit Guardians");
+    // The SRD numbers: 3d8 radiant at 3rd level, WIS save for half, DC 8 + 3 + 3 = 14.
+    let aura = &out.details["aura"];
+    assert_eq!(aura["damage"], "3d8");
+    assert_eq!(aura["damageType"], "radiant");
+    assert_eq!(aura["radiusFt"], 15);
+    assert_eq!(aura["save"]["dc"], 14);
+    // At the start of the near ogre's turn it takes radiant damage; the far one does not.
+    let lines = e
+        .write("t", &serde_json::json!({}), |call| {
+            let mut enc = tabletop_engine::combat::load_active(call, None)?;
+            let mut l = auras::at_turn_start(call, &mut enc, &near)?;
+            l.extend(auras::at_turn_start(call, &mut enc, &far)?);
+            tabletop_engine::combat::save(call, &enc)?;
+            Ok(l)
+        })
+        .unwrap();
+    let hurt = 59 - sheet(&mut e, &near).hp;
+    assert!((1..=24).contains(&hurt), "{lines:?}");
+    assert_eq!(sheet(&mut e, &far).hp, 59);
 }

@@ -160,6 +160,108 @@ pub struct SpellDef {
     /// Improvised (synthesize_spell) rather than from the SRD.
     #[serde(default)]
     pub synthesized: bool,
+    /// A zone centred on the caster that strikes creatures starting their turn in it (Spirit
+    /// Guardians), read from the spell's text where the data has no numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aura: Option<SpellAura>,
+}
+
+/// A damaging zone around the caster, as its spell's text describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellAura {
+    /// Radius in feet.
+    pub radius_ft: u32,
+    /// Damage dice at the spell's own level.
+    pub dice: String,
+    /// Damage type.
+    pub damage_type: Option<DamageType>,
+    /// The save and whether a success halves.
+    pub save: Option<SpellSaveDef>,
+    /// Dice added per slot level above the spell's ("1d8").
+    pub per_level: Option<String>,
+}
+
+impl SpellAura {
+    /// Reads a zone from a concentration spell's text: "…starts its turn there…", a "N-foot
+    /// radius", "a Wisdom saving throw", "takes 3d8 radiant damage", "half as much damage", and
+    /// "increases by 1d8 for each slot level above 3rd".
+    pub fn from_text(desc: &str, higher: &str) -> Option<SpellAura> {
+        let text = desc.to_lowercase();
+        if !text.contains("starts its turn there") {
+            return None;
+        }
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == '.')
+            .filter(|w| !w.is_empty())
+            .collect();
+        // "a 15-foot radius", "to a distance of 15 feet", "within 10 feet".
+        let radius_ft = words
+            .iter()
+            .find_map(|w| {
+                w.strip_suffix("-foot-radius")
+                    .or_else(|| w.strip_suffix("-foot"))
+                    .and_then(|n| n.parse::<u32>().ok())
+            })
+            .or_else(|| {
+                words.windows(3).find_map(|w| {
+                    (matches!(w[0], "of" | "within") && w[2].starts_with("feet"))
+                        .then(|| w[1].parse::<u32>().ok())
+                        .flatten()
+                })
+            })?;
+        let dice_at = words.iter().position(|w| is_dice(w))?;
+        let dice = words[dice_at].to_string();
+        let damage_type = words
+            .get(dice_at + 1)
+            .and_then(|w| w.parse::<DamageType>().ok());
+        let save = words.windows(3).find_map(|w| {
+            (w[1] == "saving" && w[2] == "throw")
+                .then(|| w[0].parse::<Ability>().ok())
+                .flatten()
+        });
+        let half = text.contains("half as much damage");
+        let higher = higher.to_lowercase();
+        let per_level = higher
+            .split_whitespace()
+            .skip_while(|w| *w != "by")
+            .nth(1)
+            .filter(|w| is_dice(w))
+            .map(str::to_string);
+        Some(SpellAura {
+            radius_ft,
+            dice,
+            damage_type,
+            save: save.map(|ability| SpellSaveDef { ability, half }),
+            per_level,
+        })
+    }
+
+    /// The damage dice when cast with a slot of `slot_level` for a spell of `spell_level`.
+    pub fn dice_at(&self, spell_level: u8, slot_level: u8) -> String {
+        let extra = slot_level.saturating_sub(spell_level);
+        match (&self.per_level, extra) {
+            (Some(step), n) if n > 0 => {
+                let (base_n, faces) = self.dice.split_once('d').unwrap_or(("1", "8"));
+                let (step_n, step_faces) = step.split_once('d').unwrap_or(("1", "8"));
+                match (base_n.parse::<u32>(), step_n.parse::<u32>()) {
+                    (Ok(b), Ok(s)) if faces == step_faces => {
+                        format!("{}d{faces}", b + s * u32::from(n))
+                    }
+                    _ => std::iter::once(self.dice.clone())
+                        .chain(std::iter::repeat_n(step.clone(), usize::from(n)))
+                        .collect::<Vec<_>>()
+                        .join("+"),
+                }
+            }
+            _ => self.dice.clone(),
+        }
+    }
+}
+
+fn is_dice(w: &str) -> bool {
+    w.split_once('d')
+        .is_some_and(|(n, f)| n.parse::<u32>().is_ok() && f.parse::<u32>().is_ok())
 }
 
 /// Known condition-imposing SRD spells: (slug, condition, repeat save at end of each turn).
@@ -244,6 +346,9 @@ impl SpellDef {
             effect,
             higher_level: (!s.higher_level.is_empty()).then(|| s.higher_level.join(" ")),
             synthesized: false,
+            aura: (s.concentration && s.range.to_ascii_lowercase().starts_with("self"))
+                .then(|| SpellAura::from_text(&s.desc.join(" "), &s.higher_level.join(" ")))
+                .flatten(),
         }
     }
 
@@ -1220,4 +1325,34 @@ fn apply_effect(
         target.name,
         what.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod aura_text_tests {
+    use super::*;
+
+    #[test]
+    fn a_zone_spell_reads_its_radius_save_damage_and_upcast_from_its_text() {
+        let a = SpellAura::from_text(
+            "They flit around you to a distance of 15 feet. When the creature enters the area \
+             for the first time on a turn or starts its turn there, it must make a wisdom saving \
+             throw. On a failed save, the creature takes 3d8 radiant damage. On a successful \
+             save, the creature takes half as much damage.",
+            "the damage increases by 1d8 for each slot level above 3rd.",
+        )
+        .expect("a zone");
+        assert_eq!(a.radius_ft, 15);
+        assert_eq!(a.dice, "3d8");
+        assert_eq!(a.damage_type, Some(DamageType::Radiant));
+        assert_eq!(
+            a.save,
+            Some(SpellSaveDef {
+                ability: Ability::Wisdom,
+                half: true
+            })
+        );
+        assert_eq!(a.dice_at(3, 3), "3d8");
+        assert_eq!(a.dice_at(3, 5), "5d8");
+        assert!(SpellAura::from_text("A bright streak flashes.", "").is_none());
+    }
 }

@@ -265,6 +265,45 @@ pub fn cast_in_encounter(
             _ => {}
         }
     }
+    // A concentration spell centred on the caster that deals damage (Spirit Guardians) is an
+    // aura: it harms enemies that start their turn in it or enter it, not everyone now.
+    if let Some(aura) = emanation(&caster, &def, &numbers, slot.level) {
+        crate::combat::put_sheet(call, &caster)?;
+        let (a, mut lines) = crate::combat::auras::create(call, &mut turn.encounter, aura)?;
+        lines.extend(component_notes(&def, !tag.is_empty()));
+        if slot.spent {
+            lines.push(format!(
+                "{}{} slot spent; left: {}",
+                crate::slots::ordinal(slot.level),
+                if slot.pact { " pact" } else { "" },
+                caster.spell_slots.summary()
+            ));
+        }
+        let headline = format!(
+            "{} casts {}{tag}: a {}-ft aura of {} {} moves with them, striking enemies that start their turn in it or enter it{}.",
+            caster.name,
+            def.name,
+            a.radius_ft,
+            a.damage.as_deref().unwrap_or_default(),
+            a.damage_type.map(|t| t.to_string()).unwrap_or_default(),
+            a.save
+                .map(|s| format!(
+                    " ({} save DC {}{})",
+                    s.ability,
+                    s.dc,
+                    if s.half { " for half" } else { "" }
+                ))
+                .unwrap_or_default()
+        );
+        call.record_change("character", &caster.id, headline.clone());
+        turn.actor = Some(crate::combat::sheet(call, &caster.id)?);
+        return Ok(ActionOutcome {
+            headline,
+            lines,
+            details: serde_json::json!({ "aura": a }),
+            ..Default::default()
+        });
+    }
     let enc = &turn.encounter;
     let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
     let mut disadvantage = Vec::new();
@@ -326,6 +365,38 @@ pub fn cast_in_encounter(
         lines,
         details: serde_json::to_value(&report).unwrap_or_default(),
         ..Default::default()
+    })
+}
+
+/// The aura a spell makes when it is a zone centred on its caster that strikes creatures starting
+/// their turn in it (Spirit Guardians, read from its text): damage at the slot level, the
+/// caster's save DC, held by concentration.
+fn emanation(
+    caster: &Character,
+    def: &SpellDef,
+    numbers: &CasterNumbers,
+    slot_level: u8,
+) -> Option<crate::combat::auras::NewAura> {
+    let zone = def.aura.as_ref()?;
+    Some(crate::combat::auras::NewAura {
+        name: def.name.clone(),
+        bearer: super::Who {
+            id: Some(caster.id.clone()),
+            name: None,
+        },
+        radius_ft: zone.radius_ft,
+        damage: Some(zone.dice_at(def.level, slot_level)),
+        damage_type: zone.damage_type,
+        healing: None,
+        condition: None,
+        save: zone.save.as_ref().map(|s| crate::combat::auras::AuraSave {
+            ability: s.ability,
+            dc: numbers.save_dc,
+            half: s.half,
+        }),
+        affects: crate::combat::auras::AuraAffects::Enemies,
+        rounds: None,
+        concentration: Some(def.name.clone()),
     })
 }
 
