@@ -49,6 +49,18 @@ async def run(exe: str, mode: str) -> None:
             sheet = next(u for u in uris if u.startswith("tabletop://characters/"))
             body = await client.read_resource(sheet)
             check("Pym" in body.contents[0].text, f"resources/read {sheet}")
+            body = await client.read_resource("tabletop://session")
+            check(len(body.contents[0].text) > 0, "resources/read tabletop://session")
+            r = await client.call_tool("create_encounter", {"participants": [
+                {"characterName": "Pym", "position": {"x": 1, "y": 1}},
+                {"name": "Rat", "hp": 2, "ac": 10, "position": {"x": 3, "y": 1}}]})
+            check(not r.is_error, "create_encounter")
+            uris = [str(x.uri) for x in (await client.list_resources()).resources]
+            check("tabletop://encounter" in uris, "the active encounter is listed as a resource")
+            body = await client.read_resource("tabletop://encounter")
+            check("Pym" in body.contents[0].text, "resources/read tabletop://encounter (the map)")
+            body = await client.read_resource("tabletop://encounter/map.png")
+            check(body.contents[0].blob.startswith("iVBORw0KGgo"), "resources/read the map as a PNG")
             body = await client.read_resource("tabletop://tools/roll_dice")
             check('"description"' in body.contents[0].text and "expression" in body.contents[0].text,
                   "resources/read tabletop://tools/roll_dice (the full schema)")

@@ -1,7 +1,9 @@
 //! MCP resources: what an agent can read without a tool call. `tabletop://characters` (the roster),
-//! `tabletop://characters/{id}` (one sheet), read through the same engine use cases and renderers
-//! as the tools, and `tabletop://tools/{name}` (a tool's full input schema with every field's
-//! description, since `tools/list` advertises compact schemas).
+//! `tabletop://characters/{id}` (one sheet), `tabletop://session` (where the game stands),
+//! `tabletop://encounter` and `tabletop://encounter/map.png` (the active fight's map as text and
+//! as an image), read through the same engine use cases and renderers as the tools, and
+//! `tabletop://tools/{name}` (a tool's full input schema with every field's description, since
+//! `tools/list` advertises compact schemas).
 
 use std::sync::Mutex;
 
@@ -42,7 +44,34 @@ pub fn list(engine: &Mutex<EngineT>) -> Result<ListResourcesResult, ResourceErro
             .with_title("Roster")
             .with_description("Every character with HP, AC and conditions")
             .with_mime_type("text/markdown"),
+        Resource::new(format!("{SCHEME}session"), "session")
+            .with_title("Session context")
+            .with_description(
+                "Party, location and exits, the active encounter, notes, recent events",
+            )
+            .with_mime_type("text/markdown"),
     ];
+    let fighting = engine
+        .read(|call| {
+            Ok(!call
+                .tx_ref()
+                .list_encounters(call.campaign(), true)?
+                .is_empty())
+        })
+        .map_err(|e| ResourceError::Failed(e.to_string()))?;
+    if fighting {
+        out.push(
+            Resource::new(format!("{SCHEME}encounter"), "encounter")
+                .with_title("Battle map")
+                .with_description("The active encounter's map with tokens and legend")
+                .with_mime_type("text/plain"),
+        );
+        out.push(
+            Resource::new(format!("{SCHEME}encounter/map.png"), "encounter map image")
+                .with_title("Battle map (PNG)")
+                .with_mime_type("image/png"),
+        );
+    }
     for c in page.characters {
         out.push(
             Resource::new(format!("{SCHEME}characters/{}", c.id), c.name.clone())
@@ -78,7 +107,36 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
     let mut engine = engine
         .lock()
         .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
+    if path == "encounter/map.png" {
+        use base64::Engine as _;
+        let (png, _) = engine
+            .read(|call| {
+                tabletop_engine::combat::spatial::view::render_png(call, &Default::default())
+            })
+            .map_err(|e| ResourceError::NotFound(e.to_string()))?;
+        let blob = base64::engine::general_purpose::STANDARD.encode(png);
+        return Ok(ReadResourceResult::new(vec![
+            ResourceContents::blob(blob, uri).with_mime_type("image/png"),
+        ]));
+    }
     let text = match path.split_once('/') {
+        None if path == "session" => {
+            let c = engine
+                .read(|call| tabletop_engine::session::session_context(call, &Default::default()))
+                .map_err(|e| ResourceError::Failed(e.to_string()))?;
+            crate::render_world::context(&c)
+        }
+        None if path == "encounter" => {
+            let b = engine
+                .read(|call| {
+                    tabletop_engine::combat::spatial::view::render_battlefield(
+                        call,
+                        &Default::default(),
+                    )
+                })
+                .map_err(|e| ResourceError::NotFound(e.to_string()))?;
+            b.text()
+        }
         None if path == "characters" => {
             let page = engine
                 .read(|call| {
@@ -100,7 +158,7 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
         }
         _ => {
             return Err(ResourceError::NotFound(format!(
-                "no resource '{uri}'; available: {SCHEME}characters, {SCHEME}characters/{{id}} and {SCHEME}tools/{{name}}"
+                "no resource '{uri}'; available: {SCHEME}characters, {SCHEME}characters/{{id}}, {SCHEME}session, {SCHEME}encounter, {SCHEME}encounter/map.png and {SCHEME}tools/{{name}}"
             )));
         }
     };
