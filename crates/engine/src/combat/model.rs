@@ -249,6 +249,10 @@ pub struct Encounter {
     /// Auras centred on combatants (see [`crate::combat::auras`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auras: Vec<crate::combat::auras::Aura>,
+    /// Combatants held by a grapple made in this fight: the only sheets checked when grapples
+    /// may break (see `tactics::contest::release_broken_grapples`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub grappled: std::collections::BTreeSet<String>,
 }
 
 impl Encounter {

@@ -361,7 +361,7 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     // A grappler that fell, was stunned or moved away (or whose target was pushed) lets go.
     out.lines.extend(tactics::contest::release_broken_grapples(
         call,
-        &turn.encounter,
+        &mut turn.encounter,
     )?);
     out.encounter_id = turn.encounter.id.clone();
     out.action_type = Some(action_type);

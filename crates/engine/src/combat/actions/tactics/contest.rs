@@ -172,6 +172,7 @@ pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
         ContestWinner::First => {
             let line = add_condition(call, &mut t, Condition::Grappled, grapple_source(&a), None)?;
             crate::combat::put_sheet(call, &t)?;
+            turn.encounter.grappled.insert(t.id.clone());
             if line.contains("immune") {
                 format!("{} wins the grapple, but {line}.", a.name)
             } else {
@@ -343,11 +344,21 @@ fn push_square(turn: &Turn<'_>, a: &Character, t: &Character) -> Result<Position
 /// one line per grapple ended.
 pub fn release_broken_grapples(
     call: &mut Call<'_>,
-    enc: &crate::combat::Encounter,
+    enc: &mut crate::combat::Encounter,
 ) -> Result<Vec<String>> {
     let mut lines = Vec::new();
-    for cb in enc.order.iter().filter(|c| !c.removed) {
+    // Only the combatants a grapple of this fight has held can be grappled by one.
+    let held_ids: Vec<String> = enc.grappled.iter().cloned().collect();
+    for id in held_ids {
+        let Some(cb) = enc.combatant(&id).filter(|c| !c.removed).cloned() else {
+            enc.grappled.remove(&id);
+            continue;
+        };
         let mut held = crate::combat::sheet(call, &cb.character_id)?;
+        if !held.conditions.iter().any(|e| grappler_of(e).is_some()) {
+            enc.grappled.remove(&id);
+            continue;
+        }
         let before = held.conditions.len();
         let mut freed = Vec::new();
         for entry in &held.conditions {
@@ -397,6 +408,9 @@ pub fn release_broken_grapples(
         if held.conditions.len() != before {
             crate::combat::put_sheet(call, &held)?;
             lines.extend(freed.into_iter().map(|(_, l)| l));
+        }
+        if !held.conditions.iter().any(|e| grappler_of(e).is_some()) {
+            enc.grappled.remove(&id);
         }
     }
     Ok(lines)
