@@ -1030,18 +1030,7 @@ fn two_weapon(
 ) -> Result<ActionOutcome> {
     let req = turn.req;
     let mut forced = Vec::new();
-    let mut rule = |ok: bool, why: String| -> Result<()> {
-        if ok {
-            Ok(())
-        } else if req.force {
-            forced.push(why);
-            Ok(())
-        } else {
-            Err(EngineError::Rule(format!(
-                "{why} (pass force: true to override as the game master)"
-            )))
-        }
-    };
+    let mut rule = |ok: bool, why: String| super::economy::rule(ok, req.force, &mut forced, why);
     let attacked = turn
         .encounter
         .combatant(&actor.id)

@@ -31,8 +31,14 @@ pub fn incapacitated(c: &Character) -> bool {
         .any(|(k, _)| *k == Condition::Incapacitated)
 }
 
-/// Checks a rule; with `force` a broken rule is recorded instead of refused.
-fn rule(ok: bool, force: bool, forced: &mut Vec<String>, why: impl Into<String>) -> Result<()> {
+/// Checks a rule; with `force` a broken rule is recorded in `forced` instead of refused. Every
+/// action's refusals go through here (or [`Turn::rule`]), so the fix is always named.
+pub(crate) fn rule(
+    ok: bool,
+    force: bool,
+    forced: &mut Vec<String>,
+    why: impl Into<String>,
+) -> Result<()> {
     if ok {
         return Ok(());
     }

@@ -304,6 +304,14 @@ fn dispatch(
     })
 }
 
+impl Turn<'_> {
+    /// Checks a rule of this action; with `force` a broken rule is recorded in `forced` instead
+    /// of refused.
+    pub fn rule(&mut self, ok: bool, why: impl Into<String>) -> Result<()> {
+        economy::rule(ok, self.req.force, &mut self.forced, why)
+    }
+}
+
 /// Runs one action: validates the actor and the economy, dispatches, saves the encounter.
 pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome> {
     let Some(action_type) = req.action_type else {

@@ -290,8 +290,10 @@ fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
     !mover_unseen && !watcher.has_condition(Condition::Blinded)
 }
 
-/// Who may make an opportunity attack on `mover` now, with their reach.
-fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Vec<Threat>> {
+/// Who may make an opportunity attack on `mover` now, with the reach of the melee weapon it
+/// would strike with. Both the move action (which resolves the attacks) and
+/// `calculate_movement` (which warns of them) use this, so they agree.
+pub fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Vec<Threat>> {
     let mut out = Vec::new();
     for id in hostile_ids(enc, &mover.id) {
         let Some(cb) = enc.combatant(&id) else {

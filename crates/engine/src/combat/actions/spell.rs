@@ -191,15 +191,9 @@ pub fn cast_outside_combat(
     }))
 }
 
+/// A broken rule: refused, or recorded when forced.
 fn rule(turn: &mut Turn<'_>, why: String) -> Result<()> {
-    if turn.req.force {
-        turn.forced.push(why);
-        Ok(())
-    } else {
-        Err(EngineError::Rule(format!(
-            "{why} (pass force: true to override as the game master)"
-        )))
-    }
+    turn.rule(false, why)
 }
 
 /// Casts `def` for `caster` (slot already spent, `numbers` the caster's or a scroll's) on the

@@ -142,6 +142,9 @@ fn first_number(s: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// Races that see in the dark (60 ft) by the SRD.
+const DARKVISION_RACES: [&str; 6] = ["dwarf", "elf", "gnome", "half-elf", "half-orc", "tiefling"];
+
 /// A creature's special senses: the stat block's senses ("darkvision 60 ft.", "blindsight 10
 /// ft."), race traits (Darkvision 60 ft., Superior Darkvision 120 ft.) and the blinded
 /// condition.
@@ -167,6 +170,12 @@ pub fn senses_of(c: &Character) -> Senses {
         *slot = (*slot).max(range);
     }
     // Race traits name the sense; the SRD ranges are 60 ft (120 ft for Superior Darkvision).
+    // A sheet without its traits still has its race's.
+    if let Some(r) = &c.race
+        && DARKVISION_RACES.contains(&r.to_ascii_lowercase().as_str())
+    {
+        s.darkvision_ft = s.darkvision_ft.max(60);
+    }
     for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
         if f.contains("darkvision") {
             let default = if f.contains("superior") { 120 } else { 60 };

@@ -3,13 +3,10 @@
 //! squares around a creature; warns which hostiles would get an opportunity attack.
 
 use serde::Serialize;
-use tabletop_grid::{Metric, MoveOptions, OpportunityRisk, Path, Position, Threat, footprint};
+use tabletop_grid::{Metric, MoveOptions, OpportunityRisk, Path, Position, footprint};
 
-use super::{Spot, combatant_spot, reach_ft, sheets, speed_ft};
-use crate::character::Character;
+use super::{Spot, combatant_spot, sheets, speed_ft};
 use crate::combat::actions::Who;
-use crate::combat::actions::economy::incapacitated;
-use crate::combat::model::*;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
@@ -142,28 +139,6 @@ pub struct MovementOutcome {
     pub notes: Vec<String>,
 }
 
-/// The hostiles able to make an opportunity attack on `mover` now: hostile, in the fight, alive,
-/// not incapacitated or surprised, reaction unspent.
-fn threats(
-    e: &Encounter,
-    sheets: &std::collections::BTreeMap<String, Character>,
-    mover: &Combatant,
-) -> Vec<Threat> {
-    e.order
-        .iter()
-        .filter(|c| !c.removed && !c.surprised && !c.economy.reaction)
-        .filter(|c| c.side.hostile_to(mover.side))
-        .filter(|c| e.map.creature(&c.character_id).is_some())
-        .filter_map(|c| {
-            let s = sheets.get(&c.character_id)?;
-            (!s.dead && s.hp > 0 && !incapacitated(s)).then(|| Threat {
-                id: c.character_id.clone(),
-                reach_ft: reach_ft(s),
-            })
-        })
-        .collect()
-}
-
 /// Paths, reach and neighbours on the encounter's map.
 pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<MovementOutcome> {
     let e = super::super::load(call, req.encounter_id.as_deref())?;
@@ -284,7 +259,8 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
             if let Some(m) = mover
                 && !disengaged
             {
-                let threats = threats(&e, &sheets, m);
+                let mover_sheet = super::super::sheet(call, &m.character_id)?;
+                let threats = crate::combat::actions::movement::threats(call, &e, &mover_sheet)?;
                 let risks = e.map.opportunity_attack_risks(
                     &path.squares,
                     &m.character_id,

@@ -10,6 +10,7 @@ use super::stealth::with_caller;
 use super::{actor, add_condition, distance, resolve, rule, take_helped_check};
 use crate::character::{Character, ConditionEntry};
 use crate::combat::actions::{ActionCost, ActionOutcome, ShoveMode, Turn};
+use crate::combat::spatial::reach_ft;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
@@ -28,26 +29,6 @@ pub fn grappler_of(e: &ConditionEntry) -> Option<&str> {
     }
     let open = e.source.rfind('(')?;
     e.source[open + 1..].strip_suffix(')')
-}
-
-/// How far a creature reaches for a grapple or shove: 5 ft, or the longest reach of its
-/// stat block's melee attacks.
-pub fn reach_ft(c: &Character) -> u32 {
-    c.stat_block
-        .iter()
-        .flat_map(|b| &b.actions)
-        .filter_map(|a| {
-            let d = a.desc.to_lowercase();
-            let i = d.find("reach ")?;
-            d[i + 6..]
-                .split(|ch: char| !ch.is_ascii_digit())
-                .next()?
-                .parse::<u32>()
-                .ok()
-        })
-        .max()
-        .unwrap_or(5)
-        .max(5)
 }
 
 /// Grapple and shove replace one attack of the Attack action: the first begins the action

@@ -13,7 +13,7 @@ pub mod contest;
 pub mod special;
 pub mod stealth;
 
-use tabletop_grid::{Metric, Senses, footprint_distance_ft};
+use tabletop_grid::{Metric, footprint_distance_ft};
 use tabletop_rules::d20::{self, D20Request, D20Test};
 use tabletop_rules::{Ability, Condition, Skill};
 
@@ -96,18 +96,7 @@ fn distance_to_square(enc: &Encounter, a: &str, to: tabletop_grid::Position) -> 
 
 /// Checks a rule; with `force` a broken rule is recorded in `turn.forced` instead of refused.
 fn rule(turn: &mut Turn<'_>, ok: bool, why: impl Into<String>) -> Result<()> {
-    if ok {
-        return Ok(());
-    }
-    let why = why.into();
-    if turn.req.force {
-        turn.forced.push(why);
-        Ok(())
-    } else {
-        Err(EngineError::Rule(format!(
-            "{why} (pass force: true to override as the game master)"
-        )))
-    }
+    turn.rule(ok, why)
 }
 
 /// Adds a condition to a sheet unless the creature is immune; returns the line saying what
@@ -212,45 +201,7 @@ pub fn hidden_from(enc: &Encounter, hidden_id: &str, observer: &Character) -> bo
         .is_some_and(|total| total > passive_perception(observer))
 }
 
-/// Races that see in the dark (60 ft) by the SRD.
-const DARKVISION_RACES: [&str; 6] = ["dwarf", "elf", "gnome", "half-elf", "half-orc", "tiefling"];
-
-/// A creature's senses: from its stat block ("darkvision 60 ft.") or its race, and blinded.
-pub fn senses_of(c: &Character) -> Senses {
-    let mut s = Senses::default();
-    let mut lines: Vec<String> = c
-        .stat_block
-        .iter()
-        .flat_map(|b| b.senses.iter().cloned())
-        .collect();
-    if let Some(r) = &c.race
-        && DARKVISION_RACES.contains(&r.to_lowercase().as_str())
-    {
-        lines.push("darkvision 60 ft.".into());
-    }
-    for line in lines {
-        let l = line.to_lowercase();
-        let ft = l
-            .split(|ch: char| !ch.is_ascii_digit())
-            .find(|p| !p.is_empty())
-            .and_then(|p| p.parse::<u32>().ok())
-            .unwrap_or(0);
-        let slot = if l.starts_with("darkvision") {
-            &mut s.darkvision_ft
-        } else if l.starts_with("blindsight") {
-            &mut s.blindsight_ft
-        } else if l.starts_with("tremorsense") {
-            &mut s.tremorsense_ft
-        } else if l.starts_with("truesight") {
-            &mut s.truesight_ft
-        } else {
-            continue;
-        };
-        *slot = (*slot).max(ft);
-    }
-    s.blinded = c.has_condition(Condition::Blinded);
-    s
-}
+pub use crate::combat::spatial::senses_of;
 
 /// The living, present combatants hostile to `side`, with their sheets.
 fn hostiles_of(
