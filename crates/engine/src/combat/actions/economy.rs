@@ -1,7 +1,6 @@
 //! Who may act now, and what it costs: the action economy of DESIGN §4, enforced unless the
 //! request says `force` (then every rule set aside is named in the answer).
 
-use tabletop_rules::Condition;
 
 use super::{ActionCost, ActionRequest, ActionType, Turn};
 use crate::character::Character;
@@ -23,12 +22,10 @@ pub fn default_cost(t: ActionType) -> ActionCost {
     }
 }
 
-/// Whether `c` is incapacitated (directly or through paralyzed, petrified, stunned, unconscious).
+/// Whether `c` is incapacitated (directly or through paralyzed, petrified, stunned, unconscious),
+/// as its effective stats say (condition immunities applied): the one reading every action uses.
 pub fn incapacitated(c: &Character) -> bool {
-    c.condition_set()
-        .expanded()
-        .iter()
-        .any(|(k, _)| *k == Condition::Incapacitated)
+    c.effective().is_incapacitated()
 }
 
 /// Checks a rule; with `force` a broken rule is recorded in `forced` instead of refused. Every
