@@ -475,10 +475,8 @@ pub fn recharge_threshold(c: &Character, ability: &str) -> Option<u32> {
         .chain(&b.legendary_actions)
         .chain(&b.reactions)
         .find(|a| name_key(&a.name) == key)?;
-    let r = a.recharge.as_deref()?.to_lowercase();
-    let rest = r.strip_prefix("recharge ")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok().filter(|n| (1..=6).contains(n))
+    super::actions::tactics::special::recharge_min(a.recharge.as_deref()?)
+        .filter(|n| (1..=6).contains(n))
 }
 
 /// Rolls a d6 for each spent ability of `c` that recharges on a roll (at the start of its turn);

@@ -78,7 +78,7 @@ fn names_of(list: &[StatAction]) -> String {
 }
 
 /// The X of "Recharge X–6" ("Recharge 6" → 6).
-fn recharge_min(r: &str) -> Option<u32> {
+pub(crate) fn recharge_min(r: &str) -> Option<u32> {
     let l = r.to_lowercase();
     let rest = l.strip_prefix("recharge ")?;
     rest.split(|c: char| !c.is_ascii_digit())
