@@ -278,7 +278,7 @@ impl AttackProfile {
 }
 
 /// "reach 10 ft." → 10; "range 80/320 ft." → (80, 320), from a stat block's rules text.
-fn parse_reach_range(desc: &str) -> (Option<u32>, Option<(u32, u32)>) {
+pub fn parse_reach_range(desc: &str) -> (Option<u32>, Option<(u32, u32)>) {
     let d = desc.to_lowercase();
     let num_after = |key: &str| -> Option<String> {
         let i = d.find(key)?;

@@ -191,10 +191,7 @@ pub fn reach_ft(c: &Character) -> u32 {
     let mut reach = 5;
     if let Some(b) = &c.stat_block {
         for a in b.actions.iter().filter(|a| a.attack_bonus.is_some()) {
-            let d = a.desc.to_ascii_lowercase();
-            if let Some(i) = d.find("reach ")
-                && let Some(r) = first_number(&d[i..])
-            {
+            if let (Some(r), _) = crate::combat::actions::attack::parse_reach_range(&a.desc) {
                 reach = reach.max(r);
             }
         }
