@@ -48,7 +48,7 @@ pub struct InlineAttack {
     pub name: String,
     /// To-hit bonus.
     pub bonus: i32,
-    /// Damage dice ("1d6+2", or typed "1d6[slashing]+1d4[fire]").
+    /// Damage dice ("1d6+2", or typed `1d6[slashing]+1d4[fire]`).
     pub damage: String,
     /// Damage type when `damage` has no tags.
     pub damage_type: Option<DamageType>,

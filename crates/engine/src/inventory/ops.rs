@@ -376,7 +376,7 @@ pub struct WeaponAttack {
     pub weapon_bonuses: Vec<Contribution>,
     /// The whole to-hit bonus (ability, proficiency, weapon and sheet-wide bonuses).
     pub to_hit: i32,
-    /// The damage expression with types, e.g. "1d8[slashing] + 4[slashing]".
+    /// The damage expression with types, e.g. `1d8[slashing] + 4[slashing]`.
     pub damage: String,
     /// Wielded in two hands (versatile dice).
     pub two_handed: bool,

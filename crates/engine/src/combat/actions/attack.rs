@@ -253,7 +253,7 @@ pub struct AttackProfile {
     pub test: Option<D20Test>,
     /// Flat to-hit bonuses beyond the ability and proficiency (magic, a stat block's to-hit).
     pub bonuses: Vec<Contribution>,
-    /// Typed damage expression ("1d8[slashing] + 3[slashing]").
+    /// Typed damage expression (`1d8[slashing] + 3[slashing]`).
     pub damage: String,
     /// Melee reach in feet, when it can be used in melee.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,7 +1,6 @@
 //! Who may act now, and what it costs: the action economy of DESIGN §4, enforced unless the
 //! request says `force` (then every rule set aside is named in the answer).
 
-
 use super::{ActionCost, ActionRequest, ActionType, Turn};
 use crate::character::Character;
 use crate::combat::Encounter;

@@ -193,7 +193,7 @@ pub struct ActionRequest {
     /// Direction of a cone or line: a compass point ("north", "ne") when `to` is not given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
-    /// Damage or healing: dice or a number ("2d6+3", "7"); typed dice allowed ("1d8[fire]").
+    /// Damage or healing: dice or a number ("2d6+3", "7"); typed dice allowed (`1d8[fire]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<String>,
     /// Damage type for `amount` without tags.
