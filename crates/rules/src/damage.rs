@@ -696,7 +696,7 @@ pub struct DeathSaveResult {
 }
 
 impl DeathSaveResult {
-    /// "Death save: d20 [12] = 12 — success (2 successes, 1 failures)".
+    /// `Death save: d20 [12] = 12 — success (2 successes, 1 failures)`.
     pub fn summary(&self) -> String {
         let what = match self.outcome {
             DeathSaveOutcome::Success => "success",

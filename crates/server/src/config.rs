@@ -33,7 +33,7 @@ pub struct Settings {
     /// Reseed the campaign's dice stream at start: every roll after it is reproducible.
     #[arg(long, global = true, env = "TABLETOP_SEED")]
     pub seed: Option<u64>,
-    /// Directory of SRD 5e-database JSON [default: <data dir>/srd].
+    /// Directory of SRD 5e-database JSON (default: `<data dir>/srd`).
     #[arg(long, global = true, env = "TABLETOP_SRD_DIR")]
     pub srd: Option<PathBuf>,
 }

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-/// The cleaned JSON Schema object of `T`, a long enum advertised once (see [`share_enums`]).
+/// The cleaned JSON Schema object of `T`, a long enum advertised once (see `share_enums`).
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     shared(cleaned::<T>())
 }

@@ -45,7 +45,7 @@ pub enum SynthKind {
 pub struct SynthRequest {
     /// The caster.
     pub caster: Who,
-    /// Name (default "Improvised <school> spell").
+    /// Name (default `Improvised <school> spell`).
     pub name: Option<String>,
     /// Main effect.
     pub kind: SynthKind,

@@ -32,7 +32,7 @@ const MAX_ARCHIVE: u64 = 512 * 1024 * 1024;
 /// `tabletop srd …`.
 #[derive(Debug, Subcommand)]
 pub enum SrdCommand {
-    /// Install SRD data into <data dir>/srd (or --srd DIR).
+    /// Install SRD data into `<data dir>/srd` (or --srd DIR).
     Install {
         /// A folder of 5e-database JSON: a checkout (its src/2014/en is used) or the files themselves.
         #[arg(long, conflicts_with = "url", required_unless_present = "url")]
