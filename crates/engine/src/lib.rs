@@ -4,6 +4,7 @@
 //! compendium and the event being recorded). The engine knows nothing of JSON-RPC or MCP; storage
 //! sits behind the [`store::Store`] trait.
 
+pub mod access;
 pub mod campaign;
 pub mod character;
 pub mod checks;
@@ -29,6 +30,7 @@ pub mod session;
 pub mod sheet;
 pub mod slots;
 pub mod store;
+pub mod table;
 pub mod travel;
 pub mod update;
 pub mod world;

@@ -43,6 +43,10 @@ pub struct CombatantView {
     /// HP as a percentage of max (summary).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hp_percent: Option<u32>,
+    /// HP as the table sees it ("unhurt", "hurt", "bloodied", "down"): set instead of the numbers
+    /// in a player's view of a creature outside the party.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hp_state: Option<&'static str>,
     /// Current HP (standard and up).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hp: Option<u32>,
@@ -227,6 +231,7 @@ fn combatant_view(
         current,
         status,
         hp_percent: (!standard).then(|| hp * 100 / max_hp.max(1)),
+        hp_state: None,
         hp: standard.then_some(hp),
         max_hp: standard.then_some(max_hp),
         temp_hp: (standard && temp_hp > 0).then_some(temp_hp),

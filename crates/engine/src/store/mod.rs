@@ -5,6 +5,7 @@
 //! so a PostgreSQL store can implement the same traits.
 
 mod sqlite;
+mod sqlite_tokens;
 
 pub use sqlite::SqliteStore;
 
@@ -239,4 +240,35 @@ pub trait Tx {
     ) -> Result<(), StoreError>;
     /// Deletes an encounter; false when there was none.
     fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+
+    // Access tokens of the HTTP transport.
+    /// Stores a new access token.
+    fn put_token(&mut self, token: &StoredToken) -> Result<(), StoreError>;
+    /// One token by id, with its campaign's name.
+    fn token(&self, id: &str) -> Result<Option<StoredToken>, StoreError>;
+    /// Every token (of one campaign when given), oldest first.
+    fn list_tokens(&self, campaign: Option<CampaignId>) -> Result<Vec<StoredToken>, StoreError>;
+    /// Deletes a token; false when there was none.
+    fn delete_token(&mut self, id: &str) -> Result<bool, StoreError>;
+}
+
+/// An access token as stored: only a hash of its secret is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredToken {
+    /// Public id ("tk…"), part of the token's text.
+    pub id: String,
+    /// Its campaign.
+    pub campaign: CampaignId,
+    /// Its campaign's name (filled in by reads).
+    pub campaign_name: String,
+    /// "dm" or "player".
+    pub role: String,
+    /// The character a player token acts for.
+    pub character_id: Option<String>,
+    /// SHA-256 of the secret.
+    pub secret_hash: Vec<u8>,
+    /// A free label ("Ana's laptop").
+    pub label: Option<String>,
+    /// When it was created (RFC 3339, UTC; set by the store).
+    pub created_at: String,
 }

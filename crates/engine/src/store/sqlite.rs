@@ -35,6 +35,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/002_world.sql")),
         M::up(include_str!("../../migrations/003_encounters.sql")),
         M::up(include_str!("../../migrations/004_list_index.sql")),
+        M::up(include_str!("../../migrations/005_tokens.sql")),
     ])
 }
 
@@ -207,6 +208,25 @@ impl Tx for SqliteTx<'_> {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn put_token(&mut self, token: &super::StoredToken) -> Result<(), StoreError> {
+        super::sqlite_tokens::put(self.tx, token)
+    }
+
+    fn token(&self, id: &str) -> Result<Option<super::StoredToken>, StoreError> {
+        super::sqlite_tokens::get(self.tx, id)
+    }
+
+    fn list_tokens(
+        &self,
+        campaign: Option<CampaignId>,
+    ) -> Result<Vec<super::StoredToken>, StoreError> {
+        super::sqlite_tokens::list(self.tx, campaign)
+    }
+
+    fn delete_token(&mut self, id: &str) -> Result<bool, StoreError> {
+        super::sqlite_tokens::delete(self.tx, id)
     }
 
     fn delete_campaign(&mut self, name: &str) -> Result<bool, StoreError> {
