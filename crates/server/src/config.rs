@@ -181,11 +181,10 @@ impl Settings {
             .with_context(|| format!("cannot open the campaign database {}", path.display()))
     }
 
-    /// Opens the configured campaign; the compendium (when installed) is loaded after the
-    /// handshake, in the background (see [`CompendiumSource::deferred`]).
-    pub fn open_engine(&self) -> anyhow::Result<EngineT> {
+    /// The compendium, loaded in the background on first use (none when no SRD is installed).
+    pub fn compendium_source(&self) -> anyhow::Result<CompendiumSource> {
         let dir = self.srd_dir()?;
-        let compendium = if dir.exists() {
+        Ok(if dir.exists() {
             CompendiumSource::deferred(dir)
         } else {
             tracing::info!(
@@ -193,7 +192,13 @@ impl Settings {
                 dir.display()
             );
             CompendiumSource::none()
-        };
+        })
+    }
+
+    /// Opens the configured campaign; the compendium (when installed) is loaded after the
+    /// handshake, in the background (see [`CompendiumSource::deferred`]).
+    pub fn open_engine(&self) -> anyhow::Result<EngineT> {
+        let compendium = self.compendium_source()?;
         let store = self.open_store()?;
         Ok(Engine::open(
             store,

@@ -216,8 +216,9 @@ pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
     }
 }
 
-impl ServerHandler for TabletopServer {
-    fn get_info(&self) -> ServerConfig {
+impl TabletopServer {
+    /// What the server announces on connect (capabilities, name, instructions).
+    pub fn info() -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
@@ -226,6 +227,12 @@ impl ServerHandler for TabletopServer {
         )
         .with_server_info(Implementation::new("tabletop", env!("CARGO_PKG_VERSION")))
         .with_instructions(INSTRUCTIONS)
+    }
+}
+
+impl ServerHandler for TabletopServer {
+    fn get_info(&self) -> ServerConfig {
+        Self::info()
     }
 
     async fn list_tools(
@@ -349,7 +356,8 @@ impl ServerHandler for TabletopServer {
     }
 }
 
-fn resource_error(e: resources::ResourceError) -> ErrorData {
+/// A resource failure as a protocol error.
+pub fn resource_error(e: resources::ResourceError) -> ErrorData {
     match e {
         resources::ResourceError::NotFound(m) => ErrorData::resource_not_found(m, None),
         resources::ResourceError::Failed(m) => ErrorData::internal_error(m, None),

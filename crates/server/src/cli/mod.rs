@@ -3,6 +3,7 @@
 mod campaign;
 mod demo;
 mod srd;
+mod token;
 
 use std::process::ExitCode;
 
@@ -28,8 +29,29 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Serve MCP over stdio (logs go to stderr).
+    /// Serve MCP over stdio (logs go to stderr), or over Streamable HTTP with --http.
     Serve {
+        /// Serve MCP Streamable HTTP at http://ADDR/mcp for every campaign, with bearer tokens
+        /// (`tabletop token create`), instead of stdio. Loopback only unless --public.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Allow a non-loopback --http address (put TLS in front of it).
+        #[arg(long, requires = "http")]
+        public: bool,
+        /// A browser origin allowed to call besides loopback ones (repeatable).
+        #[arg(
+            long,
+            value_name = "ORIGIN",
+            env = "TABLETOP_ALLOWED_ORIGINS",
+            value_delimiter = ','
+        )]
+        allowed_origin: Vec<String>,
+        /// Largest HTTP request body in bytes.
+        #[arg(long, default_value_t = tabletop_server::http::DEFAULT_MAX_BODY)]
+        max_body: usize,
+        /// Database connections per campaign over HTTP (concurrent calls of one campaign).
+        #[arg(long, default_value_t = 2)]
+        engines: usize,
         /// Which tools to advertise [default: full, or the config file's].
         #[arg(long, value_enum, env = "TABLETOP_PROFILE")]
         profile: Option<Profile>,
@@ -74,6 +96,11 @@ enum Command {
         #[command(subcommand)]
         action: srd::SrdCommand,
     },
+    /// Bearer tokens for `serve --http`: create, list, revoke.
+    Token {
+        #[command(subcommand)]
+        action: token::TokenCommand,
+    },
     /// Manage campaigns in the data dir.
     Campaign {
         #[command(subcommand)]
@@ -103,9 +130,41 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let s = cli.settings;
     match cli.command {
         Command::Serve {
+            http: Some(addr),
+            public,
+            allowed_origin,
+            max_body,
+            engines,
+            ..
+        } => {
+            let opts = tabletop_server::http::HttpOptions {
+                addr,
+                public,
+                allowed_origins: allowed_origin,
+                max_body_bytes: max_body,
+                engines_per_campaign: engines,
+            };
+            opts.check()?;
+            let table = tabletop_server::http::Table::open(
+                s.db_path()?,
+                s.compendium_source()?,
+                s.seed()?,
+                engines,
+            )?;
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(tabletop_server::http::serve(
+                std::sync::Arc::new(table),
+                opts,
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
             profile,
             categories,
             schemas,
+            ..
         } => {
             let surface = s
                 .config_file()?
@@ -175,6 +234,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Demo { demo_seed } => demo::run(demo_seed),
         Command::Campaign { action } => campaign::run(&s, action),
+        Command::Token { action } => token::run(&s, action),
         Command::Srd { action } => srd::run(&s, action),
     }
 }

@@ -340,7 +340,7 @@ pub fn view_text(v: &EncounterView) -> String {
                 format!("HP {h}{tmp}/{m}")
             }
             (_, _, Some(p)) => format!("HP {p}%"),
-            _ => String::new(),
+            _ => c.hp_state.map(str::to_string).unwrap_or_default(),
         };
         let mut bits = vec![
             format!("{} {}", c.initiative, c.name),

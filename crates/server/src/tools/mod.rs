@@ -3,7 +3,7 @@
 
 mod characters;
 mod checks;
-mod combat;
+pub(crate) mod combat;
 mod compendium;
 mod conditions;
 mod dice;
@@ -14,7 +14,7 @@ mod magic;
 mod rest;
 pub(crate) mod spatial;
 mod spells;
-mod world;
+pub(crate) mod world;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

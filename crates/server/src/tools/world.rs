@@ -855,7 +855,7 @@ fn notes_fields() -> Vec<(&'static str, Vec<&'static str>)> {
     ]
 }
 
-fn note_type(t: NoteTypeArg) -> NoteType {
+pub(crate) fn note_type(t: NoteTypeArg) -> NoteType {
     match t {
         NoteTypeArg::PlotThread => NoteType::PlotThread,
         NoteTypeArg::Npc => NoteType::Npc,
@@ -868,7 +868,7 @@ fn note_type(t: NoteTypeArg) -> NoteType {
     }
 }
 
-fn importance(i: ImportanceArg) -> Importance {
+pub(crate) fn importance(i: ImportanceArg) -> Importance {
     match i {
         ImportanceArg::Low => Importance::Low,
         ImportanceArg::Medium => Importance::Medium,
