@@ -1,0 +1,586 @@
+//! End to end over real HTTP against the real binary (`serve --http`): tokens and their 401s,
+//! the Origin check, malformed bodies, campaign isolation, the player role and a sweep of every
+//! tool and resource as a player for anything hidden.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_tabletop")
+}
+
+fn cli(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(exe())
+        .env("TABLETOP_DATA_DIR", dir)
+        .env_remove("TABLETOP_CAMPAIGN")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn token(dir: &Path, campaign: &str, role: &str, character: Option<&str>) -> String {
+    let mut a = vec!["--campaign", campaign, "token", "create", "--role", role];
+    if let Some(c) = character {
+        a.extend(["--character", c]);
+    }
+    cli(dir, &a).lines().last().unwrap().trim().to_string()
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path) -> Server {
+    let mut child = Command::new(exe())
+        .env("TABLETOP_DATA_DIR", dir)
+        .args(["--seed", "7", "serve", "--http", "127.0.0.1:0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let l = lines.next().expect("server exited").unwrap();
+        if let Some(rest) = l.split("MCP over HTTP at ").nth(1) {
+            break rest.split_whitespace().next().unwrap().to_string();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, url }
+}
+
+struct Mcp {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    session: Option<String>,
+    next: u64,
+}
+
+fn body_json(text: &str) -> Value {
+    if let Ok(v) = serde_json::from_str(text) {
+        return v;
+    }
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
+        .find(|v| v.get("id").is_some())
+        .unwrap_or(Value::Null)
+}
+
+impl Mcp {
+    async fn new(url: &str, token: &str) -> Self {
+        let mut m = Self {
+            http: reqwest::Client::new(),
+            url: url.into(),
+            token: token.into(),
+            session: None,
+            next: 1,
+        };
+        let (status, v) = m
+            .rpc(
+                "initialize",
+                json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "e2e", "version": "1"}}),
+            )
+            .await;
+        assert_eq!(status, 200, "{v}");
+        m.post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        m
+    }
+
+    async fn post(&mut self, body: Value) -> (u16, reqwest::header::HeaderMap, String) {
+        let mut r = self
+            .http
+            .post(&self.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .bearer_auth(&self.token)
+            .body(body.to_string());
+        if let Some(s) = &self.session {
+            r = r.header("Mcp-Session-Id", s);
+        }
+        let resp = r.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        if let Some(s) = headers.get("mcp-session-id") {
+            self.session = Some(s.to_str().unwrap().to_string());
+        }
+        (status, headers, resp.text().await.unwrap())
+    }
+
+    async fn rpc(&mut self, method: &str, params: Value) -> (u16, Value) {
+        self.next += 1;
+        let (s, _, text) = self
+            .post(json!({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}))
+            .await;
+        (s, body_json(&text))
+    }
+
+    /// A tool call: (is_error, text, structured).
+    async fn call(&mut self, tool: &str, args: Value) -> (bool, String, Value) {
+        let (s, v) = self
+            .rpc("tools/call", json!({"name": tool, "arguments": args}))
+            .await;
+        assert_eq!(s, 200, "{tool}: {v}");
+        let r = &v["result"];
+        if r.is_null() {
+            return (true, v["error"].to_string(), Value::Null);
+        }
+        let text = r["content"][0]["text"].as_str().unwrap_or("").to_string();
+        (
+            r["isError"].as_bool().unwrap_or(false),
+            text,
+            r["structuredContent"].clone(),
+        )
+    }
+
+    async fn ok(&mut self, tool: &str, args: Value) -> String {
+        let (err, text, _) = self.call(tool, args.clone()).await;
+        assert!(!err, "{tool} {args}: {text}");
+        text
+    }
+
+    async fn tool_names(&mut self) -> Vec<String> {
+        let (_, v) = self.rpc("tools/list", json!({})).await;
+        v["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+fn raw(url: &str) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}"#;
+
+/// Secrets planted by the DM that no player answer may contain.
+const SECRETS: &[&str] = &[
+    "DRAGON-UNDER-THE-HILL", // a DM note
+    "Vault of Whispers",     // the far side of an unfound hidden exit
+    "Lurker",                // a hidden monster
+    "Venomfang",             // a monster's stat-block attack
+    "37/37",                 // a monster's exact HP
+    "\"maxHp\":37",
+    "\"ac\":15",
+];
+
+fn assert_clean(what: &str, text: &str) {
+    for s in SECRETS {
+        assert!(!text.contains(s), "{what} leaked {s}: {text}");
+    }
+}
+
+async fn plant(dm: &mut Mcp) {
+    dm.ok(
+        "create_character",
+        json!({"name": "Aria", "class": "fighter", "race": "human", "characterType": "pc"}),
+    )
+    .await;
+    dm.ok(
+        "create_character",
+        json!({"name": "Bram", "class": "cleric", "race": "dwarf", "characterType": "pc"}),
+    )
+    .await;
+    for (name, discovered) in [("Gate", true), ("Vault of Whispers", false)] {
+        dm.ok(
+            "manage_location",
+            json!({"operation": "create", "name": name, "discovered": discovered}),
+        )
+        .await;
+    }
+    dm.ok("manage_location", json!({"operation": "link", "fromLocationId": "Gate", "toLocationId": "Vault of Whispers", "connectionType": "hidden", "findDC": 30})).await;
+    dm.ok(
+        "manage_party",
+        json!({"operation": "create", "name": "Heroes", "locationId": "Gate"}),
+    )
+    .await;
+    for c in ["Aria", "Bram"] {
+        dm.ok(
+            "manage_party",
+            json!({"operation": "add_member", "partyName": "Heroes", "characterName": c}),
+        )
+        .await;
+    }
+    dm.ok(
+        "manage_notes",
+        json!({"operation": "add", "content": "DRAGON-UNDER-THE-HILL waits", "visibility": "dm"}),
+    )
+    .await;
+    dm.ok(
+        "manage_notes",
+        json!({"operation": "add", "content": "The gate stands open", "visibility": "player"}),
+    )
+    .await;
+    dm.ok(
+        "create_encounter",
+        json!({"name": "Gatehouse", "participants": [
+            {"name": "Lurker", "hp": 20, "ac": 12, "side": "enemy", "initiative": 25, "position": {"x": 9, "y": 9}},
+            {"characterName": "Aria", "initiative": 20, "position": {"x": 1, "y": 1}},
+            {"characterName": "Bram", "initiative": 15, "position": {"x": 1, "y": 2}},
+            {"name": "Brute", "hp": 37, "ac": 15, "side": "enemy", "initiative": 5, "position": {"x": 2, "y": 1},
+             "attacks": [{"name": "Venomfang", "bonus": 4, "damage": "1d6+2", "damageType": "piercing"}]}
+        ]}),
+    )
+    .await;
+    dm.ok(
+        "execute_action",
+        json!({"actorName": "Lurker", "actionType": "hide", "force": true}),
+    )
+    .await;
+    let fight = dm.ok("get_encounter", json!({})).await;
+    assert!(fight.contains("hidden (Stealth"), "{fight}");
+    dm.ok("advance_turn", json!({})).await;
+}
+
+#[tokio::test]
+async fn tokens_roles_isolation_and_no_leaks_over_http() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    cli(d, &["--campaign", "alpha", "campaign", "list"]);
+    // Campaigns exist once something opens them; `call` does.
+    cli(
+        d,
+        &[
+            "--campaign",
+            "alpha",
+            "call",
+            "roll_dice",
+            r#"{"expression":"1"}"#,
+        ],
+    );
+    cli(
+        d,
+        &[
+            "--campaign",
+            "beta",
+            "call",
+            "roll_dice",
+            r#"{"expression":"1"}"#,
+        ],
+    );
+    let dm_a = token(d, "alpha", "dm", None);
+    let dm_b = token(d, "beta", "dm", None);
+    let srv = serve(d);
+    let url = srv.url.clone();
+
+    // No token, a bad one, a foreign Origin.
+    let r = raw(&url).body(INIT).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert_eq!(r.headers()["www-authenticate"], "Bearer realm=\"tabletop\"");
+    let r = raw(&url)
+        .bearer_auth(format!("{dm_a}x"))
+        .body(INIT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert!(
+        r.headers()["www-authenticate"]
+            .to_str()
+            .unwrap()
+            .contains("invalid_token")
+    );
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .header("Origin", "https://evil.example")
+        .body(INIT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 403);
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .header("Origin", "http://localhost:6274")
+        .body(INIT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+
+    // Bad input: not JSON, not JSON-RPC, too big, unknown session, unsupported version.
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .body("{nope")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"]["code"], -32700);
+    assert_eq!(v["id"], Value::Null);
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .body(r#"{"id":1}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"]["code"], -32600);
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(2 * 1024 * 1024)
+    );
+    let r = raw(&url).bearer_auth(&dm_a).body(big).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .header("Mcp-Session-Id", "no-such-session")
+        .body(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    let r = raw(&url)
+        .bearer_auth(&dm_a)
+        .header("MCP-Protocol-Version", "1999-01-01")
+        .body(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+
+    // The DM of alpha plants what players must not see.
+    let mut dm = Mcp::new(&url, &dm_a).await;
+    let dm_tools = dm.tool_names().await;
+    assert_eq!(dm_tools.len(), 38, "{dm_tools:?}");
+    plant(&mut dm).await;
+    // Tokens are made while the server runs.
+    let aria = token(d, "alpha", "player", Some("Aria"));
+
+    // Isolation: beta's DM sees nothing of alpha and cannot change it.
+    let mut other = Mcp::new(&url, &dm_b).await;
+    let (err, text, _) = other
+        .call("get_character", json!({"characterName": "Aria"}))
+        .await;
+    assert!(err, "{text}");
+    assert!(
+        text.starts_with("no character 'Aria' in this campaign"),
+        "{text}"
+    );
+    let (err, _, _) = other
+        .call(
+            "update_character",
+            json!({"characterName": "Aria", "damage": 5}),
+        )
+        .await;
+    assert!(err);
+    let sheet = dm
+        .ok("get_character", json!({"characterName": "Aria"}))
+        .await;
+    assert!(!sheet.contains("HP 0/"), "{sheet}");
+    // A session opened with alpha's token does not let beta's token into alpha.
+    other.session = dm.session.clone();
+    let (err, text, _) = other
+        .call("get_character", json!({"characterName": "Aria"}))
+        .await;
+    assert!(err, "{text}");
+
+    // The player: a narrower surface, DM tools refused.
+    let mut p = Mcp::new(&url, &aria).await;
+    let mine = p.tool_names().await;
+    assert_eq!(
+        mine,
+        [
+            "roll_dice",
+            "get_character",
+            "roll_check",
+            "get_encounter",
+            "execute_action",
+            "advance_turn",
+            "roll_death_save",
+            "manage_notes",
+            "get_session_context",
+            "manage_inventory",
+            "search_compendium",
+            "get_compendium_entry"
+        ]
+    );
+    let (err, text, _) = p.call("create_character", json!({"name": "Cheat"})).await;
+    assert!(err);
+    assert_eq!(
+        text,
+        "create_character is a DM tool: a player token cannot use it. Ask the DM, or call tools/list for what you can do."
+    );
+    let (err, text, _) = p
+        .call(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert!(err);
+    assert!(
+        text.starts_with("a player acts only for their own character, Aria (ch1)"),
+        "{text}"
+    );
+    let own = p
+        .ok(
+            "roll_check",
+            json!({"checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert!(own.contains("Aria"), "{own}");
+    // Its own sheet in full, a companion in summary, a visible foe as a state, a hidden one not at all.
+    let me = p.ok("get_character", json!({})).await;
+    assert!(me.contains("Aria") && me.contains("Fighter"), "{me}");
+    let bram = p
+        .ok("get_character", json!({"characterName": "Bram"}))
+        .await;
+    assert!(
+        bram.starts_with("Bram (ch2), level 1 Cleric Dwarf, HP "),
+        "{bram}"
+    );
+    let brute = p
+        .ok("get_character", json!({"characterName": "Brute"}))
+        .await;
+    assert!(brute.ends_with(", unhurt"), "{brute}");
+    let (err, text, _) = p
+        .call("get_character", json!({"characterName": "Lurker"}))
+        .await;
+    assert!(err);
+    assert_eq!(text, "no creature you can see 'Lurker' in this campaign");
+    let fight = p.ok("get_encounter", json!({})).await;
+    assert!(fight.contains("Brute · enemy · unhurt"), "{fight}");
+    assert!(fight.contains("Aria's turn"), "{fight}");
+    // Its turn: it attacks; the outcome is heard without the foe's numbers.
+    let hit = p
+        .ok(
+            "execute_action",
+            json!({"actionType": "attack", "targetName": "Brute"}),
+        )
+        .await;
+    assert_clean("execute_action", &hit);
+    let (err, text, _) = p
+        .call(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "dodge"}),
+        )
+        .await;
+    assert!(err, "{text}");
+    p.ok("advance_turn", json!({})).await;
+    let (err, text, _) = p.call("advance_turn", json!({})).await;
+    assert!(err);
+    assert_eq!(
+        text,
+        "a player ends only their own turn, and it is not your turn now"
+    );
+    // Notes: a player's note is shared; a DM note is "not found".
+    p.ok(
+        "manage_notes",
+        json!({"operation": "add", "content": "Aria marks the door", "visibility": "player"}),
+    )
+    .await;
+    let (err, _, _) = p
+        .call(
+            "manage_notes",
+            json!({"operation": "add", "content": "x", "visibility": "dm"}),
+        )
+        .await;
+    assert!(err);
+
+    // The sweep: every tool with a spread of arguments, every resource, the prompts.
+    let variants = [
+        json!({}),
+        json!({"listAll": true}),
+        json!({"characterName": "Brute"}),
+        json!({"characterId": "ch3"}),
+        json!({"characterId": "ch4"}),
+        json!({"operation": "list"}),
+        json!({"operation": "view"}),
+        json!({"operation": "search", "query": "dragon hill"}),
+        json!({"operation": "get", "noteId": "nt1"}),
+        json!({"operation": "get", "locationId": "loc2"}),
+        json!({"operation": "status"}),
+        json!({"verbosity": "detailed"}),
+        json!({"detail": "full"}),
+        json!({"expression": "1d20"}),
+        json!({"query": "goblin"}),
+        json!({"actionType": "attack", "targetId": "ch3"}),
+        json!({"actionType": "search"}),
+    ];
+    for tool in &dm_tools {
+        for args in &variants {
+            let (_, text, structured) = p.call(tool, args.clone()).await;
+            assert_clean(&format!("{tool} {args}"), &text);
+            assert_clean(
+                &format!("{tool} {args} (structured)"),
+                &structured.to_string(),
+            );
+        }
+    }
+    let (_, v) = p.rpc("resources/list", json!({})).await;
+    assert_clean("resources/list", &v.to_string());
+    let mut uris: Vec<String> = v["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap().to_string())
+        .collect();
+    uris.extend(
+        [
+            "tabletop://encounter",
+            "tabletop://encounter/map.png",
+            "tabletop://characters/ch3",
+            "tabletop://characters/ch4",
+            "tabletop://tools/create_encounter",
+        ]
+        .map(String::from),
+    );
+    for uri in &uris {
+        let (_, v) = p.rpc("resources/read", json!({"uri": uri})).await;
+        assert_clean(uri, &v.to_string());
+    }
+    let (_, v) = p.rpc("prompts/list", json!({})).await;
+    assert_eq!(v["result"]["prompts"], json!([]));
+
+    // The DM sees everything the player could not.
+    let notes = dm.ok("manage_notes", json!({"operation": "list"})).await;
+    assert!(
+        notes.contains("DRAGON-UNDER-THE-HILL") && notes.contains("Aria marks the door"),
+        "{notes}"
+    );
+
+    // A revoked token and a deleted campaign's token: 401.
+    let id = aria.split('_').nth(1).unwrap().to_string();
+    cli(d, &["token", "revoke", &id]);
+    let r = raw(&url)
+        .bearer_auth(&aria)
+        .body(INIT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    cli(d, &["campaign", "delete", "beta", "--yes"]);
+    let r = raw(&url)
+        .bearer_auth(&dm_b)
+        .body(INIT)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+}
