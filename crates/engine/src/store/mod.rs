@@ -4,8 +4,10 @@
 //! [`SqliteStore`] is the embedded implementation; nothing SQLite-specific leaks past this module,
 //! so a PostgreSQL store can implement the same traits.
 
+pub mod error;
 mod sqlite;
 
+pub use error::StoreError;
 pub use sqlite::SqliteStore;
 
 use serde::{Deserialize, Serialize};
@@ -22,21 +24,6 @@ use crate::world::{Connection, Location};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CampaignId(pub i64);
 
-/// A failure of the storage layer (I/O, corruption, a migration).
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// The underlying database reported an error.
-    #[error("database error: {0}")]
-    Database(String),
-    /// A stored document could not be read back.
-    #[error("stored {what} is unreadable: {detail}")]
-    Corrupt {
-        /// What was being read.
-        what: String,
-        /// The decoder's message.
-        detail: String,
-    },
-}
 
 /// A campaign as listed by the store.
 #[derive(Debug, Clone, Serialize, Deserialize)]
