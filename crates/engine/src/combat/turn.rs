@@ -16,11 +16,12 @@ use tabletop_rules::damage::{DamagePart, DeathSaveResult};
 use tabletop_rules::roller::DieRoller;
 
 use super::end::{EndSummary, Outcome};
-use super::model::*;
-use crate::character::{Character, name_key};
-use crate::effects::TurnPoint;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::effects::TurnPoint;
+use crate::model::encounter::*;
+use crate::model::names::name_key;
 
 /// An `advance_turn` request.
 #[derive(Debug, Clone, Default)]

@@ -11,13 +11,15 @@ use tabletop_rules::stats::{Contribution, EffectiveStats, Stat};
 use tabletop_rules::{Ability, Condition, DamageType, DieRoller, Skill};
 
 use super::catalog;
-use super::{
-    Charges, Currency, Item, ItemType, MAX_ATTUNED, Rarity, Recharge, Slot, WeaponProperty,
-    WeaponStats, carrying_capacity,
-};
-use crate::character::{Character, CharacterRef, name_key, resolve, resolve_with_fields};
+use crate::characters::{resolve, resolve_with_fields};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef};
+use crate::model::inventory::{
+    Charges, Currency, Item, MAX_ATTUNED, WeaponStats, carrying_capacity,
+};
+use crate::model::inventory::{ItemType, Rarity, Recharge, Slot, WeaponProperty};
+use crate::model::names::name_key;
 use crate::update;
 
 /// Mechanical effects of an item definition, as the inventory design names them; they become

@@ -12,18 +12,17 @@ pub use sqlite::SqliteStore;
 
 use serde::{Deserialize, Serialize};
 
-use crate::character::{Character, CharacterFilter};
-use crate::combat::Encounter;
-use crate::event::{Event, EventDraft};
-use crate::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
-use crate::party::Party;
-use crate::travel::TravelEntry;
-use crate::world::{Connection, Location};
+use crate::model::character::{Character, CharacterFilter};
+use crate::model::encounter::Encounter;
+use crate::model::event::{Event, EventDraft};
+use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
+use crate::model::party::Party;
+use crate::model::travel::TravelEntry;
+use crate::model::world::{Connection, Location};
 
 /// The id of a campaign inside a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CampaignId(pub i64);
-
 
 /// A campaign as listed by the store.
 #[derive(Debug, Clone, Serialize, Deserialize)]

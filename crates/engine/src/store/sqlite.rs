@@ -6,13 +6,16 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
 use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
-use crate::character::{Character, CharacterFilter, name_key};
-use crate::combat::{Encounter, EncounterStatus};
-use crate::event::{Event, EventDraft};
-use crate::notes::{Importance, Note, NoteFilter, NoteOrder, NoteType, ScoredNote, Visibility};
-use crate::party::{Party, PartyMember, PartyRole};
-use crate::travel::TravelEntry;
-use crate::world::{Connection as WorldConnection, Location};
+use crate::model::character::{Character, CharacterFilter};
+use crate::model::encounter::{Encounter, EncounterStatus};
+use crate::model::event::{Event, EventDraft};
+use crate::model::names::name_key;
+use crate::model::notes::{
+    Importance, Note, NoteFilter, NoteOrder, NoteType, ScoredNote, Visibility,
+};
+use crate::model::party::{Party, PartyMember, PartyRole};
+use crate::model::travel::TravelEntry;
+use crate::model::world::{Connection as WorldConnection, Location};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
@@ -265,9 +268,10 @@ impl Tx for SqliteTx<'_> {
             "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
         )?;
         let docs = stmt
-            .query_map(params![campaign.0, crate::character::name_key(name)], |r| {
-                r.get::<_, String>(0)
-            })?
+            .query_map(
+                params![campaign.0, crate::model::names::name_key(name)],
+                |r| r.get::<_, String>(0),
+            )?
             .collect::<Result<Vec<_>, _>>()?;
         docs.iter().map(|d| decode_character(d)).collect()
     }
@@ -288,7 +292,7 @@ impl Tx for SqliteTx<'_> {
         }
         if let Some(class) = &filter.class {
             clauses.push("class_key = :class".into());
-            args.push((":class", Box::new(crate::character::name_key(class))));
+            args.push((":class", Box::new(crate::model::names::name_key(class))));
         }
         if let Some(min) = filter.min_level {
             clauses.push("level >= :min".into());
@@ -300,7 +304,7 @@ impl Tx for SqliteTx<'_> {
         }
         if let Some(name) = &filter.name {
             clauses.push("instr(name_key, :name) > 0".into());
-            args.push((":name", Box::new(crate::character::name_key(name))));
+            args.push((":name", Box::new(crate::model::names::name_key(name))));
         }
         if let Some(cond) = filter.has_condition {
             clauses.push(
@@ -365,9 +369,9 @@ impl Tx for SqliteTx<'_> {
                 campaign.0,
                 c.id,
                 c.name,
-                crate::character::name_key(&c.name),
+                crate::model::names::name_key(&c.name),
                 c.kind.key(),
-                c.class.as_deref().map(crate::character::name_key),
+                c.class.as_deref().map(crate::model::names::name_key),
                 c.level,
                 doc
             ])?;

@@ -19,14 +19,18 @@ use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::{Contribution, EffectiveStats};
 use tabletop_rules::{Ability, DamageType};
 
-use super::{ActionCost, ActionOutcome, ActionType, Turn, Who};
-use crate::character::{Character, StatAction, name_key};
-use crate::combat::{self, Encounter, Side};
+use super::{ActionOutcome, ActionType, Turn, Who};
+use crate::combat;
 use crate::concentration::{self, ConcentrationCheck};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
-use crate::inventory::{Item, Slot, WeaponProperty};
+use crate::model::character::{Character, StatAction};
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::{Encounter, Side};
+use crate::model::inventory::Item;
+use crate::model::inventory::{Slot, WeaponProperty};
+use crate::model::names::name_key;
 
 /// How distances are measured in combat (every diagonal 5 ft).
 pub const METRIC: Metric = Metric::Grid5e;

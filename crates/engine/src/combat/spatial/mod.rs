@@ -17,9 +17,9 @@ use tabletop_grid::{Position, Senses, Size};
 use tabletop_rules::Condition;
 
 use super::actions::Who;
-use super::model::*;
-use crate::character::Character;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::*;
 
 /// A place on the map: a square, or a combatant (its whole space).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,7 +201,7 @@ pub fn reach_ft(c: &Character) -> u32 {
             && i.weapon.as_ref().is_some_and(|w| {
                 w.range_normal.is_none()
                     && w.properties
-                        .contains(&crate::inventory::WeaponProperty::Reach)
+                        .contains(&crate::model::inventory::WeaponProperty::Reach)
             })
     });
     if reach_weapon {

@@ -11,13 +11,14 @@ use tabletop_rules::dice;
 use tabletop_rules::{Ability, Condition, Skill};
 
 use super::{actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule};
-use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
-use crate::combat::Encounter;
 use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
 use crate::combat::actions::{ActionOutcome, Turn};
-use crate::effects::Duration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, StatAction, StatDamage, StatDc};
+use crate::model::effects::Duration;
+use crate::model::encounter::Encounter;
+use crate::model::names::name_key;
 
 /// A stat-block entry found by name: the effect to resolve, the name its usage is tracked
 /// under, and its usage limit.
