@@ -12,7 +12,7 @@ use tabletop_rules::{Ability, DamageType};
 use crate::characters::resolve_with_fields;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
+use crate::inventory::weapons::{equipped_weapon, weapon_attack, weapon_proficiency};
 use crate::model::character::{Character, CharacterRef, StatAction};
 
 /// An attack made with an equipped weapon.

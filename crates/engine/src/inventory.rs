@@ -3,6 +3,10 @@
 //! re-exported here so `inventory::Item` and the like keep their paths.
 
 pub mod catalog;
+pub mod equip;
+pub mod item_def;
+pub mod locate;
 pub mod ops;
+pub mod weapons;
 
 pub use crate::model::inventory::*;

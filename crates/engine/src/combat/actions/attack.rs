@@ -24,7 +24,7 @@ use crate::combat;
 use crate::concentration::{self, ConcentrationCheck};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
+use crate::inventory::weapons::{equipped_weapon, weapon_attack, weapon_proficiency};
 use crate::model::character::{Character, StatAction};
 use crate::model::encounter::ActionCost;
 use crate::model::encounter::{Encounter, Side};
