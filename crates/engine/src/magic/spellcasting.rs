@@ -14,7 +14,7 @@ use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 use tabletop_rules::{Ability, Condition};
 
-use crate::combat::actions::attack::AttackKind;
+use crate::combat::actions::profile::AttackKind;
 use crate::concentration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};

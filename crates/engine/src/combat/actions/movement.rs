@@ -12,7 +12,8 @@ use tabletop_grid::geometry::size_rank;
 use tabletop_grid::{BattleMap, MoveOptions, Position, Terrain, Threat};
 use tabletop_rules::Condition;
 
-use super::attack::{METRIC, StrikeOptions, StrikeResult, attack_profile, strike};
+use super::attack::{METRIC, StrikeOptions, StrikeResult, strike};
+use super::profile::attack_profile;
 use super::{ActionOutcome, ActionType, Turn};
 use crate::combat;
 use crate::engine::Call;

@@ -191,7 +191,7 @@ pub fn reach_ft(c: &Character) -> u32 {
     let mut reach = 5;
     if let Some(b) = &c.stat_block {
         for a in b.actions.iter().filter(|a| a.attack_bonus.is_some()) {
-            if let (Some(r), _) = crate::combat::actions::attack::parse_reach_range(&a.desc) {
+            if let (Some(r), _) = crate::combat::actions::profile::parse_reach_range(&a.desc) {
                 reach = reach.max(r);
             }
         }
