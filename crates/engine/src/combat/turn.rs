@@ -476,7 +476,7 @@ pub fn recharge_threshold(c: &Character, ability: &str) -> Option<u32> {
         .chain(&b.legendary_actions)
         .chain(&b.reactions)
         .find(|a| name_key(&a.name) == key)?;
-    super::actions::tactics::special::recharge_min(a.recharge.as_deref()?)
+    super::actions::tactics::ability_text::recharge_min(a.recharge.as_deref()?)
         .filter(|n| (1..=6).contains(n))
 }
 

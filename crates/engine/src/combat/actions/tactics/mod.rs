@@ -8,6 +8,7 @@
 //! `Combatant::spent_abilities` under the stat-block entry's exact name ("Fire Breath"), one
 //! entry per use, which is what the start-of-turn recharge roll reads.
 
+pub mod ability_text;
 pub mod basic;
 pub mod contest;
 pub mod special;
