@@ -1,4 +1,5 @@
-//! Characters: the stored sheet, filters, and resolving a character by id or by name.
+//! Characters as stored: the sheet (base values only), stat blocks, resources, conditions, filters
+//! and how a call names a character. Finding one by id or name is [`crate::characters::resolve`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
