@@ -17,7 +17,7 @@ use crate::reply::{Reply, ToolError};
 use crate::resources::{ResourceError, SCHEME};
 use crate::tools::EngineT;
 use crate::tools::combat::view_text;
-use crate::tools::world::{ImportanceArg, NoteTypeArg, importance, note_type};
+use crate::tools::session::{ImportanceArg, NoteTypeArg, importance, note_type};
 use crate::{render, render_world};
 
 /// A player-specific tool.
