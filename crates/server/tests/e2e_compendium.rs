@@ -12,12 +12,12 @@ struct Session {
     _dir: tempfile::TempDir,
 }
 
+#[path = "../../../test-support/srd_env.rs"]
+mod srd_env;
+
+/// The SRD folder for the running test (panics under CI without it; see `srd_env`).
 fn srd_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("TABLETOP_SRD_DIR").map(PathBuf::from);
-    if d.is_none() {
-        println!("skipped: TABLETOP_SRD_DIR not set");
-    }
-    d
+    srd_env::srd_dir(std::thread::current().name().unwrap_or("an SRD test"))
 }
 
 impl Session {
@@ -30,6 +30,13 @@ impl Session {
             "5".into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
+        if !extra.contains(&"--srd") {
+            // Absolute: the server runs in the crate's folder.
+            args.extend([
+                "--srd".to_string(),
+                srd_env::srd_path().display().to_string(),
+            ]);
+        }
         let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
             .await
             .unwrap();

@@ -85,8 +85,7 @@ async fn approach(s: &Session, enc: &Value, me: &F, foe: &F, all: &[F]) {
 
 #[tokio::test]
 async fn four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match() {
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped: needs TABLETOP_SRD_DIR (SRD classes and monsters)");
+    if !common::srd("four_heroes_fight_srd_goblins_to_the_end_and_the_sheets_match") {
         return;
     }
     let s = Session::start(2026).await;

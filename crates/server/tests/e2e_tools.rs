@@ -735,8 +735,7 @@ async fn slots_levels_and_rests() {
         &["hit dice", "left"],
     )
     .await;
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped the SRD half of slots_levels_and_rests: TABLETOP_SRD_DIR not set");
+    if !common::srd("the SRD half of slots_levels_and_rests") {
         s.client.close().await.unwrap();
         return;
     }
