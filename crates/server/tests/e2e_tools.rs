@@ -467,7 +467,7 @@ async fn roll_check() {
         &["characterId or characterName"],
     )
     .await;
-    s.err("roll_check", json!({"group": true, "batch": [{"characterName": "Rook", "checkType": "skill", "skill": "stealth"}]}), &["DC"]).await;
+    s.err("roll_check", json!({"group": true, "batch": [{"characterName": "Rook", "checkType": "skill", "skill": "stealth"}]}), &["every member of a group check needs the DC"]).await;
     s.client.close().await.unwrap();
 }
 
