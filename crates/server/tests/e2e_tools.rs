@@ -295,7 +295,9 @@ async fn update_character() {
         )
         .await;
     assert!(
-        a.text.contains("unconscious") || a.text.contains("dying"),
+        a.text.starts_with(
+            "Kael takes 12 (12 untyped); 12 → 0 HP; falls unconscious and starts death saves."
+        ),
         "{}",
         a.text
     );
