@@ -1,4 +1,4 @@
-//! Spellcasting against the real SRD (skipped without TABLETOP_SRD_DIR): cast_spell in an
+//! Spellcasting against the real SRD (see `common::srd_env`): cast_spell in an
 //! encounter (Fireball, Fire Bolt, Magic Missile, Cure Wounds, Hold Person, Bless, Shield),
 //! spell scrolls, auras and improvised spells, every effect checked on the sheets afterwards.
 

@@ -1,6 +1,6 @@
 //! The compendium tools end to end over the real binary: SRD facts through the tools, fuzzy
 //! names, filters, pagination edges, provenance on every answer, and the no-SRD error.
-//! SRD-dependent tests read TABLETOP_SRD_DIR and say they were skipped without it.
+//! SRD-dependent tests find the data as `srd_env` says (a failure under CI without it).
 
 use std::path::PathBuf;
 
@@ -251,7 +251,8 @@ async fn bad_filters_are_errors_naming_the_fix() {
     s.err(sc, json!({"perPage": 0}), &["perPage", "1 and 100"])
         .await;
     s.err(sc, json!({"perPage": 101}), &["perPage"]).await;
-    s.err(sc, json!({"page": 0}), &["page"]).await;
+    s.err(sc, json!({"page": 0}), &["page: page starts at 1"])
+        .await;
     s.err(sc, json!({"random": 0}), &["random"]).await;
     s.err(sc, json!({"crMin": 5, "crMax": 1}), &["crMin"]).await;
     s.err(sc, json!({"crMin": "lots"}), &["1/4"]).await;

@@ -36,7 +36,7 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
     s.err(
         "execute_action",
         json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Fireball"}),
-        &["to"],
+        &["Fireball needs a point of origin: `to` {x, y} within 150 feet"],
     )
     .await;
     let a = s

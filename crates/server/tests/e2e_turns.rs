@@ -96,7 +96,7 @@ async fn a_fight_from_first_turn_to_the_end() {
     s.err(
         "take_rest",
         json!({"characterName": "Bram", "type": "short"}),
-        &["enc"],
+        &["Bram is in active encounter enc1 and cannot rest"],
     )
     .await;
     // The legacy composite routes by action.

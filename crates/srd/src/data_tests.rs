@@ -1,4 +1,4 @@
-//! Tests against the real SRD data (when `TABLETOP_SRD_DIR` is set) and against small
+//! Tests against the real SRD data (see `srd_env`) and against small
 //! hand-written fixtures (always).
 
 use std::path::PathBuf;
@@ -28,6 +28,22 @@ fn srd() -> Option<&'static Compendium> {
 
 fn srd_dir() -> Option<PathBuf> {
     srd_env::srd_dir(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+#[test]
+fn missing_srd_data_skips_outside_ci_and_fails_under_ci() {
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(srd_env::decide(empty.path(), false, false, "a probe"), None);
+    let ci = std::panic::catch_unwind(|| srd_env::decide(empty.path(), false, true, "a probe"));
+    let msg = *ci.unwrap_err().downcast::<String>().unwrap();
+    assert!(msg.starts_with("a probe: no SRD data at "), "{msg}");
+    assert!(msg.contains("(CI is set)"), "{msg}");
+    let explicit =
+        std::panic::catch_unwind(|| srd_env::decide(empty.path(), true, false, "a probe"));
+    let msg = *explicit.unwrap_err().downcast::<String>().unwrap();
+    assert!(msg.contains("(TABLETOP_SRD_DIR)"), "{msg}");
+    // A relative TABLETOP_SRD_DIR is read from the workspace root, the folder with Cargo.lock.
+    assert!(srd_env::workspace_root().join("Cargo.lock").is_file());
 }
 
 fn spell_query(filters: SearchFilters) -> SearchQuery {
