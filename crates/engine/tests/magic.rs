@@ -289,7 +289,8 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
     let mut saves = Vec::new();
     for (i, (t, id)) in targets.iter().zip(&ogres).enumerate() {
         let d20 = faces(&d["lines"], &format!("Ogre {} — Dexterity save", i + 1))[0];
-        let saved = d20 - 1 >= 14;
+        let total = d20 - 1;
+        let saved = total >= 14;
         saves.push(saved);
         assert_eq!(t["saved"], saved, "{t}");
         let took = if saved { full / 2 } else { full };
