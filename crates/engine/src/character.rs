@@ -129,6 +129,14 @@ pub struct Character {
     /// Improvised spells mastered with synthesize_spell (castable by name with cast_spell).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mastered_spells: Vec<crate::magic::spellcasting::SpellDef>,
+    /// What the character is made of (DESIGN §4a): the sources its sheet is derived from.
+    /// Absent on stat-block creatures; an old sheet gets one on first read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<crate::derive::Build>,
+    /// The values last derived from the build, each with its sources (recomputed on every
+    /// read and write; see [`crate::derive`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<crate::derive::Derived>,
 }
 
 /// When a resource comes back.
@@ -436,6 +444,18 @@ pub fn resolve(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Character> {
 /// [`resolve`] with the caller's field names (actorId/actorName, targetId/targetName, …) so
 /// errors name the field the caller used.
 pub fn resolve_with_fields(
+    call: &Call<'_>,
+    r: CharacterRef<'_>,
+    id_field: &'static str,
+    name_field: &'static str,
+) -> Result<Character> {
+    let mut c = find(call, r, id_field, name_field)?;
+    // The sheet is derived from its sources on every read (an old sheet is converted here).
+    crate::derive::refresh(call, &mut c);
+    Ok(c)
+}
+
+fn find(
     call: &Call<'_>,
     r: CharacterRef<'_>,
     id_field: &'static str,

@@ -128,6 +128,12 @@ pub struct CreateRequest {
     pub mode: CreateMode,
     /// An SRD monster whose stat block becomes the character (see [`crate::monster`]).
     pub from_monster: Option<String>,
+    /// Half-elf: the two abilities that get +1 (chosen for you when absent).
+    pub ability_choices: Vec<Ability>,
+    /// Fighting style ("defense", "archery", …).
+    pub fighting_style: Option<String>,
+    /// Dragonborn ancestry colour ("red", "gold", …).
+    pub draconic_ancestry: Option<String>,
 }
 
 /// The result of [`create_character`].
@@ -251,6 +257,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
             }
         },
     };
+    let base_scores = scores;
     if let Some(r) = &race {
         for (ability, bonus) in &r.bonuses {
             let v = i64::from(scores.get(*ability)) + i64::from(*bonus);
@@ -295,10 +302,6 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         None => {
             let first = (hit_die as i32 + con).max(1) as u32;
             let later = ((hit_die as i32 / 2 + 1) + con).max(1) as u32 * (level - 1);
-            derivations.push(format!(
-                "max HP {}: d{hit_die} max at level 1 + average per later level, CON {con:+} each",
-                first + later
-            ));
             first + later
         }
     };
@@ -324,6 +327,30 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
             .unwrap_or_default(),
     };
 
+    // The build: the request's sources, open choices made (and said so).
+    let method = match req.method {
+        AbilityMethod::Manual => "manual",
+        AbilityMethod::StandardArray => "standard_array",
+        AbilityMethod::PointBuy => "point_buy",
+        AbilityMethod::Roll => "roll",
+    };
+    let mut build = crate::derive::build::from_request(
+        &req,
+        base_scores,
+        method,
+        level,
+        class.as_ref().map(|c| c.name.as_str()),
+        race.as_ref().map(|r| r.name.as_str()),
+        race.as_ref().and_then(|r| r.subrace.as_deref()),
+    );
+    let resolved = crate::derive::resolve(&build, call.compendium());
+    let catalog = crate::catalog::Catalog::get();
+    let race_free_skills = crate::derive::build::race_skill_choices(&resolved, catalog);
+    let granted_skills = crate::derive::build::granted_skills(&resolved);
+    derivations.extend(crate::derive::build::fill_choices(
+        &mut build, &resolved, catalog,
+    ));
+
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
     if let (Some(c), CharacterType::Pc) = (&class, kind)
@@ -332,10 +359,10 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         let off_list: Vec<String> = req
             .skills
             .iter()
-            .filter(|s| !from.is_empty() && !from.contains(s))
+            .filter(|s| !from.is_empty() && !from.contains(s) && !granted_skills.contains(s))
             .map(|s| s.key().to_string())
             .collect();
-        if !off_list.is_empty() {
+        if off_list.len() > race_free_skills {
             let allowed: Vec<&str> = from.iter().map(|s| s.key()).collect();
             problems.push(format!(
                 "{} cannot choose {}; its skills are: {}",
@@ -344,7 +371,12 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
                 allowed.join(", ")
             ));
         }
-        if req.skills.len() > usize::from(*choose) {
+        let on_list = req
+            .skills
+            .iter()
+            .filter(|s| (from.is_empty() || from.contains(s)) && !granted_skills.contains(s))
+            .count();
+        if on_list > usize::from(*choose) + race_free_skills {
             problems.push(format!(
                 "{} chooses {choose} skills; {} were given",
                 c.name,
@@ -356,7 +388,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         skills.insert(*s, ProficiencyLevel::Proficient);
     }
     for s in &req.expertise {
-        if !skills.contains_key(s) {
+        if !skills.contains_key(s) && !granted_skills.contains(s) {
             problems.push(format!(
                 "expertise in {} needs proficiency in it first (add it to skills)",
                 s.key()
@@ -439,10 +471,30 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         resources: Vec::new(),
         stat_block: None,
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     };
     scores = character.abilities;
     let _ = scores;
     let mut character = character;
+    character.build = Some(build);
+    crate::derive::refresh(call, &mut character);
+    character.hp = character.max_hp;
+    character.hit_dice = character.level;
+    if let Some(d) = &character.derived {
+        derivations.push(format!(
+            "max HP {} = {}",
+            character.max_hp,
+            tabletop_rules::stats::explain_contributions(&d.max_hp_sources)
+        ));
+        derivations.push(format!(
+            "AC {} ({})",
+            character.armor_class, character.armor_source
+        ));
+        for line in &d.choices {
+            derivations.push(format!("open choice: {line}"));
+        }
+    }
     crate::slots::ensure(call, &mut character);
 
     let stored = match req.mode {

@@ -84,6 +84,12 @@ pub fn level_up(
     if c.dead {
         return Err(EngineError::Rule(format!("{} is dead", c.name)));
     }
+    if let Some(sb) = &c.stat_block {
+        return Err(EngineError::Rule(format!(
+            "{} is a stat-block creature ({}): it has no class levels; change its numbers with update_character",
+            c.name, sb.monster
+        )));
+    }
     let gained_levels = to - from;
     let die = HitDie::from_faces(c.hit_die).unwrap_or(HitDie::D8);
     let con = c.abilities.modifier(Ability::Constitution);
@@ -214,6 +220,13 @@ pub fn level_up(
             list.join(", ")
         ));
     }
+    // The levels and their hit-die values become sources; the sheet is derived from them.
+    let manual = match method {
+        LevelHpMethod::Manual(total) => Some(total),
+        LevelHpMethod::Rules(_) => None,
+    };
+    crate::derive::record_level_hp(&mut c, &hp_gains, manual);
+    crate::derive::refresh(call, &mut c);
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));

@@ -5,6 +5,7 @@
 //! sits behind the [`store::Store`] trait.
 
 pub mod campaign;
+pub mod catalog;
 pub mod character;
 pub mod checks;
 pub mod combat;
@@ -12,6 +13,7 @@ pub mod compendium;
 pub mod concentration;
 pub mod conditions;
 pub mod creation;
+pub mod derive;
 pub mod effects;
 pub mod engine;
 pub mod error;

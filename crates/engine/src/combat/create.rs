@@ -357,6 +357,8 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             reactions: Vec::new(),
         }),
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     })
 }
 
