@@ -56,7 +56,7 @@ pub fn begin<'r>(
     req: &'r ActionRequest,
     t: ActionType,
 ) -> Result<Turn<'r>> {
-    let cost = req.action_cost.unwrap_or_else(|| default_cost(t));
+    let mut cost = req.action_cost.unwrap_or_else(|| default_cost(t));
     let dm_action = matches!(
         t,
         ActionType::Damage | ActionType::Heal | ActionType::LairAction
@@ -85,6 +85,13 @@ pub fn begin<'r>(
     )?
     .clone();
     let actor = crate::combat::sheet(call, &combatant.character_id)?;
+    // A class feature costs what it says (Rage and Second Wind: a bonus action).
+    if req.action_cost.is_none()
+        && t == ActionType::UseSpecialAbility
+        && let Some(c) = super::tactics::features::cost_of(&actor, req.ability_name.as_deref())
+    {
+        cost = c;
+    }
     if dm_action {
         return Ok(Turn {
             encounter,

@@ -10,6 +10,7 @@
 
 pub mod basic;
 pub mod contest;
+pub mod features;
 pub mod special;
 pub mod stealth;
 
