@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::json;
+use tabletop_engine::character::CharacterRef;
 use tabletop_engine::combat::actions::{
     ActionCost, ActionOutcome, ActionRequest, ActionType, Who, execute,
 };
@@ -16,6 +17,7 @@ use tabletop_engine::combat::create::{
 };
 use tabletop_engine::combat::{self, Encounter};
 use tabletop_engine::creation::{CreateRequest, create_character};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
 use tabletop_grid::Position;
 use tabletop_rules::{Ability, DamageType};
@@ -31,7 +33,21 @@ fn scores(v: [i64; 6]) -> Option<BTreeMap<Ability, i64>> {
     Some(Ability::ALL.iter().copied().zip(v).collect())
 }
 
+type Member = (&'static str, &'static str, u32, [i64; 6], (i32, i32));
+
 fn fight(srd: Arc<Compendium>) -> Fight {
+    fight_with(
+        srd,
+        &[
+            ("Ugra", "barbarian", 1, [16, 14, 16, 8, 10, 10], (2, 2)),
+            ("Rook", "fighter", 2, [16, 12, 14, 10, 10, 8], (2, 3)),
+            ("Ser", "paladin", 1, [16, 10, 14, 8, 10, 14], (2, 4)),
+        ],
+        (8, 8),
+    )
+}
+
+fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Fight {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
     let mut e = Engine::open(
@@ -44,11 +60,7 @@ fn fight(srd: Arc<Compendium>) -> Fight {
     )
     .unwrap();
     let mut ids = BTreeMap::new();
-    for (name, class, level, s) in [
-        ("Ugra", "barbarian", 1, [16, 14, 16, 8, 10, 10]),
-        ("Rook", "fighter", 2, [16, 12, 14, 10, 10, 8]),
-        ("Ser", "paladin", 1, [16, 10, 14, 8, 10, 14]),
-    ] {
+    for &(name, class, level, s, _) in members {
         let req = CreateRequest {
             name: name.into(),
             class: Some(class.into()),
@@ -64,16 +76,16 @@ fn fight(srd: Arc<Compendium>) -> Fight {
             .character;
         ids.insert(name.to_string(), c.id);
     }
-    let mut participants: Vec<ParticipantSpec> = ["Ugra", "Rook", "Ser"]
+    let mut participants: Vec<ParticipantSpec> = members
         .iter()
         .enumerate()
-        .map(|(i, n)| ParticipantSpec {
+        .map(|(i, m)| ParticipantSpec {
             source: ParticipantSource::Character {
-                id: Some(ids[*n].clone()),
+                id: Some(ids[m.0].clone()),
                 name: None,
             },
             side: None,
-            positions: vec![Position::new(2, 2 + i as i32)],
+            positions: vec![Position::new(m.4.0, m.4.1)],
             surprised: false,
             initiative: Some(20 - i as i32),
         })
@@ -86,7 +98,7 @@ fn fight(srd: Arc<Compendium>) -> Fight {
             ..Default::default()
         })),
         side: None,
-        positions: vec![Position::new(8, 8)],
+        positions: vec![Position::new(gob.0, gob.1)],
         surprised: false,
         initiative: Some(5),
     });
@@ -304,4 +316,124 @@ fn lay_on_hands_spends_points_from_the_pool() {
         err.contains("Ser has 1/5 Lay on Hands left and needs 4"),
         "{err}"
     );
+}
+
+fn give_and_equip(f: &mut Fight, who: &str, srd_name: &str) {
+    let id = f.ids[who].clone();
+    let name = srd_name.to_string();
+    f.e.write("give", &json!({}), |call| {
+        give(
+            call,
+            CharacterRef::new(Some(&id), None),
+            GiveRequest {
+                item: None,
+                srd_name: Some(name.clone()),
+                quantity: Some(1),
+                currency: None,
+            },
+        )?;
+        equip(
+            call,
+            CharacterRef::new(Some(&id), None),
+            ItemRef {
+                id: None,
+                name: Some(&name),
+            },
+            None,
+        )
+    })
+    .unwrap();
+}
+
+fn attack(f: &mut Fight, who: &str, weapon: &str, slot: Option<u8>, force: bool) -> ActionOutcome {
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids[who].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Gob".into()),
+        },
+        weapon: Some(weapon.into()),
+        slot_level: slot,
+        bonus: 20,
+        force,
+        ..Default::default()
+    };
+    f.act(r).unwrap()
+}
+
+#[test]
+fn sneak_attack_once_per_turn_with_an_ally_next_to_the_target() {
+    let Some(srd) = common::srd("sneak_attack") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Nim", "rogue", 1, [10, 16, 12, 10, 12, 10], (2, 2)),
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (4, 2)),
+        ],
+        (3, 2),
+    );
+    give_and_equip(&mut f, "Nim", "Shortsword");
+    let out = attack(&mut f, "Nim", "Shortsword", None, false);
+    let all = out.lines.join(" | ");
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Sneak Attack: +1d6 (Rook is within 5 ft of Gob; once per turn)."),
+        "{all}"
+    );
+    assert!(
+        all.contains("1d6[piercing] + 3[piercing] + 1d6[piercing]"),
+        "{all}"
+    );
+    // A second hit in the same turn adds nothing.
+    let out = attack(&mut f, "Nim", "Shortsword", None, true);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Sneak Attack already used this turn."),
+        "{:?}",
+        out.lines
+    );
+}
+
+#[test]
+fn sneak_attack_needs_a_finesse_or_ranged_weapon_and_divine_smite_spends_a_slot() {
+    let Some(srd) = common::srd("smite") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Nim", "rogue", 1, [14, 16, 12, 10, 12, 10], (2, 2)),
+            ("Ser", "paladin", 2, [16, 10, 14, 8, 10, 14], (4, 2)),
+        ],
+        (3, 2),
+    );
+    give_and_equip(&mut f, "Nim", "Club");
+    let out = attack(&mut f, "Nim", "Club", None, false);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "No Sneak Attack: it needs a finesse or ranged weapon."),
+        "{:?}",
+        out.lines
+    );
+    f.turn_of("Ser");
+    give_and_equip(&mut f, "Ser", "Longsword");
+    let out = attack(&mut f, "Ser", "Longsword", Some(1), false);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Divine Smite: +2d8 radiant (1st level slot spent)."),
+        "{:?}",
+        out.lines
+    );
+    let c = f.sheet("Ser");
+    assert_eq!(c.spell_slots.left(1), 1);
 }

@@ -595,6 +595,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             flags: TurnFlags::default(),
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
+            sneak_attack_turn: None,
         },
         InitiativeRoll {
             name: c.name.clone(),

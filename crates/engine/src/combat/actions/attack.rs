@@ -514,6 +514,8 @@ pub struct StrikeOptions {
     pub two_weapon_style: bool,
     /// Label of the roll ("Opportunity attack").
     pub label: Option<String>,
+    /// Divine Smite with a slot of this level on a melee weapon hit (`slotLevel`).
+    pub smite_slot: Option<u8>,
 }
 
 /// What one [`strike`] did.
@@ -799,6 +801,25 @@ pub fn strike(
         };
         return Ok(out);
     }
+    // Class-feature riders (Sneak Attack, Divine Smite) from the attacker's derived sheet.
+    let mut attacker = attacker;
+    let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
+    let mode = out.roll.mode;
+    let riders = super::riders::on_hit(
+        enc,
+        &mut attacker,
+        &target,
+        &profile,
+        kind,
+        mode,
+        opts.smite_slot,
+        t,
+    )?;
+    profile.damage.push_str(&riders.expr);
+    out.lines.extend(riders.lines);
+    if opts.smite_slot.is_some() {
+        combat::put_sheet(call, &attacker)?;
+    }
     let mut expr = dice::parse(&profile.damage)?;
     if critical {
         expr = expr.with_doubled_dice()?;
@@ -888,6 +909,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
         },
         bonus: req.bonus,
         force: req.force,
+        smite_slot: req.slot_level,
         ..Default::default()
     }
 }

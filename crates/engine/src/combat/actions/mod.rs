@@ -9,6 +9,7 @@
 pub mod attack;
 pub mod economy;
 pub mod movement;
+pub mod riders;
 pub mod spell;
 pub mod tactics;
 
