@@ -134,6 +134,20 @@ pub struct CreateRequest {
     pub fighting_style: Option<String>,
     /// Dragonborn ancestry colour ("red", "gold", …).
     pub draconic_ancestry: Option<String>,
+    /// Class levels of a multiclassed character, the starting class first (instead of
+    /// `class` + `level`).
+    pub classes: Vec<ClassRequest>,
+}
+
+/// Levels in one class at creation.
+#[derive(Debug, Clone, Default)]
+pub struct ClassRequest {
+    /// SRD class name.
+    pub class: String,
+    /// Levels in it (1–20).
+    pub level: u32,
+    /// Subclass (SRD name).
+    pub subclass: Option<String>,
 }
 
 /// The result of [`create_character`].
@@ -177,6 +191,31 @@ struct RaceData {
 
 /// Builds a character from `req`; stores it unless previewing or validating.
 pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<CreateOutcome> {
+    let mut req = req;
+    if !req.classes.is_empty() {
+        let total = req
+            .classes
+            .iter()
+            .try_fold(0u32, |acc, c| {
+                (1..=20)
+                    .contains(&c.level)
+                    .then(|| acc.saturating_add(c.level))
+            })
+            .ok_or_else(|| EngineError::invalid("classes.level", "each class level is 1–20"))?;
+        if req.level.is_some_and(|l| l != total) {
+            return Err(EngineError::invalid(
+                "level",
+                format!(
+                    "level {} differs from the classes' total {total}; give one or the other",
+                    req.level.unwrap_or(0)
+                ),
+            ));
+        }
+        req.level = Some(total);
+        if req.class.is_none() {
+            req.class = Some(req.classes[0].class.clone());
+        }
+    }
     if req.from_monster.is_some() {
         return crate::monster::create_from_monster(call, req);
     }
@@ -343,6 +382,33 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         race.as_ref().map(|r| r.name.as_str()),
         race.as_ref().and_then(|r| r.subrace.as_deref()),
     );
+    if !req.classes.is_empty() {
+        build.classes = req
+            .classes
+            .iter()
+            .map(|c| crate::derive::ClassLevels {
+                class: call
+                    .compendium()
+                    .and_then(|s| s.class(&c.class))
+                    .map_or_else(|| c.class.clone(), |k| k.name.clone()),
+                level: c.level,
+                subclass: c.subclass.clone(),
+                ..Default::default()
+            })
+            .collect();
+        if let Some(srd) = call.compendium() {
+            for c in &build.classes {
+                if srd.class(&c.class).is_none() {
+                    problems.push(format!("'{}' is not an SRD class", c.class));
+                }
+            }
+            problems.extend(crate::derive::multiclass::check_all(
+                srd,
+                &build.classes,
+                &scores,
+            ));
+        }
+    }
     let resolved = crate::derive::resolve(&build, call.compendium());
     let catalog = crate::catalog::Catalog::get();
     let race_free_skills = crate::derive::build::race_skill_choices(&resolved, catalog);

@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use tabletop_engine::character::CharacterRef;
 use tabletop_engine::conditions::{ConditionOp, manage_condition};
-use tabletop_engine::creation::{CreateOutcome, CreateRequest, create_character};
+use tabletop_engine::creation::{ClassRequest, CreateOutcome, CreateRequest, create_character};
 use tabletop_engine::effects::DurationRequest;
-use tabletop_engine::levelling::{LevelHpMethod, level_up};
+use tabletop_engine::levelling::{LevelHpMethod, level_up, level_up_in};
 use tabletop_engine::sheet::get_character;
 use tabletop_engine::update::{CharacterPatch, UpdateRequest, update_character};
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
@@ -527,4 +527,113 @@ fn level_up_refuses_stat_block_creatures() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("stat-block creature (goblin)"), "{err}");
+}
+
+#[test]
+fn multiclass_by_the_srd_rules() {
+    let Some(srd) = common::srd("multiclass") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, srd.clone());
+    let classes = |w_int: i64| CreateRequest {
+        name: format!("Mara{w_int}"),
+        classes: vec![
+            ClassRequest {
+                class: "fighter".into(),
+                level: 1,
+                subclass: None,
+            },
+            ClassRequest {
+                class: "wizard".into(),
+                level: 2,
+                subclass: None,
+            },
+        ],
+        scores: scores([14, 13, 14, w_int, 10, 8]),
+        ..Default::default()
+    };
+    // INT 10 misses the wizard's prerequisite (read from the SRD's multiclassing data).
+    let wiz = srd.class("wizard").unwrap();
+    assert_eq!(wiz.multiclass_prerequisites[0].minimum, 13);
+    let out = e
+        .write("create_character", &serde_json::json!({}), |call| {
+            create_character(
+                call,
+                CreateRequest {
+                    mode: tabletop_engine::creation::CreateMode::Validate,
+                    ..classes(10)
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        out.problems,
+        vec!["Wizard needs INT 13 (has 10)".to_string()]
+    );
+    let c = create(&mut e, classes(14)).character;
+    assert_eq!(c.level, 3);
+    // d10 max 10 + two wizard levels at the d6 average 4, CON +2 × 3 = 24.
+    assert_eq!(c.max_hp, 24);
+    assert_eq!(
+        c.save_proficiencies.iter().copied().collect::<Vec<_>>(),
+        vec![Ability::Strength, Ability::Constitution],
+        "only the first class gives saves"
+    );
+    // Caster level 2 on the full-caster table: three 1st-level slots.
+    assert_eq!(c.spell_slots.max[0], 3);
+    let d = c.derived.as_ref().unwrap();
+    assert_eq!(
+        d.hit_dice.iter().map(|h| h.value).collect::<Vec<_>>(),
+        vec![(10, 1), (6, 2)]
+    );
+    // A level in rogue: DEX 13 met; d8 average 5 + CON 2; rogue multiclass proficiencies.
+    let up = e
+        .write("level_up", &serde_json::json!({}), |call| {
+            level_up_in(
+                call,
+                CharacterRef::new(None, Some("Mara14")),
+                Some("rogue"),
+                None,
+                LevelHpMethod::Rules(HpMethod::Average),
+            )
+        })
+        .unwrap();
+    assert!(
+        up.changes
+            .iter()
+            .any(|l| l == "classes: Fighter 1 / Wizard 2 / Rogue 1"),
+        "{:?}",
+        up.changes
+    );
+    assert!(
+        up.features_gained.contains(&"Sneak Attack".to_string()),
+        "{:?}",
+        up.features_gained
+    );
+    let s = sheet(&mut e, "Mara14");
+    assert_eq!(s.character.max_hp, 31);
+    assert_eq!(s.character.level, 4);
+    let d = s.character.derived.as_ref().unwrap();
+    assert!(
+        d.proficiencies
+            .iter()
+            .any(|p| p.value == "Thieves' Tools" && p.source == "class: Rogue (multiclass)"),
+        "{:?}",
+        d.proficiencies
+    );
+    // STR 14, DEX 13: no barbarian without... barbarian needs STR 13: fine; monk needs WIS 13.
+    let err = e
+        .write("level_up", &serde_json::json!({}), |call| {
+            level_up_in(
+                call,
+                CharacterRef::new(None, Some("Mara14")),
+                Some("monk"),
+                None,
+                LevelHpMethod::Rules(HpMethod::Average),
+            )
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Monk needs WIS 13 (has 10)"), "{err}");
 }

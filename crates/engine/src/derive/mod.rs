@@ -13,6 +13,7 @@
 //! ([`crate::character::Character::effective`]).
 
 pub mod build;
+pub mod multiclass;
 mod pipeline;
 mod refresh;
 mod resolve;

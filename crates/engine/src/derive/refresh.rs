@@ -41,7 +41,14 @@ pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
         return;
     }
     let d = derive(build, &resolved, Catalog::get());
+    let combined =
+        srd.and_then(|s| super::multiclass::combined_slots(s, &build.classes, &c.spell_slots));
     apply(c, d);
+    if let Some(s) = combined
+        && !c.spell_slots.manual
+    {
+        c.spell_slots = s;
+    }
 }
 
 /// The unarmored AC a formula gives with these scores.
@@ -230,35 +237,40 @@ impl Build {
     }
 }
 
-/// Records the hit-die values of levels just gained in the build's first class (every value,
-/// so a rolled or maximum level stays as it was); a manual total becomes an adjustment over
-/// the average.
-pub fn record_level_hp(c: &mut Character, gains: &[LevelHp], manual: Option<u32>) {
+/// Records `levels` new levels in the build's class `class` (an index into its classes) with
+/// the hit-die value of each (every value, so a rolled or maximum level stays as it was); a
+/// manual total becomes an adjustment over the average.
+pub fn record_level_hp(
+    c: &mut Character,
+    class: usize,
+    levels: u32,
+    die_faces: u32,
+    gains: &[LevelHp],
+    manual: Option<u32>,
+) {
     let con = c.abilities.modifier(Ability::Constitution);
-    let die = HitDie::from_faces(c.hit_die).unwrap_or(HitDie::D8);
+    let die = HitDie::from_faces(die_faces).unwrap_or(HitDie::D8);
     let Some(b) = c.build.as_mut() else { return };
-    let Some(first) = b.classes.first_mut() else {
-        b.classless_level = Some(b.classless_level.unwrap_or(1) + gains.len() as u32);
+    let Some(entry) = b.classes.get_mut(class) else {
+        b.classless_level = Some(b.classless_level.unwrap_or(1).saturating_add(levels));
         return;
     };
+    let from = entry.level;
+    entry.level = from.saturating_add(levels);
     match manual {
         Some(total) => {
-            let average: i64 = gains
-                .iter()
+            let average: i64 = (0..levels)
                 .map(|_| (i64::from(die.average()) + i64::from(con)).max(1))
                 .sum();
-            let levels = gains.first().map_or(1, |g| g.level);
-            let from = first.level;
-            first.level = levels.max(from);
             b.overrides.max_hp_adjust = b
                 .overrides
                 .max_hp_adjust
                 .saturating_add(i32::try_from(i64::from(total) - average).unwrap_or(0));
         }
         None => {
-            for g in gains {
-                first.level = first.level.max(g.level);
-                first.hp.insert(g.level, g.die_value);
+            for (k, g) in gains.iter().enumerate() {
+                let class_level = from + 1 + u32::try_from(k).unwrap_or(0);
+                entry.hp.insert(class_level, g.die_value);
             }
         }
     }

@@ -228,9 +228,15 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 }
             }
         }
-        let mut proficiencies = class.armor_proficiencies.clone();
-        proficiencies.extend(class.weapon_proficiencies.iter().cloned());
-        proficiencies.extend(class.other_proficiencies.iter().cloned());
+        // A later class gives only its multiclassing proficiencies.
+        let proficiencies = if out.classes.is_empty() {
+            let mut p = class.armor_proficiencies.clone();
+            p.extend(class.weapon_proficiencies.iter().cloned());
+            p.extend(class.other_proficiencies.iter().cloned());
+            p
+        } else {
+            class.multiclass_proficiencies.clone()
+        };
         out.classes.push(ResolvedClass {
             name: class.name.clone(),
             index: Some(class.index.clone()),
