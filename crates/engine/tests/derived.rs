@@ -637,3 +637,139 @@ fn multiclass_by_the_srd_rules() {
         .to_string();
     assert!(err.contains("Monk needs WIS 13 (has 10)"), "{err}");
 }
+
+#[test]
+fn the_catalog_covers_every_srd_trait_feature_background_and_feat() {
+    let Some(srd) = common::srd("catalog") else {
+        return;
+    };
+    let cat = tabletop_engine::catalog::Catalog::get();
+    let mut missing = Vec::new();
+    for t in srd.traits() {
+        if !cat.traits.contains_key(&t.index) {
+            missing.push(format!("trait {}", t.index));
+        }
+    }
+    for f in srd.features() {
+        if !cat.features.contains_key(&f.index) {
+            missing.push(format!("feature {}", f.index));
+        }
+    }
+    for b in srd.backgrounds() {
+        if !cat.backgrounds.contains_key(&b.index) {
+            missing.push(format!("background {}", b.index));
+        }
+    }
+    for f in srd.feats() {
+        if !cat.feats.contains_key(&f.index) {
+            missing.push(format!("feat {}", f.index));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not encoded nor marked narrative: {missing:?}"
+    );
+    // And nothing in the catalog names an index the SRD does not have (a typo would be silent).
+    let mut unknown = Vec::new();
+    for k in cat.traits.keys() {
+        if !srd.traits().iter().any(|t| &t.index == k) {
+            unknown.push(format!("trait {k}"));
+        }
+    }
+    for k in cat.features.keys() {
+        if !srd.features().iter().any(|t| &t.index == k) {
+            unknown.push(format!("feature {k}"));
+        }
+    }
+    for k in cat.races.keys() {
+        if !srd.races().iter().any(|t| &t.index == k) {
+            unknown.push(format!("race {k}"));
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "catalog keys the SRD lacks: {unknown:?}"
+    );
+    let total = cat.traits.len() + cat.features.len() + cat.backgrounds.len() + cat.feats.len();
+    let narrative = cat
+        .traits
+        .values()
+        .chain(cat.features.values())
+        .chain(cat.backgrounds.values())
+        .chain(cat.feats.values())
+        .filter(|e| e.narrative.is_some())
+        .count();
+    eprintln!(
+        "catalog: {total} entries, {} mechanical, {narrative} narrative",
+        total - narrative
+    );
+}
+
+#[test]
+fn every_class_at_levels_1_5_11_matches_the_srd_tables() {
+    let Some(srd) = common::srd("levels") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, srd.clone());
+    for class in srd.classes() {
+        for level in [1u32, 5, 11] {
+            let name = format!("{} {level}", class.name);
+            let c = create(
+                &mut e,
+                CreateRequest {
+                    scores: scores([14, 14, 14, 14, 14, 14]),
+                    ..build(&name, None, None, &class.index, level)
+                },
+            )
+            .character;
+            let row = srd.class_level(&class.index, level as u8).unwrap();
+            // Proficiency bonus, hit points (max at 1st, the SRD average after, CON +2), saves
+            // and slots from the SRD tables.
+            assert_eq!(
+                c.proficiency_bonus,
+                i32::from(row.prof_bonus.unwrap()),
+                "{name}"
+            );
+            let die = u32::from(class.hit_die);
+            assert_eq!(
+                c.max_hp,
+                die + 2 + (level - 1) * (die / 2 + 1 + 2),
+                "{name}"
+            );
+            assert_eq!(
+                c.save_proficiencies.iter().copied().collect::<Vec<_>>(),
+                {
+                    let mut v = class.saving_throws.clone();
+                    v.sort();
+                    v
+                },
+                "{name}"
+            );
+            if class.caster_kind != tabletop_srd::model::CasterKind::Pact {
+                assert_eq!(c.spell_slots.max, row.spell_slots, "{name}");
+            }
+            assert_eq!(c.hit_dice, level, "{name}");
+            let d = c.derived.as_ref().unwrap();
+            // Every resource a class-table counter names has its table value.
+            for (res, key) in [
+                ("Rage", "rage_count"),
+                ("Ki", "ki_points"),
+                ("Action Surge", "action_surges"),
+                ("Sorcery Points", "sorcery_points"),
+                ("Channel Divinity", "channel_divinity_charges"),
+                ("Indomitable", "indomitable_uses"),
+            ] {
+                if let Some(r) = d.resource(res)
+                    && class.index != "paladin"
+                {
+                    assert_eq!(
+                        i64::from(r.max),
+                        row.class_specific[key].as_i64().unwrap(),
+                        "{name} {res}"
+                    );
+                }
+            }
+        }
+    }
+}

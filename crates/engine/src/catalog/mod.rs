@@ -41,6 +41,7 @@ use crate::character::Recharge;
 pub const FILES: &[(&str, &str)] = &[
     ("races.toml", include_str!("../../catalog/races.toml")),
     ("classes.toml", include_str!("../../catalog/classes.toml")),
+    ("features.toml", include_str!("../../catalog/features.toml")),
     (
         "backgrounds.toml",
         include_str!("../../catalog/backgrounds.toml"),
@@ -353,6 +354,11 @@ pub enum Grant {
     Modifier {
         /// The modifier.
         modifier: ModifierKind,
+    },
+    /// Attacks per Attack action (Extra Attack); the highest applies.
+    ExtraAttack {
+        /// Attacks.
+        attacks: u32,
     },
     /// The unarmed strike / monk weapon die (Martial Arts).
     MartialArts {

@@ -343,6 +343,8 @@ pub struct Derived {
     pub riders: Vec<RiderSpec>,
     /// Actions features offer (use_special_ability by name).
     pub actions: Vec<ActionSpec>,
+    /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
+    pub attacks_per_action: u32,
     /// Martial Arts die (monk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub martial_arts: Option<(u32, u32)>,

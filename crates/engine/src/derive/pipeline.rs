@@ -589,6 +589,9 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     d.modifiers.push(Modifier::new(&p.label, modifier.clone()))
                 }
                 Grant::MartialArts { dice } => d.martial_arts = dice.eval(&ctx),
+                Grant::ExtraAttack { attacks } => {
+                    d.attacks_per_action = d.attacks_per_action.max(*attacks);
+                }
             }
         }
     }

@@ -859,6 +859,11 @@ fn first_damage_type(expr: &str) -> Option<DamageType> {
 
 /// Attacks per Attack action: Fighter 5/11/20 → 2/3/4; any "Extra Attack" feature → 2.
 pub fn attacks_per_action(c: &Character) -> u32 {
+    if let Some(d) = &c.derived
+        && d.attacks_per_action > 0
+    {
+        return d.attacks_per_action;
+    }
     let fighter = c
         .class
         .as_deref()

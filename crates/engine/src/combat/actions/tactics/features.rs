@@ -114,7 +114,11 @@ pub fn use_feature(
             let (n, f) = dice
                 .eval(&catalog::AmountContext::default())
                 .unwrap_or((1, 1));
-            let expr = format!("{n}d{f}+{}", spec.heal_plus);
+            let expr = if n == 0 {
+                spec.heal_plus.to_string()
+            } else {
+                format!("{n}d{f}+{}", spec.heal_plus)
+            };
             let r = tabletop_rules::dice::roll(&expr, call.rng()?)?;
             call.record_roll(&r);
             let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
