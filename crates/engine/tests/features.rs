@@ -437,3 +437,27 @@ fn sneak_attack_needs_a_finesse_or_ranged_weapon_and_divine_smite_spends_a_slot(
     let c = f.sheet("Ser");
     assert_eq!(c.spell_slots.left(1), 1);
 }
+
+#[test]
+fn martial_arts_uses_the_table_die_and_dex() {
+    let Some(srd) = common::srd("martial_arts") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[("Lin", "monk", 1, [10, 16, 12, 10, 14, 8], (2, 2))],
+        (3, 2),
+    );
+    let out = attack(&mut f, "Lin", "unarmed strike", None, false);
+    let damage = out
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Damage"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        damage.starts_with("Damage: 1d4[bludgeoning] + 3[bludgeoning]"),
+        "{:?}",
+        out.lines
+    );
+}

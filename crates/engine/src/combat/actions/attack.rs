@@ -442,7 +442,11 @@ pub fn attack_profile(
     if let Some(name) = name {
         let key = name_key(name);
         if key == name_key("unarmed strike") || key == "unarmed" {
-            return Ok(unarmed_profile(&stats));
+            return Ok(super::riders::martial_arts(
+                c,
+                &stats,
+                unarmed_profile(&stats),
+            ));
         }
         return match equipped_weapon(c, name) {
             Ok(item) => weapon_profile(call, c, &stats, item, ability),
@@ -491,7 +495,11 @@ pub fn attack_profile(
             return Ok(p);
         }
     }
-    Ok(unarmed_profile(&stats))
+    Ok(super::riders::martial_arts(
+        c,
+        &stats,
+        unarmed_profile(&stats),
+    ))
 }
 
 /// Options of one [`strike`].
