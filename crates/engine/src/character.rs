@@ -378,6 +378,16 @@ impl Character {
         }
     }
 
+    /// The names of everything it carries: inventory items, and equipment strings not yet
+    /// adopted into the inventory (one item list for every consumer: keys, tools).
+    pub fn carried_names(&self) -> impl Iterator<Item = &str> {
+        self.inventory
+            .items
+            .iter()
+            .map(|i| i.name.as_str())
+            .chain(self.equipment.iter().map(String::as_str))
+    }
+
     /// "Name (id)".
     pub fn label(&self) -> String {
         format!("{} ({})", self.name, self.id)
@@ -450,8 +460,10 @@ pub fn resolve_with_fields(
     name_field: &'static str,
 ) -> Result<Character> {
     let mut c = find(call, r, id_field, name_field)?;
-    // The sheet is derived from its sources on every read (an old sheet is converted here).
+    // The sheet is derived from its sources on every read (an old sheet is converted here),
+    // and old equipment strings become inventory items (one item list).
     crate::derive::refresh(call, &mut c);
+    crate::inventory::ops::adopt_legacy(call, &mut c);
     Ok(c)
 }
 

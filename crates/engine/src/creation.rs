@@ -545,6 +545,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     let mut character = character;
     character.build = Some(build);
     crate::derive::refresh(call, &mut character);
+    crate::inventory::ops::adopt_legacy(call, &mut character);
     character.hp = character.max_hp;
     character.hit_dice = character.level;
     if let Some(d) = &character.derived {

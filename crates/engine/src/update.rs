@@ -153,6 +153,7 @@ pub fn update_character(
     // Edits become sources of the build; the sheet follows from them.
     crate::derive::absorb_edits(&before, &mut c);
     crate::derive::refresh(call, &mut c);
+    crate::inventory::ops::adopt_legacy(call, &mut c);
     if c.max_hp != before.max_hp && c.build.is_some() {
         changes.push(format!(
             "max HP {} → {} (derived: {})",

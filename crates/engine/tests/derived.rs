@@ -773,3 +773,24 @@ fn every_class_at_levels_1_5_11_matches_the_srd_tables() {
         }
     }
 }
+
+#[test]
+fn equipment_strings_become_inventory_items_one_list() {
+    let Some(srd) = common::srd("one_list") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, srd);
+    let c = create(
+        &mut e,
+        CreateRequest {
+            equipment: vec!["Thieves' Tools".into(), "rusty iron key".into()],
+            ..build("Pip", None, None, "rogue", 1)
+        },
+    )
+    .character;
+    assert!(c.equipment.is_empty());
+    let names: Vec<&str> = c.inventory.items.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, vec!["Thieves' Tools", "rusty iron key"]);
+    assert_eq!(c.carried_names().collect::<Vec<_>>(), names);
+}
