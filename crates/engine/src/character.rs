@@ -139,16 +139,7 @@ pub struct Character {
     pub derived: Option<crate::derive::Derived>,
 }
 
-/// When a resource comes back.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recharge {
-    /// On a short or a long rest.
-    Short,
-    /// On a long rest.
-    #[default]
-    Long,
-}
+pub use crate::catalog::Recharge;
 
 /// A limited-use resource with its maximum and what is left.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -555,7 +555,7 @@ fn multiclass_by_the_srd_rules() {
     };
     // INT 10 misses the wizard's prerequisite (read from the SRD's multiclassing data).
     let wiz = srd.class("wizard").unwrap();
-    assert_eq!(wiz.multiclass_prerequisites[0].minimum, 13);
+    assert_eq!(wiz.multiclassing.prerequisites[0].minimum, 13);
     let out = e
         .write("create_character", &serde_json::json!({}), |call| {
             create_character(

@@ -525,9 +525,11 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
             })
             .unwrap_or_default();
         classes.push(Class {
-            multiclass_prerequisites,
-            multiclass_prerequisite_any,
-            multiclass_proficiencies,
+            multiclassing: crate::multiclassing::Multiclassing {
+                prerequisites: multiclass_prerequisites,
+                prerequisite_any: multiclass_prerequisite_any,
+                proficiencies: multiclass_proficiencies,
+            },
             index: x.index,
             name: x.name,
             hit_die: x.hit_die,

@@ -81,12 +81,8 @@ pub struct Class {
     pub caster_kind: CasterKind,
     /// The subclasses available in this compendium.
     pub subclasses: Vec<Ref>,
-    /// Multiclassing: every one of these minimums is needed.
-    pub multiclass_prerequisites: Vec<AbilityMinimum>,
-    /// Multiclassing: one of these minimums is needed (fighter: STR 13 or DEX 13).
-    pub multiclass_prerequisite_any: Vec<AbilityMinimum>,
-    /// Multiclassing: the proficiencies a character gains taking a first level in the class.
-    pub multiclass_proficiencies: Vec<String>,
+    /// Multiclassing prerequisites and proficiencies.
+    pub multiclassing: crate::multiclassing::Multiclassing,
 }
 
 /// Pact-magic slots at one warlock level.

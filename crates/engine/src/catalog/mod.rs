@@ -35,7 +35,16 @@ use serde::{Deserialize, Serialize};
 use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
-use crate::character::Recharge;
+/// When a resource comes back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recharge {
+    /// On a short or a long rest.
+    Short,
+    /// On a long rest.
+    #[default]
+    Long,
+}
 
 /// The embedded catalog files, by name (parsed and checked by the catalog's tests).
 pub const FILES: &[(&str, &str)] = &[

@@ -1,75 +1,11 @@
-//! Making a build at creation: the request's sources, and the choices the sources ask for that
-//! the request leaves open, chosen sensibly and said so.
+//! Making a build at creation: the choices the sources ask for that the request leaves open,
+//! chosen sensibly and said so.
 
-use tabletop_rules::abilities::{AbilityScores, ability_modifier};
+use tabletop_rules::abilities::ability_modifier;
 use tabletop_rules::{Ability, Skill};
 
-use super::{Build, ClassLevels, CustomClassSource, CustomRaceSource, Resolved};
+use super::{Build, Resolved};
 use crate::catalog::{Catalog, Grant};
-use crate::creation::CreateRequest;
-
-/// The build a creation request describes. `base_scores` are before racial bonuses.
-pub fn from_request(
-    req: &CreateRequest,
-    base_scores: AbilityScores,
-    method: &str,
-    level: u32,
-    class: Option<&str>,
-    race: Option<&str>,
-    subrace: Option<&str>,
-) -> Build {
-    let mut b = Build {
-        base_scores,
-        method: method.to_string(),
-        race: race.map(str::to_string),
-        subrace: subrace.map(str::to_string),
-        background: req.background.clone(),
-        ..Default::default()
-    };
-    if let Some(r) = &req.custom_race {
-        b.custom_race = Some(CustomRaceSource {
-            ability_bonuses: r.ability_bonuses.clone(),
-            speed: r.speed,
-            size: r.size,
-            traits: r.traits.clone(),
-        });
-    }
-    match (class, &req.custom_class) {
-        (Some(name), Some(c)) => b.classes.push(ClassLevels {
-            class: name.to_string(),
-            level,
-            custom: Some(CustomClassSource {
-                hit_die: c.hit_die,
-                saves: c.saves.clone(),
-                spellcasting_ability: c.spellcasting_ability,
-                skill_choices: c.skill_choices.clone(),
-            }),
-            ..Default::default()
-        }),
-        (Some(name), None) => b.classes.push(ClassLevels {
-            class: name.to_string(),
-            level,
-            ..Default::default()
-        }),
-        (None, _) => b.classless_level = Some(level),
-    }
-    b.choices.skills = req.skills.clone();
-    b.choices.expertise = req.expertise.clone();
-    b.choices.languages = req.languages.clone();
-    b.choices.ability_choices = req.ability_choices.clone();
-    b.choices.fighting_style = req.fighting_style.clone();
-    b.choices.draconic_ancestry = req.draconic_ancestry.clone();
-    b.overrides.max_hp = req.max_hp;
-    b.overrides.armor_class = req.armor_class;
-    b.overrides.speed = req.speed;
-    b.overrides.size = req.size;
-    b.overrides.saves = req.saves.as_ref().map(|s| s.iter().copied().collect());
-    b.overrides.resistances = req.resistances.iter().copied().collect();
-    b.overrides.immunities = req.immunities.iter().copied().collect();
-    b.overrides.vulnerabilities = req.vulnerabilities.iter().copied().collect();
-    b.overrides.condition_immunities = req.condition_immunities.iter().copied().collect();
-    b
-}
 
 /// How many skills of free choice the race's traits give (half-elf Skill Versatility: 2).
 pub fn race_skill_choices(resolved: &Resolved, catalog: &Catalog) -> usize {

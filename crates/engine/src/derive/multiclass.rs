@@ -16,7 +16,8 @@ pub fn missing_prerequisites(srd: &Compendium, class: &str, scores: &AbilityScor
         return Vec::new();
     };
     let mut out: Vec<String> = c
-        .multiclass_prerequisites
+        .multiclassing
+        .prerequisites
         .iter()
         .filter(|m| scores.get(m.ability) < m.minimum)
         .map(|m| {
@@ -29,14 +30,16 @@ pub fn missing_prerequisites(srd: &Compendium, class: &str, scores: &AbilityScor
             )
         })
         .collect();
-    if !c.multiclass_prerequisite_any.is_empty()
+    if !c.multiclassing.prerequisite_any.is_empty()
         && !c
-            .multiclass_prerequisite_any
+            .multiclassing
+            .prerequisite_any
             .iter()
             .any(|m| scores.get(m.ability) >= m.minimum)
     {
         let opts: Vec<String> = c
-            .multiclass_prerequisite_any
+            .multiclassing
+            .prerequisite_any
             .iter()
             .map(|m| format!("{} {}", m.ability.abbr(), m.minimum))
             .collect();

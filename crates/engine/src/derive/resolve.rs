@@ -235,7 +235,7 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
             p.extend(class.other_proficiencies.iter().cloned());
             p
         } else {
-            class.multiclass_proficiencies.clone()
+            class.multiclassing.proficiencies.clone()
         };
         out.classes.push(ResolvedClass {
             name: class.name.clone(),
