@@ -368,3 +368,17 @@ impl Derived {
             .find(|r| crate::character::name_key(&r.name) == k)
     }
 }
+
+/// The action cost of the feature action named `name` on `c`'s derived sheet, if it has one.
+pub fn feature_cost(
+    c: &crate::model::character::Character,
+    name: Option<&str>,
+) -> Option<ActionCost> {
+    let key = crate::model::names::name_key(name?);
+    c.derived
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| crate::model::names::name_key(&a.name) == key)
+        .map(|a| a.cost)
+}

@@ -89,9 +89,15 @@ pub fn begin<'r>(
     // A class feature costs what it says (Rage and Second Wind: a bonus action).
     if req.action_cost.is_none()
         && t == ActionType::UseSpecialAbility
-        && let Some(c) = super::tactics::features::cost_of(&actor, req.ability_name.as_deref())
+        && let Some(c) = crate::derive::feature_cost(&actor, req.ability_name.as_deref())
     {
-        cost = c;
+        use crate::catalog::ActionCost as K;
+        cost = match c {
+            K::Action => ActionCost::Action,
+            K::BonusAction => ActionCost::BonusAction,
+            K::Reaction => ActionCost::Reaction,
+            K::Free => ActionCost::Free,
+        };
     }
     if dm_action {
         return Ok(Turn {

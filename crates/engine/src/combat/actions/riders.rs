@@ -4,11 +4,10 @@
 //! with `slotLevel`: 2d8 radiant + 1d8 per slot level above 1st, max 5d8, +1d8 against undead
 //! or fiends; the slot is spent).
 
-use tabletop_rules::d20::D20Test;
-use tabletop_rules::stats::{EffectiveStats, RollMode};
-use tabletop_rules::{Ability, DamageType};
+use tabletop_rules::DamageType;
+use tabletop_rules::stats::RollMode;
 
-use super::attack::{AttackKind, AttackProfile, Delivery, METRIC, ProfileSource};
+use super::profile::{AttackKind, AttackProfile, Delivery, ProfileSource};
 use crate::catalog::RiderWhen;
 use crate::character::Character;
 use crate::combat::Encounter;
@@ -46,7 +45,7 @@ fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String>
         .filter(|c| c.side == side)
         .find(|c| {
             enc.map
-                .creature_distance_ft(&c.character_id, target, METRIC)
+                .creature_distance_ft(&c.character_id, target, tabletop_grid::Metric::Grid5e)
                 .is_ok_and(|d| d <= 5)
         })
         .map(|c| c.name.clone())
@@ -165,34 +164,4 @@ pub fn on_hit(
         ));
     }
     Ok(out)
-}
-
-/// Martial Arts: a monk's unarmed strike uses the class table's die and DEX when it is higher
-/// than STR.
-pub fn martial_arts(c: &Character, stats: &EffectiveStats, mut p: AttackProfile) -> AttackProfile {
-    let Some((count, faces)) = c.derived.as_ref().and_then(|d| d.martial_arts) else {
-        return p;
-    };
-    let (str_m, dex_m) = (
-        stats.modifier(Ability::Strength),
-        stats.modifier(Ability::Dexterity),
-    );
-    let ability = if dex_m > str_m {
-        Ability::Dexterity
-    } else {
-        Ability::Strength
-    };
-    let m = str_m.max(dex_m) + stats.damage.bonus;
-    let t = DamageType::Bludgeoning;
-    p.test = Some(D20Test::Attack {
-        ability: Some(ability),
-        proficient: true,
-    });
-    p.damage = match m {
-        0 => format!("{count}d{faces}[{t}]"),
-        m if m > 0 => format!("{count}d{faces}[{t}] + {m}[{t}]"),
-        m => format!("{count}d{faces}[{t}] - {}[{t}]", -m),
-    };
-    p.name = format!("Unarmed strike (Martial Arts d{faces})");
-    p
 }

@@ -11,24 +11,6 @@ use crate::effects::{ActiveEffect, Duration};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
-/// The action cost a feature named in the request takes when the request gives none.
-pub fn cost_of(actor: &Character, name: Option<&str>) -> Option<super::super::ActionCost> {
-    use super::super::ActionCost as C;
-    let key = name_key(name?);
-    let spec = actor
-        .derived
-        .as_ref()?
-        .actions
-        .iter()
-        .find(|a| name_key(&a.name) == key)?;
-    Some(match spec.cost {
-        catalog::ActionCost::Action => C::Action,
-        catalog::ActionCost::BonusAction => C::BonusAction,
-        catalog::ActionCost::Reaction => C::Reaction,
-        catalog::ActionCost::Free => C::Free,
-    })
-}
-
 /// Uses the feature `name` of `a`, if its sheet offers one by that name. `Ok(None)` when it
 /// does not and the creature has a stat block to look in instead.
 pub fn use_feature(
