@@ -192,14 +192,11 @@ fn srd_class_and_race_feed_the_sheet() {
     assert_eq!(c.abilities.get(Ability::Constitution), 15);
     assert_eq!(c.abilities.get(Ability::Wisdom), 11);
     assert_eq!(c.hit_die, 10);
-    // d10 max + CON +2 + Dwarven Toughness +1 = 13. Known gap (issue 16): the engine does not
-    // apply Dwarven Toughness yet and gives 12; when it does, this fails: assert 13 plainly.
-    common::known_gap(
-        "hill dwarf fighter 1 max HP",
+    // Was 12 (a rules bug): Dwarven Toughness adds 1 per level.
+    assert_eq!(
         c.max_hp,
-        13,
-        12,
-        "issue 16: Dwarven Toughness (+1 HP per level) is not applied",
+        10 + 2 + 1,
+        "d10 max + CON +2 + Dwarven Toughness 1"
     );
     assert_eq!(c.speed, 25);
     assert!(
