@@ -35,4 +35,4 @@ pub mod world;
 
 pub use engine::{Call, Engine, EngineOptions};
 pub use error::{EngineError, Result};
-pub use store::{SqliteStore, Store};
+pub use store::{Durability, SqliteStore, Store};
