@@ -72,4 +72,4 @@ pub use model::event;
 
 pub use engine::{Call, Engine, EngineOptions};
 pub use error::{EngineError, Result};
-pub use store::{SqliteStore, Store};
+pub use store::{Durability, SqliteStore, Store};

@@ -20,6 +20,30 @@ use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection, Location};
 
+/// What a committed (answered) call survives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Any crash of the process (a panic, `kill -9`, an out-of-memory kill): every commit is in
+    /// the operating system's hands before the call answers, but the disk is synced only at
+    /// checkpoints. A power loss or an OS crash may lose the last commits (never corrupts).
+    /// SQLite: WAL with `synchronous = NORMAL`.
+    #[default]
+    Process,
+    /// Power loss and operating-system crashes too: every commit is synced to the disk before
+    /// the call answers. SQLite: WAL with `synchronous = FULL`.
+    Power,
+}
+
+impl Durability {
+    /// The name used in configuration: `process` or `power`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Durability::Process => "process",
+            Durability::Power => "power",
+        }
+    }
+}
+
 /// The id of a campaign inside a store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CampaignId(pub i64);
