@@ -222,6 +222,9 @@ impl ServerHandler for TabletopServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_resources()
+                .enable_prompts()
+                .enable_logging()
                 .build(),
         )
         .with_server_info(Implementation::new("tabletop", env!("CARGO_PKG_VERSION")))
@@ -230,9 +233,10 @@ impl ServerHandler for TabletopServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        no_cursor(request.as_ref(), "tools/list")?;
         self.warm();
         Ok(ListToolsResult::with_all_items(self.advertised()))
     }
@@ -265,17 +269,19 @@ impl ServerHandler for TabletopServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        no_cursor(request.as_ref(), "resources/list")?;
         resources::list(&self.engine).map_err(resource_error)
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        no_cursor(request.as_ref(), "resources/templates/list")?;
         Ok(ListResourceTemplatesResult::with_all_items(
             resources::templates(),
         ))
@@ -293,9 +299,10 @@ impl ServerHandler for TabletopServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        no_cursor(request.as_ref(), "prompts/list")?;
         Ok(ListPromptsResult::with_all_items(prompts::list()))
     }
 
@@ -308,6 +315,21 @@ impl ServerHandler for TabletopServer {
         prompts::get(&request.name, &args)
             .map(Into::into)
             .map_err(|e| ErrorData::invalid_params(e, None))
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        crate::logging::set_filter(crate::logging::directive(&level)).map_err(|e| {
+            ErrorData::internal_error(format!("could not set the log level: {e}"), None)
+        })
     }
 
     fn accepted_subscription_filter(
@@ -346,6 +368,23 @@ impl ServerHandler for TabletopServer {
                 },
             }
         }
+    }
+}
+
+/// Every list answers in one page, so no cursor is ever handed out: a cursor is refused rather
+/// than ignored (ignoring it would answer the first page again, forever).
+fn no_cursor(request: Option<&PaginatedRequestParams>, method: &str) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor.as_deref()) {
+        Some(c) => {
+            let shown: String = c.chars().take(40).collect();
+            Err(ErrorData::invalid_params(
+                format!(
+                    "Invalid params for {method}: unknown cursor '{shown}'; this server answers {method} in one page and gives no nextCursor: call it without `cursor`"
+                ),
+                None,
+            ))
+        }
+        None => Ok(()),
     }
 }
 

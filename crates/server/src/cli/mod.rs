@@ -82,13 +82,7 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TABLETOP_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .init();
+    tabletop_server::logging::init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -118,7 +112,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let server = TabletopServer::new(engine, surface);
                 // Pipes (how MCP clients launch a server) are driven by the IO reactor; anything
                 // else falls back to Tokio's blocking stdio. Saves two thread hand-offs per call.
-                let running = server.serve(rmcp::transport::stdio_pipes()).await?;
+                // Every line is checked first (`-32700`/`-32602` answers, never silence).
+                let (read, write) = rmcp::transport::stdio_pipes();
+                let transport = tabletop_server::stdio::LineTransport::new(read, write);
+                let running = server.serve(transport).await?;
                 running.waiting().await?;
                 anyhow::Ok(())
             })?;
