@@ -625,7 +625,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Combat,
             description: "A combatant acts (attack, cast_spell, move, dodge, grapple, …); the engine rolls and applies every rule.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: true,
             max_result_chars: 10_000,

@@ -1044,7 +1044,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::World,
             description: "Move a party along a connection (locks, hidden and one-way ways enforced); status; history.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 6_000,

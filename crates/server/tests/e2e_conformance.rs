@@ -1,0 +1,121 @@
+//! End to end, what an MCP client relies on beyond the calls themselves: honest annotations.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tabletop_server::client::Client;
+
+fn exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tabletop"))
+}
+
+/// Operations that remove or overwrite state: a tool offering any of them is destructive.
+const REMOVING: &[&str] = &[
+    "remove",
+    "clear",
+    "delete",
+    "unlink",
+    "remove_participant",
+    "remove_member",
+    "update",
+    "set",
+    "set_leader",
+    "set_active",
+    "break",
+    "expend",
+    "restore",
+    "unequip",
+    "transfer",
+    "use",
+    "tick",
+    "move",
+    "damage",
+    "heal",
+];
+
+/// The tools that change state only by adding to it (a roll in the log, a new character, a new
+/// encounter): the only non-read-only tools that are not destructive.
+const ADDITIVE: &[&str] = &[
+    "roll_dice",
+    "create_character",
+    "roll_check",
+    "create_encounter",
+];
+
+#[tokio::test]
+async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
+    let dir = tempfile::tempdir().unwrap();
+    let args: Vec<String> = [
+        "--data-dir",
+        dir.path().to_str().unwrap(),
+        "--schemas",
+        "full",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let client = Client::spawn(&exe(), &args).await.unwrap();
+    let tools = client.tools().await.unwrap();
+    assert_eq!(tools.len(), 38);
+    let mut removing = Vec::new();
+    for t in &tools {
+        let a = t.annotations.as_ref().unwrap();
+        let read_only = a.read_only_hint.unwrap();
+        let destructive = a.destructive_hint.unwrap();
+        let schema = Value::Object((*t.input_schema).clone());
+        let ops: Vec<&str> = ["operation", "actionType"]
+            .iter()
+            .filter_map(|k| schema["properties"][k]["enum"].as_array())
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|op| REMOVING.contains(op))
+            .collect();
+        let overwrites = t.name.starts_with("update_")
+            || t.name.starts_with("delete_")
+            || t.name.starts_with("end_");
+        if !ops.is_empty() || overwrites {
+            assert!(
+                destructive,
+                "{} can {ops:?}: destructiveHint must be true",
+                t.name
+            );
+            assert!(!read_only, "{} can {ops:?}: it is not read-only", t.name);
+            removing.push(t.name.to_string());
+        }
+        if read_only {
+            assert!(!destructive, "{} is read-only", t.name);
+        } else {
+            assert_eq!(
+                destructive,
+                !ADDITIVE.contains(&t.name.as_ref()),
+                "{}: only purely additive tools are not destructive",
+                t.name
+            );
+        }
+    }
+    // The rule bites on these (from their schemas alone).
+    assert_eq!(
+        removing,
+        [
+            "update_character",
+            "delete_character",
+            "manage_effect",
+            "manage_condition",
+            "execute_action",
+            "end_encounter",
+            "manage_encounter",
+            "modify_terrain",
+            "place_prop",
+            "manage_concentration",
+            "manage_spell_slots",
+            "use_scroll",
+            "manage_aura",
+            "manage_location",
+            "move_party",
+            "manage_party",
+            "manage_notes",
+            "manage_inventory",
+        ]
+    );
+    client.close().await.unwrap();
+}
