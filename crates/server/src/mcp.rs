@@ -217,6 +217,7 @@ pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
 }
 
 impl ServerHandler for TabletopServer {
+    #[allow(deprecated)] // logging: deprecated by SEP-2577, still part of the initialize era
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -224,7 +225,7 @@ impl ServerHandler for TabletopServer {
                 .enable_tool_list_changed()
                 .enable_resources()
                 .enable_prompts()
-                .enable_logging()
+                .enable_logging() // deprecated in 2026-07-28 (SEP-2577), still served to both families
                 .build(),
         )
         .with_server_info(Implementation::new("tabletop", env!("CARGO_PKG_VERSION")))

@@ -119,3 +119,53 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
     );
     client.close().await.unwrap();
 }
+
+/// `tabletop … | head`: the reader closes the pipe early; the command stops quietly with exit 0.
+#[test]
+fn a_closed_stdout_pipe_ends_commands_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    for args in [
+        vec!["tools", "--json"],
+        vec!["tools"],
+        vec!["call", "roll_dice", r#"{"expression":"2d6"}"#],
+        vec![
+            "call",
+            "roll_dice",
+            r#"{"expression":"2d6"}"#,
+            "--json-output",
+        ],
+        vec!["campaign", "list"],
+    ] {
+        let mut child = std::process::Command::new(exe())
+            .args(["--data-dir", data])
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the read end before the command writes anything: every write fails with EPIPE.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}: nothing on stderr either");
+    }
+}
+
+/// The help names the flag that exists.
+#[test]
+fn call_help_names_json_output() {
+    let out = std::process::Command::new(exe())
+        .args(["call", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.starts_with(
+        "Run one tool call and print its text result (the structured result with --json-output)\n"
+    ), "{help}");
+    assert!(
+        !help.replace("--json-output", "").contains("--json"),
+        "{help}"
+    );
+}

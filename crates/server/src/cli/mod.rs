@@ -1,5 +1,14 @@
 //! The command line: serve, call, tools, demo, srd, campaign.
 
+/// `println!` that returns the write error instead of panicking: a closed pipe
+/// (`tabletop tools --json | head -c 10`) ends the command quietly (see [`main`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod campaign;
 mod demo;
 mod srd;
@@ -40,7 +49,7 @@ enum Command {
         #[arg(long, value_enum, env = "TABLETOP_SCHEMAS")]
         schemas: Option<SchemaDetail>,
     },
-    /// Run one tool call and print its text result (the structured result with --json).
+    /// Run one tool call and print its text result (the structured result with --json-output).
     Call {
         /// Tool name, e.g. roll_dice.
         tool: String,
@@ -86,11 +95,21 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader went away (`| head`): what it wanted was written; stop quietly.
+        Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `e` is (or was caused by) writing to a closed pipe.
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -132,9 +151,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match server.call(&tool, &args) {
                 Ok(reply) => {
                     if json_output {
-                        println!("{}", serde_json::to_string_pretty(&reply.structured)?);
+                        outln!("{}", serde_json::to_string_pretty(&reply.structured)?);
                     } else {
-                        println!("{}", reply.text);
+                        outln!("{}", reply.text);
                     }
                     Ok(ExitCode::SUCCESS)
                 }
@@ -150,7 +169,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tokens,
         } => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&surface::tools_list_json(profile))?
                 );
@@ -158,14 +177,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 for p in [Profile::Full, Profile::Core] {
                     let (bytes, toks) = surface::measure(p)?;
                     let n = surface::tool_names(p).len();
-                    println!(
+                    outln!(
                         "{:<5} {n:>3} tools  {bytes:>7} bytes  {toks:>6} o200k tokens",
                         format!("{p:?}").to_lowercase()
                     );
                 }
             } else {
                 for t in Surface::new(profile, &[]).tools() {
-                    println!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
+                    outln!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
                 }
             }
             Ok(ExitCode::SUCCESS)

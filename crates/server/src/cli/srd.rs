@@ -312,21 +312,21 @@ fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Re
         Ok(())
     })?;
     let check = Check::of(&got, sums);
-    println!(
+    outln!(
         "Installed {} SRD files from {} into {}.",
         got.len(),
         src.display(),
         dest.display()
     );
     if check.verified() {
-        println!("Verified: every file matches the pinned {PINNED_RELEASE} sums.");
+        outln!("Verified: every file matches the pinned {PINNED_RELEASE} sums.");
     } else {
-        println!(
+        outln!(
             "Note: the files differ from the pinned {PINNED_RELEASE} ({}); they are used as given.",
             check.problems()
         );
     }
-    report_load(dest);
+    report_load(dest)?;
     Ok(())
 }
 
@@ -401,12 +401,12 @@ fn install_url(url: &str, dest: &Path, force: bool, sums: &Sums) -> anyhow::Resu
     });
     bar.finish_and_clear();
     result?;
-    println!(
+    outln!(
         "Installed {} SRD files from {url} into {}; every file matches its pinned SHA-256.",
         got.len(),
         dest.display()
     );
-    report_load(dest);
+    report_load(dest)?;
     Ok(())
 }
 
@@ -429,11 +429,11 @@ fn release_file(path: &Path) -> Option<String> {
 }
 
 /// Prints whether the installed data loads, and what it holds.
-fn report_load(dir: &Path) -> bool {
+fn report_load(dir: &Path) -> anyhow::Result<bool> {
     let started = Instant::now();
     match Compendium::load(dir) {
         Ok(c) => {
-            println!(
+            outln!(
                 "Loads in {:.0} ms: {} entries ({} spells, {} monsters, {} equipment, {} magic items, {} classes, {} races, {} conditions).",
                 started.elapsed().as_secs_f64() * 1000.0,
                 c.len(),
@@ -445,11 +445,11 @@ fn report_load(dir: &Path) -> bool {
                 c.races().len(),
                 c.conditions().len()
             );
-            true
+            Ok(true)
         }
         Err(e) => {
-            println!("Does not load: {e}");
-            false
+            outln!("Does not load: {e}");
+            Ok(false)
         }
     }
 }
@@ -461,9 +461,9 @@ fn status(s: &Settings, sums: &Sums) -> anyhow::Result<ExitCode> {
     } else {
         "the default, <data dir>/srd"
     };
-    println!("SRD directory: {} ({how})", dir.display());
+    outln!("SRD directory: {} ({how})", dir.display());
     if !dir.is_dir() {
-        println!(
+        outln!(
             "Not installed. Run `tabletop srd install --url` (downloads and verifies {PINNED_RELEASE}) or `tabletop srd install --from DIR`."
         );
         return Ok(ExitCode::FAILURE);
@@ -471,19 +471,19 @@ fn status(s: &Settings, sums: &Sums) -> anyhow::Result<ExitCode> {
     let got = hash_dir(&dir)?;
     let check = Check::of(&got, sums);
     if check.verified() {
-        println!(
+        outln!(
             "Verified: {} files match the pinned {PINNED_RELEASE} sums.",
             check.ok.len()
         );
     } else {
-        println!(
+        outln!(
             "Not verified: {} of {} files match the pinned {PINNED_RELEASE} sums; {}.",
             check.ok.len(),
             sums.len(),
             check.problems()
         );
     }
-    Ok(if report_load(&dir) {
+    Ok(if report_load(&dir)? {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
