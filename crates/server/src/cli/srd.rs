@@ -34,7 +34,7 @@ const MAX_ARCHIVE: u64 = 512 * 1024 * 1024;
 pub enum SrdCommand {
     /// Install SRD data into `<data dir>/srd` (or --srd DIR).
     Install {
-        /// A folder of 5e-database JSON: a checkout (its src/2014/en is used) or the files themselves.
+        /// A folder of 5e-database JSON: a checkout (its src/2014/en is used), a parent of `2014/`, or the files themselves.
         #[arg(long, conflicts_with = "url", required_unless_present = "url")]
         from: Option<PathBuf>,
         /// Download a 5e-database release archive (.tar.gz) and verify it [default: the pinned v5.10.0].
@@ -267,17 +267,34 @@ fn hash_dir(dir: &Path) -> anyhow::Result<BTreeMap<String, String>> {
     Ok(out)
 }
 
+/// Whether `dir` directly holds a `5e-SRD-*.json` collection.
+fn holds_collections(dir: &Path) -> bool {
+    fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| is_collection(&e.file_name().to_string_lossy()))
+    })
+}
+
 fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Result<()> {
-    let nested = src.join("src").join("2014").join("en");
-    let src = if nested.is_dir() {
-        nested
-    } else {
-        src.to_path_buf()
-    };
+    // The folder of JSON files itself, a 5e-database checkout, or a parent of `2014` (such as
+    // a copy holding `2014/` and `2024/`): the first that holds SRD collections.
+    let candidates = [
+        src.to_path_buf(),
+        src.join("src").join("2014").join("en"),
+        src.join("2014").join("en"),
+        src.join("2014"),
+        src.join("en"),
+    ];
+    let src = candidates
+        .iter()
+        .find(|d| holds_collections(d))
+        .cloned()
+        .unwrap_or_else(|| src.to_path_buf());
     let files: Vec<PathBuf> = fs::read_dir(&src)
         .with_context(|| {
             format!(
-                "cannot read {}; give a 5e-database checkout or its src/2014/en folder",
+                "cannot read {}; give a 5e-database checkout, its src/2014/en folder, or a folder holding 2014/",
                 src.display()
             )
         })?
@@ -289,7 +306,7 @@ fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Re
         .collect();
     if files.is_empty() {
         bail!(
-            "{} holds no 5e-SRD-*.json files; give a 5e-database checkout or its src/2014/en folder",
+            "{} holds no 5e-SRD-*.json files; give a 5e-database checkout, its src/2014/en folder, or a folder holding 2014/",
             src.display()
         );
     }
