@@ -187,13 +187,18 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
     );
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
-    let mut tool = Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(
-        ToolAnnotations::with_title(spec.title)
-            .read_only(spec.read_only)
+    // `destructiveHint` and `idempotentHint` are meaningful only when `readOnlyHint` is false
+    // (MCP spec): a read-only tool states neither, which saves tokens on every `tools/list`.
+    let mut annotations = ToolAnnotations::with_title(spec.title)
+        .read_only(spec.read_only)
+        .open_world(false);
+    if !spec.read_only {
+        annotations = annotations
             .destructive(spec.destructive)
-            .idempotent(spec.idempotent)
-            .open_world(false),
-    );
+            .idempotent(spec.idempotent);
+    }
+    let mut tool =
+        Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations);
     tool.meta = Some(MetaObject(meta));
     tool
 }

@@ -61,7 +61,8 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
         let read_only = a.read_only_hint.unwrap();
-        let destructive = a.destructive_hint.unwrap();
+        // Not stated for read-only tools (meaningless there per the MCP spec): not destructive.
+        let destructive = a.destructive_hint.unwrap_or(!read_only);
         let schema = Value::Object((*t.input_schema).clone());
         let ops: Vec<&str> = ["operation", "actionType"]
             .iter()
@@ -83,7 +84,8 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
             removing.push(t.name.to_string());
         }
         if read_only {
-            assert!(!destructive, "{} is read-only", t.name);
+            assert_eq!(a.destructive_hint, None, "{} is read-only", t.name);
+            assert_eq!(a.idempotent_hint, None, "{} is read-only", t.name);
         } else {
             assert_eq!(
                 destructive,
@@ -168,4 +170,55 @@ fn call_help_names_json_output() {
         !help.replace("--json-output", "").contains("--json"),
         "{help}"
     );
+}
+
+/// Compact schemas (the default) say what is required, batch form included: a tool with a batch
+/// field requires its single form's fields or `batch`, and `batch` lists object items.
+#[tokio::test]
+async fn compact_schemas_state_required_fields_and_batch_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = vec!["--data-dir".to_string(), dir.path().display().to_string()];
+    let client = Client::spawn(&exe(), &args).await.unwrap();
+    let tools = client.tools().await.unwrap();
+    let schema = |name: &str| {
+        let t = tools.iter().find(|t| t.name == name).unwrap();
+        Value::Object((*t.input_schema).clone())
+    };
+    assert_eq!(
+        schema("roll_dice"),
+        serde_json::json!({
+            "type": "object",
+            "properties": {
+                "advantage": {"type": "boolean"},
+                "batch": {"type": "array", "items": {"type": "object"}},
+                "disadvantage": {"type": "boolean"},
+                "expression": {"type": "string"},
+                "reason": {"type": "string"}
+            },
+            "anyOf": [{"required": ["expression"]}, {"required": ["batch"]}]
+        })
+    );
+    let mut batched = Vec::new();
+    for t in &tools {
+        let s = Value::Object((*t.input_schema).clone());
+        if let Some(b) = s["properties"].get("batch") {
+            assert_eq!(
+                b["items"],
+                serde_json::json!({"type": "object"}),
+                "{}",
+                t.name
+            );
+            batched.push(t.name.to_string());
+            if let Some(any) = s.get("anyOf") {
+                assert_eq!(
+                    any[1],
+                    serde_json::json!({"required": ["batch"]}),
+                    "{}",
+                    t.name
+                );
+            }
+        }
+    }
+    assert_eq!(batched.len(), 13, "{batched:?}");
+    client.close().await.unwrap();
 }
