@@ -16,6 +16,7 @@ use crate::slots::SpellSlots;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Character {
@@ -132,6 +133,7 @@ pub struct Character {
 }
 
 /// When a resource comes back.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Recharge {
@@ -143,6 +145,7 @@ pub enum Recharge {
 }
 
 /// A limited-use resource with its maximum and what is left.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
@@ -159,6 +162,7 @@ pub struct Resource {
 
 /// A monster's stat block as kept on a character made from it: what the sheet's fields do not
 /// hold (CR, XP, senses, actions, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatBlock {
@@ -209,6 +213,7 @@ pub struct StatBlock {
 }
 
 /// One action, trait, legendary action or reaction of a stat block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAction {
@@ -237,6 +242,7 @@ pub struct StatAction {
 }
 
 /// Damage dice and type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDamage {
@@ -248,6 +254,7 @@ pub struct StatDamage {
 }
 
 /// A saving throw: ability, DC and what a success does.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDc {
@@ -260,6 +267,7 @@ pub struct StatDc {
 }
 
 /// One part of a multiattack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MultiattackPart {
@@ -270,6 +278,7 @@ pub struct MultiattackPart {
 }
 
 /// One alternative effect of an action.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAlternative {
@@ -334,6 +343,7 @@ impl StatAction {
 }
 
 /// A condition on a character, with where it came from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionEntry {
@@ -498,6 +508,7 @@ fn not_found(call: &Call<'_>, given: &str) -> EngineError {
 }
 
 /// What [`delete_character`] removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deletion {

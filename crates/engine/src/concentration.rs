@@ -13,6 +13,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// What a character is concentrating on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Concentration {
@@ -33,6 +34,7 @@ impl Concentration {
 }
 
 /// An effect or condition held up by a concentration.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationLink {
@@ -73,6 +75,7 @@ impl ConcentrationLink {
 }
 
 /// A concentration that ended, and what ended with it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationEnd {
@@ -101,6 +104,7 @@ impl ConcentrationEnd {
 }
 
 /// A concentration save after damage.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationCheck {
@@ -369,6 +373,7 @@ pub fn after_damage(
 }
 
 /// What `manage_concentration` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationOutcome {

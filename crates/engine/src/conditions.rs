@@ -49,6 +49,7 @@ pub enum ConditionOp {
 }
 
 /// One condition as reported.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionView {
@@ -66,6 +67,7 @@ pub struct ConditionView {
 }
 
 /// What `manage_condition` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionOutcome {

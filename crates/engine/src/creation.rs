@@ -131,6 +131,7 @@ pub struct CreateRequest {
 }
 
 /// The result of [`create_character`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateOutcome {

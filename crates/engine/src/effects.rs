@@ -15,6 +15,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// How long an effect or condition lasts.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "kind",
@@ -101,6 +102,7 @@ impl Duration {
 }
 
 /// Whether a trigger fires at the start or the end of a turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnPoint {
@@ -111,6 +113,7 @@ pub enum TurnPoint {
 }
 
 /// When a round-based duration ticks: the start or end of whose turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndTrigger {
@@ -121,6 +124,7 @@ pub struct EndTrigger {
 }
 
 /// An effect on a character.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveEffect {
@@ -243,6 +247,7 @@ pub enum DurationRequest {
 }
 
 /// What `manage_effect` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EffectOutcome {

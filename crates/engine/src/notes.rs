@@ -8,6 +8,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// What a note is about.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoteType {
@@ -64,6 +65,7 @@ impl NoteType {
 }
 
 /// How much a note matters.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Importance {
@@ -112,6 +114,7 @@ impl Importance {
 }
 
 /// Who may hear a note.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Visibility {
@@ -142,6 +145,7 @@ impl Visibility {
 }
 
 /// A note as stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Note {
@@ -191,6 +195,7 @@ pub enum NoteOrder {
 }
 
 /// A note found by a search, with its rank (higher is better).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoredNote {
@@ -355,6 +360,7 @@ pub fn delete_note(call: &mut Call<'_>, id: &str) -> Result<Note> {
 }
 
 /// A page of notes.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NotePage {
@@ -420,6 +426,7 @@ pub fn list_notes(
 }
 
 /// What a search found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteSearch {

@@ -9,6 +9,7 @@ use crate::error::{EngineError, Result};
 use crate::world::{Location, LocationRef, resolve_location, suggestions};
 
 /// A member's role in the party.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PartyRole {
@@ -51,6 +52,7 @@ impl PartyRole {
 }
 
 /// A member of a party.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyMember {
@@ -64,6 +66,7 @@ pub struct PartyMember {
 }
 
 /// A party as stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Party {
@@ -179,6 +182,7 @@ pub fn resolve_party(call: &Call<'_>, r: PartyRef<'_>) -> Result<Party> {
 }
 
 /// A member as shown: who, their role and vitals.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberView {
@@ -227,6 +231,7 @@ impl MemberView {
 }
 
 /// A party as shown.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyView {
@@ -448,6 +453,7 @@ pub fn update_party(
 }
 
 /// What deleting a party did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyDeletion {

@@ -14,6 +14,7 @@ use crate::error::{EngineError, Result};
 use crate::slots;
 
 /// Short or long.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestKind {
@@ -24,6 +25,7 @@ pub enum RestKind {
 }
 
 /// What a rest did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RestOutcome {

@@ -14,6 +14,7 @@ use crate::travel::{ExitSeen, status_of};
 use crate::world::Lighting;
 
 /// How much to say.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Detail {
@@ -91,6 +92,7 @@ pub struct ContextRequest<'a> {
 }
 
 /// The party section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyContext {
@@ -111,6 +113,7 @@ pub struct PartyContext {
 }
 
 /// The location section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationContext {
@@ -139,6 +142,7 @@ pub struct LocationContext {
 }
 
 /// The encounter section: the active encounter, compactly.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EncounterContext {
@@ -216,6 +220,7 @@ fn encounter_context(call: &Call<'_>) -> Result<EncounterContext> {
 }
 
 /// A note as listed in the context.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteLine {
@@ -236,6 +241,7 @@ pub struct NoteLine {
 }
 
 /// The notes section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NotesContext {
@@ -248,6 +254,7 @@ pub struct NotesContext {
 }
 
 /// An event as listed in the context.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EventLine {
@@ -262,6 +269,7 @@ pub struct EventLine {
 }
 
 /// Where the game stands.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionContext {

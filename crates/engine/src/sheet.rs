@@ -76,6 +76,7 @@ impl Character {
 }
 
 /// A sheet: the stored character and its effective stats.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sheet {
@@ -108,6 +109,7 @@ pub fn get_character(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Sheet> {
 /// One row of a character list: who it is and the numbers a roster shows (effective max HP
 /// and AC). Lists carry rows, not whole sheets, so a page stays within the tool's result cap;
 /// `get_character` by id or name gives the sheet.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterSummary {
@@ -164,6 +166,7 @@ impl CharacterSummary {
 }
 
 /// A page of characters matching a filter.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterPage {

@@ -11,6 +11,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// Pact-magic slots: `max` slots, all of `level`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PactSlots {
@@ -23,6 +24,7 @@ pub struct PactSlots {
 }
 
 /// A character's spell slots.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SpellSlots {
@@ -190,6 +192,7 @@ pub enum SlotOp {
 }
 
 /// What `manage_spell_slots` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlotOutcome {

@@ -41,6 +41,7 @@ pub struct MoveRequest<'a> {
 }
 
 /// A travel-log entry.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelEntry {
@@ -66,6 +67,7 @@ pub struct TravelEntry {
 }
 
 /// The result of a move: the party moved, or a check to open the way failed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutcome {
@@ -427,6 +429,7 @@ pub fn move_party(
 }
 
 /// Where a party stands and the exits it knows.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelStatus {
@@ -446,6 +449,7 @@ pub struct TravelStatus {
 }
 
 /// An exit as a party knows it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExitSeen {
@@ -515,6 +519,7 @@ pub fn status_of(call: &Call<'_>, p: &Party) -> Result<TravelStatus> {
 }
 
 /// The result of a search for hidden ways.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
@@ -610,6 +615,7 @@ pub fn search(
 }
 
 /// A party's travel log, newest first.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelHistory {

@@ -8,6 +8,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// How well a place is lit.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lighting {
@@ -32,6 +33,7 @@ impl Lighting {
 }
 
 /// A place of the world.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
@@ -63,6 +65,7 @@ pub struct Location {
 }
 
 /// The kind of a connection.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConnectionType {
@@ -96,6 +99,7 @@ impl ConnectionType {
 }
 
 /// A way between two places.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Connection {
@@ -292,6 +296,7 @@ pub struct LocationPatch {
 }
 
 /// One exit of a place as seen from it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Exit {
@@ -369,6 +374,7 @@ pub fn exits_of(
 }
 
 /// A location with all its connections (the DM's view).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationView {
@@ -548,6 +554,7 @@ pub fn update_location(
 }
 
 /// What deleting a place affected.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationDeletion {
@@ -626,6 +633,7 @@ pub struct LinkSpec {
 }
 
 /// The answer of `link`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkOutcome {
@@ -768,6 +776,7 @@ pub fn link(
 }
 
 /// What `unlink` removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UnlinkOutcome {
@@ -830,6 +839,7 @@ pub fn unlink(
 }
 
 /// One line of a location list.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationSummary {
@@ -847,6 +857,7 @@ pub struct LocationSummary {
 }
 
 /// A page of locations.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationPage {

@@ -10,6 +10,7 @@ pub mod discover;
 pub mod jsonrpc;
 pub mod logging;
 pub mod mcp;
+pub mod output;
 pub mod prompts;
 pub mod render;
 pub mod render_world;

@@ -78,7 +78,14 @@ impl TabletopServer {
             Ok(s) => s
                 .tools()
                 .into_iter()
-                .map(|t| to_mcp_tool(t, s.schema_of(t)))
+                .map(|t| {
+                    let mut tool = to_mcp_tool(t, s.schema_of(t));
+                    // Full detail also advertises what each answer's structuredContent holds.
+                    if s.detail() == crate::catalog::SchemaDetail::Full {
+                        tool.output_schema = crate::output::schema(t.name).map(Arc::new);
+                    }
+                    tool
+                })
                 .collect(),
             Err(_) => Vec::new(),
         }
@@ -117,11 +124,11 @@ impl TabletopServer {
         for (name, desc) in &tools {
             text.push_str(&format!("\n- {name}: {desc}"));
         }
-        let data = serde_json::json!({
-            "enabled": keys,
-            "newlyEnabled": newly.iter().map(|c| c.key()).collect::<Vec<_>>(),
-            "tools": tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-        });
+        let data = crate::output::Discovered {
+            enabled: keys.iter().map(|k| k.to_string()).collect(),
+            newly_enabled: newly.iter().map(|c| c.key().to_string()).collect(),
+            tools: tools.iter().map(|(n, _)| n.to_string()).collect(),
+        };
         Ok((Reply::new(text, &data), !newly.is_empty()))
     }
 }

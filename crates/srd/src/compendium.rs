@@ -8,6 +8,7 @@ use crate::model::*;
 use crate::search::{EntryKind, SearchIndex, normalize};
 
 /// Which SRD a compendium holds.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Ruleset {
     /// SRD 5.1 (the 5e-database `2014` folder).
@@ -47,6 +48,7 @@ impl Ruleset {
 }
 
 /// The source document and license of compendium content, for responses' provenance.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Provenance {
@@ -95,6 +97,7 @@ pub struct Compendium {
 
 /// One record of any kind, borrowed from the compendium. Serializes as the record with a
 /// `kind` field added.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[allow(missing_docs)]

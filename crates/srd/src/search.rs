@@ -728,6 +728,7 @@ pub struct SearchQuery {
 }
 
 /// One search or lookup result.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
@@ -744,6 +745,7 @@ pub struct Hit {
 }
 
 /// A page of search results.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchPage {
@@ -760,6 +762,7 @@ pub struct SearchPage {
 }
 
 /// The result of [`Compendium::get`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase", tag = "result")]
 pub enum Lookup<'a> {

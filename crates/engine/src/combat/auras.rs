@@ -38,6 +38,7 @@ pub enum AuraAffects {
 }
 
 /// A saving throw against an aura.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraSave {
@@ -50,6 +51,7 @@ pub struct AuraSave {
 }
 
 /// An aura on the battlefield.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Aura {
@@ -453,6 +455,7 @@ pub enum AuraOp {
 }
 
 /// What `manage_aura` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraOutcome {

@@ -13,6 +13,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// What one death save did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeathSaveOutcome {

@@ -329,6 +329,7 @@ pub struct ItemRef<'a> {
 }
 
 /// What an inventory operation did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryOutcome {
@@ -361,6 +362,7 @@ pub struct InventoryOutcome {
 }
 
 /// A weapon attack's numbers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WeaponAttack {
@@ -383,6 +385,7 @@ pub struct WeaponAttack {
 }
 
 /// What a character carries, with the numbers equipment gives.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryView {

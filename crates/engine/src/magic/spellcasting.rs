@@ -27,6 +27,7 @@ use crate::error::{EngineError, Result};
 use crate::slots::ordinal;
 
 /// Melee or ranged spell attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpellAttack {
@@ -74,6 +75,7 @@ impl AreaKind {
 }
 
 /// A spell's area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellArea {
@@ -84,6 +86,7 @@ pub struct SpellArea {
 }
 
 /// A spell's saving throw.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellSaveDef {
@@ -94,6 +97,7 @@ pub struct SpellSaveDef {
 }
 
 /// A spell's rules data, as the engine applies it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellDef {
@@ -167,6 +171,7 @@ pub struct SpellDef {
 }
 
 /// A damaging zone around the caster, as its spell's text describes it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellAura {
@@ -604,6 +609,7 @@ pub fn spell_ability(call: &Call<'_>, c: &Character) -> Result<Ability> {
 }
 
 /// A caster's spell numbers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CasterNumbers {
@@ -676,6 +682,7 @@ pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
 }
 
 /// Which slot a casting used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlotUse {
@@ -784,6 +791,7 @@ pub struct CastPlan {
 }
 
 /// What one casting did to one target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetResult {
@@ -828,6 +836,7 @@ pub struct TargetResult {
 }
 
 /// What a casting did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CastReport {

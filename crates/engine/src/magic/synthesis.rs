@@ -27,6 +27,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// What kind of effect is proposed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SynthKind {
@@ -104,6 +105,7 @@ pub const SURGES: [&str; 6] = [
 ];
 
 /// What synthesize_spell did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SynthOutcome {

@@ -19,6 +19,7 @@ use crate::travel::TravelEntry;
 use crate::world::{Connection, Location};
 
 /// The id of a campaign inside a store.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CampaignId(pub i64);
 
@@ -39,6 +40,7 @@ pub enum StoreError {
 }
 
 /// A campaign as listed by the store.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignInfo {

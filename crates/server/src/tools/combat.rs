@@ -240,16 +240,16 @@ fn run_create(call: &mut Call<'_>, a: CreateEncounterArgs) -> Result<Reply, Engi
     let view = tabletop_engine::combat::view::view(call, &out.encounter, Verbosity::Standard)?;
     Ok(Reply::new(
         created_text(&out, &view),
-        &serde_json::json!({
-            "encounterId": out.encounter.id,
-            "name": out.encounter.name,
-            "round": out.encounter.round,
-            "initiative": out.initiative,
-            "spawned": out.spawned,
-            "difficulty": out.encounter.difficulty,
-            "notes": out.notes,
-            "encounter": view,
-        }),
+        &crate::output::EncounterCreated {
+            encounter_id: out.encounter.id.clone(),
+            name: out.encounter.name.clone(),
+            round: out.encounter.round,
+            initiative: out.initiative.clone(),
+            spawned: out.spawned.clone(),
+            difficulty: out.encounter.difficulty.clone(),
+            notes: out.notes.clone(),
+            encounter: view,
+        },
     ))
 }
 

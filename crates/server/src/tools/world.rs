@@ -719,7 +719,7 @@ fn run_party(call: &mut Call<'_>, a: ManagePartyArgs) -> Result<Reply, EngineErr
             let out = party::list_parties(call)?;
             Ok(Reply::new(
                 render::party_list(&out),
-                &serde_json::json!({ "parties": out }),
+                &crate::output::PartyList { parties: out },
             ))
         }
     }

@@ -32,6 +32,7 @@ use crate::inventory::{Item, Slot, WeaponProperty};
 pub const METRIC: Metric = Metric::Grid5e;
 
 /// Melee or ranged.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
@@ -42,6 +43,7 @@ pub enum Delivery {
 }
 
 /// How an attack reaches its target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackKind {
@@ -75,6 +77,7 @@ impl AttackKind {
 }
 
 /// What the battlefield and the combat state do to one attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Situation {
@@ -226,6 +229,7 @@ pub fn situation(
 }
 
 /// Where an attack's numbers come from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ProfileSource {
@@ -241,6 +245,7 @@ pub enum ProfileSource {
 }
 
 /// One attack's numbers: to-hit parts, damage expression, reach and range.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackProfile {
@@ -517,6 +522,7 @@ pub struct StrikeOptions {
 }
 
 /// What one [`strike`] did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StrikeResult {
