@@ -17,6 +17,7 @@ pub mod render_world;
 pub mod reply;
 pub mod resources;
 pub mod schema;
+pub mod spec;
 pub mod stdio;
 pub mod surface;
 pub mod tools;

@@ -8,9 +8,7 @@ use tabletop_rules::modifiers::Modifier;
 use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
 use tabletop_rules::{CharacterType, Condition};
 
-use crate::character::{Character, CharacterFilter, CharacterRef, resolve};
-use crate::engine::Call;
-use crate::error::{EngineError, Result};
+use crate::model::character::Character;
 
 impl Character {
     /// The base stats the rules pipeline starts from.
@@ -101,11 +99,6 @@ impl Sheet {
     }
 }
 
-/// One character's sheet.
-pub fn get_character(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Sheet> {
-    Ok(Sheet::of(resolve(call, r)?))
-}
-
 /// One row of a character list: who it is and the numbers a roster shows (effective max HP
 /// and AC). Lists carry rows, not whole sheets, so a page stays within the tool's result cap;
 /// `get_character` by id or name gives the sheet.
@@ -184,41 +177,3 @@ pub struct CharacterPage {
 
 /// Largest page of a character list.
 pub const MAX_PER_PAGE: usize = 100;
-
-/// Lists characters matching `filter` (AND), by name.
-pub fn list_characters(
-    call: &Call<'_>,
-    filter: &CharacterFilter,
-    page: usize,
-    per_page: usize,
-) -> Result<CharacterPage> {
-    if page == 0 {
-        return Err(EngineError::invalid("page", "pages start at 1"));
-    }
-    if !(1..=MAX_PER_PAGE).contains(&per_page) {
-        return Err(EngineError::invalid(
-            "perPage",
-            format!("{per_page} is out of range; use 1–{MAX_PER_PAGE}"),
-        ));
-    }
-    if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level)
-        && lo > hi
-    {
-        return Err(EngineError::invalid(
-            "filter.minLevel",
-            format!("minLevel {lo} is above maxLevel {hi}"),
-        ));
-    }
-    let offset = (page - 1).saturating_mul(per_page);
-    let (characters, total) =
-        call.tx_ref()
-            .list_characters(call.campaign(), filter, per_page, offset)?;
-    let has_more = (offset + characters.len()) < total as usize;
-    Ok(CharacterPage {
-        characters: characters.iter().map(CharacterSummary::of).collect(),
-        total,
-        page,
-        per_page,
-        has_more,
-    })
-}
