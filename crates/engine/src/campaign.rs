@@ -16,6 +16,7 @@ use crate::store::{CampaignInfo, Tx};
 pub const EXPORT_FORMAT: u32 = 1;
 
 /// A whole campaign as one JSON document.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignExport {
@@ -50,6 +51,7 @@ pub struct CampaignExport {
 }
 
 /// One entry of a party's travel log, in an export.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyTravel {

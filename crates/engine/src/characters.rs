@@ -95,6 +95,7 @@ fn not_found(call: &Call<'_>, given: &str) -> EngineError {
 }
 
 /// What [`delete_character`] removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deletion {

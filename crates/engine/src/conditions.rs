@@ -52,6 +52,7 @@ pub enum ConditionOp {
 }
 
 /// One condition as reported.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionView {
@@ -69,6 +70,7 @@ pub struct ConditionView {
 }
 
 /// What `manage_condition` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionOutcome {

@@ -152,6 +152,7 @@ pub struct ClassRequest {
 }
 
 /// The result of [`create_character`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateOutcome {

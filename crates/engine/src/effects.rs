@@ -65,6 +65,7 @@ pub enum DurationRequest {
 }
 
 /// What `manage_effect` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EffectOutcome {

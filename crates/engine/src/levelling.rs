@@ -27,6 +27,7 @@ pub enum LevelHpMethod {
 pub const DEFAULT_ASI_LEVELS: [u32; 5] = [4, 8, 12, 16, 19];
 
 /// What `level_up` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LevelUpOutcome {

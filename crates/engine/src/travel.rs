@@ -48,6 +48,7 @@ pub struct MoveRequest<'a> {
 }
 
 /// The result of a move: the party moved, or a check to open the way failed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutcome {
@@ -409,6 +410,7 @@ pub fn move_party(
 }
 
 /// Where a party stands and the exits it knows.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelStatus {
@@ -428,6 +430,7 @@ pub struct TravelStatus {
 }
 
 /// An exit as a party knows it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExitSeen {
@@ -497,6 +500,7 @@ pub fn status_of(call: &Call<'_>, p: &Party) -> Result<TravelStatus> {
 }
 
 /// The result of a search for hidden ways.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
@@ -592,6 +596,7 @@ pub fn search(
 }
 
 /// A party's travel log, newest first.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelHistory {

@@ -116,6 +116,7 @@ pub struct UpdateRequest {
 }
 
 /// What an update did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOutcome {

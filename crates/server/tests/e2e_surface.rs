@@ -33,10 +33,13 @@ async fn the_advertised_surface_is_pinned() {
             .as_ref()
             .unwrap_or_else(|| panic!("{} has annotations", t.name));
         assert!(a.title.is_some(), "{} has a title", t.name);
-        assert!(
-            a.read_only_hint.is_some()
-                && a.destructive_hint.is_some()
-                && a.idempotent_hint.is_some()
+        // destructive/idempotent are meaningful only for tools that are not read-only (MCP).
+        let read_only = a.read_only_hint.expect("readOnlyHint is stated");
+        assert_eq!(
+            a.destructive_hint.is_some() && a.idempotent_hint.is_some(),
+            !read_only,
+            "{}",
+            t.name
         );
         assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
         let cap = t

@@ -6,6 +6,7 @@ use serde::Serialize;
 use tabletop_rules::{Ability, Condition, DamageType, Size, Skill};
 
 /// A reference to another record: its `index` (slug) and display `name`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ref {
@@ -16,6 +17,7 @@ pub struct Ref {
 }
 
 /// A named piece of text (a race trait, a background feature, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NamedText {
@@ -26,6 +28,7 @@ pub struct NamedText {
 }
 
 /// How a class casts spells, derived from its level table.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CasterKind {
@@ -42,6 +45,7 @@ pub enum CasterKind {
 }
 
 /// "Choose `choose` skills from `from`".
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillChoice {
@@ -52,6 +56,7 @@ pub struct SkillChoice {
 }
 
 /// A character class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Class {
@@ -86,6 +91,7 @@ pub struct Class {
 }
 
 /// Pact-magic slots at one warlock level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PactSlots {
@@ -96,6 +102,7 @@ pub struct PactSlots {
 }
 
 /// One row of a class's (or subclass's) level table.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClassLevel {
@@ -126,6 +133,7 @@ pub struct ClassLevel {
 }
 
 /// A subclass (archetype, domain, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subclass {
@@ -142,6 +150,7 @@ pub struct Subclass {
 }
 
 /// A class or subclass feature.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Feature {
@@ -160,6 +169,7 @@ pub struct Feature {
 }
 
 /// "Choose `choose` of these ability bonuses" (half-elf).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityBonusChoice {
@@ -170,6 +180,7 @@ pub struct AbilityBonusChoice {
 }
 
 /// A race (2014) or species (2024).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Race {
@@ -202,6 +213,7 @@ pub struct Race {
 }
 
 /// A subrace (2014) or subspecies (2024).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subrace {
@@ -222,6 +234,7 @@ pub struct Subrace {
 }
 
 /// A racial trait.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Trait {
@@ -240,6 +253,7 @@ pub struct Trait {
 }
 
 /// A character background.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Background {
@@ -260,6 +274,7 @@ pub struct Background {
 }
 
 /// A minimum ability score, as a feat prerequisite.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityMinimum {
@@ -270,6 +285,7 @@ pub struct AbilityMinimum {
 }
 
 /// A feat.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Feat {
@@ -286,6 +302,7 @@ pub struct Feat {
 }
 
 /// A condition's rules text.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionInfo {
@@ -300,6 +317,7 @@ pub struct ConditionInfo {
 }
 
 /// A damage type's description.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DamageTypeInfo {
@@ -314,6 +332,7 @@ pub struct DamageTypeInfo {
 }
 
 /// A skill's description.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillInfo {
@@ -330,6 +349,7 @@ pub struct SkillInfo {
 }
 
 /// Records that are a name and text: magic schools, weapon properties, rule sections.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Lore {
@@ -349,6 +369,7 @@ pub type WeaponProperty = Lore;
 pub type RuleSection = Lore;
 
 /// A rules chapter, with its sections.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
@@ -363,6 +384,7 @@ pub struct Rule {
 }
 
 /// A proficiency (armor, weapon, tool, skill, saving throw).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Proficiency {
@@ -381,6 +403,7 @@ pub struct Proficiency {
 }
 
 /// A language.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Language {
@@ -399,6 +422,7 @@ pub struct Language {
 }
 
 /// An alignment.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Alignment {
@@ -416,6 +440,7 @@ pub struct Alignment {
 // Spells
 
 /// What a successful save does to a spell's or action's effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SaveEffect {
@@ -428,6 +453,7 @@ pub enum SaveEffect {
 }
 
 /// A spell's saving throw.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellSave {
@@ -440,6 +466,7 @@ pub struct SpellSave {
 }
 
 /// Shape of an area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AreaShape {
@@ -456,6 +483,7 @@ pub enum AreaShape {
 }
 
 /// An area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AreaOfEffect {
@@ -466,6 +494,7 @@ pub struct AreaOfEffect {
 }
 
 /// Melee or ranged (spell attacks, weapons).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AttackRange {
@@ -476,6 +505,7 @@ pub enum AttackRange {
 }
 
 /// A spell's damage by slot level or by caster level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellDamage {
@@ -488,6 +518,7 @@ pub struct SpellDamage {
 }
 
 /// A spell.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spell {
@@ -537,6 +568,7 @@ pub struct Spell {
 // Monsters
 
 /// One armor-class entry of a monster.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArmorClass {
@@ -551,6 +583,7 @@ pub struct ArmorClass {
 }
 
 /// Monster speeds in feet.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Speed {
@@ -569,6 +602,7 @@ pub struct Speed {
 }
 
 /// Monster senses (ranges keep their prose, e.g. "60 ft. (blind beyond this radius)").
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Senses {
@@ -585,6 +619,7 @@ pub struct Senses {
 }
 
 /// The six ability scores.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityScores {
@@ -622,6 +657,7 @@ impl AbilityScores {
 }
 
 /// A saving throw or check DC.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveDc {
@@ -634,6 +670,7 @@ pub struct SaveDc {
 }
 
 /// Damage dealt by a monster action.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionDamage {
@@ -648,6 +685,7 @@ pub struct ActionDamage {
 }
 
 /// "Choose `choose` of these damage entries" (versatile weapons, alternate forms).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DamageChoice {
@@ -658,6 +696,7 @@ pub struct DamageChoice {
 }
 
 /// How often an action or ability can be used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -674,6 +713,7 @@ pub struct Usage {
 }
 
 /// One step of a multiattack ("two claws").
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MultiattackStep {
@@ -688,6 +728,7 @@ pub struct MultiattackStep {
 }
 
 /// A multiattack: a fixed sequence or a choice between sequences.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Multiattack {
@@ -700,6 +741,7 @@ pub struct Multiattack {
 }
 
 /// A named alternative effect of an action (breath weapons).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOption {
@@ -712,6 +754,7 @@ pub struct ActionOption {
 }
 
 /// A spell a monster can cast.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterSpell {
@@ -726,6 +769,7 @@ pub struct MonsterSpell {
 }
 
 /// Monster spellcasting.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterSpellcasting {
@@ -744,6 +788,7 @@ pub struct MonsterSpellcasting {
 }
 
 /// A monster's special ability, action, legendary action or reaction.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterAction {
@@ -772,6 +817,7 @@ pub struct MonsterAction {
 }
 
 /// A monster stat block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Monster {
@@ -860,6 +906,7 @@ impl Monster {
 // Equipment
 
 /// A price.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cost {
@@ -870,6 +917,7 @@ pub struct Cost {
 }
 
 /// Damage dice and type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Dice {
@@ -880,6 +928,7 @@ pub struct Dice {
 }
 
 /// Simple or martial.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponCategory {
@@ -890,6 +939,7 @@ pub enum WeaponCategory {
 }
 
 /// Weapon data of an equipment item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Weapon {
@@ -916,6 +966,7 @@ pub struct Weapon {
 }
 
 /// Armor weight class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmorCategory {
@@ -930,6 +981,7 @@ pub enum ArmorCategory {
 }
 
 /// Armor data of an equipment item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Armor {
@@ -948,6 +1000,7 @@ pub struct Armor {
 }
 
 /// A piece of mundane equipment.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Equipment {
@@ -976,6 +1029,7 @@ pub struct Equipment {
 }
 
 /// A magic item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MagicItem {

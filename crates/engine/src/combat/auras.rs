@@ -388,6 +388,7 @@ pub enum AuraOp {
 }
 
 /// What `manage_aura` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraOutcome {

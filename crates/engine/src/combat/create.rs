@@ -150,6 +150,7 @@ pub struct CreateEncounter {
 }
 
 /// One initiative roll.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitiativeRoll {
@@ -169,6 +170,7 @@ pub struct InitiativeRoll {
 }
 
 /// What `create_encounter` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedEncounter {

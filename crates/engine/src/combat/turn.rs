@@ -33,6 +33,7 @@ pub struct AdvanceRequest {
 }
 
 /// What `advance_turn` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnReport {

@@ -39,6 +39,7 @@ pub struct GiveRequest {
 }
 
 /// What an inventory operation did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryOutcome {
@@ -71,6 +72,7 @@ pub struct InventoryOutcome {
 }
 
 /// What a character carries, with the numbers equipment gives.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryView {

@@ -89,6 +89,7 @@ pub struct ScrollRequest {
 }
 
 /// What reading a scroll did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScrollOutcome {

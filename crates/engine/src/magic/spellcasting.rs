@@ -99,6 +99,7 @@ pub fn spell_ability(call: &Call<'_>, c: &Character) -> Result<Ability> {
 }
 
 /// A caster's spell numbers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CasterNumbers {
@@ -171,6 +172,7 @@ pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
 }
 
 /// Which slot a casting used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlotUse {
@@ -279,6 +281,7 @@ pub struct CastPlan {
 }
 
 /// What one casting did to one target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetResult {
@@ -323,6 +326,7 @@ pub struct TargetResult {
 }
 
 /// What a casting did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CastReport {

@@ -22,6 +22,7 @@ pub enum AuraAffects {
 }
 
 /// A saving throw against an aura.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraSave {
@@ -34,6 +35,7 @@ pub struct AuraSave {
 }
 
 /// An aura on the battlefield.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Aura {

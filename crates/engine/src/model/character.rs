@@ -18,6 +18,7 @@ pub use crate::model::names::name_key;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Character {
@@ -144,6 +145,7 @@ pub struct Character {
 pub use crate::catalog::Recharge;
 
 /// A limited-use resource with its maximum and what is left.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
@@ -160,6 +162,7 @@ pub struct Resource {
 
 /// A monster's stat block as kept on a character made from it: what the sheet's fields do not
 /// hold (CR, XP, senses, actions, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatBlock {
@@ -210,6 +213,7 @@ pub struct StatBlock {
 }
 
 /// One action, trait, legendary action or reaction of a stat block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAction {
@@ -238,6 +242,7 @@ pub struct StatAction {
 }
 
 /// Damage dice and type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDamage {
@@ -249,6 +254,7 @@ pub struct StatDamage {
 }
 
 /// A saving throw: ability, DC and what a success does.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDc {
@@ -261,6 +267,7 @@ pub struct StatDc {
 }
 
 /// One part of a multiattack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MultiattackPart {
@@ -271,6 +278,7 @@ pub struct MultiattackPart {
 }
 
 /// One alternative effect of an action.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAlternative {
@@ -335,6 +343,7 @@ impl StatAction {
 }
 
 /// A condition on a character, with where it came from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionEntry {

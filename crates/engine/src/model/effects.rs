@@ -8,6 +8,7 @@ use tabletop_rules::{Ability, Condition};
 use crate::model::names::name_key;
 
 /// How long an effect or condition lasts.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "kind",
@@ -94,6 +95,7 @@ impl Duration {
 }
 
 /// Whether a trigger fires at the start or the end of a turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnPoint {
@@ -104,6 +106,7 @@ pub enum TurnPoint {
 }
 
 /// When a round-based duration ticks: the start or end of whose turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndTrigger {
@@ -114,6 +117,7 @@ pub struct EndTrigger {
 }
 
 /// An effect on a character.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveEffect {

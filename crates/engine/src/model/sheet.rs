@@ -75,6 +75,7 @@ impl Character {
 }
 
 /// A sheet: the stored character and its effective stats.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sheet {
@@ -102,6 +103,7 @@ impl Sheet {
 /// One row of a character list: who it is and the numbers a roster shows (effective max HP
 /// and AC). Lists carry rows, not whole sheets, so a page stays within the tool's result cap;
 /// `get_character` by id or name gives the sheet.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterSummary {
@@ -158,6 +160,7 @@ impl CharacterSummary {
 }
 
 /// A page of characters matching a filter.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterPage {

@@ -13,6 +13,7 @@ use crate::model::names::name_key;
 use crate::model::slots::ordinal;
 
 /// Melee or ranged spell attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpellAttack {
@@ -60,6 +61,7 @@ impl AreaKind {
 }
 
 /// A spell's area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellArea {
@@ -70,6 +72,7 @@ pub struct SpellArea {
 }
 
 /// A spell's saving throw.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellSaveDef {
@@ -80,6 +83,7 @@ pub struct SpellSaveDef {
 }
 
 /// A spell's rules data, as the engine applies it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellDef {
@@ -153,6 +157,7 @@ pub struct SpellDef {
 }
 
 /// A damaging zone around the caster, as its spell's text describes it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellAura {

@@ -727,7 +727,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Characters,
             description: "Change a character's sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: true,
             max_result_chars: 6_000,

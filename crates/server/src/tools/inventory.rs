@@ -552,7 +552,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         category: Category::World,
         description: "Give, remove, equip, unequip, view, transfer or use items and coins; equipment feeds every roll.",
         read_only: false,
-        destructive: false,
+        destructive: true,
         idempotent: false,
         core: false,
         max_result_chars: 8_000,

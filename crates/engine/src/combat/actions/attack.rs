@@ -40,6 +40,7 @@ use crate::model::names::name_key;
 pub const METRIC: Metric = Metric::Grid5e;
 
 /// What the battlefield and the combat state do to one attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Situation {
@@ -215,6 +216,7 @@ pub struct StrikeOptions {
 }
 
 /// What one [`strike`] did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StrikeResult {

@@ -320,6 +320,7 @@ pub fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Ve
 }
 
 /// What a move did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct MoveDetails {

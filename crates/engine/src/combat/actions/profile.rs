@@ -17,6 +17,7 @@ use crate::model::inventory::{Slot, WeaponProperty};
 use crate::model::names::name_key;
 
 /// Where an attack's numbers come from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ProfileSource {
@@ -32,6 +33,7 @@ pub enum ProfileSource {
 }
 
 /// One attack's numbers: to-hit parts, damage expression, reach and range.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackProfile {
@@ -285,6 +287,7 @@ pub fn attack_profile(
     Ok(martial_arts(c, &stats, unarmed_profile(&stats)))
 }
 /// Melee or ranged.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
@@ -295,6 +298,7 @@ pub enum Delivery {
 }
 
 /// How an attack reaches its target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackKind {
