@@ -6,8 +6,8 @@
 //! replaces the old (fresh duration).
 
 use serde::{Deserialize, Serialize};
-use tabletop_rules::modifiers::{DiceCount, Modifier, ModifierKind, RollTarget};
-use tabletop_rules::{Ability, Condition};
+use tabletop_rules::Ability;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 use crate::character::{Character, CharacterRef, name_key, resolve, resolve_with_fields};
 use crate::concentration::{self, ConcentrationEnd, ConcentrationLink};
@@ -138,66 +138,39 @@ pub struct ActiveEffect {
     /// When its rounds tick (default: the end of the bearer's turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_on: Option<EndTrigger>,
+    /// It ends when the bearer is next attacked (Guiding Bolt's advantage).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_when_attacked: bool,
+    /// What a spell effect carries beyond modifiers (see [`SpellGrant`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<SpellGrant>,
 }
 
-/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: (name, modifiers, concentration).
+/// What a spell's effect carries beyond modifiers, from the spell catalog.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellGrant {
+    /// The slot level it was cast at (a persistent spell attacks again at this level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast_level: Option<u8>,
+    /// An AC formula: this base plus DEX, while no armor is worn (Mage Armor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac_base: Option<i32>,
+    /// Temporary HP at the start of each of the bearer's turns (Heroism).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_hp_each_turn: Option<u32>,
+}
+
+/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect
+/// entries (modifiers, concentration).
 pub fn preset(name: &str) -> Option<(Vec<ModifierKind>, bool)> {
-    use ModifierKind as K;
-    let d4 = DiceCount::new(1, 4);
-    Some(match name_key(name).as_str() {
-        "bless" => (
-            vec![
-                K::RollDice {
-                    on: RollTarget::AttackRolls,
-                    dice: d4,
-                    subtract: false,
-                },
-                K::RollDice {
-                    on: RollTarget::AllSaves,
-                    dice: d4,
-                    subtract: false,
-                },
-            ],
-            true,
-        ),
-        "bane" => (
-            vec![
-                K::RollDice {
-                    on: RollTarget::AttackRolls,
-                    dice: d4,
-                    subtract: true,
-                },
-                K::RollDice {
-                    on: RollTarget::AllSaves,
-                    dice: d4,
-                    subtract: true,
-                },
-            ],
-            true,
-        ),
-        "shield of faith" => (vec![K::AcBonus { amount: 2 }], true),
-        "shield" => (vec![K::AcBonus { amount: 5 }], false),
-        "haste" => (
-            vec![
-                K::AcBonus { amount: 2 },
-                K::SpeedMultiplier { factor: 2 },
-                K::Advantage {
-                    on: RollTarget::Save {
-                        ability: Ability::Dexterity,
-                    },
-                },
-            ],
-            true,
-        ),
-        "longstrider" => (vec![K::SpeedBonus { feet: 10 }], false),
-        "heroism" => (
-            vec![K::ConditionImmunity {
-                condition: Condition::Frightened,
-            }],
-            true,
-        ),
-        _ => return None,
-    })
+    preset_entry(name).map(|e| (e.modifiers.clone(), e.concentration))
+}
+
+/// The catalog entry behind a preset: a spell whose kind is an effect with modifiers.
+pub fn preset_entry(name: &str) -> Option<&'static crate::catalog::spells::SpellEntry> {
+    crate::catalog::spells::by_name(name)
+        .filter(|e| e.kind == crate::catalog::spells::SpellKind::Effect && !e.modifiers.is_empty())
 }
 
 /// A new effect as requested.
@@ -308,7 +281,8 @@ pub fn add_effect(
                 return Err(EngineError::invalid(
                     "modifiers",
                     format!(
-                        "'{name}' is not a known effect (bless, bane, shield of faith, shield, haste, longstrider, heroism); give modifiers, e.g. [{{\"type\":\"ac_bonus\",\"amount\":2}}]"
+                        "'{name}' is not a known effect ({}); give modifiers, e.g. [{{\"type\":\"ac_bonus\",\"amount\":2}}]",
+                        crate::catalog::spells::effect_names().join(", ")
                     ),
                 ));
             }
@@ -317,12 +291,19 @@ pub fn add_effect(
         req.modifiers.clone()
     };
     check_modifiers(&kinds)?;
+    let entry = preset_entry(&name);
+    // A concentration preset is linked to a caster's concentration only when the caster is
+    // named: the bearer's own concentration is never broken by a spell someone else cast.
     let wants_concentration = match req.duration {
         DurationRequest::Concentration => true,
-        DurationRequest::Default => preset.as_ref().is_some_and(|(_, c)| *c),
+        DurationRequest::Default => {
+            preset.as_ref().is_some_and(|(_, c)| *c) && req.caster.is_some()
+        }
         _ => false,
     };
-    if req.caster.is_some() && !wants_concentration {
+    let until_caster_turn =
+        req.duration == DurationRequest::Default && entry.is_some_and(|e| e.until.is_some());
+    if req.caster.is_some() && !wants_concentration && !until_caster_turn {
         return Err(EngineError::invalid(
             "caster",
             "a caster links the effect to concentration; add duration \"concentration\"",
@@ -367,11 +348,51 @@ pub fn add_effect(
             DurationRequest::Rounds(n) => Duration::Rounds { remaining: n },
             DurationRequest::UntilRest => Duration::UntilRest,
             DurationRequest::SaveEnds { dc, ability } => Duration::SaveEnds { dc, ability },
+            // A preset lasts as its spell does (Shield: until the start of the caster's next
+            // turn; Longstrider: 1 hour; Bless with no caster named: up to 1 minute).
+            DurationRequest::Default => match entry {
+                Some(e) if e.until.is_some() => Duration::Rounds { remaining: 1 },
+                Some(e) => {
+                    if e.concentration {
+                        changes.push(format!(
+                            "no caster named: {name} is linked to nobody's concentration and lasts its full duration; give caster to link it"
+                        ));
+                    }
+                    e.rounds
+                        .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                            remaining: n,
+                        })
+                }
+                None => Duration::UntilDispelled,
+            },
             _ => Duration::UntilDispelled,
         }
     };
+    let preset_until = if until_caster_turn {
+        let whose = match &req.caster {
+            Some((id, n)) => {
+                resolve_with_fields(
+                    call,
+                    CharacterRef::new(id.as_deref(), n.as_deref()),
+                    "caster",
+                    "caster",
+                )?
+                .id
+            }
+            None => bearer.id.clone(),
+        };
+        entry.and_then(|e| e.until).map(|u| EndTrigger {
+            at: match u {
+                crate::catalog::spells::Until::CasterNextTurnStart => TurnPoint::Start,
+                crate::catalog::spells::Until::CasterNextTurnEnd => TurnPoint::End,
+            },
+            turn_of: whose,
+        })
+    } else {
+        None
+    };
     let ends_on = match (req.ends_on, &req.turn_of) {
-        (None, None) => None,
+        (None, None) => preset_until,
         (at, turn_of) => {
             let turn_of = match turn_of {
                 Some((id, n)) => {
@@ -399,6 +420,38 @@ pub fn add_effect(
             old.name
         ));
     }
+    // Heroism: temporary HP equal to the caster's spellcasting modifier each turn.
+    let grant = match (
+        entry.and_then(|e| e.temp_hp_each_turn.as_ref()),
+        &req.caster,
+    ) {
+        (Some(_), Some((id, n))) => {
+            let caster = resolve_with_fields(
+                call,
+                CharacterRef::new(id.as_deref(), n.as_deref()),
+                "caster",
+                "caster",
+            )?;
+            let m = crate::magic::spellcasting::caster_numbers(call, &caster)?.modifier;
+            changes.push(format!(
+                "{} gains {} temporary HP at the start of each of its turns ({}'s spellcasting modifier)",
+                bearer.name,
+                m.max(0),
+                caster.name
+            ));
+            Some(SpellGrant {
+                temp_hp_each_turn: Some(u32::try_from(m.max(0)).unwrap_or(0)),
+                ..Default::default()
+            })
+        }
+        (Some(_), None) => {
+            changes.push(format!(
+                "no caster named: {name}'s temporary HP each turn needs the caster's spellcasting modifier; give caster"
+            ));
+            None
+        }
+        _ => None,
+    };
     let id = call.new_id("ef")?;
     let effect = ActiveEffect {
         id,
@@ -410,6 +463,8 @@ pub fn add_effect(
             .collect(),
         duration,
         ends_on,
+        ends_when_attacked: false,
+        grant,
     };
     changes.push(format!(
         "{} gains {} ({}; {})",

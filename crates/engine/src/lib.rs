@@ -5,6 +5,7 @@
 //! sits behind the [`store::Store`] trait.
 
 pub mod campaign;
+pub mod catalog;
 pub mod character;
 pub mod checks;
 pub mod combat;

@@ -63,8 +63,27 @@ impl Character {
     pub fn effective(&self) -> EffectiveStats {
         let mut base = self.base_stats();
         let gear = self.inventory.equipment_layer(&base);
+        let armored = gear.armor_class.is_some();
         if let Some(ac) = gear.armor_class {
             base.armor_class = ac;
+        }
+        // A spell's AC formula (Mage Armor) while unarmored, when it beats the base.
+        if self
+            .effects
+            .iter()
+            .any(|e| e.grant.as_ref().is_some_and(|g| g.ac_base.is_some()))
+        {
+            let dex = tabletop_rules::abilities::ability_modifier(
+                base.abilities.get(tabletop_rules::Ability::Dexterity),
+            );
+            if let Some((value, source)) = crate::magic::mechanics::formula_ac(
+                self,
+                armored || crate::magic::mechanics::wears_armor(self),
+                dex,
+                base.armor_class.value,
+            ) {
+                base.armor_class = ArmorClass { value, source };
+            }
         }
         effective_stats(
             &base,

@@ -164,6 +164,9 @@ pub struct SpellDef {
     /// Guardians), read from the spell's text where the data has no numbers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aura: Option<SpellAura>,
+    /// The SRD index ("hold-person"): its entry in the spell catalog says how it resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
 }
 
 /// A damaging zone around the caster, as its spell's text describes it.
@@ -264,27 +267,6 @@ fn is_dice(w: &str) -> bool {
         .is_some_and(|(n, f)| n.parse::<u32>().is_ok() && f.parse::<u32>().is_ok())
 }
 
-/// Known condition-imposing SRD spells: (slug, condition, repeat save at end of each turn).
-const CONDITION_SPELLS: &[(&str, Condition, bool)] = &[
-    ("hold-person", Condition::Paralyzed, true),
-    ("hold-monster", Condition::Paralyzed, true),
-    ("blindness-deafness", Condition::Blinded, true),
-    ("entangle", Condition::Restrained, false),
-    ("web", Condition::Restrained, false),
-    ("fear", Condition::Frightened, false),
-];
-
-/// SRD spells whose effect is an [`crate::effects::preset`].
-const EFFECT_SPELLS: &[&str] = &[
-    "bless",
-    "bane",
-    "shield-of-faith",
-    "shield",
-    "haste",
-    "longstrider",
-    "heroism",
-];
-
 fn slug(name: &str) -> String {
     name_key(name).replace([' ', '/'], "-")
 }
@@ -292,13 +274,15 @@ fn slug(name: &str) -> String {
 impl SpellDef {
     /// The engine's reading of an SRD spell.
     pub fn from_srd(s: &Spell) -> SpellDef {
-        let (condition, repeat_save) = CONDITION_SPELLS
-            .iter()
-            .find(|(k, ..)| *k == s.index)
-            .map_or((None, false), |(_, c, r)| (Some(*c), *r));
-        let effect = EFFECT_SPELLS
-            .contains(&s.index.as_str())
-            .then(|| s.name.clone());
+        let mut def = SpellDef::from_srd_data(s);
+        if let Some(e) = crate::catalog::spells::entry(&s.index) {
+            super::mechanics::apply_entry(&mut def, e);
+        }
+        def
+    }
+
+    /// The SRD data alone, before the catalog's entry is applied.
+    fn from_srd_data(s: &Spell) -> SpellDef {
         SpellDef {
             name: s.name.clone(),
             level: s.level,
@@ -341,15 +325,24 @@ impl SpellDef {
                 },
                 size_ft: a.size,
             }),
-            condition,
-            repeat_save,
-            effect,
+            condition: None,
+            repeat_save: false,
+            effect: None,
             higher_level: (!s.higher_level.is_empty()).then(|| s.higher_level.join(" ")),
             synthesized: false,
             aura: (s.concentration && s.range.to_ascii_lowercase().starts_with("self"))
                 .then(|| SpellAura::from_text(&s.desc.join(" "), &s.higher_level.join(" ")))
                 .flatten(),
+            index: Some(s.index.clone()),
         }
+    }
+
+    /// The spell's catalog entry (none for improvised spells).
+    pub fn mechanics(&self) -> Option<&'static crate::catalog::spells::SpellEntry> {
+        if self.synthesized {
+            return None;
+        }
+        crate::catalog::spells::entry(self.index.as_deref()?)
     }
 
     /// The slug ("hold-person").
@@ -451,40 +444,29 @@ impl SpellDef {
     /// How many creatures (or rays, darts, beams) the spell affects cast at `slot`, for spells
     /// whose count the engine knows; `None` = as many as the caller names (areas, unknown).
     pub fn max_targets(&self, slot: u8, caster_level: u32) -> Option<usize> {
-        let up = usize::from(slot.saturating_sub(self.level));
-        Some(match self.slug().as_str() {
-            "bless" | "bane" | "heroism" => {
-                if self.slug() == "heroism" {
-                    1 + up
-                } else {
-                    3 + up
-                }
-            }
-            "hold-person" => 1 + up,
-            "hold-monster" => 1 + up,
-            "magic-missile" => 3 + up,
-            "scorching-ray" => 3 + up,
-            "eldritch-blast" => match caster_level {
-                0..=4 => 1,
-                5..=10 => 2,
-                11..=16 => 3,
-                _ => 4,
-            },
-            "mass-cure-wounds" | "mass-healing-word" => 6,
+        if let Some(n) = self
+            .mechanics()
+            .and_then(|e| e.count_at(self.level, slot, caster_level))
+        {
+            return Some(n);
+        }
+        Some(match () {
             _ if self.area.is_some() => return None,
             _ if self.self_only() => 1,
             _ if self.attack.is_some() => 1,
-            _ if self.synthesized => return None,
             _ => return None,
         })
     }
 
-    /// Whether each target is one separate attack, dart or ray (cycled over the targets named).
+    /// Whether each target is one separate attack, dart or ray (cycled over the targets named):
+    /// the catalog's darts, and attacks with a count of rays or beams.
     pub fn per_projectile(&self) -> bool {
-        matches!(
-            self.slug().as_str(),
-            "magic-missile" | "scorching-ray" | "eldritch-blast"
-        )
+        use crate::catalog::spells::SpellKind;
+        self.mechanics().is_some_and(|e| match e.kind {
+            SpellKind::Darts => true,
+            SpellKind::Attack => e.beams_by_level || e.count.is_some_and(|n| n > 1),
+            _ => false,
+        })
     }
 
     /// The damage dice at this slot (spells) or character level (cantrips), "MOD" resolved.
@@ -506,10 +488,6 @@ impl SpellDef {
                 })
                 .cloned()
         }?;
-        if self.slug() == "magic-missile" {
-            // One dart: 1d4 + 1.
-            return Some("1d4+1".into());
-        }
         Some(with_modifier(&raw, modifier))
     }
 
@@ -781,6 +759,9 @@ pub struct CastPlan {
     pub bonus: i32,
     /// Label for the source ("Fireball", "Fireball (scroll)").
     pub source: String,
+    /// A persistent spell attacking again with no new casting (Spiritual Weapon's bonus-action
+    /// attack).
+    pub repeat: bool,
 }
 
 /// What one casting did to one target.
@@ -823,6 +804,12 @@ pub struct TargetResult {
     /// Effect applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
+    /// Feet the target is to be pushed away from the caster (applied on the map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub push_ft: Option<u32>,
+    /// The target loses its reaction until the start of its next turn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_reactions: bool,
     /// One phrase for the headline ("Goblin 1 takes 28 fire (7 → 0 HP), dies").
     pub phrase: String,
 }
@@ -844,6 +831,9 @@ pub struct CastReport {
     pub lines: Vec<String>,
     /// Notes (components, costly material, targets beyond the data, concentration).
     pub notes: Vec<String>,
+    /// What the engine leaves to the DM ("no automation for Wish: the DM decides …").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<String>,
 }
 
 impl CastReport {
@@ -860,7 +850,11 @@ impl CastReport {
             .map(|t| t.phrase.as_str())
             .filter(|p| !p.is_empty())
             .collect();
-        if phrases.is_empty() {
+        if let Some(a) = &self.automation
+            && phrases.is_empty()
+        {
+            format!("{} ({lvl}): {a}.", self.spell)
+        } else if phrases.is_empty() {
             format!("{} ({lvl}) is cast.", self.spell)
         } else {
             format!("{} ({lvl}): {}.", self.spell, phrases.join("; "))
@@ -906,6 +900,11 @@ pub fn resolve(
     };
     if spell.concentration {
         concentration::begin(call, caster, &spell.name, &mut report.lines)?;
+    }
+    // Kinds that are not attacks, saves or healing (an HP pool, an AC formula, revival,
+    // Counterspell, narrative spells) resolve in `mechanics`.
+    if super::mechanics::resolve_special(call, caster, plan, &mut report)? {
+        return Ok(report);
     }
     let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
     let heal = spell.heal_dice(plan.slot_level, plan.modifier);
@@ -969,6 +968,15 @@ pub fn resolve(
             name: target.name.clone(),
             ..Default::default()
         };
+        // Creature types the spell cannot touch (Hold Person: humanoids only; Cure Wounds: no
+        // effect on undead or constructs).
+        if let Some(why) = super::mechanics::unaffected(spell, &target) {
+            report.lines.push(why.clone());
+            tr.phrase = why;
+            tr.hp_after = target.hp;
+            report.targets.push(tr);
+            continue;
+        }
         let mut phrase: Vec<String> = Vec::new();
         let mut affected = true;
         let mut critical = false;
@@ -1050,6 +1058,9 @@ pub fn resolve(
             }
             let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
             call.record_roll(&out);
+            report
+                .lines
+                .extend(super::mechanics::spend_on_attacked(&mut target));
             let hit = out.success == Some(true);
             critical = hit && out.critical;
             tr.attack = Some(out.summary());
@@ -1110,7 +1121,8 @@ pub fn resolve(
         // Damage.
         if affected {
             let amount: Option<i64> = if let Some(&(_, n)) = darts.iter().find(|(t, _)| *t == id) {
-                let r = roll_expr(call, &format!("{n}d4+{n}"), false)?;
+                let one = damage.clone().unwrap_or_else(|| "1d4+1".into());
+                let r = roll_expr(call, &super::mechanics::times_dice(&one, n), false)?;
                 report.lines.push(format!(
                     "{n} dart{} at {}: {}",
                     if n == 1 { "" } else { "s" },
@@ -1164,8 +1176,10 @@ pub fn resolve(
                 phrase.push(format!("{} {}", target.name, h.summary()));
                 report.lines.append(&mut changes);
             }
+            // A save-for-half spell's condition lands only on a failed save (Sunburst).
             if let Some(cond) = spell.condition
                 && !target.dead
+                && !saved
             {
                 match impose_condition(call, caster, &mut target, plan, cond) {
                     Ok(line) => {
@@ -1186,6 +1200,12 @@ pub fn resolve(
                 tr.effect = Some(effect.clone());
                 phrase.push(line.clone());
                 report.lines.push(line);
+            }
+            if !saved && !target.dead {
+                let lines =
+                    super::mechanics::apply_riders(call, caster, &mut target, plan, &mut tr)?;
+                phrase.extend(lines.iter().cloned());
+                report.lines.extend(lines);
             }
         }
         tr.hp_after = target.hp;
@@ -1285,12 +1305,18 @@ fn apply_effect(
             },
             None,
         )
-    } else if name_key(name) == "shield" {
-        // Until the start of the caster's next turn.
+    } else if let Some(until) = spell.mechanics().and_then(|e| e.until) {
+        // Until the start (Shield) or end of the caster's next turn: rounds tick on the caster's
+        // turns, so the end of its *next* turn is two ticks away when cast on its own turn.
+        use crate::catalog::spells::Until;
+        let (at, n) = match until {
+            Until::CasterNextTurnStart => (TurnPoint::Start, 1),
+            Until::CasterNextTurnEnd => (TurnPoint::End, 2),
+        };
         (
-            Duration::Rounds { remaining: 1 },
+            Duration::Rounds { remaining: n },
             Some(EndTrigger {
-                at: TurnPoint::Start,
+                at,
                 turn_of: caster.id.clone(),
             }),
         )
@@ -1319,6 +1345,8 @@ fn apply_effect(
         modifiers: mods,
         duration,
         ends_on,
+        ends_when_attacked: false,
+        grant: super::mechanics::effect_grant(spell, plan),
     });
     Ok(format!(
         "{} gains {name} ({})",

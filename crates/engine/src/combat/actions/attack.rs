@@ -748,6 +748,12 @@ pub fn strike(
     let roll = roll_d20_test(&a_stats, &req, call.rng()?);
     call.record_roll(&roll);
     let mut lines = vec![roll.summary()];
+    // Effects that last until the target is next attacked (Guiding Bolt) are used up.
+    if target.effects.iter().any(|e| e.ends_when_attacked) {
+        let mut t = combat::sheet(call, &target.id)?;
+        lines.extend(crate::magic::mechanics::spend_on_attacked(&mut t));
+        combat::put_sheet(call, &t)?;
+    }
     if sit.cover_bonus > 0 {
         lines.push(format!(
             "{} has {} cover: +{} AC ({} → {ac}).",
