@@ -569,7 +569,9 @@ fn stabilize(
     let spell = &plan.spell;
     for id in unique(&plan.targets) {
         let mut t = load(call, caster, &id)?;
-        let p = if t.dead {
+        let p = if let Some(why) = unaffected(spell, &t) {
+            why
+        } else if t.dead {
             format!("{} is dead; {} cannot help", t.name, spell.name)
         } else if t.hp > 0 {
             format!("{} is not dying ({} HP); no effect", t.name, t.hp)
