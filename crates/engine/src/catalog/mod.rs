@@ -2,4 +2,5 @@
 //! what SRD content does, committed as data files under `crates/engine/catalog/` and checked by
 //! the tests. Each category is its own module.
 
+pub mod coverage;
 pub mod spells;

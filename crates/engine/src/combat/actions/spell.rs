@@ -304,6 +304,15 @@ pub fn cast_in_encounter(
     if let Some(aura) = emanation(&caster, &def, &numbers, slot.level) {
         crate::combat::put_sheet(call, &caster)?;
         let (a, mut lines) = crate::combat::auras::create(call, &mut turn.encounter, aura)?;
+        if def.mechanics().is_some_and(|m| m.halves_speed)
+            && let Some(x) = turn.encounter.auras.iter_mut().find(|x| x.id == a.id)
+        {
+            x.halves_speed = true;
+            lines.push(format!(
+                "enemies move at half speed inside {} (each step inside costs double)",
+                def.name
+            ));
+        }
         lines.extend(component_notes(&def, !tag.is_empty()));
         if slot.spent {
             lines.push(format!(
