@@ -61,9 +61,12 @@ pub fn coverage(srd: &Compendium) -> Coverage {
         }),
     );
     let none = |_: &str| None;
+    let items = super::items::catalog();
     categories.insert(
         "magicItems".into(),
-        count(srd.magic_items().iter().map(|s| s.index.as_str()), none),
+        count(srd.magic_items().iter().map(|s| s.index.as_str()), |k| {
+            items.get(k).map(|e| e.mechanical())
+        }),
     );
     let abilities: Vec<String> = srd
         .monsters()

@@ -3,4 +3,5 @@
 //! the tests. Each category is its own module.
 
 pub mod coverage;
+pub mod items;
 pub mod spells;

@@ -8,6 +8,7 @@
 //! [`ModifierKind`]s once attuned when they need it. Weapon-bound bonuses (a +1 longsword's to-hit
 //! and damage, a Flame Tongue's fire) apply only to attacks with that weapon.
 
+pub mod attune;
 pub mod catalog;
 pub mod ops;
 
