@@ -4,4 +4,5 @@
 
 pub mod coverage;
 pub mod items;
+pub mod monsters;
 pub mod spells;

@@ -1103,6 +1103,9 @@ pub fn resolve(
                     req = req.advantage("dodging");
                 }
             }
+            if crate::catalog::monsters::magic_resistance(&target) {
+                req = req.advantage("Magic Resistance");
+            }
             let out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
             saved = out.success == Some(true);

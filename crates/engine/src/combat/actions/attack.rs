@@ -222,6 +222,9 @@ pub fn situation(
             s.advantage.push("helped (Help action)".into());
         }
     }
+    s.advantage.extend(crate::catalog::monsters::pack_tactics(
+        call, enc, attacker, target,
+    ));
     Ok(s)
 }
 
@@ -821,7 +824,42 @@ pub fn strike(
         droll.summary()
     ));
     let parts = damage_parts(&droll, None);
+    // Defenses against nonmagical weapons (a werewolf and a mundane sword).
+    let item_id = match &profile.source {
+        ProfileSource::Weapon { item_id } => Some(item_id.as_str()),
+        _ => None,
+    };
+    let magical = crate::catalog::monsters::magical_attack(&attacker, item_id);
+    let parts =
+        crate::catalog::monsters::nonmagical_defense(&target, magical, parts, &mut out.lines);
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
+    if !t.dead
+        && let Some((dc, ability, conds)) =
+            crate::catalog::monsters::hit_rider(&attacker, &profile.name)
+    {
+        let mut t2 = combat::sheet(call, &t.id)?;
+        let save = concentration::roll_save(call, &t2, ability, dc, &profile.name)?;
+        let ok = save.success == Some(true);
+        out.lines.push(format!("{} — {}", t2.name, save.summary()));
+        if !ok {
+            for c in conds {
+                if t2.effective().condition_immunities.contains_key(&c) {
+                    out.lines.push(format!("{} is immune to {c}", t2.name));
+                } else if !t2.has_condition(c) {
+                    t2.conditions.push(crate::character::ConditionEntry {
+                        condition: c,
+                        level: None,
+                        source: format!("{} ({})", profile.name, attacker.name),
+                        duration: None,
+                    });
+                    out.lines
+                        .push(format!("{} is {c} ({})", t2.name, profile.name));
+                }
+            }
+            combat::put_sheet(call, &t2)?;
+        }
+    }
     out.headline = format!(
         "{} {} takes {}.",
         if critical { "Critical hit!" } else { "Hit!" },

@@ -202,7 +202,7 @@ fn area_in(text: &str) -> Option<TextArea> {
 }
 
 /// "DC 15 Dexterity" in rules text.
-fn dc_in(text: &str) -> Option<(i32, Ability)> {
+pub(crate) fn dc_in(text: &str) -> Option<(i32, Ability)> {
     let l = text.to_lowercase();
     let i = l.find("dc ")?;
     let mut it = l[i + 3..].split_whitespace();
@@ -220,7 +220,7 @@ fn dc_in(text: &str) -> Option<(i32, Ability)> {
 }
 
 /// Conditions a failed save imposes, read from the text.
-fn conditions_in(text: &str) -> Vec<Condition> {
+pub(crate) fn conditions_in(text: &str) -> Vec<Condition> {
     let l = text.to_lowercase();
     let mut out = Vec::new();
     if l.contains("knocked prone") || l.contains("fall prone") || l.contains("be prone") {
