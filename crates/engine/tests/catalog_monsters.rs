@@ -338,3 +338,70 @@ fn magic_resistance_and_the_srd_mage_casting_from_its_slots() {
     let save = out.details["targets"][0]["save"].as_str().unwrap();
     assert!(save.contains("advantage"), "{save}");
 }
+
+#[test]
+fn undead_fortitude_keeps_a_zombie_at_1_hp_on_a_con_save_but_not_against_radiant() {
+    let Some(srd) = common::srd("zombie") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let kell = hero(&mut e, "Kell", "fighter", &[]);
+    let bran = hero(&mut e, "Bran", "cleric", &["Sacred Flame"]);
+    fight(
+        &mut e,
+        vec![
+            pc(&kell, 0, 0, 20),
+            pc(&bran, 0, 2, 19),
+            monster("zombie", 2, &[(1, 0), (1, 2)], 10),
+        ],
+    );
+    let mut held = Vec::new();
+    for z in ["Zombie 1", "Zombie 2"] {
+        let mut s = sheet(&mut e, z);
+        s.hp = 1;
+        e.write("t", &json!({}), |call| {
+            tabletop_engine::combat::put_sheet(call, &s)
+        })
+        .unwrap();
+    }
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Kell"}, "actionType": "attack", "target": {"name": "Zombie 1"}, "force": true}),
+    )
+    .unwrap();
+    let lines = out.lines.join("\n");
+    assert!(
+        out.details["attacks"][0]["hit"].as_bool().unwrap(),
+        "seed 5 hits: {lines}"
+    );
+    assert!(
+        lines.contains("Zombie 1 — Constitution save (Undead Fortitude)"),
+        "{lines}"
+    );
+    let z = sheet(&mut e, "Zombie 1");
+    let saved = lines.contains("Zombie 1 drops to 1 HP instead (Undead Fortitude)");
+    assert_eq!(
+        (z.dead, z.hp),
+        if saved { (false, 1) } else { (true, 0) },
+        "{lines}"
+    );
+    held.push(saved);
+    advance(&mut e);
+    // Radiant damage: no save.
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Bran"}, "actionType": "cast_spell", "spell": "Sacred Flame", "target": {"name": "Zombie 2"}}),
+    )
+    .unwrap();
+    let lines = out.lines.join("\n");
+    if out.details["targets"][0]["saved"] == false {
+        assert!(
+            lines.contains("Zombie 2's Undead Fortitude does not hold against radiant damage"),
+            "{lines}"
+        );
+        assert!(sheet(&mut e, "Zombie 2").dead);
+    }
+    assert_eq!(held, vec![PINNED_ZOMBIE_HELD]);
+}
+const PINNED_ZOMBIE_HELD: bool = true;

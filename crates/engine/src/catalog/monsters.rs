@@ -170,3 +170,52 @@ pub fn monster_slots(m: &tabletop_srd::model::Monster) -> SpellSlots {
     }
     s
 }
+
+/// Undead Fortitude: damage that drops the creature to 0 HP calls for a CON save of DC 5 + the
+/// damage taken (not for radiant damage or a critical hit); on a success it drops to 1 HP
+/// instead. Returns whether it held on.
+pub fn undead_fortitude(
+    call: &mut crate::engine::Call<'_>,
+    c: &mut Character,
+    parts: &[DamagePart],
+    r: &tabletop_rules::damage::DamageResult,
+    critical: bool,
+    lines: &mut Vec<String>,
+) -> crate::error::Result<bool> {
+    if r.hp_after > 0 || r.hp_before == 0 || !has_trait(c, "Undead Fortitude") {
+        return Ok(false);
+    }
+    if critical
+        || parts
+            .iter()
+            .any(|p| p.damage_type == Some(DamageType::Radiant))
+    {
+        lines.push(format!(
+            "{}'s Undead Fortitude does not hold against {}",
+            c.name,
+            if critical {
+                "a critical hit"
+            } else {
+                "radiant damage"
+            }
+        ));
+        return Ok(false);
+    }
+    let dc = 5 + i32::try_from(r.total).unwrap_or(i32::MAX - 5);
+    let out =
+        crate::concentration::roll_save(call, c, Ability::Constitution, dc, "Undead Fortitude")?;
+    lines.push(format!("{} — {}", c.name, out.summary()));
+    if out.success != Some(true) {
+        return Ok(false);
+    }
+    c.hp = 1;
+    c.dead = false;
+    c.death_saves = Default::default();
+    c.conditions
+        .retain(|e| e.condition != Condition::Unconscious);
+    lines.push(format!(
+        "{} drops to 1 HP instead (Undead Fortitude)",
+        c.name
+    ));
+    Ok(true)
+}

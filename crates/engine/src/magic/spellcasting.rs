@@ -1153,9 +1153,13 @@ pub fn resolve(
                 let amount = u32::try_from(amount.max(0)).unwrap_or(u32::MAX);
                 tr.damage_rolled = Some(i64::from(amount));
                 let mut changes = Vec::new();
-                let r = crate::update::damage(
+                let parts = [DamagePart::new(spell.damage_type, amount)];
+                let r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
+                crate::catalog::monsters::undead_fortitude(
+                    call,
                     &mut target,
-                    &[DamagePart::new(spell.damage_type, amount)],
+                    &parts,
+                    &r,
                     critical,
                     &mut changes,
                 )?;

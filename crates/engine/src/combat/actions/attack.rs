@@ -627,6 +627,7 @@ pub fn apply_damage_to(
     let mut changes = Vec::new();
     let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
+    crate::catalog::monsters::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
