@@ -68,21 +68,39 @@ pub fn coverage(srd: &Compendium) -> Coverage {
             items.get(k).map(|e| e.mechanical())
         }),
     );
+    // Monster abilities: the traits and hit riders `catalog::monsters` applies count as
+    // mechanical; the rest has no entry yet.
+    let mut applied: BTreeSet<String> = BTreeSet::new();
     let abilities: Vec<String> = srd
         .monsters()
         .iter()
         .flat_map(|m| {
-            m.special_abilities
+            let mut keys = Vec::new();
+            for a in m
+                .special_abilities
                 .iter()
                 .chain(&m.actions)
                 .chain(&m.legendary_actions)
                 .chain(&m.reactions)
-                .map(move |a| format!("{}/{}", m.index, a.name))
+            {
+                let key = format!("{}/{}", m.index, a.name);
+                if super::monsters::APPLIED_TRAITS
+                    .iter()
+                    .any(|t| a.name.eq_ignore_ascii_case(t))
+                    || super::monsters::rider_in(&a.desc).is_some()
+                {
+                    applied.insert(key.clone());
+                }
+                keys.push(key);
+            }
+            keys
         })
         .collect();
     categories.insert(
         "monsterAbilities".into(),
-        count(abilities.iter().map(String::as_str), none),
+        count(abilities.iter().map(String::as_str), |k| {
+            applied.contains(k).then_some(true)
+        }),
     );
     categories.insert(
         "traits".into(),

@@ -134,6 +134,14 @@ pub fn nonmagical_defense(
     out
 }
 
+/// The special abilities this module applies, by SRD name.
+pub const APPLIED_TRAITS: &[&str] = &[
+    "Pack Tactics",
+    "Magic Resistance",
+    "Undead Fortitude",
+    "Spellcasting",
+];
+
 /// A hit's saving-throw rider written in a stat-block action ("must succeed on a DC 11 Strength
 /// saving throw or be knocked prone"): (DC, ability, conditions).
 pub fn hit_rider(attacker: &Character, action: &str) -> Option<(i32, Ability, Vec<Condition>)> {
@@ -142,7 +150,12 @@ pub fn hit_rider(attacker: &Character, action: &str) -> Option<(i32, Ability, Ve
         .actions
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(action))?;
-    let l = a.desc.to_lowercase();
+    rider_in(&a.desc)
+}
+
+/// The saving-throw rider of an attack's text, if it has one the engine applies.
+pub fn rider_in(desc: &str) -> Option<(i32, Ability, Vec<Condition>)> {
+    let l = desc.to_lowercase();
     let i = l.find("hit:")?;
     let after = &l[i..];
     if !after.contains("saving throw or") {
