@@ -30,6 +30,7 @@
 pub mod area;
 pub mod cover;
 pub mod error;
+pub mod features;
 pub mod geometry;
 pub mod map;
 pub mod movement;

@@ -2599,6 +2599,9 @@ fn fill(alias: &Alias, map: &mut Map<String, Value>) -> Result<(), ToolError> {
 }
 
 #[cfg(test)]
+mod compat_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalog;

@@ -14,5 +14,6 @@ pub mod render_world;
 pub mod reply;
 pub mod resources;
 pub mod schema;
+pub mod spec;
 pub mod surface;
 pub mod tools;

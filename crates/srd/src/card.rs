@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::compendium::Entry;
+use crate::entry::Entry;
 use crate::model::*;
 
 /// A record that can render itself as a compact text card.

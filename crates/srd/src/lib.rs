@@ -23,7 +23,11 @@
 
 mod card;
 mod compendium;
+mod convert;
+mod entry;
 mod error;
+mod index;
+mod kind;
 mod load;
 pub mod model;
 mod raw;
@@ -33,10 +37,11 @@ mod search;
 mod data_tests;
 
 pub use card::{Card, cr_text, ordinal, summary};
-pub use compendium::{Compendium, Entry, Provenance, Ruleset};
+pub use compendium::{Compendium, Provenance, Ruleset};
+pub use entry::Entry;
 pub use error::SrdError;
+pub use kind::{EntryKind, normalize};
 pub use model::*;
 pub use search::{
-    DEFAULT_PER_PAGE, EntryKind, Hit, Lookup, MAX_PER_PAGE, SearchFilters, SearchPage, SearchQuery,
-    normalize,
+    DEFAULT_PER_PAGE, Hit, Lookup, MAX_PER_PAGE, SearchFilters, SearchPage, SearchQuery,
 };

@@ -20,10 +20,10 @@ use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill}
 
 use super::{Access, invoke, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::render;
 use crate::reply::Reply;
 use crate::schema::{input_schema, lean_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 /// Six ability scores by abbreviation; each optional where a method fills it.
 #[derive(Debug, Default, Deserialize, JsonSchema)]

@@ -12,9 +12,9 @@ use tabletop_rules::{Ability, Skill};
 use super::{Access, EngineT, MAX_BATCH, invoke_batch};
 use crate::arg_enum;
 use crate::args;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::{Reply, ToolError};
 use crate::schema::{input_schema, lean_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// What kind of check.

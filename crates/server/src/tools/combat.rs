@@ -19,9 +19,9 @@ use tabletop_rules::{Ability, Condition, DamageType, Size};
 
 use super::{Access, invoke, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::{input_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// Which side a combatant fights on.

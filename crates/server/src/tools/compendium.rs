@@ -13,9 +13,9 @@ use tabletop_srd::{Card, EntryKind, SearchFilters, SearchQuery};
 
 use super::{Access, invoke};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::input_schema;
+use crate::spec::{Category, ToolSpec};
 
 /// A kind of SRD entry; accepts plurals and common synonyms ("spells", "species", "item").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

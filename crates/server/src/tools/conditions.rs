@@ -10,9 +10,9 @@ use tabletop_rules::{Ability, Condition};
 
 use super::{Access, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::{input_schema, lean_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// What to do with a condition.

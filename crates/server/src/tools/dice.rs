@@ -6,9 +6,9 @@ use tabletop_engine::rolls::{RollRequest, roll_dice};
 use tabletop_engine::{Call, EngineError};
 
 use super::{Access, invoke_batch};
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::{input_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 /// Arguments of `roll_dice`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -12,9 +12,9 @@ use tabletop_rules::modifiers::ModifierKind;
 
 use super::{Access, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::{input_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// What to do with effects.

@@ -13,9 +13,9 @@ use tabletop_engine::{Call, EngineError};
 use super::combat::{ParticipantArg, participant};
 use super::{Access, invoke, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::{input_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 /// Arguments of `advance_turn`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -19,9 +19,9 @@ use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 use super::{Access, EngineT, invoke, invoke_batch};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::{Reply, ToolError};
 use crate::schema::{input_schema, with_batch};
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// What to do.

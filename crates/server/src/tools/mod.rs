@@ -12,20 +12,19 @@ mod encounter;
 mod inventory;
 mod magic;
 mod rest;
+mod session;
 pub(crate) mod spatial;
 mod spells;
 mod world;
 
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tabletop_engine::{Call, Engine, EngineError, SqliteStore};
+use tabletop_engine::{Call, EngineError};
 
 use crate::args;
-use crate::catalog::ToolSpec;
 use crate::reply::{Reply, ToolError};
-
-/// The engine type the server runs.
-pub type EngineT = Engine<SqliteStore>;
+pub use crate::spec::EngineT;
+use crate::spec::ToolSpec;
 
 /// Every tool spec, in advertised order.
 pub fn specs() -> Vec<ToolSpec> {
@@ -42,6 +41,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(magic::specs());
     v.extend(spells::specs());
     v.extend(world::specs());
+    v.extend(session::specs());
     v.extend(inventory::specs());
     v.extend(compendium::specs());
     v
@@ -138,4 +138,52 @@ pub fn invoke_batch<A: DeserializeOwned>(
         structured: json!({ "results": structured }),
         image_png_base64: None,
     })
+}
+
+/// Rejects fields the chosen operation does not use, naming the ones it does.
+pub(crate) fn check_fields(
+    tool: &str,
+    raw: &Value,
+    table: &[(&str, &[&str])],
+) -> Result<(), ToolError> {
+    let Some(obj) = raw.as_object() else {
+        return Ok(());
+    };
+    let Some(op) = obj.get("operation").and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let op = tabletop_rules::vocab::normalize_key(op);
+    let Some((_, allowed)) = table.iter().find(|(o, _)| *o == op) else {
+        return Ok(());
+    };
+    let stray: Vec<&str> = obj
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != "operation" && !allowed.contains(k))
+        // Fields no operation knows are left to the parser, which suggests the closest.
+        .filter(|k| table.iter().any(|(_, f)| f.contains(k)))
+        .collect();
+    if stray.is_empty() {
+        return Ok(());
+    }
+    let used_by: Vec<String> = stray
+        .iter()
+        .map(|k| {
+            let ops: Vec<&str> = table
+                .iter()
+                .filter(|(_, f)| f.contains(k))
+                .map(|(o, _)| *o)
+                .collect();
+            format!("{k} (used by {})", ops.join(", "))
+        })
+        .collect();
+    Err(ToolError(format!(
+        "{tool} operation {op} does not use {}; it takes {}",
+        used_by.join(", "),
+        if allowed.is_empty() {
+            "no other field".to_string()
+        } else {
+            allowed.join(", ")
+        }
+    )))
 }

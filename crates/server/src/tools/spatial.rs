@@ -24,9 +24,9 @@ use tabletop_grid::{Cover, Metric, Position, Viewport};
 
 use super::{Access, EngineT, invoke};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::{Reply, ToolError};
 use crate::schema::input_schema;
+use crate::spec::{Category, ToolSpec};
 
 arg_enum! {
     /// Diagonal rule.

@@ -16,9 +16,9 @@ use tabletop_rules::{Ability, Condition, DamageType};
 use super::combat::WhoArg;
 use super::{Access, invoke};
 use crate::arg_enum;
-use crate::catalog::{Category, ToolSpec};
 use crate::reply::Reply;
 use crate::schema::input_schema;
+use crate::spec::{Category, ToolSpec};
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
     Who { id, name }
