@@ -15,6 +15,7 @@ pub mod model;
 pub mod render;
 pub mod spatial;
 pub mod terrain;
+pub mod traits;
 pub mod turn;
 pub mod view;
 

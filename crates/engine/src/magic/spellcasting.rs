@@ -1103,7 +1103,7 @@ pub fn resolve(
                     req = req.advantage("dodging");
                 }
             }
-            if crate::catalog::monsters::magic_resistance(&target) {
+            if crate::combat::traits::magic_resistance(&target) {
                 req = req.advantage("Magic Resistance");
             }
             let out = roll_d20_test(&eff, &req, call.rng()?);
@@ -1155,7 +1155,7 @@ pub fn resolve(
                 let mut changes = Vec::new();
                 let parts = [DamagePart::new(spell.damage_type, amount)];
                 let r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
-                crate::catalog::monsters::undead_fortitude(
+                crate::combat::traits::undead_fortitude(
                     call,
                     &mut target,
                     &parts,

@@ -222,7 +222,7 @@ pub fn situation(
             s.advantage.push("helped (Help action)".into());
         }
     }
-    s.advantage.extend(crate::catalog::monsters::pack_tactics(
+    s.advantage.extend(crate::combat::traits::pack_tactics(
         call, enc, attacker, target,
     ));
     Ok(s)
@@ -627,7 +627,7 @@ pub fn apply_damage_to(
     let mut changes = Vec::new();
     let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
-    crate::catalog::monsters::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
+    crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -830,14 +830,13 @@ pub fn strike(
         ProfileSource::Weapon { item_id } => Some(item_id.as_str()),
         _ => None,
     };
-    let magical = crate::catalog::monsters::magical_attack(&attacker, item_id);
-    let parts =
-        crate::catalog::monsters::nonmagical_defense(&target, magical, parts, &mut out.lines);
+    let magical = crate::combat::traits::magical_attack(&attacker, item_id);
+    let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
     // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
     if !t.dead
         && let Some((dc, ability, conds)) =
-            crate::catalog::monsters::hit_rider(&attacker, &profile.name)
+            crate::combat::traits::hit_rider(&attacker, &profile.name)
     {
         let mut t2 = combat::sheet(call, &t.id)?;
         let save = concentration::roll_save(call, &t2, ability, dc, &profile.name)?;

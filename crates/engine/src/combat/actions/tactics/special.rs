@@ -1,6 +1,7 @@
 //! Stat-block special abilities (breath weapons, recharge and N/Day abilities), legendary
 //! actions and lair actions, resolved with saves and damage against their targets or area.
 
+use crate::catalog::monsters::{conditions_in, dc_in};
 use serde_json::{Value, json};
 use tabletop_grid::{
     AreaOfEffect, AreaOrigin, Compass, CoverOptions, Direction, Position, Shape, footprint,
@@ -8,7 +9,7 @@ use tabletop_grid::{
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
-use tabletop_rules::{Ability, Condition, Skill};
+use tabletop_rules::{Ability, Skill};
 
 use super::{actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule};
 use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
@@ -199,50 +200,6 @@ fn area_in(text: &str) -> Option<TextArea> {
         return Some(TextArea::Shape(shape));
     }
     None
-}
-
-/// "DC 15 Dexterity" in rules text.
-pub(crate) fn dc_in(text: &str) -> Option<(i32, Ability)> {
-    let l = text.to_lowercase();
-    let i = l.find("dc ")?;
-    let mut it = l[i + 3..].split_whitespace();
-    let dc = it.next()?.trim_end_matches([',', '.']).parse().ok()?;
-    let ability = match it.next()?.get(..3)? {
-        "str" => Ability::Strength,
-        "dex" => Ability::Dexterity,
-        "con" => Ability::Constitution,
-        "int" => Ability::Intelligence,
-        "wis" => Ability::Wisdom,
-        "cha" => Ability::Charisma,
-        _ => return None,
-    };
-    Some((dc, ability))
-}
-
-/// Conditions a failed save imposes, read from the text.
-pub(crate) fn conditions_in(text: &str) -> Vec<Condition> {
-    let l = text.to_lowercase();
-    let mut out = Vec::new();
-    if l.contains("knocked prone") || l.contains("fall prone") || l.contains("be prone") {
-        out.push(Condition::Prone);
-    }
-    for (word, c) in [
-        ("frightened", Condition::Frightened),
-        ("poisoned", Condition::Poisoned),
-        ("paralyzed", Condition::Paralyzed),
-        ("restrained", Condition::Restrained),
-        ("stunned", Condition::Stunned),
-        ("blinded", Condition::Blinded),
-        ("charmed", Condition::Charmed),
-        ("deafened", Condition::Deafened),
-        ("petrified", Condition::Petrified),
-        ("incapacitated", Condition::Incapacitated),
-    ] {
-        if l.contains(word) {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// How long a condition from the text lasts: save-ends when the text repeats the save at the
