@@ -2,15 +2,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::character::{Character, CharacterFilter};
-use crate::combat::Encounter;
 use crate::error::{EngineError, Result};
-use crate::event::Event;
-use crate::notes::{Note, NoteFilter, NoteOrder};
-use crate::party::Party;
+use crate::model::character::{Character, CharacterFilter};
+use crate::model::encounter::Encounter;
+use crate::model::event::Event;
+use crate::model::notes::{Note, NoteFilter, NoteOrder};
+use crate::model::party::Party;
+use crate::model::travel::TravelEntry;
+use crate::model::world::{Connection, Location};
 use crate::store::{CampaignInfo, Tx};
-use crate::travel::TravelEntry;
-use crate::world::{Connection, Location};
 
 /// Format version of [`CampaignExport`].
 pub const EXPORT_FORMAT: u32 = 1;

@@ -9,10 +9,11 @@ use tabletop_rules::d20::{
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::{Ability, DamageType};
 
-use crate::character::{Character, CharacterRef, StatAction, resolve_with_fields};
+use crate::characters::resolve_with_fields;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
+use crate::inventory::weapons::{equipped_weapon, weapon_attack, weapon_proficiency};
+use crate::model::character::{Character, CharacterRef, StatAction};
 
 /// An attack made with an equipped weapon.
 #[derive(Debug, Clone, Default)]
@@ -218,12 +219,12 @@ fn roll_damage(
 
 /// The stat-block action called `name` (case-insensitive) that makes an attack roll.
 fn stat_block_attack<'c>(c: &'c Character, name: &str) -> Option<&'c StatAction> {
-    let key = crate::character::name_key(name);
+    let key = crate::model::names::name_key(name);
     c.stat_block
         .as_ref()?
         .actions
         .iter()
-        .find(|a| a.attack_bonus.is_some() && crate::character::name_key(&a.name) == key)
+        .find(|a| a.attack_bonus.is_some() && crate::model::names::name_key(&a.name) == key)
 }
 
 /// Adds the stat block's attacks to a "no such weapon" error, so the fix is in the message.

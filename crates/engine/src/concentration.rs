@@ -3,74 +3,19 @@
 //! incapacitation end it; a new concentration spell ends the old; ending it removes the effects
 //! and conditions linked to it, on every character, and the answer says so.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::concentration_dc;
-use tabletop_rules::{Ability, Condition};
 
-use crate::character::{Character, CharacterRef, name_key, resolve};
+use crate::characters::resolve;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef};
+use crate::model::names::name_key;
 
-/// What a character is concentrating on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Concentration {
-    /// The spell.
-    pub spell: String,
-    /// The effects and conditions it holds up, on any character.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub links: Vec<ConcentrationLink>,
-}
-
-impl Concentration {
-    /// Adds a link unless it is already there.
-    pub fn add_link(&mut self, link: ConcentrationLink) {
-        if !self.links.contains(&link) {
-            self.links.push(link);
-        }
-    }
-}
-
-/// An effect or condition held up by a concentration.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConcentrationLink {
-    /// The character that bears it.
-    pub character_id: String,
-    /// An effect, by name (same-name effects do not stack).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<String>,
-    /// A condition.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<Condition>,
-}
-
-impl ConcentrationLink {
-    /// A link to the effect `name` on `character_id`.
-    pub fn effect(character_id: &str, name: &str) -> Self {
-        Self {
-            character_id: character_id.to_string(),
-            effect: Some(name.to_string()),
-            condition: None,
-        }
-    }
-
-    /// A link to `condition` on `character_id`.
-    pub fn condition(character_id: &str, condition: Condition) -> Self {
-        Self {
-            character_id: character_id.to_string(),
-            effect: None,
-            condition: Some(condition),
-        }
-    }
-
-    fn same(&self, other: &ConcentrationLink) -> bool {
-        self.character_id == other.character_id
-            && self.condition == other.condition
-            && self.effect.as_deref().map(name_key) == other.effect.as_deref().map(name_key)
-    }
-}
+/// The data of this family lives in the model; re-exported so the old paths keep working.
+pub use crate::model::concentration::{Concentration, ConcentrationLink};
 
 /// A concentration that ended, and what ended with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -7,11 +7,14 @@ use serde::Serialize;
 use tabletop_rules::Condition;
 use tabletop_rules::conditions::{MAX_EXHAUSTION, condition_effects};
 
-use crate::character::{Character, CharacterRef, ConditionEntry, resolve, resolve_with_fields};
-use crate::concentration::{self, ConcentrationEnd, ConcentrationLink};
-use crate::effects::{Duration, DurationRequest, check_duration};
+use crate::characters::{resolve, resolve_with_fields};
+use crate::concentration::{self, ConcentrationEnd};
+use crate::effects::{DurationRequest, check_duration};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef, ConditionEntry};
+use crate::model::concentration::ConcentrationLink;
+use crate::model::effects::Duration;
 
 /// A `manage_condition` operation.
 #[derive(Debug, Clone)]

@@ -9,9 +9,10 @@ use tabletop_rules::abilities::{
 };
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
-use crate::character::{Character, ConditionEntry, name_key};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, ConditionEntry};
+use crate::model::names::name_key;
 
 /// How ability scores are produced.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use tabletop_srd::Compendium;
 use crate::compendium::CompendiumSource;
 
 use crate::error::{EngineError, Result};
-use crate::event::{Change, EventDraft};
+use crate::model::event::{Change, EventDraft};
 use crate::store::{CampaignId, Store, StoreError, Transaction, Tx};
 
 /// How to open a campaign.

@@ -4,7 +4,7 @@
 use tabletop_rules::UnknownName;
 use tabletop_rules::dice::DiceError;
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// Everything a use case can refuse or fail with.
 #[derive(Debug, thiserror::Error)]

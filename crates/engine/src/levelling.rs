@@ -8,10 +8,11 @@ use tabletop_rules::Ability;
 use tabletop_rules::abilities::proficiency_bonus;
 use tabletop_rules::hp::{HitDie, HpMethod, LevelHp, hp_for_levels};
 
-use crate::character::{CharacterRef, resolve};
+use crate::characters::resolve;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::slots::SpellSlots;
+use crate::model::character::CharacterRef;
+use crate::model::slots::SpellSlots;
 
 /// How hit points are gained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

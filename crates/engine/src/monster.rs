@@ -7,12 +7,12 @@ use tabletop_rules::abilities::{AbilityScores, ProficiencyLevel};
 use tabletop_rules::{Ability, CharacterType};
 use tabletop_srd::{EntryKind, Lookup, Monster, MonsterAction, SaveDc, SaveEffect, Usage, cr_text};
 
-use crate::character::{
-    Character, MultiattackPart, StatAction, StatAlternative, StatBlock, StatDamage, StatDc,
-};
 use crate::creation::{CreateMode, CreateOutcome, CreateRequest};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{
+    Character, MultiattackPart, StatAction, StatAlternative, StatBlock, StatDamage, StatDc,
+};
 
 /// Builds an NPC or enemy from the SRD monster `req.from_monster` (fuzzy name); stores it unless
 /// previewing or validating. Only name, type, notes and the mode may be given beside it.

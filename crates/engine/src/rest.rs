@@ -7,10 +7,11 @@ use serde::Serialize;
 use tabletop_rules::Condition;
 use tabletop_rules::hp::HitDieSpend;
 
-use crate::character::{Character, CharacterRef, Recharge, resolve};
-use crate::effects::Duration;
+use crate::characters::resolve;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef, Recharge};
+use crate::model::effects::Duration;
 use crate::slots;
 
 /// Short or long.

@@ -7,11 +7,12 @@ use serde::Serialize;
 
 use crate::engine::Call;
 use crate::error::Result;
-use crate::event::Event;
-use crate::notes::{Importance, Note, NoteFilter, NoteOrder};
-use crate::party::{MemberView, PartyRef, party_view, resolve_party};
+use crate::model::event::Event;
+use crate::model::notes::{Importance, Note, NoteFilter, NoteOrder};
+use crate::model::party::PartyRef;
+use crate::model::world::Lighting;
+use crate::party::{MemberView, party_view, resolve_party};
 use crate::travel::{ExitSeen, status_of};
-use crate::world::Lighting;
 
 /// How much to say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

@@ -3,16 +3,23 @@
 //! DM's force; hidden ways must be found first (a Perception or Investigation check against the
 //! find DC); one-way ways are enforced. Every move notes its travel time.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tabletop_rules::Skill;
 use tabletop_rules::d20::D20Test;
 
-use crate::character::{Character, CharacterRef, name_key, resolve};
+use crate::characters::resolve;
 use crate::checks::{CheckOutcome, CheckRequest, roll_check};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::party::{Party, PartyRef, resolve_party};
-use crate::world::{Connection, Exit, Location, LocationRef, exits_of, resolve_location};
+use crate::model::character::{Character, CharacterRef};
+use crate::model::names::name_key;
+use crate::model::party::{Party, PartyRef};
+use crate::model::world::{Connection, Location, LocationRef};
+use crate::party::resolve_party;
+use crate::world::{Exit, exits_of, resolve_location};
+
+/// The data of this family lives in the model; re-exported so the old paths keep working.
+pub use crate::model::travel::TravelEntry;
 
 /// How a locked way is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,31 +45,6 @@ pub struct MoveRequest<'a> {
     pub force: bool,
     /// Who makes the check (default the leader).
     pub character: Option<CharacterRef<'a>>,
-}
-
-/// A travel-log entry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TravelEntry {
-    /// Where from: id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_id: Option<String>,
-    /// Where from: name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_name: Option<String>,
-    /// Where to: id.
-    pub to_id: String,
-    /// Where to: name.
-    pub to_name: String,
-    /// The connection taken.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub connection_id: Option<String>,
-    /// How ("door, unlocked with Iron Key", "forced by the DM", …).
-    pub how: String,
-    /// Minutes it took.
-    pub minutes: u32,
-    /// The party's travel minutes after the move.
-    pub elapsed_minutes: u64,
 }
 
 /// The result of a move: the party moved, or a check to open the way failed.

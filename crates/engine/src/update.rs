@@ -12,12 +12,12 @@ use tabletop_rules::damage::{
 use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
-use crate::character::{
-    Character, CharacterRef, ConditionEntry, Recharge, Resource, name_key, resolve,
-};
+use crate::characters::resolve;
 use crate::concentration::{self, ConcentrationCheck, ConcentrationEnd};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef, ConditionEntry, Recharge, Resource};
+use crate::model::names::name_key;
 
 /// The source recorded on conditions the engine adds when a creature drops to 0 HP.
 pub const ZERO_HP_SOURCE: &str = "0 HP";

@@ -9,89 +9,20 @@
 //! [`on_enter`] after a creature's move: an aura it entered applies unless it already did to that
 //! creature this turn. `manage_aura` creates, lists, removes and processes them by hand.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tabletop_grid::Metric;
 use tabletop_rules::damage::DamagePart;
-use tabletop_rules::{Ability, Condition, DamageType};
+use tabletop_rules::{Condition, DamageType};
 
-use super::model::{Encounter, Side};
-use crate::character::{ConditionEntry, name_key};
-use crate::effects::Duration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::ConditionEntry;
+use crate::model::effects::Duration;
+use crate::model::encounter::{Encounter, Side};
+use crate::model::names::name_key;
 
-/// Whom an aura touches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum AuraAffects {
-    /// Creatures hostile to the bearer.
-    Enemies,
-    /// The bearer's side and its allies (not the bearer).
-    Allies,
-    /// Everyone but the bearer.
-    All,
-    /// Everyone, the bearer included.
-    AllAndSelf,
-    /// The bearer's allies and the bearer.
-    AlliesAndSelf,
-}
-
-/// A saving throw against an aura.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuraSave {
-    /// Ability.
-    pub ability: Ability,
-    /// DC.
-    pub dc: i32,
-    /// A success halves the damage (otherwise it negates everything).
-    pub half: bool,
-}
-
-/// An aura on the battlefield.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Aura {
-    /// Id within the encounter ("au1").
-    pub id: String,
-    /// Name ("Spirit Guardians").
-    pub name: String,
-    /// The combatant it is centred on (moves with it).
-    pub bearer_id: String,
-    /// Radius in feet from the bearer's space.
-    pub radius_ft: u32,
-    /// Damage dice on a creature inside.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage: Option<String>,
-    /// Damage type.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage_type: Option<DamageType>,
-    /// Healing dice on a creature inside.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub healing: Option<String>,
-    /// Condition imposed (on a failed save, or outright), until the start of its next turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<Condition>,
-    /// The save.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub save: Option<AuraSave>,
-    /// Whom it touches.
-    pub affects: AuraAffects,
-    /// Rounds left (counted at the start of the bearer's turns); absent: until removed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rounds_left: Option<u32>,
-    /// The spell whose concentration (by the bearer) holds it up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concentration: Option<String>,
-    /// Who it has touched this turn: (character id, round, turn index).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub touched: Vec<(String, u32, usize)>,
-    /// An affected creature's speed is halved inside it (Spirit Guardians): each step that
-    /// ends inside costs double.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub halves_speed: bool,
-}
+/// The data of this family lives in the model; re-exported so the old paths keep working.
+pub use crate::model::aura::{Aura, AuraAffects, AuraSave};
 
 /// A new aura as requested.
 #[derive(Debug, Clone)]
@@ -407,7 +338,7 @@ pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aur
         ));
     }
     if n.rounds
-        .is_some_and(|r| !(1..=crate::effects::MAX_ROUNDS).contains(&r))
+        .is_some_and(|r| !(1..=crate::model::effects::MAX_ROUNDS).contains(&r))
     {
         return Err(EngineError::invalid(
             "rounds",

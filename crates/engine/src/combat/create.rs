@@ -11,12 +11,11 @@ use tabletop_rules::encounter::{self, Difficulty};
 use tabletop_rules::roller::DieRoller;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size};
 
-use super::model::*;
-use crate::character::{
-    Character, CharacterRef, StatAction, StatBlock, StatDamage, resolve_with_fields,
-};
+use crate::characters::resolve_with_fields;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef, StatAction, StatBlock, StatDamage};
+use crate::model::encounter::*;
 
 /// Where a participant comes from.
 #[derive(Debug, Clone)]
@@ -368,13 +367,13 @@ fn wisdom_modifier(stats: &BTreeMap<Ability, i64>) -> i32 {
 /// A name not yet used in the campaign: `base` itself when `numbered` is false and it is free,
 /// else "base N" with the lowest free N from `from`.
 fn free_name(taken: &BTreeSet<String>, base: &str, numbered: bool, from: &mut u32) -> String {
-    if !numbered && !taken.contains(&crate::character::name_key(base)) {
+    if !numbered && !taken.contains(&crate::model::names::name_key(base)) {
         return base.to_string();
     }
     loop {
         let n = format!("{base} {}", *from);
         *from += 1;
-        if !taken.contains(&crate::character::name_key(&n)) {
+        if !taken.contains(&crate::model::names::name_key(&n)) {
             return n;
         }
     }
@@ -427,7 +426,7 @@ pub(crate) fn taken_names(call: &Call<'_>) -> Result<BTreeSet<String>> {
         .tx_ref()
         .character_names(call.campaign())?
         .into_iter()
-        .map(|(_, n)| crate::character::name_key(&n))
+        .map(|(_, n)| crate::model::names::name_key(&n))
         .collect())
 }
 
@@ -495,7 +494,7 @@ pub(crate) fn gather(
                     let mut derivations = Vec::new();
                     let mut c = crate::monster::from_stat_block(m, &mut derivations);
                     c.name = free_name(taken, &base, *count > 1, &mut n);
-                    taken.insert(crate::character::name_key(&c.name));
+                    taken.insert(crate::model::names::name_key(&c.name));
                     c.kind = CharacterType::Enemy;
                     joining.push(Joining {
                         side: p.side.unwrap_or(Side::Enemy),
@@ -517,7 +516,7 @@ pub(crate) fn gather(
                 let mut c = inline_character(sb, kind)?;
                 let mut n = 1;
                 c.name = free_name(taken, &c.name.clone(), false, &mut n);
-                taken.insert(crate::character::name_key(&c.name));
+                taken.insert(crate::model::names::name_key(&c.name));
                 joining.push(Joining {
                     character: c,
                     side,

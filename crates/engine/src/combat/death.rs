@@ -8,9 +8,10 @@
 use serde::Serialize;
 use tabletop_rules::damage::{self, DamageError, DeathSaveResult, Vitals};
 
-use crate::character::{Character, CharacterRef, resolve};
+use crate::characters::resolve;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, CharacterRef};
 
 /// What one death save did.
 #[derive(Debug, Clone, Serialize)]

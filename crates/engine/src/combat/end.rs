@@ -11,10 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use tabletop_rules::Condition;
 
-use super::model::*;
-use crate::character::{CharacterRef, name_key};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::CharacterRef;
+use crate::model::encounter::*;
+use crate::model::names::name_key;
 
 /// How a fight ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -398,7 +399,7 @@ pub(crate) fn finish(
                 .character(call.campaign(), &cb.character_id)?
                 .is_some()
             {
-                crate::character::delete_character(
+                crate::characters::delete_character(
                     call,
                     CharacterRef::new(Some(&cb.character_id), None),
                 )?;

@@ -5,10 +5,10 @@ use serde::Serialize;
 
 use super::create::{self, InitiativeRoll, MAX_COMBATANTS, ParticipantSpec};
 use super::end::{CharacterDiff, diff};
-use super::model::*;
 use crate::combat::actions::Who;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::encounter::*;
 
 /// A `manage_encounter` operation.
 #[derive(Debug, Clone)]

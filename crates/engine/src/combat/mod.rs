@@ -11,7 +11,6 @@ pub mod create;
 pub mod death;
 pub mod end;
 pub mod manage;
-pub mod model;
 pub mod render;
 pub mod spatial;
 pub mod terrain;
@@ -19,11 +18,14 @@ pub mod traits;
 pub mod turn;
 pub mod view;
 
-pub use model::*;
+/// The encounter data lives in the model; re-exported so `combat::Encounter` and
+/// `combat::model::…` keep working.
+pub use crate::model::encounter as model;
+pub use crate::model::encounter::*;
 
-use crate::character::Character;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
 
 /// Loads the encounter `id`, or, when `id` is `None`, the one active encounter.
 pub fn load(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
@@ -97,7 +99,7 @@ pub fn load_for(call: &Call<'_>, id: Option<&str>, named: &[&actions::Who]) -> R
             w.id.as_deref()
                 .is_some_and(|id| id.trim() == c.character_id)
                 || w.name.as_deref().is_some_and(|n| {
-                    crate::character::name_key(n) == crate::character::name_key(&c.name)
+                    crate::model::names::name_key(n) == crate::model::names::name_key(&c.name)
                 })
         })
     };
@@ -188,11 +190,11 @@ pub fn find_combatant<'e>(
             format!("name a combatant by {field}Id or {field}Name"),
         ));
     };
-    let key = crate::character::name_key(name);
+    let key = crate::model::names::name_key(name);
     let hits: Vec<&Combatant> = e
         .order
         .iter()
-        .filter(|c| crate::character::name_key(&c.name) == key)
+        .filter(|c| crate::model::names::name_key(&c.name) == key)
         .collect();
     match hits.as_slice() {
         [one] => Ok(one),
@@ -210,12 +212,12 @@ pub fn find_combatant<'e>(
 }
 
 fn not_in(e: &Encounter, given: &str, field: &str) -> EngineError {
-    let key = crate::character::name_key(given);
+    let key = crate::model::names::name_key(given);
     let mut names: Vec<(usize, String)> = e
         .order
         .iter()
         .map(|c| {
-            let k = crate::character::name_key(&c.name);
+            let k = crate::model::names::name_key(&c.name);
             let score = if k.contains(&key) || key.contains(&k) {
                 0
             } else {

@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tabletop_grid::{AsciiMap, RenderOptions};
 
-use super::model::*;
 use crate::engine::Call;
 use crate::error::Result;
+use crate::model::encounter::*;
 
 /// A token of 1–2 characters per combatant: initial and number for numbered creatures ("G1"),
 /// else the first two letters ("Ar"), made unique.

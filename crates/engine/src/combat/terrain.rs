@@ -6,9 +6,9 @@
 use serde::Serialize;
 use tabletop_grid::{AreaOfEffect, AreaOrigin, Position, Shape, Terrain};
 
-use super::model::*;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::encounter::*;
 
 /// What to do.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -16,11 +16,12 @@ use tabletop_rules::damage::{DamagePart, DeathSaveResult};
 use tabletop_rules::roller::DieRoller;
 
 use super::end::{EndSummary, Outcome};
-use super::model::*;
-use crate::character::{Character, name_key};
-use crate::effects::TurnPoint;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::effects::TurnPoint;
+use crate::model::encounter::*;
+use crate::model::names::name_key;
 
 /// An `advance_turn` request.
 #[derive(Debug, Clone, Default)]
@@ -478,7 +479,7 @@ pub fn recharge_threshold(c: &Character, ability: &str) -> Option<u32> {
         .chain(&b.legendary_actions)
         .chain(&b.reactions)
         .find(|a| name_key(&a.name) == key)?;
-    super::actions::tactics::special::recharge_min(a.recharge.as_deref()?)
+    super::actions::tactics::ability_text::recharge_min(a.recharge.as_deref()?)
         .filter(|n| (1..=6).contains(n))
 }
 

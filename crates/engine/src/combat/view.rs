@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 use tabletop_grid::{Light, Position};
 
-use super::model::*;
 use crate::engine::Call;
 use crate::error::Result;
+use crate::model::encounter::*;
 
 /// How much to show.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

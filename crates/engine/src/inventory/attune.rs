@@ -3,9 +3,9 @@
 //! that requires attunement gives its magic only while attuned (and equipped).
 
 use super::MAX_ATTUNED;
-use super::ops::{
-    InventoryOutcome, ItemRef, attunement_allowed, effective_line, find_item, load, outcome, save,
-};
+use super::equip::{attunement_allowed, effective_line};
+use super::locate::find_item;
+use super::ops::{InventoryOutcome, ItemRef, load, outcome, save};
 use crate::character::CharacterRef;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};

@@ -6,11 +6,11 @@ use tabletop_rules::DamageType;
 use tabletop_rules::modifiers::{ModifierKind, RollTarget};
 use tabletop_srd::{AttackRange, Compendium, Entry, EntryKind, Equipment, Lookup, MagicItem};
 
-use super::{
-    ArmorCategory, ArmorStats, Charges, Item, ItemType, Rarity, Recharge, WeaponCategory,
-    WeaponProperty, WeaponStats,
-};
 use crate::error::{EngineError, Result};
+use crate::model::inventory::{
+    ArmorCategory, ItemType, Rarity, Recharge, WeaponCategory, WeaponProperty,
+};
+use crate::model::inventory::{ArmorStats, Charges, Item, WeaponStats};
 
 /// An SRD item ready to be carried (its id is filled in when it is given), and how the name was
 /// matched when it was not exact.
@@ -302,11 +302,11 @@ fn resolve_variant<'a>(c: &'a Compendium, m: &'a MagicItem, given: &str) -> Resu
     if m.variants.is_empty() {
         return Ok(m);
     }
-    let key = crate::character::name_key(given);
+    let key = crate::model::names::name_key(given);
     if let Some(v) = m
         .variants
         .iter()
-        .find(|v| crate::character::name_key(&v.name) == key)
+        .find(|v| crate::model::names::name_key(&v.name) == key)
         .and_then(|v| c.magic_item(&v.index))
     {
         return Ok(v);

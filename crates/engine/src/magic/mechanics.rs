@@ -1,5 +1,5 @@
-//! How the spell catalog's entries act on a casting: an entry applied to the SRD's data
-//! ([`apply_entry`]), creature types a spell cannot touch ([`unaffected`]), the kinds that are
+//! How the spell catalog's entries act on a casting (the entry itself is applied to the SRD's data
+//! by `SpellDef::apply_catalog`): creature types a spell cannot touch ([`unaffected`]), the kinds that are
 //! neither attacks, saves nor healing ([`resolve_special`]: narrative spells, HP pools such as
 //! Sleep, AC formulas such as Mage Armor, Counterspell, revival, stabilising), riders on a hit
 //! or failed save ([`apply_riders`]), persistent spells attacking again ([`persistent_level`])
@@ -10,10 +10,8 @@ use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand};
 use tabletop_rules::{Ability, Condition};
 
-use super::spellcasting::{
-    CastPlan, CastReport, SpellAttack, SpellDef, SpellSaveDef, TargetResult, spell_ability,
-};
-use crate::catalog::spells::{AttackRangeKind, Rider, SpellEntry, SpellKind};
+use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
+use crate::catalog::spells::{Rider, SpellEntry, SpellKind};
 use crate::character::{Character, ConditionEntry};
 use crate::concentration::ConcentrationLink;
 use crate::effects::{ActiveEffect, Duration, EndTrigger, SpellGrant, TurnPoint};
@@ -21,73 +19,7 @@ use crate::engine::Call;
 use crate::error::Result;
 use crate::slots::ordinal;
 
-/// Applies a catalog entry to the SRD's reading of a spell: the attack, dice, damage type and
-/// save the data lacks, the condition or effect it imposes; kinds that deal no damage lose the
-/// data's dice (Sleep's 5d8 is a pool of hit points, not damage).
-pub fn apply_entry(def: &mut SpellDef, e: &SpellEntry) {
-    if let Some(a) = e.attack {
-        def.attack = Some(match a {
-            AttackRangeKind::Melee => SpellAttack::Melee,
-            AttackRangeKind::Ranged => SpellAttack::Ranged,
-        });
-    }
-    if let Some(t) = e.damage_type {
-        def.damage_type = Some(t);
-    }
-    if let Some(ability) = e.save {
-        def.save = Some(SpellSaveDef {
-            ability,
-            half: e.half.unwrap_or(false),
-        });
-    } else if let (Some(h), Some(sv)) = (e.half, def.save.as_mut()) {
-        sv.half = h;
-    }
-    match e.kind {
-        SpellKind::Attack | SpellKind::Persistent | SpellKind::Darts => {
-            if e.dice.is_some() {
-                if def.level == 0 {
-                    def.damage_at_level = e.dice.iter().map(|d| (1u8, d.clone())).collect();
-                } else {
-                    def.damage_at_slot = (def.level..=9)
-                        .filter_map(|slot| Some((slot, e.dice_at(def.level, slot)?)))
-                        .collect();
-                }
-            }
-        }
-        SpellKind::Save => {
-            if let Some(c) = e.condition {
-                def.condition = Some(c);
-                def.repeat_save = e.repeat_save;
-            }
-        }
-        SpellKind::Condition => {
-            def.condition = e.condition;
-            def.repeat_save = e.repeat_save;
-            clear_numbers(def);
-        }
-        SpellKind::Effect => {
-            if !e.modifiers.is_empty() {
-                def.effect = Some(def.name.clone());
-            }
-            clear_numbers(def);
-        }
-        SpellKind::HpPool
-        | SpellKind::Narrative
-        | SpellKind::AcFormula
-        | SpellKind::Counterspell
-        | SpellKind::Revive
-        | SpellKind::Stabilize => {
-            clear_numbers(def);
-            def.heal_at_slot.clear();
-        }
-        SpellKind::Heal | SpellKind::Zone => {}
-    }
-}
-
-fn clear_numbers(def: &mut SpellDef) {
-    def.damage_at_slot.clear();
-    def.damage_at_level.clear();
-}
+pub use crate::model::sheet::{formula_ac, wears_armor};
 
 /// `n` times one dart's dice: "1d4+1" × 3 = "3d4+3"; other shapes are repeated as terms.
 pub fn times_dice(one: &str, n: u32) -> String {
@@ -402,43 +334,6 @@ fn ac_formula(
         store(call, caster, t, &p)?;
     }
     Ok(())
-}
-
-/// Whether the creature wears armor: equipped body armor, or a stat block whose AC names armor
-/// other than natural armor.
-pub fn wears_armor(c: &Character) -> bool {
-    if c.inventory
-        .equipment_layer(&c.base_stats())
-        .armor_class
-        .is_some()
-    {
-        return true;
-    }
-    let src = c.armor_source.to_lowercase();
-    c.stat_block.is_some()
-        && !src.contains("natural")
-        && ["armor", "mail", "leather", "hide", "plate", "breastplate"]
-            .iter()
-            .any(|w| src.contains(w))
-}
-
-/// The AC an active spell formula gives, when better than `current` and no armor is worn:
-/// (value, source).
-pub fn formula_ac(
-    c: &Character,
-    armored: bool,
-    dex_mod: i32,
-    current: i32,
-) -> Option<(i32, String)> {
-    if armored {
-        return None;
-    }
-    c.effects
-        .iter()
-        .filter_map(|e| Some((e.grant.as_ref()?.ac_base?, &e.name)))
-        .map(|(base, name)| (base + dex_mod, format!("{name}: {base} + DEX {dex_mod:+}")))
-        .filter(|(v, _)| *v > current)
-        .max_by_key(|(v, _)| *v)
 }
 
 /// Counterspell: a spell of the slot's level or lower fails; against a higher one the caster's

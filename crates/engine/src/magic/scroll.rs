@@ -12,12 +12,16 @@ use serde::Serialize;
 use tabletop_grid::Position;
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
 
-use super::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse, SpellDef};
-use crate::character::{Character, CharacterRef, name_key, resolve, resolve_with_fields};
-use crate::combat::actions::{ActionCost, ActionRequest, ActionType, Who, economy};
+use super::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse};
+use crate::characters::{resolve, resolve_with_fields};
+use crate::combat::actions::{ActionRequest, ActionType, Who, economy};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::slots::ordinal;
+use crate::model::character::{Character, CharacterRef};
+use crate::model::encounter::ActionCost;
+use crate::model::names::name_key;
+use crate::model::slots::ordinal;
+use crate::model::spell::SpellDef;
 
 /// The Spell Scroll table (SRD): save DC and attack bonus by spell level.
 pub fn scroll_numbers(level: u8) -> (i32, i32) {

@@ -19,12 +19,16 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 use super::scroll::{Targeting, deliver, open};
-use super::spellcasting::{self, AreaKind, SpellArea, SpellDef, SpellSaveDef};
-use crate::character::{CharacterRef, ConditionEntry, name_key, resolve_with_fields};
-use crate::combat::actions::{ActionCost, ActionRequest, Who};
-use crate::effects::Duration;
+use super::spellcasting;
+use crate::characters::resolve_with_fields;
+use crate::combat::actions::{ActionRequest, Who};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{CharacterRef, ConditionEntry};
+use crate::model::effects::Duration;
+use crate::model::encounter::ActionCost;
+use crate::model::names::name_key;
+use crate::model::spell::{AreaKind, SpellArea, SpellDef, SpellSaveDef};
 
 /// What kind of effect is proposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -286,7 +290,7 @@ pub fn synthesize_spell(call: &mut Call<'_>, r: SynthRequest) -> Result<SynthOut
     let slot = spellcasting::spend_slot(&mut caster, def.level, None)?;
     let mut lines = vec![format!(
         "{}{} slot spent; DC {dc} (10 + 2×{}{}{}{})",
-        crate::slots::ordinal(slot.level),
+        crate::model::slots::ordinal(slot.level),
         if slot.pact { " pact" } else { "" },
         r.level,
         if r.area.is_some() { " +2 area" } else { "" },
@@ -403,7 +407,7 @@ pub fn synthesize_spell(call: &mut Call<'_>, r: SynthRequest) -> Result<SynthOut
 
 fn hurt(
     call: &mut Call<'_>,
-    c: &mut crate::character::Character,
+    c: &mut crate::model::character::Character,
     dice: &str,
     dtype: DamageType,
     lines: &mut Vec<String>,
@@ -430,7 +434,7 @@ fn hurt(
 
 fn surge(
     call: &mut Call<'_>,
-    c: &mut crate::character::Character,
+    c: &mut crate::model::character::Character,
     def: &SpellDef,
     i: usize,
     lines: &mut Vec<String>,
@@ -464,7 +468,7 @@ fn surge(
                     format!(
                         "{} loses a {}-level slot too",
                         c.name,
-                        crate::slots::ordinal(l)
+                        crate::model::slots::ordinal(l)
                     )
                 }
                 None => format!("{} has no slot left to lose", c.name),
@@ -478,7 +482,7 @@ fn surge(
     })
 }
 
-fn add_condition(c: &mut crate::character::Character, cond: Condition, rounds: Option<u32>) {
+fn add_condition(c: &mut crate::model::character::Character, cond: Condition, rounds: Option<u32>) {
     if c.effective().condition_immunities.contains_key(&cond) {
         return;
     }
@@ -493,6 +497,6 @@ fn add_condition(c: &mut crate::character::Character, cond: Condition, rounds: O
 
 /// The improvised spells `who` has mastered (castable with cast_spell by name).
 pub fn spellbook(call: &Call<'_>, who: CharacterRef<'_>) -> Result<(String, Vec<SpellDef>)> {
-    let c = crate::character::resolve(call, who)?;
+    let c = crate::characters::resolve(call, who)?;
     Ok((c.name, c.mastered_spells))
 }

@@ -5,25 +5,25 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
+mod rows;
+
 use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
-use crate::character::{Character, CharacterFilter, name_key};
-use crate::combat::{Encounter, EncounterStatus};
-use crate::event::{Event, EventDraft};
-use crate::notes::{Importance, Note, NoteFilter, NoteOrder, NoteType, ScoredNote, Visibility};
-use crate::party::{Party, PartyMember, PartyRole};
-use crate::travel::TravelEntry;
-use crate::world::{Connection as WorldConnection, Location};
+use crate::model::character::{Character, CharacterFilter};
+use crate::model::encounter::{Encounter, EncounterStatus};
+use crate::model::event::{Event, EventDraft};
+use crate::model::names::name_key;
+use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
+use crate::model::party::{Party, PartyMember, PartyRole};
+use crate::model::travel::TravelEntry;
+use crate::model::world::{Connection as WorldConnection, Location};
+use rows::{
+    NOTE_COLUMNS, NamedParams, clamp, corrupt, decode, decode_character, decode_event, decode_note,
+    encode, fts_query, row_event, row_note,
+};
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
         StoreError::Database(e.to_string())
-    }
-}
-
-fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt {
-        what: what.to_string(),
-        detail: e.to_string(),
     }
 }
 
@@ -137,36 +137,6 @@ impl Drop for SqliteTx<'_> {
     }
 }
 
-fn decode_character(doc: &str) -> Result<Character, StoreError> {
-    serde_json::from_str(doc).map_err(|e| corrupt("character", e))
-}
-
-fn row_event(
-    row: &rusqlite::Row<'_>,
-) -> rusqlite::Result<(i64, String, String, String, String, String)> {
-    Ok((
-        row.get(0)?,
-        row.get(1)?,
-        row.get(2)?,
-        row.get(3)?,
-        row.get(4)?,
-        row.get(5)?,
-    ))
-}
-
-fn decode_event(
-    (seq, at, tool, args, rolls, changes): (i64, String, String, String, String, String),
-) -> Result<Event, StoreError> {
-    Ok(Event {
-        seq,
-        at,
-        tool,
-        args: serde_json::from_str(&args).map_err(|e| corrupt("event args", e))?,
-        rolls: serde_json::from_str(&rolls).map_err(|e| corrupt("event rolls", e))?,
-        changes: serde_json::from_str(&changes).map_err(|e| corrupt("event changes", e))?,
-    })
-}
-
 impl Tx for SqliteTx<'_> {
     fn ensure_campaign(&mut self, name: &str) -> Result<CampaignId, StoreError> {
         if let Some(id) = self.find_campaign(name)? {
@@ -265,9 +235,10 @@ impl Tx for SqliteTx<'_> {
             "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
         )?;
         let docs = stmt
-            .query_map(params![campaign.0, crate::character::name_key(name)], |r| {
-                r.get::<_, String>(0)
-            })?
+            .query_map(
+                params![campaign.0, crate::model::names::name_key(name)],
+                |r| r.get::<_, String>(0),
+            )?
             .collect::<Result<Vec<_>, _>>()?;
         docs.iter().map(|d| decode_character(d)).collect()
     }
@@ -288,7 +259,7 @@ impl Tx for SqliteTx<'_> {
         }
         if let Some(class) = &filter.class {
             clauses.push("class_key = :class".into());
-            args.push((":class", Box::new(crate::character::name_key(class))));
+            args.push((":class", Box::new(crate::model::names::name_key(class))));
         }
         if let Some(min) = filter.min_level {
             clauses.push("level >= :min".into());
@@ -300,7 +271,7 @@ impl Tx for SqliteTx<'_> {
         }
         if let Some(name) = &filter.name {
             clauses.push("instr(name_key, :name) > 0".into());
-            args.push((":name", Box::new(crate::character::name_key(name))));
+            args.push((":name", Box::new(crate::model::names::name_key(name))));
         }
         if let Some(cond) = filter.has_condition {
             clauses.push(
@@ -365,9 +336,9 @@ impl Tx for SqliteTx<'_> {
                 campaign.0,
                 c.id,
                 c.name,
-                crate::character::name_key(&c.name),
+                crate::model::names::name_key(&c.name),
                 c.kind.key(),
-                c.class.as_deref().map(crate::character::name_key),
+                c.class.as_deref().map(crate::model::names::name_key),
                 c.level,
                 doc
             ])?;
@@ -850,56 +821,6 @@ impl Tx for SqliteTx<'_> {
     }
 }
 
-fn decode<T: serde::de::DeserializeOwned>(what: &str, doc: &str) -> Result<T, StoreError> {
-    serde_json::from_str(doc).map_err(|e| corrupt(what, e))
-}
-
-fn encode<T: serde::Serialize>(what: &str, v: &T) -> Result<String, StoreError> {
-    serde_json::to_string(v).map_err(|e| corrupt(what, e))
-}
-
-fn clamp(n: usize) -> i64 {
-    n.min(i64::MAX as usize) as i64
-}
-
-const NOTE_COLUMNS: &str =
-    "n.id, n.content, n.tags, n.kind, n.importance, n.visibility, n.created_at, n.updated_at";
-
-type NoteRow = (String, String, String, String, i64, String, String, String);
-
-fn row_note(r: &rusqlite::Row<'_>) -> rusqlite::Result<NoteRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-    ))
-}
-
-fn decode_note(
-    (id, content, tags, kind, importance, visibility, created_at, updated_at): NoteRow,
-) -> Result<Note, StoreError> {
-    Ok(Note {
-        tags: decode("note tags", &tags)?,
-        kind: NoteType::from_key(&kind).ok_or_else(|| corrupt("note type", &kind))?,
-        importance: Importance::from_rank(importance)
-            .ok_or_else(|| corrupt("note importance", importance))?,
-        visibility: Visibility::from_key(&visibility)
-            .ok_or_else(|| corrupt("note visibility", &visibility))?,
-        id,
-        content,
-        created_at,
-        updated_at,
-    })
-}
-
-/// Named SQL parameters owned by a query builder.
-type NamedParams = Vec<(String, Box<dyn rusqlite::ToSql>)>;
-
 /// The WHERE clauses and named parameters of a note filter (on alias `n`).
 fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedParams) {
     let mut clauses = vec!["n.campaign_id = :campaign".to_string()];
@@ -924,16 +845,6 @@ fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedP
         args.push((name, Box::new(t.clone())));
     }
     (clauses, args)
-}
-
-/// An FTS5 query from plain words: each quoted (so no word is an operator) and matched as a
-/// prefix.
-fn fts_query(terms: &[String], all: bool) -> String {
-    terms
-        .iter()
-        .map(|t| format!("\"{}\"*", t.replace('"', "\"\"")))
-        .collect::<Vec<_>>()
-        .join(if all { " AND " } else { " OR " })
 }
 
 impl SqliteTx<'_> {

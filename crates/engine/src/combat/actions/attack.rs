@@ -16,63 +16,28 @@ use tabletop_grid::{Cover, CoverOptions, Metric};
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult, HealResult};
 use tabletop_rules::dice::{self, DiceRoll};
-use tabletop_rules::stats::{Contribution, EffectiveStats};
+use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, DamageType};
 
-use super::{ActionCost, ActionOutcome, ActionType, Turn, Who};
-use crate::character::{Character, StatAction, name_key};
-use crate::combat::{self, Encounter, Side};
+/// Attack profiles live in [`super::profile`]; re-exported so `attack::attack_profile` and the
+/// like keep their paths.
+pub use super::profile::{
+    AttackKind, AttackProfile, Delivery, ProfileSource, attack_profile, parse_reach_range,
+};
+use super::profile::{is_melee_item, signed_flat};
+use super::{ActionOutcome, ActionType, Turn, Who};
+use crate::combat;
 use crate::concentration::{self, ConcentrationCheck};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::inventory::ops::{equipped_weapon, weapon_attack, weapon_proficiency};
-use crate::inventory::{Item, Slot, WeaponProperty};
+use crate::model::character::{Character, StatAction};
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::{Encounter, Side};
+use crate::model::inventory::{Slot, WeaponProperty};
+use crate::model::names::name_key;
 
 /// How distances are measured in combat (every diagonal 5 ft).
 pub const METRIC: Metric = Metric::Grid5e;
-
-/// Melee or ranged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Delivery {
-    /// A melee attack (reach applies).
-    Melee,
-    /// A ranged attack (normal and long range apply).
-    Ranged,
-}
-
-/// How an attack reaches its target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AttackKind {
-    /// Melee or ranged.
-    pub delivery: Delivery,
-    /// Reach in feet (melee).
-    pub reach_ft: u32,
-    /// Normal and long range in feet (ranged).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range_ft: Option<(u32, u32)>,
-}
-
-impl AttackKind {
-    /// A melee attack with this reach.
-    pub fn melee(reach_ft: u32) -> Self {
-        Self {
-            delivery: Delivery::Melee,
-            reach_ft,
-            range_ft: None,
-        }
-    }
-
-    /// A ranged attack with normal and long range.
-    pub fn ranged(normal_ft: u32, long_ft: u32) -> Self {
-        Self {
-            delivery: Delivery::Ranged,
-            reach_ft: 5,
-            range_ft: Some((normal_ft, long_ft.max(normal_ft))),
-        }
-    }
-}
 
 /// What the battlefield and the combat state do to one attack.
 #[derive(Debug, Clone, Serialize)]
@@ -226,275 +191,6 @@ pub fn situation(
         call, enc, attacker, target,
     ));
     Ok(s)
-}
-
-/// Where an attack's numbers come from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum ProfileSource {
-    /// An equipped weapon.
-    Weapon {
-        /// Its item id.
-        item_id: String,
-    },
-    /// A stat-block action.
-    StatBlock,
-    /// An unarmed strike.
-    Unarmed,
-}
-
-/// One attack's numbers: to-hit parts, damage expression, reach and range.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AttackProfile {
-    /// The weapon or action name.
-    pub name: String,
-    /// Where it comes from.
-    pub source: ProfileSource,
-    /// The d20 test (ability and proficiency; none for a stat block's to-hit).
-    #[serde(skip)]
-    pub test: Option<D20Test>,
-    /// Flat to-hit bonuses beyond the ability and proficiency (magic, a stat block's to-hit).
-    pub bonuses: Vec<Contribution>,
-    /// Typed damage expression (`1d8[slashing] + 3[slashing]`).
-    pub damage: String,
-    /// Melee reach in feet, when it can be used in melee.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reach_ft: Option<u32>,
-    /// Normal and long range in feet, when it can be used at range (ranged or thrown).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range_ft: Option<(u32, u32)>,
-    /// A light weapon (two-weapon fighting).
-    pub light: bool,
-}
-
-impl AttackProfile {
-    /// The kind of attack at `distance_ft`: melee within reach, else ranged when it can be.
-    pub fn kind_at(&self, distance_ft: u32) -> AttackKind {
-        match (self.reach_ft, self.range_ft) {
-            (Some(r), _) if distance_ft <= r => AttackKind::melee(r),
-            (_, Some((n, l))) => AttackKind::ranged(n, l),
-            (Some(r), None) => AttackKind::melee(r),
-            (None, None) => AttackKind::melee(5),
-        }
-    }
-}
-
-/// "reach 10 ft." → 10; "range 80/320 ft." → (80, 320), from a stat block's rules text.
-pub fn parse_reach_range(desc: &str) -> (Option<u32>, Option<(u32, u32)>) {
-    let d = desc.to_lowercase();
-    let num_after = |key: &str| -> Option<String> {
-        let i = d.find(key)?;
-        Some(
-            d[i + key.len()..]
-                .trim_start()
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '/')
-                .collect(),
-        )
-    };
-    let reach = num_after("reach ").and_then(|n| n.parse().ok());
-    let range = num_after("range ").and_then(|n| {
-        let mut it = n.split('/');
-        let a: u32 = it.next()?.parse().ok()?;
-        let b: u32 = it.next().and_then(|b| b.parse().ok()).unwrap_or(a);
-        Some((a, b))
-    });
-    let melee = d.contains("melee");
-    let ranged = d.contains("ranged");
-    match (melee, ranged) {
-        (true, false) => (Some(reach.unwrap_or(5)), None),
-        (false, true) => (None, Some(range.unwrap_or((30, 120)))),
-        (true, true) => (Some(reach.unwrap_or(5)), range),
-        // No words: trust the numbers, else a 5 ft melee attack.
-        (false, false) => match (reach, range) {
-            (None, None) => (Some(5), None),
-            other => other,
-        },
-    }
-}
-
-fn stat_block_attacks(c: &Character) -> impl Iterator<Item = &StatAction> {
-    c.stat_block
-        .iter()
-        .flat_map(|b| b.actions.iter())
-        .filter(|a| a.attack_bonus.is_some())
-}
-
-fn signed_flat(n: i32, t: DamageType) -> String {
-    match n {
-        0 => String::new(),
-        n if n > 0 => format!(" + {n}[{t}]"),
-        n => format!(" - {}[{t}]", -n),
-    }
-}
-
-fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
-    let (reach_ft, range_ft) = parse_reach_range(&a.desc);
-    let mut damage = a
-        .damage
-        .iter()
-        .map(|d| match d.damage_type {
-            Some(t) => format!("({})[{t}]", d.dice),
-            None => format!("({})", d.dice),
-        })
-        .collect::<Vec<_>>()
-        .join(" + ");
-    let first_type = a.damage.iter().find_map(|d| d.damage_type);
-    if let Some(t) = first_type {
-        damage.push_str(&signed_flat(stats.damage.bonus, t));
-    }
-    for e in &stats.damage.extra_dice {
-        damage.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
-    }
-    AttackProfile {
-        name: a.name.clone(),
-        source: ProfileSource::StatBlock,
-        test: Some(D20Test::Attack {
-            ability: None,
-            proficient: false,
-        }),
-        bonuses: vec![Contribution::new(
-            format!("{} to hit", a.name),
-            a.attack_bonus.unwrap_or(0),
-        )],
-        damage,
-        reach_ft,
-        range_ft,
-        light: false,
-    }
-}
-
-fn unarmed_profile(stats: &EffectiveStats) -> AttackProfile {
-    let t = DamageType::Bludgeoning;
-    let m = stats.modifier(Ability::Strength) + stats.damage.bonus;
-    AttackProfile {
-        name: "Unarmed strike".into(),
-        source: ProfileSource::Unarmed,
-        test: Some(D20Test::Attack {
-            ability: Some(Ability::Strength),
-            proficient: true,
-        }),
-        bonuses: Vec::new(),
-        damage: format!("1[{t}]{}", signed_flat(m, t)),
-        reach_ft: Some(5),
-        range_ft: None,
-        light: false,
-    }
-}
-
-fn weapon_profile(
-    call: &Call<'_>,
-    c: &Character,
-    stats: &EffectiveStats,
-    item: &Item,
-    ability: Option<Ability>,
-) -> Result<AttackProfile> {
-    let proficient = weapon_proficiency(call, c, item).unwrap_or(true);
-    let a = weapon_attack(c, stats, item, proficient, ability)?;
-    let Some(w) = &item.weapon else {
-        return Err(EngineError::invalid(
-            "weapon",
-            format!("{} is not a weapon", item.name),
-        ));
-    };
-    let ranged = w.category.is_ranged();
-    let reach_ft = (!ranged).then(|| if w.has(WeaponProperty::Reach) { 10 } else { 5 });
-    let range_ft = if ranged {
-        Some((w.range_normal.unwrap_or(80), w.range_long.unwrap_or(320)))
-    } else if w.has(WeaponProperty::Thrown) {
-        Some((w.range_normal.unwrap_or(20), w.range_long.unwrap_or(60)))
-    } else {
-        None
-    };
-    Ok(AttackProfile {
-        name: item.name.clone(),
-        source: ProfileSource::Weapon {
-            item_id: item.id.clone(),
-        },
-        test: Some(D20Test::Attack {
-            ability: Some(a.ability),
-            proficient,
-        }),
-        bonuses: a.weapon_bonuses,
-        damage: a.damage,
-        reach_ft,
-        range_ft,
-        light: w.has(WeaponProperty::Light),
-    })
-}
-
-fn is_melee_item(item: &Item) -> bool {
-    item.weapon
-        .as_ref()
-        .is_some_and(|w| !w.category.is_ranged())
-}
-
-/// The attack `c` makes with `weapon`: an equipped weapon (by name or item id), a stat-block
-/// attack by name, or "unarmed strike". Without a name: the main-hand weapon, else the first
-/// stat-block attack, else an unarmed strike (`melee_only` skips ranged choices).
-pub fn attack_profile(
-    call: &Call<'_>,
-    c: &Character,
-    weapon: Option<&str>,
-    ability: Option<Ability>,
-    melee_only: bool,
-) -> Result<AttackProfile> {
-    let stats = c.effective();
-    let name = weapon.map(str::trim).filter(|s| !s.is_empty());
-    if let Some(name) = name {
-        let key = name_key(name);
-        if key == name_key("unarmed strike") || key == "unarmed" {
-            return Ok(unarmed_profile(&stats));
-        }
-        return match equipped_weapon(c, name) {
-            Ok(item) => weapon_profile(call, c, &stats, item, ability),
-            Err(e) => match stat_block_attacks(c).find(|a| name_key(&a.name) == key) {
-                Some(a) => Ok(stat_block_profile(a, &stats)),
-                None => {
-                    let mut options: Vec<String> = c
-                        .inventory
-                        .items
-                        .iter()
-                        .filter(|it| it.slot.is_some() && it.weapon.is_some())
-                        .map(|it| it.name.clone())
-                        .collect();
-                    options.extend(stat_block_attacks(c).map(|a| a.name.clone()));
-                    if c.stat_block
-                        .iter()
-                        .any(|b| b.actions.iter().any(|a| !a.multiattack.is_empty()))
-                    {
-                        options.push("Multiattack".into());
-                    }
-                    options.push("unarmed strike".into());
-                    Err(EngineError::invalid(
-                        "weapon",
-                        format!(
-                            "{} has no attack '{name}' ({e}); use one of: {}",
-                            c.name,
-                            options.join(", ")
-                        ),
-                    ))
-                }
-            },
-        };
-    }
-    let main = c
-        .inventory
-        .items
-        .iter()
-        .find(|it| it.slot == Some(Slot::Mainhand) && it.weapon.is_some())
-        .filter(|it| !melee_only || is_melee_item(it));
-    if let Some(item) = main {
-        return weapon_profile(call, c, &stats, item, ability);
-    }
-    for a in stat_block_attacks(c) {
-        let p = stat_block_profile(a, &stats);
-        if !melee_only || p.reach_ft.is_some() {
-            return Ok(p);
-        }
-    }
-    Ok(unarmed_profile(&stats))
 }
 
 /// Options of one [`strike`].

@@ -1,11 +1,12 @@
 //! Who may act now, and what it costs: the action economy of DESIGN §4, enforced unless the
 //! request says `force` (then every rule set aside is named in the answer).
 
-use super::{ActionCost, ActionRequest, ActionType, Turn};
-use crate::character::Character;
-use crate::combat::Encounter;
+use super::{ActionRequest, ActionType, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::Encounter;
 
 /// What an action costs when the request does not say.
 pub fn default_cost(t: ActionType) -> ActionCost {

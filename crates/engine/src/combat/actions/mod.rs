@@ -9,6 +9,7 @@
 pub mod attack;
 pub mod economy;
 pub mod movement;
+pub mod profile;
 pub mod spell;
 pub mod tactics;
 
@@ -16,10 +17,13 @@ use serde::{Deserialize, Serialize};
 use tabletop_grid::Position;
 use tabletop_rules::{Ability, DamageType};
 
-use super::model::*;
-use crate::character::Character;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::*;
+
+/// The data of this family lives in the model; re-exported so the old paths keep working.
+pub use crate::model::encounter::ActionCost;
 
 /// What is done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -94,23 +98,6 @@ impl ActionType {
             ActionType::LairAction => "lair_action",
         }
     }
-}
-
-/// What part of the turn an action uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum ActionCost {
-    /// The action.
-    Action,
-    /// The bonus action.
-    BonusAction,
-    /// The reaction (the only thing usable off-turn).
-    Reaction,
-    /// Nothing (object interaction, DM adjustments).
-    Free,
-    /// Movement only.
-    Movement,
 }
 
 /// Shove: knock prone or push away.

@@ -12,12 +12,16 @@ use tabletop_grid::geometry::size_rank;
 use tabletop_grid::{BattleMap, MoveOptions, Position, Terrain, Threat};
 use tabletop_rules::Condition;
 
-use super::attack::{METRIC, StrikeOptions, StrikeResult, attack_profile, strike};
-use super::{ActionCost, ActionOutcome, ActionType, Turn};
-use crate::character::{Character, name_key};
-use crate::combat::{self, Encounter};
+use super::attack::{METRIC, StrikeOptions, StrikeResult, strike};
+use super::profile::attack_profile;
+use super::{ActionOutcome, ActionType, Turn};
+use crate::combat;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::Encounter;
+use crate::model::names::name_key;
 
 /// Runs move, dash or disengage.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
@@ -96,7 +100,7 @@ fn dash(turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
     })
 }
 
-fn speed_total(c: &Character, e: &crate::combat::Economy) -> u32 {
+fn speed_total(c: &Character, e: &crate::model::encounter::Economy) -> u32 {
     current_speed(c).0 + e.movement_bonus_ft
 }
 

@@ -6,12 +6,14 @@
 
 use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Metric, Position};
 
-use super::{ActionCost, ActionOutcome, ActionRequest, Turn};
-use crate::character::Character;
-use crate::combat::Encounter;
+use super::{ActionOutcome, ActionRequest, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse, SpellDef};
+use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse};
+use crate::model::character::Character;
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::Encounter;
+use crate::model::spell::SpellDef;
 
 /// The cost a cast_spell request carries when it names none: the spell's casting time (an
 /// action when the spell cannot be found; the cast then reports why).
@@ -126,7 +128,7 @@ pub fn ritual_check(c: &Character, def: &SpellDef) -> Result<()> {
             format!("{} has no ritual tag; cast it with a slot", def.name),
         ));
     }
-    let class = c.class.as_deref().map(crate::character::name_key);
+    let class = c.class.as_deref().map(crate::model::names::name_key);
     if !class.is_some_and(|k| RITUAL_CASTERS.contains(&k.as_str())) {
         return Err(EngineError::Rule(format!(
             "{}'s class ({}) has no Ritual Casting feature (bards, clerics, druids and wizards do); cast it with a slot",
@@ -147,9 +149,12 @@ pub fn cast_outside_combat(
     if req.encounter_id.is_some() || req.actor.is_empty() {
         return Ok(None);
     }
-    let Ok(caster) = crate::character::resolve_with_fields(
+    let Ok(caster) = crate::characters::resolve_with_fields(
         call,
-        crate::character::CharacterRef::new(req.actor.id.as_deref(), req.actor.name.as_deref()),
+        crate::model::character::CharacterRef::new(
+            req.actor.id.as_deref(),
+            req.actor.name.as_deref(),
+        ),
         "actorId",
         "actorName",
     ) else {
@@ -202,7 +207,7 @@ pub fn cast_outside_combat(
     let slot_note = if slot.spent {
         format!(
             "{}{} slot spent; left: {}",
-            crate::slots::ordinal(slot.level),
+            crate::model::slots::ordinal(slot.level),
             if slot.pact { " pact" } else { "" },
             caster.spell_slots.summary()
         )
@@ -317,7 +322,7 @@ pub fn cast_in_encounter(
         if slot.spent {
             lines.push(format!(
                 "{}{} slot spent; left: {}",
-                crate::slots::ordinal(slot.level),
+                crate::model::slots::ordinal(slot.level),
                 if slot.pact { " pact" } else { "" },
                 caster.spell_slots.summary()
             ));
@@ -398,7 +403,7 @@ pub fn cast_in_encounter(
     if slot.spent {
         notes.push(format!(
             "{}{} slot spent; left: {}",
-            crate::slots::ordinal(slot.level),
+            crate::model::slots::ordinal(slot.level),
             if slot.pact { " pact" } else { "" },
             caster.spell_slots.summary()
         ));
@@ -438,12 +443,12 @@ fn emanation(
         damage_type: zone.damage_type,
         healing: None,
         condition: None,
-        save: zone.save.as_ref().map(|s| crate::combat::auras::AuraSave {
+        save: zone.save.as_ref().map(|s| crate::model::aura::AuraSave {
             ability: s.ability,
             dc: numbers.save_dc,
             half: s.half,
         }),
-        affects: crate::combat::auras::AuraAffects::Enemies,
+        affects: crate::model::aura::AuraAffects::Enemies,
         rounds: None,
         concentration: Some(def.name.clone()),
     })
@@ -630,7 +635,7 @@ fn pick_targets(
                 format!(
                     "{} at {} level affects at most {max} target{}; name fewer (or cast at a higher slotLevel)",
                     def.name,
-                    crate::slots::ordinal(slot.max(1)),
+                    crate::model::slots::ordinal(slot.max(1)),
                     if max == 1 { "" } else { "s" }
                 ),
             ));

@@ -10,9 +10,9 @@ use tabletop_grid::{
 };
 
 use super::{Point, Spot, spot};
-use crate::combat::model::*;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::encounter::*;
 
 /// A `calculate_aoe` request. Sizes are in feet.
 #[derive(Debug, Clone, Default)]

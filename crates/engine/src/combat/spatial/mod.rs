@@ -17,9 +17,9 @@ use tabletop_grid::{Position, Senses, Size};
 use tabletop_rules::Condition;
 
 use super::actions::Who;
-use super::model::*;
-use crate::character::Character;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::*;
 
 /// A place on the map: a square, or a combatant (its whole space).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -191,7 +191,7 @@ pub fn reach_ft(c: &Character) -> u32 {
     let mut reach = 5;
     if let Some(b) = &c.stat_block {
         for a in b.actions.iter().filter(|a| a.attack_bonus.is_some()) {
-            if let (Some(r), _) = crate::combat::actions::attack::parse_reach_range(&a.desc) {
+            if let (Some(r), _) = crate::combat::actions::profile::parse_reach_range(&a.desc) {
                 reach = reach.max(r);
             }
         }
@@ -201,7 +201,7 @@ pub fn reach_ft(c: &Character) -> u32 {
             && i.weapon.as_ref().is_some_and(|w| {
                 w.range_normal.is_none()
                     && w.properties
-                        .contains(&crate::inventory::WeaponProperty::Reach)
+                        .contains(&crate::model::inventory::WeaponProperty::Reach)
             })
     });
     if reach_weapon {

@@ -316,7 +316,7 @@ pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome>
 }
 
 /// Every prop of an encounter.
-fn listing(e: &crate::combat::Encounter) -> PropOutcome {
+fn listing(e: &crate::model::encounter::Encounter) -> PropOutcome {
     let props: Vec<Prop> = e.map.props().cloned().collect();
     PropOutcome {
         encounter_id: e.id.clone(),

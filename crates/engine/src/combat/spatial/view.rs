@@ -206,8 +206,8 @@ impl Battlefield {
 
 /// The token colour of a side: party blue, ally green, enemy red, neutral grey.
 #[cfg(feature = "png")]
-fn side_colour(side: crate::combat::Side) -> tabletop_grid::Rgb {
-    use crate::combat::Side;
+fn side_colour(side: crate::model::encounter::Side) -> tabletop_grid::Rgb {
+    use crate::model::encounter::Side;
     match side {
         Side::Party => tabletop_grid::Rgb(52, 101, 164),
         Side::Ally => tabletop_grid::Rgb(78, 154, 6),

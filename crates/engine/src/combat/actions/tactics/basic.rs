@@ -4,12 +4,13 @@ use serde_json::{Map, Value, json};
 use tabletop_grid::DoorState;
 
 use super::{actor, distance, distance_to_square, resolve, rule};
-use crate::character::CharacterRef;
-use crate::combat::actions::{ActionCost, ActionOutcome, ActionRequest, ActionType, Turn, Who};
-use crate::combat::{Encounter, ReadiedAction};
+use crate::combat::actions::{ActionOutcome, ActionRequest, ActionType, Turn, Who};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::inventory::ops::{ItemRef, use_item};
+use crate::model::character::CharacterRef;
+use crate::model::encounter::ActionCost;
+use crate::model::encounter::{Encounter, ReadiedAction};
 
 /// Dodge: attacks against the actor have disadvantage and its DEX saves advantage until the
 /// start of its next turn (`advance_turn` clears the flag).

@@ -8,11 +8,12 @@ use tabletop_rules::{Condition, Skill};
 
 use super::stealth::with_caller;
 use super::{actor, add_condition, distance, resolve, rule, take_helped_check};
-use crate::character::{Character, ConditionEntry};
-use crate::combat::actions::{ActionCost, ActionOutcome, ShoveMode, Turn};
+use crate::combat::actions::{ActionOutcome, ShoveMode, Turn};
 use crate::combat::spatial::reach_ft;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, ConditionEntry};
+use crate::model::encounter::ActionCost;
 
 /// The prefix of a grappled condition's source; the grappler's id follows in parentheses.
 const GRAPPLE_SOURCE: &str = "grappled by";
@@ -325,7 +326,7 @@ fn push_square(turn: &Turn<'_>, a: &Character, t: &Character) -> Result<Position
 /// one line per grapple ended.
 pub fn release_broken_grapples(
     call: &mut Call<'_>,
-    enc: &mut crate::combat::Encounter,
+    enc: &mut crate::model::encounter::Encounter,
 ) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     // Only the combatants a grapple of this fight has held can be grappled by one.

@@ -8,6 +8,7 @@
 //! `Combatant::spent_abilities` under the stat-block entry's exact name ("Fire Breath"), one
 //! entry per use, which is what the start-of-turn recharge roll reads.
 
+pub mod ability_text;
 pub mod basic;
 pub mod contest;
 pub mod special;
@@ -18,10 +19,10 @@ use tabletop_rules::d20::{self, D20Request, D20Test};
 use tabletop_rules::{Ability, Condition, Skill};
 
 use super::{ActionOutcome, ActionType, Turn, Who};
-use crate::character::{Character, ConditionEntry};
-use crate::combat::{Combatant, Encounter};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, ConditionEntry};
+use crate::model::encounter::{Combatant, Encounter};
 
 /// Runs the action.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
@@ -106,7 +107,7 @@ fn add_condition(
     c: &mut Character,
     condition: Condition,
     source: String,
-    duration: Option<crate::effects::Duration>,
+    duration: Option<crate::model::effects::Duration>,
 ) -> Result<String> {
     if c.effective().condition_immunities.contains_key(&condition) {
         return Ok(format!("{} is immune to {condition}", c.name));

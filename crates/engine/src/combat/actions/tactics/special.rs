@@ -1,7 +1,6 @@
 //! Stat-block special abilities (breath weapons, recharge and N/Day abilities), legendary
 //! actions and lair actions, resolved with saves and damage against their targets or area.
 
-use crate::catalog::monsters::{conditions_in, dc_in};
 use serde_json::{Value, json};
 use tabletop_grid::{
     AreaOfEffect, AreaOrigin, Compass, CoverOptions, Direction, Position, Shape, footprint,
@@ -11,14 +10,18 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 use tabletop_rules::{Ability, Skill};
 
+use super::ability_text::{
+    TextArea, area_in, check_in, conditions_in, dc_in, duration_in, halves, legendary_cost,
+    per_day, recharge_min,
+};
 use super::{actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule};
-use crate::character::{Character, StatAction, StatDamage, StatDc, name_key};
-use crate::combat::Encounter;
 use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
 use crate::combat::actions::{ActionOutcome, Turn};
-use crate::effects::Duration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::{Character, StatAction, StatDamage, StatDc};
+use crate::model::encounter::Encounter;
+use crate::model::names::name_key;
 
 /// A stat-block entry found by name: the effect to resolve, the name its usage is tracked
 /// under, and its usage limit.
@@ -78,23 +81,6 @@ fn names_of(list: &[StatAction]) -> String {
     }
 }
 
-/// The X of "Recharge X–6" ("Recharge 6" → 6).
-pub(crate) fn recharge_min(r: &str) -> Option<u32> {
-    let l = r.to_lowercase();
-    let rest = l.strip_prefix("recharge ")?;
-    rest.split(|c: char| !c.is_ascii_digit())
-        .find(|p| !p.is_empty())?
-        .parse()
-        .ok()
-}
-
-/// The N of "N/Day".
-fn per_day(r: &str) -> Option<usize> {
-    let l = r.to_lowercase();
-    let i = l.find("/day")?;
-    l[..i].trim().rsplit(' ').next()?.parse().ok()
-}
-
 /// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
 /// counted, rest-recharged abilities once.
 fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
@@ -140,87 +126,6 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
         Some(n) => format!("{} {}/{n} uses today", f.tracked, used + 1),
         None => format!("{} is spent ({limit})", f.tracked),
     }))
-}
-
-/// An area read from rules text.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum TextArea {
-    /// A shape with a point of origin.
-    Shape(Shape),
-    /// Each creature within this many feet of the user.
-    Within(u32),
-}
-
-/// Reads "60-foot cone", "90-foot line that is 10 feet wide", "20-foot-radius sphere",
-/// "within 10 ft. of the dragon" from rules text.
-fn area_in(text: &str) -> Option<TextArea> {
-    let l = text.to_lowercase().replace(['-', ','], " ");
-    let words: Vec<&str> = l.split_whitespace().collect();
-    for (i, w) in words.iter().enumerate() {
-        let Ok(n) = w.trim_end_matches('.').parse::<i32>() else {
-            continue;
-        };
-        let unit = words.get(i + 1).map(|u| u.trim_end_matches('.'));
-        if !matches!(unit, Some("foot" | "feet" | "ft")) {
-            if i > 0 && words[i - 1] == "within" {
-                return u32::try_from(n).ok().map(TextArea::Within);
-            }
-            continue;
-        }
-        if i > 0 && words[i - 1] == "within" {
-            return u32::try_from(n).ok().map(TextArea::Within);
-        }
-        let next: Vec<&str> = words.iter().skip(i + 2).take(2).copied().collect();
-        let has = |s: &str| next.iter().any(|x| x.trim_end_matches('.') == s);
-        let shape = if has("cone") {
-            Shape::Cone { length_ft: n }
-        } else if has("line") {
-            let width = words
-                .windows(3)
-                .skip(i + 2)
-                .find(|w| matches!(w[1], "feet" | "foot" | "ft") && w[2].starts_with("wide"))
-                .and_then(|w| w[0].parse().ok())
-                .unwrap_or(5);
-            Shape::Line {
-                length_ft: n,
-                width_ft: width,
-            }
-        } else if has("cube") {
-            Shape::Cube { size_ft: n }
-        } else if has("radius") || has("sphere") {
-            Shape::Sphere { radius_ft: n }
-        } else if has("cylinder") {
-            Shape::Cylinder {
-                radius_ft: n,
-                height_ft: n,
-            }
-        } else {
-            continue;
-        };
-        return Some(TextArea::Shape(shape));
-    }
-    None
-}
-
-/// How long a condition from the text lasts: save-ends when the text repeats the save at the
-/// end of each turn, 10 rounds for "1 minute", else until removed.
-fn duration_in(text: &str, dc: &StatDc) -> Option<Duration> {
-    let l = text.to_lowercase();
-    if l.contains("repeat the saving throw at the end of each of its turns") {
-        Some(Duration::SaveEnds {
-            dc: dc.value,
-            ability: dc.ability,
-        })
-    } else if l.contains("for 1 minute") {
-        Some(Duration::Rounds { remaining: 10 })
-    } else {
-        None
-    }
-}
-
-/// Whether a success halves the damage (the data's flag, or "half as much" in the text).
-fn halves(dc: &StatDc, text: &str) -> bool {
-    dc.success == "half" || text.to_lowercase().contains("half")
 }
 
 /// Where the effect lands: ids of the targets and, for an area, its origin (for cover).
@@ -543,16 +448,6 @@ fn actor_name(turn: &Turn<'_>, actor_id: Option<&str>) -> String {
         .map_or_else(|| "lair".into(), |c| c.name.clone())
 }
 
-/// "makes a Wisdom (Perception) check" in rules text: the skill.
-fn check_in(text: &str) -> Option<Skill> {
-    let l = text.to_lowercase();
-    let i = l.find("makes a ")?;
-    let rest = &l[i..];
-    let open = rest.find('(')?;
-    let close = rest.find(") check")?;
-    rest.get(open + 1..close)?.parse().ok()
-}
-
 /// "makes a tail attack" / "makes one claw attack": the attack's name.
 fn attack_named_in<'c>(c: &'c Character, text: &str) -> Option<&'c StatAction> {
     let l = text.to_lowercase();
@@ -750,14 +645,6 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     })
 }
 
-/// "Costs 2 Actions" → 2 (default 1).
-fn legendary_cost(name: &str) -> u32 {
-    let l = name.to_lowercase();
-    l.find("costs ")
-        .and_then(|i| l[i + 6..].split_whitespace().next()?.parse().ok())
-        .unwrap_or(1)
-}
-
 /// A legendary action at the end of another creature's turn: its cost ("Costs 2 Actions")
 /// taken from the actions left this round, then resolved (attack, save effect, check, or text).
 pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
@@ -929,50 +816,4 @@ pub fn lair_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOut
         details,
         ..Default::default()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn areas_are_read_from_rules_text() {
-        assert_eq!(
-            area_in("The dragon exhales fire in a 60-foot cone. Each creature"),
-            Some(TextArea::Shape(Shape::Cone { length_ft: 60 }))
-        );
-        assert_eq!(
-            area_in("exhales acid in a 90-foot line that is 10 feet wide."),
-            Some(TextArea::Shape(Shape::Line {
-                length_ft: 90,
-                width_ft: 10
-            }))
-        );
-        assert_eq!(
-            area_in("Each creature within 10 ft. of the dragon must succeed"),
-            Some(TextArea::Within(10))
-        );
-        assert_eq!(
-            area_in("each creature in a 20-foot-radius sphere centered on that point"),
-            Some(TextArea::Shape(Shape::Sphere { radius_ft: 20 }))
-        );
-        assert_eq!(area_in("The dragon makes a tail attack."), None);
-    }
-
-    #[test]
-    fn usage_limits_and_costs_are_read() {
-        assert_eq!(recharge_min("Recharge 5–6"), Some(5));
-        assert_eq!(recharge_min("Recharge 6"), Some(6));
-        assert_eq!(per_day("3/Day"), Some(3));
-        assert_eq!(legendary_cost("Wing Attack (Costs 2 Actions)"), 2);
-        assert_eq!(legendary_cost("Detect"), 1);
-        assert_eq!(
-            dc_in("must make a DC 15 Dexterity saving throw"),
-            Some((15, Ability::Dexterity))
-        );
-        assert_eq!(
-            check_in("The dragon makes a Wisdom (Perception) check."),
-            Some(Skill::Perception)
-        );
-    }
 }

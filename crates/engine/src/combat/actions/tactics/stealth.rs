@@ -9,11 +9,11 @@ use super::{
     METRIC, actor, hostiles_of, incapacitated, names, passive_perception, rule, senses_of,
     take_helped_check,
 };
-use crate::character::Character;
-use crate::combat::Combatant;
 use crate::combat::actions::{ActionOutcome, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::Combatant;
 
 /// Why `observer` cannot see `hider` clearly enough to stop it hiding, or `None` when it sees it
 /// clearly (clear or lightly obscured, no more than half cover, not invisible to it).

@@ -8,10 +8,6 @@
 //! [`ModifierKind`]s once attuned when they need it. Weapon-bound bonuses (a +1 longsword's to-hit
 //! and damage, a Flame Tongue's fire) apply only to attacks with that weapon.
 
-pub mod attune;
-pub mod catalog;
-pub mod ops;
-
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -442,7 +438,7 @@ impl Item {
 
     /// Whether `other` is the same kind of item (for stacking).
     pub fn same_kind(&self, other: &Item) -> bool {
-        crate::character::name_key(&self.name) == crate::character::name_key(&other.name)
+        crate::model::names::name_key(&self.name) == crate::model::names::name_key(&other.name)
             && self.item_type == other.item_type
             && self.weapon == other.weapon
             && self.armor == other.armor

@@ -8,9 +8,7 @@ use tabletop_rules::modifiers::Modifier;
 use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
 use tabletop_rules::{CharacterType, Condition};
 
-use crate::character::{Character, CharacterFilter, CharacterRef, resolve};
-use crate::engine::Call;
-use crate::error::{EngineError, Result};
+use crate::model::character::Character;
 
 impl Character {
     /// The base stats the rules pipeline starts from.
@@ -76,9 +74,9 @@ impl Character {
             let dex = tabletop_rules::abilities::ability_modifier(
                 base.abilities.get(tabletop_rules::Ability::Dexterity),
             );
-            if let Some((value, source)) = crate::magic::mechanics::formula_ac(
+            if let Some((value, source)) = formula_ac(
                 self,
-                armored || crate::magic::mechanics::wears_armor(self),
+                armored || wears_armor(self),
                 dex,
                 base.armor_class.value,
             ) {
@@ -117,11 +115,6 @@ impl Sheet {
             hit_dice,
         }
     }
-}
-
-/// One character's sheet.
-pub fn get_character(call: &Call<'_>, r: CharacterRef<'_>) -> Result<Sheet> {
-    Ok(Sheet::of(resolve(call, r)?))
 }
 
 /// One row of a character list: who it is and the numbers a roster shows (effective max HP
@@ -201,40 +194,39 @@ pub struct CharacterPage {
 /// Largest page of a character list.
 pub const MAX_PER_PAGE: usize = 100;
 
-/// Lists characters matching `filter` (AND), by name.
-pub fn list_characters(
-    call: &Call<'_>,
-    filter: &CharacterFilter,
-    page: usize,
-    per_page: usize,
-) -> Result<CharacterPage> {
-    if page == 0 {
-        return Err(EngineError::invalid("page", "pages start at 1"));
-    }
-    if !(1..=MAX_PER_PAGE).contains(&per_page) {
-        return Err(EngineError::invalid(
-            "perPage",
-            format!("{per_page} is out of range; use 1–{MAX_PER_PAGE}"),
-        ));
-    }
-    if let (Some(lo), Some(hi)) = (filter.min_level, filter.max_level)
-        && lo > hi
+/// Whether the creature wears armor: equipped body armor, or a stat block whose AC names armor
+/// other than natural armor.
+pub fn wears_armor(c: &Character) -> bool {
+    if c.inventory
+        .equipment_layer(&c.base_stats())
+        .armor_class
+        .is_some()
     {
-        return Err(EngineError::invalid(
-            "filter.minLevel",
-            format!("minLevel {lo} is above maxLevel {hi}"),
-        ));
+        return true;
     }
-    let offset = (page - 1).saturating_mul(per_page);
-    let (characters, total) =
-        call.tx_ref()
-            .list_characters(call.campaign(), filter, per_page, offset)?;
-    let has_more = (offset + characters.len()) < total as usize;
-    Ok(CharacterPage {
-        characters: characters.iter().map(CharacterSummary::of).collect(),
-        total,
-        page,
-        per_page,
-        has_more,
-    })
+    let src = c.armor_source.to_lowercase();
+    c.stat_block.is_some()
+        && !src.contains("natural")
+        && ["armor", "mail", "leather", "hide", "plate", "breastplate"]
+            .iter()
+            .any(|w| src.contains(w))
+}
+
+/// The AC an active spell formula gives, when better than `current` and no armor is worn:
+/// (value, source).
+pub fn formula_ac(
+    c: &Character,
+    armored: bool,
+    dex_mod: i32,
+    current: i32,
+) -> Option<(i32, String)> {
+    if armored {
+        return None;
+    }
+    c.effects
+        .iter()
+        .filter_map(|e| Some((e.grant.as_ref()?.ac_base?, &e.name)))
+        .map(|(base, name)| (base + dex_mod, format!("{name}: {base} + DEX {dex_mod:+}")))
+        .filter(|(v, _)| *v > current)
+        .max_by_key(|(v, _)| *v)
 }

@@ -248,7 +248,7 @@ pub struct Encounter {
     pub difficulty: Option<tabletop_rules::encounter::Difficulty>,
     /// Auras centred on combatants (see [`crate::combat::auras`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub auras: Vec<crate::combat::auras::Aura>,
+    pub auras: Vec<crate::model::aura::Aura>,
     /// Combatants held by a grapple made in this fight: the only sheets checked when grapples
     /// may break (see `tactics::contest::release_broken_grapples`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
@@ -294,4 +294,20 @@ impl Encounter {
     pub fn is_active(&self) -> bool {
         self.status == EncounterStatus::Active
     }
+}
+/// What part of the turn an action uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCost {
+    /// The action.
+    Action,
+    /// The bonus action.
+    BonusAction,
+    /// The reaction (the only thing usable off-turn).
+    Reaction,
+    /// Nothing (object interaction, DM adjustments).
+    Free,
+    /// Movement only.
+    Movement,
 }

@@ -1,0 +1,221 @@
+//! Weapon attacks from the inventory: whether a character is proficient with a weapon, the
+//! numbers of an attack with it (`roll_check` and the combat attack use them) and finding the
+//! equipped weapon by name.
+
+use serde::Serialize;
+use tabletop_rules::Ability;
+use tabletop_rules::modifiers::ModifierKind;
+use tabletop_rules::stats::{Contribution, EffectiveStats};
+
+use super::locate::{ItemRef, find};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::inventory::Item;
+use crate::model::inventory::{Slot, WeaponProperty};
+
+/// Whether `c` is proficient with a weapon, from its SRD class when the compendium knows it;
+/// `None` when it cannot tell.
+pub fn weapon_proficiency(call: &Call<'_>, c: &Character, item: &Item) -> Option<bool> {
+    let w = item.weapon.as_ref()?;
+    let class = call.compendium()?.class(c.class.as_deref()?)?;
+    let profs: Vec<String> = class
+        .weapon_proficiencies
+        .iter()
+        .map(|p| p.to_lowercase())
+        .collect();
+    let kind = if w.category.is_martial() {
+        "martial weapons"
+    } else {
+        "simple weapons"
+    };
+    let base = item
+        .name
+        .to_lowercase()
+        .split(" +")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string();
+    Some(profs.iter().any(|p| {
+        p == kind || (!base.is_empty() && (p.trim_end_matches('s') == base || p == &base))
+    }))
+}
+
+/// The numbers of an attack with `item` (equipped): the ability (finesse: the better of STR and
+/// DEX; ranged: DEX; melee: STR; `ability` may pick within what the weapon allows), magic
+/// bonuses, and the typed damage expression (versatile dice when the off hand is free).
+pub fn weapon_attack(
+    c: &Character,
+    stats: &EffectiveStats,
+    item: &Item,
+    proficient: bool,
+    ability: Option<Ability>,
+) -> Result<WeaponAttack> {
+    let Some(w) = &item.weapon else {
+        return Err(EngineError::invalid(
+            "weapon",
+            format!("{} is not a weapon", item.name),
+        ));
+    };
+    let (str_m, dex_m) = (
+        stats.modifier(Ability::Strength),
+        stats.modifier(Ability::Dexterity),
+    );
+    let allowed: Vec<Ability> = if w.has(WeaponProperty::Finesse) {
+        vec![Ability::Strength, Ability::Dexterity]
+    } else if w.category.is_ranged() {
+        vec![Ability::Dexterity]
+    } else {
+        vec![Ability::Strength]
+    };
+    let ability = match ability {
+        Some(a) if allowed.contains(&a) => a,
+        Some(a) => {
+            let list: Vec<&str> = allowed.iter().map(|a| a.key()).collect();
+            return Err(EngineError::invalid(
+                "ability",
+                format!(
+                    "{} attacks with {}, not {}",
+                    item.name,
+                    list.join(" or "),
+                    a.key()
+                ),
+            ));
+        }
+        None if allowed.len() == 2 => {
+            if dex_m > str_m {
+                Ability::Dexterity
+            } else {
+                Ability::Strength
+            }
+        }
+        None => allowed[0],
+    };
+    let m = stats.modifier(ability);
+    let weapon_bonuses: Vec<Contribution> = match item.attack_bonus() {
+        0 => vec![],
+        n => vec![Contribution::new(&item.name, n)],
+    };
+    let to_hit =
+        m + if proficient {
+            stats.proficiency_bonus
+        } else {
+            0
+        } + item.attack_bonus()
+            + stats.attack.bonus;
+    let off_free = c.inventory.in_slot(Slot::Offhand).is_none();
+    let two_handed = item.is_two_handed()
+        || (w.has(WeaponProperty::Versatile) && off_free && item.slot == Some(Slot::Mainhand));
+    let dice = match (
+        &w.versatile_damage,
+        two_handed && w.has(WeaponProperty::Versatile),
+    ) {
+        (Some(v), true) => v.clone(),
+        _ => w.damage_dice.clone(),
+    };
+    let t = w.damage_type;
+    let mut expr = format!("{dice}[{t}]");
+    // An off-hand attack adds no positive ability modifier to damage.
+    let ability_dmg = if item.slot == Some(Slot::Offhand) {
+        m.min(0)
+    } else {
+        m
+    };
+    let flat = ability_dmg + item.damage_bonus() + stats.damage.bonus;
+    if flat > 0 {
+        expr.push_str(&format!(" + {flat}[{t}]"));
+    } else if flat < 0 {
+        expr.push_str(&format!(" - {}[{t}]", -flat));
+    }
+    for k in &item.effects {
+        if let ModifierKind::ExtraDamage { dice, damage_type } = k {
+            expr.push_str(&format!(" + {dice}[{damage_type}]"));
+        }
+    }
+    for e in &stats.damage.extra_dice {
+        expr.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
+    }
+    Ok(WeaponAttack {
+        weapon: item.name.clone(),
+        item_id: item.id.clone(),
+        ability,
+        proficient,
+        weapon_bonuses,
+        to_hit,
+        damage: expr,
+        two_handed,
+    })
+}
+
+/// The equipped weapon `name` of `c` (by item id or name).
+pub fn equipped_weapon<'c>(c: &'c Character, name: &str) -> Result<&'c Item> {
+    let i = find(
+        c,
+        ItemRef {
+            id: c.inventory.items.iter().any(|it| it.id == name).then_some(name),
+            name: Some(name),
+        },
+        true,
+    )
+    .map_err(|_| {
+        let equipped: Vec<String> = c
+            .inventory
+            .items
+            .iter()
+            .filter(|it| it.slot.is_some() && it.weapon.is_some())
+            .map(|it| it.name.clone())
+            .collect();
+        EngineError::invalid(
+            "weapon",
+            if equipped.is_empty() {
+                format!(
+                    "{} carries no weapon '{name}' and has none equipped; give one and equip it with manage_inventory",
+                    c.name
+                )
+            } else {
+                format!(
+                    "{} has no weapon '{name}'; equipped: {}",
+                    c.name,
+                    equipped.join(", ")
+                )
+            },
+        )
+    })?;
+    let item = &c.inventory.items[i];
+    if item.weapon.is_none() {
+        return Err(EngineError::invalid(
+            "weapon",
+            format!("{} is not a weapon", item.name),
+        ));
+    }
+    if item.slot.is_none() {
+        return Err(EngineError::Rule(format!(
+            "{} carries {} but has not equipped it: equip it first (manage_inventory operation equip)",
+            c.name, item.name
+        )));
+    }
+    Ok(item)
+}
+
+/// A weapon attack's numbers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeaponAttack {
+    /// The weapon.
+    pub weapon: String,
+    /// Its item id.
+    pub item_id: String,
+    /// The ability used.
+    pub ability: Ability,
+    /// Whether proficiency applies.
+    pub proficient: bool,
+    /// Bonuses of the weapon itself (magic), added to the attack roll.
+    pub weapon_bonuses: Vec<Contribution>,
+    /// The whole to-hit bonus (ability, proficiency, weapon and sheet-wide bonuses).
+    pub to_hit: i32,
+    /// The damage expression with types, e.g. `1d8[slashing] + 4[slashing]`.
+    pub damage: String,
+    /// Wielded in two hands (versatile dice).
+    pub two_handed: bool,
+}

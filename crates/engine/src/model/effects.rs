@@ -1,0 +1,167 @@
+//! Effects on a character: typed modifiers with a source, a duration and an end trigger, and the
+//! presets of well-known spell effects. Adding, removing and ticking them is the `effects` use case.
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::Ability;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
+
+/// How long an effect or condition lasts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Duration {
+    /// A number of rounds; ticks down (see `tick`) and ends at 0.
+    Rounds {
+        /// Rounds left.
+        remaining: u32,
+    },
+    /// Until the character finishes a long rest.
+    UntilRest,
+    /// Until removed.
+    UntilDispelled,
+    /// As long as the caster keeps concentrating on the spell.
+    Concentration {
+        /// The caster's character id.
+        caster_id: String,
+        /// The spell.
+        spell: String,
+    },
+    /// As long as the caster concentrates, or until the bearer succeeds on the save rolled at
+    /// the end of each of its turns (Hold Person).
+    ConcentrationSave {
+        /// The caster's character id.
+        caster_id: String,
+        /// The spell.
+        spell: String,
+        /// The save DC.
+        dc: i32,
+        /// The save's ability.
+        ability: Ability,
+    },
+    /// Until a saving throw succeeds (rolled at the end of the bearer's turn, on tick).
+    SaveEnds {
+        /// The save DC.
+        dc: i32,
+        /// The save's ability.
+        ability: Ability,
+    },
+}
+
+impl Duration {
+    /// "3 rounds", "until a long rest", "concentration (Aria: Bless)", "until a DC 13 WIS save".
+    pub fn describe(&self, caster_name: impl Fn(&str) -> String) -> String {
+        match self {
+            Duration::Rounds { remaining } => {
+                format!(
+                    "{remaining} round{}",
+                    if *remaining == 1 { "" } else { "s" }
+                )
+            }
+            Duration::UntilRest => "until a long rest".into(),
+            Duration::UntilDispelled => "until dispelled".into(),
+            Duration::Concentration { caster_id, spell } => {
+                format!("concentration ({}: {spell})", caster_name(caster_id))
+            }
+            Duration::SaveEnds { dc, ability } => {
+                format!("until a DC {dc} {} save succeeds", ability.abbr())
+            }
+            Duration::ConcentrationSave {
+                caster_id,
+                spell,
+                dc,
+                ability,
+            } => format!(
+                "concentration ({}: {spell}) or a DC {dc} {} save at the end of each turn",
+                caster_name(caster_id),
+                ability.abbr()
+            ),
+        }
+    }
+
+    /// The caster whose concentration holds it, if any.
+    pub fn caster(&self) -> Option<&str> {
+        match self {
+            Duration::Concentration { caster_id, .. }
+            | Duration::ConcentrationSave { caster_id, .. } => Some(caster_id),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a trigger fires at the start or the end of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnPoint {
+    /// At the start of the turn.
+    Start,
+    /// At the end of the turn.
+    End,
+}
+
+/// When a round-based duration ticks: the start or end of whose turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EndTrigger {
+    /// Start or end.
+    pub at: TurnPoint,
+    /// Whose turn (character id).
+    pub turn_of: String,
+}
+
+/// An effect on a character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActiveEffect {
+    /// Id within the campaign ("ef3").
+    pub id: String,
+    /// Name ("Bless"); same-name effects do not stack.
+    pub name: String,
+    /// Who or what imposed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// What it does, each sourced to the effect's name.
+    pub modifiers: Vec<Modifier>,
+    /// How long it lasts.
+    pub duration: Duration,
+    /// When its rounds tick (default: the end of the bearer's turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_on: Option<EndTrigger>,
+    /// It ends when the bearer is next attacked (Guiding Bolt's advantage).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_when_attacked: bool,
+    /// What a spell effect carries beyond modifiers (see [`SpellGrant`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<SpellGrant>,
+}
+
+/// What a spell's effect carries beyond modifiers, from the spell catalog.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellGrant {
+    /// The slot level it was cast at (a persistent spell attacks again at this level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast_level: Option<u8>,
+    /// An AC formula: this base plus DEX, while no armor is worn (Mage Armor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac_base: Option<i32>,
+    /// Temporary HP at the start of each of the bearer's turns (Heroism).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_hp_each_turn: Option<u32>,
+}
+
+/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect
+/// entries (modifiers, concentration).
+pub fn preset(name: &str) -> Option<(Vec<ModifierKind>, bool)> {
+    preset_entry(name).map(|e| (e.modifiers.clone(), e.concentration))
+}
+
+/// The catalog entry behind a preset: a spell whose kind is an effect with modifiers.
+pub fn preset_entry(name: &str) -> Option<&'static crate::catalog::spells::SpellEntry> {
+    crate::catalog::spells::by_name(name)
+        .filter(|e| e.kind == crate::catalog::spells::SpellKind::Effect && !e.modifiers.is_empty())
+}
+/// Largest number of rounds a duration may have (a day of 6-second rounds).
+pub const MAX_ROUNDS: u32 = 14_400;
