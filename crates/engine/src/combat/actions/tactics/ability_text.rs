@@ -4,6 +4,8 @@
 
 pub(crate) use crate::catalog::monsters::{conditions_in, dc_in};
 use tabletop_grid::Shape;
+#[cfg(test)]
+use tabletop_rules::Ability;
 use tabletop_rules::Skill;
 
 use crate::model::character::StatDc;
