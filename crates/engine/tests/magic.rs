@@ -877,6 +877,7 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         higher_level: None,
         synthesized: true,
         aura: None,
+        index: None,
     });
     put(&mut e, &b);
     let order = fight(

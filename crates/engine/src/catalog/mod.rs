@@ -35,6 +35,12 @@ use serde::{Deserialize, Serialize};
 use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
+// Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
+pub mod coverage;
+pub mod items;
+pub mod monsters;
+pub mod spells;
+
 /// When a resource comes back.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

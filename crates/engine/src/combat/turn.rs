@@ -342,6 +342,9 @@ fn start_of_turn(
             lines.extend(changes.into_iter().map(|l| format!("Regeneration: {l}")));
         }
     }
+    if !c.dead {
+        lines.extend(crate::magic::mechanics::start_of_turn(&mut c));
+    }
     super::put_sheet(call, &c)?;
     let aura_lines = super::auras::at_turn_start(call, enc, &id)?;
     lines.extend(aura_lines);

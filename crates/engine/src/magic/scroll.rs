@@ -290,6 +290,7 @@ pub fn deliver(
         disadvantage: Vec::new(),
         bonus: 0,
         source: format!("{}{tag}", def.name),
+        repeat: false,
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);

@@ -246,6 +246,7 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
         higher_level: None,
         synthesized: true,
         aura: None,
+        index: None,
     };
     if def.costly_material().is_none() && r.costly_component {
         def.material = Some("a costly focus worth 100 gp".into());

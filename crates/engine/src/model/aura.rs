@@ -73,4 +73,8 @@ pub struct Aura {
     /// Who it has touched this turn: (character id, round, turn index).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub touched: Vec<(String, u32, usize)>,
+    /// An affected creature's speed is halved inside it (Spirit Guardians): each step that
+    /// ends inside costs double.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halves_speed: bool,
 }

@@ -1,5 +1,6 @@
-//! `tabletop srd install|status`: put the SRD (5e-database JSON) in place, from a local folder or
-//! a verified download, and report on what is installed.
+//! `tabletop srd install|status|coverage`: put the SRD (5e-database JSON) in place, from a local
+//! folder or a verified download, report on what is installed, and measure how much of it the
+//! mechanics catalog encodes.
 //!
 //! Installing never leaves a half-written directory: files go to a temporary directory beside the
 //! destination, are checked, and only then renamed into place.
@@ -53,6 +54,13 @@ pub enum SrdCommand {
         #[arg(long, hide = true)]
         sums: Option<PathBuf>,
     },
+    /// How much of the SRD the mechanics catalog encodes: per category total, mechanical,
+    /// narrative and unencoded.
+    Coverage {
+        /// Print `{"categories": {"spells": {"total": …, …}, …}}` instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs an `srd` subcommand.
@@ -75,6 +83,18 @@ pub fn run(s: &Settings, cmd: SrdCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         SrdCommand::Status { sums } => status(s, &load_sums(sums.as_deref())?),
+        SrdCommand::Coverage { json } => {
+            let dir = s.srd_dir()?;
+            let srd = Compendium::load(&dir)
+                .with_context(|| format!("loading the SRD from {}", dir.display()))?;
+            let c = tabletop_engine::catalog::coverage::coverage(&srd);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                print!("{}", c.table());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -188,6 +188,9 @@ pub fn situation(
             s.advantage.push("helped (Help action)".into());
         }
     }
+    s.advantage.extend(crate::combat::traits::pack_tactics(
+        call, enc, attacker, target,
+    ));
     Ok(s)
 }
 
@@ -324,6 +327,7 @@ pub fn apply_damage_to(
     let mut changes = Vec::new();
     let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
+    crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -448,6 +452,12 @@ pub fn strike(
     let roll = roll_d20_test(&a_stats, &req, call.rng()?);
     call.record_roll(&roll);
     let mut lines = vec![roll.summary()];
+    // Effects that last until the target is next attacked (Guiding Bolt) are used up.
+    if target.effects.iter().any(|e| e.ends_when_attacked) {
+        let mut t = combat::sheet(call, &target.id)?;
+        lines.extend(crate::magic::mechanics::spend_on_attacked(&mut t));
+        combat::put_sheet(call, &t)?;
+    }
     if sit.cover_bonus > 0 {
         lines.push(format!(
             "{} has {} cover: +{} AC ({} → {ac}).",
@@ -534,7 +544,41 @@ pub fn strike(
         droll.summary()
     ));
     let parts = damage_parts(&droll, None);
+    // Defenses against nonmagical weapons (a werewolf and a mundane sword).
+    let item_id = match &profile.source {
+        ProfileSource::Weapon { item_id } => Some(item_id.as_str()),
+        _ => None,
+    };
+    let magical = crate::combat::traits::magical_attack(&attacker, item_id);
+    let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
+    if !t.dead
+        && let Some((dc, ability, conds)) =
+            crate::combat::traits::hit_rider(&attacker, &profile.name)
+    {
+        let mut t2 = combat::sheet(call, &t.id)?;
+        let save = concentration::roll_save(call, &t2, ability, dc, &profile.name)?;
+        let ok = save.success == Some(true);
+        out.lines.push(format!("{} — {}", t2.name, save.summary()));
+        if !ok {
+            for c in conds {
+                if t2.effective().condition_immunities.contains_key(&c) {
+                    out.lines.push(format!("{} is immune to {c}", t2.name));
+                } else if !t2.has_condition(c) {
+                    t2.conditions.push(crate::character::ConditionEntry {
+                        condition: c,
+                        level: None,
+                        source: format!("{} ({})", profile.name, attacker.name),
+                        duration: None,
+                    });
+                    out.lines
+                        .push(format!("{} is {c} ({})", t2.name, profile.name));
+                }
+            }
+            combat::put_sheet(call, &t2)?;
+        }
+    }
     out.headline = format!(
         "{} {} takes {}.",
         if critical { "Critical hit!" } else { "Hit!" },

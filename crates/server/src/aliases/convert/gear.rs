@@ -201,7 +201,7 @@ pub(super) fn inventory_action(args: &mut Map<String, Value>) -> Result<(), Tool
             "use" => "use",
             other => {
                 return Err(ToolError(format!(
-                    "inventory action '{other}' is not supported; manage_inventory operations: give, remove, equip, unequip, view, transfer, use"
+                    "inventory action '{other}' is not supported; manage_inventory operations: give, remove, equip, unequip, attune, unattune, view, transfer, use"
                 )));
             }
         };
