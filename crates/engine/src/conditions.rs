@@ -244,6 +244,14 @@ fn add(
             duration: None,
         });
         changes.push(format!("{} exhaustion {current} → {new}", c.name));
+        let max = u32::try_from(c.effective().max_hp.value.max(1)).unwrap_or(1);
+        if c.hp > max {
+            changes.push(format!(
+                "{} HP {} → {max}: exhaustion {new} halves the hit point maximum",
+                c.name, c.hp
+            ));
+            c.hp = max;
+        }
         if new >= MAX_EXHAUSTION && !c.dead {
             c.dead = true;
             c.hp = 0;

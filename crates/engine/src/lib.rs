@@ -35,6 +35,7 @@ pub mod compendium;
 pub mod concentration;
 pub mod conditions;
 pub mod creation;
+pub mod derive;
 pub mod effects;
 pub mod engine;
 pub mod error;

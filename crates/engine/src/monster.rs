@@ -339,6 +339,8 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             reactions: m.reactions.iter().map(action).collect(),
         }),
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     }
 }
 

@@ -233,7 +233,7 @@ pub fn move_party(
         let key_holder = conn.key_item.as_deref().and_then(|k| {
             let kk = name_key(k);
             team.iter()
-                .find(|c| c.equipment.iter().any(|e| name_key(e).contains(&kk)))
+                .find(|c| c.carried_names().any(|e| name_key(e).contains(&kk)))
                 .map(|c| (c.name.clone(), k.to_string()))
         });
         let by_key = matches!(req.unlock, None | Some(Unlock::Key));
@@ -277,12 +277,12 @@ pub fn move_party(
                 let who = actor(call, &p, req.character)?;
                 let (test, reason, bonus) = match method {
                     Unlock::Pick => {
-                        let tools = who.equipment.iter().any(|e| {
+                        let tools = who.carried_names().any(|e| {
                             name_key(e).contains("thieves") && name_key(e).contains("tools")
                         });
                         if !tools {
                             return Err(EngineError::Rule(format!(
-                                "{} carries no thieves' tools; add them to the equipment (update_character), let another member pick (characterName), or use unlock: break",
+                                "{} carries no thieves' tools; give them with manage_inventory, let another member pick (characterName), or use unlock: break",
                                 who.name
                             )));
                         }

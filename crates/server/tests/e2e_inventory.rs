@@ -247,8 +247,7 @@ async fn bad_inventory_inputs_name_the_fix() {
         &["checkType attack"],
     )
     .await;
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped the SRD part: TABLETOP_SRD_DIR not set");
+    if !common::srd("the SRD part of the inventory errors test") {
         s.client.close().await.unwrap();
         return;
     }
@@ -263,8 +262,7 @@ async fn bad_inventory_inputs_name_the_fix() {
 
 #[tokio::test]
 async fn srd_items_by_name() {
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped srd_items_by_name: TABLETOP_SRD_DIR not set");
+    if !common::srd("srd_items_by_name") {
         return;
     }
     let s = Session::start(9).await;

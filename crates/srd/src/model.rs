@@ -81,6 +81,8 @@ pub struct Class {
     pub caster_kind: CasterKind,
     /// The subclasses available in this compendium.
     pub subclasses: Vec<Ref>,
+    /// Multiclassing prerequisites and proficiencies.
+    pub multiclassing: crate::multiclassing::Multiclassing,
 }
 
 /// Pact-magic slots at one warlock level.

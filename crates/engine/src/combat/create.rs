@@ -356,6 +356,8 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             reactions: Vec::new(),
         }),
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     })
 }
 
@@ -592,6 +594,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             flags: TurnFlags::default(),
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
+            sneak_attack_turn: None,
         },
         InitiativeRoll {
             name: c.name.clone(),

@@ -577,3 +577,35 @@ mod tests {
         assert_eq!(default_base("Wondrous item, rare"), None);
     }
 }
+
+/// Moves names from the legacy `equipment` list into the inventory as items (SRD stats when the
+/// compendium knows the exact name), with ids derived from the character's so that reading and
+/// writing agree.
+pub fn adopt_legacy(call: &crate::engine::Call<'_>, c: &mut crate::model::character::Character) {
+    if c.equipment.is_empty() {
+        return;
+    }
+    let names = std::mem::take(&mut c.equipment);
+    for (i, name) in names.iter().enumerate() {
+        let name = name.trim();
+        if name.is_empty()
+            || c.inventory.items.iter().any(|it| {
+                crate::model::names::name_key(&it.name) == crate::model::names::name_key(name)
+            })
+        {
+            continue;
+        }
+        let mut item = call
+            .compendium()
+            .and_then(|comp| lookup(comp, name).ok())
+            .filter(|s| s.note.is_none())
+            .map(|s| s.item)
+            .unwrap_or_else(|| plain(name));
+        let mut id = format!("{}-eq{}", c.id, i + 1);
+        while c.inventory.items.iter().any(|it| it.id == id) {
+            id.push('x');
+        }
+        item.id = id;
+        c.inventory.items.push(item);
+    }
+}

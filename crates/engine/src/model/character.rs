@@ -131,18 +131,17 @@ pub struct Character {
     /// Improvised spells mastered with synthesize_spell (castable by name with cast_spell).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mastered_spells: Vec<crate::model::spell::SpellDef>,
+    /// What the character is made of (DESIGN §4a): the sources its sheet is derived from.
+    /// Absent on stat-block creatures; an old sheet gets one on first read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<crate::derive::Build>,
+    /// The values last derived from the build, each with its sources (recomputed on every
+    /// read and write; see [`crate::derive`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<crate::derive::Derived>,
 }
 
-/// When a resource comes back.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recharge {
-    /// On a short or a long rest.
-    Short,
-    /// On a long rest.
-    #[default]
-    Long,
-}
+pub use crate::catalog::Recharge;
 
 /// A limited-use resource with its maximum and what is left.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -370,6 +369,16 @@ impl Character {
         } else {
             "ok"
         }
+    }
+
+    /// The names of everything it carries: inventory items, and equipment strings not yet
+    /// adopted into the inventory (one item list for every consumer: keys, tools).
+    pub fn carried_names(&self) -> impl Iterator<Item = &str> {
+        self.inventory
+            .items
+            .iter()
+            .map(|i| i.name.as_str())
+            .chain(self.equipment.iter().map(String::as_str))
     }
 
     /// "Name (id)".

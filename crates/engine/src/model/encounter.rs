@@ -162,6 +162,9 @@ pub struct Combatant {
     /// Stat-block abilities with a recharge that are spent ("Fire Breath").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent_abilities: Vec<String>,
+    /// The (round, turn) in which it last added Sneak Attack (once per turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sneak_attack_turn: Option<(u32, usize)>,
 }
 
 /// A terrain change that expires.

@@ -60,7 +60,8 @@ impl Character {
     /// checks, saves, attacks, damage defences, max HP, speed) reads this.
     pub fn effective(&self) -> EffectiveStats {
         let mut base = self.base_stats();
-        let gear = self.inventory.equipment_layer(&base);
+        let mut gear = self.inventory.equipment_layer(&base);
+        crate::derive::sheet_layer(self, &mut base, &mut gear);
         if let Some(ac) = gear.armor_class {
             base.armor_class = ac;
         }

@@ -210,6 +210,8 @@ pub struct StrikeOptions {
     pub two_weapon_style: bool,
     /// Label of the roll ("Opportunity attack").
     pub label: Option<String>,
+    /// Divine Smite with a slot of this level on a melee weapon hit (`slotLevel`).
+    pub smite_slot: Option<u8>,
 }
 
 /// What one [`strike`] did.
@@ -495,6 +497,25 @@ pub fn strike(
         };
         return Ok(out);
     }
+    // Class-feature riders (Sneak Attack, Divine Smite) from the attacker's derived sheet.
+    let mut attacker = attacker;
+    let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
+    let mode = out.roll.mode;
+    let riders = super::riders::on_hit(
+        enc,
+        &mut attacker,
+        &target,
+        &profile,
+        kind,
+        mode,
+        opts.smite_slot,
+        t,
+    )?;
+    profile.damage.push_str(&riders.expr);
+    out.lines.extend(riders.lines);
+    if opts.smite_slot.is_some() {
+        combat::put_sheet(call, &attacker)?;
+    }
     let mut expr = dice::parse(&profile.damage)?;
     if critical {
         expr = expr.with_doubled_dice()?;
@@ -534,6 +555,11 @@ fn first_damage_type(expr: &str) -> Option<DamageType> {
 
 /// Attacks per Attack action: Fighter 5/11/20 → 2/3/4; any "Extra Attack" feature → 2.
 pub fn attacks_per_action(c: &Character) -> u32 {
+    if let Some(d) = &c.derived
+        && d.attacks_per_action > 0
+    {
+        return d.attacks_per_action;
+    }
     let fighter = c
         .class
         .as_deref()
@@ -584,6 +610,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
         },
         bonus: req.bonus,
         force: req.force,
+        smite_slot: req.slot_level,
         ..Default::default()
     }
 }

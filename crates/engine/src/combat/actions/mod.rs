@@ -10,6 +10,7 @@ pub mod attack;
 pub mod economy;
 pub mod movement;
 pub mod profile;
+pub mod riders;
 pub mod spell;
 pub mod tactics;
 
