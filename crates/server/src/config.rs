@@ -182,6 +182,26 @@ impl Settings {
         Ok(self.data_dir()?.join(DB_FILE))
     }
 
+    /// Refuses an export destination inside the data directory: the campaign store (and its
+    /// journal files) live there, and writing over them destroys every campaign. Links are
+    /// followed, and a hard link to the store elsewhere is refused too.
+    pub fn check_export_target(&self, out: &Path) -> anyhow::Result<()> {
+        let data = self.data_dir()?;
+        let data = std::fs::canonicalize(&data)
+            .or_else(|_| std::path::absolute(&data))
+            .unwrap_or(data);
+        let target = resolve(out);
+        if target.starts_with(&data) || same_file(out, &self.db_path()?) {
+            anyhow::bail!(
+                "refusing to export to {}: it is inside the data directory {}, which holds the \
+                 campaign store; write the export to a file outside it",
+                out.display(),
+                data.display()
+            );
+        }
+        Ok(())
+    }
+
     /// The SRD directory in use (it may not exist).
     pub fn srd_dir(&self) -> anyhow::Result<PathBuf> {
         if let Some(d) = &self.srd {
@@ -234,6 +254,32 @@ impl Settings {
             },
         )?)
     }
+}
+
+/// `p` made absolute with links resolved, as far as it exists (a new file's folder).
+fn resolve(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => resolve(dir).join(name),
+        _ => abs,
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &Path, _: &Path) -> bool {
+    false
 }
 
 fn platform_data_dir() -> anyhow::Result<PathBuf> {

@@ -87,6 +87,9 @@ pub trait Tx {
     fn ensure_campaign(&mut self, name: &str) -> Result<CampaignId, StoreError>;
     /// The id of the campaign called `name`, if it exists.
     fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError>;
+    /// Whether the campaign still exists (another process may have deleted it; its id is never
+    /// given to another campaign).
+    fn campaign_exists(&self, campaign: CampaignId) -> Result<bool, StoreError>;
     /// Every campaign with its counts.
     fn list_campaigns(&self) -> Result<Vec<CampaignInfo>, StoreError>;
     /// Deletes a campaign and everything in it; false when there was none.
@@ -98,6 +101,10 @@ pub trait Tx {
     fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError>;
     /// The next number of a per-campaign counter (`kind` such as "ch"), starting at 1.
     fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError>;
+    /// Moves a per-campaign counter so the next number it hands out is above `past` (it never
+    /// moves back). One statement, whatever `past` is.
+    fn advance_id(&mut self, campaign: CampaignId, kind: &str, past: u64)
+    -> Result<(), StoreError>;
 
     /// One character by id.
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError>;

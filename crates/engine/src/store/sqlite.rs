@@ -35,6 +35,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/002_world.sql")),
         M::up(include_str!("../../migrations/003_encounters.sql")),
         M::up(include_str!("../../migrations/004_list_index.sql")),
+        M::up(include_str!("../../migrations/005_campaign_ids.sql")),
     ])
 }
 
@@ -156,11 +157,27 @@ impl Tx for SqliteTx<'_> {
         if let Some(id) = self.find_campaign(name)? {
             return Ok(id);
         }
-        self.tx.execute(
-            &format!("INSERT INTO campaigns (name, created_at) VALUES (?1, {NOW})"),
-            params![name],
+        // Past every id ever handed out (the mark) and every id present: never a reused id.
+        let id: i64 = self.tx.query_row(
+            "UPDATE campaign_ids SET last = max(last, (SELECT COALESCE(MAX(id), 0) FROM campaigns)) + 1
+             RETURNING last",
+            [],
+            |r| r.get(0),
         )?;
-        Ok(CampaignId(self.tx.last_insert_rowid()))
+        self.tx.execute(
+            &format!("INSERT INTO campaigns (id, name, created_at) VALUES (?1, ?2, {NOW})"),
+            params![id, name],
+        )?;
+        Ok(CampaignId(id))
+    }
+
+    fn campaign_exists(&self, campaign: CampaignId) -> Result<bool, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM campaigns WHERE id = ?1")?
+            .query_row(params![campaign.0], |_| Ok(()))
+            .optional()?
+            .is_some())
     }
 
     fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError> {
@@ -229,6 +246,21 @@ impl Tx for SqliteTx<'_> {
             |r| r.get(0),
         )?;
         Ok(n.max(1) as u64)
+    }
+
+    fn advance_id(
+        &mut self,
+        campaign: CampaignId,
+        kind: &str,
+        past: u64,
+    ) -> Result<(), StoreError> {
+        let past = i64::try_from(past).unwrap_or(i64::MAX);
+        self.tx.execute(
+            "INSERT INTO counters (campaign_id, kind, next) VALUES (?1, ?2, ?3)
+             ON CONFLICT (campaign_id, kind) DO UPDATE SET next = max(next, excluded.next)",
+            params![campaign.0, kind, past],
+        )?;
+        Ok(())
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {

@@ -59,6 +59,9 @@ pub fn run(s: &Settings, cmd: CampaignCommand) -> anyhow::Result<ExitCode> {
             }
         }
         CampaignCommand::Export { name, out } => {
+            if let Some(path) = &out {
+                s.check_export_target(path)?;
+            }
             let data = campaign::export(&tx, &name)?;
             let json = serde_json::to_string_pretty(&data)?;
             match out {
