@@ -1,6 +1,10 @@
 //! Campaign administration: list, export, import, delete.
 
+mod check;
+
 use serde::{Deserialize, Serialize};
+
+pub use check::{MAX_ID_NUMBER, valid_name};
 
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, CharacterFilter};
@@ -16,6 +20,7 @@ use crate::store::{CampaignInfo, Tx};
 pub const EXPORT_FORMAT: u32 = 1;
 
 /// A whole campaign as one JSON document.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignExport {
@@ -50,6 +55,7 @@ pub struct CampaignExport {
 }
 
 /// One entry of a party's travel log, in an export.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyTravel {
@@ -109,9 +115,12 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
     })
 }
 
-/// Imports an export as the campaign `name` (the export's own name when `None`). Refuses to
-/// overwrite an existing campaign.
-pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Result<String> {
+/// Imports an export as the campaign `given` (the export's own name when `None`). Refuses to
+/// overwrite an existing campaign, and refuses a file that is not valid input (see the checks in
+/// `check`): a name outside 1–64 characters, an undecodable dice-stream state, a malformed or
+/// out-of-range id, an id twice, a reference to something not imported. On error the caller's
+/// transaction is dropped, so nothing is written.
+pub fn import(tx: &mut dyn Tx, data: &CampaignExport, given: Option<&str>) -> Result<String> {
     if data.format != EXPORT_FORMAT {
         return Err(EngineError::invalid(
             "format",
@@ -121,7 +130,17 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
             ),
         ));
     }
-    let name = name.unwrap_or(&data.name).to_string();
+    // Everything is checked before anything is written; the caller's transaction makes the
+    // writes all or nothing.
+    let name = valid_name(
+        if given.is_some() {
+            "name"
+        } else {
+            "name (in the file)"
+        },
+        given.unwrap_or(&data.name),
+    )?;
+    let highest = check::check(data)?;
     if tx.find_campaign(&name)?.is_some() {
         return Err(EngineError::Rule(format!(
             "campaign '{name}' already exists; delete it first or import under another name (--name)"
@@ -152,36 +171,10 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, name: Option<&str>) -> Res
     for e in &data.encounters {
         tx.put_encounter(id, e)?;
     }
-    // New ids must not collide with imported ones: advance each counter past the highest.
-    let ids: [(&str, Vec<&str>); 6] = [
-        (
-            "ch",
-            data.characters.iter().map(|c| c.id.as_str()).collect(),
-        ),
-        (
-            "loc",
-            data.locations.iter().map(|l| l.id.as_str()).collect(),
-        ),
-        (
-            "cn",
-            data.connections.iter().map(|c| c.id.as_str()).collect(),
-        ),
-        ("pt", data.parties.iter().map(|p| p.id.as_str()).collect()),
-        ("nt", data.notes.iter().map(|n| n.id.as_str()).collect()),
-        (
-            "enc",
-            data.encounters.iter().map(|e| e.id.as_str()).collect(),
-        ),
-    ];
-    for (prefix, list) in ids {
-        let max = list
-            .iter()
-            .filter_map(|i| i.strip_prefix(prefix).and_then(|n| n.parse::<u64>().ok()))
-            .max()
-            .unwrap_or(0);
-        for _ in 0..max.min(1_000_000) {
-            tx.next_id(id, prefix)?;
-        }
+    // New ids must not collide with imported ones: each counter moves past its highest imported
+    // number in one step (ids are bounded, so this is constant time whatever the numbers).
+    for (prefix, past) in highest {
+        tx.advance_id(id, prefix, past)?;
     }
     for e in &data.events {
         tx.import_event(id, e)?;

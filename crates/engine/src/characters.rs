@@ -24,6 +24,20 @@ pub fn resolve_with_fields(
     id_field: &'static str,
     name_field: &'static str,
 ) -> Result<Character> {
+    let mut c = find(call, r, id_field, name_field)?;
+    // The sheet is derived from its sources on every read (an old sheet is converted here),
+    // and old equipment strings become inventory items (one item list).
+    crate::derive::refresh(call, &mut c);
+    crate::inventory::ops::adopt_legacy(call, &mut c);
+    Ok(c)
+}
+
+fn find(
+    call: &Call<'_>,
+    r: CharacterRef<'_>,
+    id_field: &'static str,
+    name_field: &'static str,
+) -> Result<Character> {
     let campaign = call.campaign();
     let tx = call.tx_ref();
     if let Some(id) = r.id.map(str::trim).filter(|s| !s.is_empty()) {
@@ -81,6 +95,7 @@ fn not_found(call: &Call<'_>, given: &str) -> EngineError {
 }
 
 /// What [`delete_character`] removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deletion {

@@ -70,6 +70,7 @@ impl CheckRequest {
 }
 
 /// The result of one character's check.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum CheckOutcome {
@@ -156,6 +157,7 @@ fn validate(req: &CheckRequest) -> Result<()> {
 }
 
 /// Damage of one type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TypedAmount {
@@ -168,6 +170,7 @@ pub struct TypedAmount {
 
 /// A weapon attack's damage roll. It is not applied: pass it to update_character (damage) or
 /// let combat resolve it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackDamage {

@@ -18,6 +18,7 @@ use crate::model::names::name_key;
 pub use crate::model::concentration::{Concentration, ConcentrationLink};
 
 /// A concentration that ended, and what ended with it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationEnd {
@@ -46,6 +47,7 @@ impl ConcentrationEnd {
 }
 
 /// A concentration save after damage.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationCheck {
@@ -314,6 +316,7 @@ pub fn after_damage(
 }
 
 /// What `manage_concentration` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationOutcome {

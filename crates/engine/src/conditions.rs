@@ -52,6 +52,7 @@ pub enum ConditionOp {
 }
 
 /// One condition as reported.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionView {
@@ -69,6 +70,7 @@ pub struct ConditionView {
 }
 
 /// What `manage_condition` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionOutcome {
@@ -244,6 +246,14 @@ fn add(
             duration: None,
         });
         changes.push(format!("{} exhaustion {current} → {new}", c.name));
+        let max = u32::try_from(c.effective().max_hp.value.max(1)).unwrap_or(1);
+        if c.hp > max {
+            changes.push(format!(
+                "{} HP {} → {max}: exhaustion {new} halves the hit point maximum",
+                c.name, c.hp
+            ));
+            c.hp = max;
+        }
         if new >= MAX_EXHAUSTION && !c.dead {
             c.dead = true;
             c.hp = 0;

@@ -129,9 +129,30 @@ pub struct CreateRequest {
     pub mode: CreateMode,
     /// An SRD monster whose stat block becomes the character (see [`crate::monster`]).
     pub from_monster: Option<String>,
+    /// Half-elf: the two abilities that get +1 (chosen for you when absent).
+    pub ability_choices: Vec<Ability>,
+    /// Fighting style ("defense", "archery", …).
+    pub fighting_style: Option<String>,
+    /// Dragonborn ancestry colour ("red", "gold", …).
+    pub draconic_ancestry: Option<String>,
+    /// Class levels of a multiclassed character, the starting class first (instead of
+    /// `class` + `level`).
+    pub classes: Vec<ClassRequest>,
+}
+
+/// Levels in one class at creation.
+#[derive(Debug, Clone, Default)]
+pub struct ClassRequest {
+    /// SRD class name.
+    pub class: String,
+    /// Levels in it (1–20).
+    pub level: u32,
+    /// Subclass (SRD name).
+    pub subclass: Option<String>,
 }
 
 /// The result of [`create_character`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateOutcome {
@@ -172,6 +193,31 @@ struct RaceData {
 
 /// Builds a character from `req`; stores it unless previewing or validating.
 pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<CreateOutcome> {
+    let mut req = req;
+    if !req.classes.is_empty() {
+        let total = req
+            .classes
+            .iter()
+            .try_fold(0u32, |acc, c| {
+                (1..=20)
+                    .contains(&c.level)
+                    .then(|| acc.saturating_add(c.level))
+            })
+            .ok_or_else(|| EngineError::invalid("classes.level", "each class level is 1–20"))?;
+        if req.level.is_some_and(|l| l != total) {
+            return Err(EngineError::invalid(
+                "level",
+                format!(
+                    "level {} differs from the classes' total {total}; give one or the other",
+                    req.level.unwrap_or(0)
+                ),
+            ));
+        }
+        req.level = Some(total);
+        if req.class.is_none() {
+            req.class = Some(req.classes[0].class.clone());
+        }
+    }
     if req.from_monster.is_some() {
         return crate::monster::create_from_monster(call, req);
     }
@@ -252,6 +298,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
             }
         },
     };
+    let base_scores = scores;
     if let Some(r) = &race {
         for (ability, bonus) in &r.bonuses {
             let v = i64::from(scores.get(*ability)) + i64::from(*bonus);
@@ -296,10 +343,6 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         None => {
             let first = (hit_die as i32 + con).max(1) as u32;
             let later = ((hit_die as i32 / 2 + 1) + con).max(1) as u32 * (level - 1);
-            derivations.push(format!(
-                "max HP {}: d{hit_die} max at level 1 + average per later level, CON {con:+} each",
-                first + later
-            ));
             first + later
         }
     };
@@ -325,6 +368,57 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
             .unwrap_or_default(),
     };
 
+    // The build: the request's sources, open choices made (and said so).
+    let method = match req.method {
+        AbilityMethod::Manual => "manual",
+        AbilityMethod::StandardArray => "standard_array",
+        AbilityMethod::PointBuy => "point_buy",
+        AbilityMethod::Roll => "roll",
+    };
+    let mut build = build_from_request(
+        &req,
+        base_scores,
+        method,
+        level,
+        class.as_ref().map(|c| c.name.as_str()),
+        race.as_ref().map(|r| r.name.as_str()),
+        race.as_ref().and_then(|r| r.subrace.as_deref()),
+    );
+    if !req.classes.is_empty() {
+        build.classes = req
+            .classes
+            .iter()
+            .map(|c| crate::derive::ClassLevels {
+                class: call
+                    .compendium()
+                    .and_then(|s| s.class(&c.class))
+                    .map_or_else(|| c.class.clone(), |k| k.name.clone()),
+                level: c.level,
+                subclass: c.subclass.clone(),
+                ..Default::default()
+            })
+            .collect();
+        if let Some(srd) = call.compendium() {
+            for c in &build.classes {
+                if srd.class(&c.class).is_none() {
+                    problems.push(format!("'{}' is not an SRD class", c.class));
+                }
+            }
+            problems.extend(crate::derive::multiclass::check_all(
+                srd,
+                &build.classes,
+                &scores,
+            ));
+        }
+    }
+    let resolved = crate::derive::resolve(&build, call.compendium());
+    let catalog = crate::catalog::Catalog::get();
+    let race_free_skills = crate::derive::build::race_skill_choices(&resolved, catalog);
+    let granted_skills = crate::derive::build::granted_skills(&resolved);
+    derivations.extend(crate::derive::build::fill_choices(
+        &mut build, &resolved, catalog,
+    ));
+
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
     if let (Some(c), CharacterType::Pc) = (&class, kind)
@@ -333,10 +427,10 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         let off_list: Vec<String> = req
             .skills
             .iter()
-            .filter(|s| !from.is_empty() && !from.contains(s))
+            .filter(|s| !from.is_empty() && !from.contains(s) && !granted_skills.contains(s))
             .map(|s| s.key().to_string())
             .collect();
-        if !off_list.is_empty() {
+        if off_list.len() > race_free_skills {
             let allowed: Vec<&str> = from.iter().map(|s| s.key()).collect();
             problems.push(format!(
                 "{} cannot choose {}; its skills are: {}",
@@ -345,7 +439,12 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
                 allowed.join(", ")
             ));
         }
-        if req.skills.len() > usize::from(*choose) {
+        let on_list = req
+            .skills
+            .iter()
+            .filter(|s| (from.is_empty() || from.contains(s)) && !granted_skills.contains(s))
+            .count();
+        if on_list > usize::from(*choose) + race_free_skills {
             problems.push(format!(
                 "{} chooses {choose} skills; {} were given",
                 c.name,
@@ -357,7 +456,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         skills.insert(*s, ProficiencyLevel::Proficient);
     }
     for s in &req.expertise {
-        if !skills.contains_key(s) {
+        if !skills.contains_key(s) && !granted_skills.contains(s) {
             problems.push(format!(
                 "expertise in {} needs proficiency in it first (add it to skills)",
                 s.key()
@@ -440,10 +539,31 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         resources: Vec::new(),
         stat_block: None,
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     };
     scores = character.abilities;
     let _ = scores;
     let mut character = character;
+    character.build = Some(build);
+    crate::derive::refresh(call, &mut character);
+    crate::inventory::ops::adopt_legacy(call, &mut character);
+    character.hp = character.max_hp;
+    character.hit_dice = character.level;
+    if let Some(d) = &character.derived {
+        derivations.push(format!(
+            "max HP {} = {}",
+            character.max_hp,
+            tabletop_rules::stats::explain_contributions(&d.max_hp_sources)
+        ));
+        derivations.push(format!(
+            "AC {} ({})",
+            character.armor_class, character.armor_source
+        ));
+        for line in &d.choices {
+            derivations.push(format!("open choice: {line}"));
+        }
+    }
     crate::slots::ensure(call, &mut character);
 
     let stored = match req.mode {
@@ -659,4 +779,67 @@ fn race_data(
         traits,
         languages: race.languages.clone(),
     }))
+}
+
+/// The build a creation request describes. `base_scores` are before racial bonuses.
+fn build_from_request(
+    req: &CreateRequest,
+    base_scores: AbilityScores,
+    method: &str,
+    level: u32,
+    class: Option<&str>,
+    race: Option<&str>,
+    subrace: Option<&str>,
+) -> crate::derive::Build {
+    let mut b = crate::derive::Build {
+        base_scores,
+        method: method.to_string(),
+        race: race.map(str::to_string),
+        subrace: subrace.map(str::to_string),
+        background: req.background.clone(),
+        ..Default::default()
+    };
+    if let Some(r) = &req.custom_race {
+        b.custom_race = Some(crate::derive::CustomRaceSource {
+            ability_bonuses: r.ability_bonuses.clone(),
+            speed: r.speed,
+            size: r.size,
+            traits: r.traits.clone(),
+        });
+    }
+    match (class, &req.custom_class) {
+        (Some(name), Some(c)) => b.classes.push(crate::derive::ClassLevels {
+            class: name.to_string(),
+            level,
+            custom: Some(crate::derive::CustomClassSource {
+                hit_die: c.hit_die,
+                saves: c.saves.clone(),
+                spellcasting_ability: c.spellcasting_ability,
+                skill_choices: c.skill_choices.clone(),
+            }),
+            ..Default::default()
+        }),
+        (Some(name), None) => b.classes.push(crate::derive::ClassLevels {
+            class: name.to_string(),
+            level,
+            ..Default::default()
+        }),
+        (None, _) => b.classless_level = Some(level),
+    }
+    b.choices.skills = req.skills.clone();
+    b.choices.expertise = req.expertise.clone();
+    b.choices.languages = req.languages.clone();
+    b.choices.ability_choices = req.ability_choices.clone();
+    b.choices.fighting_style = req.fighting_style.clone();
+    b.choices.draconic_ancestry = req.draconic_ancestry.clone();
+    b.overrides.max_hp = req.max_hp;
+    b.overrides.armor_class = req.armor_class;
+    b.overrides.speed = req.speed;
+    b.overrides.size = req.size;
+    b.overrides.saves = req.saves.as_ref().map(|s| s.iter().copied().collect());
+    b.overrides.resistances = req.resistances.iter().copied().collect();
+    b.overrides.immunities = req.immunities.iter().copied().collect();
+    b.overrides.vulnerabilities = req.vulnerabilities.iter().copied().collect();
+    b.overrides.condition_immunities = req.condition_immunities.iter().copied().collect();
+    b
 }

@@ -19,7 +19,7 @@ use crate::model::names::name_key;
 
 /// The data of this family lives in the model; re-exported so the old paths keep working.
 pub use crate::model::effects::{
-    ActiveEffect, Duration, EndTrigger, MAX_ROUNDS, TurnPoint, preset,
+    ActiveEffect, Duration, EndTrigger, MAX_ROUNDS, SpellGrant, TurnPoint, preset, preset_entry,
 };
 
 /// A new effect as requested.
@@ -65,6 +65,7 @@ pub enum DurationRequest {
 }
 
 /// What `manage_effect` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EffectOutcome {
@@ -127,7 +128,8 @@ pub fn add_effect(
                 return Err(EngineError::invalid(
                     "modifiers",
                     format!(
-                        "'{name}' is not a known effect (bless, bane, shield of faith, shield, haste, longstrider, heroism); give modifiers, e.g. [{{\"type\":\"ac_bonus\",\"amount\":2}}]"
+                        "'{name}' is not a known effect ({}); give modifiers, e.g. [{{\"type\":\"ac_bonus\",\"amount\":2}}]",
+                        crate::catalog::spells::effect_names().join(", ")
                     ),
                 ));
             }
@@ -136,12 +138,19 @@ pub fn add_effect(
         req.modifiers.clone()
     };
     check_modifiers(&kinds)?;
+    let entry = preset_entry(&name);
+    // A concentration preset is linked to a caster's concentration only when the caster is
+    // named: the bearer's own concentration is never broken by a spell someone else cast.
     let wants_concentration = match req.duration {
         DurationRequest::Concentration => true,
-        DurationRequest::Default => preset.as_ref().is_some_and(|(_, c)| *c),
+        DurationRequest::Default => {
+            preset.as_ref().is_some_and(|(_, c)| *c) && req.caster.is_some()
+        }
         _ => false,
     };
-    if req.caster.is_some() && !wants_concentration {
+    let until_caster_turn =
+        req.duration == DurationRequest::Default && entry.is_some_and(|e| e.until.is_some());
+    if req.caster.is_some() && !wants_concentration && !until_caster_turn {
         return Err(EngineError::invalid(
             "caster",
             "a caster links the effect to concentration; add duration \"concentration\"",
@@ -186,11 +195,51 @@ pub fn add_effect(
             DurationRequest::Rounds(n) => Duration::Rounds { remaining: n },
             DurationRequest::UntilRest => Duration::UntilRest,
             DurationRequest::SaveEnds { dc, ability } => Duration::SaveEnds { dc, ability },
+            // A preset lasts as its spell does (Shield: until the start of the caster's next
+            // turn; Longstrider: 1 hour; Bless with no caster named: up to 1 minute).
+            DurationRequest::Default => match entry {
+                Some(e) if e.until.is_some() => Duration::Rounds { remaining: 1 },
+                Some(e) => {
+                    if e.concentration {
+                        changes.push(format!(
+                            "no caster named: {name} is linked to nobody's concentration and lasts its full duration; give caster to link it"
+                        ));
+                    }
+                    e.rounds
+                        .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                            remaining: n,
+                        })
+                }
+                None => Duration::UntilDispelled,
+            },
             _ => Duration::UntilDispelled,
         }
     };
+    let preset_until = if until_caster_turn {
+        let whose = match &req.caster {
+            Some((id, n)) => {
+                resolve_with_fields(
+                    call,
+                    CharacterRef::new(id.as_deref(), n.as_deref()),
+                    "caster",
+                    "caster",
+                )?
+                .id
+            }
+            None => bearer.id.clone(),
+        };
+        entry.and_then(|e| e.until).map(|u| EndTrigger {
+            at: match u {
+                crate::catalog::spells::Until::CasterNextTurnStart => TurnPoint::Start,
+                crate::catalog::spells::Until::CasterNextTurnEnd => TurnPoint::End,
+            },
+            turn_of: whose,
+        })
+    } else {
+        None
+    };
     let ends_on = match (req.ends_on, &req.turn_of) {
-        (None, None) => None,
+        (None, None) => preset_until,
         (at, turn_of) => {
             let turn_of = match turn_of {
                 Some((id, n)) => {
@@ -218,6 +267,38 @@ pub fn add_effect(
             old.name
         ));
     }
+    // Heroism: temporary HP equal to the caster's spellcasting modifier each turn.
+    let grant = match (
+        entry.and_then(|e| e.temp_hp_each_turn.as_ref()),
+        &req.caster,
+    ) {
+        (Some(_), Some((id, n))) => {
+            let caster = resolve_with_fields(
+                call,
+                CharacterRef::new(id.as_deref(), n.as_deref()),
+                "caster",
+                "caster",
+            )?;
+            let m = crate::magic::spellcasting::caster_numbers(call, &caster)?.modifier;
+            changes.push(format!(
+                "{} gains {} temporary HP at the start of each of its turns ({}'s spellcasting modifier)",
+                bearer.name,
+                m.max(0),
+                caster.name
+            ));
+            Some(SpellGrant {
+                temp_hp_each_turn: Some(u32::try_from(m.max(0)).unwrap_or(0)),
+                ..Default::default()
+            })
+        }
+        (Some(_), None) => {
+            changes.push(format!(
+                "no caster named: {name}'s temporary HP each turn needs the caster's spellcasting modifier; give caster"
+            ));
+            None
+        }
+        _ => None,
+    };
     let id = call.new_id("ef")?;
     let effect = ActiveEffect {
         id,
@@ -229,6 +310,8 @@ pub fn add_effect(
             .collect(),
         duration,
         ends_on,
+        ends_when_attacked: false,
+        grant,
     };
     changes.push(format!(
         "{} gains {} ({}; {})",

@@ -31,13 +31,7 @@ pub struct Engine<S: Store> {
 impl<S: Store> Engine<S> {
     /// Opens (creating if needed) the campaign `name` in `store`.
     pub fn open(mut store: S, name: &str, options: EngineOptions) -> Result<Self> {
-        let name = name.trim();
-        if name.is_empty() || name.len() > 64 {
-            return Err(EngineError::invalid(
-                "campaign",
-                "a campaign name is 1–64 characters",
-            ));
-        }
+        let name = &crate::campaign::valid_name("campaign", name)?;
         let campaign = {
             let mut tx = store.begin(true)?;
             let id = tx.ensure_campaign(name)?;
@@ -86,6 +80,7 @@ impl<S: Store> Engine<S> {
     /// Runs a read-only use case in its own transaction. Nothing is written.
     pub fn read<R>(&mut self, f: impl FnOnce(&mut Call<'_>) -> Result<R>) -> Result<R> {
         let mut tx = self.store.begin(false)?;
+        still_there(&tx, self.campaign, &self.campaign_name)?;
         let mut call = Call::new(&mut tx, self.campaign, &self.compendium, None);
         f(&mut call)
     }
@@ -100,6 +95,7 @@ impl<S: Store> Engine<S> {
         f: impl FnOnce(&mut Call<'_>) -> Result<R>,
     ) -> Result<R> {
         let mut tx = self.store.begin(true)?;
+        still_there(&tx, self.campaign, &self.campaign_name)?;
         let draft = EventDraft {
             tool: tool.to_string(),
             args: args.clone(),
@@ -118,6 +114,21 @@ impl<S: Store> Engine<S> {
         let out = f(&mut tx)?;
         tx.commit()?;
         Ok(out)
+    }
+}
+
+/// Refuses to run when the campaign was deleted (by another process) since it was opened:
+/// its id is never reused, so nothing of another campaign can be read or written instead.
+fn still_there(tx: &dyn Tx, campaign: CampaignId, name: &str) -> Result<()> {
+    if tx.campaign_exists(campaign)? {
+        Ok(())
+    } else {
+        Err(EngineError::Rule(format!(
+            "campaign {} was deleted (by another process) after this server opened it; \
+             nothing was read or written. Restart the server to start it afresh, or open \
+             another campaign",
+            name
+        )))
     }
 }
 

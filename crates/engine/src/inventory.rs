@@ -2,6 +2,7 @@
 //! and magic items into items ([`catalog`]). The item data itself is [`crate::model::inventory`],
 //! re-exported here so `inventory::Item` and the like keep their paths.
 
+pub mod attune;
 pub mod catalog;
 pub mod equip;
 pub mod item_def;

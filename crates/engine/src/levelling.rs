@@ -27,6 +27,7 @@ pub enum LevelHpMethod {
 pub const DEFAULT_ASI_LEVELS: [u32; 5] = [4, 8, 12, 16, 19];
 
 /// What `level_up` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LevelUpOutcome {
@@ -56,10 +57,22 @@ pub struct LevelUpOutcome {
     pub changes: Vec<String>,
 }
 
-/// Raises the character to `target` (default: one level up).
+/// Raises the character to `target` (default: one level up) in its first class.
 pub fn level_up(
     call: &mut Call<'_>,
     who: CharacterRef<'_>,
+    target: Option<u32>,
+    method: LevelHpMethod,
+) -> Result<LevelUpOutcome> {
+    level_up_in(call, who, None, target, method)
+}
+
+/// Raises the character to `target` (default: one level up), the levels taken in `class`
+/// (default: its first class; another class multiclasses, prerequisites checked).
+pub fn level_up_in(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    class: Option<&str>,
     target: Option<u32>,
     method: LevelHpMethod,
 ) -> Result<LevelUpOutcome> {
@@ -85,8 +98,17 @@ pub fn level_up(
     if c.dead {
         return Err(EngineError::Rule(format!("{} is dead", c.name)));
     }
+    if let Some(sb) = &c.stat_block {
+        return Err(EngineError::Rule(format!(
+            "{} is a stat-block creature ({}): it has no class levels; change its numbers with update_character",
+            c.name, sb.monster
+        )));
+    }
     let gained_levels = to - from;
-    let die = HitDie::from_faces(c.hit_die).unwrap_or(HitDie::D8);
+    let features_before = c.features.clone();
+    let (class_idx, die_faces) =
+        crate::derive::multiclass::prepare_level(call.compendium(), &mut c, class)?;
+    let die = HitDie::from_faces(die_faces).unwrap_or(HitDie::D8);
     let con = c.abilities.modifier(Ability::Constitution);
     let hp_gains = match method {
         LevelHpMethod::Rules(m) => {
@@ -152,12 +174,15 @@ pub fn level_up(
 
     let mut features = Vec::new();
     let mut asi = Vec::new();
-    let srd_class = call.compendium().and_then(|srd| {
-        c.class
-            .as_deref()
-            .and_then(|n| srd.class(n))
-            .map(|k| (srd, k))
-    });
+    let srd_class = call
+        .compendium()
+        .filter(|_| class_idx == 0)
+        .and_then(|srd| {
+            c.class
+                .as_deref()
+                .and_then(|n| srd.class(n))
+                .map(|k| (srd, k))
+        });
     match srd_class {
         Some((srd, class)) => {
             let mut prev_asi = srd
@@ -214,6 +239,70 @@ pub fn level_up(
             "Ability Score Improvement at level {}: raise scores with update_character stats (+2 to one or +1 to two)",
             list.join(", ")
         ));
+    }
+    // The levels and their hit-die values become sources; the sheet is derived from them.
+    let manual = match method {
+        LevelHpMethod::Manual(total) => Some(total),
+        LevelHpMethod::Rules(_) => None,
+    };
+    crate::derive::record_level_hp(
+        &mut c,
+        class_idx,
+        gained_levels,
+        die_faces,
+        &hp_gains,
+        manual,
+    );
+    crate::derive::refresh(call, &mut c);
+    if class_idx > 0 {
+        // A level in another class: its features are what the derived sheet gained; its
+        // Ability Score Improvements follow that class's own table.
+        asi.clear();
+        if let (Some(srd), Some(k)) = (
+            call.compendium(),
+            c.build.as_ref().and_then(|b| b.classes.get(class_idx)),
+        ) {
+            let at = |l: u32| {
+                srd.class_level(&k.class, u8::try_from(l).unwrap_or(20))
+                    .and_then(|r| r.ability_score_bonuses)
+                    .unwrap_or(0)
+            };
+            let from_class = k.level.saturating_sub(gained_levels);
+            for l in from_class + 1..=k.level {
+                if at(l) > at(l.saturating_sub(1)) {
+                    asi.push(to - (k.level - l));
+                }
+            }
+        }
+        changes.retain(|l| {
+            !l.starts_with("hit dice d") && !l.starts_with("Ability Score Improvement")
+        });
+        if let Some(d) = &c.derived {
+            let dice: Vec<String> = d
+                .hit_dice
+                .iter()
+                .map(|h| format!("d{} × {} ({})", h.value.0, h.value.1, h.source))
+                .collect();
+            changes.push(format!("hit dice {}", dice.join(", ")));
+        }
+        features = c
+            .features
+            .iter()
+            .filter(|f| !features_before.contains(f))
+            .cloned()
+            .collect();
+        if let Some(b) = &c.build {
+            let parts: Vec<String> = b
+                .classes
+                .iter()
+                .map(|k| format!("{} {}", k.class, k.level))
+                .collect();
+            changes.push(format!("classes: {}", parts.join(" / ")));
+        }
+        if !features.is_empty() {
+            changes.push(format!("features gained: {}", features.join(", ")));
+        }
+        changes.push(format!("spell slots: {}", c.spell_slots.summary()));
     }
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;

@@ -36,6 +36,7 @@ pub mod compendium;
 pub mod concentration;
 pub mod conditions;
 pub mod creation;
+pub mod derive;
 pub mod effects;
 pub mod engine;
 pub mod error;
@@ -73,4 +74,4 @@ pub use model::event;
 
 pub use engine::{Call, Engine, EngineOptions};
 pub use error::{EngineError, Result};
-pub use store::{SqliteStore, Store};
+pub use store::{Durability, SqliteStore, Store};

@@ -8,6 +8,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 
 /// Where compendium content comes from and under which license.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Source {
@@ -26,6 +27,7 @@ impl Source {
 }
 
 /// The result of [`search_compendium`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
@@ -43,6 +45,7 @@ pub struct SearchOutcome {
 }
 
 /// The result of [`get_compendium_entry`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase", tag = "result")]
 pub enum EntryOutcome<'a> {

@@ -317,7 +317,10 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         inventory: Default::default(),
         effects: Vec::new(),
         concentration: None,
-        spell_slots: Default::default(),
+        spell_slots: crate::slots::SpellSlots {
+            max: crate::catalog::monsters::monster_slots(m),
+            ..Default::default()
+        },
         resources: Vec::new(),
         stat_block: Some(StatBlock {
             monster: m.index.clone(),
@@ -339,6 +342,8 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             reactions: m.reactions.iter().map(action).collect(),
         }),
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     }
 }
 

@@ -166,6 +166,7 @@ pub fn delete_note(call: &mut Call<'_>, id: &str) -> Result<Note> {
 }
 
 /// A page of notes.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NotePage {
@@ -231,6 +232,7 @@ pub fn list_notes(
 }
 
 /// What a search found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteSearch {

@@ -86,6 +86,7 @@ pub fn resolve_party(call: &Call<'_>, r: PartyRef<'_>) -> Result<Party> {
 }
 
 /// A member as shown: who, their role and vitals.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberView {
@@ -134,6 +135,7 @@ impl MemberView {
 }
 
 /// A party as shown.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyView {
@@ -355,6 +357,7 @@ pub fn update_party(
 }
 
 /// What deleting a party did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyDeletion {

@@ -15,6 +15,7 @@ use crate::model::effects::Duration;
 use crate::slots;
 
 /// Short or long.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RestKind {
@@ -25,6 +26,7 @@ pub enum RestKind {
 }
 
 /// What a rest did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RestOutcome {

@@ -22,6 +22,7 @@ pub struct RollRequest {
 }
 
 /// The result of [`roll_dice`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RollOutcome {

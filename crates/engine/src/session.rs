@@ -15,6 +15,7 @@ use crate::party::{MemberView, party_view, resolve_party};
 use crate::travel::{ExitSeen, status_of};
 
 /// How much to say.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Detail {
@@ -92,6 +93,7 @@ pub struct ContextRequest<'a> {
 }
 
 /// The party section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyContext {
@@ -112,6 +114,7 @@ pub struct PartyContext {
 }
 
 /// The location section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationContext {
@@ -140,6 +143,7 @@ pub struct LocationContext {
 }
 
 /// The encounter section: the active encounter, compactly.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EncounterContext {
@@ -217,6 +221,7 @@ fn encounter_context(call: &Call<'_>) -> Result<EncounterContext> {
 }
 
 /// A note as listed in the context.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NoteLine {
@@ -237,6 +242,7 @@ pub struct NoteLine {
 }
 
 /// The notes section.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NotesContext {
@@ -249,6 +255,7 @@ pub struct NotesContext {
 }
 
 /// An event as listed in the context.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EventLine {
@@ -263,6 +270,7 @@ pub struct EventLine {
 }
 
 /// Where the game stands.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionContext {

@@ -64,6 +64,7 @@ pub enum SlotOp {
 }
 
 /// What `manage_spell_slots` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlotOutcome {

@@ -48,6 +48,7 @@ pub struct MoveRequest<'a> {
 }
 
 /// The result of a move: the party moved, or a check to open the way failed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutcome {
@@ -233,7 +234,7 @@ pub fn move_party(
         let key_holder = conn.key_item.as_deref().and_then(|k| {
             let kk = name_key(k);
             team.iter()
-                .find(|c| c.equipment.iter().any(|e| name_key(e).contains(&kk)))
+                .find(|c| c.carried_names().any(|e| name_key(e).contains(&kk)))
                 .map(|c| (c.name.clone(), k.to_string()))
         });
         let by_key = matches!(req.unlock, None | Some(Unlock::Key));
@@ -277,12 +278,12 @@ pub fn move_party(
                 let who = actor(call, &p, req.character)?;
                 let (test, reason, bonus) = match method {
                     Unlock::Pick => {
-                        let tools = who.equipment.iter().any(|e| {
+                        let tools = who.carried_names().any(|e| {
                             name_key(e).contains("thieves") && name_key(e).contains("tools")
                         });
                         if !tools {
                             return Err(EngineError::Rule(format!(
-                                "{} carries no thieves' tools; add them to the equipment (update_character), let another member pick (characterName), or use unlock: break",
+                                "{} carries no thieves' tools; give them with manage_inventory, let another member pick (characterName), or use unlock: break",
                                 who.name
                             )));
                         }
@@ -409,6 +410,7 @@ pub fn move_party(
 }
 
 /// Where a party stands and the exits it knows.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelStatus {
@@ -428,6 +430,7 @@ pub struct TravelStatus {
 }
 
 /// An exit as a party knows it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExitSeen {
@@ -497,6 +500,7 @@ pub fn status_of(call: &Call<'_>, p: &Party) -> Result<TravelStatus> {
 }
 
 /// The result of a search for hidden ways.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
@@ -592,6 +596,7 @@ pub fn search(
 }
 
 /// A party's travel log, newest first.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelHistory {

@@ -116,6 +116,7 @@ pub struct UpdateRequest {
 }
 
 /// What an update did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOutcome {
@@ -148,7 +149,22 @@ pub fn update_character(
 ) -> Result<UpdateOutcome> {
     let mut c = resolve(call, target)?;
     let mut changes = Vec::new();
+    let before = c.clone();
     apply_patch(&mut c, req.patch, &mut changes)?;
+    // Edits become sources of the build; the sheet follows from them.
+    crate::derive::absorb_edits(&before, &mut c);
+    crate::derive::refresh(call, &mut c);
+    crate::inventory::ops::adopt_legacy(call, &mut c);
+    if c.max_hp != before.max_hp && c.build.is_some() {
+        changes.push(format!(
+            "max HP {} → {} (derived: {})",
+            before.max_hp,
+            c.max_hp,
+            c.derived.as_ref().map_or(String::new(), |d| {
+                tabletop_rules::stats::explain_contributions(&d.max_hp_sources)
+            })
+        ));
+    }
 
     let mut damage_results = Vec::new();
     let mut healing = None;

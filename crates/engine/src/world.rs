@@ -84,6 +84,7 @@ pub struct LocationPatch {
 }
 
 /// One exit of a place as seen from it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Exit {
@@ -161,6 +162,7 @@ pub fn exits_of(
 }
 
 /// A location with all its connections (the DM's view).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationView {
@@ -340,6 +342,7 @@ pub fn update_location(
 }
 
 /// What deleting a place affected.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationDeletion {
@@ -418,6 +421,7 @@ pub struct LinkSpec {
 }
 
 /// The answer of `link`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkOutcome {
@@ -560,6 +564,7 @@ pub fn link(
 }
 
 /// What `unlink` removed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UnlinkOutcome {
@@ -622,6 +627,7 @@ pub fn unlink(
 }
 
 /// One line of a location list.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationSummary {
@@ -639,6 +645,7 @@ pub struct LocationSummary {
 }
 
 /// A page of locations.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocationPage {

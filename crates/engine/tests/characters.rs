@@ -192,7 +192,12 @@ fn srd_class_and_race_feed_the_sheet() {
     assert_eq!(c.abilities.get(Ability::Constitution), 15);
     assert_eq!(c.abilities.get(Ability::Wisdom), 11);
     assert_eq!(c.hit_die, 10);
-    assert_eq!(c.max_hp, 10 + 2, "d10 max + CON +2");
+    // Was 12 (a rules bug): Dwarven Toughness adds 1 per level.
+    assert_eq!(
+        c.max_hp,
+        10 + 2 + 1,
+        "d10 max + CON +2 + Dwarven Toughness 1"
+    );
     assert_eq!(c.speed, 25);
     assert!(
         c.save_proficiencies.contains(&Ability::Strength)

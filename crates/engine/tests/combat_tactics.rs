@@ -468,6 +468,22 @@ fn fire_breath() -> StatAction {
     }
 }
 
+/// The dice faces of the first line starting with `lead` ("… [16] …").
+fn faces_in(lines: &[String], lead: &str) -> Vec<i64> {
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with(lead))
+        .unwrap_or_else(|| panic!("no line starting '{lead}' in {lines:?}"));
+    // The first bracket that holds numbers ("[slashing]" is a damage tag).
+    let start = line
+        .match_indices('[')
+        .map(|(i, _)| i + 1)
+        .find(|i| line[*i..].starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or_else(|| panic!("no dice in '{line}'"));
+    let inner = &line[start..start + line[start..].find(']').unwrap()];
+    inner.split(", ").map(|f| f.parse().unwrap()).collect()
+}
+
 fn damage_of(details: &Value, id: &str) -> (bool, u64) {
     let targets = details["targets"].as_array().unwrap();
     let t = targets.iter().find(|t| t["id"] == id).unwrap();
@@ -622,11 +638,20 @@ fn legendary_actions_cost_from_the_pool_and_refuse_at_zero() {
     atk.ability_name = Some("Slash Attack".into());
     atk.target = who(&thorn);
     let out = f.act(atk).unwrap();
-    assert!(
-        out.headline.contains("Hit") || out.headline.contains("Miss"),
-        "{}",
-        out.headline
+    // Scimitar +4 against Thorn's AC 11 (10 + DEX 12's +1); seed pinned: d20 16 hits, 1d6 + 2.
+    let d20 = faces_in(&out.lines, "Gob attack with Scimitar: d20")[0];
+    assert_eq!(d20, 16);
+    assert!(d20 + 4 >= 11);
+    let d6 = faces_in(&out.lines, "Damage: (1d6 + 2)")[0];
+    assert_eq!(
+        out.headline,
+        format!(
+            "Gob uses Slash Attack (legendary, cost 1): Hit! Thorn takes {} slashing (12 → {} HP).",
+            d6 + 2,
+            12 - (d6 + 2)
+        )
     );
+    assert_eq!(f.sheet(&thorn).hp, (12 - (d6 + 2)) as u32);
     assert_eq!(f.enc().combatant(&gob).unwrap().legendary_actions, 1);
     // Wing Attack costs 2: refused with 1 left.
     let mut wing = req(&gob, ActionType::LegendaryAction);
@@ -880,11 +905,25 @@ fn srd_dragon_breath_hits_the_cone() {
         "{:?}",
         out.lines
     );
-    let (failed, took) = damage_of(&out.details, &thorn);
-    let rolled = out.details["damageRoll"]["total"].as_u64().unwrap();
-    assert_eq!(took, if failed { rolled } else { rolled / 2 });
+    // SRD Fire Breath: 16d6 fire, DC 17 DEX save, half on a success. Thorn: DEX 12 (+1), 12 HP.
+    let dice: Vec<u64> = out.details["damageRoll"]["terms"][0]["dice"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["value"].as_u64().unwrap())
+        .collect();
+    assert_eq!(dice.len(), 16);
+    let rolled: u64 = dice.iter().sum();
+    assert_eq!(rolled, 57, "seed 5");
+    let t = &out.details["targets"][0];
+    let d20 = t["save"]["rolls"][0].as_i64().unwrap();
+    assert_eq!((d20, t["save"]["dc"].as_i64()), (8, Some(17)));
+    let failed = d20 + 1 < 17;
+    let (reported_failed, took) = damage_of(&out.details, &thorn);
+    assert_eq!((reported_failed, took), (failed, rolled));
+    // 57 against 12 HP: 45 left over ≥ the 12 maximum, so massive damage kills outright.
     let after = e.read(|call| combat::sheet(call, &thorn)).unwrap();
-    assert!(after.hp < hp || after.dead || took == 0);
+    assert_eq!((hp, after.hp, after.dead), (12, 0, true));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Compendium use cases against the real SRD (skipped without TABLETOP_SRD_DIR): look-ups with
+//! Compendium use cases against the real SRD (see `common::srd_env`): look-ups with
 //! provenance, filtered search, and characters made from stat blocks that survive a restart.
 
 mod common;

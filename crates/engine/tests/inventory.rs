@@ -55,6 +55,12 @@ fn equip(e: &mut E, on: &str, item: &str) -> Result<InventoryOutcome, EngineErro
     })
 }
 
+fn attune(e: &mut E, on: &str, item: &str) -> Result<InventoryOutcome, EngineError> {
+    e.write("manage_inventory", &serde_json::json!({}), |call| {
+        tabletop_engine::inventory::attune::attune(call, who(on), named(item))
+    })
+}
+
 fn longsword(bonus: i32) -> ItemDef {
     ItemDef {
         name: if bonus == 0 {
@@ -187,6 +193,12 @@ fn a_belt_sets_strength_and_a_magic_sword_changes_the_attack() {
 
     give(&mut e, "Brom", belt());
     let out = equip(&mut e, "Brom", "Belt of Hill Giant Strength").unwrap();
+    assert!(
+        !out.summary.contains("STR 12 → 21"),
+        "not attuned yet: {}",
+        out.summary
+    );
+    let out = attune(&mut e, "Brom", "Belt of Hill Giant Strength").unwrap();
     assert!(out.summary.contains("STR 12 → 21"), "{}", out.summary);
     let sheet = e.read(|call| get_character(call, who("Brom"))).unwrap();
     assert_eq!(sheet.effective.score(Ability::Strength), 21);
@@ -214,7 +226,7 @@ fn a_belt_sets_strength_and_a_magic_sword_changes_the_attack() {
     let ogre = e.read(|call| get_character(call, who("Ogre"))).unwrap();
     assert_eq!(ogre.effective.score(Ability::Strength), 23);
 
-    // Unequipping ends the magic and the attunement.
+    // Unequipping ends the magic; the attunement survives (its own step to end).
     let out = e
         .write("manage_inventory", &serde_json::json!({}), |call| {
             ops::unequip(
@@ -226,7 +238,19 @@ fn a_belt_sets_strength_and_a_magic_sword_changes_the_attack() {
         })
         .unwrap();
     assert!(out.summary.contains("STR 21 → 12"), "{}", out.summary);
-    assert!(out.changes.iter().any(|c| c.contains("attunement")));
+    assert!(
+        out.changes
+            .iter()
+            .any(|c| c == "Brom stays attuned to Belt of Hill Giant Strength (unattune to end it)"),
+        "{:?}",
+        out.changes
+    );
+    let out = equip(&mut e, "Brom", "Belt of Hill Giant Strength").unwrap();
+    assert!(
+        out.summary.contains("STR 12 → 21"),
+        "still attuned: {}",
+        out.summary
+    );
 }
 
 #[test]
@@ -312,8 +336,10 @@ fn a_fourth_attunement_is_refused_naming_the_three() {
         "Amulet of Health",
     ] {
         equip(&mut e, "Kay", name).unwrap();
+        attune(&mut e, "Kay", name).unwrap();
     }
-    let err = equip(&mut e, "Kay", "Boots of Speed")
+    equip(&mut e, "Kay", "Boots of Speed").unwrap();
+    let err = attune(&mut e, "Kay", "Boots of Speed")
         .unwrap_err()
         .to_string();
     for n in [
@@ -338,20 +364,10 @@ fn a_fourth_attunement_is_refused_naming_the_three() {
         },
     );
     e.write("manage_inventory", &serde_json::json!({}), |call| {
-        ops::unequip(call, who("Kay"), Some(named("Amulet of Health")), None)
+        tabletop_engine::inventory::attune::unattune(call, who("Kay"), named("Amulet of Health"))
     })
     .unwrap();
-    let err = e
-        .write("manage_inventory", &serde_json::json!({}), |call| {
-            ops::equip(
-                call,
-                who("Kay"),
-                named("Holy Staff"),
-                Some(tabletop_engine::inventory::Slot::Mainhand),
-            )
-        })
-        .unwrap_err()
-        .to_string();
+    let err = attune(&mut e, "Kay", "Holy Staff").unwrap_err().to_string();
     assert!(
         err.contains("by a cleric") && err.contains("Fighter"),
         "{err}"
@@ -620,6 +636,7 @@ fn srd_items_bring_their_stats() {
         give_srd(&mut e, "Tor", n).unwrap();
         equip(&mut e, "Tor", n).unwrap();
     }
+    attune(&mut e, "Tor", "Belt of Hill Giant Strength").unwrap();
     let s = e.read(|call| get_character(call, who("Tor"))).unwrap();
     assert_eq!(s.effective.armor_class.value, 18);
     assert_eq!(s.effective.score(Ability::Strength), 21);

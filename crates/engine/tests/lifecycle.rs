@@ -55,6 +55,15 @@ fn effect(name: &str) -> EffectRequest {
     }
 }
 
+/// A spell effect cast by `caster` (a preset links to the caster's concentration only when the
+/// caster is named).
+fn by(name: &str, caster: &str) -> EffectRequest {
+    EffectRequest {
+        caster: Some((None, Some(caster.into()))),
+        ..effect(name)
+    }
+}
+
 fn add_condition(c: Condition) -> ConditionOp {
     ConditionOp::Add {
         condition: c,
@@ -93,7 +102,7 @@ fn effects_change_rolls_do_not_stack_and_survive_a_restart() {
     let mut e = open(&dir, Some(3), None);
     common::create(&mut e, common::fighter("Aria", [16, 12, 14, 10, 10, 8]));
     let out = w(&mut e, |call| {
-        add_effect(call, who("Aria"), effect("Bless"))
+        add_effect(call, who("Aria"), by("Bless", "Aria"))
     });
     assert_eq!(out.effects.len(), 1);
     let roll = check(&mut e, "Aria", ATTACK);
@@ -102,7 +111,7 @@ fn effects_change_rolls_do_not_stack_and_survive_a_restart() {
     assert!(roll.summary().contains("1d4"), "{}", roll.summary());
     // The same name again replaces, it does not stack.
     let out = w(&mut e, |call| {
-        add_effect(call, who("Aria"), effect("bless"))
+        add_effect(call, who("Aria"), by("bless", "Aria"))
     });
     assert_eq!(out.effects.len(), 1);
     assert!(
@@ -112,10 +121,10 @@ fn effects_change_rolls_do_not_stack_and_survive_a_restart() {
     );
     // Shield of Faith and Haste: AC, speed, DEX-save advantage.
     w(&mut e, |call| {
-        add_effect(call, who("Aria"), effect("Shield of Faith"))
+        add_effect(call, who("Aria"), by("Shield of Faith", "Aria"))
     });
     let out = w(&mut e, |call| {
-        add_effect(call, who("Aria"), effect("Haste"))
+        add_effect(call, who("Aria"), by("Haste", "Aria"))
     });
     // Haste is a concentration spell of Aria's own: it ends her Bless and Shield of Faith.
     assert!(out.concentration_ended.is_some());
@@ -242,7 +251,7 @@ fn damage_forces_a_concentration_save_and_a_failure_ends_linked_effects() {
         });
         common::create(&mut e, common::fighter("Bran", [10, 10, 10, 10, 10, 10]));
         w(&mut e, |call| {
-            add_effect(call, who("Cleo"), effect("Bless"))
+            add_effect(call, who("Cleo"), by("Bless", "Cleo"))
         });
         let ally = EffectRequest {
             caster: Some((None, Some("Cleo".into()))),

@@ -46,6 +46,7 @@ pub struct CoverOptions {
 }
 
 /// The cover a target has, with how it was found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CoverReport {

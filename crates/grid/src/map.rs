@@ -33,6 +33,7 @@ struct Cell {
 /// The battle map: `width × height` squares (1–200 each) of terrain, with doors, props and
 /// creatures. All queries (distance, areas, sight, cover, movement, rendering) live in methods
 /// on this type, spread across the crate's modules.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "MapData", into = "MapData")]
 pub struct BattleMap {
@@ -727,6 +728,7 @@ pub(crate) fn sizes_apart(a: Size, b: Size) -> i32 {
 }
 
 /// One square whose terrain, elevation or light differs from the default (sparse storage).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct SquareData {
@@ -749,6 +751,7 @@ fn is_zero(v: &i32) -> bool {
 }
 
 /// A door entry in the serialised map.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct DoorData {
@@ -757,6 +760,7 @@ struct DoorData {
 }
 
 /// Serialised form of [`BattleMap`]: only non-default squares are listed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MapData {

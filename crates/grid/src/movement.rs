@@ -54,6 +54,7 @@ pub struct MoveOptions {
 }
 
 /// A path: the squares visited (start first) and what each step cost.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Path {
@@ -100,6 +101,7 @@ pub struct Threat {
 }
 
 /// A point where a path leaves a hostile's reach, provoking an opportunity attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpportunityRisk {

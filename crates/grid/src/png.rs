@@ -34,6 +34,7 @@ pub struct TokenStyle {
 }
 
 /// What to draw and how big.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PngOptions {

@@ -59,6 +59,7 @@ pub struct RenderOptions {
 }
 
 /// One legend line.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LegendEntry {
@@ -69,6 +70,7 @@ pub struct LegendEntry {
 }
 
 /// A rendered map.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AsciiMap {

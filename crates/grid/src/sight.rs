@@ -29,6 +29,7 @@ pub struct SightOptions {
 }
 
 /// Result of a line-of-sight trace.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LineOfSight {
@@ -93,6 +94,7 @@ pub enum Sense {
 }
 
 /// Full answer of a visibility query.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VisibilityReport {

@@ -96,6 +96,7 @@ pub fn multiplier(monsters: usize, party_size: usize) -> f32 {
 }
 
 /// An encounter's XP and how hard it is for the party.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Difficulty {

@@ -1,14 +1,25 @@
-//! End-to-end timings over stdio, the way a client feels them: spawn → `initialize` answered,
-//! and per-call round trips of a read-only and two mutating tools, with peak resident memory.
+//! End-to-end timings over stdio, the way a client feels them, in the real configuration: the
+//! SRD configured (`TABLETOP_SRD_DIR`), an SRD-built hill-dwarf cleric 5 made through
+//! `create_character`, spawn → `initialize` answered, per-call round trips of a read-only and
+//! three mutating tools, the server's CPU time per call and its peak resident memory, and,
+//! given `--peer`, the same calls against a peer MCP server SIDE BY SIDE in the same run.
 //!
 //! ```sh
-//! cargo build --release -p tabletop-server --bin tabletop --examples
-//! TABLETOP_SRD_DIR=../shared/srd/2014 target/release/examples/stdio_bench target/release/tabletop
+//! cargo build --release -p tabletop-server --examples --bins
+//! TABLETOP_SRD_DIR=../shared/srd/2014 target/release/examples/stdio_bench target/release/tabletop \
+//!     [--peer "node PEER/dist/index.js"] [--power] [--calls 2000] [--rounds 5]
 //! TABLETOP_SRD_DIR=../shared/srd/2014 target/release/examples/stdio_bench target/release/tabletop --scale
 //! ```
-//! Uses raw newline-delimited JSON-RPC so the figures are the server's, not a client library's.
-//! Beside wall-clock round trips it reports the server's own CPU time per call (user + system,
-//! from `/proc`), which a loaded machine disturbs far less than the round trip.
+//! Uses raw newline-delimited JSON-RPC so the figures are the servers', not a client library's.
+//! Beside wall-clock round trips it reports, per call, each server's own CPU time, its time
+//! runnable but queued for a CPU (the machine's load), both summed over its threads from
+//! `/proc/<pid>/task/*/schedstat` in nanoseconds, and what is left of the round trip: "blocked",
+//! the server waiting for input (the pipe, the driver's own work) or on anything else.
+//!
+//! Every series runs in `--rounds` slices that alternate between the servers (Tabletop, then
+//! Tabletop with `--durability power` when `--power` is given, then the peer), so a burst of load
+//! from elsewhere on the machine falls on all of them alike. The peer runs with `HOME` set to a
+//! fresh temporary directory (ChatRPG keeps its characters under `~/.config`).
 //!
 //! `--scale` seeds a campaign with 10,000 characters and 1,000 notes through the real server
 //! over stdio (one `create_character` or `manage_notes` add call each), then times
@@ -16,6 +27,7 @@
 //! the seeded campaign in DIR and reuses it on the next run.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -28,21 +40,16 @@ struct Server {
 }
 
 impl Server {
-    fn spawn(exe: &str, data_dir: &std::path::Path) -> (Self, Duration) {
+    /// Spawns `cmd` with piped stdio and completes the MCP handshake; returns the time from
+    /// spawn to the `initialize` answer.
+    fn spawn(mut cmd: Command) -> (Self, Duration) {
         let started = Instant::now();
-        let mut child = Command::new(exe)
-            .args([
-                "--data-dir",
-                &data_dir.display().to_string(),
-                "--seed",
-                "1",
-                "serve",
-            ])
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("spawn tabletop");
+            .expect("spawn the server");
         let out = BufReader::new(child.stdout.take().expect("stdout"));
         let mut s = Self { child, out, id: 0 };
         s.request(
@@ -52,6 +59,25 @@ impl Server {
         let cold = started.elapsed();
         s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         (s, cold)
+    }
+
+    /// Tabletop serving the campaign in `data_dir`, with `extra` flags before `serve`.
+    fn tabletop(exe: &str, data_dir: &Path, extra: &[&str]) -> (Self, Duration) {
+        let mut cmd = Command::new(exe);
+        cmd.arg("--data-dir")
+            .arg(data_dir)
+            .args(["--seed", "1"])
+            .args(extra)
+            .arg("serve");
+        Self::spawn(cmd)
+    }
+
+    /// The peer: `command` split on whitespace, with `HOME` at `home`.
+    fn peer(command: &str, home: &Path) -> (Self, Duration) {
+        let mut words = command.split_whitespace();
+        let mut cmd = Command::new(words.next().expect("--peer names a command"));
+        cmd.args(words).env("HOME", home).current_dir(home);
+        Self::spawn(cmd)
     }
 
     fn send(&mut self, v: &Value) {
@@ -71,28 +97,37 @@ impl Server {
                 self.out.read_line(&mut line).expect("read") > 0,
                 "server exited"
             );
-            let v: Value = serde_json::from_str(&line).expect("JSON-RPC");
+            // A line that is not JSON-RPC (a peer's stray log line) is skipped.
+            let Ok(v) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
             if v["id"] == json!(id) {
                 return v;
             }
         }
     }
 
-    fn call(&mut self, tool: &str, args: Value) -> Value {
+    fn call(&mut self, tool: &str, args: &Value) -> Value {
         let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
-        assert_eq!(r["result"]["isError"], json!(false), "{tool} failed: {r}");
+        assert!(
+            r["result"].is_object() && r["result"]["isError"] != json!(true),
+            "{tool} failed: {r}"
+        );
         r
     }
 
-    /// The server's CPU time so far (user + system), from `/proc/<pid>/stat` (Linux).
-    fn cpu_time(&self) -> Option<Duration> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
-        let rest = stat.rsplit_once(')')?.1;
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
-        // The kernel's USER_HZ is 100 on Linux.
-        Some(Duration::from_millis(ticks * 10))
+    /// The server's time on a CPU and its time runnable but waiting for one (the machine's
+    /// load), so far, all threads, from `/proc/<pid>/task/*/schedstat` (Linux).
+    fn cpu_time(&self) -> Option<Sched> {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.child.id())).ok()?;
+        let mut s = Sched::default();
+        for t in tasks.flatten() {
+            let text = std::fs::read_to_string(t.path().join("schedstat")).ok()?;
+            let mut f = text.split_whitespace();
+            s.run += Duration::from_nanos(f.next()?.parse().ok()?);
+            s.wait += Duration::from_nanos(f.next()?.parse().ok()?);
+        }
+        Some(s)
     }
 
     fn peak_rss_kb(&self) -> Option<u64> {
@@ -105,6 +140,34 @@ impl Server {
             .parse()
             .ok()
     }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Scheduler times of a process: on a CPU, and runnable but waiting for a CPU.
+#[derive(Clone, Copy, Default)]
+struct Sched {
+    run: Duration,
+    wait: Duration,
+}
+
+impl Sched {
+    fn since(self, before: Sched) -> Sched {
+        Sched {
+            run: self.run.saturating_sub(before.run),
+            wait: self.wait.saturating_sub(before.wait),
+        }
+    }
+
+    fn add(self, o: Sched) -> Sched {
+        Sched {
+            run: self.run + o.run,
+            wait: self.wait + o.wait,
+        }
+    }
 }
 
 fn percentiles(mut v: Vec<Duration>) -> (f64, f64, f64) {
@@ -113,41 +176,134 @@ fn percentiles(mut v: Vec<Duration>) -> (f64, f64, f64) {
     (at(0.5), at(0.9), at(0.99))
 }
 
-fn timed(n: usize, mut f: impl FnMut(usize)) -> Vec<Duration> {
-    (0..n)
-        .map(|i| {
-            let t = Instant::now();
-            f(i);
-            t.elapsed()
-        })
-        .collect()
+/// One server's figures for one series.
+#[derive(Default)]
+struct Figures {
+    times: Vec<Duration>,
+    cpu: Option<Sched>,
 }
 
-/// Prints one series: round-trip percentiles, calls per second and the server's CPU per call.
-fn report(name: &str, t: Vec<Duration>, cpu: Option<Duration>) {
-    let n = t.len();
-    let total: f64 = t.iter().map(Duration::as_secs_f64).sum();
-    let (p50, p90, p99) = percentiles(t);
-    let cpu = cpu
-        .map(|c| {
-            format!(
-                "  server CPU {:.3} ms/call",
-                c.as_secs_f64() * 1000.0 / n as f64
-            )
-        })
-        .unwrap_or_default();
-    println!(
-        "{name:<44} n={n:<5} median {p50:.3} ms  p90 {p90:.3} ms  p99 {p99:.3} ms  ({:.0} calls/s){cpu}",
-        n as f64 / total
+impl Figures {
+    fn run(
+        &mut self,
+        s: &mut Server,
+        n: usize,
+        offset: usize,
+        call: impl Fn(usize) -> (String, Value),
+    ) {
+        let before = s.cpu_time();
+        for i in offset..offset + n {
+            let (tool, args) = call(i);
+            let t = Instant::now();
+            s.call(&tool, &args);
+            self.times.push(t.elapsed());
+        }
+        if let Some(spent) = s.cpu_time().zip(before).map(|(a, b)| a.since(b)) {
+            self.cpu = Some(self.cpu.unwrap_or_default().add(spent));
+        }
+    }
+
+    /// Prints one line and returns the percentiles.
+    fn report(&self, label: &str) -> (f64, f64, f64) {
+        let n = self.times.len();
+        let wall: f64 = self.times.iter().map(Duration::as_secs_f64).sum::<f64>() * 1000.0;
+        let (p50, p90, p99) = percentiles(self.times.clone());
+        let cpu = self
+            .cpu
+            .map(|c| {
+                let per = |d: Duration| d.as_secs_f64() * 1000.0 / n as f64;
+                let (run, queued) = (per(c.run), per(c.wait));
+                format!(
+                    "  CPU {run:.3}, queued {queued:.3}, blocked {:.3} ms/call",
+                    (wall / n as f64 - run - queued).max(0.0)
+                )
+            })
+            .unwrap_or_default();
+        println!(
+            "  {label:<18} n={n:<5} p50 {p50:.3} ms  p90 {p90:.3} ms  p99 {p99:.3} ms  ({:.0} calls/s){cpu}",
+            n as f64 * 1000.0 / wall
+        );
+        (p50, p90, p99)
+    }
+}
+
+/// One workload: a label and the call each server makes for the i-th repetition.
+struct Workload {
+    label: &'static str,
+    call: fn(usize) -> (String, Value),
+}
+
+fn workloads() -> Vec<Workload> {
+    // ChatRPG names these four tools and their arguments the same way; each closure gives the
+    // call for both servers.
+    vec![
+        Workload {
+            label: "get_character (read-only, SRD-built cleric 5)",
+            call: |_| ("get_character".into(), json!({"characterName": "Bench"})),
+        },
+        Workload {
+            label: "roll_dice 4d6kh3 (mutating)",
+            call: |_| ("roll_dice".into(), json!({"expression": "4d6kh3"})),
+        },
+        Workload {
+            label: "update_character hp ±1 (mutating)",
+            call: |i| {
+                let hp = if i % 2 == 0 { "-1" } else { "+1" };
+                (
+                    "update_character".into(),
+                    json!({"characterName": "Bench", "hp": hp}),
+                )
+            },
+        },
+        Workload {
+            label: "roll_check stealth DC 12 (mutating)",
+            call: |_| {
+                (
+                    "roll_check".into(),
+                    json!({"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12}),
+                )
+            },
+        },
+    ]
+}
+
+const STATS: fn() -> Value =
+    || json!({"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8});
+
+/// Creates the benchmark character: Tabletop builds it from the SRD (race, subrace, class).
+fn create_tabletop_bench(s: &mut Server) {
+    let r = s.call(
+        "create_character",
+        &json!({"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric",
+                "level": 5, "stats": STATS()}),
+    );
+    let c = &r["result"]["structuredContent"]["character"];
+    assert!(
+        c["race"]
+            .as_str()
+            .is_some_and(|x| x.to_lowercase().contains("dwarf")),
+        "not an SRD-built dwarf: {c}"
     );
 }
 
-/// Runs `f` `n` times on `s`, reporting round trips and the server's CPU time.
-fn series(s: &mut Server, name: &str, n: usize, mut f: impl FnMut(&mut Server, usize)) {
-    let before = s.cpu_time();
-    let t = timed(n, |i| f(s, i));
-    let cpu = s.cpu_time().zip(before).map(|(a, b)| a.saturating_sub(b));
-    report(name, t, cpu);
+/// The same character on the peer, in its own arguments.
+fn create_peer_bench(s: &mut Server) {
+    s.call(
+        "create_character",
+        &json!({"name": "Bench", "race": "Hill Dwarf", "class": "Cleric", "level": 5,
+                "stats": STATS()}),
+    );
+}
+
+fn cold_starts(n: usize, mut spawn: impl FnMut() -> (Server, Duration)) -> (f64, f64, f64) {
+    let colds: Vec<Duration> = (0..n)
+        .map(|_| {
+            let (s, cold) = spawn();
+            s.stop();
+            cold
+        })
+        .collect();
+    percentiles(colds)
 }
 
 fn main() {
@@ -155,81 +311,112 @@ fn main() {
     let mut exe = "target/release/tabletop".to_string();
     let mut scale = false;
     let mut keep: Option<std::path::PathBuf> = None;
+    let mut peer: Option<String> = None;
+    let mut power = false;
+    let mut calls = 2000usize;
+    let mut rounds = 5usize;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--scale" => scale = true,
             "--data-dir" => keep = args.next().map(Into::into),
+            "--peer" => peer = args.next(),
+            "--power" => power = true,
+            "--calls" => calls = args.next().and_then(|n| n.parse().ok()).expect("--calls N"),
+            "--rounds" => {
+                rounds = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--rounds N")
+            }
             _ => exe = a,
         }
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let rounds = rounds.clamp(1, calls.max(1));
     println!(
-        "server: {exe}; SRD: {}",
-        std::env::var("TABLETOP_SRD_DIR").unwrap_or_else(|_| "not configured".into())
+        "server: {exe}; SRD: {}; peer: {}",
+        std::env::var("TABLETOP_SRD_DIR").unwrap_or_else(|_| "not configured".into()),
+        peer.as_deref().unwrap_or("none")
     );
     if scale {
+        let dir = tempfile::tempdir().expect("temp dir");
         scale_mode(&exe, keep.as_deref().unwrap_or(dir.path()));
         return;
     }
 
-    let colds: Vec<Duration> = (0..30)
-        .map(|_| {
-            let (mut s, cold) = Server::spawn(&exe, dir.path());
-            let _ = s.child.kill();
-            let _ = s.child.wait();
-            cold
-        })
-        .collect();
-    let (p50, p90, p99) = percentiles(colds);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (p50, p90, p99) = cold_starts(30, || Server::tabletop(&exe, dir.path(), &[]));
     println!(
-        "spawn → initialize answered (30 runs): median {p50:.2} ms, p90 {p90:.2} ms, max≈p99 {p99:.2} ms"
+        "spawn → initialize answered, tabletop (30 runs): p50 {p50:.2} ms, p90 {p90:.2} ms, max≈p99 {p99:.2} ms"
     );
-
-    let (mut s, _) = Server::spawn(&exe, dir.path());
-    s.call(
-        "create_character",
-        json!({"name": "Bench", "hp": 500, "ac": 15}),
-    );
-    for _ in 0..200 {
-        s.call("roll_dice", json!({"expression": "1d20"}));
-    }
-    series(&mut s, "get_character (read-only)", 2000, |s, _| {
-        s.call("get_character", json!({"characterName": "Bench"}));
-    });
-    series(
-        &mut s,
-        "roll_dice 4d6kh3 (mutating: stream + event)",
-        2000,
-        |s, _| {
-            s.call("roll_dice", json!({"expression": "4d6kh3"}));
-        },
-    );
-    series(
-        &mut s,
-        "update_character hp ±1 (mutating, committed)",
-        2000,
-        |s, i| {
-            let hp = if i % 2 == 0 { "-1" } else { "+1" };
-            s.call(
-                "update_character",
-                json!({"characterName": "Bench", "hp": hp}),
-            );
-        },
-    );
-    series(&mut s, "roll_check skill (mutating)", 2000, |s, _| {
-        s.call(
-            "roll_check",
-            json!({"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12}),
-        );
-    });
-    if let Some(kb) = s.peak_rss_kb() {
+    let peer_home = tempfile::tempdir().expect("temp dir");
+    if let Some(cmd) = &peer {
+        let (p50, p90, p99) = cold_starts(10, || Server::peer(cmd, peer_home.path()));
         println!(
-            "peak resident memory of the server: {:.1} MB",
-            kb as f64 / 1024.0
+            "spawn → initialize answered, peer (10 runs):     p50 {p50:.2} ms, p90 {p90:.2} ms, max {p99:.2} ms"
         );
     }
-    let _ = s.child.kill();
-    let _ = s.child.wait();
+
+    // The contestants, in the order each round runs them.
+    let mut servers: Vec<(&str, Server)> = Vec::new();
+    let fresh = tempfile::tempdir().expect("temp dir");
+    let (mut t, _) = Server::tabletop(&exe, &fresh.path().join("default"), &[]);
+    create_tabletop_bench(&mut t);
+    servers.push(("tabletop", t));
+    if power {
+        let (mut t, _) = Server::tabletop(
+            &exe,
+            &fresh.path().join("power"),
+            &["--durability", "power"],
+        );
+        create_tabletop_bench(&mut t);
+        servers.push(("tabletop power", t));
+    }
+    if let Some(cmd) = &peer {
+        let (mut p, _) = Server::peer(cmd, peer_home.path());
+        create_peer_bench(&mut p);
+        servers.push(("peer", p));
+    }
+    for (name, s) in &mut servers {
+        let r = s.call("get_character", &json!({"characterName": "Bench"}));
+        println!("{name}: get_character answer {} bytes", r.to_string().len());
+    }
+
+    for w in workloads() {
+        // Warm-up: caches, the SRD's background load, the peer's JIT.
+        for (_, s) in &mut servers {
+            for i in 0..200 {
+                let (tool, args) = (w.call)(i);
+                s.call(&tool, &args);
+            }
+        }
+        let mut figures: Vec<Figures> = servers.iter().map(|_| Figures::default()).collect();
+        let per_round = calls / rounds;
+        for r in 0..rounds {
+            for ((_, s), f) in servers.iter_mut().zip(&mut figures) {
+                f.run(s, per_round, r * per_round, w.call);
+            }
+        }
+        println!("{}", w.label);
+        let stats: Vec<(f64, f64, f64)> = servers
+            .iter()
+            .zip(&figures)
+            .map(|((name, _), f)| f.report(name))
+            .collect();
+        if let (Some(ours), Some(theirs)) = (stats.first(), peer.as_ref().and(stats.last())) {
+            println!(
+                "  peer ÷ tabletop: p50 ×{:.1}  p90 ×{:.1}  p99 ×{:.1}",
+                theirs.0 / ours.0,
+                theirs.1 / ours.1,
+                theirs.2 / ours.2
+            );
+        }
+    }
+    for (name, s) in servers {
+        if let Some(kb) = s.peak_rss_kb() {
+            println!("peak resident memory, {name}: {:.1} MB", kb as f64 / 1024.0);
+        }
+        s.stop();
+    }
 }
 
 /// Creates 10,000 characters and 1,000 notes through the server, one call each.
@@ -244,7 +431,7 @@ fn seed(s: &mut Server, rng: &mut Lcg) {
         );
         s.call(
             "create_character",
-            json!({
+            &json!({
                 "name": name,
                 "characterType": TYPES[rng.next(4)],
                 "class": CLASSES[rng.next(12)],
@@ -262,7 +449,7 @@ fn seed(s: &mut Server, rng: &mut Lcg) {
             .collect();
         s.call(
             "manage_notes",
-            json!({
+            &json!({
                 "operation": "add",
                 "content": format!("The {} of the {}.", words.join(" "), WORDS[rng.next(24)]),
                 "tags": [WORDS[rng.next(24)]],
@@ -316,7 +503,7 @@ impl Lcg {
 }
 
 fn scale_mode(exe: &str, dir: &std::path::Path) {
-    let (mut s, _) = Server::spawn(exe, dir);
+    let (mut s, _) = Server::tabletop(exe, dir, &[]);
     let mut rng = Lcg(42);
     let marker = dir.join("scale-seeded");
     if marker.exists() {
@@ -373,16 +560,12 @@ fn scale_mode(exe: &str, dir: &std::path::Path) {
         ),
     ];
     for (tool, label, args) in queries {
-        let r = s.call(tool, args.clone());
+        let r = s.call(tool, &args);
         let bytes = r.to_string().len();
-        series(
-            &mut s,
-            &format!("{label} ({} KB)", bytes / 1024),
-            300,
-            |s, _| {
-                s.call(tool, args.clone());
-            },
-        );
+        let mut f = Figures::default();
+        f.run(&mut s, 300, 0, |_| (tool.to_string(), args.clone()));
+        println!("{label} ({} KB)", bytes / 1024);
+        f.report("tabletop");
     }
     if let Some(kb) = s.peak_rss_kb() {
         println!(
@@ -390,6 +573,5 @@ fn scale_mode(exe: &str, dir: &std::path::Path) {
             kb as f64 / 1024.0
         );
     }
-    let _ = s.child.kill();
-    let _ = s.child.wait();
+    s.stop();
 }

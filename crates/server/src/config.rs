@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::Deserialize;
 use tabletop_engine::compendium::CompendiumSource;
-use tabletop_engine::{Engine, EngineOptions, SqliteStore};
+use tabletop_engine::{Durability, Engine, EngineOptions, SqliteStore};
 
 use crate::catalog::{Category, Profile, SchemaDetail, Surface};
 use crate::tools::EngineT;
@@ -36,6 +36,20 @@ pub struct Settings {
     /// Directory of SRD 5e-database JSON (default: `<data dir>/srd`).
     #[arg(long, global = true, env = "TABLETOP_SRD_DIR")]
     pub srd: Option<PathBuf>,
+    /// What an answered call survives: `process` (any crash or kill of the server; the disk is
+    /// synced at checkpoints) or `power` (a power loss too: a disk sync per commit)
+    /// [default: process, or the config file's].
+    #[arg(long, global = true, env = "TABLETOP_DURABILITY", value_parser = parse_durability)]
+    pub durability: Option<Durability>,
+}
+
+/// Parses a durability mode, naming the allowed ones on error.
+pub fn parse_durability(s: &str) -> anyhow::Result<Durability> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "process" => Ok(Durability::Process),
+        "power" => Ok(Durability::Power),
+        other => anyhow::bail!("durability '{other}' is unknown; use process or power"),
+    }
 }
 
 /// The contents of `tabletop.toml`; every key is optional.
@@ -56,6 +70,8 @@ pub struct ConfigFile {
     pub categories: Option<Vec<String>>,
     /// Schema detail advertised: "compact" (default) or "full".
     pub schemas: Option<String>,
+    /// What an answered call survives: "process" (default) or "power".
+    pub durability: Option<String>,
 }
 
 impl ConfigFile {
@@ -66,6 +82,9 @@ impl ConfigFile {
         let c: ConfigFile = toml::from_str(&text)
             .with_context(|| format!("{} is not a valid Tabletop configuration", path.display()))?;
         c.surface_parts(None, &[], None)?;
+        if let Some(d) = &c.durability {
+            parse_durability(d).with_context(|| format!("in {}", path.display()))?;
+        }
         Ok(c)
     }
 
@@ -163,6 +182,26 @@ impl Settings {
         Ok(self.data_dir()?.join(DB_FILE))
     }
 
+    /// Refuses an export destination inside the data directory: the campaign store (and its
+    /// journal files) live there, and writing over them destroys every campaign. Links are
+    /// followed, and a hard link to the store elsewhere is refused too.
+    pub fn check_export_target(&self, out: &Path) -> anyhow::Result<()> {
+        let data = self.data_dir()?;
+        let data = std::fs::canonicalize(&data)
+            .or_else(|_| std::path::absolute(&data))
+            .unwrap_or(data);
+        let target = resolve(out);
+        if target.starts_with(&data) || same_file(out, &self.db_path()?) {
+            anyhow::bail!(
+                "refusing to export to {}: it is inside the data directory {}, which holds the \
+                 campaign store; write the export to a file outside it",
+                out.display(),
+                data.display()
+            );
+        }
+        Ok(())
+    }
+
     /// The SRD directory in use (it may not exist).
     pub fn srd_dir(&self) -> anyhow::Result<PathBuf> {
         if let Some(d) = &self.srd {
@@ -174,10 +213,21 @@ impl Settings {
         Ok(self.data_dir()?.join("srd"))
     }
 
+    /// The durability mode in use.
+    pub fn durability(&self) -> anyhow::Result<Durability> {
+        if let Some(d) = self.durability {
+            return Ok(d);
+        }
+        match self.config_file()?.durability {
+            Some(d) => parse_durability(&d),
+            None => Ok(Durability::default()),
+        }
+    }
+
     /// Opens the store.
     pub fn open_store(&self) -> anyhow::Result<SqliteStore> {
         let path = self.db_path()?;
-        SqliteStore::open(&path)
+        SqliteStore::open_with(&path, self.durability()?)
             .with_context(|| format!("cannot open the campaign database {}", path.display()))
     }
 
@@ -209,6 +259,32 @@ impl Settings {
             },
         )?)
     }
+}
+
+/// `p` made absolute with links resolved, as far as it exists (a new file's folder).
+fn resolve(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => resolve(dir).join(name),
+        _ => abs,
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &Path, _: &Path) -> bool {
+    false
 }
 
 fn platform_data_dir() -> anyhow::Result<PathBuf> {
@@ -243,11 +319,26 @@ mod tests {
             .unwrap();
         assert_eq!(surface.profile(), Profile::Core);
         assert!(surface.enabled().contains(&Category::Combat));
+        assert_eq!(s.durability().unwrap(), Durability::Process);
         let s2 = Settings {
             campaign: Some("flag".into()),
             ..s.clone()
         };
         assert_eq!(s2.campaign().unwrap(), "flag");
+        std::fs::write(&path, "durability = \"power\"\n").unwrap();
+        assert_eq!(s.durability().unwrap(), Durability::Power);
+        let flag = Settings {
+            durability: Some(Durability::Process),
+            ..s.clone()
+        };
+        assert_eq!(
+            flag.durability().unwrap(),
+            Durability::Process,
+            "the flag wins"
+        );
+        std::fs::write(&path, "durability = \"disk\"\n").unwrap();
+        let err = format!("{:#}", s.config_file().unwrap_err());
+        assert!(err.contains("use process or power"), "{err}");
         std::fs::write(&path, "campain = \"typo\"\n").unwrap();
         let err = format!("{:#}", s.config_file().unwrap_err());
         assert!(err.contains("campain"), "{err}");

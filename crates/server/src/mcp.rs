@@ -78,7 +78,14 @@ impl TabletopServer {
             Ok(s) => s
                 .tools()
                 .into_iter()
-                .map(|t| to_mcp_tool(t, s.schema_of(t)))
+                .map(|t| {
+                    let mut tool = to_mcp_tool(t, s.schema_of(t));
+                    // Full detail also advertises what each answer's structuredContent holds.
+                    if s.detail() == crate::catalog::SchemaDetail::Full {
+                        tool.output_schema = crate::output::schema(t.name).map(Arc::new);
+                    }
+                    tool
+                })
                 .collect(),
             Err(_) => Vec::new(),
         }
@@ -117,11 +124,11 @@ impl TabletopServer {
         for (name, desc) in &tools {
             text.push_str(&format!("\n- {name}: {desc}"));
         }
-        let data = serde_json::json!({
-            "enabled": keys,
-            "newlyEnabled": newly.iter().map(|c| c.key()).collect::<Vec<_>>(),
-            "tools": tools.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-        });
+        let data = crate::output::Discovered {
+            enabled: keys.iter().map(|k| k.to_string()).collect(),
+            newly_enabled: newly.iter().map(|c| c.key().to_string()).collect(),
+            tools: tools.iter().map(|(n, _)| n.to_string()).collect(),
+        };
         Ok((Reply::new(text, &data), !newly.is_empty()))
     }
 }
@@ -187,13 +194,18 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
     );
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
-    let mut tool = Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(
-        ToolAnnotations::with_title(spec.title)
-            .read_only(spec.read_only)
+    // `destructiveHint` and `idempotentHint` are meaningful only when `readOnlyHint` is false
+    // (MCP spec): a read-only tool states neither, which saves tokens on every `tools/list`.
+    let mut annotations = ToolAnnotations::with_title(spec.title)
+        .read_only(spec.read_only)
+        .open_world(false);
+    if !spec.read_only {
+        annotations = annotations
             .destructive(spec.destructive)
-            .idempotent(spec.idempotent)
-            .open_world(false),
-    );
+            .idempotent(spec.idempotent);
+    }
+    let mut tool =
+        Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations);
     tool.meta = Some(MetaObject(meta));
     tool
 }
@@ -218,11 +230,15 @@ pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
 
 impl TabletopServer {
     /// What the server announces on connect (capabilities, name, instructions).
+    #[allow(deprecated)] // logging: deprecated by SEP-2577, still part of the initialize era
     pub fn info() -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
+                .enable_resources()
+                .enable_prompts()
+                .enable_logging() // deprecated in 2026-07-28 (SEP-2577), still served to both families
                 .build(),
         )
         .with_server_info(Implementation::new("tabletop", env!("CARGO_PKG_VERSION")))
@@ -237,9 +253,10 @@ impl ServerHandler for TabletopServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        no_cursor(request.as_ref(), "tools/list")?;
         self.warm();
         Ok(ListToolsResult::with_all_items(self.advertised()))
     }
@@ -272,17 +289,19 @@ impl ServerHandler for TabletopServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        no_cursor(request.as_ref(), "resources/list")?;
         resources::list(&self.engine).map_err(resource_error)
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        no_cursor(request.as_ref(), "resources/templates/list")?;
         Ok(ListResourceTemplatesResult::with_all_items(
             resources::templates(),
         ))
@@ -300,9 +319,10 @@ impl ServerHandler for TabletopServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        no_cursor(request.as_ref(), "prompts/list")?;
         Ok(ListPromptsResult::with_all_items(prompts::list()))
     }
 
@@ -315,6 +335,21 @@ impl ServerHandler for TabletopServer {
         prompts::get(&request.name, &args)
             .map(Into::into)
             .map_err(|e| ErrorData::invalid_params(e, None))
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        crate::logging::set_filter(crate::logging::directive(&level)).map_err(|e| {
+            ErrorData::internal_error(format!("could not set the log level: {e}"), None)
+        })
     }
 
     fn accepted_subscription_filter(
@@ -353,6 +388,23 @@ impl ServerHandler for TabletopServer {
                 },
             }
         }
+    }
+}
+
+/// Every list answers in one page, so no cursor is ever handed out: a cursor is refused rather
+/// than ignored (ignoring it would answer the first page again, forever).
+fn no_cursor(request: Option<&PaginatedRequestParams>, method: &str) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor.as_deref()) {
+        Some(c) => {
+            let shown: String = c.chars().take(40).collect();
+            Err(ErrorData::invalid_params(
+                format!(
+                    "Invalid params for {method}: unknown cursor '{shown}'; this server answers {method} in one page and gives no nextCursor: call it without `cursor`"
+                ),
+                None,
+            ))
+        }
+        None => Ok(()),
     }
 }
 

@@ -182,6 +182,7 @@ fn tool_schema(name: &str, uri: &str) -> Result<ReadResourceResult, ResourceErro
         "name": spec.name,
         "description": spec.description,
         "inputSchema": (spec.schema)(),
+        "outputSchema": crate::output::schema(spec.name),
     });
     let text =
         serde_json::to_string_pretty(&doc).map_err(|e| ResourceError::Failed(e.to_string()))?;

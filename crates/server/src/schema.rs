@@ -94,7 +94,7 @@ pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value>
             })
             .map(|(k, v)| {
                 let keep = required.contains(&k.as_str()) || SELECTORS.contains(&k.as_str());
-                (k.clone(), compact_field(v, keep))
+                (k.clone(), compact_field(v, keep, k == "batch"))
             })
             .collect();
         out.insert("properties".into(), Value::Object(props));
@@ -102,10 +102,14 @@ pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value>
     if let Some(req) = schema.get("required") {
         out.insert("required".into(), req.clone());
     }
+    // The batch alternative (`anyOf` of `required` sets) stays: it is what is required.
+    if let Some(any) = schema.get("anyOf") {
+        out.insert("anyOf".into(), any.clone());
+    }
     out
 }
 
-fn compact_field(v: &Value, keep_enum: bool) -> Value {
+fn compact_field(v: &Value, keep_enum: bool, batch: bool) -> Value {
     let mut m = Map::new();
     if let Some(Value::Array(values)) = v.get("enum")
         && (keep_enum || values.len() <= COMPACT_ENUM_MAX)
@@ -122,12 +126,19 @@ fn compact_field(v: &Value, keep_enum: bool) -> Value {
         }
         None => {}
     }
-    // An array's items are advertised only when they are a short enum; other item types are
-    // in the full schema.
-    if let Some(Value::Array(values)) = v.get("items").and_then(|i| i.get("enum"))
-        && values.len() <= COMPACT_ENUM_MAX
-    {
-        m.insert("items".into(), serde_json::json!({ "enum": values }));
+    // An array's items: a short enum in full; `batch` items as objects (of the tool's own
+    // fields); other item shapes are in the full schema.
+    match v.get("items") {
+        Some(items) => match items.get("enum") {
+            Some(Value::Array(values)) if values.len() <= COMPACT_ENUM_MAX => {
+                m.insert("items".into(), serde_json::json!({ "enum": values }));
+            }
+            _ if batch => {
+                m.insert("items".into(), serde_json::json!({ "type": "object" }));
+            }
+            _ => {}
+        },
+        None => {}
     }
     Value::Object(m)
 }
@@ -149,6 +160,13 @@ pub fn with_batch(mut single: Map<String, Value>, what: &str) -> Map<String, Val
     } else {
         format!("; {} required in each", names.join(", "))
     };
+    // Either the single form's required fields or `batch`.
+    if !names.is_empty() {
+        single.insert(
+            "anyOf".into(),
+            serde_json::json!([{ "required": names }, { "required": ["batch"] }]),
+        );
+    }
     if let Some(Value::Object(props)) = single.get_mut("properties") {
         props.insert(
             "batch".into(),
@@ -399,7 +417,11 @@ mod tests {
         let b = Value::Object(compact(&full, &["count"]));
         assert_eq!(
             b["properties"]["batch"],
-            serde_json::json!({"type": "array"})
+            serde_json::json!({"type": "array", "items": {"type": "object"}})
+        );
+        assert_eq!(
+            b["anyOf"],
+            serde_json::json!([{"required": ["mode"]}, {"required": ["batch"]}])
         );
         assert!(b["properties"].get("count").is_none());
     }

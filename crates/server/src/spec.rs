@@ -74,7 +74,8 @@ pub struct ToolSpec {
     pub description: &'static str,
     /// It changes nothing.
     pub read_only: bool,
-    /// It may destroy state.
+    /// It may change or remove existing state (MCP `destructiveHint`): false only for read-only
+    /// tools and purely additive ones (rolls, new characters, new encounters).
     pub destructive: bool,
     /// Repeating it with the same arguments changes nothing more.
     pub idempotent: bool,

@@ -1,6 +1,6 @@
 //! The compendium tools end to end over the real binary: SRD facts through the tools, fuzzy
 //! names, filters, pagination edges, provenance on every answer, and the no-SRD error.
-//! SRD-dependent tests read TABLETOP_SRD_DIR and say they were skipped without it.
+//! SRD-dependent tests find the data as `srd_env` says (a failure under CI without it).
 
 use std::path::PathBuf;
 
@@ -12,12 +12,12 @@ struct Session {
     _dir: tempfile::TempDir,
 }
 
+#[path = "../../../test-support/srd_env.rs"]
+mod srd_env;
+
+/// The SRD folder for the running test (panics under CI without it; see `srd_env`).
 fn srd_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("TABLETOP_SRD_DIR").map(PathBuf::from);
-    if d.is_none() {
-        println!("skipped: TABLETOP_SRD_DIR not set");
-    }
-    d
+    srd_env::srd_dir(std::thread::current().name().unwrap_or("an SRD test"))
 }
 
 impl Session {
@@ -30,6 +30,13 @@ impl Session {
             "5".into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
+        if !extra.contains(&"--srd") {
+            // Absolute: the server runs in the crate's folder.
+            args.extend([
+                "--srd".to_string(),
+                srd_env::srd_path().display().to_string(),
+            ]);
+        }
         let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
             .await
             .unwrap();
@@ -244,7 +251,8 @@ async fn bad_filters_are_errors_naming_the_fix() {
     s.err(sc, json!({"perPage": 0}), &["perPage", "1 and 100"])
         .await;
     s.err(sc, json!({"perPage": 101}), &["perPage"]).await;
-    s.err(sc, json!({"page": 0}), &["page"]).await;
+    s.err(sc, json!({"page": 0}), &["page: page starts at 1"])
+        .await;
     s.err(sc, json!({"random": 0}), &["random"]).await;
     s.err(sc, json!({"crMin": 5, "crMax": 1}), &["crMin"]).await;
     s.err(sc, json!({"crMin": "lots"}), &["1/4"]).await;

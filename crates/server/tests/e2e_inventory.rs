@@ -65,7 +65,15 @@ async fn custom_items_change_the_sheet_and_the_attack() {
         .inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "belt"}))
         .await;
     assert!(
-        a.text.contains("STR 12 → 21") && a.text.contains("attuned"),
+        !a.text.contains("STR 12 → 21") && a.text.contains("requires attunement"),
+        "{}",
+        a.text
+    );
+    let a = s
+        .inv(json!({"characterName": "Thorin", "operation": "attune", "itemName": "belt"}))
+        .await;
+    assert!(
+        a.text.contains("STR 12 → 21") && a.text.contains("Thorin attunes to Belt"),
         "{}",
         a.text
     );
@@ -118,13 +126,13 @@ async fn custom_items_change_the_sheet_and_the_attack() {
                      "item": {"name": n, "type": "wondrous", "requiresAttunement": true}}))
             .await;
     }
-    s.inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "Ring A"}))
+    s.inv(json!({"characterName": "Thorin", "operation": "attune", "itemName": "Ring A"}))
         .await;
-    s.inv(json!({"characterName": "Thorin", "operation": "equip", "itemName": "Ring B"}))
+    s.inv(json!({"characterName": "Thorin", "operation": "attune", "itemName": "Ring B"}))
         .await;
     s.err(
         "manage_inventory",
-        json!({"characterName": "Thorin", "operation": "equip", "itemName": "Cloak C"}),
+        json!({"characterName": "Thorin", "operation": "attune", "itemName": "Cloak C"}),
         &[
             "Belt of Hill Giant Strength",
             "Ring A",
@@ -247,8 +255,7 @@ async fn bad_inventory_inputs_name_the_fix() {
         &["checkType attack"],
     )
     .await;
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped the SRD part: TABLETOP_SRD_DIR not set");
+    if !common::srd("the SRD part of the inventory errors test") {
         s.client.close().await.unwrap();
         return;
     }
@@ -263,8 +270,7 @@ async fn bad_inventory_inputs_name_the_fix() {
 
 #[tokio::test]
 async fn srd_items_by_name() {
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped srd_items_by_name: TABLETOP_SRD_DIR not set");
+    if !common::srd("srd_items_by_name") {
         return;
     }
     let s = Session::start(9).await;
@@ -280,6 +286,17 @@ async fn srd_items_by_name() {
         s.inv(json!({"characterName": "Tor", "operation": "equip", "itemName": n}))
             .await;
     }
+    // The belt's magic needs attunement, its own operation.
+    let v = s
+        .inv(json!({"characterName": "Tor", "operation": "view"}))
+        .await;
+    assert_eq!(
+        v.structured["speed"]["value"], 20,
+        "STR 12 < 13: {}",
+        v.text
+    );
+    s.inv(json!({"characterName": "Tor", "operation": "attune", "itemName": "Belt of Hill Giant Strength"}))
+        .await;
     let v = s
         .inv(json!({"characterName": "Tor", "operation": "view"}))
         .await;

@@ -259,3 +259,52 @@ fn install_from_a_folder_and_status() {
         "a failed install keeps the old data"
     );
 }
+
+/// `srd install --from` takes the parent of a `2014` folder (a copy holding `2014/` and `2024/`).
+#[test]
+fn install_from_the_parent_of_2014() {
+    let d = tempfile::tempdir().unwrap();
+    let parent = d.path().join("shared-srd");
+    std::fs::create_dir_all(parent.join("2014")).unwrap();
+    std::fs::create_dir_all(parent.join("2024")).unwrap();
+    std::fs::write(parent.join("2014").join("5e-SRD-Spells.json"), SPELLS).unwrap();
+    std::fs::write(parent.join("2024").join("5e-SRD-Spells.json"), "[]").unwrap();
+    let from = parent.display().to_string();
+    let o = tabletop(d.path(), &["srd", "install", "--from", &from]);
+    assert!(o.status.success(), "{}", text(&o));
+    let installed_from = parent.join("2014").display().to_string();
+    assert!(
+        text(&o).contains(&format!("Installed 1 SRD files from {installed_from} into")),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("srd").join("5e-SRD-Spells.json")).unwrap(),
+        SPELLS
+    );
+    // The real data, when configured: its parent installs every collection, verified.
+    if let Ok(real) = std::env::var("TABLETOP_SRD_DIR") {
+        let real_parent = std::path::Path::new(&real)
+            .parent()
+            .unwrap()
+            .display()
+            .to_string();
+        let o = tabletop(
+            d.path(),
+            &["srd", "install", "--from", &real_parent, "--force"],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(
+            text(&o).starts_with(&format!("Installed 25 SRD files from {real} into")),
+            "{}",
+            text(&o)
+        );
+        let o = tabletop(d.path(), &["srd", "status"]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(
+            text(&o).contains("Verified: 25 files match the pinned 5e-database v5.10.0 sums."),
+            "{}",
+            text(&o)
+        );
+    }
+}

@@ -33,10 +33,13 @@ async fn the_advertised_surface_is_pinned() {
             .as_ref()
             .unwrap_or_else(|| panic!("{} has annotations", t.name));
         assert!(a.title.is_some(), "{} has a title", t.name);
-        assert!(
-            a.read_only_hint.is_some()
-                && a.destructive_hint.is_some()
-                && a.idempotent_hint.is_some()
+        // destructive/idempotent are meaningful only for tools that are not read-only (MCP).
+        let read_only = a.read_only_hint.expect("readOnlyHint is stated");
+        assert_eq!(
+            a.destructive_hint.is_some() && a.idempotent_hint.is_some(),
+            !read_only,
+            "{}",
+            t.name
         );
         assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
         let cap = t
@@ -197,8 +200,15 @@ struct RawServer {
 
 impl RawServer {
     fn start(dir: &Path, protocol: &str) -> (Self, Value) {
+        Self::start_with(dir, protocol, &[])
+    }
+
+    /// Starts the server with `flags` before `serve`.
+    fn start_with(dir: &Path, protocol: &str, flags: &[&str]) -> (Self, Value) {
+        let mut serve: Vec<&str> = flags.to_vec();
+        serve.push("serve");
         let mut child = Command::new(exe())
-            .args(args(dir, &["serve"]))
+            .args(args(dir, &serve))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -249,38 +259,56 @@ impl RawServer {
 
 #[test]
 fn an_initialize_era_client_works_and_a_kill_loses_nothing_answered() {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut s, init) = RawServer::start(dir.path(), "2025-06-18");
-    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
-    assert!(
-        init["result"]["instructions"]
-            .as_str()
-            .unwrap()
-            .contains("CC-BY-4.0")
-    );
-    let listed = s.request("tools/list", json!({}));
-    assert!(listed["result"]["tools"].as_array().unwrap().len() >= 6);
-    let r = s.call(
-        "create_character",
-        json!({"name": "Survivor", "hp": 20, "ac": 14}),
-    );
-    assert_eq!(r["isError"], false, "{r}");
-    let r = s.call(
-        "update_character",
-        json!({"characterName": "Survivor", "hp": "-6"}),
-    );
-    assert_eq!(r["isError"], false, "{r}");
-    let before = s.call("get_character", json!({"characterName": "Survivor"}));
-    s.child.kill().unwrap(); // SIGKILL: no shutdown path runs.
-    s.child.wait().unwrap();
+    // The default durability (process: WAL, synchronous=NORMAL), then power (FULL).
+    for flags in [&[][..], &["--durability", "power"][..]] {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut s, init) = RawServer::start_with(dir.path(), "2025-06-18", flags);
+        assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+        assert!(
+            init["result"]["instructions"]
+                .as_str()
+                .unwrap()
+                .contains("CC-BY-4.0")
+        );
+        let listed = s.request("tools/list", json!({}));
+        assert!(listed["result"]["tools"].as_array().unwrap().len() >= 6);
+        let r = s.call(
+            "create_character",
+            json!({"name": "Survivor", "hp": 20, "ac": 14}),
+        );
+        assert_eq!(r["isError"], false, "{r}");
+        // Many answered commits in a row, the last one answered just before the kill.
+        for i in 0..30 {
+            let hp = if i % 2 == 0 { "-1" } else { "+1" };
+            let r = s.call(
+                "update_character",
+                json!({"characterName": "Survivor", "hp": hp}),
+            );
+            assert_eq!(r["isError"], false, "{r}");
+        }
+        let r = s.call(
+            "update_character",
+            json!({"characterName": "Survivor", "hp": "-6"}),
+        );
+        assert_eq!(r["isError"], false, "{r}");
+        let before = s.call("get_character", json!({"characterName": "Survivor"}));
+        s.child.kill().unwrap(); // SIGKILL: no shutdown path runs.
+        s.child.wait().unwrap();
 
-    let (mut s, init) = RawServer::start(dir.path(), "2025-11-25");
-    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
-    let after = s.call("get_character", json!({"characterName": "survivor"}));
-    assert_eq!(before["structuredContent"], after["structuredContent"]);
-    assert_eq!(after["structuredContent"]["character"]["hp"], 14);
-    s.child.kill().unwrap();
-    s.child.wait().unwrap();
+        let (mut s, init) = RawServer::start_with(dir.path(), "2025-11-25", flags);
+        assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+        let after = s.call("get_character", json!({"characterName": "survivor"}));
+        assert_eq!(
+            before["structuredContent"], after["structuredContent"],
+            "{flags:?}"
+        );
+        assert_eq!(
+            after["structuredContent"]["character"]["hp"], 14,
+            "{flags:?}"
+        );
+        s.child.kill().unwrap();
+        s.child.wait().unwrap();
+    }
 }
 
 #[tokio::test]

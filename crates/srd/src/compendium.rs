@@ -10,6 +10,7 @@ use crate::kind::{EntryKind, normalize};
 use crate::model::*;
 
 /// Which SRD a compendium holds.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Ruleset {
     /// SRD 5.1 (the 5e-database `2014` folder).
@@ -49,6 +50,7 @@ impl Ruleset {
 }
 
 /// The source document and license of compendium content, for responses' provenance.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Provenance {

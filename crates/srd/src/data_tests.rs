@@ -1,28 +1,49 @@
-//! Tests against the real SRD data (when `TABLETOP_SRD_DIR` is set) and against small
+//! Tests against the real SRD data (see `srd_env`) and against small
 //! hand-written fixtures (always).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use tabletop_rules::{Ability, Condition, DamageType, ScriptedRoller, Size};
 
 use crate::*;
 
-/// The compendium of `TABLETOP_SRD_DIR`, loaded once; `None` (and a note) when unset.
+#[path = "../../../test-support/srd_env.rs"]
+mod srd_env;
+
+/// The real SRD compendium (see `srd_env` for where it is found), loaded once; `None` only
+/// outside CI when the data is absent, after reporting the skip where cargo shows it.
 fn srd() -> Option<&'static Compendium> {
     static SRD: OnceLock<Option<Compendium>> = OnceLock::new();
     let c = SRD.get_or_init(|| {
-        let dir = std::env::var_os("TABLETOP_SRD_DIR")?;
-        Some(Compendium::load(Path::new(&dir)).unwrap())
+        let dir = srd_env::srd_dir("the SRD data tests")?;
+        Some(Compendium::load(&dir).unwrap())
     });
     if c.is_none() {
-        println!("skipped: TABLETOP_SRD_DIR not set");
+        // Each test says it skipped, not only the first one to load.
+        let _ = srd_env::srd_dir(std::thread::current().name().unwrap_or("an SRD test"));
     }
     c.as_ref()
 }
 
 fn srd_dir() -> Option<PathBuf> {
-    std::env::var_os("TABLETOP_SRD_DIR").map(PathBuf::from)
+    srd_env::srd_dir(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+#[test]
+fn missing_srd_data_skips_outside_ci_and_fails_under_ci() {
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(srd_env::decide(empty.path(), false, false, "a probe"), None);
+    let ci = std::panic::catch_unwind(|| srd_env::decide(empty.path(), false, true, "a probe"));
+    let msg = *ci.unwrap_err().downcast::<String>().unwrap();
+    assert!(msg.starts_with("a probe: no SRD data at "), "{msg}");
+    assert!(msg.contains("(CI is set)"), "{msg}");
+    let explicit =
+        std::panic::catch_unwind(|| srd_env::decide(empty.path(), true, false, "a probe"));
+    let msg = *explicit.unwrap_err().downcast::<String>().unwrap();
+    assert!(msg.contains("(TABLETOP_SRD_DIR)"), "{msg}");
+    // A relative TABLETOP_SRD_DIR is read from the workspace root, the folder with Cargo.lock.
+    assert!(srd_env::workspace_root().join("Cargo.lock").is_file());
 }
 
 fn spell_query(filters: SearchFilters) -> SearchQuery {
@@ -700,15 +721,25 @@ fn every_record_has_a_card_and_json() {
 
 #[test]
 fn the_2024_folder_loads_as_srd52() {
-    let Some(dir) = srd_dir() else {
-        println!("skipped: TABLETOP_SRD_DIR not set");
-        return;
-    };
+    let Some(dir) = srd_dir() else { return };
     let Some(dir24) = dir.parent().map(|p| p.join("2024")) else {
         return;
     };
     if !dir24.is_dir() {
-        println!("skipped: no 2024 folder beside TABLETOP_SRD_DIR");
+        // The shared data has it; a 5e-database checkout's `src/2014/en` has no such sibling.
+        assert!(
+            !srd_env::in_ci(),
+            "CI: no 2024 folder at {}",
+            dir24.display()
+        );
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!(
+                "SKIPPED the_2024_folder_loads_as_srd52: no {}\n",
+                dir24.display()
+            )
+            .as_bytes(),
+        );
         return;
     }
     let c = Compendium::load(&dir24).unwrap();

@@ -7,6 +7,7 @@ use crate::model::*;
 
 /// One record of any kind, borrowed from the compendium. Serializes as the record with a
 /// `kind` field added.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[allow(missing_docs)]

@@ -30,6 +30,7 @@ mod index;
 mod kind;
 mod load;
 pub mod model;
+mod multiclassing;
 mod raw;
 mod search;
 
@@ -42,6 +43,7 @@ pub use entry::Entry;
 pub use error::SrdError;
 pub use kind::{EntryKind, normalize};
 pub use model::*;
+pub use multiclassing::Multiclassing;
 pub use search::{
     DEFAULT_PER_PAGE, Hit, Lookup, MAX_PER_PAGE, SearchFilters, SearchPage, SearchQuery,
 };

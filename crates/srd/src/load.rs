@@ -492,7 +492,44 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
                 .iter()
                 .filter(|l| l.class == x.index && l.subclass.is_none()),
         );
+        let mc = x.multi_classing.clone().unwrap_or_default();
+        let minimums = |v: Option<&serde_json::Value>| -> Vec<AbilityMinimum> {
+            v.and_then(|v| v.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| {
+                            let ab = p.get("ability_score")?.get("index")?.as_str()?;
+                            let m = p.get("minimum_score")?.as_u64()?;
+                            Some(AbilityMinimum {
+                                ability: Ability::from_str(ab).ok()?,
+                                minimum: u8::try_from(m).ok()?,
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let multiclass_prerequisites = minimums(mc.get("prerequisites"));
+        let multiclass_prerequisite_any = minimums(
+            mc.get("prerequisite_options")
+                .and_then(|o| o.get("from"))
+                .and_then(|f| f.get("options")),
+        );
+        let multiclass_proficiencies: Vec<String> = mc
+            .get("proficiencies")
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|p| p.get("name")?.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
         classes.push(Class {
+            multiclassing: crate::multiclassing::Multiclassing {
+                prerequisites: multiclass_prerequisites,
+                prerequisite_any: multiclass_prerequisite_any,
+                proficiencies: multiclass_proficiencies,
+            },
             index: x.index,
             name: x.name,
             hit_die: x.hit_die,

@@ -6,6 +6,7 @@ use serde::Serialize;
 use tabletop_rules::{Ability, Condition, DamageType, Size, Skill};
 
 /// A reference to another record: its `index` (slug) and display `name`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Ref {
@@ -16,6 +17,7 @@ pub struct Ref {
 }
 
 /// A named piece of text (a race trait, a background feature, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NamedText {
@@ -26,6 +28,7 @@ pub struct NamedText {
 }
 
 /// How a class casts spells, derived from its level table.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CasterKind {
@@ -42,6 +45,7 @@ pub enum CasterKind {
 }
 
 /// "Choose `choose` skills from `from`".
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillChoice {
@@ -52,6 +56,7 @@ pub struct SkillChoice {
 }
 
 /// A character class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Class {
@@ -81,9 +86,12 @@ pub struct Class {
     pub caster_kind: CasterKind,
     /// The subclasses available in this compendium.
     pub subclasses: Vec<Ref>,
+    /// Multiclassing prerequisites and proficiencies.
+    pub multiclassing: crate::multiclassing::Multiclassing,
 }
 
 /// Pact-magic slots at one warlock level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PactSlots {
@@ -94,6 +102,7 @@ pub struct PactSlots {
 }
 
 /// One row of a class's (or subclass's) level table.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClassLevel {
@@ -124,6 +133,7 @@ pub struct ClassLevel {
 }
 
 /// A subclass (archetype, domain, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subclass {
@@ -140,6 +150,7 @@ pub struct Subclass {
 }
 
 /// A class or subclass feature.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Feature {
@@ -158,6 +169,7 @@ pub struct Feature {
 }
 
 /// "Choose `choose` of these ability bonuses" (half-elf).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityBonusChoice {
@@ -168,6 +180,7 @@ pub struct AbilityBonusChoice {
 }
 
 /// A race (2014) or species (2024).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Race {
@@ -200,6 +213,7 @@ pub struct Race {
 }
 
 /// A subrace (2014) or subspecies (2024).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Subrace {
@@ -220,6 +234,7 @@ pub struct Subrace {
 }
 
 /// A racial trait.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Trait {
@@ -238,6 +253,7 @@ pub struct Trait {
 }
 
 /// A character background.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Background {
@@ -258,6 +274,7 @@ pub struct Background {
 }
 
 /// A minimum ability score, as a feat prerequisite.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityMinimum {
@@ -268,6 +285,7 @@ pub struct AbilityMinimum {
 }
 
 /// A feat.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Feat {
@@ -284,6 +302,7 @@ pub struct Feat {
 }
 
 /// A condition's rules text.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionInfo {
@@ -298,6 +317,7 @@ pub struct ConditionInfo {
 }
 
 /// A damage type's description.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DamageTypeInfo {
@@ -312,6 +332,7 @@ pub struct DamageTypeInfo {
 }
 
 /// A skill's description.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillInfo {
@@ -328,6 +349,7 @@ pub struct SkillInfo {
 }
 
 /// Records that are a name and text: magic schools, weapon properties, rule sections.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Lore {
@@ -347,6 +369,7 @@ pub type WeaponProperty = Lore;
 pub type RuleSection = Lore;
 
 /// A rules chapter, with its sections.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
@@ -361,6 +384,7 @@ pub struct Rule {
 }
 
 /// A proficiency (armor, weapon, tool, skill, saving throw).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Proficiency {
@@ -379,6 +403,7 @@ pub struct Proficiency {
 }
 
 /// A language.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Language {
@@ -397,6 +422,7 @@ pub struct Language {
 }
 
 /// An alignment.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Alignment {
@@ -414,6 +440,7 @@ pub struct Alignment {
 // Spells
 
 /// What a successful save does to a spell's or action's effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SaveEffect {
@@ -426,6 +453,7 @@ pub enum SaveEffect {
 }
 
 /// A spell's saving throw.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellSave {
@@ -438,6 +466,7 @@ pub struct SpellSave {
 }
 
 /// Shape of an area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AreaShape {
@@ -454,6 +483,7 @@ pub enum AreaShape {
 }
 
 /// An area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AreaOfEffect {
@@ -464,6 +494,7 @@ pub struct AreaOfEffect {
 }
 
 /// Melee or ranged (spell attacks, weapons).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AttackRange {
@@ -474,6 +505,7 @@ pub enum AttackRange {
 }
 
 /// A spell's damage by slot level or by caster level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellDamage {
@@ -486,6 +518,7 @@ pub struct SpellDamage {
 }
 
 /// A spell.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spell {
@@ -535,6 +568,7 @@ pub struct Spell {
 // Monsters
 
 /// One armor-class entry of a monster.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArmorClass {
@@ -549,6 +583,7 @@ pub struct ArmorClass {
 }
 
 /// Monster speeds in feet.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Speed {
@@ -567,6 +602,7 @@ pub struct Speed {
 }
 
 /// Monster senses (ranges keep their prose, e.g. "60 ft. (blind beyond this radius)").
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Senses {
@@ -583,6 +619,7 @@ pub struct Senses {
 }
 
 /// The six ability scores.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbilityScores {
@@ -620,6 +657,7 @@ impl AbilityScores {
 }
 
 /// A saving throw or check DC.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveDc {
@@ -632,6 +670,7 @@ pub struct SaveDc {
 }
 
 /// Damage dealt by a monster action.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionDamage {
@@ -646,6 +685,7 @@ pub struct ActionDamage {
 }
 
 /// "Choose `choose` of these damage entries" (versatile weapons, alternate forms).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DamageChoice {
@@ -656,6 +696,7 @@ pub struct DamageChoice {
 }
 
 /// How often an action or ability can be used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
@@ -672,6 +713,7 @@ pub struct Usage {
 }
 
 /// One step of a multiattack ("two claws").
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MultiattackStep {
@@ -686,6 +728,7 @@ pub struct MultiattackStep {
 }
 
 /// A multiattack: a fixed sequence or a choice between sequences.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Multiattack {
@@ -698,6 +741,7 @@ pub struct Multiattack {
 }
 
 /// A named alternative effect of an action (breath weapons).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOption {
@@ -710,6 +754,7 @@ pub struct ActionOption {
 }
 
 /// A spell a monster can cast.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterSpell {
@@ -724,6 +769,7 @@ pub struct MonsterSpell {
 }
 
 /// Monster spellcasting.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterSpellcasting {
@@ -742,6 +788,7 @@ pub struct MonsterSpellcasting {
 }
 
 /// A monster's special ability, action, legendary action or reaction.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MonsterAction {
@@ -770,6 +817,7 @@ pub struct MonsterAction {
 }
 
 /// A monster stat block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Monster {
@@ -858,6 +906,7 @@ impl Monster {
 // Equipment
 
 /// A price.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Cost {
@@ -868,6 +917,7 @@ pub struct Cost {
 }
 
 /// Damage dice and type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Dice {
@@ -878,6 +928,7 @@ pub struct Dice {
 }
 
 /// Simple or martial.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WeaponCategory {
@@ -888,6 +939,7 @@ pub enum WeaponCategory {
 }
 
 /// Weapon data of an equipment item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Weapon {
@@ -914,6 +966,7 @@ pub struct Weapon {
 }
 
 /// Armor weight class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArmorCategory {
@@ -928,6 +981,7 @@ pub enum ArmorCategory {
 }
 
 /// Armor data of an equipment item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Armor {
@@ -946,6 +1000,7 @@ pub struct Armor {
 }
 
 /// A piece of mundane equipment.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Equipment {
@@ -974,6 +1029,7 @@ pub struct Equipment {
 }
 
 /// A magic item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MagicItem {

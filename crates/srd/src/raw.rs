@@ -165,6 +165,8 @@ pub(crate) struct RawClass {
     pub subclasses: Vec<RawRef>,
     #[serde(default)]
     pub spellcasting: Option<RawClassSpellcasting>,
+    #[serde(default)]
+    pub multi_classing: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]

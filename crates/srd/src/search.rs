@@ -86,6 +86,7 @@ pub struct SearchQuery {
 }
 
 /// One search or lookup result.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
@@ -102,6 +103,7 @@ pub struct Hit {
 }
 
 /// A page of search results.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchPage {
@@ -118,6 +120,7 @@ pub struct SearchPage {
 }
 
 /// The result of [`Compendium::get`].
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase", tag = "result")]
 pub enum Lookup<'a> {

@@ -1,7 +1,544 @@
-//! The mechanics catalog (DESIGN §4a): our own typed encoding of every SRD trait, feature,
-//! spell, item and monster ability, as pure data loaded once.
+//! The mechanics catalog: our own typed encoding, keyed by SRD index, of what race traits, class
+//! and subclass features, backgrounds and feats *do*.
 //!
-//! Empty for now: the catalog is built by issue 13. What belongs here is data the use cases read
-//! (what a feature does, typed), not code that reads the SRD at call time or touches the store.
-//! Layer rule: the catalog may use [`crate::model`] types; it never imports a use case, a
-//! [`crate::engine::Call`] or the store.
+//! The SRD's JSON describes most of these in prose; the catalog says what the engine applies.
+//! It is data in the repository (`crates/engine/catalog/*.toml`), embedded at build time and
+//! parsed once into typed [`Grant`]s. Every entry is either mechanical (`grants = [...]`) or
+//! `narrative = "one-line reason"`: the engine then says there is no automation for it.
+//!
+//! # Format
+//! Each file holds one table per section (`[trait.<index>]`, `[feature.<index>]`,
+//! `[background.<index>]`, `[feat.<index>]`; issue 17 adds `[spell.…]`, `[item.…]`,
+//! `[monster_ability.…]` the same way). An entry is
+//!
+//! ```toml
+//! [trait.dwarven-resilience]
+//! grants = [
+//!   { grant = "resistance", damage = "poison" },
+//!   { grant = "save_advantage", against = "poison" },
+//! ]
+//!
+//! [feature.stonecunning]
+//! narrative = "History checks on stonework: the DM decides when double proficiency applies"
+//! ```
+//!
+//! Level-scaled numbers are [`Amount`]s: a fixed number, or a table
+//! `{ class_specific = "rage_count" }` read from the SRD level table of the granting class,
+//! `{ per_level = 5 }` (× the class's level), `{ ability_mod = "cha", min = 1 }`,
+//! `{ proficiency = true }`; the parts add up. New grant kinds are new [`Grant`] variants; an
+//! unknown kind fails the catalog's build-time test.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::modifiers::ModifierKind;
+use tabletop_rules::{Ability, Condition, DamageType, Skill};
+
+// Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
+pub mod coverage;
+pub mod items;
+pub mod monsters;
+pub mod spells;
+
+/// When a resource comes back.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recharge {
+    /// On a short or a long rest.
+    Short,
+    /// On a long rest.
+    #[default]
+    Long,
+}
+
+/// The embedded catalog files, by name (parsed and checked by the catalog's tests).
+pub const FILES: &[(&str, &str)] = &[
+    ("races.toml", include_str!("../../catalog/races.toml")),
+    ("classes.toml", include_str!("../../catalog/classes.toml")),
+    ("features.toml", include_str!("../../catalog/features.toml")),
+    (
+        "backgrounds.toml",
+        include_str!("../../catalog/backgrounds.toml"),
+    ),
+];
+
+/// A number that may scale with the granting class's level or the character's scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Amount {
+    /// A fixed number.
+    Fixed(i64),
+    /// A sum of parts.
+    Scaled(AmountParts),
+}
+
+/// The parts of a scaled [`Amount`]; absent parts add nothing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AmountParts {
+    /// A counter of the SRD level table of the granting class ("rage_count").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_specific: Option<String>,
+    /// This many per level of the granting class (Lay on Hands: 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_level: Option<i64>,
+    /// An ability modifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ability_mod: Option<Ability>,
+    /// The proficiency bonus.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub proficiency: bool,
+    /// A fixed part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plus: Option<i64>,
+    /// The least the amount can be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+}
+
+/// What the numbers of an [`Amount`] are read from.
+#[derive(Debug, Clone, Default)]
+pub struct AmountContext<'a> {
+    /// The granting class's level (or the character level for races).
+    pub level: u32,
+    /// The granting class's SRD level-table counters at that level.
+    pub class_specific: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    /// Ability modifiers.
+    pub modifiers: BTreeMap<Ability, i32>,
+    /// Proficiency bonus.
+    pub proficiency: i32,
+}
+
+impl Amount {
+    /// The value in `ctx` (a missing counter counts 0).
+    pub fn eval(&self, ctx: &AmountContext<'_>) -> i64 {
+        match self {
+            Amount::Fixed(n) => *n,
+            Amount::Scaled(p) => {
+                let mut v = p.plus.unwrap_or(0);
+                if let Some(key) = &p.class_specific {
+                    v += ctx
+                        .class_specific
+                        .and_then(|m| m.get(key))
+                        .and_then(serde_json::Value::as_i64)
+                        .unwrap_or(0);
+                }
+                if let Some(n) = p.per_level {
+                    v += n * i64::from(ctx.level);
+                }
+                if let Some(a) = p.ability_mod {
+                    v += i64::from(ctx.modifiers.get(&a).copied().unwrap_or(0));
+                }
+                if p.proficiency {
+                    v += i64::from(ctx.proficiency);
+                }
+                if let Some(m) = p.min {
+                    v = v.max(m);
+                }
+                v
+            }
+        }
+    }
+}
+
+/// Dice whose count or size may come from the class table (Sneak Attack, Martial Arts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiceSpec {
+    /// A `{dice_count, dice_value}` counter of the class table ("sneak_attack").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_specific: Option<String>,
+    /// Fixed count (when not from the table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    /// Fixed faces (when not from the table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<u32>,
+}
+
+impl DiceSpec {
+    /// (count, faces) in `ctx`; None when the table has no such counter yet.
+    pub fn eval(&self, ctx: &AmountContext<'_>) -> Option<(u32, u32)> {
+        if let Some(key) = &self.class_specific {
+            let v = ctx.class_specific?.get(key)?;
+            let n = u32::try_from(v.get("dice_count")?.as_u64()?).ok()?;
+            let f = u32::try_from(v.get("dice_value")?.as_u64()?).ok()?;
+            return (n > 0 && f > 0).then_some((n, f));
+        }
+        Some((self.count?, self.faces?))
+    }
+}
+
+/// When a damage rider may be added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiderWhen {
+    /// Sneak Attack: once per turn, a finesse or ranged weapon, with advantage or an ally of the
+    /// attacker within 5 ft of the target (and no disadvantage).
+    SneakAttack,
+    /// Divine Smite: on a melee weapon hit, spending a spell slot (2d8 + 1d8 per slot level above
+    /// 1st, max 5d8; +1d8 against undead or fiends).
+    DivineSmite,
+    /// While an effect is active (Rage: melee weapon attacks using STR).
+    WhileEffect,
+}
+
+/// An action the feature offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionCost {
+    /// An action.
+    Action,
+    /// A bonus action.
+    BonusAction,
+    /// A reaction.
+    Reaction,
+    /// No action.
+    Free,
+}
+
+/// What one feature use does when used through `use_special_ability`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "does", rename_all = "snake_case")]
+pub enum Use {
+    /// Regain hit points (Second Wind: 1d10 + fighter level).
+    Heal {
+        /// Dice.
+        dice: DiceSpec,
+        /// Flat part.
+        #[serde(default)]
+        plus: Option<Amount>,
+    },
+    /// An active effect on the user with these modifiers for a number of rounds (Rage).
+    Effect {
+        /// Rounds it lasts.
+        rounds: u32,
+        /// Its modifiers (the rules' typed modifier kinds).
+        modifiers: Vec<ModifierKind>,
+        /// A flat damage bonus from the class table while it lasts (Rage damage).
+        #[serde(default)]
+        damage_bonus: Option<Amount>,
+    },
+    /// An extra action this turn (Action Surge).
+    ExtraAction,
+    /// Heal a touched creature from the pool: `amount` points of the resource (Lay on Hands).
+    PoolHeal,
+    /// Nothing the engine resolves: the resource is spent and the DM narrates.
+    Narrate,
+}
+
+/// One typed thing a source grants.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "grant", rename_all = "snake_case")]
+pub enum Grant {
+    /// + to an ability score.
+    AbilityBonus {
+        /// The ability.
+        ability: Ability,
+        /// Points.
+        amount: i32,
+    },
+    /// Proficiency in a skill.
+    Skill {
+        /// The skill.
+        skill: Skill,
+    },
+    /// Choose skills (empty `from` = any skill).
+    SkillChoice {
+        /// How many.
+        count: u8,
+        /// From these.
+        #[serde(default)]
+        from: Vec<Skill>,
+    },
+    /// Choose skills (already proficient) to double the proficiency bonus of.
+    Expertise {
+        /// How many.
+        count: u8,
+    },
+    /// Saving-throw proficiency.
+    Save {
+        /// The ability.
+        ability: Ability,
+    },
+    /// Armor, weapon or tool proficiency, by SRD proficiency name ("Battleaxes", "Light Armor").
+    Proficiency {
+        /// The names.
+        names: Vec<String>,
+    },
+    /// A language, or `choose` languages of the player's choice.
+    Language {
+        /// The language, when fixed.
+        #[serde(default)]
+        name: Option<String>,
+        /// How many to choose, otherwise.
+        #[serde(default)]
+        choose: u8,
+    },
+    /// Damage resistance.
+    Resistance {
+        /// The type.
+        damage: DamageType,
+    },
+    /// Damage immunity.
+    Immunity {
+        /// The type.
+        damage: DamageType,
+    },
+    /// Condition immunity.
+    ConditionImmunity {
+        /// The condition.
+        condition: Condition,
+    },
+    /// Advantage on saving throws against something ("poison", "charmed", "frightened").
+    SaveAdvantage {
+        /// Against what.
+        against: String,
+    },
+    /// A sense ("darkvision", 60).
+    Sense {
+        /// Its name.
+        sense: String,
+        /// Range in feet.
+        feet: u32,
+    },
+    /// + walking speed, optionally only without armor (and shield) or without heavy armor.
+    Speed {
+        /// Feet.
+        feet: Amount,
+        /// Only without armor or a shield (Unarmored Movement).
+        #[serde(default)]
+        unarmored: bool,
+        /// Only without heavy armor (Fast Movement).
+        #[serde(default)]
+        no_heavy_armor: bool,
+    },
+    /// Heavy armor's Strength requirement does not reduce speed (dwarves).
+    IgnoreHeavyArmorSpeed,
+    /// An AC formula: `base` + the abilities' modifiers; the best formula applies when no armor
+    /// is worn.
+    AcFormula {
+        /// The base.
+        base: i32,
+        /// Abilities whose modifiers add.
+        abilities: Vec<Ability>,
+        /// Whether a shield may be used with it.
+        shield: bool,
+    },
+    /// + max HP per character level (Dwarven Toughness) or per class level (`per_class_level`).
+    HpPerLevel {
+        /// Points per level.
+        amount: i32,
+        /// Per level of the granting class only.
+        #[serde(default)]
+        per_class_level: bool,
+    },
+    /// A limited-use resource.
+    Resource {
+        /// Its name ("Rage").
+        name: String,
+        /// Its maximum.
+        max: Amount,
+        /// When it comes back.
+        recharge: Recharge,
+    },
+    /// Extra damage on a condition.
+    ExtraDamage {
+        /// Name ("Sneak Attack").
+        name: String,
+        /// The dice.
+        dice: DiceSpec,
+        /// When it applies.
+        when: RiderWhen,
+    },
+    /// An action the feature offers, usable with `use_special_ability` by name.
+    Action {
+        /// Name ("Rage").
+        name: String,
+        /// What it costs.
+        cost: ActionCost,
+        /// The resource a use spends (1 per use), if any.
+        #[serde(default)]
+        resource: Option<String>,
+        /// What a use does.
+        #[serde(rename = "use")]
+        does: Use,
+    },
+    /// A typed modifier always in effect (the rules' modifier kinds).
+    Modifier {
+        /// The modifier.
+        modifier: ModifierKind,
+    },
+    /// Attacks per Attack action (Extra Attack); the highest applies.
+    ExtraAttack {
+        /// Attacks.
+        attacks: u32,
+    },
+    /// The unarmed strike / monk weapon die (Martial Arts).
+    MartialArts {
+        /// The die.
+        dice: DiceSpec,
+    },
+}
+
+/// One catalog entry: grants, or narrative with a reason.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// What it grants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<Grant>,
+    /// Why it is not automated (the DM applies it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative: Option<String>,
+    /// What it grants is read from the SRD's own data (proficiencies a trait lists).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub srd_data: bool,
+    /// A note shown on the sheet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A catalog file as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default, rename = "trait")]
+    traits: BTreeMap<String, Entry>,
+    #[serde(default)]
+    feature: BTreeMap<String, Entry>,
+    #[serde(default)]
+    background: BTreeMap<String, Entry>,
+    #[serde(default)]
+    feat: BTreeMap<String, Entry>,
+    #[serde(default)]
+    class: BTreeMap<String, Entry>,
+    #[serde(default)]
+    race: BTreeMap<String, Entry>,
+}
+
+/// The whole catalog, by section and SRD index.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// Race and subrace traits.
+    pub traits: BTreeMap<String, Entry>,
+    /// Class and subclass features.
+    pub features: BTreeMap<String, Entry>,
+    /// Backgrounds.
+    pub backgrounds: BTreeMap<String, Entry>,
+    /// Feats.
+    pub feats: BTreeMap<String, Entry>,
+    /// Whole classes (grants every level of the class has, e.g. nothing yet).
+    pub classes: BTreeMap<String, Entry>,
+    /// Whole races: what the SRD says in a race's prose rather than a trait (dwarf speed).
+    pub races: BTreeMap<String, Entry>,
+}
+
+/// A catalog file that does not parse, or an index written twice.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// Bad TOML or an unknown grant.
+    #[error("catalog {file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The same index in two files.
+    #[error("catalog: {section} '{index}' is written twice")]
+    Duplicate {
+        /// The section.
+        section: &'static str,
+        /// The index.
+        index: String,
+    },
+}
+
+impl Catalog {
+    /// Parses catalog files.
+    pub fn parse(files: &[(&str, &str)]) -> Result<Self, CatalogError> {
+        let mut c = Catalog::default();
+        for (name, text) in files {
+            let f: File = toml::from_str(text).map_err(|e| CatalogError::Parse {
+                file: (*name).to_string(),
+                message: e.to_string(),
+            })?;
+            for (section, from, to) in [
+                ("trait", f.traits, &mut c.traits),
+                ("feature", f.feature, &mut c.features),
+                ("background", f.background, &mut c.backgrounds),
+                ("feat", f.feat, &mut c.feats),
+                ("class", f.class, &mut c.classes),
+                ("race", f.race, &mut c.races),
+            ] {
+                for (k, v) in from {
+                    if to.insert(k.clone(), v).is_some() {
+                        return Err(CatalogError::Duplicate { section, index: k });
+                    }
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    /// The embedded catalog (empty if it failed to parse, which its tests forbid).
+    pub fn get() -> &'static Catalog {
+        static CATALOG: OnceLock<Catalog> = OnceLock::new();
+        CATALOG.get_or_init(|| match Catalog::parse(FILES) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!("{e}");
+                Catalog::default()
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_catalog_parses() {
+        let c = Catalog::parse(FILES).unwrap();
+        assert!(c.traits.contains_key("dwarven-toughness"));
+        for (k, e) in c
+            .traits
+            .iter()
+            .chain(&c.features)
+            .chain(&c.backgrounds)
+            .chain(&c.feats)
+        {
+            let kinds = usize::from(!e.grants.is_empty())
+                + usize::from(e.narrative.is_some())
+                + usize::from(e.srd_data);
+            assert!(
+                kinds >= 1 && !(e.narrative.is_some() && !e.grants.is_empty()),
+                "{k}: give grants, srd_data or a narrative reason (not grants and narrative)"
+            );
+        }
+    }
+
+    #[test]
+    fn amounts_add_their_parts() {
+        let mut m = serde_json::Map::new();
+        m.insert("rage_count".into(), serde_json::json!(3));
+        let ctx = AmountContext {
+            level: 5,
+            class_specific: Some(&m),
+            modifiers: [(Ability::Charisma, 3)].into_iter().collect(),
+            proficiency: 3,
+        };
+        let a: Amount = toml::from_str::<BTreeMap<String, Amount>>(
+            "x = { class_specific = \"rage_count\", per_level = 5, ability_mod = \"cha\" }",
+        )
+        .unwrap()
+        .remove("x")
+        .unwrap();
+        assert_eq!(a.eval(&ctx), 3 + 25 + 3);
+        assert_eq!(Amount::Fixed(2).eval(&ctx), 2);
+    }
+}

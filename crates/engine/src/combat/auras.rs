@@ -93,6 +93,46 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
     Ok(lines)
 }
 
+/// Doubles the cost of each step of `mover`'s path that ends inside an aura halving the speed
+/// of the creatures it affects (Spirit Guardians); says so once per aura.
+pub fn slowed_costs(
+    e: &Encounter,
+    mover: &str,
+    squares: &[tabletop_grid::Position],
+    costs: &mut [u32],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Some(me) = e.combatant(mover) else {
+        return lines;
+    };
+    for a in e.auras.iter().filter(|a| a.halves_speed) {
+        let (Some(b), Some(centre)) = (
+            e.combatant(&a.bearer_id),
+            e.map.creature(&a.bearer_id).map(|c| c.position),
+        ) else {
+            continue;
+        };
+        if !affects(a, b.side, me.side, a.bearer_id == mover) {
+            continue;
+        }
+        let mut extra = 0;
+        for (i, c) in costs.iter_mut().enumerate() {
+            let Some(sq) = squares.get(i + 1) else { break };
+            if tabletop_grid::distance_ft(centre, *sq, Metric::Grid5e) <= a.radius_ft {
+                extra += *c;
+                *c = c.saturating_mul(2);
+            }
+        }
+        if extra > 0 {
+            lines.push(format!(
+                "{} moves at half speed inside {} ({}): +{extra} ft of movement",
+                me.name, a.name, a.id
+            ));
+        }
+    }
+    lines
+}
+
 /// Whether `target` stands within `a`'s radius (from the bearer's space to the target's).
 fn inside(e: &Encounter, a: &Aura, target: &str) -> bool {
     e.map
@@ -339,6 +379,7 @@ pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aur
         rounds_left: n.rounds,
         concentration: n.concentration,
         touched: Vec::new(),
+        halves_speed: false,
     };
     lines.push(format!(
         "aura {} ({}) surrounds {} ({} ft)",
@@ -388,6 +429,7 @@ pub enum AuraOp {
 }
 
 /// What `manage_aura` answers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraOutcome {

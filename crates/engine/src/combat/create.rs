@@ -150,6 +150,7 @@ pub struct CreateEncounter {
 }
 
 /// One initiative roll.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitiativeRoll {
@@ -169,6 +170,7 @@ pub struct InitiativeRoll {
 }
 
 /// What `create_encounter` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedEncounter {
@@ -356,6 +358,8 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             reactions: Vec::new(),
         }),
         mastered_spells: Vec::new(),
+        build: None,
+        derived: None,
     })
 }
 
@@ -592,6 +596,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             flags: TurnFlags::default(),
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
+            sneak_attack_turn: None,
         },
         InitiativeRoll {
             name: c.name.clone(),

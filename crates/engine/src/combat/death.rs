@@ -14,6 +14,7 @@ use crate::error::{EngineError, Result};
 use crate::model::character::{Character, CharacterRef};
 
 /// What one death save did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeathSaveOutcome {

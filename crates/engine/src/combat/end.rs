@@ -63,6 +63,7 @@ pub struct EndRequest {
 }
 
 /// A value before and after the fight.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Change {
     /// At the start.
@@ -72,6 +73,7 @@ pub struct Change {
 }
 
 /// What the fight changed on one linked character.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterDiff {
@@ -148,6 +150,7 @@ fn join(c: &[Condition]) -> String {
 }
 
 /// XP earned on a victory.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct XpAward {
@@ -160,6 +163,7 @@ pub struct XpAward {
 }
 
 /// What `end_encounter` (or a dry run, or `manage_encounter commit`) reports.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndSummary {

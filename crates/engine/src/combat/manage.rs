@@ -24,6 +24,7 @@ pub enum ManageOp {
 }
 
 /// One encounter as listed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EncounterListing {
@@ -46,6 +47,7 @@ pub struct EncounterListing {
 }
 
 /// What `manage_encounter` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ManageOutcome {

@@ -14,6 +14,7 @@ pub mod manage;
 pub mod render;
 pub mod spatial;
 pub mod terrain;
+pub mod traits;
 pub mod turn;
 pub mod view;
 

@@ -81,6 +81,7 @@ pub struct TerrainRequest {
 }
 
 /// What `modify_terrain` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TerrainOutcome {

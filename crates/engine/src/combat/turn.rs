@@ -33,6 +33,7 @@ pub struct AdvanceRequest {
 }
 
 /// What `advance_turn` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnReport {
@@ -340,6 +341,9 @@ fn start_of_turn(
             crate::update::heal(&mut c, n, &mut changes)?;
             lines.extend(changes.into_iter().map(|l| format!("Regeneration: {l}")));
         }
+    }
+    if !c.dead {
+        lines.extend(crate::magic::mechanics::start_of_turn(&mut c));
     }
     super::put_sheet(call, &c)?;
     let aura_lines = super::auras::at_turn_start(call, enc, &id)?;

@@ -24,6 +24,7 @@ pub enum Verbosity {
 }
 
 /// One combatant as shown.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CombatantView {
@@ -80,6 +81,7 @@ pub struct CombatantView {
 }
 
 /// An encounter as shown.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EncounterView {

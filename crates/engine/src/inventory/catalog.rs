@@ -2,8 +2,8 @@
 //! weapons and armor on any base ("Longsword +1"), and the magic items whose numbers the engine
 //! knows (a Belt of Hill Giant Strength sets STR 21; a Potion of Healing heals 2d4+2).
 
-use tabletop_rules::modifiers::{DiceCount, ModifierKind, RollTarget};
-use tabletop_rules::{Ability, Condition, DamageType, Skill};
+use tabletop_rules::DamageType;
+use tabletop_rules::modifiers::{ModifierKind, RollTarget};
 use tabletop_srd::{AttackRange, Compendium, Entry, EntryKind, Equipment, Lookup, MagicItem};
 
 use crate::error::{EngineError, Result};
@@ -154,113 +154,21 @@ fn rarity(s: &str) -> Rarity {
     }
 }
 
-fn set(ability: Ability, score: u8) -> ModifierKind {
-    ModifierKind::AbilitySetTo { ability, score }
-}
+/// The numbers of an SRD magic item the engine applies, from the item catalog: (effects,
+/// healing, charges).
+type Known = (Vec<ModifierKind>, Option<String>, Option<Charges>);
 
-fn saves(amount: i32) -> ModifierKind {
-    ModifierKind::RollBonus {
-        on: RollTarget::AllSaves,
-        amount,
-    }
-}
-
-fn stealth_advantage() -> ModifierKind {
-    ModifierKind::Advantage {
-        on: RollTarget::SkillChecks {
-            skill: Skill::Stealth,
-        },
-    }
-}
-
-/// The numbers of SRD magic items the engine applies: (effects, healing, charges).
-type Known = (Vec<ModifierKind>, Option<&'static str>, Option<Charges>);
-
-fn charges(max: u32, recharge_dice: &str) -> Option<Charges> {
-    Some(Charges {
+fn known(index: &str) -> Known {
+    let Some(e) = crate::catalog::items::entry(index) else {
+        return (Vec::new(), None, None);
+    };
+    let charges = e.charges.map(|max| Charges {
         current: max,
         max,
         recharge: Recharge::Dawn,
-        recharge_dice: Some(recharge_dice.to_string()),
-    })
-}
-
-fn known(index: &str) -> Known {
-    let none = (Vec::new(), None, None);
-    match index {
-        "belt-of-giant-strength-hill" => (vec![set(Ability::Strength, 21)], None, None),
-        "belt-of-giant-strength-stone" | "belt-of-giant-strength-frost" => {
-            (vec![set(Ability::Strength, 23)], None, None)
-        }
-        "belt-of-giant-strength-fire" => (vec![set(Ability::Strength, 25)], None, None),
-        "belt-of-giant-strength-cloud" => (vec![set(Ability::Strength, 27)], None, None),
-        "belt-of-giant-strength-storm" => (vec![set(Ability::Strength, 29)], None, None),
-        "gauntlets-of-ogre-power" => (vec![set(Ability::Strength, 19)], None, None),
-        "headband-of-intellect" => (vec![set(Ability::Intelligence, 19)], None, None),
-        "amulet-of-health" => (vec![set(Ability::Constitution, 19)], None, None),
-        "ring-of-protection" => (
-            vec![ModifierKind::AcBonus { amount: 1 }, saves(1)],
-            None,
-            None,
-        ),
-        "cloak-of-protection" => (
-            vec![ModifierKind::AcBonus { amount: 1 }, saves(1)],
-            None,
-            None,
-        ),
-        "cloak-of-elvenkind" => (vec![stealth_advantage()], None, None),
-        "boots-of-elvenkind" => (vec![stealth_advantage()], None, None),
-        "periapt-of-proof-against-poison" => (
-            vec![
-                ModifierKind::Immunity {
-                    damage_type: Some(DamageType::Poison),
-                },
-                ModifierKind::ConditionImmunity {
-                    condition: Condition::Poisoned,
-                },
-            ],
-            None,
-            None,
-        ),
-        "brooch-of-shielding" => (
-            vec![ModifierKind::Resistance {
-                damage_type: Some(DamageType::Force),
-            }],
-            None,
-            None,
-        ),
-        "flame-tongue" => (
-            vec![ModifierKind::ExtraDamage {
-                dice: DiceCount::new(2, 6),
-                damage_type: DamageType::Fire,
-            }],
-            None,
-            None,
-        ),
-        "frost-brand" => (
-            vec![
-                ModifierKind::ExtraDamage {
-                    dice: DiceCount::new(1, 6),
-                    damage_type: DamageType::Cold,
-                },
-                ModifierKind::Resistance {
-                    damage_type: Some(DamageType::Fire),
-                },
-            ],
-            None,
-            None,
-        ),
-        "dwarven-plate" => (vec![ModifierKind::AcBonus { amount: 2 }], None, None),
-        "elven-chain" => (vec![ModifierKind::AcBonus { amount: 1 }], None, None),
-        "potion-of-healing-common" => (vec![], Some("2d4+2"), None),
-        "potion-of-healing-greater" => (vec![], Some("4d4+4"), None),
-        "potion-of-healing-superior" => (vec![], Some("8d4+8"), None),
-        "potion-of-healing-supreme" => (vec![], Some("10d4+20"), None),
-        "wand-of-magic-missiles" => (vec![], None, charges(7, "1d6+1")),
-        "wand-of-magic-detection" => (vec![], None, charges(3, "1d3")),
-        "staff-of-healing" => (vec![], Some("1d8+3"), charges(10, "1d6+4")),
-        _ => none,
-    }
+        recharge_dice: e.recharge.clone(),
+    });
+    (e.modifiers.clone(), e.heal.clone(), charges)
 }
 
 /// The base an "any sword" / "(plate)" magic item is built on by default.
@@ -315,7 +223,7 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
     item.description = m.desc.get(1).or(m.desc.first()).cloned();
     let (effects, heal, charges) = known(&m.index);
     item.effects.extend(effects);
-    item.heal = heal.map(str::to_string);
+    item.heal = heal;
     item.charges = charges;
     if item_type == ItemType::Consumable {
         item.stackable = true;
@@ -575,5 +483,37 @@ mod tests {
             Some("plate-armor")
         );
         assert_eq!(default_base("Wondrous item, rare"), None);
+    }
+}
+
+/// Moves names from the legacy `equipment` list into the inventory as items (SRD stats when the
+/// compendium knows the exact name), with ids derived from the character's so that reading and
+/// writing agree.
+pub fn adopt_legacy(call: &crate::engine::Call<'_>, c: &mut crate::model::character::Character) {
+    if c.equipment.is_empty() {
+        return;
+    }
+    let names = std::mem::take(&mut c.equipment);
+    for (i, name) in names.iter().enumerate() {
+        let name = name.trim();
+        if name.is_empty()
+            || c.inventory.items.iter().any(|it| {
+                crate::model::names::name_key(&it.name) == crate::model::names::name_key(name)
+            })
+        {
+            continue;
+        }
+        let mut item = call
+            .compendium()
+            .and_then(|comp| lookup(comp, name).ok())
+            .filter(|s| s.note.is_none())
+            .map(|s| s.item)
+            .unwrap_or_else(|| plain(name));
+        let mut id = format!("{}-eq{}", c.id, i + 1);
+        while c.inventory.items.iter().any(|it| it.id == id) {
+            id.push('x');
+        }
+        item.id = id;
+        c.inventory.items.push(item);
     }
 }

@@ -131,7 +131,7 @@ fn choose_slot(c: &Character, item: &Item, requested: Option<Slot>) -> Result<Sl
     }
 }
 
-fn effective_line(before: &EffectiveStats, after: &EffectiveStats) -> Vec<String> {
+pub(super) fn effective_line(before: &EffectiveStats, after: &EffectiveStats) -> Vec<String> {
     let mut v = Vec::new();
     if before.armor_class.value != after.armor_class.value {
         v.push(format!(
@@ -158,7 +158,7 @@ fn effective_line(before: &EffectiveStats, after: &EffectiveStats) -> Vec<String
     v
 }
 
-fn attunement_allowed(c: &Character, item: &Item) -> Result<Option<String>> {
+pub(super) fn attunement_allowed(c: &Character, item: &Item) -> Result<Option<String>> {
     let attuned: Vec<String> = c
         .inventory
         .items
@@ -168,7 +168,7 @@ fn attunement_allowed(c: &Character, item: &Item) -> Result<Option<String>> {
         .collect();
     if attuned.len() >= MAX_ATTUNED {
         return Err(EngineError::Rule(format!(
-            "{} cannot attune to {}: already attuned to {} items ({}), the most a creature can be; unequip one of them (ending that attunement) first",
+            "{} cannot attune to {}: already attuned to {} items ({}), the most a creature can be; unattune one of them first (manage_inventory unattune)",
             c.name,
             item.name,
             attuned.len(),
@@ -275,11 +275,6 @@ pub fn equip(
         )));
     }
     let mut warnings = Vec::new();
-    if item.requires_attunement
-        && let Some(w) = attunement_allowed(&c, &item)?
-    {
-        warnings.push(w);
-    }
     let mut changes = Vec::new();
     // Whatever held the slot goes back to the pack (a two-handed weapon empties the off hand too).
     let mut freed = vec![slot];
@@ -290,10 +285,6 @@ pub fn equip(
         if it.slot.is_some_and(|s| freed.contains(&s)) {
             it.slot = None;
             changes.push(format!("{} unequipped from {slot}", it.name));
-            if it.attuned {
-                it.attuned = false;
-                changes.push(format!("attunement to {} ends", it.name));
-            }
         }
     }
     let idx = if c.inventory.items[i].quantity > 1 {
@@ -307,15 +298,15 @@ pub fn equip(
     } else {
         i
     };
-    let used = c.inventory.attuned().len() + 1;
     let it = &mut c.inventory.items[idx];
     it.slot = Some(slot);
     changes.push(format!("{} equipped ({slot})", it.name));
-    if it.requires_attunement {
-        it.attuned = true;
-        changes.push(format!(
-            "attuned to {} (a short rest spent with it; {used} of {MAX_ATTUNED} attunement slots used)",
-            it.name
+    // Attunement is its own step (manage_inventory attune); an unattuned item that requires it
+    // gives none of its magic.
+    if it.requires_attunement && !it.attuned {
+        warnings.push(format!(
+            "{} requires attunement: its magic works only once {} attunes to it (manage_inventory attune)",
+            it.name, c.name
         ));
     }
     let after = c.effective();
@@ -370,8 +361,10 @@ pub fn unequip(
     item.slot = None;
     changes.push(format!("{} unequipped from {from}", item.name));
     if item.attuned {
-        item.attuned = false;
-        changes.push(format!("attunement to {} ends", item.name));
+        changes.push(format!(
+            "{} stays attuned to {} (unattune to end it)",
+            c.name, item.name
+        ));
     }
     let idx = put_item(call, &mut c, item)?;
     let after = c.effective();

@@ -8,6 +8,7 @@ use tabletop_rules::stats::Stat;
 use tabletop_rules::{Ability, DieRoller};
 
 use super::catalog;
+pub use super::catalog::adopt_legacy;
 /// Equipping and custom item definitions live in their own files; re-exported so
 /// `ops::equip`, `ops::ItemDef` and the like keep their paths.
 pub use super::equip::{equip, natural_slots, unequip};
@@ -38,6 +39,7 @@ pub struct GiveRequest {
 }
 
 /// What an inventory operation did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryOutcome {
@@ -70,6 +72,7 @@ pub struct InventoryOutcome {
 }
 
 /// What a character carries, with the numbers equipment gives.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InventoryView {
@@ -129,39 +132,6 @@ fn coins(i: usize, n: u64) -> Currency {
         _ => c.pp = n,
     }
     c
-}
-
-/// Moves names from the legacy `equipment` list into the inventory as items (SRD stats when the
-/// compendium knows the exact name), with ids derived from the character's so that reading and
-/// writing agree.
-pub fn adopt_legacy(call: &Call<'_>, c: &mut Character) {
-    if c.equipment.is_empty() {
-        return;
-    }
-    let names = std::mem::take(&mut c.equipment);
-    for (i, name) in names.iter().enumerate() {
-        let name = name.trim();
-        if name.is_empty()
-            || c.inventory
-                .items
-                .iter()
-                .any(|it| name_key(&it.name) == name_key(name))
-        {
-            continue;
-        }
-        let mut item = call
-            .compendium()
-            .and_then(|comp| catalog::lookup(comp, name).ok())
-            .filter(|s| s.note.is_none())
-            .map(|s| s.item)
-            .unwrap_or_else(|| catalog::plain(name));
-        let mut id = format!("{}-eq{}", c.id, i + 1);
-        while c.inventory.items.iter().any(|it| it.id == id) {
-            id.push('x');
-        }
-        item.id = id;
-        c.inventory.items.push(item);
-    }
 }
 
 pub(super) fn load(call: &Call<'_>, who: CharacterRef<'_>) -> Result<Character> {

@@ -199,6 +199,7 @@ pub fn equipped_weapon<'c>(c: &'c Character, name: &str) -> Result<&'c Item> {
 }
 
 /// A weapon attack's numbers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WeaponAttack {

@@ -89,6 +89,7 @@ pub struct ScrollRequest {
 }
 
 /// What reading a scroll did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScrollOutcome {
@@ -289,6 +290,7 @@ pub fn deliver(
         disadvantage: Vec::new(),
         bonus: 0,
         source: format!("{}{tag}", def.name),
+        repeat: false,
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);

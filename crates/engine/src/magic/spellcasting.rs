@@ -99,6 +99,7 @@ pub fn spell_ability(call: &Call<'_>, c: &Character) -> Result<Ability> {
 }
 
 /// A caster's spell numbers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CasterNumbers {
@@ -171,6 +172,7 @@ pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
 }
 
 /// Which slot a casting used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlotUse {
@@ -276,9 +278,13 @@ pub struct CastPlan {
     pub bonus: i32,
     /// Label for the source ("Fireball", "Fireball (scroll)").
     pub source: String,
+    /// A persistent spell attacking again with no new casting (Spiritual Weapon's bonus-action
+    /// attack).
+    pub repeat: bool,
 }
 
 /// What one casting did to one target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TargetResult {
@@ -318,11 +324,18 @@ pub struct TargetResult {
     /// Effect applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
+    /// Feet the target is to be pushed away from the caster (applied on the map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub push_ft: Option<u32>,
+    /// The target loses its reaction until the start of its next turn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_reactions: bool,
     /// One phrase for the headline ("Goblin 1 takes 28 fire (7 → 0 HP), dies").
     pub phrase: String,
 }
 
 /// What a casting did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CastReport {
@@ -339,6 +352,9 @@ pub struct CastReport {
     pub lines: Vec<String>,
     /// Notes (components, costly material, targets beyond the data, concentration).
     pub notes: Vec<String>,
+    /// What the engine leaves to the DM ("no automation for Wish: the DM decides …").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<String>,
 }
 
 impl CastReport {
@@ -355,7 +371,11 @@ impl CastReport {
             .map(|t| t.phrase.as_str())
             .filter(|p| !p.is_empty())
             .collect();
-        if phrases.is_empty() {
+        if let Some(a) = &self.automation
+            && phrases.is_empty()
+        {
+            format!("{} ({lvl}): {a}.", self.spell)
+        } else if phrases.is_empty() {
             format!("{} ({lvl}) is cast.", self.spell)
         } else {
             format!("{} ({lvl}): {}.", self.spell, phrases.join("; "))
@@ -401,6 +421,11 @@ pub fn resolve(
     };
     if spell.concentration {
         concentration::begin(call, caster, &spell.name, &mut report.lines)?;
+    }
+    // Kinds that are not attacks, saves or healing (an HP pool, an AC formula, revival,
+    // Counterspell, narrative spells) resolve in `mechanics`.
+    if super::mechanics::resolve_special(call, caster, plan, &mut report)? {
+        return Ok(report);
     }
     let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
     let heal = spell.heal_dice(plan.slot_level, plan.modifier);
@@ -464,6 +489,15 @@ pub fn resolve(
             name: target.name.clone(),
             ..Default::default()
         };
+        // Creature types the spell cannot touch (Hold Person: humanoids only; Cure Wounds: no
+        // effect on undead or constructs).
+        if let Some(why) = super::mechanics::unaffected(spell, &target) {
+            report.lines.push(why.clone());
+            tr.phrase = why;
+            tr.hp_after = target.hp;
+            report.targets.push(tr);
+            continue;
+        }
         let mut phrase: Vec<String> = Vec::new();
         let mut affected = true;
         let mut critical = false;
@@ -545,6 +579,9 @@ pub fn resolve(
             }
             let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
             call.record_roll(&out);
+            report
+                .lines
+                .extend(super::mechanics::spend_on_attacked(&mut target));
             let hit = out.success == Some(true);
             critical = hit && out.critical;
             tr.attack = Some(out.summary());
@@ -587,6 +624,9 @@ pub fn resolve(
                     req = req.advantage("dodging");
                 }
             }
+            if crate::combat::traits::magic_resistance(&target) {
+                req = req.advantage("Magic Resistance");
+            }
             let out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
             saved = out.success == Some(true);
@@ -605,7 +645,8 @@ pub fn resolve(
         // Damage.
         if affected {
             let amount: Option<i64> = if let Some(&(_, n)) = darts.iter().find(|(t, _)| *t == id) {
-                let r = roll_expr(call, &format!("{n}d4+{n}"), false)?;
+                let one = damage.clone().unwrap_or_else(|| "1d4+1".into());
+                let r = roll_expr(call, &super::mechanics::times_dice(&one, n), false)?;
                 report.lines.push(format!(
                     "{n} dart{} at {}: {}",
                     if n == 1 { "" } else { "s" },
@@ -633,9 +674,13 @@ pub fn resolve(
                 let amount = u32::try_from(amount.max(0)).unwrap_or(u32::MAX);
                 tr.damage_rolled = Some(i64::from(amount));
                 let mut changes = Vec::new();
-                let r = crate::update::damage(
+                let parts = [DamagePart::new(spell.damage_type, amount)];
+                let r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
+                crate::combat::traits::undead_fortitude(
+                    call,
                     &mut target,
-                    &[DamagePart::new(spell.damage_type, amount)],
+                    &parts,
+                    &r,
                     critical,
                     &mut changes,
                 )?;
@@ -659,8 +704,10 @@ pub fn resolve(
                 phrase.push(format!("{} {}", target.name, h.summary()));
                 report.lines.append(&mut changes);
             }
+            // A save-for-half spell's condition lands only on a failed save (Sunburst).
             if let Some(cond) = spell.condition
                 && !target.dead
+                && !saved
             {
                 match impose_condition(call, caster, &mut target, plan, cond) {
                     Ok(line) => {
@@ -681,6 +728,12 @@ pub fn resolve(
                 tr.effect = Some(effect.clone());
                 phrase.push(line.clone());
                 report.lines.push(line);
+            }
+            if !saved && !target.dead {
+                let lines =
+                    super::mechanics::apply_riders(call, caster, &mut target, plan, &mut tr)?;
+                phrase.extend(lines.iter().cloned());
+                report.lines.extend(lines);
             }
         }
         tr.hp_after = target.hp;
@@ -780,12 +833,18 @@ fn apply_effect(
             },
             None,
         )
-    } else if name_key(name) == "shield" {
-        // Until the start of the caster's next turn.
+    } else if let Some(until) = spell.mechanics().and_then(|e| e.until) {
+        // Until the start (Shield) or end of the caster's next turn: rounds tick on the caster's
+        // turns, so the end of its *next* turn is two ticks away when cast on its own turn.
+        use crate::catalog::spells::Until;
+        let (at, n) = match until {
+            Until::CasterNextTurnStart => (TurnPoint::Start, 1),
+            Until::CasterNextTurnEnd => (TurnPoint::End, 2),
+        };
         (
-            Duration::Rounds { remaining: 1 },
+            Duration::Rounds { remaining: n },
             Some(EndTrigger {
-                at: TurnPoint::Start,
+                at,
                 turn_of: caster.id.clone(),
             }),
         )
@@ -814,6 +873,8 @@ fn apply_effect(
         modifiers: mods,
         duration,
         ends_on,
+        ends_when_attacked: false,
+        grant: super::mechanics::effect_grant(spell, plan),
     });
     Ok(format!(
         "{} gains {name} ({})",

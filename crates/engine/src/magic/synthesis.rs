@@ -31,6 +31,7 @@ use crate::model::names::name_key;
 use crate::model::spell::{AreaKind, SpellArea, SpellDef, SpellSaveDef};
 
 /// What kind of effect is proposed.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SynthKind {
@@ -108,6 +109,7 @@ pub const SURGES: [&str; 6] = [
 ];
 
 /// What synthesize_spell did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SynthOutcome {
@@ -244,6 +246,7 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
         higher_level: None,
         synthesized: true,
         aura: None,
+        index: None,
     };
     if def.costly_material().is_none() && r.costly_component {
         def.material = Some("a costly focus worth 100 gp".into());

@@ -22,6 +22,7 @@ pub enum AuraAffects {
 }
 
 /// A saving throw against an aura.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuraSave {
@@ -34,6 +35,7 @@ pub struct AuraSave {
 }
 
 /// An aura on the battlefield.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Aura {
@@ -71,4 +73,8 @@ pub struct Aura {
     /// Who it has touched this turn: (character id, round, turn index).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub touched: Vec<(String, u32, usize)>,
+    /// An affected creature's speed is halved inside it (Spirit Guardians): each step that
+    /// ends inside costs double.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halves_speed: bool,
 }

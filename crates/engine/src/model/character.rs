@@ -18,6 +18,7 @@ pub use crate::model::names::name_key;
 
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Character {
@@ -131,20 +132,20 @@ pub struct Character {
     /// Improvised spells mastered with synthesize_spell (castable by name with cast_spell).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mastered_spells: Vec<crate::model::spell::SpellDef>,
+    /// What the character is made of (DESIGN §4a): the sources its sheet is derived from.
+    /// Absent on stat-block creatures; an old sheet gets one on first read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<crate::derive::Build>,
+    /// The values last derived from the build, each with its sources (recomputed on every
+    /// read and write; see [`crate::derive`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<crate::derive::Derived>,
 }
 
-/// When a resource comes back.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recharge {
-    /// On a short or a long rest.
-    Short,
-    /// On a long rest.
-    #[default]
-    Long,
-}
+pub use crate::catalog::Recharge;
 
 /// A limited-use resource with its maximum and what is left.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
@@ -161,6 +162,7 @@ pub struct Resource {
 
 /// A monster's stat block as kept on a character made from it: what the sheet's fields do not
 /// hold (CR, XP, senses, actions, …).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatBlock {
@@ -211,6 +213,7 @@ pub struct StatBlock {
 }
 
 /// One action, trait, legendary action or reaction of a stat block.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAction {
@@ -239,6 +242,7 @@ pub struct StatAction {
 }
 
 /// Damage dice and type.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDamage {
@@ -250,6 +254,7 @@ pub struct StatDamage {
 }
 
 /// A saving throw: ability, DC and what a success does.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatDc {
@@ -262,6 +267,7 @@ pub struct StatDc {
 }
 
 /// One part of a multiattack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MultiattackPart {
@@ -272,6 +278,7 @@ pub struct MultiattackPart {
 }
 
 /// One alternative effect of an action.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatAlternative {
@@ -336,6 +343,7 @@ impl StatAction {
 }
 
 /// A condition on a character, with where it came from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionEntry {
@@ -370,6 +378,16 @@ impl Character {
         } else {
             "ok"
         }
+    }
+
+    /// The names of everything it carries: inventory items, and equipment strings not yet
+    /// adopted into the inventory (one item list for every consumer: keys, tools).
+    pub fn carried_names(&self) -> impl Iterator<Item = &str> {
+        self.inventory
+            .items
+            .iter()
+            .map(|i| i.name.as_str())
+            .chain(self.equipment.iter().map(String::as_str))
     }
 
     /// "Name (id)".

@@ -7,6 +7,7 @@ use tabletop_rules::Condition;
 use crate::model::names::name_key;
 
 /// What a character is concentrating on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Concentration {
@@ -27,6 +28,7 @@ impl Concentration {
 }
 
 /// An effect or condition held up by a concentration.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConcentrationLink {

@@ -2,12 +2,11 @@
 //! presets of well-known spell effects. Adding, removing and ticking them is the `effects` use case.
 
 use serde::{Deserialize, Serialize};
-use tabletop_rules::modifiers::{DiceCount, Modifier, ModifierKind, RollTarget};
-use tabletop_rules::{Ability, Condition};
-
-use crate::model::names::name_key;
+use tabletop_rules::Ability;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 /// How long an effect or condition lasts.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "kind",
@@ -94,6 +93,7 @@ impl Duration {
 }
 
 /// Whether a trigger fires at the start or the end of a turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnPoint {
@@ -104,6 +104,7 @@ pub enum TurnPoint {
 }
 
 /// When a round-based duration ticks: the start or end of whose turn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndTrigger {
@@ -114,6 +115,7 @@ pub struct EndTrigger {
 }
 
 /// An effect on a character.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveEffect {
@@ -131,66 +133,39 @@ pub struct ActiveEffect {
     /// When its rounds tick (default: the end of the bearer's turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_on: Option<EndTrigger>,
+    /// It ends when the bearer is next attacked (Guiding Bolt's advantage).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_when_attacked: bool,
+    /// What a spell effect carries beyond modifiers (see [`SpellGrant`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grant: Option<SpellGrant>,
 }
 
-/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: (name, modifiers, concentration).
+/// What a spell's effect carries beyond modifiers, from the spell catalog.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellGrant {
+    /// The slot level it was cast at (a persistent spell attacks again at this level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast_level: Option<u8>,
+    /// An AC formula: this base plus DEX, while no armor is worn (Mage Armor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac_base: Option<i32>,
+    /// Temporary HP at the start of each of the bearer's turns (Heroism).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_hp_each_turn: Option<u32>,
+}
+
+/// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect
+/// entries (modifiers, concentration).
 pub fn preset(name: &str) -> Option<(Vec<ModifierKind>, bool)> {
-    use ModifierKind as K;
-    let d4 = DiceCount::new(1, 4);
-    Some(match name_key(name).as_str() {
-        "bless" => (
-            vec![
-                K::RollDice {
-                    on: RollTarget::AttackRolls,
-                    dice: d4,
-                    subtract: false,
-                },
-                K::RollDice {
-                    on: RollTarget::AllSaves,
-                    dice: d4,
-                    subtract: false,
-                },
-            ],
-            true,
-        ),
-        "bane" => (
-            vec![
-                K::RollDice {
-                    on: RollTarget::AttackRolls,
-                    dice: d4,
-                    subtract: true,
-                },
-                K::RollDice {
-                    on: RollTarget::AllSaves,
-                    dice: d4,
-                    subtract: true,
-                },
-            ],
-            true,
-        ),
-        "shield of faith" => (vec![K::AcBonus { amount: 2 }], true),
-        "shield" => (vec![K::AcBonus { amount: 5 }], false),
-        "haste" => (
-            vec![
-                K::AcBonus { amount: 2 },
-                K::SpeedMultiplier { factor: 2 },
-                K::Advantage {
-                    on: RollTarget::Save {
-                        ability: Ability::Dexterity,
-                    },
-                },
-            ],
-            true,
-        ),
-        "longstrider" => (vec![K::SpeedBonus { feet: 10 }], false),
-        "heroism" => (
-            vec![K::ConditionImmunity {
-                condition: Condition::Frightened,
-            }],
-            true,
-        ),
-        _ => return None,
-    })
+    preset_entry(name).map(|e| (e.modifiers.clone(), e.concentration))
+}
+
+/// The catalog entry behind a preset: a spell whose kind is an effect with modifiers.
+pub fn preset_entry(name: &str) -> Option<&'static crate::catalog::spells::SpellEntry> {
+    crate::catalog::spells::by_name(name)
+        .filter(|e| e.kind == crate::catalog::spells::SpellKind::Effect && !e.modifiers.is_empty())
 }
 /// Largest number of rounds a duration may have (a day of 6-second rounds).
 pub const MAX_ROUNDS: u32 = 14_400;

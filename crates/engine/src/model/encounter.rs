@@ -56,6 +56,7 @@ impl std::fmt::Display for Side {
 }
 
 /// Whether the encounter is running.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EncounterStatus {
@@ -66,6 +67,7 @@ pub enum EncounterStatus {
 }
 
 /// What a combatant has spent of its turn. Reset at the start of its turn (the reaction too).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Economy {
@@ -94,6 +96,7 @@ pub struct Economy {
 }
 
 /// An action held with `ready`, taken as a reaction when its trigger happens.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadiedAction {
@@ -106,6 +109,7 @@ pub struct ReadiedAction {
 }
 
 /// Transient states that end at a point in the turn order.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TurnFlags {
@@ -128,6 +132,7 @@ pub struct TurnFlags {
 }
 
 /// One combatant: a character in the initiative order.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Combatant {
@@ -162,9 +167,13 @@ pub struct Combatant {
     /// Stat-block abilities with a recharge that are spent ("Fire Breath").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent_abilities: Vec<String>,
+    /// The (round, turn) in which it last added Sneak Attack (once per turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sneak_attack_turn: Option<(u32, usize)>,
 }
 
 /// A terrain change that expires.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimedTerrain {
@@ -182,6 +191,7 @@ pub struct TimedTerrain {
 }
 
 /// What a linked character was like when the encounter began, for the end-of-fight diff.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Snapshot {
@@ -198,6 +208,7 @@ pub struct Snapshot {
 }
 
 /// One line of the encounter's log.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LogLine {
@@ -211,6 +222,7 @@ pub struct LogLine {
 pub const LOG_KEEP: usize = 60;
 
 /// A stored encounter.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Encounter {

@@ -231,6 +231,7 @@ keyed_enum! {
 }
 
 /// A weapon's attack stats.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WeaponStats {
@@ -262,6 +263,7 @@ impl WeaponStats {
 }
 
 /// A piece of armor's stats.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ArmorStats {
@@ -292,6 +294,7 @@ impl ArmorStats {
 }
 
 /// Charges of an item.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Charges {
@@ -307,6 +310,7 @@ pub struct Charges {
 }
 
 /// One item (or a stack of identical ones) a character carries.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Item {
@@ -470,6 +474,7 @@ impl Item {
 }
 
 /// Coins by denomination.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Currency {
@@ -604,6 +609,7 @@ impl fmt::Display for Currency {
 }
 
 /// Everything a character carries.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Inventory {

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A member's role in the party.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PartyRole {
@@ -46,6 +47,7 @@ impl PartyRole {
 }
 
 /// A member of a party.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PartyMember {
@@ -59,6 +61,7 @@ pub struct PartyMember {
 }
 
 /// A party as stored.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Party {

@@ -60,9 +60,29 @@ impl Character {
     /// checks, saves, attacks, damage defences, max HP, speed) reads this.
     pub fn effective(&self) -> EffectiveStats {
         let mut base = self.base_stats();
-        let gear = self.inventory.equipment_layer(&base);
+        let mut gear = self.inventory.equipment_layer(&base);
+        let armored = gear.armor_class.is_some();
+        crate::derive::sheet_layer(self, &mut base, &mut gear);
         if let Some(ac) = gear.armor_class {
             base.armor_class = ac;
+        }
+        // A spell's AC formula (Mage Armor) while unarmored, when it beats the base.
+        if self
+            .effects
+            .iter()
+            .any(|e| e.grant.as_ref().is_some_and(|g| g.ac_base.is_some()))
+        {
+            let dex = tabletop_rules::abilities::ability_modifier(
+                base.abilities.get(tabletop_rules::Ability::Dexterity),
+            );
+            if let Some((value, source)) = formula_ac(
+                self,
+                armored || wears_armor(self),
+                dex,
+                base.armor_class.value,
+            ) {
+                base.armor_class = ArmorClass { value, source };
+            }
         }
         effective_stats(
             &base,
@@ -74,6 +94,7 @@ impl Character {
 }
 
 /// A sheet: the stored character and its effective stats.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sheet {
@@ -101,6 +122,7 @@ impl Sheet {
 /// One row of a character list: who it is and the numbers a roster shows (effective max HP
 /// and AC). Lists carry rows, not whole sheets, so a page stays within the tool's result cap;
 /// `get_character` by id or name gives the sheet.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterSummary {
@@ -157,6 +179,7 @@ impl CharacterSummary {
 }
 
 /// A page of characters matching a filter.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CharacterPage {
@@ -174,3 +197,40 @@ pub struct CharacterPage {
 
 /// Largest page of a character list.
 pub const MAX_PER_PAGE: usize = 100;
+
+/// Whether the creature wears armor: equipped body armor, or a stat block whose AC names armor
+/// other than natural armor.
+pub fn wears_armor(c: &Character) -> bool {
+    if c.inventory
+        .equipment_layer(&c.base_stats())
+        .armor_class
+        .is_some()
+    {
+        return true;
+    }
+    let src = c.armor_source.to_lowercase();
+    c.stat_block.is_some()
+        && !src.contains("natural")
+        && ["armor", "mail", "leather", "hide", "plate", "breastplate"]
+            .iter()
+            .any(|w| src.contains(w))
+}
+
+/// The AC an active spell formula gives, when better than `current` and no armor is worn:
+/// (value, source).
+pub fn formula_ac(
+    c: &Character,
+    armored: bool,
+    dex_mod: i32,
+    current: i32,
+) -> Option<(i32, String)> {
+    if armored {
+        return None;
+    }
+    c.effects
+        .iter()
+        .filter_map(|e| Some((e.grant.as_ref()?.ac_base?, &e.name)))
+        .map(|(base, name)| (base + dex_mod, format!("{name}: {base} + DEX {dex_mod:+}")))
+        .filter(|(v, _)| *v > current)
+        .max_by_key(|(v, _)| *v)
+}

@@ -6,6 +6,7 @@ use tabletop_srd::Compendium;
 use tabletop_srd::model::CasterKind;
 
 /// Pact-magic slots: `max` slots, all of `level`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PactSlots {
@@ -18,6 +19,7 @@ pub struct PactSlots {
 }
 
 /// A character's spell slots.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct SpellSlots {

@@ -13,6 +13,7 @@ use crate::model::names::name_key;
 use crate::model::slots::ordinal;
 
 /// Melee or ranged spell attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpellAttack {
@@ -60,6 +61,7 @@ impl AreaKind {
 }
 
 /// A spell's area of effect.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellArea {
@@ -70,6 +72,7 @@ pub struct SpellArea {
 }
 
 /// A spell's saving throw.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellSaveDef {
@@ -80,6 +83,7 @@ pub struct SpellSaveDef {
 }
 
 /// A spell's rules data, as the engine applies it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellDef {
@@ -150,9 +154,13 @@ pub struct SpellDef {
     /// Guardians), read from the spell's text where the data has no numbers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aura: Option<SpellAura>,
+    /// The SRD index ("hold-person"): its entry in the spell catalog says how it resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
 }
 
 /// A damaging zone around the caster, as its spell's text describes it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellAura {
@@ -250,27 +258,6 @@ fn is_dice(w: &str) -> bool {
         .is_some_and(|(n, f)| n.parse::<u32>().is_ok() && f.parse::<u32>().is_ok())
 }
 
-/// Known condition-imposing SRD spells: (slug, condition, repeat save at end of each turn).
-const CONDITION_SPELLS: &[(&str, Condition, bool)] = &[
-    ("hold-person", Condition::Paralyzed, true),
-    ("hold-monster", Condition::Paralyzed, true),
-    ("blindness-deafness", Condition::Blinded, true),
-    ("entangle", Condition::Restrained, false),
-    ("web", Condition::Restrained, false),
-    ("fear", Condition::Frightened, false),
-];
-
-/// SRD spells whose effect is an [`crate::model::effects::preset`].
-const EFFECT_SPELLS: &[&str] = &[
-    "bless",
-    "bane",
-    "shield-of-faith",
-    "shield",
-    "haste",
-    "longstrider",
-    "heroism",
-];
-
 pub(crate) fn slug(name: &str) -> String {
     name_key(name).replace([' ', '/'], "-")
 }
@@ -278,13 +265,15 @@ pub(crate) fn slug(name: &str) -> String {
 impl SpellDef {
     /// The engine's reading of an SRD spell.
     pub fn from_srd(s: &Spell) -> SpellDef {
-        let (condition, repeat_save) = CONDITION_SPELLS
-            .iter()
-            .find(|(k, ..)| *k == s.index)
-            .map_or((None, false), |(_, c, r)| (Some(*c), *r));
-        let effect = EFFECT_SPELLS
-            .contains(&s.index.as_str())
-            .then(|| s.name.clone());
+        let mut def = SpellDef::from_srd_data(s);
+        if let Some(e) = crate::catalog::spells::entry(&s.index) {
+            def.apply_catalog(e);
+        }
+        def
+    }
+
+    /// The SRD data alone, before the catalog's entry is applied.
+    fn from_srd_data(s: &Spell) -> SpellDef {
         SpellDef {
             name: s.name.clone(),
             level: s.level,
@@ -327,14 +316,92 @@ impl SpellDef {
                 },
                 size_ft: a.size,
             }),
-            condition,
-            repeat_save,
-            effect,
+            condition: None,
+            repeat_save: false,
+            effect: None,
             higher_level: (!s.higher_level.is_empty()).then(|| s.higher_level.join(" ")),
             synthesized: false,
             aura: (s.concentration && s.range.to_ascii_lowercase().starts_with("self"))
                 .then(|| SpellAura::from_text(&s.desc.join(" "), &s.higher_level.join(" ")))
                 .flatten(),
+            index: Some(s.index.clone()),
+        }
+    }
+
+    /// The spell's catalog entry (none for improvised spells).
+    pub fn mechanics(&self) -> Option<&'static crate::catalog::spells::SpellEntry> {
+        if self.synthesized {
+            return None;
+        }
+        crate::catalog::spells::entry(self.index.as_deref()?)
+    }
+
+    /// Applies a catalog entry to the SRD's reading: the attack, dice, damage type and save the
+    /// data lacks, the condition or effect it imposes; kinds that deal no damage lose the data's
+    /// dice (Sleep's 5d8 is a pool of hit points, not damage).
+    pub fn apply_catalog(&mut self, e: &crate::catalog::spells::SpellEntry) {
+        use crate::catalog::spells::{AttackRangeKind, SpellKind};
+        let def = self;
+        if let Some(a) = e.attack {
+            def.attack = Some(match a {
+                AttackRangeKind::Melee => SpellAttack::Melee,
+                AttackRangeKind::Ranged => SpellAttack::Ranged,
+            });
+        }
+        if let Some(t) = e.damage_type {
+            def.damage_type = Some(t);
+        }
+        if let Some(ability) = e.save {
+            def.save = Some(SpellSaveDef {
+                ability,
+                half: e.half.unwrap_or(false),
+            });
+        } else if let (Some(h), Some(sv)) = (e.half, def.save.as_mut()) {
+            sv.half = h;
+        }
+        let clear = |d: &mut SpellDef| {
+            d.damage_at_slot.clear();
+            d.damage_at_level.clear();
+        };
+        match e.kind {
+            SpellKind::Attack | SpellKind::Persistent | SpellKind::Darts => {
+                if e.dice.is_some() {
+                    if def.level == 0 {
+                        def.damage_at_level = e.dice.iter().map(|d| (1u8, d.clone())).collect();
+                    } else {
+                        def.damage_at_slot = (def.level..=9)
+                            .filter_map(|slot| Some((slot, e.dice_at(def.level, slot)?)))
+                            .collect();
+                    }
+                }
+            }
+            SpellKind::Save => {
+                if let Some(c) = e.condition {
+                    def.condition = Some(c);
+                    def.repeat_save = e.repeat_save;
+                }
+            }
+            SpellKind::Condition => {
+                def.condition = e.condition;
+                def.repeat_save = e.repeat_save;
+                clear(def);
+            }
+            SpellKind::Effect => {
+                if !e.modifiers.is_empty() {
+                    def.effect = Some(def.name.clone());
+                }
+                clear(def);
+            }
+            SpellKind::HpPool
+            | SpellKind::Narrative
+            | SpellKind::AcFormula
+            | SpellKind::Counterspell
+            | SpellKind::Revive
+            | SpellKind::Stabilize => {
+                clear(def);
+                def.heal_at_slot.clear();
+            }
+            SpellKind::Heal | SpellKind::Zone => {}
         }
     }
 
@@ -437,40 +504,29 @@ impl SpellDef {
     /// How many creatures (or rays, darts, beams) the spell affects cast at `slot`, for spells
     /// whose count the engine knows; `None` = as many as the caller names (areas, unknown).
     pub fn max_targets(&self, slot: u8, caster_level: u32) -> Option<usize> {
-        let up = usize::from(slot.saturating_sub(self.level));
-        Some(match self.slug().as_str() {
-            "bless" | "bane" | "heroism" => {
-                if self.slug() == "heroism" {
-                    1 + up
-                } else {
-                    3 + up
-                }
-            }
-            "hold-person" => 1 + up,
-            "hold-monster" => 1 + up,
-            "magic-missile" => 3 + up,
-            "scorching-ray" => 3 + up,
-            "eldritch-blast" => match caster_level {
-                0..=4 => 1,
-                5..=10 => 2,
-                11..=16 => 3,
-                _ => 4,
-            },
-            "mass-cure-wounds" | "mass-healing-word" => 6,
+        if let Some(n) = self
+            .mechanics()
+            .and_then(|e| e.count_at(self.level, slot, caster_level))
+        {
+            return Some(n);
+        }
+        Some(match () {
             _ if self.area.is_some() => return None,
             _ if self.self_only() => 1,
             _ if self.attack.is_some() => 1,
-            _ if self.synthesized => return None,
             _ => return None,
         })
     }
 
-    /// Whether each target is one separate attack, dart or ray (cycled over the targets named).
+    /// Whether each target is one separate attack, dart or ray (cycled over the targets named):
+    /// the catalog's darts, and attacks with a count of rays or beams.
     pub fn per_projectile(&self) -> bool {
-        matches!(
-            self.slug().as_str(),
-            "magic-missile" | "scorching-ray" | "eldritch-blast"
-        )
+        use crate::catalog::spells::SpellKind;
+        self.mechanics().is_some_and(|e| match e.kind {
+            SpellKind::Darts => true,
+            SpellKind::Attack => e.beams_by_level || e.count.is_some_and(|n| n > 1),
+            _ => false,
+        })
     }
 
     /// The damage dice at this slot (spells) or character level (cantrips), "MOD" resolved.
@@ -492,10 +548,6 @@ impl SpellDef {
                 })
                 .cloned()
         }?;
-        if self.slug() == "magic-missile" {
-            // One dart: 1d4 + 1.
-            return Some("1d4+1".into());
-        }
         Some(with_modifier(&raw, modifier))
     }
 

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A travel-log entry.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TravelEntry {

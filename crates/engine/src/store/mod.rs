@@ -21,11 +21,37 @@ use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection, Location};
 
+/// What a committed (answered) call survives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Any crash of the process (a panic, `kill -9`, an out-of-memory kill): every commit is in
+    /// the operating system's hands before the call answers, but the disk is synced only at
+    /// checkpoints. A power loss or an OS crash may lose the last commits (never corrupts).
+    /// SQLite: WAL with `synchronous = NORMAL`.
+    #[default]
+    Process,
+    /// Power loss and operating-system crashes too: every commit is synced to the disk before
+    /// the call answers. SQLite: WAL with `synchronous = FULL`.
+    Power,
+}
+
+impl Durability {
+    /// The name used in configuration: `process` or `power`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Durability::Process => "process",
+            Durability::Power => "power",
+        }
+    }
+}
+
 /// The id of a campaign inside a store.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CampaignId(pub i64);
 
 /// A campaign as listed by the store.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignInfo {
@@ -62,6 +88,9 @@ pub trait Tx {
     fn ensure_campaign(&mut self, name: &str) -> Result<CampaignId, StoreError>;
     /// The id of the campaign called `name`, if it exists.
     fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError>;
+    /// Whether the campaign still exists (another process may have deleted it; its id is never
+    /// given to another campaign).
+    fn campaign_exists(&self, campaign: CampaignId) -> Result<bool, StoreError>;
     /// Every campaign with its counts.
     fn list_campaigns(&self) -> Result<Vec<CampaignInfo>, StoreError>;
     /// Deletes a campaign and everything in it; false when there was none.
@@ -73,6 +102,10 @@ pub trait Tx {
     fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError>;
     /// The next number of a per-campaign counter (`kind` such as "ch"), starting at 1.
     fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError>;
+    /// Moves a per-campaign counter so the next number it hands out is above `past` (it never
+    /// moves back). One statement, whatever `past` is.
+    fn advance_id(&mut self, campaign: CampaignId, kind: &str, past: u64)
+    -> Result<(), StoreError>;
 
     /// One character by id.
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError>;

@@ -7,7 +7,7 @@ use rusqlite_migration::{M, Migrations};
 
 mod rows;
 
-use super::{CampaignId, CampaignInfo, StoreError, Transaction, Tx};
+use super::{CampaignId, CampaignInfo, Durability, StoreError, Transaction, Tx};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::{Encounter, EncounterStatus};
 use crate::model::event::{Event, EventDraft};
@@ -35,21 +35,29 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/002_world.sql")),
         M::up(include_str!("../../migrations/003_encounters.sql")),
         M::up(include_str!("../../migrations/004_list_index.sql")),
-        M::up(include_str!("../../migrations/005_tokens.sql")),
+        M::up(include_str!("../../migrations/005_campaign_ids.sql")),
+        M::up(include_str!("../../migrations/006_tokens.sql")),
     ])
 }
 
 /// A [`super::Store`] on a SQLite file.
 ///
-/// WAL journal with `synchronous = FULL`: a call that has answered has been committed to disk, so a
-/// crash or a kill loses nothing that was answered.
+/// WAL journal; `synchronous = NORMAL` by default ([`Durability::Process`]: a call that has
+/// answered survives any crash or kill of the process) or `FULL` ([`Durability::Power`]: it
+/// survives a power loss too).
 pub struct SqliteStore {
     conn: Connection,
 }
 
 impl SqliteStore {
-    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    /// Opens (or creates) the database at `path` with the default durability
+    /// ([`Durability::Process`]) and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with(path, Durability::default())
+    }
+
+    /// Opens (or creates) the database at `path` with `durability`.
+    pub fn open_with(path: &Path, durability: Durability) -> Result<Self, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| {
                 StoreError::Database(format!(
@@ -59,17 +67,24 @@ impl SqliteStore {
             })?;
         }
         let conn = Connection::open(path)?;
-        Self::configure(conn)
+        Self::configure(conn, durability)
     }
 
     /// An in-memory store (tests and one-off `call`s that need no persistence).
     pub fn in_memory() -> Result<Self, StoreError> {
-        Self::configure(Connection::open_in_memory()?)
+        Self::configure(Connection::open_in_memory()?, Durability::default())
     }
 
-    fn configure(mut conn: Connection) -> Result<Self, StoreError> {
+    fn configure(mut conn: Connection, durability: Durability) -> Result<Self, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        // In WAL mode NORMAL writes every commit to the WAL file before COMMIT returns (so the
+        // OS holds it whatever happens to the process) and syncs at checkpoints; FULL also syncs
+        // the WAL on every commit.
+        let sync = match durability {
+            Durability::Process => "NORMAL",
+            Durability::Power => "FULL",
+        };
+        conn.pragma_update(None, "synchronous", sync)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // Room for every statement the store prepares (one per filter combination for lists).
@@ -143,11 +158,27 @@ impl Tx for SqliteTx<'_> {
         if let Some(id) = self.find_campaign(name)? {
             return Ok(id);
         }
-        self.tx.execute(
-            &format!("INSERT INTO campaigns (name, created_at) VALUES (?1, {NOW})"),
-            params![name],
+        // Past every id ever handed out (the mark) and every id present: never a reused id.
+        let id: i64 = self.tx.query_row(
+            "UPDATE campaign_ids SET last = max(last, (SELECT COALESCE(MAX(id), 0) FROM campaigns)) + 1
+             RETURNING last",
+            [],
+            |r| r.get(0),
         )?;
-        Ok(CampaignId(self.tx.last_insert_rowid()))
+        self.tx.execute(
+            &format!("INSERT INTO campaigns (id, name, created_at) VALUES (?1, ?2, {NOW})"),
+            params![id, name],
+        )?;
+        Ok(CampaignId(id))
+    }
+
+    fn campaign_exists(&self, campaign: CampaignId) -> Result<bool, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM campaigns WHERE id = ?1")?
+            .query_row(params![campaign.0], |_| Ok(()))
+            .optional()?
+            .is_some())
     }
 
     fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError> {
@@ -235,6 +266,21 @@ impl Tx for SqliteTx<'_> {
             |r| r.get(0),
         )?;
         Ok(n.max(1) as u64)
+    }
+
+    fn advance_id(
+        &mut self,
+        campaign: CampaignId,
+        kind: &str,
+        past: u64,
+    ) -> Result<(), StoreError> {
+        let past = i64::try_from(past).unwrap_or(i64::MAX);
+        self.tx.execute(
+            "INSERT INTO counters (campaign_id, kind, next) VALUES (?1, ?2, ?3)
+             ON CONFLICT (campaign_id, kind) DO UPDATE SET next = max(next, excluded.next)",
+            params![campaign.0, kind, past],
+        )?;
+        Ok(())
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {
@@ -971,5 +1017,35 @@ mod tests {
         assert_eq!(tx.next_id(id, "ch").unwrap(), 1);
         tx.commit().unwrap();
         assert!(store.conn.is_autocommit());
+    }
+
+    #[test]
+    fn durability_picks_the_sync_level_and_a_commit_outlives_an_unclosed_connection() {
+        let dir = tempfile::tempdir().unwrap();
+        let sync = |s: &SqliteStore| -> (i64, String) {
+            let level = s
+                .conn
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .unwrap();
+            let journal = s
+                .conn
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                .unwrap();
+            (level, journal)
+        };
+        let path = dir.path().join("d.sqlite");
+        let mut store = SqliteStore::open(&path).unwrap();
+        assert_eq!(sync(&store), (1, "wal".to_string()), "default: NORMAL");
+        let power =
+            SqliteStore::open_with(&dir.path().join("p.sqlite"), Durability::Power).unwrap();
+        assert_eq!(sync(&power), (2, "wal".to_string()), "power: FULL");
+        let mut tx = store.begin(true).unwrap();
+        tx.ensure_campaign("kept").unwrap();
+        tx.commit().unwrap();
+        // No close, no checkpoint: the commit lives only in the WAL file, as after a kill.
+        std::mem::forget(store);
+        let mut again = SqliteStore::open(&path).unwrap();
+        let tx = again.begin(false).unwrap();
+        assert!(tx.find_campaign("kept").unwrap().is_some());
     }
 }

@@ -1,4 +1,4 @@
-//! The SQL of access tokens (see `migrations/005_tokens.sql`).
+//! The SQL of access tokens (see `migrations/006_tokens.sql`).
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 

@@ -46,16 +46,22 @@ pub fn run(s: &Settings, cmd: CampaignCommand) -> anyhow::Result<ExitCode> {
         CampaignCommand::List => {
             let list = campaign::list(&tx)?;
             if list.is_empty() {
-                println!("no campaigns yet in {}", s.db_path()?.display());
+                outln!("no campaigns yet in {}", s.db_path()?.display());
             }
             for c in list {
-                println!(
+                outln!(
                     "{:<24} {:>6} characters {:>7} events  created {}",
-                    c.name, c.characters, c.events, c.created_at
+                    c.name,
+                    c.characters,
+                    c.events,
+                    c.created_at
                 );
             }
         }
         CampaignCommand::Export { name, out } => {
+            if let Some(path) = &out {
+                s.check_export_target(path)?;
+            }
             let data = campaign::export(&tx, &name)?;
             let json = serde_json::to_string_pretty(&data)?;
             match out {
@@ -64,7 +70,7 @@ pub fn run(s: &Settings, cmd: CampaignCommand) -> anyhow::Result<ExitCode> {
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     eprintln!("exported '{name}' to {}", path.display());
                 }
-                None => println!("{json}"),
+                None => outln!("{json}"),
             }
         }
         CampaignCommand::Import { file, name } => {

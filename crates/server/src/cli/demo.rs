@@ -27,7 +27,7 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
     ];
     let client = Client::spawn(&exe, &args).await?;
     let tools = client.tools().await?;
-    println!(
+    outln!(
         "# Tabletop demo (seed {seed})\nConnected over MCP (stdio); the server offers {} tools.\n",
         tools.len()
     );
@@ -42,7 +42,7 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
                    "skills": ["arcana", "investigation"]}),
         )
     } else {
-        println!("(TABLETOP_SRD_DIR is not set: the heroes use custom classes and races.)\n");
+        outln!("(TABLETOP_SRD_DIR is not set: the heroes use custom classes and races.)\n");
         (
             json!({"name": "Thorin", "customRace": {"name": "Mountain folk", "abilityBonuses": {"con": 2}}, "speed": 25,
                    "customClass": {"name": "Warrior", "hitDie": 10}, "saves": ["str", "con"], "level": 3,
@@ -96,10 +96,10 @@ async fn play(seed: u64) -> anyhow::Result<ExitCode> {
     for (tool, args) in script {
         step(&client, tool, args).await?;
     }
-    println!("## A fight: Thorin and Elara against goblins\n");
+    outln!("## A fight: Thorin and Elara against goblins\n");
     fight(&client, srd).await?;
     client.close().await?;
-    println!(
+    outln!(
         "The scene was played through the real server; every roll came from the campaign's seeded dice stream."
     );
     Ok(ExitCode::SUCCESS)
@@ -111,17 +111,17 @@ async fn step(
     tool: &str,
     args: Value,
 ) -> anyhow::Result<tabletop_server::client::Answer> {
-    println!("→ {tool} {args}");
+    outln!("→ {tool} {args}");
     let a = client.call(tool, args).await?;
     let mark = if a.is_error { "✗ tool error: " } else { "" };
     for (i, line) in a.text.lines().enumerate() {
-        println!(
+        outln!(
             "{}{}{line}",
             if i == 0 { "← " } else { "  " },
             if i == 0 { mark } else { "" }
         );
     }
-    println!();
+    outln!();
     Ok(a)
 }
 

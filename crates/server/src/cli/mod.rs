@@ -1,5 +1,14 @@
 //! The command line: serve, call, tools, demo, srd, campaign.
 
+/// `println!` that returns the write error instead of panicking: a closed pipe
+/// (`tabletop tools --json | head -c 10`) ends the command quietly (see [`main`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod campaign;
 mod demo;
 mod srd;
@@ -62,7 +71,7 @@ enum Command {
         #[arg(long, value_enum, env = "TABLETOP_SCHEMAS")]
         schemas: Option<SchemaDetail>,
     },
-    /// Run one tool call and print its text result (the structured result with --json).
+    /// Run one tool call and print its text result (the structured result with --json-output).
     Call {
         /// Tool name, e.g. roll_dice.
         tool: String,
@@ -109,21 +118,25 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TABLETOP_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .init();
+    tabletop_server::logging::init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader went away (`| head`): what it wanted was written; stop quietly.
+        Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether `e` is (or was caused by) writing to a closed pipe.
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -177,7 +190,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let server = TabletopServer::new(engine, surface);
                 // Pipes (how MCP clients launch a server) are driven by the IO reactor; anything
                 // else falls back to Tokio's blocking stdio. Saves two thread hand-offs per call.
-                let running = server.serve(rmcp::transport::stdio_pipes()).await?;
+                // Every line is checked first (`-32700`/`-32602` answers, never silence).
+                let (read, write) = rmcp::transport::stdio_pipes();
+                let transport = tabletop_server::stdio::LineTransport::new(read, write);
+                let running = server.serve(transport).await?;
                 running.waiting().await?;
                 anyhow::Ok(())
             })?;
@@ -194,9 +210,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match server.call(&tool, &args) {
                 Ok(reply) => {
                     if json_output {
-                        println!("{}", serde_json::to_string_pretty(&reply.structured)?);
+                        outln!("{}", serde_json::to_string_pretty(&reply.structured)?);
                     } else {
-                        println!("{}", reply.text);
+                        outln!("{}", reply.text);
                     }
                     Ok(ExitCode::SUCCESS)
                 }
@@ -212,7 +228,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             tokens,
         } => {
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&surface::tools_list_json(profile))?
                 );
@@ -220,14 +236,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 for p in [Profile::Full, Profile::Core] {
                     let (bytes, toks) = surface::measure(p)?;
                     let n = surface::tool_names(p).len();
-                    println!(
+                    outln!(
                         "{:<5} {n:>3} tools  {bytes:>7} bytes  {toks:>6} o200k tokens",
                         format!("{p:?}").to_lowercase()
                     );
                 }
             } else {
                 for t in Surface::new(profile, &[]).tools() {
-                    println!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
+                    outln!("{:<22} {:<11} {}", t.name, t.category.key(), t.description);
                 }
             }
             Ok(ExitCode::SUCCESS)

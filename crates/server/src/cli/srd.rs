@@ -1,5 +1,6 @@
-//! `tabletop srd install|status`: put the SRD (5e-database JSON) in place, from a local folder or
-//! a verified download, and report on what is installed.
+//! `tabletop srd install|status|coverage`: put the SRD (5e-database JSON) in place, from a local
+//! folder or a verified download, report on what is installed, and measure how much of it the
+//! mechanics catalog encodes.
 //!
 //! Installing never leaves a half-written directory: files go to a temporary directory beside the
 //! destination, are checked, and only then renamed into place.
@@ -34,7 +35,7 @@ const MAX_ARCHIVE: u64 = 512 * 1024 * 1024;
 pub enum SrdCommand {
     /// Install SRD data into `<data dir>/srd` (or --srd DIR).
     Install {
-        /// A folder of 5e-database JSON: a checkout (its src/2014/en is used) or the files themselves.
+        /// A folder of 5e-database JSON: a checkout (its src/2014/en is used), a parent of `2014/`, or the files themselves.
         #[arg(long, conflicts_with = "url", required_unless_present = "url")]
         from: Option<PathBuf>,
         /// Download a 5e-database release archive (.tar.gz) and verify it [default: the pinned v5.10.0].
@@ -52,6 +53,13 @@ pub enum SrdCommand {
         /// A SHA-256 sums file to verify against instead of the pinned one (for tests).
         #[arg(long, hide = true)]
         sums: Option<PathBuf>,
+    },
+    /// How much of the SRD the mechanics catalog encodes: per category total, mechanical,
+    /// narrative and unencoded.
+    Coverage {
+        /// Print `{"categories": {"spells": {"total": …, …}, …}}` instead of a table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -75,6 +83,18 @@ pub fn run(s: &Settings, cmd: SrdCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         SrdCommand::Status { sums } => status(s, &load_sums(sums.as_deref())?),
+        SrdCommand::Coverage { json } => {
+            let dir = s.srd_dir()?;
+            let srd = Compendium::load(&dir)
+                .with_context(|| format!("loading the SRD from {}", dir.display()))?;
+            let c = tabletop_engine::catalog::coverage::coverage(&srd);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c)?);
+            } else {
+                print!("{}", c.table());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -267,17 +287,34 @@ fn hash_dir(dir: &Path) -> anyhow::Result<BTreeMap<String, String>> {
     Ok(out)
 }
 
+/// Whether `dir` directly holds a `5e-SRD-*.json` collection.
+fn holds_collections(dir: &Path) -> bool {
+    fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| is_collection(&e.file_name().to_string_lossy()))
+    })
+}
+
 fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Result<()> {
-    let nested = src.join("src").join("2014").join("en");
-    let src = if nested.is_dir() {
-        nested
-    } else {
-        src.to_path_buf()
-    };
+    // The folder of JSON files itself, a 5e-database checkout, or a parent of `2014` (such as
+    // a copy holding `2014/` and `2024/`): the first that holds SRD collections.
+    let candidates = [
+        src.to_path_buf(),
+        src.join("src").join("2014").join("en"),
+        src.join("2014").join("en"),
+        src.join("2014"),
+        src.join("en"),
+    ];
+    let src = candidates
+        .iter()
+        .find(|d| holds_collections(d))
+        .cloned()
+        .unwrap_or_else(|| src.to_path_buf());
     let files: Vec<PathBuf> = fs::read_dir(&src)
         .with_context(|| {
             format!(
-                "cannot read {}; give a 5e-database checkout or its src/2014/en folder",
+                "cannot read {}; give a 5e-database checkout, its src/2014/en folder, or a folder holding 2014/",
                 src.display()
             )
         })?
@@ -289,7 +326,7 @@ fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Re
         .collect();
     if files.is_empty() {
         bail!(
-            "{} holds no 5e-SRD-*.json files; give a 5e-database checkout or its src/2014/en folder",
+            "{} holds no 5e-SRD-*.json files; give a 5e-database checkout, its src/2014/en folder, or a folder holding 2014/",
             src.display()
         );
     }
@@ -312,21 +349,21 @@ fn install_from(src: &Path, dest: &Path, force: bool, sums: &Sums) -> anyhow::Re
         Ok(())
     })?;
     let check = Check::of(&got, sums);
-    println!(
+    outln!(
         "Installed {} SRD files from {} into {}.",
         got.len(),
         src.display(),
         dest.display()
     );
     if check.verified() {
-        println!("Verified: every file matches the pinned {PINNED_RELEASE} sums.");
+        outln!("Verified: every file matches the pinned {PINNED_RELEASE} sums.");
     } else {
-        println!(
+        outln!(
             "Note: the files differ from the pinned {PINNED_RELEASE} ({}); they are used as given.",
             check.problems()
         );
     }
-    report_load(dest);
+    report_load(dest)?;
     Ok(())
 }
 
@@ -401,12 +438,12 @@ fn install_url(url: &str, dest: &Path, force: bool, sums: &Sums) -> anyhow::Resu
     });
     bar.finish_and_clear();
     result?;
-    println!(
+    outln!(
         "Installed {} SRD files from {url} into {}; every file matches its pinned SHA-256.",
         got.len(),
         dest.display()
     );
-    report_load(dest);
+    report_load(dest)?;
     Ok(())
 }
 
@@ -429,11 +466,11 @@ fn release_file(path: &Path) -> Option<String> {
 }
 
 /// Prints whether the installed data loads, and what it holds.
-fn report_load(dir: &Path) -> bool {
+fn report_load(dir: &Path) -> anyhow::Result<bool> {
     let started = Instant::now();
     match Compendium::load(dir) {
         Ok(c) => {
-            println!(
+            outln!(
                 "Loads in {:.0} ms: {} entries ({} spells, {} monsters, {} equipment, {} magic items, {} classes, {} races, {} conditions).",
                 started.elapsed().as_secs_f64() * 1000.0,
                 c.len(),
@@ -445,11 +482,11 @@ fn report_load(dir: &Path) -> bool {
                 c.races().len(),
                 c.conditions().len()
             );
-            true
+            Ok(true)
         }
         Err(e) => {
-            println!("Does not load: {e}");
-            false
+            outln!("Does not load: {e}");
+            Ok(false)
         }
     }
 }
@@ -461,9 +498,9 @@ fn status(s: &Settings, sums: &Sums) -> anyhow::Result<ExitCode> {
     } else {
         "the default, <data dir>/srd"
     };
-    println!("SRD directory: {} ({how})", dir.display());
+    outln!("SRD directory: {} ({how})", dir.display());
     if !dir.is_dir() {
-        println!(
+        outln!(
             "Not installed. Run `tabletop srd install --url` (downloads and verifies {PINNED_RELEASE}) or `tabletop srd install --from DIR`."
         );
         return Ok(ExitCode::FAILURE);
@@ -471,19 +508,19 @@ fn status(s: &Settings, sums: &Sums) -> anyhow::Result<ExitCode> {
     let got = hash_dir(&dir)?;
     let check = Check::of(&got, sums);
     if check.verified() {
-        println!(
+        outln!(
             "Verified: {} files match the pinned {PINNED_RELEASE} sums.",
             check.ok.len()
         );
     } else {
-        println!(
+        outln!(
             "Not verified: {} of {} files match the pinned {PINNED_RELEASE} sums; {}.",
             check.ok.len(),
             sums.len(),
             check.problems()
         );
     }
-    Ok(if report_load(&dir) {
+    Ok(if report_load(&dir)? {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

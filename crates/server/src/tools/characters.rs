@@ -8,7 +8,8 @@ use serde::Deserialize;
 use tabletop_engine::character::Recharge;
 use tabletop_engine::character::{self, CharacterRef};
 use tabletop_engine::creation::{
-    AbilityMethod, CreateMode, CreateRequest, CustomClass, CustomRace, create_character,
+    AbilityMethod, ClassRequest, CreateMode, CreateRequest, CustomClass, CustomRace,
+    create_character,
 };
 use tabletop_engine::sheet;
 use tabletop_engine::update::{
@@ -147,6 +148,34 @@ pub struct CreateCharacterArgs {
     pub validate_only: bool,
     /// SRD monster whose stat block to use, e.g. goblin.
     pub from_monster: Option<String>,
+    /// Multiclass levels instead of class + level, starting class first.
+    #[serde(default)]
+    pub classes: Vec<ClassLevelArg>,
+    /// Half-elf: the two abilities given +1.
+    #[serde(default)]
+    pub ability_choices: Vec<Ability>,
+    /// Skills with expertise.
+    #[serde(default)]
+    pub expertise: Vec<Skill>,
+    /// Languages chosen.
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// e.g. defense.
+    pub fighting_style: Option<String>,
+    /// Dragonborn colour, e.g. red.
+    pub draconic_ancestry: Option<String>,
+}
+
+/// Levels in one class.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClassLevelArg {
+    /// SRD class.
+    pub class: String,
+    /// 1–20.
+    pub level: u32,
+    /// SRD subclass.
+    pub subclass: Option<String>,
 }
 
 fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, EngineError> {
@@ -206,6 +235,20 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         custom_race,
         notes: a.notes,
         mode,
+        classes: a
+            .classes
+            .into_iter()
+            .map(|c| ClassRequest {
+                class: c.class,
+                level: c.level,
+                subclass: c.subclass,
+            })
+            .collect(),
+        ability_choices: a.ability_choices,
+        expertise: a.expertise,
+        languages: a.languages,
+        fighting_style: a.fighting_style,
+        draconic_ancestry: a.draconic_ancestry,
         ..Default::default()
     };
     let out = create_character(call, req)?;
@@ -684,7 +727,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Characters,
             description: "Change a character's sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: true,
             max_result_chars: 6_000,

@@ -240,16 +240,16 @@ fn run_create(call: &mut Call<'_>, a: CreateEncounterArgs) -> Result<Reply, Engi
     let view = tabletop_engine::combat::view::view(call, &out.encounter, Verbosity::Standard)?;
     Ok(Reply::new(
         created_text(&out, &view),
-        &serde_json::json!({
-            "encounterId": out.encounter.id,
-            "name": out.encounter.name,
-            "round": out.encounter.round,
-            "initiative": out.initiative,
-            "spawned": out.spawned,
-            "difficulty": out.encounter.difficulty,
-            "notes": out.notes,
-            "encounter": view,
-        }),
+        &crate::output::EncounterCreated {
+            encounter_id: out.encounter.id.clone(),
+            name: out.encounter.name.clone(),
+            round: out.encounter.round,
+            initiative: out.initiative.clone(),
+            spawned: out.spawned.clone(),
+            difficulty: out.encounter.difficulty.clone(),
+            notes: out.notes.clone(),
+            encounter: view,
+        },
     ))
 }
 
@@ -625,7 +625,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Combat,
             description: "A combatant acts (attack, cast_spell, move, dodge, grapple, …); the engine rolls and applies every rule.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: true,
             max_result_chars: 10_000,

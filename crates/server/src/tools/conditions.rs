@@ -165,7 +165,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         category: Category::Combat,
         description: "Add, remove, query or tick SRD conditions and exhaustion, with durations; immunities enforced.",
         read_only: false,
-        destructive: false,
+        destructive: true,
         idempotent: false,
         core: true,
         max_result_chars: 6_000,

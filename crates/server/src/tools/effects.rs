@@ -154,7 +154,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         category: Category::Characters,
         description: "Add, remove, list or tick boons, curses and spell effects; typed modifiers that every roll applies.",
         read_only: false,
-        destructive: false,
+        destructive: true,
         idempotent: false,
         core: false,
         max_result_chars: 6_000,

@@ -1,4 +1,5 @@
-//! `manage_inventory`: give, remove, equip, unequip, view, transfer, use; batch for loot.
+//! `manage_inventory`: give, remove, equip, unequip, attune, unattune, view, transfer, use; batch
+//! for loot.
 
 use std::collections::BTreeMap;
 
@@ -29,6 +30,8 @@ arg_enum! {
         Remove = "remove",
         Equip = "equip",
         Unequip = "unequip",
+        Attune = "attune",
+        Unattune = "unattune",
         View = "view",
         Transfer = "transfer",
         Use = "use",
@@ -423,6 +426,22 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
             only(&a, "unequip", &["itemId", "itemName", "slot"])?;
             ops::unequip(call, who, item_ref, a.slot)?
         }
+        InventoryOp::Attune | InventoryOp::Unattune => {
+            let attune = matches!(a.operation, InventoryOp::Attune);
+            let op = if attune { "attune" } else { "unattune" };
+            only(&a, op, &["itemId", "itemName"])?;
+            let r = item_ref.ok_or_else(|| {
+                EngineError::invalid(
+                    "itemName",
+                    format!("{op} needs the item: itemName or itemId"),
+                )
+            })?;
+            if attune {
+                tabletop_engine::inventory::attune::attune(call, who, r)?
+            } else {
+                tabletop_engine::inventory::attune::unattune(call, who, r)?
+            }
+        }
         InventoryOp::Transfer => {
             only(
                 &a,
@@ -550,9 +569,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_inventory",
         title: "Manage inventory",
         category: Category::World,
-        description: "Give, remove, equip, unequip, view, transfer or use items and coins; equipment feeds every roll.",
+        description: "Give, remove, equip, attune, unequip, unattune, view, transfer or use items and coins; gear feeds every roll.",
         read_only: false,
-        destructive: false,
+        destructive: true,
         idempotent: false,
         core: false,
         max_result_chars: 8_000,

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::character::CharacterRef;
-use tabletop_engine::levelling::{LevelHpMethod, level_up};
+use tabletop_engine::levelling::{LevelHpMethod, level_up_in};
 use tabletop_engine::rest::{RestKind, take_rest};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::hp::HpMethod;
@@ -83,6 +83,8 @@ pub struct LevelUpArgs {
     pub hp_method: Option<HpMethodArg>,
     /// manual: total HP gained.
     pub hp: Option<u32>,
+    /// Class of the new levels (default the first; another multiclasses).
+    pub class: Option<String>,
 }
 
 fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> {
@@ -110,9 +112,10 @@ fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> 
             _ => HpMethod::Average,
         }),
     };
-    let out = level_up(
+    let out = level_up_in(
         call,
         CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
+        a.class.as_deref(),
         a.target_level,
         method,
     )?;
@@ -132,7 +135,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Characters,
             description: "Short or long rest: hit dice, HP, slots, resources, exhaustion per the SRD; refused in combat.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 4_000,
@@ -146,7 +149,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Characters,
             description: "Raise a character's level: HP, hit dice, proficiency and spell slots; lists new features and ASIs.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 4_000,

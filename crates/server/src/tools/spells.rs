@@ -90,7 +90,7 @@ fn run_scroll(call: &mut Call<'_>, a: UseScrollArgs) -> Result<Reply, EngineErro
         };
         let who = CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref());
         let t = scroll_check(call, who, &spell)?;
-        return Ok(Reply::new(t.clone(), &serde_json::json!({ "answer": t })));
+        return Ok(Reply::new(t.clone(), &crate::output::Answer { answer: t }));
     }
     let req = ScrollRequest {
         caster: who(a.character_id, a.character_name),
@@ -333,7 +333,10 @@ fn run_synth(call: &mut Call<'_>, a: SynthesizeArgs) -> Result<Reply, EngineErro
         };
         return Ok(Reply::new(
             t,
-            &serde_json::json!({ "character": name, "spells": spells }),
+            &crate::output::Spellbook {
+                character: name,
+                spells,
+            },
         ));
     }
     let kind = match a.effect_type {
@@ -404,7 +407,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Magic,
             description: "Read a spell scroll by the SRD rules (class list, check when too high); it is used up.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 8_000,
@@ -418,7 +421,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Magic,
             description: "Create, process, remove or list auras centred on a combatant; applied at turn start and on entering.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 6_000,
@@ -432,7 +435,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::Magic,
             description: "Improvised magic: Arcana against a DC set by the proposal; success casts it, failure has tiers.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 8_000,

@@ -673,7 +673,7 @@ fn run_party(call: &mut Call<'_>, a: ManagePartyArgs) -> Result<Reply, EngineErr
             let out = party::list_parties(call)?;
             Ok(Reply::new(
                 render::party_list(&out),
-                &serde_json::json!({ "parties": out }),
+                &crate::output::PartyList { parties: out },
             ))
         }
     }
@@ -734,7 +734,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             category: Category::World,
             description: "Move a party along a connection (locks, hidden and one-way ways enforced); status; history.",
             read_only: false,
-            destructive: false,
+            destructive: true,
             idempotent: false,
             core: false,
             max_result_chars: 6_000,

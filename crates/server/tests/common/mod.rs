@@ -8,6 +8,29 @@ use std::path::PathBuf;
 use serde_json::Value;
 use tabletop_server::client::{Answer, Client};
 
+#[path = "../../../../test-support/srd_env.rs"]
+pub mod srd_env;
+
+/// `--srd DIR` (absolute) for a spawned server when the SRD data is there, else nothing: the
+/// server would otherwise read a relative `TABLETOP_SRD_DIR` against the crate's folder.
+pub fn srd_args() -> Vec<String> {
+    let p = srd_env::srd_path();
+    if p.join("5e-SRD-Monsters.json").is_file() {
+        vec![
+            "--srd".into(),
+            p.canonicalize().unwrap_or(p).display().to_string(),
+        ]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The SRD is there for `test` (see `srd_env::srd_dir`: panics under CI without it, otherwise
+/// reports the skip where cargo shows it).
+pub fn srd(test: &str) -> bool {
+    srd_env::srd_dir(test).is_some()
+}
+
 /// A server in its own data dir and a connected client.
 pub struct Session {
     /// The connected client.
@@ -19,12 +42,13 @@ impl Session {
     /// Starts a server whose dice stream is seeded with `seed`.
     pub async fn start(seed: u64) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let args = vec![
+        let mut args = vec![
             "--data-dir".to_string(),
             dir.path().display().to_string(),
             "--seed".into(),
             seed.to_string(),
         ];
+        args.extend(srd_args());
         let client = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
             .await
             .unwrap();

@@ -40,6 +40,7 @@ use crate::model::names::name_key;
 pub const METRIC: Metric = Metric::Grid5e;
 
 /// What the battlefield and the combat state do to one attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Situation {
@@ -187,6 +188,9 @@ pub fn situation(
             s.advantage.push("helped (Help action)".into());
         }
     }
+    s.advantage.extend(crate::combat::traits::pack_tactics(
+        call, enc, attacker, target,
+    ));
     Ok(s)
 }
 
@@ -210,9 +214,12 @@ pub struct StrikeOptions {
     pub two_weapon_style: bool,
     /// Label of the roll ("Opportunity attack").
     pub label: Option<String>,
+    /// Divine Smite with a slot of this level on a melee weapon hit (`slotLevel`).
+    pub smite_slot: Option<u8>,
 }
 
 /// What one [`strike`] did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StrikeResult {
@@ -320,6 +327,7 @@ pub fn apply_damage_to(
     let mut changes = Vec::new();
     let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
+    crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -444,6 +452,12 @@ pub fn strike(
     let roll = roll_d20_test(&a_stats, &req, call.rng()?);
     call.record_roll(&roll);
     let mut lines = vec![roll.summary()];
+    // Effects that last until the target is next attacked (Guiding Bolt) are used up.
+    if target.effects.iter().any(|e| e.ends_when_attacked) {
+        let mut t = combat::sheet(call, &target.id)?;
+        lines.extend(crate::magic::mechanics::spend_on_attacked(&mut t));
+        combat::put_sheet(call, &t)?;
+    }
     if sit.cover_bonus > 0 {
         lines.push(format!(
             "{} has {} cover: +{} AC ({} → {ac}).",
@@ -495,6 +509,25 @@ pub fn strike(
         };
         return Ok(out);
     }
+    // Class-feature riders (Sneak Attack, Divine Smite) from the attacker's derived sheet.
+    let mut attacker = attacker;
+    let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
+    let mode = out.roll.mode;
+    let riders = super::riders::on_hit(
+        enc,
+        &mut attacker,
+        &target,
+        &profile,
+        kind,
+        mode,
+        opts.smite_slot,
+        t,
+    )?;
+    profile.damage.push_str(&riders.expr);
+    out.lines.extend(riders.lines);
+    if opts.smite_slot.is_some() {
+        combat::put_sheet(call, &attacker)?;
+    }
     let mut expr = dice::parse(&profile.damage)?;
     if critical {
         expr = expr.with_doubled_dice()?;
@@ -511,7 +544,41 @@ pub fn strike(
         droll.summary()
     ));
     let parts = damage_parts(&droll, None);
+    // Defenses against nonmagical weapons (a werewolf and a mundane sword).
+    let item_id = match &profile.source {
+        ProfileSource::Weapon { item_id } => Some(item_id.as_str()),
+        _ => None,
+    };
+    let magical = crate::combat::traits::magical_attack(&attacker, item_id);
+    let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
+    if !t.dead
+        && let Some((dc, ability, conds)) =
+            crate::combat::traits::hit_rider(&attacker, &profile.name)
+    {
+        let mut t2 = combat::sheet(call, &t.id)?;
+        let save = concentration::roll_save(call, &t2, ability, dc, &profile.name)?;
+        let ok = save.success == Some(true);
+        out.lines.push(format!("{} — {}", t2.name, save.summary()));
+        if !ok {
+            for c in conds {
+                if t2.effective().condition_immunities.contains_key(&c) {
+                    out.lines.push(format!("{} is immune to {c}", t2.name));
+                } else if !t2.has_condition(c) {
+                    t2.conditions.push(crate::character::ConditionEntry {
+                        condition: c,
+                        level: None,
+                        source: format!("{} ({})", profile.name, attacker.name),
+                        duration: None,
+                    });
+                    out.lines
+                        .push(format!("{} is {c} ({})", t2.name, profile.name));
+                }
+            }
+            combat::put_sheet(call, &t2)?;
+        }
+    }
     out.headline = format!(
         "{} {} takes {}.",
         if critical { "Critical hit!" } else { "Hit!" },
@@ -534,6 +601,11 @@ fn first_damage_type(expr: &str) -> Option<DamageType> {
 
 /// Attacks per Attack action: Fighter 5/11/20 → 2/3/4; any "Extra Attack" feature → 2.
 pub fn attacks_per_action(c: &Character) -> u32 {
+    if let Some(d) = &c.derived
+        && d.attacks_per_action > 0
+    {
+        return d.attacks_per_action;
+    }
     let fighter = c
         .class
         .as_deref()
@@ -584,6 +656,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
         },
         bonus: req.bonus,
         force: req.force,
+        smite_slot: req.slot_level,
         ..Default::default()
     }
 }

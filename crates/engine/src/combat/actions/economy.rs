@@ -57,7 +57,7 @@ pub fn begin<'r>(
     req: &'r ActionRequest,
     t: ActionType,
 ) -> Result<Turn<'r>> {
-    let cost = req.action_cost.unwrap_or_else(|| default_cost(t));
+    let mut cost = req.action_cost.unwrap_or_else(|| default_cost(t));
     let dm_action = matches!(
         t,
         ActionType::Damage | ActionType::Heal | ActionType::LairAction
@@ -86,6 +86,19 @@ pub fn begin<'r>(
     )?
     .clone();
     let actor = crate::combat::sheet(call, &combatant.character_id)?;
+    // A class feature costs what it says (Rage and Second Wind: a bonus action).
+    if req.action_cost.is_none()
+        && t == ActionType::UseSpecialAbility
+        && let Some(c) = crate::derive::feature_cost(&actor, req.ability_name.as_deref())
+    {
+        use crate::catalog::ActionCost as K;
+        cost = match c {
+            K::Action => ActionCost::Action,
+            K::BonusAction => ActionCost::BonusAction,
+            K::Reaction => ActionCost::Reaction,
+            K::Free => ActionCost::Free,
+        };
+    }
     if dm_action {
         return Ok(Turn {
             encounter,

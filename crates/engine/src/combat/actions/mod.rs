@@ -10,6 +10,7 @@ pub mod attack;
 pub mod economy;
 pub mod movement;
 pub mod profile;
+pub mod riders;
 pub mod spell;
 pub mod tactics;
 
@@ -136,6 +137,7 @@ impl Who {
 /// One `execute_action` request. Fields beyond the actor and type are read by the actions that
 /// need them; an action refuses fields that make no sense for it only when ignoring them would
 /// mislead.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionRequest {
@@ -222,6 +224,7 @@ pub struct ActionRequest {
 }
 
 /// What one action did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionOutcome {

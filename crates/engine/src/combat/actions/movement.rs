@@ -320,6 +320,7 @@ pub fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Ve
 }
 
 /// What a move did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct MoveDetails {
@@ -401,7 +402,13 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         flying: false,
         ignore_difficult_terrain: false,
     };
-    let (squares, costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
+    let (squares, mut costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
+    lines.extend(crate::combat::auras::slowed_costs(
+        &turn.encounter,
+        &id,
+        &squares,
+        &mut costs,
+    ));
     let cost: u32 = costs.iter().sum();
     if used + cost > budget {
         let why = format!(

@@ -17,6 +17,7 @@ use crate::model::inventory::{Slot, WeaponProperty};
 use crate::model::names::name_key;
 
 /// Where an attack's numbers come from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ProfileSource {
@@ -32,6 +33,7 @@ pub enum ProfileSource {
 }
 
 /// One attack's numbers: to-hit parts, damage expression, reach and range.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackProfile {
@@ -233,7 +235,7 @@ pub fn attack_profile(
     if let Some(name) = name {
         let key = name_key(name);
         if key == name_key("unarmed strike") || key == "unarmed" {
-            return Ok(unarmed_profile(&stats));
+            return Ok(martial_arts(c, &stats, unarmed_profile(&stats)));
         }
         return match equipped_weapon(c, name) {
             Ok(item) => weapon_profile(call, c, &stats, item, ability),
@@ -282,9 +284,10 @@ pub fn attack_profile(
             return Ok(p);
         }
     }
-    Ok(unarmed_profile(&stats))
+    Ok(martial_arts(c, &stats, unarmed_profile(&stats)))
 }
 /// Melee or ranged.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Delivery {
@@ -295,6 +298,7 @@ pub enum Delivery {
 }
 
 /// How an attack reaches its target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackKind {
@@ -325,4 +329,34 @@ impl AttackKind {
             range_ft: Some((normal_ft, long_ft.max(normal_ft))),
         }
     }
+}
+
+/// Martial Arts: a monk's unarmed strike uses the class table's die and DEX when it is higher
+/// than STR.
+pub fn martial_arts(c: &Character, stats: &EffectiveStats, mut p: AttackProfile) -> AttackProfile {
+    let Some((count, faces)) = c.derived.as_ref().and_then(|d| d.martial_arts) else {
+        return p;
+    };
+    let (str_m, dex_m) = (
+        stats.modifier(Ability::Strength),
+        stats.modifier(Ability::Dexterity),
+    );
+    let ability = if dex_m > str_m {
+        Ability::Dexterity
+    } else {
+        Ability::Strength
+    };
+    let m = str_m.max(dex_m) + stats.damage.bonus;
+    let t = DamageType::Bludgeoning;
+    p.test = Some(D20Test::Attack {
+        ability: Some(ability),
+        proficient: true,
+    });
+    p.damage = match m {
+        0 => format!("{count}d{faces}[{t}]"),
+        m if m > 0 => format!("{count}d{faces}[{t}] + {m}[{t}]"),
+        m => format!("{count}d{faces}[{t}] - {}[{t}]", -m),
+    };
+    p.name = format!("Unarmed strike (Martial Arts d{faces})");
+    p
 }

@@ -29,6 +29,10 @@ pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
         .ok()?;
         let sheet = crate::combat::sheet(call, &c.character_id).ok()?;
         let def = spellcasting::find_spell(call, &sheet, req.spell.as_deref()?).ok()?;
+        if crate::magic::mechanics::persistent_level(&sheet, &def).is_some() {
+            // Spiritual Weapon again: its attack is a bonus action.
+            return Some(ActionCost::BonusAction);
+        }
         def.cost()
     })();
     found.unwrap_or(ActionCost::Action)
@@ -55,7 +59,15 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     }
     crate::slots::ensure(call, &mut caster);
     let numbers = spellcasting::caster_numbers(call, &caster)?;
-    let slot = if req.ritual {
+    // A persistent spell still active attacks again at its level, no slot and no new casting.
+    let again = crate::magic::mechanics::persistent_level(&caster, &def);
+    let slot = if let Some(level) = again {
+        SlotUse {
+            level,
+            pact: false,
+            spent: false,
+        }
+    } else if req.ritual {
         ritual_check(&caster, &def)?;
         rule(
             turn,
@@ -72,7 +84,35 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
-    let out = cast_in_encounter(call, turn, caster, def, numbers, slot, "")?;
+    let out = if again.is_some() {
+        cast_in_encounter_again(call, turn, caster, def, numbers, slot)?
+    } else {
+        cast_in_encounter(call, turn, caster, def, numbers, slot, "")?
+    };
+    Ok(out)
+}
+
+/// A persistent spell's later attack: the bonus action spent, no spell cast (the bonus-action
+/// spell rule does not apply), resolved as the spell's attack at its level.
+fn cast_in_encounter_again(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    caster: Character,
+    def: SpellDef,
+    numbers: CasterNumbers,
+    slot: SlotUse,
+) -> Result<ActionOutcome> {
+    let id = caster.id.clone();
+    let before = turn.encounter.combatant(&id).map(|c| c.economy.clone());
+    let mut out = cast_in_encounter(call, turn, caster, def.clone(), numbers, slot, " (again)")?;
+    if let (Some(b), Some(cb)) = (before, turn.encounter.combatant_mut(&id)) {
+        cb.economy.bonus_action_spell = b.bonus_action_spell;
+        cb.economy.leveled_action_spell = b.leveled_action_spell;
+    }
+    out.lines.push(format!(
+        "{} attacks again while it lasts (no slot spent, no spell cast)",
+        def.name
+    ));
     Ok(out)
 }
 
@@ -269,6 +309,15 @@ pub fn cast_in_encounter(
     if let Some(aura) = emanation(&caster, &def, &numbers, slot.level) {
         crate::combat::put_sheet(call, &caster)?;
         let (a, mut lines) = crate::combat::auras::create(call, &mut turn.encounter, aura)?;
+        if def.mechanics().is_some_and(|m| m.halves_speed)
+            && let Some(x) = turn.encounter.auras.iter_mut().find(|x| x.id == a.id)
+        {
+            x.halves_speed = true;
+            lines.push(format!(
+                "enemies move at half speed inside {} (each step inside costs double)",
+                def.name
+            ));
+        }
         lines.extend(component_notes(&def, !tag.is_empty()));
         if slot.spent {
             lines.push(format!(
@@ -309,6 +358,7 @@ pub fn cast_in_encounter(
     if req.disadvantage {
         disadvantage.push("caller".to_string());
     }
+    let repeat = tag == " (again)";
     let plan = CastPlan {
         spell: def.clone(),
         slot_level: slot.level,
@@ -329,10 +379,15 @@ pub fn cast_in_encounter(
         disadvantage,
         bonus: req.bonus,
         source: format!("{}{tag}", def.name),
+        repeat,
     };
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
     report.spell = format!("{}{tag}", def.name);
+    // Riders the map carries out: pushes away from the caster, lost reactions.
+    report
+        .lines
+        .extend(apply_map_riders(turn, &caster, &report.targets));
     // The dead leave the map, as after any attack.
     for t in &report.targets {
         if turn.encounter.map.creature(&t.id).is_some()
@@ -592,6 +647,58 @@ fn pick_targets(
         notes.push(format!("at higher levels: {h}"));
     }
     Ok((ids, None, notes))
+}
+
+/// Pushes targets away from the caster square by square (stopping at anything in the way) and
+/// spends the reactions a rider takes away.
+fn apply_map_riders(
+    turn: &mut Turn<'_>,
+    caster: &Character,
+    targets: &[spellcasting::TargetResult],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for t in targets {
+        if t.no_reactions
+            && let Some(cb) = turn.encounter.combatant_mut(&t.id)
+        {
+            cb.economy.reaction = true;
+        }
+        let Some(feet) = t.push_ft else { continue };
+        let map = &mut turn.encounter.map;
+        let (Some(ca), Some(ct)) = (map.creature(&caster.id), map.creature(&t.id)) else {
+            continue;
+        };
+        let (dx, dy) = (
+            (ct.position.x - ca.position.x).signum(),
+            (ct.position.y - ca.position.y).signum(),
+        );
+        if (dx, dy) == (0, 0) {
+            continue;
+        }
+        let start = ct.position;
+        let mut moved = 0;
+        for _ in 0..feet / 5 {
+            let Some(now) = map.creature(&t.id).map(|c| c.position) else {
+                break;
+            };
+            if map.move_creature(&t.id, now.offset(dx, dy)).is_err() {
+                break;
+            }
+            moved += 5;
+        }
+        let end = map.creature(&t.id).map_or(start, |c| c.position);
+        lines.push(if moved == feet {
+            format!("{} is pushed {feet} ft away from {}, to {end}", t.name, caster.name)
+        } else if moved > 0 {
+            format!(
+                "{} is pushed {moved} ft (of {feet}) away from {}, to {end}: something blocks the rest",
+                t.name, caster.name
+            )
+        } else {
+            format!("{} cannot be pushed: the square behind it is blocked", t.name)
+        });
+    }
+    lines
 }
 
 fn projectile_split(ids: &[String], e: &Encounter) -> String {

@@ -42,6 +42,7 @@ pub struct AoeRequest {
 }
 
 /// A combatant caught in an area.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Caught {
@@ -63,6 +64,7 @@ pub struct Caught {
 pub type Bounds = [i32; 4];
 
 /// What an area covers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AoeOutcome {

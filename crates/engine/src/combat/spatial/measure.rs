@@ -24,6 +24,7 @@ pub struct MeasureRequest {
 }
 
 /// The distance between two places.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Measurement {

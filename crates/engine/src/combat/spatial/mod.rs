@@ -22,6 +22,7 @@ use crate::model::character::Character;
 use crate::model::encounter::*;
 
 /// A place on the map: a square, or a combatant (its whole space).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Point {
@@ -57,6 +58,7 @@ impl Point {
 }
 
 /// A resolved place: where it is, how big, and who stands there.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Spot {

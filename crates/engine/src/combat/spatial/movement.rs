@@ -69,6 +69,7 @@ pub struct MovementRequest {
 }
 
 /// A hostile that would get an opportunity attack.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OpportunityWarning {
@@ -83,6 +84,7 @@ pub struct OpportunityWarning {
 }
 
 /// One square around the mover.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Neighbour {
@@ -98,6 +100,7 @@ pub struct Neighbour {
 }
 
 /// What `calculate_movement` found.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MovementOutcome {

@@ -66,6 +66,7 @@ pub struct PropRequest {
 }
 
 /// What `place_prop` did.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PropOutcome {

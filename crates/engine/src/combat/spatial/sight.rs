@@ -26,6 +26,7 @@ pub struct SightRequest {
 }
 
 /// What a viewer sees of a target.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SightOutcome {
@@ -259,6 +260,7 @@ pub struct CoverRequest {
 }
 
 /// The cover a target has against an attacker.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CoverOutcome {

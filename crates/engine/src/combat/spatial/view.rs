@@ -38,6 +38,7 @@ pub struct RenderRequest {
 }
 
 /// The drawn battlefield.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Battlefield {

@@ -2,8 +2,11 @@
 //! areas, save DCs, conditions, durations, "half as much damage" and the check a text asks for.
 //! Pure functions of the text; [`super::special`] acts on what they find.
 
+pub(crate) use crate::catalog::monsters::{conditions_in, dc_in};
 use tabletop_grid::Shape;
-use tabletop_rules::{Ability, Condition, Skill};
+#[cfg(test)]
+use tabletop_rules::Ability;
+use tabletop_rules::Skill;
 
 use crate::model::character::StatDc;
 use crate::model::effects::Duration;
@@ -82,50 +85,6 @@ pub(crate) fn area_in(text: &str) -> Option<TextArea> {
         return Some(TextArea::Shape(shape));
     }
     None
-}
-
-/// "DC 15 Dexterity" in rules text.
-pub(crate) fn dc_in(text: &str) -> Option<(i32, Ability)> {
-    let l = text.to_lowercase();
-    let i = l.find("dc ")?;
-    let mut it = l[i + 3..].split_whitespace();
-    let dc = it.next()?.trim_end_matches([',', '.']).parse().ok()?;
-    let ability = match it.next()?.get(..3)? {
-        "str" => Ability::Strength,
-        "dex" => Ability::Dexterity,
-        "con" => Ability::Constitution,
-        "int" => Ability::Intelligence,
-        "wis" => Ability::Wisdom,
-        "cha" => Ability::Charisma,
-        _ => return None,
-    };
-    Some((dc, ability))
-}
-
-/// Conditions a failed save imposes, read from the text.
-pub(crate) fn conditions_in(text: &str) -> Vec<Condition> {
-    let l = text.to_lowercase();
-    let mut out = Vec::new();
-    if l.contains("knocked prone") || l.contains("fall prone") || l.contains("be prone") {
-        out.push(Condition::Prone);
-    }
-    for (word, c) in [
-        ("frightened", Condition::Frightened),
-        ("poisoned", Condition::Poisoned),
-        ("paralyzed", Condition::Paralyzed),
-        ("restrained", Condition::Restrained),
-        ("stunned", Condition::Stunned),
-        ("blinded", Condition::Blinded),
-        ("charmed", Condition::Charmed),
-        ("deafened", Condition::Deafened),
-        ("petrified", Condition::Petrified),
-        ("incapacitated", Condition::Incapacitated),
-    ] {
-        if l.contains(word) {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// How long a condition from the text lasts: save-ends when the text repeats the save at the

@@ -11,6 +11,7 @@
 pub mod ability_text;
 pub mod basic;
 pub mod contest;
+pub mod features;
 pub mod special;
 pub mod stealth;
 

@@ -581,6 +581,9 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
             )
         })?
         .to_string();
+    if let Some(out) = super::features::use_feature(call, turn, &a, &name)? {
+        return Ok(out);
+    }
     let Some(block) = &a.stat_block else {
         return Err(EngineError::invalid(
             "abilityName",

@@ -1,0 +1,392 @@
+//! The spell half of the mechanics catalog: our own typed encoding, keyed by SRD index, of what
+//! each of the SRD's spells does when cast — the kind of resolution (spell attacks with N rays,
+//! saves, auto-hit darts, an HP pool, healing, conditions, effects, an AC formula, reactions,
+//! revival), the numbers the SRD data lacks or gets wrong, riders, creature-type restrictions —
+//! or, for a spell the engine does not automate, `narrative` with a one-line reason the agent is
+//! shown when it is cast.
+//!
+//! The data lives in `catalog/spells.toml` (embedded with `include_str!`, parsed once, checked
+//! by the tests: every SRD spell has an entry and every key is an SRD index). The SRD's own
+//! numbers (dice by slot, save, area, range) are still read from the SRD data at run time;
+//! an entry only adds what the data cannot say.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use tabletop_rules::modifiers::ModifierKind;
+use tabletop_rules::{Ability, Condition, DamageType};
+
+/// How a spell resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpellKind {
+    /// One or more spell attacks (rays, beams), damage and riders on a hit.
+    Attack,
+    /// A saving throw: damage (half or none on a success) and riders on a failure.
+    Save,
+    /// Darts that hit automatically (Magic Missile).
+    Darts,
+    /// A pool of hit points rolled and spent on creatures, lowest current HP first (Sleep).
+    HpPool,
+    /// Healing.
+    Heal,
+    /// A condition imposed (with or without a save).
+    Condition,
+    /// Typed modifiers on the targets for the spell's duration (Bless, Shield, Longstrider).
+    Effect,
+    /// An armor-class formula (Mage Armor: 13 + DEX while unarmored).
+    AcFormula,
+    /// Counterspell: stops a spell of the slot's level or lower, else an ability check.
+    Counterspell,
+    /// Brings a creature that died recently back with 1 HP (Revivify).
+    Revive,
+    /// Stabilises a creature at 0 HP (Spare the Dying).
+    Stabilize,
+    /// A zone around the caster that strikes enemies starting their turn in it (Spirit
+    /// Guardians).
+    Zone,
+    /// A spell attack now and again as a bonus action on later turns while it lasts (Spiritual
+    /// Weapon).
+    Persistent,
+    /// Not automated: the DM decides; `reason` says why.
+    Narrative,
+}
+
+/// Something a spell does besides its damage, on a hit or a failed save.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Rider {
+    /// The next attack roll against the target before the end of the caster's next turn has
+    /// advantage (Guiding Bolt).
+    AdvantageNextAttack,
+    /// The target is pushed this many feet away from the caster (Thunderwave).
+    Push {
+        /// Feet.
+        feet: u32,
+    },
+    /// The target's speed drops by this many feet until the start of the caster's next turn
+    /// (Ray of Frost).
+    SpeedMinus {
+        /// Feet.
+        feet: u32,
+    },
+    /// The target can't take reactions until the start of its next turn (Shocking Grasp).
+    NoReactions,
+    /// The target falls prone.
+    Prone,
+}
+
+/// When an effect a spell grants ends, when not its written duration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// The start of the caster's next turn (Shield).
+    CasterNextTurnStart,
+    /// The end of the caster's next turn.
+    CasterNextTurnEnd,
+}
+
+/// One spell's entry.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpellEntry {
+    /// How it resolves.
+    pub kind: SpellKind,
+    /// For narrative spells, why the engine does not automate it (shown when cast); for
+    /// others, what is left to the DM.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Overrides or supplies the attack (melee / ranged).
+    #[serde(default)]
+    pub attack: Option<AttackRangeKind>,
+    /// Damage dice of one ray, dart or beam, or the spell's base dice when the SRD data has
+    /// none or the wrong ones.
+    #[serde(default)]
+    pub dice: Option<String>,
+    /// Dice added per slot level above the spell's.
+    #[serde(default)]
+    pub dice_per_slot: Option<String>,
+    /// Damage type, when the SRD data has none.
+    #[serde(default)]
+    pub damage_type: Option<DamageType>,
+    /// Rays, darts, beams or creatures at the spell's own level.
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// More of them per slot level above the spell's.
+    #[serde(default)]
+    pub count_per_slot: Option<u32>,
+    /// Beams by caster level: 1, 2 at 5th, 3 at 11th, 4 at 17th (Eldritch Blast).
+    #[serde(default)]
+    pub beams_by_level: bool,
+    /// The save, when the SRD data has none.
+    #[serde(default)]
+    pub save: Option<Ability>,
+    /// A success halves the damage.
+    #[serde(default)]
+    pub half: Option<bool>,
+    /// The condition imposed.
+    #[serde(default)]
+    pub condition: Option<Condition>,
+    /// The bearer repeats the save at the end of each of its turns.
+    #[serde(default)]
+    pub repeat_save: bool,
+    /// Only creatures of these types are affected ("humanoid").
+    #[serde(default)]
+    pub only_types: Vec<String>,
+    /// Creatures of these types are unaffected ("undead", "construct").
+    #[serde(default)]
+    pub no_effect_on: Vec<String>,
+    /// Creatures immune to this condition are unaffected (Sleep: charmed).
+    #[serde(default)]
+    pub immune_if: Option<Condition>,
+    /// Riders on a hit or a failed save.
+    #[serde(default)]
+    pub riders: Vec<Rider>,
+    /// Modifiers an effect grants.
+    #[serde(default)]
+    pub modifiers: Vec<ModifierKind>,
+    /// When the effect ends, when not its written duration.
+    #[serde(default)]
+    pub until: Option<Until>,
+    /// Temporary HP at the start of each of the bearer's turns ("MOD": the caster's
+    /// spellcasting modifier) (Heroism).
+    #[serde(default)]
+    pub temp_hp_each_turn: Option<String>,
+    /// Temporary HP when cast (False Life).
+    #[serde(default)]
+    pub temp_hp: Option<String>,
+    /// AC formula base (Mage Armor 13); DEX is added.
+    #[serde(default)]
+    pub ac_base: Option<i32>,
+    /// The formula applies only to a creature wearing no armor.
+    #[serde(default)]
+    pub unarmored_only: bool,
+    /// Revival: how long ago (rounds) the creature may have died.
+    #[serde(default)]
+    pub within_rounds: Option<u32>,
+    /// A material consumed, with its price ("diamond", 300).
+    #[serde(default)]
+    pub consumes: Option<Consumed>,
+    /// Zone speed: enemies in it move at half speed (Spirit Guardians).
+    #[serde(default)]
+    pub halves_speed: bool,
+    /// An effect needs the caster's concentration (used by `manage_effect` presets, which may
+    /// run without the SRD loaded; the tests hold it equal to the SRD's).
+    #[serde(default)]
+    pub concentration: bool,
+    /// An effect's longest duration in rounds (1 minute = 10), for presets.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// A revival restores every hit point instead of 1 (Resurrection).
+    #[serde(default)]
+    pub full_hp: bool,
+}
+
+/// A costly material the spell consumes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Consumed {
+    /// What ("diamond").
+    pub item: String,
+    /// Worth at least this many gp.
+    pub gp: u32,
+}
+
+/// Melee or ranged, as the catalog writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttackRangeKind {
+    /// Melee spell attack.
+    Melee,
+    /// Ranged spell attack.
+    Ranged,
+}
+
+impl SpellEntry {
+    /// Whether the engine applies it (anything but narrative).
+    pub fn mechanical(&self) -> bool {
+        self.kind != SpellKind::Narrative
+    }
+
+    /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
+    /// level `caster_level`, when the entry says.
+    pub fn count_at(&self, level: u8, slot: u8, caster_level: u32) -> Option<usize> {
+        if self.beams_by_level {
+            return Some(match caster_level {
+                0..=4 => 1,
+                5..=10 => 2,
+                11..=16 => 3,
+                _ => 4,
+            });
+        }
+        let base = self.count?;
+        let up = u32::from(slot.saturating_sub(level));
+        let n = base.saturating_add(self.count_per_slot.unwrap_or(0).saturating_mul(up));
+        usize::try_from(n).ok()
+    }
+
+    /// The entry's dice at `slot` for a spell of `level`: `dice` plus `dice_per_slot` per level
+    /// above ("5d8" + "2d8" × 2 = "9d8").
+    pub fn dice_at(&self, level: u8, slot: u8) -> Option<String> {
+        let base = self.dice.as_deref()?;
+        let up = u32::from(slot.saturating_sub(level));
+        Some(match (&self.dice_per_slot, up) {
+            (Some(step), n) if n > 0 => add_dice(base, step, n),
+            _ => base.to_string(),
+        })
+    }
+}
+
+/// `base` plus `n` times `step`: same-sized dice merge ("5d8" + 2 × "2d8" = "9d8"), others
+/// are added as terms.
+pub fn add_dice(base: &str, step: &str, n: u32) -> String {
+    let parse = |d: &str| -> Option<(u32, u32)> {
+        let (c, f) = d.split_once('d')?;
+        Some((c.parse().ok()?, f.parse().ok()?))
+    };
+    match (parse(base), parse(step)) {
+        (Some((bc, bf)), Some((sc, sf))) if bf == sf => {
+            format!("{}d{bf}", bc.saturating_add(sc.saturating_mul(n)))
+        }
+        _ => std::iter::once(base.to_string())
+            .chain(std::iter::repeat_n(step.to_string(), n as usize))
+            .collect::<Vec<_>>()
+            .join("+"),
+    }
+}
+
+/// The catalog file, as committed.
+pub const SPELLS_TOML: &str = include_str!("../../catalog/spells.toml");
+
+/// The parsed catalog, or why it does not parse.
+pub fn try_catalog() -> Result<&'static BTreeMap<String, SpellEntry>, String> {
+    static CAT: OnceLock<Result<BTreeMap<String, SpellEntry>, String>> = OnceLock::new();
+    CAT.get_or_init(|| toml::from_str(SPELLS_TOML).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The parsed catalog (empty if the committed file did not parse: the tests refuse that).
+pub fn catalog() -> &'static BTreeMap<String, SpellEntry> {
+    static EMPTY: OnceLock<BTreeMap<String, SpellEntry>> = OnceLock::new();
+    try_catalog().unwrap_or_else(|_| EMPTY.get_or_init(BTreeMap::new))
+}
+
+/// The entry of the spell with this SRD index.
+pub fn entry(index: &str) -> Option<&'static SpellEntry> {
+    catalog().get(index)
+}
+
+/// The SRD index a spell name maps to ("Hunter's Mark" → "hunters-mark",
+/// "Blindness/Deafness" → "blindness-deafness").
+pub fn index_of(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+        .to_lowercase()
+        .replace(['\'', '’'], "")
+        .replace('/', "-")
+}
+
+/// The entry of the spell with this name (or index).
+pub fn by_name(name: &str) -> Option<&'static SpellEntry> {
+    entry(&index_of(name))
+}
+
+/// The names (indexes) of the spells that are effect presets.
+pub fn effect_names() -> Vec<String> {
+    catalog()
+        .iter()
+        .filter(|(_, e)| e.kind == SpellKind::Effect && !e.modifiers.is_empty())
+        .map(|(k, _)| k.replace('-', " "))
+        .collect()
+}
+
+/// Checks one entry is coherent: narrative has a reason; each kind has the fields it needs;
+/// dice parse. Returns the problems.
+pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
+    let mut bad = Vec::new();
+    let need = |ok: bool, what: &str, bad: &mut Vec<String>| {
+        if !ok {
+            bad.push(format!("{index}: {:?} needs {what}", e.kind));
+        }
+    };
+    match e.kind {
+        SpellKind::Narrative => need(
+            e.reason.as_deref().is_some_and(|r| !r.trim().is_empty()),
+            "a reason",
+            &mut bad,
+        ),
+        SpellKind::Darts => need(
+            e.dice.is_some() && e.count.is_some(),
+            "dice and count",
+            &mut bad,
+        ),
+        SpellKind::HpPool => need(
+            e.dice.is_some() && e.condition.is_some(),
+            "dice and condition",
+            &mut bad,
+        ),
+        SpellKind::Condition => need(e.condition.is_some(), "a condition", &mut bad),
+        SpellKind::Effect => need(
+            !e.modifiers.is_empty() || e.temp_hp.is_some() || e.temp_hp_each_turn.is_some(),
+            "modifiers or temporary HP",
+            &mut bad,
+        ),
+        SpellKind::AcFormula => need(e.ac_base.is_some(), "ac_base", &mut bad),
+        SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
+        _ => {}
+    }
+    for d in [&e.dice, &e.dice_per_slot, &e.temp_hp, &e.temp_hp_each_turn]
+        .into_iter()
+        .flatten()
+    {
+        let probe = d.replace("MOD", "3");
+        if tabletop_rules::dice::parse(&probe).is_err() {
+            bad.push(format!("{index}: '{d}' is not dice"));
+        }
+    }
+    if e.kind != SpellKind::Narrative
+        && e.modifiers
+            .iter()
+            .all(|m| matches!(m, ModifierKind::Note { .. }))
+        && e.kind == SpellKind::Effect
+        && e.temp_hp.is_none()
+        && e.temp_hp_each_turn.is_none()
+    {
+        bad.push(format!(
+            "{index}: an effect of notes only is narrative, not mechanical"
+        ));
+    }
+    bad
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_spell_catalog_parses_and_every_entry_is_coherent() {
+        let cat = try_catalog().expect("catalog/spells.toml parses");
+        assert!(cat.len() >= 300, "{}", cat.len());
+        let bad: Vec<String> = cat.iter().flat_map(|(k, e)| check_entry(k, e)).collect();
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+
+    #[test]
+    fn dice_and_counts_scale_by_slot() {
+        assert_eq!(add_dice("5d8", "2d8", 2), "9d8");
+        assert_eq!(add_dice("1d6", "1d8", 1), "1d6+1d8");
+        let ray = by_name("Scorching Ray").unwrap();
+        assert_eq!(ray.count_at(2, 2, 3), Some(3));
+        assert_eq!(ray.count_at(2, 4, 7), Some(5));
+        let blast = by_name("eldritch blast").unwrap();
+        assert_eq!(blast.count_at(0, 0, 4), Some(1));
+        assert_eq!(blast.count_at(0, 0, 11), Some(3));
+        let sleep = by_name("Sleep").unwrap();
+        assert_eq!(sleep.dice_at(1, 3).as_deref(), Some("9d8"));
+        assert_eq!(index_of("Hunter's Mark"), "hunters-mark");
+        assert_eq!(index_of("Blindness/Deafness"), "blindness-deafness");
+    }
+}

@@ -1,0 +1,167 @@
+//! Damage riders of class features on a weapon hit, from the attacker's derived sheet:
+//! Sneak Attack (once per turn, a finesse or ranged weapon, with advantage, or an ally of the
+//! attacker within 5 ft of the target and no disadvantage) and Divine Smite (a melee weapon hit
+//! with `slotLevel`: 2d8 radiant + 1d8 per slot level above 1st, max 5d8, +1d8 against undead
+//! or fiends; the slot is spent).
+
+use tabletop_rules::DamageType;
+use tabletop_rules::stats::RollMode;
+
+use super::profile::{AttackKind, AttackProfile, Delivery, ProfileSource};
+use crate::catalog::RiderWhen;
+use crate::character::Character;
+use crate::combat::Encounter;
+use crate::error::{EngineError, Result};
+use crate::inventory::WeaponProperty;
+
+/// What the riders add to a hit.
+#[derive(Debug, Default)]
+pub struct Riders {
+    /// Typed dice to add to the damage expression (" + 2d6[piercing]").
+    pub expr: String,
+    /// What was added and why, one line each.
+    pub lines: Vec<String>,
+}
+
+fn finesse(attacker: &Character, profile: &AttackProfile) -> bool {
+    let ProfileSource::Weapon { item_id } = &profile.source else {
+        return false;
+    };
+    attacker
+        .inventory
+        .items
+        .iter()
+        .find(|i| &i.id == item_id)
+        .and_then(|i| i.weapon.as_ref())
+        .is_some_and(|w| w.has(WeaponProperty::Finesse))
+}
+
+/// An ally of the attacker (not incapacitated) within 5 ft of the target.
+fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String> {
+    let side = enc.combatant(attacker)?.side;
+    enc.order
+        .iter()
+        .filter(|c| !c.removed && c.character_id != attacker && c.character_id != target)
+        .filter(|c| c.side == side)
+        .find(|c| {
+            enc.map
+                .creature_distance_ft(&c.character_id, target, tabletop_grid::Metric::Grid5e)
+                .is_ok_and(|d| d <= 5)
+        })
+        .map(|c| c.name.clone())
+}
+
+/// The riders `attacker`'s sheet adds to this hit on `target`. `mode` is the attack roll's
+/// advantage state; `smite_slot` the slot level named for Divine Smite (spent here).
+#[allow(clippy::too_many_arguments)]
+pub fn on_hit(
+    enc: &mut Encounter,
+    attacker: &mut Character,
+    target: &Character,
+    profile: &AttackProfile,
+    kind: AttackKind,
+    mode: RollMode,
+    smite_slot: Option<u8>,
+    damage_type: DamageType,
+) -> Result<Riders> {
+    let mut out = Riders::default();
+    let Some(d) = attacker.derived.clone() else {
+        if smite_slot.is_some() {
+            return Err(EngineError::invalid(
+                "slotLevel",
+                format!("{} has no Divine Smite", attacker.name),
+            ));
+        }
+        return Ok(out);
+    };
+    let weapon = !matches!(profile.source, ProfileSource::StatBlock);
+    for r in &d.riders {
+        match r.when {
+            RiderWhen::SneakAttack => {
+                let turn = (enc.round, enc.turn);
+                let used = enc
+                    .combatant(&attacker.id)
+                    .is_some_and(|c| c.sneak_attack_turn == Some(turn));
+                let ranged = kind.delivery == Delivery::Ranged;
+                let eligible_weapon = weapon
+                    && !matches!(profile.source, ProfileSource::Unarmed)
+                    && (ranged || finesse(attacker, profile));
+                let why = match mode {
+                    RollMode::Advantage => Some("advantage".to_string()),
+                    RollMode::Disadvantage => None,
+                    RollMode::Normal => ally_next_to(enc, &attacker.id, &target.id)
+                        .map(|a| format!("{a} is within 5 ft of {}", target.name)),
+                };
+                match (used, eligible_weapon, why) {
+                    (true, _, _) => out
+                        .lines
+                        .push("Sneak Attack already used this turn.".to_string()),
+                    (false, true, Some(why)) => {
+                        out.expr
+                            .push_str(&format!(" + {}d{}[{damage_type}]", r.count, r.faces));
+                        out.lines.push(format!(
+                            "Sneak Attack: +{}d{} ({why}; once per turn).",
+                            r.count, r.faces
+                        ));
+                        if let Some(cb) = enc.combatant_mut(&attacker.id) {
+                            cb.sneak_attack_turn = Some(turn);
+                        }
+                    }
+                    (false, false, _) => out.lines.push(
+                        "No Sneak Attack: it needs a finesse or ranged weapon.".to_string(),
+                    ),
+                    (false, true, None) => out.lines.push(
+                        "No Sneak Attack: it needs advantage, or an ally within 5 ft of the target, and no disadvantage."
+                            .to_string(),
+                    ),
+                }
+            }
+            RiderWhen::DivineSmite => {
+                let Some(level) = smite_slot else { continue };
+                if kind.delivery != Delivery::Melee || !weapon {
+                    return Err(EngineError::Rule(
+                        "Divine Smite needs a melee weapon hit".into(),
+                    ));
+                }
+                let level = level.clamp(1, 9);
+                if attacker.spell_slots.left(level) == 0 {
+                    return Err(EngineError::Rule(format!(
+                        "{} has no {} level slot left for Divine Smite (slots: {})",
+                        attacker.name,
+                        crate::slots::ordinal(level),
+                        attacker.spell_slots.summary()
+                    )));
+                }
+                attacker.spell_slots.used[usize::from(level - 1)] += 1;
+                let mut n = (1 + u32::from(level)).min(5);
+                let ctype = target
+                    .stat_block
+                    .as_ref()
+                    .map(|s| s.creature_type.to_lowercase())
+                    .unwrap_or_default();
+                let extra = ctype == "undead" || ctype == "fiend";
+                if extra {
+                    n += 1;
+                }
+                out.expr.push_str(&format!(" + {n}d8[radiant]"));
+                out.lines.push(format!(
+                    "Divine Smite: +{n}d8 radiant ({} level slot spent{}).",
+                    crate::slots::ordinal(level),
+                    if extra {
+                        "; +1d8 against undead or fiends"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+            RiderWhen::WhileEffect => {}
+        }
+    }
+    if smite_slot.is_some() && !d.riders.iter().any(|r| r.when == RiderWhen::DivineSmite) {
+        return Err(EngineError::invalid(
+            "slotLevel",
+            format!("{} has no Divine Smite (paladin 2nd level)", attacker.name),
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,194 @@
+//! Class and race features used in combat with `use_special_ability` by name: the actions the
+//! derived sheet offers (Rage, Second Wind, Action Surge, Lay on Hands, Patient Defense, Flurry
+//! of Blows, …), each spending its resource and doing what the mechanics catalog says.
+
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
+
+use super::{ActionOutcome, Turn, rule};
+use crate::catalog::{self, Use};
+use crate::character::{Character, name_key};
+use crate::effects::{ActiveEffect, Duration};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// Uses the feature `name` of `a`, if its sheet offers one by that name. `Ok(None)` when it
+/// does not and the creature has a stat block to look in instead.
+pub fn use_feature(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    name: &str,
+) -> Result<Option<ActionOutcome>> {
+    let key = name_key(name);
+    let offered: Vec<String> = a
+        .derived
+        .as_ref()
+        .map(|d| d.actions.iter().map(|x| x.name.clone()).collect())
+        .unwrap_or_default();
+    let Some(spec) = a
+        .derived
+        .as_ref()
+        .and_then(|d| d.actions.iter().find(|x| name_key(&x.name) == key))
+        .cloned()
+    else {
+        if a.stat_block.is_some() {
+            return Ok(None);
+        }
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!(
+                "{} has no feature action '{name}'; its feature actions: {} (other features are applied on the sheet, or narrated by the DM)",
+                a.name,
+                if offered.is_empty() {
+                    "none".to_string()
+                } else {
+                    offered.join(", ")
+                }
+            ),
+        ));
+    };
+    let mut me = a.clone();
+    let mut lines = Vec::new();
+    // Lay on Hands spends points, not uses.
+    let points = match &spec.does {
+        Use::PoolHeal => {
+            let n: u32 = turn
+                .req
+                .amount
+                .as_deref()
+                .and_then(|s| s.trim().parse().ok())
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| {
+                    EngineError::invalid(
+                        "amount",
+                        format!("say how many {} points to spend (amount: \"5\")", spec.name),
+                    )
+                })?;
+            n
+        }
+        _ => 1,
+    };
+    if let Some(res) = &spec.resource {
+        let rk = name_key(res);
+        let Some(r) = me.resources.iter_mut().find(|r| name_key(&r.name) == rk) else {
+            return Err(EngineError::Rule(format!(
+                "{} has no {res} resource (set one with update_character resources)",
+                a.name
+            )));
+        };
+        let when = match r.recharge {
+            crate::character::Recharge::Short => "short or long",
+            crate::character::Recharge::Long => "long",
+        };
+        rule(
+            turn,
+            r.current >= points,
+            format!(
+                "{} has {}/{} {} left and needs {points}; it returns on a {when} rest",
+                a.name, r.current, r.max, r.name
+            ),
+        )?;
+        r.current = r.current.saturating_sub(points);
+        lines.push(format!("{}: {}/{} left", r.name, r.current, r.max));
+    }
+    let headline = match &spec.does {
+        Use::Heal { dice, .. } => {
+            let (n, f) = dice
+                .eval(&catalog::AmountContext::default())
+                .unwrap_or((1, 1));
+            let expr = if n == 0 {
+                spec.heal_plus.to_string()
+            } else {
+                format!("{n}d{f}+{}", spec.heal_plus)
+            };
+            let r = tabletop_rules::dice::roll(&expr, call.rng()?)?;
+            call.record_roll(&r);
+            let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+            let mut changes = Vec::new();
+            let h = crate::update::heal(&mut me, amount, &mut changes)?;
+            lines.push(format!("Healing roll: {}", r.summary()));
+            lines.extend(changes);
+            format!(
+                "{} uses {}: regains {} HP ({} → {})",
+                a.name, spec.name, h.healed, h.hp_before, h.hp_after
+            )
+        }
+        Use::Effect {
+            rounds, modifiers, ..
+        } => {
+            let mut mods: Vec<Modifier> = modifiers
+                .iter()
+                .map(|k| Modifier::new(&spec.name, k.clone()))
+                .collect();
+            if spec.damage_bonus != 0 {
+                mods.push(Modifier::new(
+                    &spec.name,
+                    ModifierKind::DamageBonus {
+                        amount: i32::try_from(spec.damage_bonus).unwrap_or(0),
+                    },
+                ));
+            }
+            let what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
+            me.effects.retain(|e| name_key(&e.name) != key);
+            me.effects.push(ActiveEffect {
+                id: call.new_id("ef")?,
+                name: spec.name.clone(),
+                source: Some(spec.source.clone()),
+                modifiers: mods,
+                duration: Duration::Rounds { remaining: *rounds },
+                ends_on: None,
+            });
+            lines.push(format!("for {rounds} round(s): {}", what.join("; ")));
+            format!("{} uses {}", a.name, spec.name)
+        }
+        Use::ExtraAction => {
+            if let Some(cb) = turn.encounter.combatant_mut(&a.id) {
+                cb.economy.action = false;
+                cb.economy.attacks_left = 0;
+            }
+            format!("{} uses {}: one more action this turn", a.name, spec.name)
+        }
+        Use::PoolHeal => {
+            let target = turn.req.targets.first().cloned();
+            let same = target.as_ref().is_none_or(|t| {
+                t.id.as_deref() == Some(a.id.as_str())
+                    || t.name
+                        .as_deref()
+                        .is_some_and(|n| name_key(n) == name_key(&a.name))
+            });
+            let mut changes = Vec::new();
+            let line = if same {
+                let h = crate::update::heal(&mut me, points, &mut changes)?;
+                format!(
+                    "{} regains {} HP ({} → {})",
+                    a.name, h.healed, h.hp_before, h.hp_after
+                )
+            } else {
+                let who = target.unwrap_or_default();
+                let (_, mut t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
+                let h = crate::update::heal(&mut t, points, &mut changes)?;
+                crate::combat::put_sheet(call, &t)?;
+                format!(
+                    "{} regains {} HP ({} → {})",
+                    t.name, h.healed, h.hp_before, h.hp_after
+                )
+            };
+            lines.extend(changes);
+            format!("{} uses {} ({points} points): {line}", a.name, spec.name)
+        }
+        Use::Narrate => {
+            lines.push(format!(
+                "no automation for {}'s effect: the DM narrates it ({})",
+                spec.name, spec.source
+            ));
+            format!("{} uses {}", a.name, spec.name)
+        }
+    };
+    crate::combat::put_sheet(call, &me)?;
+    turn.actor = Some(me);
+    Ok(Some(ActionOutcome {
+        headline: format!("{headline}."),
+        lines,
+        ..Default::default()
+    }))
+}

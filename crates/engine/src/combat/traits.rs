@@ -1,0 +1,190 @@
+//! Monster traits in play, read from a creature's stat block: Pack Tactics (advantage when an
+//! ally stands within 5 ft of the target), Magic Resistance (advantage on saves against spells),
+//! damage resistance or immunity to nonmagical weapons (a mundane longsword does nothing to a
+//! werewolf; a magic one hits normally), saving-throw riders on a hit and Undead Fortitude.
+//! Abilities are recognised by the SRD's names and wording (`catalog::monsters`).
+
+use tabletop_grid::Metric;
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::{Ability, Condition, DamageType};
+
+use crate::character::Character;
+use crate::combat::Encounter;
+use crate::inventory::Rarity;
+
+/// Whether the creature's stat block has a special ability of this name.
+pub fn has_trait(c: &Character, name: &str) -> bool {
+    c.stat_block.as_ref().is_some_and(|sb| {
+        sb.special_abilities
+            .iter()
+            .any(|a| a.name.eq_ignore_ascii_case(name))
+    })
+}
+
+/// Pack Tactics: advantage when at least one of the attacker's allies (not incapacitated) is
+/// within 5 ft of the target. Says which ally.
+pub fn pack_tactics(
+    call: &crate::engine::Call<'_>,
+    enc: &Encounter,
+    attacker: &Character,
+    target: &Character,
+) -> Option<String> {
+    if !has_trait(attacker, "Pack Tactics") {
+        return None;
+    }
+    let me = enc.combatant(&attacker.id)?;
+    let ally = enc.order.iter().find(|c| {
+        c.character_id != attacker.id
+            && c.character_id != target.id
+            && !c.removed
+            && !c.side.hostile_to(me.side)
+            && enc
+                .map
+                .creature_distance_ft(&c.character_id, &target.id, Metric::Grid5e)
+                .is_ok_and(|d| d <= 5)
+            && crate::combat::sheet(call, &c.character_id)
+                .is_ok_and(|s| !s.dead && !s.effective().is_incapacitated())
+    })?;
+    Some(format!(
+        "Pack Tactics ({} is next to the target)",
+        ally.name
+    ))
+}
+
+/// Magic Resistance: advantage on saving throws against spells.
+pub fn magic_resistance(c: &Character) -> bool {
+    has_trait(c, "Magic Resistance")
+}
+
+/// Whether an attack is magical: a magic weapon (rarer than common, or with its own bonuses or
+/// a "+N" in its name), or a stat block whose weapon attacks are magical.
+pub fn magical_attack(attacker: &Character, item_id: Option<&str>) -> bool {
+    if let Some(id) = item_id {
+        return attacker.inventory.items.iter().any(|i| {
+            i.id == id
+                && (i.rarity != Rarity::Common || !i.effects.is_empty() || i.name.contains('+'))
+        });
+    }
+    attacker.stat_block.as_ref().is_some_and(|sb| {
+        sb.special_abilities.iter().any(|a| {
+            let d = a.desc.to_lowercase();
+            d.contains("weapon attacks are magical")
+        })
+    })
+}
+
+/// Applies the target's defenses against nonmagical weapons ("bludgeoning, piercing, and
+/// slashing from nonmagical weapons"): immunity removes those parts, resistance halves them.
+/// Says what it did.
+pub fn nonmagical_defense(
+    target: &Character,
+    magical: bool,
+    parts: Vec<DamagePart>,
+    lines: &mut Vec<String>,
+) -> Vec<DamagePart> {
+    let Some(sb) = &target.stat_block else {
+        return parts;
+    };
+    if magical {
+        return parts;
+    }
+    let physical = |t: Option<DamageType>| {
+        matches!(
+            t,
+            Some(DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing)
+        )
+    };
+    let rule = sb.qualified_defenses.iter().find_map(|q| {
+        let l = q.to_lowercase();
+        (l.contains("nonmagical") && !l.contains("silvered") && !l.contains("adamantine"))
+            .then(|| l.starts_with("immune"))
+    });
+    let rule = rule.or_else(|| {
+        // "…from nonmagical attacks that aren't silvered": a mundane weapon is not silvered.
+        sb.qualified_defenses.iter().find_map(|q| {
+            let l = q.to_lowercase();
+            (l.contains("nonmagical") && (l.contains("silvered") || l.contains("adamantine")))
+                .then(|| l.starts_with("immune"))
+        })
+    });
+    let Some(immune) = rule else {
+        return parts;
+    };
+    let mut out = Vec::new();
+    for p in parts {
+        if !physical(p.damage_type) {
+            out.push(p);
+            continue;
+        }
+        let amount = if immune { 0 } else { p.amount / 2 };
+        lines.push(format!(
+            "{} is {} nonmagical {} ({} → {amount})",
+            target.name,
+            if immune { "immune to" } else { "resistant to" },
+            p.damage_type.map(|t| t.to_string()).unwrap_or_default(),
+            p.amount
+        ));
+        out.push(DamagePart::new(p.damage_type, amount));
+    }
+    out
+}
+
+/// A hit's saving-throw rider written in a stat-block action ("must succeed on a DC 11 Strength
+/// saving throw or be knocked prone"): (DC, ability, conditions).
+pub fn hit_rider(attacker: &Character, action: &str) -> Option<(i32, Ability, Vec<Condition>)> {
+    let sb = attacker.stat_block.as_ref()?;
+    let a = sb
+        .actions
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(action))?;
+    crate::catalog::monsters::rider_in(&a.desc)
+}
+
+/// Undead Fortitude: damage that drops the creature to 0 HP calls for a CON save of DC 5 + the
+/// damage taken (not for radiant damage or a critical hit); on a success it drops to 1 HP
+/// instead. Returns whether it held on.
+pub fn undead_fortitude(
+    call: &mut crate::engine::Call<'_>,
+    c: &mut Character,
+    parts: &[DamagePart],
+    r: &tabletop_rules::damage::DamageResult,
+    critical: bool,
+    lines: &mut Vec<String>,
+) -> crate::error::Result<bool> {
+    if r.hp_after > 0 || r.hp_before == 0 || !has_trait(c, "Undead Fortitude") {
+        return Ok(false);
+    }
+    if critical
+        || parts
+            .iter()
+            .any(|p| p.damage_type == Some(DamageType::Radiant))
+    {
+        lines.push(format!(
+            "{}'s Undead Fortitude does not hold against {}",
+            c.name,
+            if critical {
+                "a critical hit"
+            } else {
+                "radiant damage"
+            }
+        ));
+        return Ok(false);
+    }
+    let dc = 5 + i32::try_from(r.total).unwrap_or(i32::MAX - 5);
+    let out =
+        crate::concentration::roll_save(call, c, Ability::Constitution, dc, "Undead Fortitude")?;
+    lines.push(format!("{} — {}", c.name, out.summary()));
+    if out.success != Some(true) {
+        return Ok(false);
+    }
+    c.hp = 1;
+    c.dead = false;
+    c.death_saves = Default::default();
+    c.conditions
+        .retain(|e| e.condition != Condition::Unconscious);
+    lines.push(format!(
+        "{} drops to 1 HP instead (Undead Fortitude)",
+        c.name
+    ));
+    Ok(true)
+}

@@ -1,0 +1,184 @@
+//! Making a build at creation: the choices the sources ask for that the request leaves open,
+//! chosen sensibly and said so.
+
+use tabletop_rules::abilities::ability_modifier;
+use tabletop_rules::{Ability, Skill};
+
+use super::{Build, Resolved};
+use crate::catalog::{Catalog, Grant};
+
+/// How many skills of free choice the race's traits give (half-elf Skill Versatility: 2).
+pub fn race_skill_choices(resolved: &Resolved, catalog: &Catalog) -> usize {
+    let Some(r) = &resolved.race else { return 0 };
+    r.traits
+        .iter()
+        .filter_map(|(i, _, _)| i.as_ref().and_then(|i| catalog.traits.get(i)))
+        .flat_map(|e| &e.grants)
+        .map(|g| match g {
+            Grant::SkillChoice { count, .. } => usize::from(*count),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Skills the background and race give without a choice.
+pub fn granted_skills(resolved: &Resolved) -> Vec<Skill> {
+    let mut v: Vec<Skill> = resolved
+        .background
+        .as_ref()
+        .map(|b| b.skills.clone())
+        .unwrap_or_default();
+    if let Some(r) = &resolved.race {
+        for (_, _, profs) in &r.traits {
+            v.extend(
+                profs
+                    .iter()
+                    .filter_map(|p| super::resolve::proficiency_skill(p)),
+            );
+        }
+    }
+    v
+}
+
+/// Makes the choices the request left open: class skills, the half-elf's two +1s and two
+/// skills, expertise. Picks favour the character's best abilities; each pick is one line of
+/// the answer ("chosen for you: …; give skills to choose yourself").
+pub fn fill_choices(b: &mut Build, resolved: &Resolved, catalog: &Catalog) -> Vec<String> {
+    let mut lines = Vec::new();
+    // Scores with the race's fixed bonuses, to rank abilities.
+    let mut scores = b.base_scores;
+    if let Some(r) = &resolved.race {
+        for (a, n, _) in &r.bonuses {
+            let _ = scores.set(*a, (i64::from(scores.get(*a)) + i64::from(*n)).clamp(1, 30));
+        }
+        if let Some((count, from)) = &r.bonus_choice
+            && b.choices.ability_choices.len() < usize::from(*count)
+        {
+            let mut opts: Vec<Ability> = from
+                .iter()
+                .copied()
+                .filter(|a| !b.choices.ability_choices.contains(a))
+                .collect();
+            // Highest score first; an odd score gains most from +1.
+            opts.sort_by_key(|a| {
+                let s = i32::from(scores.get(*a));
+                (-(s + (s % 2)), -s)
+            });
+            let need = usize::from(*count) - b.choices.ability_choices.len();
+            let picked: Vec<Ability> = opts.into_iter().take(need).collect();
+            for a in &picked {
+                let _ = scores.set(*a, i64::from(scores.get(*a)) + 1);
+            }
+            lines.push(format!(
+                "{}: +1 to {} chosen for you (give abilityChoices to choose)",
+                r.name,
+                picked
+                    .iter()
+                    .map(|a| a.abbr())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ));
+            b.choices.ability_choices.extend(picked);
+        }
+    }
+    let rank = |s: &Skill| -ability_modifier(scores.get(s.ability()));
+    let mut have: Vec<Skill> = granted_skills(resolved);
+    // Class skills.
+    if let Some(c) = resolved.classes.first()
+        && let Some((count, from)) = &c.skill_choice
+    {
+        let on_list = b
+            .choices
+            .skills
+            .iter()
+            .filter(|s| (from.is_empty() || from.contains(s)) && !have.contains(s))
+            .count();
+        let need = usize::from(*count).saturating_sub(on_list);
+        if need > 0 {
+            let mut opts: Vec<Skill> = from
+                .iter()
+                .copied()
+                .filter(|s| !b.choices.skills.contains(s) && !have.contains(s))
+                .collect();
+            opts.sort_by_key(rank);
+            let picked: Vec<Skill> = opts.into_iter().take(need).collect();
+            lines.push(format!(
+                "{} skills chosen for you: {} (give skills to choose from {})",
+                c.name,
+                picked
+                    .iter()
+                    .map(|s| s.key())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                from.iter().map(|s| s.key()).collect::<Vec<_>>().join(", ")
+            ));
+            b.choices.skills.extend(picked);
+        }
+    }
+    have.extend(b.choices.skills.iter().copied());
+    // Free skill choices of the race (Skill Versatility).
+    let free = race_skill_choices(resolved, catalog);
+    let class_count = resolved
+        .classes
+        .first()
+        .and_then(|c| c.skill_choice.as_ref())
+        .map_or(0, |(n, _)| usize::from(*n));
+    let extra_given = b.choices.skills.len().saturating_sub(class_count);
+    if free > extra_given {
+        let mut opts: Vec<Skill> = Skill::ALL
+            .iter()
+            .copied()
+            .filter(|s| !have.contains(s))
+            .collect();
+        opts.sort_by_key(rank);
+        let picked: Vec<Skill> = opts.into_iter().take(free - extra_given).collect();
+        lines.push(format!(
+            "{} skill(s) of free choice chosen for you: {} (add them to skills to choose)",
+            picked.len(),
+            picked
+                .iter()
+                .map(|s| s.key())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        b.choices.skills.extend(picked);
+    }
+    // Expertise (rogue 1st, bard 3rd, …).
+    let expertise: usize = resolved
+        .classes
+        .iter()
+        .flat_map(|c| &c.features)
+        .filter_map(|(i, _)| catalog.features.get(i))
+        .flat_map(|e| &e.grants)
+        .map(|g| match g {
+            Grant::Expertise { count } => usize::from(*count),
+            _ => 0,
+        })
+        .sum();
+    if expertise > b.choices.expertise.len() {
+        let mut all: std::collections::BTreeSet<Skill> =
+            granted_skills(resolved).into_iter().collect();
+        all.extend(b.choices.skills.iter().copied());
+        let mut opts: Vec<Skill> = all
+            .into_iter()
+            .filter(|s| !b.choices.expertise.contains(s))
+            .collect();
+        opts.sort_by_key(rank);
+        let picked: Vec<Skill> = opts
+            .into_iter()
+            .take(expertise - b.choices.expertise.len())
+            .collect();
+        if !picked.is_empty() {
+            lines.push(format!(
+                "expertise chosen for you: {} (give expertise to choose)",
+                picked
+                    .iter()
+                    .map(|s| s.key())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            b.choices.expertise.extend(picked);
+        }
+    }
+    lines
+}

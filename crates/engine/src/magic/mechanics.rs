@@ -1,0 +1,731 @@
+//! How the spell catalog's entries act on a casting (the entry itself is applied to the SRD's data
+//! by `SpellDef::apply_catalog`): creature types a spell cannot touch ([`unaffected`]), the kinds that are
+//! neither attacks, saves nor healing ([`resolve_special`]: narrative spells, HP pools such as
+//! Sleep, AC formulas such as Mage Armor, Counterspell, revival, stabilising), riders on a hit
+//! or failed save ([`apply_riders`]), persistent spells attacking again ([`persistent_level`])
+//! and temporary HP each turn ([`start_of_turn`]).
+
+use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
+use tabletop_rules::dice;
+use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand};
+use tabletop_rules::{Ability, Condition};
+
+use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
+use crate::catalog::spells::{Rider, SpellEntry, SpellKind};
+use crate::character::{Character, ConditionEntry};
+use crate::concentration::ConcentrationLink;
+use crate::effects::{ActiveEffect, Duration, EndTrigger, SpellGrant, TurnPoint};
+use crate::engine::Call;
+use crate::error::Result;
+use crate::slots::ordinal;
+
+pub use crate::model::sheet::{formula_ac, wears_armor};
+
+/// `n` times one dart's dice: "1d4+1" × 3 = "3d4+3"; other shapes are repeated as terms.
+pub fn times_dice(one: &str, n: u32) -> String {
+    let compact: String = one.chars().filter(|c| !c.is_whitespace()).collect();
+    let (dice, flat) = match compact.split_once('+') {
+        Some((d, f)) => (d, f.parse::<u32>().ok()),
+        None => (compact.as_str(), Some(0)),
+    };
+    match (dice.split_once('d'), flat) {
+        (Some((c, f)), Some(flat)) if c.parse::<u32>().is_ok() && f.parse::<u32>().is_ok() => {
+            let count = c.parse::<u32>().unwrap_or(1).saturating_mul(n);
+            if flat == 0 {
+                format!("{count}d{f}")
+            } else {
+                format!("{count}d{f}+{}", flat.saturating_mul(n))
+            }
+        }
+        _ => std::iter::repeat_n(compact.clone(), n as usize)
+            .collect::<Vec<_>>()
+            .join("+"),
+    }
+}
+
+/// A creature's type, lowercase ("humanoid", "undead"): its stat block's, else humanoid (every
+/// SRD race is); `None` for improvised stat blocks of unknown type.
+pub fn creature_type(c: &Character) -> Option<String> {
+    match &c.stat_block {
+        Some(sb) => {
+            let t = sb.creature_type.to_lowercase();
+            (t != "custom" && !t.is_empty()).then_some(t)
+        }
+        None => Some("humanoid".into()),
+    }
+}
+
+/// Why `target` is untouched by `spell` because of its creature type, if it is.
+pub fn unaffected(spell: &SpellDef, target: &Character) -> Option<String> {
+    let e = spell.mechanics()?;
+    let t = creature_type(target)?;
+    if !e.only_types.is_empty() && !e.only_types.iter().any(|o| t.starts_with(o.as_str())) {
+        return Some(format!(
+            "{} is unaffected: {} affects only {} ({} is {})",
+            target.name,
+            spell.name,
+            plural(&e.only_types),
+            target.name,
+            article(&t)
+        ));
+    }
+    if e.no_effect_on.iter().any(|o| t.starts_with(o.as_str())) {
+        return Some(format!(
+            "{} is unaffected: {} has no effect on {} ({} is {})",
+            target.name,
+            spell.name,
+            plural(&e.no_effect_on),
+            target.name,
+            article(&t)
+        ));
+    }
+    None
+}
+
+fn plural(types: &[String]) -> String {
+    types
+        .iter()
+        .map(|t| format!("{t}s"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
+fn article(t: &str) -> String {
+    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {t}")
+    } else {
+        format!("a {t}")
+    }
+}
+
+fn load(call: &Call<'_>, caster: &Character, id: &str) -> Result<Character> {
+    if id == caster.id {
+        Ok(caster.clone())
+    } else {
+        crate::combat::sheet(call, id)
+    }
+}
+
+fn store(call: &mut Call<'_>, caster: &mut Character, t: Character, phrase: &str) -> Result<()> {
+    if t.id == caster.id {
+        *caster = t;
+    } else {
+        crate::combat::put_sheet(call, &t)?;
+        call.record_change("character", &t.id, phrase.to_string());
+    }
+    Ok(())
+}
+
+fn unique(ids: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for id in ids {
+        if !out.contains(id) {
+            out.push(id.clone());
+        }
+    }
+    out
+}
+
+fn roll(call: &mut Call<'_>, expr: &str) -> Result<dice::DiceRoll> {
+    let r = dice::parse(expr)?.roll(call.rng()?)?;
+    call.record_roll(&r);
+    Ok(r)
+}
+
+/// Resolves the kinds that are not attacks, saves or healing into `report`; `false` when the
+/// ordinary resolution applies. A mechanical entry's note on what is left to the DM is added.
+pub fn resolve_special(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    report: &mut CastReport,
+) -> Result<bool> {
+    let spell = &plan.spell;
+    let Some(e) = spell.mechanics() else {
+        return Ok(false);
+    };
+    if e.kind == SpellKind::Narrative {
+        let why = e.reason.as_deref().unwrap_or("not encoded");
+        let line = format!("no automation for {}: the DM decides ({why})", spell.name);
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(true);
+    }
+    if let Some(r) = &e.reason {
+        report.lines.push(format!("left to the DM: {r}"));
+    }
+    match e.kind {
+        SpellKind::HpPool => hp_pool(call, caster, plan, e, report).map(|()| true),
+        SpellKind::AcFormula => ac_formula(call, caster, plan, e, report).map(|()| true),
+        SpellKind::Counterspell => counterspell(call, caster, plan, report).map(|()| true),
+        SpellKind::Revive => revive(call, caster, plan, e, report).map(|()| true),
+        SpellKind::Stabilize => stabilize(call, caster, plan, report).map(|()| true),
+        SpellKind::Persistent => {
+            if !plan.repeat {
+                mark_persistent(call, caster, plan, e, report)?;
+            }
+            Ok(false)
+        }
+        _ => Ok(false),
+    }
+}
+
+fn push_target(report: &mut CastReport, t: &Character, phrase: String) -> TargetResult {
+    let tr = TargetResult {
+        id: t.id.clone(),
+        name: t.name.clone(),
+        hp_after: t.hp,
+        phrase: phrase.clone(),
+        ..Default::default()
+    };
+    report.lines.push(phrase);
+    tr
+}
+
+/// Sleep, Color Spray: roll the pool, then creatures in ascending order of current HP take the
+/// condition while the pool lasts (no damage); types, immunities and creatures already out
+/// are skipped.
+fn hp_pool(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    e: &SpellEntry,
+    report: &mut CastReport,
+) -> Result<()> {
+    let spell = &plan.spell;
+    let Some(cond) = e.condition else {
+        return Ok(());
+    };
+    let slot = plan.slot_level.max(spell.level);
+    let expr = e.dice_at(spell.level, slot).unwrap_or_else(|| "0".into());
+    let r = roll(call, &expr)?;
+    let mut left = u32::try_from(r.total.max(0)).unwrap_or(0);
+    report.lines.push(format!(
+        "{} affects {left} hit points of creatures: {}",
+        spell.name,
+        r.summary()
+    ));
+    let mut candidates: Vec<Character> = Vec::new();
+    for id in unique(&plan.targets) {
+        let t = load(call, caster, &id)?;
+        let out = if t.dead {
+            Some(format!("{} is dead; unaffected", t.name))
+        } else if let Some(why) = unaffected(spell, &t) {
+            Some(why)
+        } else if let Some(imm) = e
+            .immune_if
+            .into_iter()
+            .chain([cond])
+            .find(|c| t.effective().condition_immunities.contains_key(c))
+        {
+            Some(format!("{} is immune to being {imm}; unaffected", t.name))
+        } else if t.hp == 0 || t.has_condition(Condition::Unconscious) {
+            Some(format!("{} is already unconscious; unaffected", t.name))
+        } else if cond == Condition::Blinded && t.has_condition(Condition::Blinded) {
+            Some(format!("{} cannot see; unaffected", t.name))
+        } else {
+            None
+        };
+        match out {
+            Some(p) => {
+                let tr = push_target(report, &t, p);
+                report.targets.push(tr);
+            }
+            None => candidates.push(t),
+        }
+    }
+    candidates.sort_by_key(|t| t.hp);
+    let rounds = spell.duration_rounds();
+    for mut t in candidates {
+        if t.hp > left {
+            let p = format!(
+                "{} ({} HP) is beyond the {left} HP left; unaffected",
+                t.name, t.hp
+            );
+            let tr = push_target(report, &t, p);
+            report.targets.push(tr);
+            left = 0;
+            continue;
+        }
+        left -= t.hp;
+        t.conditions.retain(|c| c.condition != cond);
+        t.conditions.push(ConditionEntry {
+            condition: cond,
+            level: None,
+            source: spell.name.clone(),
+            duration: rounds.map(|n| Duration::Rounds { remaining: n }),
+        });
+        let p = format!(
+            "{} ({} HP) is {cond}, no damage ({left} HP of the pool left)",
+            t.name, t.hp
+        );
+        let mut tr = push_target(report, &t, p.clone());
+        tr.condition = Some(cond);
+        report.targets.push(tr);
+        store(call, caster, t, &p)?;
+    }
+    if cond == Condition::Unconscious {
+        report.lines.push(format!(
+            "a sleeper wakes if it takes damage or someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
+        ));
+    }
+    Ok(())
+}
+
+/// Mage Armor: an AC of base + DEX while the target wears no armor, for the spell's duration.
+fn ac_formula(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    e: &SpellEntry,
+    report: &mut CastReport,
+) -> Result<()> {
+    let spell = &plan.spell;
+    let Some(base) = e.ac_base else {
+        return Ok(());
+    };
+    for id in unique(&plan.targets) {
+        let mut t = load(call, caster, &id)?;
+        if e.unarmored_only && wears_armor(&t) {
+            let p = format!(
+                "{} wears armor ({}); {} has no effect on an armored creature",
+                t.name,
+                t.effective()
+                    .armor_class
+                    .base_source
+                    .clone()
+                    .unwrap_or_default(),
+                spell.name
+            );
+            let tr = push_target(report, &t, p);
+            report.targets.push(tr);
+            continue;
+        }
+        t.effects.retain(|x| x.name != spell.name);
+        let id = call.new_id("ef")?;
+        t.effects.push(ActiveEffect {
+            id,
+            name: spell.name.clone(),
+            source: Some(format!("{} ({})", spell.name, caster.name)),
+            modifiers: Vec::new(),
+            duration: e
+                .rounds
+                .or(spell.duration_rounds())
+                .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                    remaining: n,
+                }),
+            ends_on: None,
+            ends_when_attacked: false,
+            grant: Some(SpellGrant {
+                ac_base: Some(base),
+                ..Default::default()
+            }),
+        });
+        let ac = t.effective().armor_class.value;
+        let p = format!(
+            "{}'s AC is {ac} ({} {base} + DEX while unarmored, for {})",
+            t.name,
+            spell.name,
+            spell.duration.to_lowercase()
+        );
+        let mut tr = push_target(report, &t, p.clone());
+        tr.effect = Some(spell.name.clone());
+        report.targets.push(tr);
+        store(call, caster, t, &p)?;
+    }
+    Ok(())
+}
+
+/// Counterspell: a spell of the slot's level or lower fails; against a higher one the caster's
+/// spellcasting check is rolled here and compared with DC 10 + that spell's level.
+fn counterspell(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    report: &mut CastReport,
+) -> Result<()> {
+    let slot = plan.slot_level.max(plan.spell.level);
+    let ability = spell_ability(call, caster).unwrap_or(Ability::Intelligence);
+    for id in unique(&plan.targets) {
+        let t = load(call, caster, &id)?;
+        let req = D20Request::new(D20Test::AbilityCheck { ability }).labelled(format!(
+            "{} check to counter {}'s spell",
+            ability.name(),
+            t.name
+        ));
+        let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
+        call.record_roll(&out);
+        let beats = out.total.unwrap_or(0) - 10;
+        let p = format!(
+            "{}'s spell of {} level or lower fails; against a higher-level spell {} rolled {} — it fails if its level is {} or lower (DC 10 + its level)",
+            t.name,
+            ordinal(slot),
+            caster.name,
+            out.summary(),
+            beats.max(0)
+        );
+        let tr = push_target(report, &t, p);
+        report.targets.push(tr);
+    }
+    Ok(())
+}
+
+/// Revivify and kin: a dead creature returns with 1 HP (or all), the costly material consumed
+/// from the caster's inventory when it holds one (said when it does not).
+fn revive(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    e: &SpellEntry,
+    report: &mut CastReport,
+) -> Result<()> {
+    let spell = &plan.spell;
+    for id in unique(&plan.targets) {
+        let mut t = load(call, caster, &id)?;
+        if !t.dead {
+            let p = format!("{} is not dead; {} has no effect", t.name, spell.name);
+            let tr = push_target(report, &t, p);
+            report.targets.push(tr);
+            continue;
+        }
+        if let Some(m) = &e.consumes {
+            report
+                .lines
+                .push(consume(caster, &m.item, m.gp, &spell.name));
+        }
+        if let Some(r) = e.within_rounds {
+            report.lines.push(format!(
+                "{} works only on a creature dead for at most {}; the engine does not record the moment of death, so the DM confirms it",
+                spell.name,
+                rounds_words(r)
+            ));
+        }
+        t.dead = false;
+        t.death_saves = Default::default();
+        let max = u32::try_from(t.effective().max_hp.value.max(1)).unwrap_or(1);
+        t.hp = if e.full_hp { max } else { 1 };
+        t.conditions
+            .retain(|c| c.condition != Condition::Unconscious);
+        let p = format!("{} returns to life with {} HP", t.name, t.hp);
+        let mut tr = push_target(report, &t, p.clone());
+        tr.healed = Some(t.hp);
+        report.targets.push(tr);
+        store(call, caster, t, &p)?;
+        report.lines.push(
+            "a creature taken off the map at death goes back with manage_encounter (add)".into(),
+        );
+    }
+    Ok(())
+}
+
+fn rounds_words(r: u32) -> String {
+    match r {
+        10 => "1 minute".into(),
+        n if n % 14_400 == 0 => format!("{} days", n / 14_400),
+        n => format!("{n} rounds"),
+    }
+}
+
+/// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
+fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
+    let key = item.to_lowercase();
+    let pos = caster.inventory.items.iter().position(|i| {
+        i.name.to_lowercase().contains(&key)
+            && i.quantity > 0
+            && i.value.is_some_and(|v| v >= f64::from(gp))
+    });
+    match pos {
+        Some(p) => {
+            let it = &mut caster.inventory.items[p];
+            it.quantity -= 1;
+            let name = it.name.clone();
+            if it.quantity == 0 {
+                caster.inventory.items.remove(p);
+            }
+            format!(
+                "{name} ({gp} gp or more) consumed from {}'s inventory",
+                caster.name
+            )
+        }
+        None => format!(
+            "{spell} needs a {item} worth {gp} gp, consumed; {} has none in their inventory — the DM decides whether the casting happens",
+            caster.name
+        ),
+    }
+}
+
+/// Spare the Dying: a living creature at 0 HP becomes stable.
+fn stabilize(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    report: &mut CastReport,
+) -> Result<()> {
+    let spell = &plan.spell;
+    for id in unique(&plan.targets) {
+        let mut t = load(call, caster, &id)?;
+        let p = if let Some(why) = unaffected(spell, &t) {
+            why
+        } else if t.dead {
+            format!("{} is dead; {} cannot help", t.name, spell.name)
+        } else if t.hp > 0 {
+            format!("{} is not dying ({} HP); no effect", t.name, t.hp)
+        } else if t.death_saves.stable {
+            format!("{} is already stable", t.name)
+        } else {
+            t.death_saves.stable = true;
+            t.death_saves.successes = 0;
+            t.death_saves.failures = 0;
+            format!("{} is stable at 0 HP (no more death saves)", t.name)
+        };
+        let tr = push_target(report, &t, p.clone());
+        report.targets.push(tr);
+        store(call, caster, t, &p)?;
+    }
+    Ok(())
+}
+
+/// A persistent spell (Spiritual Weapon) leaves a marker on its caster: while it lasts, casting
+/// the spell again attacks at the same level without a slot.
+fn mark_persistent(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    e: &SpellEntry,
+    report: &mut CastReport,
+) -> Result<()> {
+    let spell = &plan.spell;
+    let duration = if spell.concentration {
+        if let Some(c) = caster.concentration.as_mut() {
+            c.add_link(ConcentrationLink::effect(&caster.id, &spell.name));
+        }
+        Duration::Concentration {
+            caster_id: caster.id.clone(),
+            spell: spell.name.clone(),
+        }
+    } else {
+        e.rounds
+            .or(spell.duration_rounds())
+            .map_or(Duration::UntilDispelled, |n| Duration::Rounds {
+                remaining: n,
+            })
+    };
+    caster.effects.retain(|x| x.name != spell.name);
+    let id = call.new_id("ef")?;
+    caster.effects.push(ActiveEffect {
+        id,
+        name: spell.name.clone(),
+        source: Some(format!(
+            "{} ({} level)",
+            spell.name,
+            ordinal(plan.slot_level)
+        )),
+        modifiers: Vec::new(),
+        duration,
+        ends_on: None,
+        ends_when_attacked: false,
+        grant: Some(SpellGrant {
+            cast_level: Some(plan.slot_level),
+            ..Default::default()
+        }),
+    });
+    report.lines.push(format!(
+        "{} lasts {}: on later turns cast_spell {} again attacks as a bonus action without a slot",
+        spell.name,
+        spell.duration.to_lowercase(),
+        spell.name
+    ));
+    Ok(())
+}
+
+/// The slot level a persistent spell of `caster`'s is still active at (attack again, no slot).
+pub fn persistent_level(caster: &Character, def: &SpellDef) -> Option<u8> {
+    if def.mechanics()?.kind != SpellKind::Persistent {
+        return None;
+    }
+    caster
+        .effects
+        .iter()
+        .find(|e| e.name == def.name)
+        .and_then(|e| e.grant.as_ref()?.cast_level)
+}
+
+/// Ends the effects that last until the bearer is next attacked (Guiding Bolt's advantage,
+/// already applied to the roll being made); says so.
+pub fn spend_on_attacked(target: &mut Character) -> Vec<String> {
+    let mut lines = Vec::new();
+    target.effects.retain(|e| {
+        if e.ends_when_attacked {
+            lines.push(format!("{} on {} is used up", e.name, target.name));
+        }
+        !e.ends_when_attacked
+    });
+    lines
+}
+
+/// Riders on a hit or a failed save: advantage on the next attack, speed loss, prone, no
+/// reactions, a push (applied on the map by the caller), temporary HP.
+pub fn apply_riders(
+    call: &mut Call<'_>,
+    caster: &Character,
+    target: &mut Character,
+    plan: &CastPlan,
+    tr: &mut TargetResult,
+) -> Result<Vec<String>> {
+    let spell = &plan.spell;
+    let Some(e) = spell.mechanics() else {
+        return Ok(Vec::new());
+    };
+    if tr.hit == Some(false) {
+        return Ok(Vec::new());
+    }
+    let mut lines = Vec::new();
+    for r in &e.riders {
+        match r {
+            Rider::AdvantageNextAttack => {
+                let name = format!("{} (next attack has advantage)", spell.name);
+                push_effect(
+                    call,
+                    target,
+                    &name,
+                    &caster.name,
+                    vec![ModifierKind::AttackedWithAdvantage {
+                        range: RangeBand::Any,
+                    }],
+                    (2, TurnPoint::End, &caster.id),
+                    true,
+                )?;
+                lines.push(format!(
+                    "the next attack roll against {} before the end of {}'s next turn has advantage",
+                    target.name, caster.name
+                ));
+            }
+            Rider::SpeedMinus { feet } => {
+                let name = format!("{} (speed −{feet} ft)", spell.name);
+                push_effect(
+                    call,
+                    target,
+                    &name,
+                    &caster.name,
+                    vec![ModifierKind::SpeedBonus {
+                        feet: -i32::try_from(*feet).unwrap_or(0),
+                    }],
+                    (1, TurnPoint::Start, &caster.id),
+                    false,
+                )?;
+                lines.push(format!(
+                    "{}'s speed drops by {feet} ft until the start of {}'s next turn",
+                    target.name, caster.name
+                ));
+            }
+            Rider::Prone => {
+                if target
+                    .effective()
+                    .condition_immunities
+                    .contains_key(&Condition::Prone)
+                {
+                    lines.push(format!("{} cannot be knocked prone", target.name));
+                } else if !target.has_condition(Condition::Prone) {
+                    target.conditions.push(ConditionEntry {
+                        condition: Condition::Prone,
+                        level: None,
+                        source: spell.name.clone(),
+                        duration: None,
+                    });
+                    lines.push(format!("{} falls prone", target.name));
+                }
+            }
+            Rider::NoReactions => {
+                tr.no_reactions = true;
+                lines.push(format!(
+                    "{} can't take reactions until the start of its next turn",
+                    target.name
+                ));
+            }
+            Rider::Push { feet } => {
+                tr.push_ft = Some(*feet);
+            }
+        }
+    }
+    if let Some(th) = &e.temp_hp {
+        let r = roll(call, &th.replace("MOD", &plan.modifier.max(0).to_string()))?;
+        let n = u32::try_from(r.total.max(0)).unwrap_or(0);
+        if n > target.temp_hp {
+            target.temp_hp = n;
+            lines.push(format!(
+                "{} has {n} temporary HP ({})",
+                target.name,
+                r.summary()
+            ));
+        } else {
+            lines.push(format!(
+                "{} keeps its {} temporary HP (higher than the {n} rolled; they don't stack)",
+                target.name, target.temp_hp
+            ));
+        }
+    }
+    Ok(lines)
+}
+
+fn push_effect(
+    call: &mut Call<'_>,
+    target: &mut Character,
+    name: &str,
+    caster_name: &str,
+    kinds: Vec<ModifierKind>,
+    (rounds, at, turn_of): (u32, TurnPoint, &str),
+    ends_when_attacked: bool,
+) -> Result<()> {
+    target.effects.retain(|e| e.name != name);
+    let id = call.new_id("ef")?;
+    target.effects.push(ActiveEffect {
+        id,
+        name: name.to_string(),
+        source: Some(caster_name.to_string()),
+        modifiers: kinds
+            .into_iter()
+            .map(|k| Modifier::new(name.to_string(), k))
+            .collect(),
+        duration: Duration::Rounds { remaining: rounds },
+        ends_on: Some(EndTrigger {
+            at,
+            turn_of: turn_of.to_string(),
+        }),
+        ends_when_attacked,
+        grant: None,
+    });
+    Ok(())
+}
+
+/// What an effect spell's entry carries beyond modifiers: Heroism's temporary HP each turn (the
+/// caster's spellcasting modifier).
+pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
+    let e = spell.mechanics()?;
+    let each = e.temp_hp_each_turn.as_ref()?;
+    let n = each.replace("MOD", &plan.modifier.max(0).to_string());
+    let n: u32 = n.trim().parse().ok()?;
+    Some(SpellGrant {
+        temp_hp_each_turn: Some(n),
+        ..Default::default()
+    })
+}
+
+/// At the start of a creature's turn: temporary HP its effects grant each turn (Heroism),
+/// unless it already has as many.
+pub fn start_of_turn(c: &mut Character) -> Vec<String> {
+    let best = c
+        .effects
+        .iter()
+        .filter_map(|e| Some((e.grant.as_ref()?.temp_hp_each_turn?, e.name.clone())))
+        .max_by_key(|(n, _)| *n);
+    match best {
+        Some((n, name)) if n > c.temp_hp => {
+            c.temp_hp = n;
+            vec![format!(
+                "{}: {} has {n} temporary HP ({name})",
+                c.name, c.name
+            )]
+        }
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,288 @@
+//! The magic-item catalog through manage_inventory with the SRD configured (skipped without
+//! TABLETOP_SRD_DIR): every SRD magic item encoded; Ring of Fire Resistance and Cloak of
+//! Protection work only equipped and attuned; attunement is its own step, survives unequipping,
+//! is capped at three and checks class restrictions; magic weapons weigh their base item.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use tabletop_engine::catalog::items;
+use tabletop_engine::character::CharacterRef;
+use tabletop_engine::compendium::CompendiumSource;
+use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
+use tabletop_engine::inventory::attune::{attune, unattune};
+use tabletop_engine::inventory::ops::{self, GiveRequest, InventoryOutcome, ItemRef};
+use tabletop_engine::sheet::get_character;
+use tabletop_engine::update::{UpdateRequest, update_character};
+use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::{Ability, DamageType};
+use tabletop_srd::Compendium;
+
+type E = Engine<SqliteStore>;
+
+fn engine(dir: &tempfile::TempDir, srd: &Arc<Compendium>) -> E {
+    Engine::open(
+        SqliteStore::open(&dir.path().join("i.sqlite")).unwrap(),
+        "c",
+        EngineOptions {
+            seed: Some(1),
+            compendium: CompendiumSource::ready(srd.clone()),
+        },
+    )
+    .unwrap()
+}
+
+fn who(n: &str) -> CharacterRef<'_> {
+    CharacterRef::new(None, Some(n))
+}
+
+fn named(n: &str) -> ItemRef<'_> {
+    ItemRef {
+        id: None,
+        name: Some(n),
+    }
+}
+
+fn make(e: &mut E, name: &str, class: &str) {
+    let req = CreateRequest {
+        name: name.into(),
+        class: Some(class.into()),
+        level: Some(3),
+        method: AbilityMethod::Manual,
+        scores: Some(
+            Ability::ALL
+                .iter()
+                .copied()
+                .zip([14, 12, 14, 10, 10, 10])
+                .collect(),
+        ),
+        mode: CreateMode::Create,
+        ..Default::default()
+    };
+    e.write("create_character", &serde_json::json!({}), |call| {
+        create_character(call, req)
+    })
+    .unwrap();
+}
+
+fn inv(
+    e: &mut E,
+    f: impl FnOnce(&mut tabletop_engine::Call<'_>) -> Result<InventoryOutcome, EngineError>,
+) -> Result<InventoryOutcome, EngineError> {
+    e.write("manage_inventory", &serde_json::json!({}), f)
+}
+
+fn give(e: &mut E, to: &str, name: &str) -> InventoryOutcome {
+    inv(e, |call| {
+        ops::give(
+            call,
+            who(to),
+            GiveRequest {
+                srd_name: Some(name.into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap()
+}
+
+fn fire(e: &mut E, on: &str, amount: u32) -> u32 {
+    let before = e
+        .read(|call| get_character(call, who(on)))
+        .unwrap()
+        .character
+        .hp;
+    e.write("update_character", &serde_json::json!({}), |call| {
+        update_character(
+            call,
+            who(on),
+            UpdateRequest {
+                damage: vec![DamagePart::new(Some(DamageType::Fire), amount)],
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    let after = e
+        .read(|call| get_character(call, who(on)))
+        .unwrap()
+        .character
+        .hp;
+    before - after
+}
+
+#[test]
+fn every_srd_magic_item_is_encoded_and_every_key_is_an_srd_index() {
+    let Some(srd) = common::srd("catalog_every_item") else {
+        return;
+    };
+    let cat = items::try_catalog().expect("the catalog parses");
+    let keys: BTreeSet<String> = srd.magic_items().iter().map(|m| m.index.clone()).collect();
+    assert_eq!(keys.len(), 362);
+    let missing: Vec<&String> = keys.iter().filter(|k| !cat.contains_key(*k)).collect();
+    assert!(missing.is_empty(), "not encoded: {missing:?}");
+    let unknown: Vec<&String> = cat.keys().filter(|k| !keys.contains(*k)).collect();
+    assert!(unknown.is_empty(), "not SRD indexes: {unknown:?}");
+    let mechanical = cat.values().filter(|e| e.mechanical()).count();
+    assert_eq!((mechanical, cat.len() - mechanical), (133, 229));
+}
+
+#[test]
+fn ring_of_fire_resistance_halves_fire_only_equipped_and_attuned() {
+    let Some(srd) = common::srd("ring_fire") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Vex", "fighter");
+    give(&mut e, "Vex", "Ring of Fire Resistance");
+    assert_eq!(fire(&mut e, "Vex", 6), 6, "carried: no effect");
+    let out = inv(&mut e, |call| {
+        ops::equip(call, who("Vex"), named("Ring of Fire Resistance"), None)
+    })
+    .unwrap();
+    assert_eq!(
+        out.warnings,
+        vec!["Ring of Fire Resistance requires attunement: its magic works only once Vex attunes to it (manage_inventory attune)".to_string()]
+    );
+    assert_eq!(
+        fire(&mut e, "Vex", 6),
+        6,
+        "equipped, not attuned: no effect"
+    );
+    inv(&mut e, |call| {
+        attune(call, who("Vex"), named("Ring of Fire Resistance"))
+    })
+    .unwrap();
+    assert_eq!(fire(&mut e, "Vex", 6), 3, "attuned: resistance");
+    // Unequipped: no magic, but still attuned.
+    inv(&mut e, |call| {
+        ops::unequip(
+            call,
+            who("Vex"),
+            Some(named("Ring of Fire Resistance")),
+            None,
+        )
+    })
+    .unwrap();
+    assert_eq!(fire(&mut e, "Vex", 4), 4);
+    let s = e.read(|call| get_character(call, who("Vex"))).unwrap();
+    assert!(
+        s.character
+            .inventory
+            .items
+            .iter()
+            .any(|i| i.name == "Ring of Fire Resistance" && i.attuned)
+    );
+    // Unattune ends it.
+    inv(&mut e, |call| {
+        ops::equip(call, who("Vex"), named("Ring of Fire Resistance"), None)
+    })
+    .unwrap();
+    assert_eq!(fire(&mut e, "Vex", 2), 1);
+    let out = inv(&mut e, |call| {
+        unattune(call, who("Vex"), named("Ring of Fire Resistance"))
+    })
+    .unwrap();
+    assert_eq!(
+        out.changes[0],
+        "Vex's attunement to Ring of Fire Resistance ends"
+    );
+    assert_eq!(fire(&mut e, "Vex", 2), 2);
+}
+
+#[test]
+fn cloak_of_protection_adds_one_to_ac_and_saves_when_attuned_and_three_is_the_cap() {
+    let Some(srd) = common::srd("cloak") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Kay", "fighter");
+    let base = e
+        .read(|call| get_character(call, who("Kay")))
+        .unwrap()
+        .effective;
+    give(&mut e, "Kay", "Cloak of Protection");
+    inv(&mut e, |call| {
+        ops::equip(call, who("Kay"), named("Cloak of Protection"), None)
+    })
+    .unwrap();
+    let eq = e
+        .read(|call| get_character(call, who("Kay")))
+        .unwrap()
+        .effective;
+    assert_eq!(eq.armor_class.value, base.armor_class.value);
+    let out = inv(&mut e, |call| {
+        attune(call, who("Kay"), named("Cloak of Protection"))
+    })
+    .unwrap();
+    assert!(out.summary.starts_with("Kay attunes to Cloak of Protection (a short rest spent with it; 1 of 3 attunement slots used)"), "{}", out.summary);
+    let at = e
+        .read(|call| get_character(call, who("Kay")))
+        .unwrap()
+        .effective;
+    assert_eq!(at.armor_class.value, base.armor_class.value + 1);
+    assert_eq!(
+        at.saves[&Ability::Dexterity].bonus,
+        base.saves[&Ability::Dexterity].bonus + 1
+    );
+    // Three more attunement items: the fourth is refused, naming the three.
+    for n in [
+        "Ring of Fire Resistance",
+        "Ring of Cold Resistance",
+        "Ring of Acid Resistance",
+    ] {
+        give(&mut e, "Kay", n);
+    }
+    inv(&mut e, |call| {
+        attune(call, who("Kay"), named("Ring of Fire Resistance"))
+    })
+    .unwrap();
+    inv(&mut e, |call| {
+        attune(call, who("Kay"), named("Ring of Cold Resistance"))
+    })
+    .unwrap();
+    let err = inv(&mut e, |call| {
+        attune(call, who("Kay"), named("Ring of Acid Resistance"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("already attuned to 3 items (Cloak of Protection, Ring of Fire Resistance, Ring of Cold Resistance)"), "{err}");
+    // Class restriction: a Holy Avenger needs a paladin.
+    give(&mut e, "Kay", "Holy Avenger");
+    inv(&mut e, |call| {
+        unattune(call, who("Kay"), named("Ring of Cold Resistance"))
+    })
+    .unwrap();
+    let err = inv(&mut e, |call| {
+        attune(call, who("Kay"), named("Holy Avenger"))
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("paladin") && err.contains("Fighter"), "{err}");
+}
+
+#[test]
+fn magic_weapons_weigh_their_base_item() {
+    let Some(srd) = common::srd("weights") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Tor", "fighter");
+    let out = give(&mut e, "Tor", "Longsword +1");
+    let sword = out.item.unwrap();
+    assert_eq!((sword.name.as_str(), sword.weight), ("Longsword +1", 3.0));
+    let out = give(&mut e, "Tor", "Flame Tongue");
+    let ft = out.item.unwrap();
+    assert_eq!(
+        (ft.name.as_str(), ft.weight),
+        ("Flame Tongue Longsword", 3.0)
+    );
+    let out = give(&mut e, "Tor", "Dwarven Plate");
+    assert_eq!(out.item.unwrap().weight, 65.0);
+}

@@ -1,0 +1,463 @@
+//! Class features used in combat through execute_action use_special_ability, with SRD-built
+//! characters and pinned dice (issue 16 C): Rage, Second Wind, Action Surge, Lay on Hands.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::json;
+use tabletop_engine::character::CharacterRef;
+use tabletop_engine::combat::actions::{
+    ActionCost, ActionOutcome, ActionRequest, ActionType, Who, execute,
+};
+use tabletop_engine::combat::create::{
+    CreateEncounter, InlineStatBlock, ParticipantSource, ParticipantSpec, TerrainSpec,
+    create_encounter,
+};
+use tabletop_engine::combat::{self, Encounter};
+use tabletop_engine::creation::{CreateRequest, create_character};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
+use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
+use tabletop_grid::Position;
+use tabletop_rules::{Ability, DamageType};
+use tabletop_srd::Compendium;
+
+struct Fight {
+    _dir: tempfile::TempDir,
+    e: Engine<SqliteStore>,
+    ids: BTreeMap<String, String>,
+}
+
+fn scores(v: [i64; 6]) -> Option<BTreeMap<Ability, i64>> {
+    Some(Ability::ALL.iter().copied().zip(v).collect())
+}
+
+type Member = (&'static str, &'static str, u32, [i64; 6], (i32, i32));
+
+fn fight(srd: Arc<Compendium>) -> Fight {
+    fight_with(
+        srd,
+        &[
+            ("Ugra", "barbarian", 1, [16, 14, 16, 8, 10, 10], (2, 2)),
+            ("Rook", "fighter", 2, [16, 12, 14, 10, 10, 8], (2, 3)),
+            ("Ser", "paladin", 1, [16, 10, 14, 8, 10, 14], (2, 4)),
+        ],
+        (8, 8),
+    )
+}
+
+fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Fight {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
+    let mut e = Engine::open(
+        store,
+        "main",
+        EngineOptions {
+            seed: Some(7),
+            compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
+        },
+    )
+    .unwrap();
+    let mut ids = BTreeMap::new();
+    for &(name, class, level, s, _) in members {
+        let req = CreateRequest {
+            name: name.into(),
+            class: Some(class.into()),
+            level: Some(level),
+            scores: scores(s),
+            ..Default::default()
+        };
+        let c = e
+            .write("create_character", &json!({}), |call| {
+                create_character(call, req)
+            })
+            .unwrap()
+            .character;
+        ids.insert(name.to_string(), c.id);
+    }
+    let mut participants: Vec<ParticipantSpec> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ParticipantSpec {
+            source: ParticipantSource::Character {
+                id: Some(ids[m.0].clone()),
+                name: None,
+            },
+            side: None,
+            positions: vec![Position::new(m.4.0, m.4.1)],
+            surprised: false,
+            initiative: Some(20 - i as i32),
+        })
+        .collect();
+    participants.push(ParticipantSpec {
+        source: ParticipantSource::Inline(Box::new(InlineStatBlock {
+            name: "Gob".into(),
+            hp: 30,
+            ac: 12,
+            ..Default::default()
+        })),
+        side: None,
+        positions: vec![Position::new(gob.0, gob.1)],
+        surprised: false,
+        initiative: Some(5),
+    });
+    e.write("create_encounter", &json!({}), |call| {
+        create_encounter(
+            call,
+            CreateEncounter {
+                name: Some("Test".into()),
+                participants,
+                terrain: TerrainSpec {
+                    width: Some(12),
+                    height: Some(12),
+                    ..Default::default()
+                },
+                auto_end: false,
+            },
+        )
+    })
+    .unwrap();
+    Fight { _dir: dir, e, ids }
+}
+
+impl Fight {
+    fn act(&mut self, r: ActionRequest) -> Result<ActionOutcome, EngineError> {
+        self.e
+            .write("execute_action", &json!({}), |call| execute(call, &r))
+    }
+
+    fn feature(&mut self, who: &str, name: &str) -> Result<ActionOutcome, EngineError> {
+        let r = ActionRequest {
+            actor: Who {
+                id: Some(self.ids[who].clone()),
+                name: None,
+            },
+            action_type: Some(ActionType::UseSpecialAbility),
+            ability_name: Some(name.into()),
+            ..Default::default()
+        };
+        self.act(r)
+    }
+
+    /// Makes `who`'s turn the current one.
+    fn turn_of(&mut self, who: &str) {
+        let id = self.ids[who].clone();
+        self.e
+            .write("edit", &json!({}), |call| {
+                let mut enc: Encounter = combat::load_active(call, None)?;
+                enc.turn = enc.order.iter().position(|c| c.character_id == id).unwrap();
+                combat::save(call, &enc)
+            })
+            .unwrap();
+    }
+
+    fn sheet(&mut self, who: &str) -> tabletop_engine::character::Character {
+        let id = self.ids[who].clone();
+        self.e.read(|call| combat::sheet(call, &id)).unwrap()
+    }
+}
+
+#[test]
+fn rage_spends_a_use_and_a_bonus_action_and_applies_its_modifiers() {
+    let Some(srd) = common::srd("rage") else {
+        return;
+    };
+    let mut f = fight(srd);
+    let out = f.feature("Ugra", "rage").unwrap();
+    assert_eq!(out.headline, "Ugra uses Rage.");
+    assert_eq!(out.cost, Some(ActionCost::BonusAction));
+    assert_eq!(out.lines[0], "Rage: 1/2 left");
+    let c = f.sheet("Ugra");
+    let eff = c.effective();
+    let slashing: Vec<&str> = eff
+        .defenses
+        .resistances
+        .iter()
+        .filter(|d| d.damage_type == Some(DamageType::Slashing))
+        .map(|d| d.source.as_str())
+        .collect();
+    assert_eq!(slashing, vec!["Rage"]);
+    assert_eq!(eff.damage.bonus, 2, "rage damage from the SRD table");
+    assert_eq!(
+        eff.saves[&Ability::Strength].advantage,
+        vec!["Rage".to_string()]
+    );
+    // A second rage this turn needs a bonus action that is spent.
+    let err = f.feature("Ugra", "Rage").unwrap_err().to_string();
+    assert!(err.contains("already used its bonus action"), "{err}");
+    // Out of uses: refused, naming the rest that brings them back.
+    f.e.write("edit", &json!({}), |call| {
+        let mut enc = combat::load_active(call, None)?;
+        for c in &mut enc.order {
+            c.economy.bonus_action = false;
+        }
+        combat::save(call, &enc)
+    })
+    .unwrap();
+    let id = f.ids["Ugra"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.resources.iter_mut().for_each(|r| r.current = 0);
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let err = f.feature("Ugra", "Rage").unwrap_err().to_string();
+    assert!(
+        err.contains("Ugra has 0/2 Rage left and needs 1; it returns on a long rest"),
+        "{err}"
+    );
+}
+
+#[test]
+fn second_wind_heals_and_action_surge_gives_an_action_back() {
+    let Some(srd) = common::srd("second_wind") else {
+        return;
+    };
+    let mut f = fight(srd);
+    f.turn_of("Rook");
+    let id = f.ids["Rook"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.hp = 5;
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let out = f.feature("Rook", "Second Wind").unwrap();
+    assert_eq!(out.cost, Some(ActionCost::BonusAction));
+    let c = f.sheet("Rook");
+    // 1d10 + 2 (fighter level) with the campaign's pinned dice.
+    let roll_line = out
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Healing roll"))
+        .unwrap();
+    assert_eq!(
+        out.headline,
+        "Rook uses Second Wind: regains 11 HP (5 → 16)."
+    );
+    assert_eq!(roll_line, "Healing roll: 1d10 + 2: [9] + 2 = 11");
+    assert_eq!(c.hp, 16);
+    assert_eq!(
+        c.resources
+            .iter()
+            .find(|r| r.name == "Second Wind")
+            .unwrap()
+            .current,
+        0
+    );
+    // Dodge (the action), Action Surge, then another action.
+    let dodge = ActionRequest {
+        actor: Who {
+            id: Some(id.clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Dodge),
+        ..Default::default()
+    };
+    f.act(dodge.clone()).unwrap();
+    let err = f.act(dodge.clone()).unwrap_err().to_string();
+    assert!(err.contains("already used its action"), "{err}");
+    let out = f.feature("Rook", "Action Surge").unwrap();
+    assert_eq!(
+        out.headline,
+        "Rook uses Action Surge: one more action this turn."
+    );
+    assert_eq!(out.cost, Some(ActionCost::Free));
+    f.act(dodge).unwrap();
+}
+
+#[test]
+fn lay_on_hands_spends_points_from_the_pool() {
+    let Some(srd) = common::srd("lay_on_hands") else {
+        return;
+    };
+    let mut f = fight(srd);
+    f.turn_of("Ser");
+    let rook = f.ids["Rook"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &rook)?;
+        c.hp = 10;
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids["Ser"].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::UseSpecialAbility),
+        ability_name: Some("Lay on Hands".into()),
+        targets: vec![Who {
+            id: Some(rook.clone()),
+            name: None,
+        }],
+        amount: Some("4".into()),
+        ..Default::default()
+    };
+    let out = f.act(r.clone()).unwrap();
+    assert_eq!(
+        out.headline,
+        "Ser uses Lay on Hands (4 points): Rook regains 4 HP (10 → 14)."
+    );
+    assert_eq!(out.lines[0], "Lay on Hands: 1/5 left");
+    assert_eq!(f.sheet("Rook").hp, 14);
+    // 1 point left: 4 more is refused.
+    f.e.write("edit", &json!({}), |call| {
+        let mut enc = combat::load_active(call, None)?;
+        for c in &mut enc.order {
+            c.economy.action = false;
+        }
+        combat::save(call, &enc)
+    })
+    .unwrap();
+    let err = f.act(r).unwrap_err().to_string();
+    assert!(
+        err.contains("Ser has 1/5 Lay on Hands left and needs 4"),
+        "{err}"
+    );
+}
+
+fn give_and_equip(f: &mut Fight, who: &str, srd_name: &str) {
+    let id = f.ids[who].clone();
+    let name = srd_name.to_string();
+    f.e.write("give", &json!({}), |call| {
+        give(
+            call,
+            CharacterRef::new(Some(&id), None),
+            GiveRequest {
+                item: None,
+                srd_name: Some(name.clone()),
+                quantity: Some(1),
+                currency: None,
+            },
+        )?;
+        equip(
+            call,
+            CharacterRef::new(Some(&id), None),
+            ItemRef {
+                id: None,
+                name: Some(&name),
+            },
+            None,
+        )
+    })
+    .unwrap();
+}
+
+fn attack(f: &mut Fight, who: &str, weapon: &str, slot: Option<u8>, force: bool) -> ActionOutcome {
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids[who].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Gob".into()),
+        },
+        weapon: Some(weapon.into()),
+        slot_level: slot,
+        bonus: 20,
+        force,
+        ..Default::default()
+    };
+    f.act(r).unwrap()
+}
+
+#[test]
+fn sneak_attack_once_per_turn_with_an_ally_next_to_the_target() {
+    let Some(srd) = common::srd("sneak_attack") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Nim", "rogue", 1, [10, 16, 12, 10, 12, 10], (2, 2)),
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (4, 2)),
+        ],
+        (3, 2),
+    );
+    give_and_equip(&mut f, "Nim", "Shortsword");
+    let out = attack(&mut f, "Nim", "Shortsword", None, false);
+    let all = out.lines.join(" | ");
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Sneak Attack: +1d6 (Rook is within 5 ft of Gob; once per turn)."),
+        "{all}"
+    );
+    assert!(
+        all.contains("1d6[piercing] + 3[piercing] + 1d6[piercing]"),
+        "{all}"
+    );
+    // A second hit in the same turn adds nothing.
+    let out = attack(&mut f, "Nim", "Shortsword", None, true);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Sneak Attack already used this turn."),
+        "{:?}",
+        out.lines
+    );
+}
+
+#[test]
+fn sneak_attack_needs_a_finesse_or_ranged_weapon_and_divine_smite_spends_a_slot() {
+    let Some(srd) = common::srd("smite") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Nim", "rogue", 1, [14, 16, 12, 10, 12, 10], (2, 2)),
+            ("Ser", "paladin", 2, [16, 10, 14, 8, 10, 14], (4, 2)),
+        ],
+        (3, 2),
+    );
+    give_and_equip(&mut f, "Nim", "Club");
+    let out = attack(&mut f, "Nim", "Club", None, false);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "No Sneak Attack: it needs a finesse or ranged weapon."),
+        "{:?}",
+        out.lines
+    );
+    f.turn_of("Ser");
+    give_and_equip(&mut f, "Ser", "Longsword");
+    let out = attack(&mut f, "Ser", "Longsword", Some(1), false);
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Divine Smite: +2d8 radiant (1st level slot spent)."),
+        "{:?}",
+        out.lines
+    );
+    let c = f.sheet("Ser");
+    assert_eq!(c.spell_slots.left(1), 1);
+}
+
+#[test]
+fn martial_arts_uses_the_table_die_and_dex() {
+    let Some(srd) = common::srd("martial_arts") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[("Lin", "monk", 1, [10, 16, 12, 10, 14, 8], (2, 2))],
+        (3, 2),
+    );
+    let out = attack(&mut f, "Lin", "unarmed strike", None, false);
+    let damage = out
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Damage"))
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        damage.starts_with("Damage: 1d4[bludgeoning] + 3[bludgeoning]"),
+        "{:?}",
+        out.lines
+    );
+}

@@ -1,0 +1,338 @@
+//! Area templates against square sets worked out by hand (not against `area_contains`): each
+//! picture is the map, `#` an affected square, `o` the origin square when it is not affected,
+//! `+` marking the grid corner of a corner origin (the square whose top-left corner it is; `*`
+//! when that square is affected too). The rule worked by hand is the module's: a square is
+//! affected when its centre lies in the shape, boundaries included (see `tabletop_grid::area`).
+
+use tabletop_grid::{AreaOfEffect, AreaOrigin, BattleMap, Compass, Direction, Position, Shape};
+
+/// The affected squares of a picture, row-major (the order `area_squares` lists them in).
+fn picture(rows: &[&str]) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            if c == '#' || c == '*' {
+                out.push((x as i32, y as i32));
+            }
+        }
+    }
+    out
+}
+
+fn map_for(rows: &[&str]) -> BattleMap {
+    let w = rows[0].chars().filter(|c| !c.is_whitespace()).count() as u32;
+    BattleMap::new(w, rows.len() as u32).unwrap()
+}
+
+fn got(m: &BattleMap, a: &AreaOfEffect) -> Vec<(i32, i32)> {
+    m.area_squares(a)
+        .unwrap()
+        .into_iter()
+        .map(|p| (p.x, p.y))
+        .collect()
+}
+
+fn check(rows: &[&str], a: AreaOfEffect) {
+    let m = map_for(rows);
+    assert_eq!(
+        got(&m, &a),
+        picture(rows),
+        "{a:?}\nexpected:\n{}",
+        rows.join("\n")
+    );
+}
+
+fn sq(x: i32, y: i32) -> AreaOrigin {
+    AreaOrigin::Square(Position::new(x, y))
+}
+
+fn corner(x: i32, y: i32) -> AreaOrigin {
+    AreaOrigin::Corner(Position::new(x, y))
+}
+
+fn cone(ft: i32) -> Shape {
+    Shape::Cone { length_ft: ft }
+}
+
+fn line(ft: i32, width: i32) -> Shape {
+    Shape::Line {
+        length_ft: ft,
+        width_ft: width,
+    }
+}
+
+// Cones: along an axis, square k (k squares out) is in when |offset| ≤ k/2.
+
+#[test]
+fn cone_15_east() {
+    // k=1: 0; k=2: ±1; k=3: ±1.
+    check(
+        &[
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . # #",
+            ". . . . . o # # #",
+            ". . . . . . . # #",
+            ". . . . . . . . .",
+        ],
+        AreaOfEffect::directed(cone(15), sq(5, 3), Direction::Compass(Compass::E)),
+    );
+}
+
+#[test]
+fn cone_30_north() {
+    // k=1: 0; 2–3: ±1; 4–5: ±2; 6: ±3 → 1+3+3+5+5+7 = 24 squares.
+    let rows = [
+        ". # # # # # # # .",
+        ". . # # # # # . .",
+        ". . # # # # # . .",
+        ". . . # # # . . .",
+        ". . . # # # . . .",
+        ". . . . # . . . .",
+        ". . . . o . . . .",
+    ];
+    assert_eq!(picture(&rows).len(), 24);
+    check(
+        &rows,
+        AreaOfEffect::directed(cone(30), sq(4, 6), Direction::Compass(Compass::N)),
+    );
+}
+
+#[test]
+fn cone_15_south_east_diagonal() {
+    // Offsets (dx, dy) with s = dx+dy ≤ 3√2 and 2|dx−dy| ≤ s: s=2 (1,1); s=3 (2,1) (1,2);
+    // s=4 (2,2) (3,1) (1,3) — the last two exactly on the cone's edge.
+    check(
+        &[
+            "o . . . .",
+            ". # # # .",
+            ". # # . .",
+            ". # . . .",
+            ". . . . .",
+        ],
+        AreaOfEffect::directed(cone(15), sq(0, 0), Direction::Compass(Compass::SE)),
+    );
+}
+
+#[test]
+fn cone_15_west_toward_a_square() {
+    // The mirror of the eastward cone, aimed with `toward`.
+    check(
+        &[
+            ". . . . . .",
+            ". . . . . .",
+            "# # . . . .",
+            "# # # o . .",
+            "# # . . . .",
+        ],
+        AreaOfEffect::directed(cone(15), sq(3, 3), Direction::Toward(Position::new(0, 3))),
+    );
+}
+
+// Lines: 0 < t ≤ length, perpendicular distance ≤ width/2.
+
+#[test]
+fn line_30_east_5_wide() {
+    check(
+        &[
+            ". . . . . . . . .",
+            ". o # # # # # # .",
+            ". . . . . . . . .",
+        ],
+        AreaOfEffect::directed(line(30, 5), sq(1, 1), Direction::Compass(Compass::E)),
+    );
+}
+
+#[test]
+fn line_15_diagonal_toward_a_square() {
+    // Along (1,1)/√2: only a = b is within 2.5 ft of the axis; t = a√2 ≤ 3 → a = 1, 2.
+    check(
+        &[
+            "o . . . .",
+            ". # . . .",
+            ". . # . .",
+            ". . . . .",
+            ". . . . .",
+        ],
+        AreaOfEffect::directed(
+            line(15, 5),
+            sq(0, 0),
+            Direction::Toward(Position::new(4, 4)),
+        ),
+    );
+}
+
+// Cubes: the origin on the centre of the face toward the direction (or on the corner, for a
+// diagonal).
+
+#[test]
+fn cube_15_east_from_a_square() {
+    // 0 < dx ≤ 3, |dy| ≤ 1.5: 3 × 3.
+    check(
+        &[
+            ". . . . . .",
+            ". . # # # .",
+            ". o # # # .",
+            ". . # # # .",
+            ". . . . . .",
+        ],
+        AreaOfEffect::directed(
+            Shape::Cube { size_ft: 15 },
+            sq(1, 2),
+            Direction::Compass(Compass::E),
+        ),
+    );
+}
+
+#[test]
+fn cube_10_south_east_from_a_corner() {
+    // Corner (2,2): 0 < x+½−2 ≤ 2 and 0 < y+½−2 ≤ 2 → squares 2–3 × 2–3.
+    check(
+        &[
+            ". . . . . .",
+            ". . . . . .",
+            ". . * # . .",
+            ". . # # . .",
+            ". . . . . .",
+        ],
+        AreaOfEffect::directed(
+            Shape::Cube { size_ft: 10 },
+            corner(2, 2),
+            Direction::Compass(Compass::SE),
+        ),
+    );
+}
+
+#[test]
+fn cube_20_north_west_from_a_corner() {
+    // Corner (4,4) toward NW: −4 ≤ x+½−4 < 0 → squares 0–3, the same for y: 4 × 4.
+    check(
+        &[
+            "# # # # . .",
+            "# # # # . .",
+            "# # # # . .",
+            "# # # # . .",
+            ". . . . + .",
+            ". . . . . .",
+        ],
+        AreaOfEffect::directed(
+            Shape::Cube { size_ft: 20 },
+            corner(4, 4),
+            Direction::Compass(Compass::NW),
+        ),
+    );
+}
+
+/// Known gap (geometry, found by these tests; no issue filed yet): a cube or a line whose width
+/// is an even number of squares, cast from a square's centre along an axis, takes the squares on
+/// both of its side boundaries (their centres lie exactly on them): a 10-ft cube covers 2 × 3 = 6
+/// squares instead of 2 × 2 = 4, a 20-ft cube 4 × 5 = 20 instead of 16, a 20-ft line 10 ft wide
+/// (Gust of Wind's shape) 4 × 3 = 12 instead of 4 × 2 = 8. When fixed, this fails: assert the
+/// correct counts plainly.
+#[test]
+fn known_gap_even_width_from_a_square_centre_takes_an_extra_row() {
+    let m = BattleMap::new(12, 12).unwrap();
+    let east = Direction::Compass(Compass::E);
+    for (shape, correct, known_wrong) in [
+        (Shape::Cube { size_ft: 10 }, 4, 6),
+        (Shape::Cube { size_ft: 20 }, 16, 20),
+        (line(20, 10), 8, 12),
+    ] {
+        let n = got(&m, &AreaOfEffect::directed(shape, sq(2, 5), east)).len();
+        assert_ne!(n, correct, "{shape:?}: the gap is closed; assert {correct}");
+        assert_eq!(n, known_wrong, "{shape:?}");
+    }
+    // The 12 squares of the 10-ft-wide line, worked by hand: 0 < dx ≤ 4, |dy| ≤ 1.
+    let want: Vec<(i32, i32)> = (4..=6).flat_map(|y| (3..=6).map(move |x| (x, y))).collect();
+    assert_eq!(
+        got(&m, &AreaOfEffect::directed(line(20, 10), sq(2, 5), east)),
+        want
+    );
+}
+
+// Spheres and cylinders.
+
+#[test]
+fn sphere_10_at_a_corner() {
+    // Centres at ±½, ±1½ from the corner; in when u² + w² ≤ 4: the 4 × 4 block but its corners.
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . # # . .",
+            ". . . # # # # .",
+            ". . . # # * # .",
+            ". . . . # # . .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5)),
+    );
+}
+
+#[test]
+fn sphere_20_at_a_corner_is_52_squares() {
+    // Per quadrant, 16 centres at (½..3½)²; out: (2½,3½), (3½,2½), (3½,3½) → 13 × 4 = 52.
+    let rows = [
+        ". . . . . . . . . .",
+        ". . . # # # # . . .",
+        ". . # # # # # # . .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". # # # # * # # # .",
+        ". # # # # # # # # .",
+        ". . # # # # # # . .",
+        ". . . # # # # . . .",
+        ". . . . . . . . . .",
+    ];
+    assert_eq!(picture(&rows).len(), 52);
+    check(
+        &rows,
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, corner(5, 5)),
+    );
+}
+
+#[test]
+fn sphere_10_on_a_square() {
+    // Integer offsets with a² + b² ≤ 4: 13 squares, the origin's own included.
+    check(
+        &[
+            ". . . . . . .",
+            ". . . # . . .",
+            ". . # # # . .",
+            ". # # # # # .",
+            ". . # # # . .",
+            ". . . # . . .",
+            ". . . . . . .",
+        ],
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, sq(3, 3)),
+    );
+}
+
+#[test]
+fn sphere_and_cylinder_heights() {
+    let m = BattleMap::new(10, 10).unwrap();
+    let at = |x, y, z| Position::new_3d(x, y, z);
+    // Sphere r 10 ft at corner (5,5) level 0 (origin height ½): square (5,5) at level 1 has its
+    // centre at (½, ½, 1) from it → 1.5 ≤ 4, in; at level 2, (½, ½, 2) → 4.5, out.
+    let s = AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5));
+    assert!(m.area_contains(&s, at(5, 5, 1)).unwrap());
+    assert!(!m.area_contains(&s, at(5, 5, 2)).unwrap());
+    // (6,5) level 1: (1½, ½, 1) → 2.25 + 0.25 + 1 = 3.5, in; (6,6) level 1: 5.5, out.
+    assert!(m.area_contains(&s, at(6, 5, 1)).unwrap());
+    assert!(!m.area_contains(&s, at(6, 6, 1)).unwrap());
+    // Cylinder r 10, h 20 at corner (5,5) level 0: from the floor (0) to 4, any square of the
+    // 12-square footprint whose centre height (z+½) is ≤ 4.
+    let c = AreaOfEffect::new(
+        Shape::Cylinder {
+            radius_ft: 10,
+            height_ft: 20,
+        },
+        corner(5, 5),
+    );
+    assert_eq!(got(&m, &c).len(), 12);
+    assert!(m.area_contains(&c, at(5, 5, 3)).unwrap());
+    assert!(!m.area_contains(&c, at(5, 5, 4)).unwrap());
+    assert!(m.area_contains(&c, at(6, 4, 3)).unwrap());
+    assert!(!m.area_contains(&c, at(6, 6, 0)).unwrap());
+}

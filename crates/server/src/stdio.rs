@@ -1,0 +1,173 @@
+//! The stdio transport: newline-delimited JSON-RPC read with a bounded line buffer, every line
+//! checked by [`crate::jsonrpc::inspect`] before the MCP service sees it. Unlike the SDK's own
+//! reader, a line that cannot be read (invalid JSON or UTF-8, over 16 MiB) is answered with a
+//! JSON-RPC error and the next line is served.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Mutex;
+
+use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
+
+/// A line-delimited JSON-RPC transport over any reader and writer (stdin and stdout in `serve`).
+pub struct LineTransport<R, W> {
+    read: BufReader<R>,
+    line: Vec<u8>,
+    /// Dropping the rest of an oversized line (kept here: `receive` may be cancelled mid-line).
+    discarding: bool,
+    eof: bool,
+    write: Arc<Mutex<W>>,
+    /// Error answers being written; awaited before the transport reports its end.
+    answering: Vec<tokio::task::JoinHandle<()>>,
+}
+
+enum Read {
+    Line,
+    Oversized,
+    Eof,
+}
+
+impl<R, W> LineTransport<R, W>
+where
+    R: AsyncRead + Send + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    /// A transport reading `read` and writing `write`.
+    pub fn new(read: R, write: W) -> Self {
+        Self {
+            read: BufReader::new(read),
+            line: Vec::new(),
+            discarding: false,
+            eof: false,
+            write: Arc::new(Mutex::new(write)),
+            answering: Vec::new(),
+        }
+    }
+
+    /// Reads one line into `self.line` (cancellation-safe: a partial line stays buffered).
+    async fn read_line(&mut self) -> std::io::Result<Read> {
+        loop {
+            let (consumed, done) = {
+                let available = self.read.fill_buf().await?;
+                if available.is_empty() {
+                    return Ok(Read::Eof);
+                }
+                let newline = available.iter().position(|b| *b == b'\n');
+                let take = newline.map_or(available.len(), |i| i + 1);
+                if self.discarding {
+                    if newline.is_some() {
+                        self.discarding = false;
+                    }
+                    (take, None)
+                } else if self.line.len().saturating_add(take) > MAX_MESSAGE_BYTES + 2 {
+                    self.line.clear();
+                    self.discarding = newline.is_none();
+                    (take, Some(Read::Oversized))
+                } else {
+                    self.line.extend_from_slice(&available[..take]);
+                    (take, newline.map(|_| Read::Line))
+                }
+            };
+            self.read.consume(consumed);
+            if let Some(done) = done {
+                return Ok(done);
+            }
+        }
+    }
+
+    /// Writes an error response without blocking `receive` (which may be cancelled).
+    fn answer(&mut self, response: Value) {
+        tracing::debug!(%response, "answering a message the service cannot take");
+        let write = self.write.clone();
+        self.answering.retain(|h| !h.is_finished());
+        self.answering.push(tokio::spawn(async move {
+            if let Err(e) = write_message(&write, &response).await {
+                tracing::debug!("could not answer: {e}");
+            }
+        }));
+    }
+
+    /// Waits for the error answers still being written.
+    async fn answered(&mut self) {
+        for h in std::mem::take(&mut self.answering) {
+            let _ = h.await;
+        }
+    }
+}
+
+async fn write_message<W: AsyncWrite + Unpin>(
+    write: &Mutex<W>,
+    message: &impl serde::Serialize,
+) -> std::io::Result<()> {
+    let mut bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    let mut w = write.lock().await;
+    w.write_all(&bytes).await?;
+    w.flush().await
+}
+
+impl<R, W> Transport<RoleServer> for LineTransport<R, W>
+where
+    R: AsyncRead + Send + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let write = self.write.clone();
+        async move { write_message(&write, &item).await }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            if self.eof {
+                self.answered().await;
+                return None;
+            }
+            match self.read_line().await {
+                Ok(Read::Line) => {}
+                Ok(Read::Oversized) => {
+                    self.answer(jsonrpc::oversized());
+                    continue;
+                }
+                Ok(Read::Eof) => {
+                    // A last message without its newline is still a message.
+                    self.eof = true;
+                    if self.line.is_empty() || self.discarding {
+                        self.answered().await;
+                        return None;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!("error reading stdin: {e}");
+                    return None;
+                }
+            }
+            let line = std::mem::take(&mut self.line);
+            let body = line.strip_suffix(b"\n").unwrap_or(&line);
+            let verdict = jsonrpc::inspect(body);
+            // Keep the buffer's capacity for the next line.
+            self.line = line;
+            self.line.clear();
+            match verdict {
+                Verdict::Deliver(msg) => return Some(*msg),
+                Verdict::Answer(response) => self.answer(response),
+                Verdict::Ignore => {}
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.answered().await;
+        self.write.lock().await.flush().await
+    }
+}

@@ -1,0 +1,292 @@
+//! End to end, raw JSON-RPC lines to the real `tabletop serve` on both protocol families: every
+//! unreadable line and every bad `params` is answered (-32700, -32602), the server keeps serving,
+//! the declared capabilities are the ones served, `logging/setLevel` changes the log filter at run
+//! time, and piped logs carry no ANSI codes.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdout, Command, Stdio};
+
+use serde_json::{Value, json};
+
+const LEGACY: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+
+fn exe() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_tabletop"))
+}
+
+struct Raw {
+    child: Child,
+    out: BufReader<ChildStdout>,
+    stderr: PathBuf,
+    modern: bool,
+    next_id: u64,
+    _dir: tempfile::TempDir,
+}
+
+impl Raw {
+    /// Starts `tabletop serve` (seed 11) and opens the session of `protocol`'s family.
+    fn start(protocol: &str) -> (Self, Value) {
+        let dir = tempfile::tempdir().unwrap();
+        let stderr = dir.path().join("stderr.txt");
+        let mut child = Command::new(exe())
+            .args([
+                "--data-dir",
+                dir.path().to_str().unwrap(),
+                "--seed",
+                "11",
+                "serve",
+            ])
+            .env_remove("TABLETOP_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut s = Self {
+            child,
+            out,
+            stderr,
+            modern: protocol == MODERN,
+            next_id: 1,
+            _dir: dir,
+        };
+        let hello = if s.modern {
+            s.request("server/discover", json!({}))
+        } else {
+            let init = s.request(
+                "initialize",
+                json!({"protocolVersion": protocol, "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}),
+            );
+            s.line(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+            init
+        };
+        (s, hello)
+    }
+
+    /// Adds the 2026-07-28 per-request metadata to `params`.
+    fn params(&self, mut params: Value) -> Value {
+        if self.modern && params.is_object() {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}
+            });
+        }
+        params
+    }
+
+    fn line(&mut self, bytes: &[u8]) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        let mut line = String::new();
+        assert!(
+            self.out.read_line(&mut line).unwrap() > 0,
+            "server closed stdout"
+        );
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {line}"))
+    }
+
+    /// Sends raw bytes as one line and returns the answer (the next message on stdout).
+    fn answer_to(&mut self, bytes: &[u8]) -> Value {
+        self.line(bytes);
+        self.next()
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let params = self.params(params);
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let v = self.answer_to(msg.to_string().as_bytes());
+        assert_eq!(v["id"], json!(id), "{v}");
+        v
+    }
+
+    fn stop(mut self) -> String {
+        drop(self.child.stdin.take());
+        self.child.wait().unwrap();
+        let mut s = String::new();
+        std::fs::File::open(&self.stderr)
+            .unwrap()
+            .read_to_string(&mut s)
+            .unwrap();
+        s
+    }
+}
+
+fn error(v: &Value) -> (i64, &str) {
+    (
+        v["error"]["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("not an error: {v}")),
+        v["error"]["message"].as_str().unwrap(),
+    )
+}
+
+const PARSE_HINT: &str = "; send one JSON-RPC object per message (no NaN or Infinity, numbers within the double range, paired surrogates)";
+
+fn unreadable_lines_are_answered_and_the_server_goes_on(protocol: &str) {
+    let (mut s, _) = Raw::start(protocol);
+    let cases: Vec<(Vec<u8>, String)> = vec![
+        (b"{not json".to_vec(), format!("Parse error: key must be a string at line 1 column 2{PARSE_HINT}")),
+        (
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":NaN}"#.to_vec(),
+            format!("Parse error: expected value at line 1 column 45{PARSE_HINT}"),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":1e400}"#.to_vec(),
+            format!("Parse error: number out of range at line 1 column 49{PARSE_HINT}"),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":"\ud800"}"#.to_vec(),
+            format!("Parse error: unexpected end of hex escape at line 1 column 52{PARSE_HINT}"),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"pi\xffng\"}".to_vec(),
+            "Parse error: the message is not valid UTF-8 (bad byte at offset 36); send UTF-8 JSON".to_string(),
+        ),
+        (
+            vec![b'a'; 16 * 1024 * 1024 + 10],
+            "Parse error: the message is longer than 16 MiB and was discarded; send smaller requests".to_string(),
+        ),
+    ];
+    for (line, message) in cases {
+        let a = s.answer_to(&line);
+        assert_eq!(a["id"], Value::Null, "{a}");
+        assert_eq!(error(&a), (-32700, message.as_str()), "{protocol}");
+    }
+    // A JSON-RPC batch is not MCP.
+    let a = s.answer_to(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
+    assert_eq!(error(&a).0, -32600, "{a}");
+
+    // Bad `params` of tools/call: -32602 naming the field and the fix, with the request's id.
+    for (params, message) in [
+        (
+            json!({"name": "roll_dice", "arguments": [1, 2]}),
+            "Invalid params for tools/call: `params.arguments` must be a JSON object of the tool's fields (got an array), e.g. {\"expression\":\"2d6\"}; omit it or send {} for none",
+        ),
+        (
+            json!({"name": "roll_dice", "arguments": "expression=2d6"}),
+            "Invalid params for tools/call: `params.arguments` must be a JSON object of the tool's fields (got a string), e.g. {\"expression\":\"2d6\"}; omit it or send {} for none",
+        ),
+        (
+            json!({"arguments": {"expression": "2d6"}}),
+            "Invalid params for tools/call: `params.name` is missing: give the tool's name, e.g. {\"name\":\"roll_dice\",\"arguments\":{\"expression\":\"2d6\"}}",
+        ),
+        (
+            json!({"name": 5}),
+            "Invalid params for tools/call: `params.name` must be a string (got a number): the tool's name, e.g. \"roll_dice\"",
+        ),
+    ] {
+        let a = s.request("tools/call", params);
+        assert_eq!(error(&a), (-32602, message), "{protocol}");
+    }
+    // A cursor this server never gave is refused, on every list.
+    for method in [
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+    ] {
+        let a = s.request(method, json!({"cursor": "bogus"}));
+        assert_eq!(
+            error(&a),
+            (
+                -32602,
+                format!("Invalid params for {method}: unknown cursor 'bogus'; this server answers {method} in one page and gives no nextCursor: call it without `cursor`").as_str()
+            ),
+            "{protocol}"
+        );
+    }
+    // Still serving, with the seeded stream untouched by all of the above.
+    let a = s.request(
+        "tools/call",
+        json!({"name": "roll_dice", "arguments": {"expression": "3d6"}}),
+    );
+    assert_eq!(a["result"]["isError"], false, "{a}");
+    assert_eq!(
+        a["result"]["content"][0]["text"], "3d6: [3, 5, 6] = 14",
+        "{a}"
+    );
+    s.stop();
+}
+
+#[test]
+fn unreadable_lines_are_answered_in_the_initialize_era() {
+    unreadable_lines_are_answered_and_the_server_goes_on(LEGACY);
+}
+
+#[test]
+fn unreadable_lines_are_answered_in_2026_07_28() {
+    unreadable_lines_are_answered_and_the_server_goes_on(MODERN);
+}
+
+fn capabilities_and_log_level(protocol: &str) {
+    let (mut s, hello) = Raw::start(protocol);
+    // `initialize` (initialize era) and `server/discover` (2026-07-28) both answer them.
+    let caps = hello["result"]["capabilities"].clone();
+    assert_eq!(
+        caps,
+        json!({"logging": {}, "prompts": {}, "resources": {}, "tools": {"listChanged": true}}),
+        "{hello}"
+    );
+    // What is declared is served.
+    assert!(s.request("resources/list", json!({}))["result"]["resources"].is_array());
+    assert!(s.request("prompts/list", json!({}))["result"]["prompts"].is_array());
+    // Before setLevel the default filter (warn) hides debug lines; after it they appear.
+    let a = s.request(
+        "tools/call",
+        json!({"name": "roll_dice", "arguments": {"expression": "d4"}}),
+    );
+    assert_eq!(a["result"]["isError"], false);
+    let a = s.request("logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(a["result"], json!({}), "{a}");
+    let a = s.request(
+        "tools/call",
+        json!({"name": "roll_dice", "arguments": {"expression": "d6"}}),
+    );
+    assert_eq!(a["result"]["isError"], false);
+    let a = s.request("logging/setLevel", json!({"level": "error"}));
+    assert_eq!(a["result"], json!({}), "{a}");
+    let a = s.request(
+        "tools/call",
+        json!({"name": "roll_dice", "arguments": {"expression": "d8"}}),
+    );
+    assert_eq!(a["result"]["isError"], false);
+    let a = s.request("logging/setLevel", json!({"level": "loud"}));
+    assert_eq!(error(&a).0, -32602, "{a}");
+    let log = s.stop();
+    let calls: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("tabletop_server::mcp: call tool=roll_dice"))
+        .collect();
+    assert_eq!(
+        calls.len(),
+        1,
+        "only the call between debug and error is logged: {log}"
+    );
+    assert!(calls[0].contains("DEBUG"), "{log}");
+    assert!(log.contains("log level changed filter=\"debug\""), "{log}");
+    assert!(
+        !log.contains('\x1b'),
+        "piped logs carry no ANSI codes: {log:?}"
+    );
+}
+
+#[test]
+fn capabilities_are_served_and_set_level_works_in_the_initialize_era() {
+    capabilities_and_log_level(LEGACY);
+}
+
+#[test]
+fn capabilities_are_served_and_set_level_works_in_2026_07_28() {
+    capabilities_and_log_level(MODERN);
+}
