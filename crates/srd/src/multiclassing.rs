@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::model::AbilityMinimum;
 
 /// Multiclassing into (or out of) a class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Multiclassing {

@@ -8,6 +8,7 @@ use serde::Serialize;
 use tabletop_srd::Compendium;
 
 /// One category's counts.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// SRD entries.
@@ -22,6 +23,7 @@ pub struct Counts {
 
 /// Counts for every category, keyed `traits`, `features`, `spells`, `magicItems`,
 /// `monsterAbilities`, `backgrounds`, `feats`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Coverage {
     /// Per category.

@@ -65,6 +65,7 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 /// A number that may scale with the granting class's level or the character's scores.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Amount {
@@ -75,6 +76,7 @@ pub enum Amount {
 }
 
 /// The parts of a scaled [`Amount`]; absent parts add nothing.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AmountParts {
@@ -144,6 +146,7 @@ impl Amount {
 }
 
 /// Dice whose count or size may come from the class table (Sneak Attack, Martial Arts).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiceSpec {
@@ -172,6 +175,7 @@ impl DiceSpec {
 }
 
 /// When a damage rider may be added.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RiderWhen {
@@ -186,6 +190,7 @@ pub enum RiderWhen {
 }
 
 /// An action the feature offers.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ActionCost {
@@ -200,6 +205,7 @@ pub enum ActionCost {
 }
 
 /// What one feature use does when used through `use_special_ability`.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "does", rename_all = "snake_case")]
 pub enum Use {
@@ -230,6 +236,7 @@ pub enum Use {
 }
 
 /// One typed thing a source grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "grant", rename_all = "snake_case")]
 pub enum Grant {
@@ -384,6 +391,7 @@ pub enum Grant {
 }
 
 /// One catalog entry: grants, or narrative with a reason.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {

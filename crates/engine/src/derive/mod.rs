@@ -36,6 +36,7 @@ pub use refresh::{
 pub use resolve::{Resolved, ResolvedBackground, ResolvedClass, ResolvedRace, resolve};
 
 /// A character's sources: what it is made of. Nothing derivable is kept here.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Build {
@@ -70,6 +71,7 @@ pub struct Build {
 }
 
 /// Levels in one class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ClassLevels {
@@ -90,6 +92,7 @@ pub struct ClassLevels {
 }
 
 /// A custom class as given.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CustomClassSource {
@@ -106,6 +109,7 @@ pub struct CustomClassSource {
 }
 
 /// A custom race as given.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CustomRaceSource {
@@ -122,6 +126,7 @@ pub struct CustomRaceSource {
 }
 
 /// The choices sources ask for.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Choices {
@@ -142,6 +147,7 @@ pub struct Choices {
 }
 
 /// Manual overrides: each is shown as the source of the value it sets.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Overrides {
@@ -191,6 +197,7 @@ fn is_zero(n: &i32) -> bool {
 }
 
 /// A value and where it comes from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sourced<T> {
@@ -201,6 +208,7 @@ pub struct Sourced<T> {
 }
 
 /// An armor-class formula a source grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AcFormula {
@@ -215,6 +223,7 @@ pub struct AcFormula {
 }
 
 /// A speed bonus that depends on what is worn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpeedRule {
@@ -229,6 +238,7 @@ pub struct SpeedRule {
 }
 
 /// A resource with its derived maximum.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceSpec {
@@ -243,6 +253,7 @@ pub struct ResourceSpec {
 }
 
 /// A damage rider with its dice at the current level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RiderSpec {
@@ -259,6 +270,7 @@ pub struct RiderSpec {
 }
 
 /// An action a feature offers, its numbers resolved at the current level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActionSpec {
@@ -282,6 +294,7 @@ pub struct ActionSpec {
 }
 
 /// Everything the pipeline derives from a build, each value with its sources.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Derived {

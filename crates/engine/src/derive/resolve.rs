@@ -9,6 +9,7 @@ use tabletop_srd::Compendium;
 use super::Build;
 
 /// A race as its grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedRace {
@@ -35,6 +36,7 @@ pub struct ResolvedRace {
 }
 
 /// A class (levels in it) as its grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedClass {
@@ -61,6 +63,7 @@ pub struct ResolvedClass {
 }
 
 /// A background as its grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedBackground {
@@ -77,6 +80,7 @@ pub struct ResolvedBackground {
 }
 
 /// A build's sources as grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resolved {

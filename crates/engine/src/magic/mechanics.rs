@@ -550,19 +550,6 @@ pub fn persistent_level(caster: &Character, def: &SpellDef) -> Option<u8> {
         .and_then(|e| e.grant.as_ref()?.cast_level)
 }
 
-/// Ends the effects that last until the bearer is next attacked (Guiding Bolt's advantage,
-/// already applied to the roll being made); says so.
-pub fn spend_on_attacked(target: &mut Character) -> Vec<String> {
-    let mut lines = Vec::new();
-    target.effects.retain(|e| {
-        if e.ends_when_attacked {
-            lines.push(format!("{} on {} is used up", e.name, target.name));
-        }
-        !e.ends_when_attacked
-    });
-    lines
-}
-
 /// Riders on a hit or a failed save: advantage on the next attack, speed loss, prone, no
 /// reactions, a push (applied on the map by the caller), temporary HP.
 pub fn apply_riders(

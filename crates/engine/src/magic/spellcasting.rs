@@ -579,9 +579,7 @@ pub fn resolve(
             }
             let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
             call.record_roll(&out);
-            report
-                .lines
-                .extend(super::mechanics::spend_on_attacked(&mut target));
+            report.lines.extend(target.spend_on_attacked());
             let hit = out.success == Some(true);
             critical = hit && out.critical;
             tr.attack = Some(out.summary());

@@ -438,3 +438,19 @@ impl<'a> CharacterRef<'a> {
         Self { id, name }
     }
 }
+
+impl Character {
+    /// Ends the effects that last until the bearer is next attacked (Guiding Bolt's advantage,
+    /// already applied to the roll being made); says so.
+    pub fn spend_on_attacked(&mut self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let name = self.name.clone();
+        self.effects.retain(|e| {
+            if e.ends_when_attacked {
+                lines.push(format!("{} on {} is used up", e.name, name));
+            }
+            !e.ends_when_attacked
+        });
+        lines
+    }
+}

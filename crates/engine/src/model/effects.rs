@@ -142,6 +142,7 @@ pub struct ActiveEffect {
 }
 
 /// What a spell's effect carries beyond modifiers, from the spell catalog.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SpellGrant {

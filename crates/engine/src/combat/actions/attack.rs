@@ -455,7 +455,7 @@ pub fn strike(
     // Effects that last until the target is next attacked (Guiding Bolt) are used up.
     if target.effects.iter().any(|e| e.ends_when_attacked) {
         let mut t = combat::sheet(call, &target.id)?;
-        lines.extend(crate::magic::mechanics::spend_on_attacked(&mut t));
+        lines.extend(t.spend_on_attacked());
         combat::put_sheet(call, &t)?;
     }
     if sit.cover_bonus > 0 {

@@ -137,6 +137,8 @@ pub fn use_feature(
                 modifiers: mods,
                 duration: Duration::Rounds { remaining: *rounds },
                 ends_on: None,
+                ends_when_attacked: false,
+                grant: None,
             });
             lines.push(format!("for {rounds} round(s): {}", what.join("; ")));
             format!("{} uses {}", a.name, spec.name)
