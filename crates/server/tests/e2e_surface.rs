@@ -199,10 +199,6 @@ struct RawServer {
 }
 
 impl RawServer {
-    fn start(dir: &Path, protocol: &str) -> (Self, Value) {
-        Self::start_with(dir, protocol, &[])
-    }
-
     /// Starts the server with `flags` before `serve`.
     fn start_with(dir: &Path, protocol: &str, flags: &[&str]) -> (Self, Value) {
         let mut serve: Vec<&str> = flags.to_vec();
