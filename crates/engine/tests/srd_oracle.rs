@@ -25,17 +25,31 @@ use tabletop_rules::hp::HpMethod;
 /// Rules the engine does not follow yet: (pattern, reason). A pattern is
 /// `race/class/level/field` where any part may be `*`. Each must match at least one mismatch.
 const KNOWN_GAPS: &[(&str, &str)] = &[
+    // The oracle's own gaps: rules the engine now applies from the SRD that this separate reading
+    // does not model yet (not engine bugs; teach the oracle, then remove them).
+    (
+        "*/barbarian/20/abilities",
+        "oracle: Primal Champion (+4 STR and CON at barbarian 20) is not modelled here",
+    ),
+    (
+        "*/barbarian/20/max_hp",
+        "oracle: Primal Champion's +4 CON raises max HP; not modelled here",
+    ),
+    (
+        "*/monk/20/saves",
+        "oracle: Diamond Soul (proficiency in every save at monk 14) is not modelled here",
+    ),
+    (
+        "*/rogue/20/saves",
+        "oracle: Slippery Mind (WIS saves at rogue 15) is not modelled here",
+    ),
+    (
+        "half-elf/*/*/abilities",
+        "oracle: the half-elf's two chosen +1s (the engine picks them and says so) are not modelled here",
+    ),
     (
         "hill-dwarf/*/*/max_hp",
         "issue 16: Dwarven Toughness (+1 HP per level) is not applied",
-    ),
-    (
-        "hill-dwarf/*/*/resistances",
-        "issue 16: Dwarven Resilience (poison resistance) is not applied",
-    ),
-    (
-        "tiefling/*/*/resistances",
-        "issue 16: Hellish Resistance (fire resistance) is not applied",
     ),
     (
         "dragonborn-red/*/*/resistances",
@@ -44,18 +58,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     (
         "*/*/*/darkvision",
         "issue 16: Darkvision is only a feature name on the sheet, without its range (no senses)",
-    ),
-    (
-        "high-elf/*/*/race_skills",
-        "issue 16: Keen Senses (Perception proficiency) is not granted",
-    ),
-    (
-        "half-orc/*/*/race_skills",
-        "issue 16: Menacing (Intimidation proficiency) is not granted",
-    ),
-    (
-        "*/*/*/background_skills",
-        "issue 16: the background's skill proficiencies (Acolyte: Insight, Religion) are not granted",
     ),
 ];
 
