@@ -8,6 +8,10 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
+#[path = "../../../test-support/srd_env.rs"]
+#[allow(dead_code)]
+mod srd_env;
+
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_tabletop")
 }
@@ -50,6 +54,7 @@ impl Drop for Server {
 fn serve(dir: &Path) -> Server {
     let mut child = Command::new(exe())
         .env("TABLETOP_DATA_DIR", dir)
+        .env("TABLETOP_SRD_DIR", srd_env::srd_path())
         .args(["--seed", "7", "serve", "--http", "127.0.0.1:0"])
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
