@@ -231,6 +231,11 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "subrace",
             "validateOnly",
             "speed",
+            "abilityChoices",
+            "expertise",
+            "languages",
+            "fightingStyle",
+            "draconicAncestry",
         ],
     ),
     (
