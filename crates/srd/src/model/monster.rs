@@ -3,10 +3,8 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-#[allow(unused_imports)]
 use tabletop_rules::{Ability, Condition, DamageType, Size, Skill};
 
-#[allow(unused_imports)]
 use super::*;
 
 /// One armor-class entry of a monster.
