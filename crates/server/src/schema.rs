@@ -128,8 +128,8 @@ fn compact_field(v: &Value, keep_enum: bool, batch: bool) -> Value {
     }
     // An array's items: a short enum in full; `batch` items as objects (of the tool's own
     // fields); other item shapes are in the full schema.
-    match v.get("items") {
-        Some(items) => match items.get("enum") {
+    if let Some(items) = v.get("items") {
+        match items.get("enum") {
             Some(Value::Array(values)) if values.len() <= COMPACT_ENUM_MAX => {
                 m.insert("items".into(), serde_json::json!({ "enum": values }));
             }
@@ -137,8 +137,7 @@ fn compact_field(v: &Value, keep_enum: bool, batch: bool) -> Value {
                 m.insert("items".into(), serde_json::json!({ "type": "object" }));
             }
             _ => {}
-        },
-        None => {}
+        }
     }
     Value::Object(m)
 }

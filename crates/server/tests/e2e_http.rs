@@ -9,7 +9,6 @@ use std::process::{Child, Command, Stdio};
 use serde_json::{Value, json};
 
 #[path = "../../../test-support/srd_env.rs"]
-#[allow(dead_code)]
 mod srd_env;
 
 fn exe() -> &'static str {

@@ -524,7 +524,7 @@ mod tests {
                 + usize::from(e.narrative.is_some())
                 + usize::from(e.srd_data);
             assert!(
-                kinds >= 1 && !(e.narrative.is_some() && !e.grants.is_empty()),
+                kinds >= 1 && (e.narrative.is_none() || e.grants.is_empty()),
                 "{k}: give grants, srd_data or a narrative reason (not grants and narrative)"
             );
         }

@@ -456,36 +456,6 @@ fn magic(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bonuses_split_off_names() {
-        assert_eq!(split_bonus("Longsword +1"), Some(("Longsword".into(), 1)));
-        assert_eq!(split_bonus("+2 Shield"), Some(("Shield".into(), 2)));
-        assert_eq!(
-            split_bonus("Chain Mail, +3"),
-            Some(("Chain Mail".into(), 3))
-        );
-        assert_eq!(split_bonus("Longsword"), None);
-        assert_eq!(split_bonus("Longsword +7"), None);
-    }
-
-    #[test]
-    fn default_bases() {
-        assert_eq!(
-            default_base("Weapon (any sword), rare (requires attunement)"),
-            Some("longsword")
-        );
-        assert_eq!(
-            default_base("Armor (plate), very rare"),
-            Some("plate-armor")
-        );
-        assert_eq!(default_base("Wondrous item, rare"), None);
-    }
-}
-
 /// Moves names from the legacy `equipment` list into the inventory as items (SRD stats when the
 /// compendium knows the exact name), with ids derived from the character's so that reading and
 /// writing agree.
@@ -515,5 +485,35 @@ pub fn adopt_legacy(call: &crate::engine::Call<'_>, c: &mut crate::model::charac
         }
         item.id = id;
         c.inventory.items.push(item);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bonuses_split_off_names() {
+        assert_eq!(split_bonus("Longsword +1"), Some(("Longsword".into(), 1)));
+        assert_eq!(split_bonus("+2 Shield"), Some(("Shield".into(), 2)));
+        assert_eq!(
+            split_bonus("Chain Mail, +3"),
+            Some(("Chain Mail".into(), 3))
+        );
+        assert_eq!(split_bonus("Longsword"), None);
+        assert_eq!(split_bonus("Longsword +7"), None);
+    }
+
+    #[test]
+    fn default_bases() {
+        assert_eq!(
+            default_base("Weapon (any sword), rare (requires attunement)"),
+            Some("longsword")
+        );
+        assert_eq!(
+            default_base("Armor (plate), very rare"),
+            Some("plate-armor")
+        );
+        assert_eq!(default_base("Wondrous item, rare"), None);
     }
 }

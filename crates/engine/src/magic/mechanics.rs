@@ -265,9 +265,9 @@ fn hp_pool(
         store(call, caster, t, &p)?;
     }
     if cond == Condition::Unconscious {
-        report.lines.push(format!(
+        report.lines.push(
             "a sleeper wakes if it takes damage or someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
-        ));
+        .to_string());
     }
     Ok(())
 }

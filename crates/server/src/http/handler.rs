@@ -91,8 +91,7 @@ fn player_viewer(who: &Who) -> Result<Option<Viewer>, ErrorData> {
 impl ServerHandler for TableServer {
     fn get_info(&self) -> ServerConfig {
         // Same capabilities and instructions as stdio.
-        let probe = TabletopServer::info();
-        probe
+        TabletopServer::info()
     }
 
     async fn list_tools(
