@@ -283,7 +283,9 @@ pub fn manage_notes(
                 importance: a.importance.map(importance),
                 visibility: None,
             };
-            let n = engine.write("manage_notes", &raw, |call| table::add_note(call, draft))?;
+            let n = engine.write("manage_notes", &raw, |call| {
+                table::add_note(call, draft.clone())
+            })?;
             Ok(Reply::new(
                 format!("Added {}", render_world::note_line(&n)),
                 &n,
