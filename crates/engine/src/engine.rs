@@ -11,7 +11,7 @@ use crate::error::{EngineError, Result};
 use crate::model::event::{Change, EventDraft};
 use crate::store::{CampaignId, Store, StoreError, Transaction, Tx};
 
-/// How many times [`Engine::write`] runs a use case that keeps meeting write conflicts.
+/// How many times [`Engine::write_retrying`] runs a use case that keeps meeting write conflicts.
 pub const WRITE_ATTEMPTS: u32 = 5;
 
 /// How to open a campaign.
@@ -94,10 +94,25 @@ impl<S: Store> Engine<S> {
     /// returns. On error nothing is written.
     ///
     /// The transaction first holds the campaign ([`Tx::lock_campaign`]), so concurrent writers
-    /// of one campaign (other processes on a shared store) run one after the other. When the
-    /// store still reports a write conflict ([`StoreError::Busy`]), the whole use case is run
-    /// again on fresh state, up to [`WRITE_ATTEMPTS`] times, then the conflict is reported.
+    /// of one campaign (other processes on a shared store) run one after the other. A write
+    /// conflict the store still reports ([`StoreError::Busy`]) is returned as is ("the campaign
+    /// is busy … retry"); [`Engine::write_retrying`] runs the use case again instead.
     pub fn write<R>(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        f: impl FnOnce(&mut Call<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut f = Some(f);
+        self.write_once(tool, args, &mut |call| match f.take() {
+            Some(f) => f(call),
+            None => Err(EngineError::Rule("internal: a use case ran twice".into())),
+        })
+    }
+
+    /// Like [`Engine::write`], but a write conflict ([`StoreError::Busy`]) runs the whole use
+    /// case again on fresh state, up to [`WRITE_ATTEMPTS`] times, before it is reported.
+    pub fn write_retrying<R>(
         &mut self,
         tool: &str,
         args: &Value,
@@ -108,7 +123,7 @@ impl<S: Store> Engine<S> {
             match self.write_once(tool, args, &mut f) {
                 Err(EngineError::Store(e)) if e.is_conflict() && attempt < WRITE_ATTEMPTS => {
                     tracing::debug!(tool, attempt, "write conflict, running the call again: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(2 * attempt as u64));
+                    std::thread::sleep(std::time::Duration::from_millis(2 * u64::from(attempt)));
                     attempt += 1;
                 }
                 other => return other,

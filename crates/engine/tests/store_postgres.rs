@@ -165,16 +165,17 @@ fn writers_on_one_campaign_from_several_connections_lose_nothing() {
     let id = create(&mut first, "Brom");
     drop(first);
     let threads: Vec<_> = (0..4)
-        .map(|_| {
+        .map(|w| {
             let url = url.clone();
             let id = id.clone();
             std::thread::spawn(move || {
                 let mut e = open(&url, None);
-                for _ in 0..25 {
+                for i in 0..25 {
                     e.write("update_character", &json!({}), |call| {
                         let mut c = call.tx_ref().character(call.campaign(), &id)?.unwrap();
-                        c.xp += 1;
-                        call.tx().put_character(call.campaign(), &c)?;
+                        c.equipment.push(format!("w{w}-{i}"));
+                        let campaign = call.campaign();
+                        call.tx().put_character(campaign, &c)?;
                         Ok(())
                     })
                     .unwrap();
@@ -186,10 +187,21 @@ fn writers_on_one_campaign_from_several_connections_lose_nothing() {
         t.join().unwrap();
     }
     let mut e = open(&url, None);
-    let xp = e
-        .read(|call| Ok(call.tx_ref().character(call.campaign(), &id)?.unwrap().xp))
+    let mut got = e
+        .read(|call| {
+            Ok(call
+                .tx_ref()
+                .character(call.campaign(), &id)?
+                .unwrap()
+                .equipment)
+        })
         .unwrap();
-    assert_eq!(xp, 100, "every one of the 100 increments is there");
+    got.sort();
+    let mut want: Vec<String> = (0..4)
+        .flat_map(|w| (0..25).map(move |i| format!("w{w}-{i}")))
+        .collect();
+    want.sort();
+    assert_eq!(got, want, "every one of the 100 writes is there");
     assert_eq!(
         count(
             &url,
@@ -212,4 +224,71 @@ fn a_read_transaction_cannot_write() {
     let mut tx = store.begin(true).unwrap();
     tx.ensure_campaign("x").unwrap();
     tx.commit().unwrap();
+}
+
+#[test]
+fn a_deadlock_between_two_writers_is_retried_by_running_the_call_again() {
+    let Some(url) = pg_env::fresh_database("pg_deadlock_retry") else {
+        return;
+    };
+    let open_named = |name: &str| {
+        Engine::open(
+            PgStore::open(&url).unwrap(),
+            name,
+            EngineOptions {
+                seed: Some(1),
+                compendium: tabletop_engine::compendium::CompendiumSource::none(),
+            },
+        )
+        .unwrap()
+    };
+    let mut a = open_named("a");
+    let b = open_named("b");
+    let id_of = |e: &mut Engine<PgStore>, name: &str| {
+        let name = name.to_string();
+        e.admin(move |tx| Ok(tx.find_campaign(&name)?.unwrap()))
+            .unwrap()
+    };
+    let (ida, idb) = (id_of(&mut a, "a"), id_of(&mut a, "b"));
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let attempts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let run = |mut e: Engine<PgStore>, other: tabletop_engine::store::CampaignId| {
+        let barrier = barrier.clone();
+        let attempts = attempts.clone();
+        std::thread::spawn(move || {
+            let mut first = true;
+            e.write_retrying("cross", &json!({}), |call| {
+                attempts.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                // Each holds its own campaign; the first time both then reach for the other's.
+                if std::mem::take(&mut first) {
+                    barrier.wait();
+                }
+                call.tx().set_rng_state(other, "{}")?;
+                Ok(())
+            })
+        })
+    };
+    let ta = run(a, idb);
+    let tb = run(b, ida);
+    let (ra, rb) = (ta.join().unwrap(), tb.join().unwrap());
+    assert!(ra.is_ok() && rb.is_ok(), "{ra:?} {rb:?}");
+    assert_eq!(
+        attempts.load(std::sync::atomic::Ordering::SeqCst),
+        3,
+        "the writer PostgreSQL chose as the deadlock victim ran its whole call again"
+    );
+    assert_eq!(
+        count(&url, "SELECT COUNT(*) FROM events WHERE tool = 'cross'"),
+        2
+    );
+}
+
+#[test]
+fn a_conflict_that_outlasts_the_retries_says_the_campaign_is_busy() {
+    let text = StoreError::Busy("40P01: deadlock detected".into()).to_string();
+    assert_eq!(
+        text,
+        "the campaign is busy (other servers are writing to it at the same time: 40P01: \
+         deadlock detected); nothing of this call was written, retry it"
+    );
 }

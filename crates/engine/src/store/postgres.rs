@@ -31,6 +31,7 @@ use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{StoreError, Transaction};
 
+mod rows;
 mod search;
 mod tx;
 
@@ -175,7 +176,7 @@ impl PgStore {
         let known = MIGRATIONS.last().map_or(0, |m| m.0);
         let conn = self.connect()?;
         let run = |sql: &str| wait(conn.client.batch_execute(sql)).map_err(pg_error);
-        run("BEGIN; SELECT pg_advisory_xact_lock(7361626c65746f70);
+        run("BEGIN; SELECT pg_advisory_xact_lock(7361626);
              CREATE TABLE IF NOT EXISTS tabletop_schema (version BIGINT NOT NULL);
              INSERT INTO tabletop_schema (version)
                  SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM tabletop_schema);")?;
@@ -308,15 +309,13 @@ fn detail(e: &tokio_postgres::Error) -> String {
 /// `postgres://user:secret@host/db` → `postgres://user:***@host/db` (key=value strings: the
 /// `password=` value).
 pub fn hide_password(url: &str) -> String {
-    if let Some(rest) = url
-        .strip_prefix("postgres://")
-        .or_else(|| url.strip_prefix("postgresql://"))
-    {
-        let scheme = &url[..url.len() - rest.len()];
-        if let Some(at) = rest.rfind('@') {
-            let (userinfo, host) = rest.split_at(at);
+    if let Some(start) = url.find("://").map(|i| i + 3) {
+        let rest = &url[start..];
+        let authority = rest.find('/').map_or(rest, |i| &rest[..i]);
+        if let Some(at) = authority.rfind('@') {
+            let userinfo = &authority[..at];
             if let Some(colon) = userinfo.find(':') {
-                return format!("{scheme}{}:***{host}", &userinfo[..colon]);
+                return format!("{}{}:***{}", &url[..start], &userinfo[..colon], &rest[at..]);
             }
         }
         return url.to_string();
@@ -344,6 +343,10 @@ mod tests {
         assert_eq!(
             super::hide_password("postgres://ana@db/tt"),
             "postgres://ana@db/tt"
+        );
+        assert_eq!(
+            super::hide_password("mysql://ana:pw@db/tt"),
+            "mysql://ana:***@db/tt"
         );
         assert_eq!(
             super::hide_password("host=db password=x user=y"),

@@ -283,9 +283,7 @@ pub fn manage_notes(
                 importance: a.importance.map(importance),
                 visibility: None,
             };
-            let n = engine.write("manage_notes", &raw, |call| {
-                table::add_note(call, draft.clone())
-            })?;
+            let n = engine.write("manage_notes", &raw, |call| table::add_note(call, draft))?;
             Ok(Reply::new(
                 format!("Added {}", render_world::note_line(&n)),
                 &n,

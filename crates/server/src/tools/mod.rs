@@ -78,7 +78,7 @@ pub fn invoke<A: DeserializeOwned>(
     };
     Ok(match access {
         Access::Read => engine.read(|call| run(call, take()?))?,
-        Access::Write => engine.write(tool, raw, |call| run(call, take()?))?,
+        Access::Write => engine.write_retrying(tool, raw, |call| run(call, take()?))?,
     })
 }
 
@@ -130,7 +130,7 @@ pub fn invoke_batch<A: DeserializeOwned>(
     };
     let results = match access {
         Access::Read => engine.read(body)?,
-        Access::Write => engine.write(tool, raw, body)?,
+        Access::Write => engine.write_retrying(tool, raw, body)?,
     };
     let ok = results.iter().filter(|r| r.is_ok()).count();
     let mut text = format!("Batch: {ok} of {} succeeded.", results.len());
