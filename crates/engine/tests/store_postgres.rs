@@ -115,10 +115,8 @@ fn a_connection_lost_in_the_middle_of_a_call_writes_nothing_and_the_next_call_re
     };
     let mut e = open(&url, Some(3));
     let id = create(&mut e, "Brom");
-    let kill = format!(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-         WHERE datname = current_database() AND pid <> pg_backend_pid()"
-    );
+    let kill = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND pid <> pg_backend_pid()";
     let err = e
         .write("update_character", &json!({}), |call| {
             let out = update_character(
@@ -130,7 +128,7 @@ fn a_connection_lost_in_the_middle_of_a_call_writes_nothing_and_the_next_call_re
                 },
             )?;
             // The server drops this connection after the change, before the commit.
-            pg_env::execute(&url, &kill).unwrap();
+            pg_env::execute(&url, kill).unwrap();
             Ok(out)
         })
         .err()
