@@ -7,6 +7,7 @@
 //! special, legendary and lair actions) and [`spell`] (cast_spell).
 
 pub mod attack;
+pub mod costs;
 pub mod economy;
 pub mod movement;
 pub mod profile;
