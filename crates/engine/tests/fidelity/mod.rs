@@ -154,6 +154,49 @@ impl Table {
         }
     }
 
+    /// roll_death_save for `who`.
+    pub fn death_save(
+        &mut self,
+        who: &str,
+        force: bool,
+    ) -> Result<tabletop_engine::combat::death::DeathSaveOutcome, EngineError> {
+        let id = self.ids[who].clone();
+        self.e.write("roll_death_save", &json!({}), |call| {
+            tabletop_engine::combat::death::roll_death_save(
+                call,
+                CharacterRef::new(Some(&id), None),
+                force,
+            )
+        })
+    }
+
+    /// advance_turn (reminders, not automatic death saves).
+    pub fn advance(&mut self) -> tabletop_engine::combat::turn::TurnReport {
+        self.e
+            .write("advance_turn", &json!({}), |call| {
+                tabletop_engine::combat::turn::advance_turn(
+                    call,
+                    &tabletop_engine::combat::turn::AdvanceRequest::default(),
+                )
+            })
+            .unwrap()
+    }
+
+    /// DM damage of `amount` (dice or a number) to `who`.
+    pub fn hurt(&mut self, who: &str, amount: &str) -> ActionOutcome {
+        self.act(json!({"actionType": "damage", "targetName": who, "amount": amount, "damageType": "bludgeoning"}))
+            .unwrap()
+    }
+
+    /// The names of `who`'s conditions.
+    pub fn conditions(&mut self, who: &str) -> Vec<String> {
+        self.sheet(who)
+            .conditions
+            .iter()
+            .map(|c| format!("{:?}", c.condition))
+            .collect()
+    }
+
     /// A sheet by name.
     pub fn sheet(&mut self, who: &str) -> Character {
         let id = self.ids[who].clone();
