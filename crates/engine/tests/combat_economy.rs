@@ -62,11 +62,12 @@ fn a_third_attack_needs_force_whatever_its_label_and_action_surge_gives_two_more
             "attack costs an action by the rules and no rule lets Rook take it as nothing (free){ATTACK_HINT}"
         )]
     );
-    // The forced line is in the encounter log too.
-    let log = t.enc().log.last().unwrap().text.clone();
-    assert!(
-        log.ends_with("[forced: attack costs an action by the rules and no rule lets Rook take it as nothing (free); the Attack action's attacks (Extra Attack, Action Surge) each cost the action]"),
-        "{log}"
+    // The forced line is in the encounter log too, naming the attacker.
+    assert_eq!(
+        t.enc().log.last().unwrap().text,
+        format!(
+            "Rook: Hit! Ogre takes 5 slashing (48 → 43 HP). [forced: attack costs an action by the rules and no rule lets Rook take it as nothing (free){ATTACK_HINT}]"
+        )
     );
     // Next turn: two attacks, Action Surge, two more, and a fifth is refused.
     t.turn_of("Rook");
@@ -250,4 +251,27 @@ fn off_turn_only_the_reactions_a_rule_offers() {
             .economy
             .reaction
     );
+}
+
+#[test]
+fn caller_numbers_are_checked_not_wrapped() {
+    let Some(mut t) = ogre_fight(16, (3, 2)) else {
+        return;
+    };
+    t.arm("Rook", "Longsword");
+    let r = json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Longsword", "bonus": 2147483647});
+    assert_eq!(
+        t.refused(r),
+        "bonus: a situational bonus is between -100 and 100 (got 2147483647); give the creature's real numbers on its sheet"
+    );
+    let hp = t.sheet("Rook").hp;
+    assert_eq!(
+        t.refused(json!({"actionType": "damage", "targetName": "Rook", "amount": "-5"})),
+        "amount: the damage came to -5 (-5: -5 = -5); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
+    );
+    assert_eq!(
+        t.refused(json!({"actionType": "heal", "targetName": "Rook", "amount": "1d4-9"})),
+        "amount: the healing came to -6 (1d4 - 9: [3] - 9 = -6); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
+    );
+    assert_eq!(t.sheet("Rook").hp, hp, "nothing applied");
 }

@@ -873,6 +873,16 @@ fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> R
     };
     let roll = dice::parse(amount)?.roll(call.rng()?)?;
     call.record_roll(&roll);
+    if roll.total < 0 {
+        return Err(EngineError::invalid(
+            "amount",
+            format!(
+                "the {what} came to {} ({}); it must be 0 or more (to undo damage, heal; to undo healing, damage)",
+                roll.total,
+                roll.summary()
+            ),
+        ));
+    }
     Ok(roll)
 }
 
