@@ -270,8 +270,8 @@ fn caller_numbers_are_checked_not_wrapped() {
         "amount: the damage came to -5 (-5: -5 = -5); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
     );
     assert_eq!(
-        t.refused(json!({"actionType": "heal", "targetName": "Rook", "amount": "1d4-9"})),
-        "amount: the healing came to -6 (1d4 - 9: [3] - 9 = -6); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
+        t.refused(json!({"actionType": "heal", "targetName": "Rook", "amount": "-2"})),
+        "amount: the healing came to -2 (-2: -2 = -2); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
     );
     assert_eq!(t.sheet("Rook").hp, hp, "nothing applied");
 }
