@@ -303,6 +303,10 @@ pub fn damage(
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;
     c.dead = r.dead;
+    if r.add_conditions.contains(&Condition::Unconscious) {
+        // An unconscious creature falls prone (and is still prone when it wakes).
+        lie_prone(c);
+    }
     for cond in &r.add_conditions {
         if !c.has_condition(*cond) {
             c.conditions.push(ConditionEntry {
@@ -333,6 +337,20 @@ fn wake(c: &mut Character) {
     c.conditions
         .retain(|e| !(e.condition == Condition::Unconscious && e.source == ZERO_HP_SOURCE));
     c.death_saves = Default::default();
+    // It wakes up on the ground.
+    lie_prone(c);
+}
+
+/// Makes `c` prone (fallen at 0 HP) unless it already is.
+pub fn lie_prone(c: &mut Character) {
+    if !c.has_condition(Condition::Prone) {
+        c.conditions.push(ConditionEntry {
+            condition: Condition::Prone,
+            level: None,
+            source: ZERO_HP_SOURCE.into(),
+            duration: None,
+        });
+    }
 }
 
 fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) -> Result<()> {

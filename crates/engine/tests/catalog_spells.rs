@@ -533,7 +533,7 @@ fn revivify_spare_the_dying_and_counterspell() {
     let out = cast(&mut e, &bran, "Revivify", |r| r.target = who(&kell)).unwrap();
     assert_eq!(
         out.headline,
-        "Revivify (3rd level): Kell returns to life with 1 HP."
+        "Revivify (3rd level): Kell returns to life with 1 HP, prone."
     );
     assert!(
         out.lines.iter().any(|l| l.contains(

@@ -545,7 +545,13 @@ fn fire_breath_saves_each_target_in_the_cone_and_is_refused_while_spent() {
     );
     // Spent: refused until it recharges, even for the DM without force.
     r.force = false;
-    r.action_cost = Some(ActionCost::Reaction);
+    // A fresh action (its next turn), so only the recharge stands in the way.
+    f.edit(|enc| {
+        enc.order
+            .iter_mut()
+            .for_each(|c| c.economy = Default::default());
+        enc.turn = enc.order.iter().position(|c| c.name == "Gob").unwrap();
+    });
     let e = err_text(f.act(r));
     assert!(e.contains("spent until it recharges"), "{e}");
 }
@@ -571,7 +577,12 @@ fn per_day_abilities_are_counted() {
     let (failed, _) = damage_of(&out.details, &thorn);
     assert_eq!(f.sheet(&thorn).has_condition(Condition::Poisoned), failed);
     r.force = false;
-    r.action_cost = Some(ActionCost::Reaction);
+    f.edit(|enc| {
+        enc.order
+            .iter_mut()
+            .for_each(|c| c.economy = Default::default());
+        enc.turn = enc.order.iter().position(|c| c.name == "Gob").unwrap();
+    });
     let e = err_text(f.act(r));
     assert!(e.contains("1 of 1 times"), "{e}");
 }

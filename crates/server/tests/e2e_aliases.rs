@@ -197,9 +197,9 @@ fn sample(legacy: &str) -> Option<Value> {
         }),
         // Combat (the fight set up before the loop: Scout's turn, Dummy adjacent).
         "resolve_attack" => json!({"attackerName": "Scout", "targetName": "Dummy"}),
-        // A reaction attack by Dummy (off-turn); its only attack is named.
+        // An off-turn attack by Dummy no rule offers (the DM forces it); its only attack is named.
         "execute_multiattack" => {
-            json!({"attackerName": "Dummy", "targetName": "Scout", "weapon": "Claw", "actionCost": "reaction"})
+            json!({"attackerName": "Dummy", "targetName": "Scout", "weapon": "Claw", "actionCost": "reaction", "force": true})
         }
         "execute_combat_action" => {
             json!({"action": "damage", "targetName": "Dummy", "amount": 2, "damageType": "fire"})

@@ -222,9 +222,10 @@ pub fn apply(
     }
     crate::combat::put_sheet(call, &t)?;
     call.record_change("character", &t.id, lines.join("; "));
-    if t.dead && e.map.creature(&t.id).is_some() {
-        e.map.remove_creature(&t.id)?;
-        lines.push(format!("{} is dead and taken off the map.", t.name));
+    if t.dead
+        && let Some(line) = crate::combat::bodies::lay_body(e, &t.id, &t.name)?
+    {
+        lines.push(line);
     }
     let (round, turn) = (e.round, e.turn);
     if let Some(a) = e.auras.get_mut(index) {

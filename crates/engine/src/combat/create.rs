@@ -597,6 +597,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
             sneak_attack_turn: None,
+            death_save_turn: None,
         },
         InitiativeRoll {
             name: c.name.clone(),
@@ -694,6 +695,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         difficulty,
         auras: Vec::new(),
         grappled: Default::default(),
+        bodies: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

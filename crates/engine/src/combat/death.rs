@@ -95,8 +95,26 @@ pub fn roll_death_save(
     let mut c = resolve(call, who)?;
     check_can_roll(&c)?;
     let mut forced = Vec::new();
+    let mut in_fight = None;
     if let Some(enc_id) = super::active_encounter_of(call, &c.id)? {
         let enc = super::load(call, Some(&enc_id))?;
+        // One death save per turn: the one at the start of the creature's own turn.
+        let now = (enc.round, enc.turn);
+        if enc
+            .combatant(&c.id)
+            .is_some_and(|cb| cb.death_save_turn == Some(now))
+        {
+            let why = format!(
+                "{} has already rolled its death save this turn (one per turn, at the start of its own); advance_turn to its next turn",
+                c.name
+            );
+            if !force {
+                return Err(EngineError::Rule(format!(
+                    "{why} (pass force: true to roll again)"
+                )));
+            }
+            forced.push(why);
+        }
         let current = enc
             .current()
             .map(|x| (x.character_id.clone(), x.name.clone()));
@@ -114,9 +132,23 @@ pub fn roll_death_save(
             }
             forced.push(why);
         }
+        in_fight = Some(enc);
     }
     let mut changes = Vec::new();
     let result = roll_on(call, &mut c, &mut changes)?;
+    if let Some(mut enc) = in_fight {
+        let now = (enc.round, enc.turn);
+        if let Some(cb) = enc.combatant_mut(&c.id) {
+            cb.death_save_turn = Some(now);
+        }
+        // Three failures: the body stays where it fell, out of the initiative.
+        if c.dead
+            && let Some(line) = super::bodies::lay_body(&mut enc, &c.id, &c.name)?
+        {
+            changes.push(line);
+        }
+        super::save(call, &enc)?;
+    }
     super::put_sheet(call, &c)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(DeathSaveOutcome {

@@ -56,8 +56,11 @@ impl TerrainKind {
 /// A `modify_terrain` request.
 #[derive(Debug, Clone, Default)]
 pub struct TerrainRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// add, remove or clear.
     pub operation: TerrainOp,
     /// The terrain (required for add).
@@ -183,7 +186,20 @@ fn forget_timed(e: &mut Encounter, squares: &[Position]) {
 
 /// Adds, removes or clears terrain on the encounter's map.
 pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<TerrainOutcome> {
-    let mut e = super::load_active(call, req.encounter_id.as_deref())?;
+    let (mut e, scratch_note) = crate::combat::spatial::scratch::map_to_change(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
+    if req.rounds.is_some() && !e.is_active() {
+        return Err(EngineError::invalid(
+            "rounds",
+            format!(
+                "{} is not a running fight, so no rounds pass on its map; change the terrain for good (omit rounds)",
+                e.id
+            ),
+        ));
+    }
     if req.rounds.is_some() && req.operation != TerrainOp::Add {
         return Err(EngineError::invalid(
             "rounds",
@@ -308,6 +324,10 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
                 None,
             )
         }
+    };
+    let headline = match scratch_note {
+        Some(n) => format!("{headline} {n}"),
+        None => headline,
     };
     e.log(headline.clone());
     super::save(call, &e)?;

@@ -360,6 +360,15 @@ fn start_of_turn(
             ));
         } else if auto_death_saves {
             let r = super::death::roll_on(call, &mut c, lines)?;
+            let now = (enc.round, enc.turn);
+            if let Some(cb) = enc.combatant_mut(&id) {
+                cb.death_save_turn = Some(now);
+            }
+            if c.dead
+                && let Some(line) = super::bodies::lay_body(enc, &c.id, &c.name)?
+            {
+                lines.push(line);
+            }
             super::put_sheet(call, &c)?;
             call.record_change("character", &c.id, r.summary());
             report.death_save = Some(r);

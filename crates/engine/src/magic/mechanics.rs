@@ -406,14 +406,13 @@ fn revive(
         t.hp = if e.full_hp { max } else { 1 };
         t.conditions
             .retain(|c| c.condition != Condition::Unconscious);
-        let p = format!("{} returns to life with {} HP", t.name, t.hp);
+        // It comes back lying where it fell.
+        crate::update::lie_prone(&mut t);
+        let p = format!("{} returns to life with {} HP, prone", t.name, t.hp);
         let mut tr = push_target(report, &t, p.clone());
         tr.healed = Some(t.hp);
         report.targets.push(tr);
         store(call, caster, t, &p)?;
-        report.lines.push(
-            "a creature taken off the map at death goes back with manage_encounter (add)".into(),
-        );
     }
     Ok(())
 }

@@ -170,6 +170,25 @@ pub struct Combatant {
     /// The (round, turn) in which it last added Sneak Attack (once per turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sneak_attack_turn: Option<(u32, usize)>,
+    /// The (round, turn) in which it last rolled a death save (once per turn, its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub death_save_turn: Option<(u32, usize)>,
+}
+
+/// A dead creature's body: off the initiative and out of the way on the map (it blocks no
+/// one), but still where it fell, for revival, looting and distances.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Body {
+    /// The dead character's id.
+    pub id: String,
+    /// Its name when it fell.
+    pub name: String,
+    /// The top-left square of the space it fell in.
+    pub position: Position,
+    /// Its size.
+    pub size: tabletop_rules::Size,
 }
 
 /// A terrain change that expires.
@@ -265,6 +284,9 @@ pub struct Encounter {
     /// may break (see `tactics::contest::release_broken_grapples`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub grappled: std::collections::BTreeSet<String>,
+    /// The bodies of the dead, where they fell (see `combat::bodies`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<Body>,
 }
 
 impl Encounter {

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tabletop_engine::combat::actions::Who;
+use tabletop_engine::combat::create::TerrainSpec;
 use tabletop_engine::combat::spatial::Point;
 use tabletop_engine::combat::spatial::area::{AoeRequest, calculate_aoe};
 use tabletop_engine::combat::spatial::measure::{MeasureRequest, measure_distance};
@@ -43,6 +44,38 @@ impl From<MetricArg> for Metric {
     }
 }
 
+/// A scratch map for spatial questions outside an encounter (default 20×20 open squares).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ScratchMapArg {
+    /// Squares (default 20; max 200).
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub walls: Option<Vec<Position>>,
+    pub obstacles: Option<Vec<Position>>,
+    /// Half-height cover.
+    pub low_walls: Option<Vec<Position>>,
+    pub difficult: Option<Vec<Position>>,
+    pub water: Option<Vec<Position>>,
+    pub lighting: Option<super::combat::LightArg>,
+}
+
+impl ScratchMapArg {
+    fn spec(self) -> TerrainSpec {
+        TerrainSpec {
+            width: self.width,
+            height: self.height,
+            walls: self.walls.unwrap_or_default(),
+            obstacles: self.obstacles.unwrap_or_default(),
+            low_walls: self.low_walls.unwrap_or_default(),
+            difficult: self.difficult.unwrap_or_default(),
+            water: self.water.unwrap_or_default(),
+            hazards: Vec::new(),
+            lighting: self.lighting.map(Into::into),
+        }
+    }
+}
+
 fn point(square: Option<Position>, id: Option<String>, name: Option<String>) -> Point {
     Point {
         square,
@@ -55,6 +88,8 @@ fn point(square: Option<Position>, id: Option<String>, name: Option<String>) -> 
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MeasureArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// Square {x, y, z?} (or fromId/fromName).
     pub from: Option<Position>,
     pub from_id: Option<String>,
@@ -73,6 +108,7 @@ fn run_measure(call: &mut Call<'_>, a: MeasureArgs) -> Result<Reply, EngineError
         call,
         &MeasureRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             from: point(a.from, a.from_id, a.from_name),
             to: point(a.to, a.to_id, a.to_name),
             metric: a.mode.map(Into::into).unwrap_or_default(),
@@ -125,6 +161,8 @@ arg_enum! {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AoeArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     pub shape: ShapeArg,
     /// Radius (sphere, cylinder), length (cone, line) or side (cube), ft.
     pub size_ft: i32,
@@ -153,6 +191,7 @@ fn run_aoe(call: &mut Call<'_>, a: AoeArgs) -> Result<Reply, EngineError> {
         call,
         &AoeRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             shape: ShapeArg::KEYS[a.shape as usize].to_string(),
             size_ft: a.size_ft,
             height_ft: a.height_ft,
@@ -275,6 +314,8 @@ pub(crate) fn legacy_aoe(args: &mut Map<String, Value>) -> Result<(), ToolError>
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SightArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// Viewer square (or fromId/fromName).
     pub from: Option<Position>,
     pub from_id: Option<String>,
@@ -291,6 +332,7 @@ fn run_sight(call: &mut Call<'_>, a: SightArgs) -> Result<Reply, EngineError> {
         call,
         &SightRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             from: point(a.from, a.from_id, a.from_name),
             to: point(a.to, a.to_id, a.to_name),
             creatures_block: a.creatures_block.unwrap_or(false),
@@ -304,6 +346,8 @@ fn run_sight(call: &mut Call<'_>, a: SightArgs) -> Result<Reply, EngineError> {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CoverArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// Attacker square (or fromId/fromName).
     pub from: Option<Position>,
     pub from_id: Option<String>,
@@ -321,6 +365,7 @@ fn run_cover(call: &mut Call<'_>, a: CoverArgs) -> Result<Reply, EngineError> {
         call,
         &CoverRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             from: point(a.from, a.from_id, a.from_name),
             to: point(a.to, a.to_id, a.to_name),
             creatures_give_cover: a.creatures_give_cover.unwrap_or(false),
@@ -344,6 +389,8 @@ arg_enum! {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PropArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// place (default with position), remove, update, move, list.
     pub operation: Option<PropOpArg>,
     /// Id or name (remove, update, move); optional id for place.
@@ -382,6 +429,7 @@ fn run_prop(call: &mut Call<'_>, a: PropArgs) -> Result<Reply, EngineError> {
         call,
         &PropRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             operation,
             prop_id: a.prop_id,
             fields: PropFields {
@@ -486,6 +534,8 @@ arg_enum! {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MovementArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// path (default), reach, adjacent.
     pub mode: Option<MoveModeArg>,
     pub mover_id: Option<String>,
@@ -506,6 +556,7 @@ fn run_movement(call: &mut Call<'_>, a: MovementArgs) -> Result<Reply, EngineErr
         call,
         &MovementRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             mode: match a.mode {
                 Some(MoveModeArg::Reach) => MoveMode::Reach,
                 Some(MoveModeArg::Adjacent) => MoveMode::Adjacent,
@@ -590,6 +641,8 @@ fn rect(r: &RectArg, field: &str) -> Result<(Position, Position), EngineError> {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TerrainArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// add (default), remove, clear (whole map).
     pub operation: Option<TerrainOpArg>,
     pub terrain: Option<TerrainArg>,
@@ -612,6 +665,7 @@ fn run_terrain(call: &mut Call<'_>, a: TerrainArgs) -> Result<Reply, EngineError
         call,
         &TerrainRequest {
             encounter_id: a.encounter_id,
+            scratch: a.scratch_map.map(ScratchMapArg::spec),
             operation: match a.operation {
                 Some(TerrainOpArg::Remove) => TerrainOp::Remove,
                 Some(TerrainOpArg::Clear) => TerrainOp::Clear,
@@ -716,6 +770,8 @@ arg_enum! {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RenderArgs {
     pub encounter_id: Option<String>,
+    /// A scratch map (no encounter needed): plain squares with this terrain.
+    pub scratch_map: Option<ScratchMapArg>,
     /// text (default) or png (an image).
     pub format: Option<FormatArg>,
     pub viewport: Option<RectArg>,
@@ -745,6 +801,7 @@ fn run_render(call: &mut Call<'_>, a: RenderArgs) -> Result<Reply, EngineError> 
     };
     let req = RenderRequest {
         encounter_id: a.encounter_id,
+        scratch: a.scratch_map.map(ScratchMapArg::spec),
         viewport,
         focus: Who {
             id: a.focus_id,

@@ -338,9 +338,10 @@ pub fn apply_damage_to(
     concentration::enforce(call, &mut t, lines)?;
     combat::put_sheet(call, &t)?;
     call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
-    if t.dead && enc.map.creature(&t.id).is_some() {
-        enc.map.remove_creature(&t.id)?;
-        lines.push(format!("{} is dead and taken off the map.", t.name));
+    if t.dead
+        && let Some(line) = crate::combat::bodies::lay_body(enc, &t.id, &t.name)?
+    {
+        lines.push(line);
     }
     Ok((r, check, t))
 }
@@ -872,6 +873,16 @@ fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> R
     };
     let roll = dice::parse(amount)?.roll(call.rng()?)?;
     call.record_roll(&roll);
+    if roll.total < 0 {
+        return Err(EngineError::invalid(
+            "amount",
+            format!(
+                "the {what} came to {} ({}); it must be 0 or more (to undo damage, heal; to undo healing, damage)",
+                roll.total,
+                roll.summary()
+            ),
+        ));
+    }
     Ok(roll)
 }
 

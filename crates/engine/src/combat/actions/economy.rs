@@ -86,18 +86,32 @@ pub fn begin<'r>(
     )?
     .clone();
     let actor = crate::combat::sheet(call, &combatant.character_id)?;
-    // A class feature costs what it says (Rage and Second Wind: a bonus action).
-    if req.action_cost.is_none()
-        && t == ActionType::UseSpecialAbility
-        && let Some(c) = crate::derive::feature_cost(&actor, req.ability_name.as_deref())
-    {
-        use crate::catalog::ActionCost as K;
-        cost = match c {
-            K::Action => ActionCost::Action,
-            K::BonusAction => ActionCost::BonusAction,
-            K::Reaction => ActionCost::Reaction,
-            K::Free => ActionCost::Free,
-        };
+    // The rules' cost (a class feature's or a spell's own); another cost only where a rule
+    // offers it (Cunning Action, a readied action, …), else with force.
+    if !dm_action {
+        let base = super::costs::rule_cost(call, &actor, req, t);
+        cost = base;
+        if let Some(asked) = req.action_cost
+            && asked != base
+        {
+            let why = super::costs::alternative(call, &actor, &combatant, req, t, asked);
+            if why.is_none() {
+                rule(
+                    false,
+                    req.force,
+                    &mut forced,
+                    format!(
+                        "{} costs {} by the rules and no rule lets {} take it as {}{}",
+                        t.key(),
+                        super::costs::cost_words(base),
+                        actor.name,
+                        super::costs::cost_words(asked),
+                        super::costs::hint(t, asked)
+                    ),
+                )?;
+            }
+            cost = asked;
+        }
     }
     if dm_action {
         return Ok(Turn {
@@ -142,7 +156,7 @@ pub fn begin<'r>(
             req.force,
             &mut forced,
             format!(
-                "it is {whose}'s turn, not {}'s; off-turn only reactions are allowed (actionCost: reaction), or advance_turn",
+                "it is {whose}'s turn, not {}'s; off-turn only the reactions a rule offers (a reaction spell such as Shield, a readied action, a stat block's reaction), or advance_turn",
                 actor.name
             ),
         )?;

@@ -7,6 +7,7 @@
 //! special, legendary and lair actions) and [`spell`] (cast_spell).
 
 pub mod attack;
+pub mod costs;
 pub mod economy;
 pub mod movement;
 pub mod profile;
@@ -310,6 +311,16 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
             "say what is done: attack, cast_spell, move, dash, disengage, dodge, help, hide, ready, search, use_object, use_magic_item, use_special_ability, grapple, shove, two_weapon_attack, damage, heal, legendary_action, lair_action",
         ));
     };
+    // Caller numbers are checked, never wrapped: a situational bonus is a few points.
+    if !(-100..=100).contains(&req.bonus) {
+        return Err(EngineError::invalid(
+            "bonus",
+            format!(
+                "a situational bonus is between -100 and 100 (got {}); give the creature's real numbers on its sheet",
+                req.bonus
+            ),
+        ));
+    }
     // Outside any encounter a spell is cast on the named characters, without a map.
     if action_type == ActionType::CastSpell
         && let Some(out) = spell::cast_outside_combat(call, req)?
@@ -369,10 +380,16 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         out.actor = a.name.clone();
         out.economy = turn.encounter.combatant(&a.id).map(|c| c.economy.clone());
     }
-    let line = if out.forced.is_empty() {
+    // The log names who acted ("Rook: Hit! Ogre takes 7 slashing").
+    let head = if out.actor.is_empty() || out.headline.starts_with(&out.actor) {
         out.headline.clone()
     } else {
-        format!("{} [forced: {}]", out.headline, out.forced.join("; "))
+        format!("{}: {}", out.actor, out.headline)
+    };
+    let line = if out.forced.is_empty() {
+        head
+    } else {
+        format!("{head} [forced: {}]", out.forced.join("; "))
     };
     turn.encounter.log(line);
     super::save(call, &turn.encounter)?;

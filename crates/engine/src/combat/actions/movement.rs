@@ -19,9 +19,7 @@ use crate::combat;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::Character;
-use crate::model::encounter::ActionCost;
 use crate::model::encounter::Encounter;
-use crate::model::names::name_key;
 
 /// Runs move, dash or disengage.
 pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<ActionOutcome> {
@@ -59,25 +57,8 @@ pub fn current_speed(c: &Character) -> (u32, Vec<String>) {
 }
 
 fn dash(turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
-    let mut forced = Vec::new();
-    if turn.cost == ActionCost::BonusAction {
-        let cunning = actor
-            .features
-            .iter()
-            .any(|f| name_key(f).contains("cunning action"));
-        if !cunning {
-            let why = format!(
-                "{} has no Cunning Action: dash as a bonus action needs it (dash with the action instead)",
-                actor.name
-            );
-            if !turn.req.force {
-                return Err(EngineError::Rule(format!(
-                    "{why} (pass force: true to override as the game master)"
-                )));
-            }
-            forced.push(why);
-        }
-    }
+    // A bonus-action Dash (Cunning Action) was checked with the cost.
+    let forced = Vec::new();
     let (speed, why) = current_speed(actor);
     let Some(cb) = turn.encounter.combatant_mut(&actor.id) else {
         return Err(EngineError::Rule(

@@ -388,15 +388,16 @@ pub fn cast_in_encounter(
     report
         .lines
         .extend(apply_map_riders(turn, &caster, &report.targets));
-    // The dead leave the map, as after any attack.
+    // The dead leave the live map for their bodies, as after any attack; the revived return.
     for t in &report.targets {
-        if turn.encounter.map.creature(&t.id).is_some()
-            && crate::combat::sheet(call, &t.id).is_ok_and(|s| s.dead)
-        {
-            turn.encounter.map.remove_creature(&t.id)?;
-            report
-                .lines
-                .push(format!("{} is dead and taken off the map.", t.name));
+        let dead = crate::combat::sheet(call, &t.id).is_ok_and(|s| s.dead);
+        let line = if dead {
+            crate::combat::bodies::lay_body(&mut turn.encounter, &t.id, &t.name)?
+        } else {
+            crate::combat::bodies::raise_body(&mut turn.encounter, &t.id)?
+        };
+        if let Some(line) = line {
+            report.lines.push(line);
         }
     }
     notes.extend(component_notes(&def, !tag.is_empty()));
@@ -599,9 +600,18 @@ fn pick_targets(
         }
         if c.character_id != caster.id {
             if let Some(r) = range {
-                let d = e
-                    .map
-                    .creature_distance_ft(&caster.id, &c.character_id, Metric::Grid5e)?;
+                let d = match crate::combat::bodies::distance_ft(
+                    e,
+                    &caster.id,
+                    &c.character_id,
+                    Metric::Grid5e,
+                ) {
+                    Some(d) => d,
+                    None => {
+                        e.map
+                            .creature_distance_ft(&caster.id, &c.character_id, Metric::Grid5e)?
+                    }
+                };
                 if d > r.max(5) {
                     return Err(EngineError::Rule(format!(
                         "{} is {d} ft from {}; {} has a range of {}",
@@ -609,12 +619,18 @@ fn pick_targets(
                     )));
                 }
             }
-            let cover = e.map.creature_cover(
-                &caster.id,
-                &c.character_id,
-                &tabletop_grid::CoverOptions::default(),
-            )?;
-            if cover.ac_bonus.is_none() {
+            // A body lies on the ground: only live creatures on the map have cover.
+            let on_map = e.map.creature(&c.character_id).is_some();
+            let cover = if on_map {
+                Some(e.map.creature_cover(
+                    &caster.id,
+                    &c.character_id,
+                    &tabletop_grid::CoverOptions::default(),
+                )?)
+            } else {
+                None
+            };
+            if cover.is_some_and(|c| c.ac_bonus.is_none()) {
                 return Err(EngineError::Rule(format!(
                     "{} has total cover from {}; a spell needs a clear path to its target",
                     c.name, caster.name

@@ -17,8 +17,11 @@ use crate::model::encounter::*;
 /// A `calculate_aoe` request. Sizes are in feet.
 #[derive(Debug, Clone, Default)]
 pub struct AoeRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// sphere, cylinder, cone, cube or line.
     pub shape: String,
     /// Radius (sphere, cylinder), length (cone, line) or side (cube), in feet.
@@ -99,7 +102,11 @@ fn centre_origin(p: Position, n: i32, corner: bool) -> AreaOrigin {
 
 /// Computes an area of effect on the encounter's map.
 pub fn calculate_aoe(call: &Call<'_>, req: &AoeRequest) -> Result<AoeOutcome> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let mut shape = Shape::from_name(&req.shape, req.size_ft).map_err(|err| match err {
         tabletop_grid::GridError::NonPositiveSize { .. } => EngineError::invalid(
             "sizeFt",

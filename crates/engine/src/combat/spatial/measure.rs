@@ -11,8 +11,11 @@ use crate::error::Result;
 /// A `measure_distance` request.
 #[derive(Debug, Clone, Default)]
 pub struct MeasureRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// One end.
     pub from: Point,
     /// The other end.
@@ -56,7 +59,11 @@ pub struct Measurement {
 
 /// Measures between two squares or combatants.
 pub fn measure_distance(call: &Call<'_>, req: &MeasureRequest) -> Result<Measurement> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let from = spot(&e, &req.from, "from", "fromId")?;
     let to = spot(&e, &req.to, "to", "toId")?;
     let d = |m: Metric| footprint_distance_ft(from.position, from.size, to.position, to.size, m);

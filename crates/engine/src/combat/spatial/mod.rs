@@ -9,6 +9,7 @@ pub mod area;
 pub mod measure;
 pub mod movement;
 pub mod props;
+pub mod scratch;
 pub mod sight;
 pub mod view;
 

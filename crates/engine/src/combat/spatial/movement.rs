@@ -50,8 +50,11 @@ impl Locomotion {
 /// A `calculate_movement` request.
 #[derive(Debug, Clone, Default)]
 pub struct MovementRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// What to compute.
     pub mode: MoveMode,
     /// The moving combatant.
@@ -144,7 +147,11 @@ pub struct MovementOutcome {
 
 /// Paths, reach and neighbours on the encounter's map.
 pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<MovementOutcome> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let sheets = sheets(call, &e)?;
     let mover = if req.mover.is_empty() {
         None

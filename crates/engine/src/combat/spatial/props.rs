@@ -55,8 +55,11 @@ pub struct PropFields {
 /// A `place_prop` request.
 #[derive(Debug, Clone, Default)]
 pub struct PropRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// What to do.
     pub operation: PropOp,
     /// The prop's id (or name) for remove, update, move; an id to use for place.
@@ -223,10 +226,18 @@ pub fn describe(p: &Prop) -> String {
 /// Places, removes, updates, moves or lists props.
 pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome> {
     if req.operation == PropOp::List {
-        let e = super::super::load(call, req.encounter_id.as_deref())?;
+        let e = crate::combat::spatial::scratch::map_to_read(
+            call,
+            req.encounter_id.as_deref(),
+            req.scratch.as_ref(),
+        )?;
         return Ok(listing(&e));
     }
-    let mut e = super::super::load_active(call, req.encounter_id.as_deref())?;
+    let (mut e, scratch_note) = crate::combat::spatial::scratch::map_to_change(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let f = &req.fields;
     for (field, v) in [("hp", f.hp), ("ac", f.ac)] {
         if v.is_some_and(|v| v < 0) {
@@ -304,6 +315,10 @@ pub fn place_prop(call: &mut Call<'_>, req: &PropRequest) -> Result<PropOutcome>
             (format!("{verb} {}.", describe(&p)), p)
         }
         PropOp::List => return Ok(listing(&e)),
+    };
+    let headline = match scratch_note {
+        Some(n) => format!("{headline} {n}"),
+        None => headline,
     };
     e.log(headline.clone());
     super::super::save(call, &e)?;

@@ -15,8 +15,11 @@ use crate::error::Result;
 /// A `check_line_of_sight` request.
 #[derive(Debug, Clone, Default)]
 pub struct SightRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// The viewer.
     pub from: Point,
     /// What is looked at.
@@ -58,7 +61,11 @@ pub struct SightOutcome {
 
 /// Traces sight from one place to another and judges visibility.
 pub fn check_line_of_sight(call: &Call<'_>, req: &SightRequest) -> Result<SightOutcome> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let from = spot(&e, &req.from, "from", "fromId")?;
     let to = spot(&e, &req.to, "to", "toId")?;
     let viewer = match &from.id {
@@ -249,8 +256,11 @@ fn light_words(l: tabletop_grid::Light) -> &'static str {
 /// A `check_cover` request.
 #[derive(Debug, Clone, Default)]
 pub struct CoverRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// The attacker (or the point an attack comes from).
     pub from: Point,
     /// The target.
@@ -276,7 +286,11 @@ pub struct CoverOutcome {
 
 /// Cover by the corner-to-corner rule.
 pub fn check_cover(call: &Call<'_>, req: &CoverRequest) -> Result<CoverOutcome> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let from = spot(&e, &req.from, "from", "fromId")?;
     let to = spot(&e, &req.to, "to", "toId")?;
     let opts = CoverOptions {

@@ -23,8 +23,11 @@ pub enum LegendDetail {
 /// A `render_battlefield` request.
 #[derive(Debug, Clone, Default)]
 pub struct RenderRequest {
-    /// Encounter (default: the active one).
+    /// Encounter (default: the active one); an ended one by id too.
     pub encounter_id: Option<String>,
+    /// A scratch map (plain squares, the terrain given) instead of an encounter's; used too
+    /// when no encounter is active (see [`crate::combat::spatial::scratch`]).
+    pub scratch: Option<crate::combat::create::TerrainSpec>,
     /// A rectangle of squares.
     pub viewport: Option<Viewport>,
     /// Centre on this combatant.
@@ -67,7 +70,11 @@ pub struct Battlefield {
 
 /// Draws the encounter's map.
 pub fn render_battlefield(call: &Call<'_>, req: &RenderRequest) -> Result<Battlefield> {
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let focus = if req.focus.is_empty() {
         None
     } else {
@@ -223,7 +230,11 @@ fn side_colour(side: crate::model::encounter::Side) -> tabletop_grid::Rgb {
 #[cfg(feature = "png")]
 pub fn render_png(call: &Call<'_>, req: &RenderRequest) -> Result<(Vec<u8>, Battlefield)> {
     let text = render_battlefield(call, req)?;
-    let e = super::super::load(call, req.encounter_id.as_deref())?;
+    let e = crate::combat::spatial::scratch::map_to_read(
+        call,
+        req.encounter_id.as_deref(),
+        req.scratch.as_ref(),
+    )?;
     let mut styles = std::collections::BTreeMap::new();
     for cb in e.order.iter().filter(|c| !c.removed) {
         let hp_fraction = call

@@ -182,7 +182,10 @@ fn landing(
         let Some(cb) = enc.combatant(id) else {
             return false;
         };
-        !cb.removed && (!choice || side.is_none_or(|s| cb.side.hostile_to(s)))
+        // The dead lie as bodies off the live map: areas and "each creature within" pass them.
+        !cb.removed
+            && enc.map.creature(id).is_some()
+            && (!choice || side.is_none_or(|s| cb.side.hostile_to(s)))
     };
     let area = area_in(text);
     match (area, actor_id) {
@@ -581,6 +584,9 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
             )
         })?
         .to_string();
+    if super::first_aid::is_first_aid(&name) {
+        return super::first_aid::first_aid(call, turn, &a);
+    }
     if let Some(out) = super::features::use_feature(call, turn, &a, &name)? {
         return Ok(out);
     }

@@ -1,0 +1,161 @@
+//! What an action costs by the rules, and which other costs a rule offers in its place.
+//!
+//! Every action type has its cost from the rules (an attack, a Dash or a Fireball: the action;
+//! the off-hand attack: the bonus action; moving: movement). A request may name another cost only
+//! where a rule grants it: Cunning Action (Dash, Disengage or Hide as a bonus action), a spell's
+//! own casting time, a class feature's cost, a stat block's reaction, a readied action released
+//! by its trigger, Martial Arts' bonus unarmed strike and a frenzied rage's bonus attack. Anything
+//! else (a third attack called "free", a bonus-action attack with no feature, a fighter's
+//! bonus-action Disengage) is refused unless `force`, and then the answer names the rule set aside.
+
+use super::{ActionRequest, ActionType};
+use crate::engine::Call;
+use crate::model::character::Character;
+use crate::model::encounter::{ActionCost, Combatant};
+use crate::model::names::name_key;
+
+/// "an action", "a bonus action", …
+pub fn cost_words(c: ActionCost) -> &'static str {
+    match c {
+        ActionCost::Action => "an action",
+        ActionCost::BonusAction => "a bonus action",
+        ActionCost::Reaction => "a reaction",
+        ActionCost::Free => "nothing (free)",
+        ActionCost::Movement => "movement",
+    }
+}
+
+fn has_feature(c: &Character, needle: &str) -> bool {
+    c.features.iter().any(|f| name_key(f).contains(needle))
+}
+
+/// The class level of `class` on the sheet (multiclass aware when the sheet is derived).
+fn class_level(c: &Character, class: &str) -> u32 {
+    if let Some(b) = &c.build
+        && let Some(k) = b.classes.iter().find(|k| name_key(&k.class) == class)
+    {
+        return k.level;
+    }
+    if c.class.as_deref().is_some_and(|k| name_key(k) == class) {
+        return c.level;
+    }
+    0
+}
+
+/// Whether a stat block lists `name` among its reactions.
+fn stat_reaction(c: &Character, name: Option<&str>) -> bool {
+    let Some(name) = name else { return false };
+    let key = name_key(name);
+    c.stat_block
+        .as_ref()
+        .is_some_and(|s| s.reactions.iter().any(|r| name_key(&r.name) == key))
+}
+
+/// A rule that lets `actor` take `t` at `asked` instead of `base`, named; `None` when none does.
+pub fn alternative(
+    call: &Call<'_>,
+    actor: &Character,
+    me: &Combatant,
+    req: &ActionRequest,
+    t: ActionType,
+    asked: ActionCost,
+) -> Option<String> {
+    use ActionCost as C;
+    use ActionType as T;
+    match (t, asked) {
+        (T::Dash | T::Disengage | T::Hide, C::BonusAction) => {
+            if has_feature(actor, "cunning action") && class_level(actor, "rogue") >= 2 {
+                return Some("Cunning Action".into());
+            }
+            if actor.stat_block.as_ref().is_some_and(|s| {
+                s.special_abilities
+                    .iter()
+                    .any(|a| name_key(&a.name) == "nimble escape")
+            }) && matches!(t, T::Disengage | T::Hide)
+            {
+                return Some("Nimble Escape".into());
+            }
+            None
+        }
+        // The bonus unarmed strike of Martial Arts follows the Attack action; a frenzied
+        // barbarian makes one melee weapon attack as a bonus action each turn of the rage.
+        (T::Attack, C::BonusAction) => {
+            if me.economy.attacked && has_feature(actor, "martial arts") {
+                return Some("Martial Arts (after the Attack action)".into());
+            }
+            if has_feature(actor, "frenzy")
+                && actor
+                    .effects
+                    .iter()
+                    .any(|e| name_key(&e.name).contains("rage"))
+            {
+                return Some("Frenzy (while raging)".into());
+            }
+            None
+        }
+        // A readied action is taken with the reaction when its trigger happens.
+        (_, C::Reaction) if me.flags.readied.is_some() => Some("a readied action".into()),
+        (T::UseSpecialAbility, C::Reaction)
+            if stat_reaction(actor, req.ability_name.as_deref()) =>
+        {
+            Some("the stat block's reaction".into())
+        }
+        // Using an object beyond the one free interaction takes the action.
+        (T::UseObject, C::Action) => Some("the Use an Object action".into()),
+        _ => {
+            let _ = call;
+            None
+        }
+    }
+}
+
+/// Where the rules do offer what the request tried, said after a refusal.
+pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
+    use ActionCost as C;
+    use ActionType as T;
+    match (t, asked) {
+        (T::Attack, C::Reaction) => {
+            "; opportunity attacks are made by the engine when a creature leaves a hostile's reach, and a readied attack is released with actionType ready, actionCost reaction"
+        }
+        (T::Attack, C::Free | C::Movement) => {
+            "; the Attack action's attacks (Extra Attack, Action Surge) each cost the action"
+        }
+        (T::Dash | T::Disengage | T::Hide, C::BonusAction) => {
+            "; Cunning Action (rogue 2+) makes them bonus actions"
+        }
+        (T::Attack, C::BonusAction) => {
+            "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts or Frenzy"
+        }
+        (T::CastSpell, _) => "; a spell costs its casting time",
+        _ => "",
+    }
+}
+
+/// What `t` costs by the rules for `actor`, before any alternative.
+pub fn rule_cost(
+    call: &Call<'_>,
+    actor: &Character,
+    req: &ActionRequest,
+    t: ActionType,
+) -> ActionCost {
+    match t {
+        ActionType::CastSpell => {
+            let plain = ActionRequest {
+                action_cost: None,
+                ..req.clone()
+            };
+            super::spell::casting_cost(call, &plain)
+        }
+        ActionType::UseSpecialAbility => {
+            use crate::catalog::ActionCost as K;
+            match crate::derive::feature_cost(actor, req.ability_name.as_deref()) {
+                Some(K::Action) => ActionCost::Action,
+                Some(K::BonusAction) => ActionCost::BonusAction,
+                Some(K::Reaction) => ActionCost::Reaction,
+                Some(K::Free) => ActionCost::Free,
+                None => super::economy::default_cost(t),
+            }
+        }
+        _ => super::economy::default_cost(t),
+    }
+}
