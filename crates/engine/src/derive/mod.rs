@@ -13,6 +13,7 @@
 //! ([`crate::character::Character::effective`]).
 
 pub mod build;
+pub mod gear;
 pub mod multiclass;
 mod pipeline;
 mod refresh;
@@ -364,6 +365,9 @@ pub struct Derived {
     /// Spellcasting ability.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
+    /// Fighting styles in play ("archery", "defense", "great-weapon-fighting", …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fighting_styles: Vec<String>,
     /// Feature and trait names.
     pub features: Vec<String>,
     /// What the engine does not automate, one line each.

@@ -97,14 +97,44 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 )),
             }
         }
-        if let (Some(style), Some(idx)) = (&build.choices.fighting_style, &c.index) {
+        // The chosen style applies once the class has its Fighting Style feature.
+        let has_feature = c
+            .features
+            .iter()
+            .any(|(index, _)| index.ends_with("fighting-style"));
+        if let (Some(style), Some(idx), true) =
+            (&build.choices.fighting_style, &c.index, has_feature)
+        {
             let style = style.to_lowercase().replace([' ', '_'], "-");
-            let key = if idx == "fighter" {
-                format!("fighter-fighting-style-{style}")
+            let key = if idx == "fighter" || idx == "ranger" {
+                format!("{idx}-fighting-style-{style}")
             } else {
                 format!("fighting-style-{style}")
             };
-            if let Some(entry) = catalog.features.get(&key) {
+            let entry = catalog.features.get(&key);
+            if entry.is_none() {
+                d.choices.push(format!(
+                    "fighting style '{style}' is not a {} option (fightingStyle): not applied",
+                    c.name
+                ));
+            }
+            if let Some(entry) = entry
+                && !d.fighting_styles.contains(&style)
+            {
+                let title: Vec<String> = style
+                    .split('-')
+                    .map(|w| {
+                        let mut ch = w.chars();
+                        ch.next()
+                            .map(|f| f.to_uppercase().collect::<String>() + ch.as_str())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                d.features.push(format!(
+                    "Fighting Style: {}",
+                    title.join(" ").replace("Two Weapon", "Two-Weapon")
+                ));
+                d.fighting_styles.push(style.clone());
                 in_play.push(InPlay {
                     entry,
                     label: format!("fighting style: {style}"),

@@ -445,7 +445,12 @@ pub fn strike(
     for a in sit.advantage.iter().chain(&opts.advantage) {
         req = req.advantage(a.clone());
     }
-    for d in sit.disadvantage.iter().chain(&opts.disadvantage) {
+    for d in sit
+        .disadvantage
+        .iter()
+        .chain(&opts.disadvantage)
+        .chain(&profile.disadvantage)
+    {
         req = req.disadvantage(d.clone());
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
