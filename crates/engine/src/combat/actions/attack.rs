@@ -327,6 +327,11 @@ pub fn apply_damage_to(
     let mut changes = Vec::new();
     let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
+    if r.total > 0
+        && let Some(cb) = enc.combatant_mut(target_id)
+    {
+        cb.flags.fought = true;
+    }
     crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
@@ -482,6 +487,7 @@ pub fn strike(
             lines.push(format!("{} is no longer hidden.", attacker.name));
         }
         cb.flags.helped_against.retain(|h| *h != target.id);
+        cb.flags.fought = true;
     }
     let hit = roll.success == Some(true);
     let critical = hit && roll.critical;
