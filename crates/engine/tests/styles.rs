@@ -366,3 +366,53 @@ fn rage_damage_only_on_strength_melee_and_it_lapses_without_fighting() {
         ugra.effects
     );
 }
+
+#[test]
+fn sneak_attack_can_be_declined_and_used_later_that_turn() {
+    let Some(srd) = common::srd("sneak_decline") else {
+        return;
+    };
+    let (_d, mut e) = open(9, Some(srd));
+    pc(&mut e, "Nim", "rogue", None, [10, 16, 12, 10, 12, 10]);
+    pc(&mut e, "Rook", "fighter", None, [16, 12, 14, 10, 10, 8]);
+    wield(&mut e, "Nim", "Shortsword", None);
+    fight(&mut e, &["Nim", "Rook"]);
+    let hit = |e: &mut E, sneak: Option<bool>| -> Value {
+        let mut req = json!({"actor": {"name": "Nim"}, "actionType": "attack",
+            "target": {"name": "Ogre"}, "weapon": "Shortsword", "bonus": 20, "force": true});
+        if let Some(s) = sneak {
+            req["sneakAttack"] = json!(s);
+        }
+        act(e, req).unwrap().details["attacks"][0].clone()
+    };
+    let a = hit(&mut e, Some(false));
+    assert!(a["hit"].as_bool().unwrap(), "{a}");
+    let lines: Vec<&str> = a["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        lines.contains(&"Sneak Attack declined (sneakAttack: false); still unused this turn."),
+        "{lines:?}"
+    );
+    assert!(
+        !a["damageRoll"]["expression"]
+            .as_str()
+            .unwrap()
+            .contains("+ 1d6"),
+        "{a}"
+    );
+    let a = hit(&mut e, None);
+    let lines: Vec<&str> = a["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        lines.contains(&"Sneak Attack: +1d6 (Rook is within 5 ft of Ogre; once per turn)."),
+        "{lines:?}"
+    );
+}

@@ -721,5 +721,18 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         }
     }
     d.choices.extend(resolved.unresolved.iter().cloned());
+    // Experience: the next level's threshold, and whether the XP already reaches it.
+    d.xp = build.xp;
+    d.next_level_xp = tabletop_rules::advancement::xp_for_level(d.level + 1);
+    let reached = tabletop_rules::advancement::level_for_xp(build.xp);
+    if reached > d.level && class_levels > 0 {
+        d.can_level_to = Some(reached);
+        d.choices.push(format!(
+            "XP {} reaches level {reached}: level up with level_up ({} level{} to gain)",
+            build.xp,
+            reached - d.level,
+            if reached - d.level == 1 { "" } else { "s" }
+        ));
+    }
     d
 }

@@ -216,6 +216,8 @@ pub struct StrikeOptions {
     pub label: Option<String>,
     /// Divine Smite with a slot of this level on a melee weapon hit (`slotLevel`).
     pub smite_slot: Option<u8>,
+    /// Sneak Attack declined on this hit.
+    pub decline_sneak_attack: bool,
 }
 
 /// What one [`strike`] did.
@@ -532,6 +534,7 @@ pub fn strike(
         kind,
         mode,
         opts.smite_slot,
+        opts.decline_sneak_attack,
         t,
     )?;
     profile.damage.push_str(&riders.expr);
@@ -668,6 +671,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
         bonus: req.bonus,
         force: req.force,
         smite_slot: req.slot_level,
+        decline_sneak_attack: req.sneak_attack == Some(false),
         ..Default::default()
     }
 }
