@@ -348,3 +348,57 @@ fn weapon_proficiency_follows_the_base_weapon() {
         ]
     );
 }
+
+#[test]
+fn racial_save_advantages_apply_to_spell_saves() {
+    let Some(srd) = common::srd("racial_save_advantage") else {
+        return;
+    };
+    let mut t = table(srd);
+    let wiz = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    let dwarf = t.create(CreateRequest {
+        name: "Durin".into(),
+        race: Some("dwarf".into()),
+        subrace: Some("hill dwarf".into()),
+        class: Some("fighter".into()),
+        level: Some(1),
+        scores: scores([16, 10, 14, 10, 10, 10]),
+        ..Default::default()
+    });
+    let elf = t.pc("Lia", "elf", "fighter", [16, 10, 14, 10, 10, 10]);
+    let human = t.pc("Hal", "human", "fighter", [16, 10, 14, 10, 10, 10]);
+    let cast = |t: &mut Table, spell: &str, target: &str| {
+        let r = ActionRequest {
+            actor: Who {
+                id: Some(wiz.clone()),
+                name: None,
+            },
+            action_type: Some(ActionType::CastSpell),
+            spell: Some(spell.into()),
+            targets: vec![Who {
+                id: Some(target.to_string()),
+                name: None,
+            }],
+            ..Default::default()
+        };
+        let out =
+            t.e.write("execute_action", &json!({}), |call| execute(call, &r))
+                .unwrap();
+        out.details.clone()
+    };
+    let out = cast(&mut t, "Poison Spray", &dwarf);
+    assert_eq!(
+        out["targets"][0]["save"],
+        "Constitution save vs Poison Spray: d20 [20, ~~5~~] (advantage: Dwarven Resilience (hill dwarf): poison) + 5 = 25 vs DC 13 — success (natural 20)"
+    );
+    let out = cast(&mut t, "Charm Person", &elf);
+    let save = out["targets"][0]["save"].as_str().unwrap();
+    assert!(
+        save.starts_with("Wisdom save vs Charm Person: d20 [")
+            && save.contains("(advantage: Fey Ancestry (elf): charmed)"),
+        "{out}"
+    );
+    let out = cast(&mut t, "Poison Spray", &human);
+    let save = out["targets"][0]["save"].as_str().unwrap();
+    assert!(!save.contains("advantage"), "{out}");
+}

@@ -197,3 +197,42 @@ pub fn damage_bonus(stats: &tabletop_rules::stats::EffectiveStats, strength_mele
         .map(|s| s.delta)
         .sum()
 }
+
+/// The advantages `c`'s traits give on a save of `ability` against a spell or effect that
+/// imposes `condition` or deals `damage` (`magic`: a spell): Dwarven Resilience (poison),
+/// Fey Ancestry (charmed), Brave (frightened), Gnome Cunning (INT, WIS and CHA saves against
+/// magic). Each is "source: against".
+pub fn save_advantages(
+    c: &Character,
+    ability: Ability,
+    condition: Option<tabletop_rules::Condition>,
+    damage: Option<tabletop_rules::DamageType>,
+    magic: bool,
+) -> Vec<String> {
+    use tabletop_rules::{Condition, DamageType};
+    let Some(d) = &c.derived else {
+        return Vec::new();
+    };
+    d.save_advantages
+        .iter()
+        .filter(|s| {
+            let a = s.value.to_lowercase();
+            match a.as_str() {
+                "poison" => {
+                    damage == Some(DamageType::Poison) || condition == Some(Condition::Poisoned)
+                }
+                "charmed" => condition == Some(Condition::Charmed),
+                "frightened" => condition == Some(Condition::Frightened),
+                _ if a.starts_with("magic") => {
+                    magic
+                        && matches!(
+                            ability,
+                            Ability::Intelligence | Ability::Wisdom | Ability::Charisma
+                        )
+                }
+                _ => false,
+            }
+        })
+        .map(|s| format!("{}: {}", s.source, s.value))
+        .collect()
+}

@@ -376,6 +376,9 @@ pub struct Derived {
     /// Spellcasting ability.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
+    /// Advantage on saves against a condition, damage type or magic ("poison", "charmed").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub save_advantages: Vec<Sourced<String>>,
     /// Fighting styles in play ("archery", "defense", "great-weapon-fighting", …).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fighting_styles: Vec<String>,

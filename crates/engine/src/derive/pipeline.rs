@@ -515,12 +515,18 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     value: *condition,
                     source: p.label.clone(),
                 }),
-                Grant::SaveAdvantage { against } => d.modifiers.push(Modifier::new(
-                    &p.label,
-                    ModifierKind::Note {
-                        text: format!("advantage on saving throws against {against}"),
-                    },
-                )),
+                Grant::SaveAdvantage { against } => {
+                    d.save_advantages.push(Sourced {
+                        value: against.clone(),
+                        source: p.label.clone(),
+                    });
+                    d.modifiers.push(Modifier::new(
+                        &p.label,
+                        ModifierKind::Note {
+                            text: format!("advantage on saving throws against {against}"),
+                        },
+                    ))
+                }
                 Grant::Sense { sense, feet } => d.senses.push(Sourced {
                     value: (sense.clone(), *feet),
                     source: p.label.clone(),

@@ -631,6 +631,15 @@ pub fn resolve(
             if crate::combat::traits::magic_resistance(&target) {
                 req = req.advantage("Magic Resistance");
             }
+            for why in crate::derive::gear::save_advantages(
+                &target,
+                sv.ability,
+                spell.condition,
+                spell.damage_type,
+                true,
+            ) {
+                req = req.advantage(why);
+            }
             let out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
             saved = out.success == Some(true);
