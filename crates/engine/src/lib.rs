@@ -49,6 +49,7 @@ pub mod monster;
 pub mod notes;
 pub mod party;
 pub mod rest;
+pub mod rest_dice;
 pub mod rolls;
 pub mod session;
 pub mod slots;

@@ -141,6 +141,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "readiedAction",
             "ritual",
             "description",
+            "sneakAttack",
         ],
     ),
     (
@@ -179,6 +180,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "skills",
             "spellcastingAbility",
             "spells",
+            "xp",
         ],
     ),
     (

@@ -142,9 +142,15 @@ pub fn on_class_list(c: &Character, spell: &SpellDef) -> bool {
     spell.classes.contains(&k)
 }
 
-/// Checks the caster may cast `spell`: a spell on its list of known/prepared spells, or (with
+/// Checks the caster may cast `spell`: no armor worn without proficiency, and a spell on its list of known/prepared spells, or (with
 /// no list kept) on its class's SRD list. Returns a refusal to report, or `None`.
 pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
+    if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
+        return Some(format!(
+            "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
+            c.name
+        ));
+    }
     if spell.synthesized {
         return None;
     }
@@ -624,6 +630,15 @@ pub fn resolve(
             }
             if crate::combat::traits::magic_resistance(&target) {
                 req = req.advantage("Magic Resistance");
+            }
+            for why in crate::derive::gear::save_advantages(
+                &target,
+                sv.ability,
+                spell.condition,
+                spell.damage_type,
+                true,
+            ) {
+                req = req.advantage(why);
             }
             let out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
