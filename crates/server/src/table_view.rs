@@ -85,7 +85,7 @@ pub fn attach(
     if !has_ui(tool) || result.is_error == Some(true) {
         return;
     }
-    match state(engine, viewer).map(|s| serde_json::to_value(s)) {
+    match state(engine, viewer).map(serde_json::to_value) {
         Ok(Ok(v)) => {
             let meta = result.meta.get_or_insert_with(|| MetaObject(Map::new()));
             meta.0.insert(STATE_META_KEY.into(), v);
