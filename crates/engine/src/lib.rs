@@ -55,6 +55,7 @@ pub mod session;
 pub mod slots;
 pub mod store;
 pub mod table;
+pub mod table_state;
 pub mod travel;
 pub mod update;
 pub mod world;

@@ -22,4 +22,5 @@ pub mod schema;
 pub mod spec;
 pub mod stdio;
 pub mod surface;
+pub mod table_view;
 pub mod tools;

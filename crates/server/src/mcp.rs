@@ -192,6 +192,10 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
         MAX_RESULT_META_KEY.into(),
         Value::from(spec.max_result_chars),
     );
+    if crate::table_view::has_ui(spec.name) {
+        // MCP Apps: hosts that render apps show the live table beside this tool's results.
+        meta.insert("ui".into(), crate::table_view::tool_ui_meta());
+    }
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
     // `destructiveHint` and `idempotentHint` are meaningful only when `readOnlyHint` is false
@@ -284,7 +288,9 @@ impl ServerHandler for TabletopServer {
             self.call(&name, &args)
         };
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
-        Ok(CallToolResponse::Complete(to_result(result)))
+        let mut result = to_result(result);
+        crate::table_view::attach(&mut result, &name, &self.engine, None);
+        Ok(CallToolResponse::Complete(result))
     }
 
     async fn list_resources(

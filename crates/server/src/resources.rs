@@ -72,6 +72,7 @@ pub fn list(engine: &Mutex<EngineT>) -> Result<ListResourcesResult, ResourceErro
                 .with_mime_type("image/png"),
         );
     }
+    out.push(crate::table_view::app_resource());
     for c in page.characters {
         out.push(
             Resource::new(format!("{SCHEME}characters/{}", c.id), c.name.clone())
@@ -96,6 +97,9 @@ pub fn templates() -> Vec<ResourceTemplate> {
 
 /// Reads one resource.
 pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, ResourceError> {
+    if let Some(page) = crate::table_view::read_app(uri) {
+        return Ok(page);
+    }
     let path = uri.strip_prefix(SCHEME).ok_or_else(|| {
         ResourceError::NotFound(format!(
             "'{uri}' is not a Tabletop resource; URIs start with {SCHEME}"

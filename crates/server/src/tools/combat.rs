@@ -612,7 +612,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "get_encounter",
             title: "Get encounter",
             category: Category::Combat,
-            description: "The fight's state: round, whose turn, HP, AC, conditions, positions; detailed adds the map and log.",
+            description: "Fight state: round, whose turn, HP, AC, conditions, positions; detailed adds map and log.",
             read_only: true,
             destructive: false,
             idempotent: true,

@@ -746,7 +746,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_party",
             title: "Manage party",
             category: Category::World,
-            description: "Create, read, update, delete or list parties; add or remove members, set the leader or active party.",
+            description: "Create, read, update, delete or list parties; add/remove members, set leader or active party.",
             read_only: false,
             destructive: true,
             idempotent: false,
