@@ -4,6 +4,19 @@
 /// A failure of the storage layer (I/O, corruption, a migration).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Another process held the campaign's database for longer than the busy timeout.
+    #[error(
+        "the campaign is busy: another session kept it locked for {seconds} s; retry the call in a moment (nothing was changed)"
+    )]
+    Busy {
+        /// How long the store waited.
+        seconds: u64,
+    },
+    /// A write referred to a record another session removed meanwhile.
+    #[error(
+        "the call refers to something that no longer exists in this campaign (removed by another session?); nothing was changed: look it up again and retry"
+    )]
+    Vanished,
     /// The underlying database reported an error.
     #[error("database error: {0}")]
     Database(String),
