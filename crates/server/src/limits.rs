@@ -136,6 +136,17 @@ pub fn quote(s: &str) -> String {
 /// Refuses arguments over any cap, naming the field (as a path), its size, the cap and the start
 /// of the value.
 pub fn check(tool: &str, args: &Value) -> Result<(), ToolError> {
+    if !(args.is_object() || args.is_null()) {
+        let shape = match args {
+            Value::Array(_) => "an array",
+            Value::String(_) => "a string",
+            Value::Number(_) => "a number",
+            _ => "true or false",
+        };
+        return Err(ToolError(format!(
+            "arguments for {tool} must be a JSON object of its fields, not {shape}"
+        )));
+    }
     let bytes = serde_json::to_string(args).map(|s| s.len()).unwrap_or(0);
     if bytes > MAX_ARGS_BYTES {
         return Err(ToolError(format!(

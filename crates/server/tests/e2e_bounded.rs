@@ -16,6 +16,7 @@ fn x40() -> String {
 #[tokio::test]
 async fn oversized_text_is_refused_with_its_cap_and_a_short_prefix() {
     let s = Session::start(3).await;
+    // A 1 MB reason: over the whole call's cap before any field's.
     let big = "x".repeat(1 << 20);
     let a = s
         .client
@@ -25,8 +26,21 @@ async fn oversized_text_is_refused_with_its_cap_and_a_short_prefix() {
     assert!(a.is_error);
     assert_eq!(
         a.text,
+        "arguments for roll_dice are 1048609 bytes; the cap is 1048576 bytes per call (see the README's input limits): send less text or split the work over several calls"
+    );
+    let a = s
+        .client
+        .call(
+            "roll_dice",
+            json!({"expression": "1d20", "reason": "x".repeat(100_000)}),
+        )
+        .await
+        .unwrap();
+    assert!(a.is_error);
+    assert_eq!(
+        a.text,
         format!(
-            "roll_dice: reason is 1048576 characters; the cap is 500 (see the README's input limits). It begins '{}…'",
+            "roll_dice: reason is 100000 characters; the cap is 500 (see the README's input limits). It begins '{}…'",
             x40()
         )
     );
@@ -136,7 +150,7 @@ async fn errors_speak_json_shapes_not_rust_types() {
     assert!(a.is_error);
     assert_eq!(
         a.text,
-        "invalid arguments for execute_action at 'targets': item 1: invalid type: string \"Goblin\", expected an object"
+        "invalid arguments for execute_action at 'targets[0]': invalid type: string \"Goblin\", expected an object"
     );
     let a = s
         .client

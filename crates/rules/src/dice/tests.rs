@@ -661,7 +661,7 @@ fn modifier_errors() {
         "{e}"
     );
     assert!(err("1d6!>0").contains("explodes on every face"));
-    assert!(err("1d1!").contains("explodes on every face"));
+    assert!(err("1d1!").contains("cannot explode a d1"));
     assert!(err("1d6e>=1").contains("explodes on every face"));
     assert!(
         parse("1d6r<7").is_ok(),

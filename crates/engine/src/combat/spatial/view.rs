@@ -267,7 +267,28 @@ pub fn render_png(
         };
         let png = e.map.render_png(&opts)?;
         let sq = opts.square_px.min(side / longest).max(4);
-        if png.len() <= PNG_MAX_BYTES || side <= longest * 4 {
+        let smallest = side <= longest * 4;
+        if png.len() > PNG_MAX_BYTES && smallest && longest > 16 {
+            // Still too big at the smallest squares: crop to the middle three quarters.
+            let v = text.viewport;
+            let (w, h) = ((v.width * 3 / 4).max(1), (v.height * 3 / 4).max(1));
+            let crop = tabletop_grid::Viewport {
+                x: v.x + ((v.width - w) / 2) as i32,
+                y: v.y + ((v.height - h) / 2) as i32,
+                width: w,
+                height: h,
+            };
+            let inner = RenderRequest {
+                viewport: Some(crop),
+                focus: Who::default(),
+                radius_ft: None,
+                ..req.clone()
+            };
+            let (png, text, mut scale) = render_png(call, &inner)?;
+            scale.cropped_from.get_or_insert((v.width, v.height));
+            return Ok((png, text, scale));
+        }
+        if png.len() <= PNG_MAX_BYTES || smallest {
             return Ok((
                 png,
                 text,
@@ -275,6 +296,7 @@ pub fn render_png(
                     square_px: sq,
                     full_square_px: opts.square_px,
                     full_size_squares: PNG_MAX_SIDE_PX / opts.square_px,
+                    cropped_from: None,
                 },
             ));
         }
@@ -297,11 +319,27 @@ pub struct PngScale {
     pub full_square_px: u32,
     /// The widest viewport (in squares) drawn at full size.
     pub full_size_squares: u32,
+    /// The asked-for width and height in squares, when even the smallest squares were too many
+    /// bytes and the image shows only the middle of it.
+    pub cropped_from: Option<(u32, u32)>,
 }
 
 impl PngScale {
     /// One sentence on the scale, and how to get a part at full size when this one is smaller.
     pub fn words(&self) -> String {
+        let crop = self
+            .cropped_from
+            .map(|(w, h)| {
+                format!(
+                    " Cropped: {w}×{h} squares do not fit in {PNG_MAX_BYTES} bytes even at 4 px per square, so the image shows the middle part named above; pass viewport for another part."
+                )
+            })
+            .unwrap_or_default();
+        let words = self.scale_words();
+        format!("{words}{crop}")
+    }
+
+    fn scale_words(&self) -> String {
         if self.square_px >= self.full_square_px {
             format!(
                 "Drawn at full size ({} px per square; images are at most {PNG_MAX_SIDE_PX} px a side).",
