@@ -29,3 +29,23 @@ pub enum StoreError {
         detail: String,
     },
 }
+
+/// How long a call waits for another session's write before answering "busy".
+pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ffi::ErrorCode;
+        match e.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
+                seconds: BUSY_TIMEOUT.as_secs(),
+            },
+            Some(ErrorCode::ConstraintViolation)
+                if e.to_string().contains("FOREIGN KEY constraint failed") =>
+            {
+                StoreError::Vanished
+            }
+            _ => StoreError::Database(e.to_string()),
+        }
+    }
+}

@@ -21,26 +21,6 @@ use rows::{
     encode, fts_query, row_event, row_note,
 };
 
-/// How long a call waits for another session's write before answering "busy".
-pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> Self {
-        use rusqlite::ffi::ErrorCode;
-        match e.sqlite_error_code() {
-            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
-                seconds: BUSY_TIMEOUT.as_secs(),
-            },
-            Some(ErrorCode::ConstraintViolation)
-                if e.to_string().contains("FOREIGN KEY constraint failed") =>
-            {
-                StoreError::Vanished
-            }
-            _ => StoreError::Database(e.to_string()),
-        }
-    }
-}
-
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
 fn migrations() -> Migrations<'static> {
@@ -100,7 +80,7 @@ impl SqliteStore {
         };
         conn.pragma_update(None, "synchronous", sync)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.busy_timeout(super::error::BUSY_TIMEOUT)?;
         // Room for every statement the store prepares (one per filter combination for lists).
         conn.set_prepared_statement_cache_capacity(128);
         migrations()
