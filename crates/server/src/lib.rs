@@ -9,6 +9,7 @@ pub mod config;
 pub mod discover;
 pub mod http;
 pub mod jsonrpc;
+pub mod limits;
 pub mod logging;
 pub mod mcp;
 pub mod output;

@@ -19,6 +19,7 @@ use crate::aliases;
 use crate::args;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
 use crate::discover::{self, DiscoverArgs};
+use crate::limits;
 use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::resources;
@@ -94,7 +95,10 @@ impl TabletopServer {
     /// Runs `discover_tools`: enables the categories asked for and says what is now available.
     /// Returns the reply and whether the advertised list changed.
     pub fn discover(&self, args: &Value) -> Result<(Reply, bool), ToolError> {
-        let a: DiscoverArgs = args::parse("discover_tools", args)?;
+        limits::check("discover_tools", args)
+            .map_err(|e| ToolError(limits::shorten_error(e.0, args)))?;
+        let a: DiscoverArgs = args::parse("discover_tools", args)
+            .map_err(|e| ToolError(limits::shorten_error(e.0, args)))?;
         let wanted = discover::categories_for(&a);
         if wanted.is_empty() {
             return Err(ToolError(format!(
@@ -137,6 +141,11 @@ impl TabletopServer {
 /// their arguments, retired names with an error naming the nearest tool. Enforces the tool's
 /// result cap.
 pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
+    call_capped(engine, name, args).map_err(|e| ToolError(limits::shorten_error(e.0, args)))
+}
+
+fn call_capped(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
+    limits::check(name, args)?;
     let (spec, routed) = match catalog::find(name) {
         Some(spec) => (spec, None),
         None => match aliases::find_for(name, args)? {
@@ -164,6 +173,13 @@ pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Re
 }
 
 fn unknown_tool(name: &str) -> ToolError {
+    if name.chars().count() > limits::NAME_CAP {
+        return ToolError(format!(
+            "unknown tool '{}' ({} characters; tool names are short). Call tools/list for the tools this server offers.",
+            limits::quote(name),
+            name.chars().count()
+        ));
+    }
     if let Some(r) = aliases::retired(name) {
         return ToolError(format!(
             "'{name}' belonged to {}, which Tabletop does not have; instead use {}",

@@ -113,7 +113,7 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
         .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
     if path == "encounter/map.png" {
         use base64::Engine as _;
-        let (png, _) = engine
+        let (png, _, _) = engine
             .read(|call| {
                 tabletop_engine::combat::spatial::view::render_png(call, &Default::default())
             })

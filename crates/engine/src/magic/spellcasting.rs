@@ -390,7 +390,16 @@ impl CastReport {
 }
 
 fn roll_expr(call: &mut Call<'_>, expr: &str, critical: bool) -> Result<dice::DiceRoll> {
-    let mut e = dice::parse(expr)?;
+    roll_amount(call, "damage", expr, critical)
+}
+
+fn roll_amount(
+    call: &mut Call<'_>,
+    field: &str,
+    expr: &str,
+    critical: bool,
+) -> Result<dice::DiceRoll> {
+    let mut e = crate::rolls::caller_amount(field, expr)?;
     if critical {
         e = e.with_doubled_dice()?;
     }
@@ -454,7 +463,7 @@ pub fn resolve(
     }
     let shared_heal = match &heal {
         Some(h) => {
-            let r = roll_expr(call, h, false)?;
+            let r = roll_amount(call, "healing", h, false)?;
             report
                 .lines
                 .push(format!("{} healing: {}", spell.name, r.summary()));

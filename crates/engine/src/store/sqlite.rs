@@ -21,12 +21,6 @@ use rows::{
     encode, fts_query, row_event, row_note,
 };
 
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> Self {
-        StoreError::Database(e.to_string())
-    }
-}
-
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
 fn migrations() -> Migrations<'static> {
@@ -86,7 +80,7 @@ impl SqliteStore {
         };
         conn.pragma_update(None, "synchronous", sync)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(super::error::BUSY_TIMEOUT)?;
         // Room for every statement the store prepares (one per filter combination for lists).
         conn.set_prepared_statement_cache_capacity(128);
         migrations()

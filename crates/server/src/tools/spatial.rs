@@ -817,12 +817,13 @@ fn run_render(call: &mut Call<'_>, a: RenderArgs) -> Result<Reply, EngineError> 
     };
     if a.format == Some(FormatArg::Png) {
         use base64::Engine as _;
-        let (png, out) = tabletop_engine::combat::spatial::view::render_png(call, &req)?;
+        let (png, out, scale) = tabletop_engine::combat::spatial::view::render_png(call, &req)?;
         let mut reply = Reply::new(
             format!(
-                "{}\n(PNG image attached: {} bytes.)",
+                "{}\n(PNG image attached: {} bytes.) {}",
                 out.caption(),
-                png.len()
+                png.len(),
+                scale.words()
             ),
             &out,
         );

@@ -886,7 +886,7 @@ fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> R
             format!("give the {what} as dice or a number (\"2d6+3\", \"7\", \"1d8[fire]\")"),
         ));
     };
-    let roll = dice::parse(amount)?.roll(call.rng()?)?;
+    let roll = crate::rolls::caller_amount("amount", amount)?.roll(call.rng()?)?;
     call.record_roll(&roll);
     if roll.total < 0 {
         return Err(EngineError::invalid(
