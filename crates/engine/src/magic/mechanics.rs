@@ -7,7 +7,7 @@
 
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::dice;
-use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand};
+use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand, RollTarget};
 use tabletop_rules::{Ability, Condition};
 
 use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
@@ -160,6 +160,10 @@ pub fn resolve_special(
         SpellKind::Counterspell => counterspell(call, caster, plan, report).map(|()| true),
         SpellKind::Revive => revive(call, caster, plan, e, report).map(|()| true),
         SpellKind::Stabilize => stabilize(call, caster, plan, report).map(|()| true),
+        SpellKind::Cure => super::grants::cure(call, caster, plan, e, report).map(|()| true),
+        SpellKind::HpThreshold => {
+            super::grants::hp_threshold(call, caster, plan, e, report).map(|()| true)
+        }
         SpellKind::Persistent => {
             if !plan.repeat {
                 mark_persistent(call, caster, plan, e, report)?;
@@ -168,6 +172,47 @@ pub fn resolve_special(
         }
         _ => Ok(false),
     }
+}
+
+/// The loop every per-target grant shares: each distinct target is loaded (the in-memory caster
+/// when it targets itself), `f` changes it and says what happened (and whether it changed), the
+/// phrase and target result are reported and a changed target is stored. `f` gets the call, the
+/// caster, the target, its result and lines to report before the phrase.
+pub(super) fn each_target<F>(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    plan: &CastPlan,
+    report: &mut CastReport,
+    mut f: F,
+) -> Result<()>
+where
+    F: FnMut(
+        &mut Call<'_>,
+        &mut Character,
+        &mut Character,
+        &mut TargetResult,
+        &mut Vec<String>,
+    ) -> Result<(String, bool)>,
+{
+    for id in unique(&plan.targets) {
+        let mut t = load(call, caster, &id)?;
+        let mut tr = TargetResult {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            ..Default::default()
+        };
+        let mut lines = Vec::new();
+        let (phrase, changed) = f(call, caster, &mut t, &mut tr, &mut lines)?;
+        report.lines.append(&mut lines);
+        report.lines.push(phrase.clone());
+        tr.hp_after = t.hp;
+        tr.phrase = phrase.clone();
+        report.targets.push(tr);
+        if changed {
+            store(call, caster, t, &phrase)?;
+        }
+    }
+    Ok(())
 }
 
 fn push_target(report: &mut CastReport, t: &Character, phrase: String) -> TargetResult {
@@ -284,9 +329,8 @@ fn ac_formula(
     let Some(base) = e.ac_base else {
         return Ok(());
     };
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
-        if e.unarmored_only && wears_armor(&t) {
+    each_target(call, caster, plan, report, |call, caster, t, tr, _| {
+        if e.unarmored_only && wears_armor(t) {
             let p = format!(
                 "{} wears armor ({}); {} has no effect on an armored creature",
                 t.name,
@@ -297,9 +341,7 @@ fn ac_formula(
                     .unwrap_or_default(),
                 spell.name
             );
-            let tr = push_target(report, &t, p);
-            report.targets.push(tr);
-            continue;
+            return Ok((p, false));
         }
         t.effects.retain(|x| x.name != spell.name);
         let id = call.new_id("ef")?;
@@ -322,18 +364,17 @@ fn ac_formula(
             }),
         });
         let ac = t.effective().armor_class.value;
-        let p = format!(
-            "{}'s AC is {ac} ({} {base} + DEX while unarmored, for {})",
-            t.name,
-            spell.name,
-            spell.duration.to_lowercase()
-        );
-        let mut tr = push_target(report, &t, p.clone());
         tr.effect = Some(spell.name.clone());
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
-    }
-    Ok(())
+        Ok((
+            format!(
+                "{}'s AC is {ac} ({} {base} + DEX while unarmored, for {})",
+                t.name,
+                spell.name,
+                spell.duration.to_lowercase()
+            ),
+            true,
+        ))
+    })
 }
 
 /// Counterspell: a spell of the slot's level or lower fails; against a higher one the caster's
@@ -371,7 +412,8 @@ fn counterspell(
 }
 
 /// Revivify and kin: a dead creature returns with 1 HP (or all), the costly material consumed
-/// from the caster's inventory when it holds one (said when it does not).
+/// from the caster's inventory when it holds one (said when it does not); Raise Dead's penalty
+/// on d20 tests becomes an effect.
 fn revive(
     call: &mut Call<'_>,
     caster: &mut Character,
@@ -380,21 +422,19 @@ fn revive(
     report: &mut CastReport,
 ) -> Result<()> {
     let spell = &plan.spell;
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
+    let mut revived = false;
+    each_target(call, caster, plan, report, |call, caster, t, tr, lines| {
         if !t.dead {
-            let p = format!("{} is not dead; {} has no effect", t.name, spell.name);
-            let tr = push_target(report, &t, p);
-            report.targets.push(tr);
-            continue;
+            return Ok((
+                format!("{} is not dead; {} has no effect", t.name, spell.name),
+                false,
+            ));
         }
         if let Some(m) = &e.consumes {
-            report
-                .lines
-                .push(consume(caster, &m.item, m.gp, &spell.name));
+            lines.push(consume(caster, &m.item, m.gp, &spell.name));
         }
         if let Some(r) = e.within_rounds {
-            report.lines.push(format!(
+            lines.push(format!(
                 "{} works only on a creature dead for at most {}; the engine does not record the moment of death, so the DM confirms it",
                 spell.name,
                 rounds_words(r)
@@ -406,11 +446,37 @@ fn revive(
         t.hp = if e.full_hp { max } else { 1 };
         t.conditions
             .retain(|c| c.condition != Condition::Unconscious);
-        let p = format!("{} returns to life with {} HP", t.name, t.hp);
-        let mut tr = push_target(report, &t, p.clone());
+        let mut p = format!("{} returns to life with {} HP", t.name, t.hp);
+        if let Some(pen) = e.penalty {
+            let name = format!("{} ({pen:+})", spell.name);
+            t.effects.retain(|x| x.name != name);
+            let id = call.new_id("ef")?;
+            t.effects.push(ActiveEffect {
+                id,
+                name: name.clone(),
+                source: Some(format!("{} ({})", spell.name, caster.name)),
+                modifiers: [
+                    RollTarget::AttackRolls,
+                    RollTarget::AllSaves,
+                    RollTarget::AllChecks,
+                ]
+                .into_iter()
+                .map(|on| Modifier::new(name.clone(), ModifierKind::RollBonus { on, amount: pen }))
+                .collect(),
+                duration: Duration::UntilDispelled,
+                ends_on: None,
+                ends_when_attacked: false,
+                grant: None,
+            });
+            p.push_str(&format!(
+                " and {pen:+} to attack rolls, saving throws and ability checks (the penalty shrinks by 1 per long rest: lower or remove the {name} effect with manage_effect)"
+            ));
+        }
         tr.healed = Some(t.hp);
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
+        revived = true;
+        Ok((p, true))
+    })?;
+    if revived {
         report.lines.push(
             "a creature taken off the map at death goes back with manage_encounter (add)".into(),
         );
@@ -462,27 +528,31 @@ fn stabilize(
     report: &mut CastReport,
 ) -> Result<()> {
     let spell = &plan.spell;
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
-        let p = if let Some(why) = unaffected(spell, &t) {
-            why
+    each_target(call, caster, plan, report, |_, _, t, _, _| {
+        Ok(if let Some(why) = unaffected(spell, t) {
+            (why, false)
         } else if t.dead {
-            format!("{} is dead; {} cannot help", t.name, spell.name)
+            (
+                format!("{} is dead; {} cannot help", t.name, spell.name),
+                false,
+            )
         } else if t.hp > 0 {
-            format!("{} is not dying ({} HP); no effect", t.name, t.hp)
+            (
+                format!("{} is not dying ({} HP); no effect", t.name, t.hp),
+                false,
+            )
         } else if t.death_saves.stable {
-            format!("{} is already stable", t.name)
+            (format!("{} is already stable", t.name), false)
         } else {
             t.death_saves.stable = true;
             t.death_saves.successes = 0;
             t.death_saves.failures = 0;
-            format!("{} is stable at 0 HP (no more death saves)", t.name)
-        };
-        let tr = push_target(report, &t, p.clone());
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
-    }
-    Ok(())
+            (
+                format!("{} is stable at 0 HP (no more death saves)", t.name),
+                true,
+            )
+        })
+    })
 }
 
 /// A persistent spell (Spiritual Weapon) leaves a marker on its caster: while it lasts, casting
@@ -688,11 +758,13 @@ fn push_effect(
 /// caster's spellcasting modifier).
 pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
     let e = spell.mechanics()?;
-    let each = e.temp_hp_each_turn.as_ref()?;
-    let n = each.replace("MOD", &plan.modifier.max(0).to_string());
-    let n: u32 = n.trim().parse().ok()?;
-    Some(SpellGrant {
-        temp_hp_each_turn: Some(n),
+    let each = e.temp_hp_each_turn.as_ref().and_then(|each| {
+        let n = each.replace("MOD", &plan.modifier.max(0).to_string());
+        n.trim().parse::<u32>().ok()
+    });
+    (each.is_some() || e.ac_floor.is_some()).then(|| SpellGrant {
+        temp_hp_each_turn: each,
+        ac_floor: e.ac_floor,
         ..Default::default()
     })
 }

@@ -281,6 +281,18 @@ pub struct CastPlan {
     /// A persistent spell attacking again with no new casting (Spiritual Weapon's bonus-action
     /// attack).
     pub repeat: bool,
+    /// What the caster chose (a damage type, an ability) for spells that ask.
+    pub choice: CastChoice,
+}
+
+/// What a caster chooses when a spell asks: Protection from Energy's damage type
+/// (`damageType`), Enhance Ability's ability (`ability`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CastChoice {
+    /// A damage type.
+    pub damage_type: Option<tabletop_rules::DamageType>,
+    /// An ability.
+    pub ability: Option<Ability>,
 }
 
 /// What one casting did to one target.
@@ -815,11 +827,20 @@ fn apply_effect(
     name: &str,
 ) -> Result<String> {
     let spell = &plan.spell;
-    let Some((kinds, _)) = crate::model::effects::preset(name) else {
-        return Ok(format!(
-            "{name}: no preset; apply its effect with manage_effect"
-        ));
+    let entry = spell.mechanics();
+    let kinds = match (crate::model::effects::preset(name), entry) {
+        (Some((kinds, _)), _) => kinds,
+        (None, Some(e)) if e.grants_effect() => e.modifiers.clone(),
+        _ => {
+            return Ok(format!(
+                "{name}: no preset; apply its effect with manage_effect"
+            ));
+        }
     };
+    let mut kinds = kinds;
+    if let Some(e) = entry {
+        kinds.extend(super::grants::chosen_modifiers(e, plan)?);
+    }
     let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
         if let Some(c) = caster.concentration.as_mut() {
             c.add_link(ConcentrationLink::effect(&target.id, name));
@@ -863,7 +884,7 @@ fn apply_effect(
         .into_iter()
         .map(|k: ModifierKind| Modifier::new(name.to_string(), k))
         .collect();
-    let what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
+    let mut what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
     target.effects.push(ActiveEffect {
         id,
         name: name.to_string(),
@@ -874,6 +895,10 @@ fn apply_effect(
         ends_when_attacked: false,
         grant: super::mechanics::effect_grant(spell, plan),
     });
+    if let Some(floor) = entry.and_then(|e| e.ac_floor) {
+        let ac = target.effective().armor_class.value;
+        what.push(format!("AC can't be less than {floor}: now {ac}"));
+    }
     Ok(format!(
         "{} gains {name} ({})",
         target.name,

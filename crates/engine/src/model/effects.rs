@@ -155,6 +155,9 @@ pub struct SpellGrant {
     /// Temporary HP at the start of each of the bearer's turns (Heroism).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_hp_each_turn: Option<u32>,
+    /// The bearer's AC can't be less than this (Barkskin 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac_floor: Option<i32>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect
