@@ -439,6 +439,17 @@ pub fn resolve(
     if super::mechanics::resolve_special(call, caster, plan, &mut report)? {
         return Ok(report);
     }
+    // A zone around the caster (Spirit Guardians) strikes in a fight; cast outside one it has
+    // no one to strike, and the answer says so.
+    if let (Some(aura), None) = (&spell.aura, enc) {
+        let line = format!(
+            "no automation outside an encounter for {}: its {}-ft aura is made only in an encounter (cast it there; it strikes enemies that start their turn in it or enter it)",
+            spell.name, aura.radius_ft
+        );
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(report);
+    }
     let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
     let heal = spell.heal_dice(plan.slot_level, plan.modifier);
     if spell.save.is_some() {
