@@ -406,6 +406,74 @@ fn raise_dead_returns_with_1_hp_a_minus_4_penalty_and_takes_the_diamond() {
     );
 }
 
+#[test]
+fn death_ward_turns_the_first_drop_to_0_into_1_hp_and_ends() {
+    let Some(srd) = common::srd("death_ward") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let cleric = pc(&mut e, "Bran", "cleric", 7);
+    let wiz = pc(&mut e, "Aria", "wizard", 5);
+    cast(&mut e, &cleric, "Death Ward", |r| r.target = who(&wiz)).unwrap();
+    let a = sheet(&mut e, &wiz);
+    let hp = a.hp;
+    assert_eq!(a.effects.len(), 1);
+    // Damage through update_character (the DM's damage outside a fight).
+    let hit = |e: &mut E, amount: u32| {
+        let req = tabletop_engine::update::UpdateRequest {
+            damage: vec![tabletop_rules::damage::DamagePart::new(
+                Some(DamageType::Bludgeoning),
+                amount,
+            )],
+            ..Default::default()
+        };
+        let id = wiz.clone();
+        e.write("update_character", &serde_json::json!({}), |call| {
+            tabletop_engine::update::update_character(
+                call,
+                tabletop_engine::character::CharacterRef::new(Some(&id), None),
+                req,
+            )
+        })
+        .unwrap()
+    };
+    let out = hit(&mut e, hp + 5);
+    let a = sheet(&mut e, &wiz);
+    assert_eq!(a.hp, 1, "{:?}", out.changes);
+    assert!(a.effects.is_empty());
+    assert!(!has(&a, Condition::Unconscious));
+    assert!(
+        out.changes
+            .iter()
+            .any(|l| l == "Aria drops to 1 HP instead of 0 (Death Ward ends)"),
+        "{:?}",
+        out.changes
+    );
+    // Only the first time.
+    hit(&mut e, 3);
+    let a = sheet(&mut e, &wiz);
+    assert_eq!(a.hp, 0);
+    assert!(has(&a, Condition::Unconscious));
+}
+
+#[test]
+fn darkvision_and_true_seeing_grant_their_senses() {
+    let Some(srd) = common::srd("senses") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = pc(&mut e, "Aria", "wizard", 11);
+    let fighter = pc(&mut e, "Bran", "fighter", 5);
+    let before = tabletop_engine::combat::spatial::senses_of(&sheet(&mut e, &fighter));
+    assert_eq!((before.darkvision_ft, before.truesight_ft), (0, 0));
+    cast(&mut e, &wiz, "Darkvision", |r| r.target = who(&fighter)).unwrap();
+    cast(&mut e, &wiz, "True Seeing", |r| r.target = who(&fighter)).unwrap();
+    let s = tabletop_engine::combat::spatial::senses_of(&sheet(&mut e, &fighter));
+    assert_eq!((s.darkvision_ft, s.truesight_ft), (60, 120));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Every mechanical spell, cast once.
 

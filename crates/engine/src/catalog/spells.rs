@@ -259,6 +259,17 @@ pub struct SpellEntry {
     /// An HP-threshold spell's outcomes, lowest `max_hp` first.
     #[serde(default)]
     pub tiers: Vec<HpTier>,
+    /// An effect: the first drop to 0 HP from damage leaves the bearer at 1 HP instead, and the
+    /// effect ends (Death Ward).
+    #[serde(default)]
+    pub death_ward: bool,
+    /// An effect grants senses: darkvision or truesight out to this many feet (Darkvision, True
+    /// Seeing).
+    #[serde(default)]
+    pub darkvision_ft: Option<u32>,
+    /// Truesight, in feet.
+    #[serde(default)]
+    pub truesight_ft: Option<u32>,
 }
 
 /// A costly material the spell consumes.
@@ -294,6 +305,9 @@ impl SpellEntry {
             || self.ac_floor.is_some()
             || !self.resist_choice.is_empty()
             || self.ability_choice.is_some()
+            || self.death_ward
+            || self.darkvision_ft.is_some()
+            || self.truesight_ft.is_some()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -454,6 +468,9 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && e.ac_floor.is_none()
         && e.resist_choice.is_empty()
         && e.ability_choice.is_none()
+        && !e.death_ward
+        && e.darkvision_ft.is_none()
+        && e.truesight_ft.is_none()
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

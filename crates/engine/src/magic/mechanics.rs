@@ -762,9 +762,17 @@ pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
         let n = each.replace("MOD", &plan.modifier.max(0).to_string());
         n.trim().parse::<u32>().ok()
     });
-    (each.is_some() || e.ac_floor.is_some()).then(|| SpellGrant {
+    (each.is_some()
+        || e.ac_floor.is_some()
+        || e.death_ward
+        || e.darkvision_ft.is_some()
+        || e.truesight_ft.is_some())
+    .then(|| SpellGrant {
         temp_hp_each_turn: each,
         ac_floor: e.ac_floor,
+        death_ward: e.death_ward,
+        darkvision_ft: e.darkvision_ft,
+        truesight_ft: e.truesight_ft,
         ..Default::default()
     })
 }
