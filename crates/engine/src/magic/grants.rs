@@ -8,8 +8,8 @@ use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::modifiers::{ModifierKind, RollTarget};
 use tabletop_rules::{Ability, Condition};
 
-use super::mechanics::{each_target, unaffected};
-use super::spellcasting::{CastPlan, CastReport};
+use super::plan::{CastPlan, CastReport};
+use super::targets::{each_target, unaffected};
 use crate::catalog::spells::{AbilityChoice, Cure, SpellEntry};
 use crate::character::{Character, ConditionEntry};
 use crate::effects::Duration;
