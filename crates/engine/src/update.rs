@@ -310,6 +310,25 @@ pub fn damage(
         // Nothing to keep: no save to ask for.
         r.concentration_dc = None;
     }
+    // Death Ward: the first drop to 0 HP leaves the bearer at 1 HP, and the ward ends.
+    if r.hp_before > 0
+        && r.hp_after == 0
+        && let Some(pos) = c
+            .effects
+            .iter()
+            .position(|e| e.grant.as_ref().is_some_and(|g| g.death_ward))
+    {
+        let ward = c.effects.remove(pos);
+        r.hp_after = 1;
+        r.dead = false;
+        r.death_saves = Default::default();
+        r.add_conditions.clear();
+        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
+        changes.push(format!(
+            "{} drops to 1 HP instead of 0 ({} ends)",
+            c.name, ward.name
+        ));
+    }
     c.hp = r.hp_after;
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;
