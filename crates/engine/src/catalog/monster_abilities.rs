@@ -229,7 +229,7 @@ pub fn narrative_reason(name: &str, desc: &str) -> String {
     } else if n.contains("sunlight sensitivity") || n.contains("sunlight hypersensitivity") {
         "disadvantage on attacks and sight-based Perception in sunlight: the engine tracks no light level, so the DM gives the disadvantage"
     } else if n.contains("legendary resistance") {
-        "turning a failed save into a success is the DM's choice per save: use manage_effect or narrate it"
+        "use_special_ability counts its uses per day; turning the failed save into a success is the DM's (the engine does not re-resolve the save)"
     } else if n.contains("regeneration") || n.contains("rejuvenation") {
         "regaining hit points at the start of its turn (and what stops it) is applied by the DM with update_character"
     } else if n.contains("spider climb") || n.contains("web walker") || n.contains("ice walk") {
