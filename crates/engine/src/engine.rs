@@ -11,6 +11,9 @@ use crate::error::{EngineError, Result};
 use crate::model::event::{Change, EventDraft};
 use crate::store::{CampaignId, Store, StoreError, Transaction, Tx};
 
+/// How many times [`Engine::write_retrying`] runs a use case that keeps meeting write conflicts.
+pub const WRITE_ATTEMPTS: u32 = 5;
+
 /// How to open a campaign.
 #[derive(Debug, Clone, Default)]
 pub struct EngineOptions {
@@ -35,6 +38,7 @@ impl<S: Store> Engine<S> {
         let campaign = {
             let mut tx = store.begin(true)?;
             let id = tx.ensure_campaign(name)?;
+            tx.lock_campaign(id)?;
             if let Some(seed) = options.seed {
                 tx.set_rng_state(id, &encode_rng(&DiceRng::from_seed(seed))?)?;
                 tx.append_event(
@@ -88,14 +92,55 @@ impl<S: Store> Engine<S> {
     /// Runs a mutating use case in one transaction: its changes, the dice stream and an event
     /// recording `tool`, `args`, the rolls and the changes are committed together before it
     /// returns. On error nothing is written.
+    ///
+    /// The transaction first holds the campaign ([`Tx::lock_campaign`]), so concurrent writers
+    /// of one campaign (other processes on a shared store) run one after the other. A write
+    /// conflict the store still reports ([`StoreError::Busy`]) is returned as is ("the campaign
+    /// is busy … retry"); [`Engine::write_retrying`] runs the use case again instead.
     pub fn write<R>(
         &mut self,
         tool: &str,
         args: &Value,
         f: impl FnOnce(&mut Call<'_>) -> Result<R>,
     ) -> Result<R> {
+        let mut f = Some(f);
+        self.write_once(tool, args, &mut |call| match f.take() {
+            Some(f) => f(call),
+            None => Err(EngineError::Rule("internal: a use case ran twice".into())),
+        })
+    }
+
+    /// Like [`Engine::write`], but a write conflict ([`StoreError::Busy`]) runs the whole use
+    /// case again on fresh state, up to [`WRITE_ATTEMPTS`] times, before it is reported.
+    pub fn write_retrying<R>(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        mut f: impl FnMut(&mut Call<'_>) -> Result<R>,
+    ) -> Result<R> {
+        let mut attempt = 1;
+        loop {
+            match self.write_once(tool, args, &mut f) {
+                Err(EngineError::Store(e)) if e.is_conflict() && attempt < WRITE_ATTEMPTS => {
+                    tracing::debug!(tool, attempt, "write conflict, running the call again: {e}");
+                    std::thread::sleep(std::time::Duration::from_millis(2 * u64::from(attempt)));
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn write_once<R>(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        f: &mut impl FnMut(&mut Call<'_>) -> Result<R>,
+    ) -> Result<R> {
         let mut tx = self.store.begin(true)?;
-        still_there(&tx, self.campaign, &self.campaign_name)?;
+        if !tx.lock_campaign(self.campaign)? {
+            return Err(deleted(&self.campaign_name));
+        }
         let draft = EventDraft {
             tool: tool.to_string(),
             args: args.clone(),
@@ -123,13 +168,17 @@ fn still_there(tx: &dyn Tx, campaign: CampaignId, name: &str) -> Result<()> {
     if tx.campaign_exists(campaign)? {
         Ok(())
     } else {
-        Err(EngineError::Rule(format!(
-            "campaign {} was deleted (by another process) after this server opened it; \
+        Err(deleted(name))
+    }
+}
+
+fn deleted(name: &str) -> EngineError {
+    EngineError::Rule(format!(
+        "campaign {} was deleted (by another process) after this server opened it; \
              nothing was read or written. Restart the server to start it afresh, or open \
              another campaign",
-            name
-        )))
-    }
+        name
+    ))
 }
 
 fn encode_rng(rng: &DiceRng) -> Result<String> {

@@ -74,4 +74,4 @@ pub use model::event;
 
 pub use engine::{Call, Engine, EngineOptions};
 pub use error::{EngineError, Result};
-pub use store::{Durability, SqliteStore, Store};
+pub use store::{AnyStore, Durability, PgStore, SqliteStore, Store, StoreLocation};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::Deserialize;
 use tabletop_engine::compendium::CompendiumSource;
-use tabletop_engine::{Durability, Engine, EngineOptions, SqliteStore};
+use tabletop_engine::{AnyStore, Durability, Engine, EngineOptions, StoreLocation};
 
 use crate::catalog::{Category, Profile, SchemaDetail, Surface};
 use crate::tools::EngineT;
@@ -41,6 +41,10 @@ pub struct Settings {
     /// [default: process, or the config file's].
     #[arg(long, global = true, env = "TABLETOP_DURABILITY", value_parser = parse_durability)]
     pub durability: Option<Durability>,
+    /// A PostgreSQL database shared by several servers (`postgres://USER:PASSWORD@HOST:PORT/DB`)
+    /// instead of the SQLite file in the data dir [default: the config file's, else SQLite].
+    #[arg(long, global = true, env = "TABLETOP_DATABASE_URL")]
+    pub database: Option<String>,
 }
 
 /// Parses a durability mode, naming the allowed ones on error.
@@ -49,6 +53,23 @@ pub fn parse_durability(s: &str) -> anyhow::Result<Durability> {
         "process" => Ok(Durability::Process),
         "power" => Ok(Durability::Power),
         other => anyhow::bail!("durability '{other}' is unknown; use process or power"),
+    }
+}
+
+/// Refuses a database setting that is not a PostgreSQL URL, naming both choices.
+pub fn check_database_url(url: &str) -> anyhow::Result<()> {
+    if StoreLocation::is_postgres_url(url.trim()) {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "database '{}' is not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE, \
+             or leave the database unset to use the SQLite file in the data directory (--data-dir)",
+            if url.contains('@') {
+                "(hidden: it holds credentials)"
+            } else {
+                url
+            }
+        )
     }
 }
 
@@ -72,6 +93,8 @@ pub struct ConfigFile {
     pub schemas: Option<String>,
     /// What an answered call survives: "process" (default) or "power".
     pub durability: Option<String>,
+    /// A PostgreSQL URL (`postgres://…`); absent: the SQLite file in the data dir.
+    pub database: Option<String>,
 }
 
 impl ConfigFile {
@@ -84,6 +107,9 @@ impl ConfigFile {
         c.surface_parts(None, &[], None)?;
         if let Some(d) = &c.durability {
             parse_durability(d).with_context(|| format!("in {}", path.display()))?;
+        }
+        if let Some(url) = &c.database {
+            check_database_url(url).with_context(|| format!("in {}", path.display()))?;
         }
         Ok(c)
     }
@@ -224,11 +250,39 @@ impl Settings {
         }
     }
 
+    /// Where campaigns live: the PostgreSQL database of `--database` / `TABLETOP_DATABASE_URL` /
+    /// the config file's `database`, else the SQLite file in the data directory.
+    pub fn store_location(&self) -> anyhow::Result<StoreLocation> {
+        let url = match &self.database {
+            Some(u) => Some(u.clone()),
+            None => self.config_file()?.database,
+        };
+        match url.map(|u| u.trim().to_string()).filter(|u| !u.is_empty()) {
+            Some(u) => {
+                check_database_url(&u)?;
+                Ok(StoreLocation::Postgres(u))
+            }
+            None => Ok(StoreLocation::Sqlite(self.db_path()?, self.durability()?)),
+        }
+    }
+
+    /// The store in use, for messages (a PostgreSQL password is hidden).
+    pub fn store_label(&self) -> anyhow::Result<String> {
+        Ok(match self.store_location()? {
+            StoreLocation::Sqlite(path, _) => path.display().to_string(),
+            StoreLocation::Postgres(url) => tabletop_engine::store::hide_password(&url),
+        })
+    }
+
     /// Opens the store.
-    pub fn open_store(&self) -> anyhow::Result<SqliteStore> {
-        let path = self.db_path()?;
-        SqliteStore::open_with(&path, self.durability()?)
-            .with_context(|| format!("cannot open the campaign database {}", path.display()))
+    pub fn open_store(&self) -> anyhow::Result<AnyStore> {
+        let location = self.store_location()?;
+        location.open().with_context(|| {
+            format!(
+                "cannot open the campaign database {}",
+                self.store_label().unwrap_or_default()
+            )
+        })
     }
 
     /// The compendium, loaded in the background on first use (none when no SRD is installed).

@@ -3,12 +3,12 @@
 //! ([`crate::catalog`]) lists them and decides what a connection advertises.
 
 use serde_json::{Map, Value};
-use tabletop_engine::{Engine, SqliteStore};
+use tabletop_engine::{AnyStore, Engine};
 
 use crate::reply::{Reply, ToolError};
 
 /// The engine type the server runs.
-pub type EngineT = Engine<SqliteStore>;
+pub type EngineT = Engine<AnyStore>;
 
 crate::arg_enum! {
     /// A group of tools that can be enabled together.

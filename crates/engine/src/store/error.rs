@@ -15,4 +15,32 @@ pub enum StoreError {
         /// The decoder's message.
         detail: String,
     },
+    /// Another writer of the same campaign conflicted with this one (PostgreSQL: a
+    /// serialization failure or a deadlock) and the bounded retries did not get through.
+    #[error(
+        "the campaign is busy (other servers are writing to it at the same time: {0}); nothing \
+         of this call was written, retry it"
+    )]
+    Busy(String),
+    /// The database server cannot be reached or went away; nothing of the call was committed.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The database was migrated by a newer Tabletop.
+    #[error(
+        "the database schema is version {found}, newer than this Tabletop knows (up to \
+         {known}); nothing was changed. Upgrade Tabletop, or point it at another database"
+    )]
+    SchemaTooNew {
+        /// The database's schema version.
+        found: i64,
+        /// The newest version this build knows.
+        known: i64,
+    },
+}
+
+impl StoreError {
+    /// Whether re-running the whole call may succeed (a write conflict).
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, StoreError::Busy(_))
+    }
 }

@@ -1,15 +1,20 @@
 //! Persistence behind a trait the engine owns.
 //!
 //! The engine speaks to a [`Store`] through transactions ([`Transaction`]), one per tool call.
-//! [`SqliteStore`] is the embedded implementation; nothing SQLite-specific leaks past this module,
-//! so a PostgreSQL store can implement the same traits.
+//! [`SqliteStore`] is the embedded implementation, [`PgStore`] the shared one (several server
+//! processes on one PostgreSQL database); [`AnyStore`] is either, chosen at run time. Nothing
+//! database-specific leaks past this module.
 
+mod any;
 pub mod error;
+mod postgres;
 mod sqlite;
 mod sqlite_tokens;
 
+pub use any::{AnyStore, AnyTx, StoreLocation};
 pub use error::StoreError;
-pub use sqlite::SqliteStore;
+pub use postgres::{PgStore, PgTx, hide_password};
+pub use sqlite::{SqliteStore, SqliteTx};
 
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +89,13 @@ pub trait Transaction: Tx {
 
 /// What the engine reads and writes inside one transaction.
 pub trait Tx {
+    /// Whether the campaign still exists, and (in a write transaction) holds it for this
+    /// transaction: the writers of one campaign then run one after the other, each seeing what
+    /// the previous one committed. SQLite needs no lock (`BEGIN IMMEDIATE` already admits one
+    /// writer at a time); PostgreSQL locks the campaign's row.
+    fn lock_campaign(&mut self, campaign: CampaignId) -> Result<bool, StoreError> {
+        self.campaign_exists(campaign)
+    }
     /// The id of the campaign called `name`, creating it when absent.
     fn ensure_campaign(&mut self, name: &str) -> Result<CampaignId, StoreError>;
     /// The id of the campaign called `name`, if it exists.

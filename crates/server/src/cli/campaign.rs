@@ -46,7 +46,7 @@ pub fn run(s: &Settings, cmd: CampaignCommand) -> anyhow::Result<ExitCode> {
         CampaignCommand::List => {
             let list = campaign::list(&tx)?;
             if list.is_empty() {
-                outln!("no campaigns yet in {}", s.db_path()?.display());
+                outln!("no campaigns yet in {}", s.store_label()?);
             }
             for c in list {
                 outln!(

@@ -159,7 +159,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             opts.check()?;
             let table = tabletop_server::http::Table::open(
-                s.db_path()?,
+                s.store_location()?,
                 s.compendium_source()?,
                 s.seed()?,
                 engines,

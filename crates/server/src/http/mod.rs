@@ -10,7 +10,6 @@ mod handler;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
@@ -19,7 +18,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tabletop_engine::access::{self, Grant};
 use tabletop_engine::compendium::CompendiumSource;
-use tabletop_engine::{Engine, EngineOptions, SqliteStore};
+use tabletop_engine::{AnyStore, Engine, EngineOptions, StoreLocation};
 use tokio::sync::broadcast;
 
 pub use handler::TableServer;
@@ -63,28 +62,29 @@ pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
 
 /// Every campaign of one store, opened on demand, and the token check.
 pub struct Table {
-    db_path: PathBuf,
+    location: StoreLocation,
     compendium: CompendiumSource,
     seed: Option<u64>,
     per_campaign: usize,
     engines: Mutex<HashMap<String, Arc<Vec<Mutex<EngineT>>>>>,
-    auth: Mutex<SqliteStore>,
+    auth: Mutex<AnyStore>,
     changes: broadcast::Sender<String>,
 }
 
 impl Table {
-    /// A table over the store at `db_path`.
+    /// A table over the store at `location`.
     pub fn open(
-        db_path: PathBuf,
+        location: StoreLocation,
         compendium: CompendiumSource,
         seed: Option<u64>,
         per_campaign: usize,
     ) -> anyhow::Result<Self> {
-        let auth = SqliteStore::open(&db_path)
-            .with_context(|| format!("cannot open the campaign database {}", db_path.display()))?;
+        let auth = location
+            .open()
+            .context("cannot open the campaign database")?;
         let (changes, _) = broadcast::channel(64);
         Ok(Self {
-            db_path,
+            location,
             compendium,
             seed,
             per_campaign: per_campaign.max(1),
@@ -117,7 +117,7 @@ impl Table {
         }
         let mut v = Vec::with_capacity(self.per_campaign);
         for i in 0..self.per_campaign {
-            let store = SqliteStore::open(&self.db_path)?;
+            let store = self.location.open()?;
             v.push(Mutex::new(Engine::open(
                 store,
                 campaign,

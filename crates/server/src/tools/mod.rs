@@ -67,10 +67,18 @@ pub fn invoke<A: DeserializeOwned>(
     access: Access,
     run: fn(&mut Call<'_>, A) -> Result<Reply, EngineError>,
 ) -> Result<Reply, ToolError> {
-    let args: A = args::parse(tool, raw)?;
+    let mut args: Option<A> = Some(args::parse(tool, raw)?);
+    // A write the store retries (a conflict with another server) runs again on arguments
+    // parsed afresh: they parsed once, so they parse the same way.
+    let mut take = || -> Result<A, EngineError> {
+        match args.take() {
+            Some(a) => Ok(a),
+            None => args::parse(tool, raw).map_err(|e| EngineError::Rule(e.0)),
+        }
+    };
     Ok(match access {
-        Access::Read => engine.read(|call| run(call, args))?,
-        Access::Write => engine.write(tool, raw, |call| run(call, args))?,
+        Access::Read => engine.read(|call| run(call, take()?))?,
+        Access::Write => engine.write_retrying(tool, raw, |call| run(call, take()?))?,
     })
 }
 
@@ -101,12 +109,18 @@ pub fn invoke_batch<A: DeserializeOwned>(
             "with batch, put every field inside the batch items, not beside batch".into(),
         ));
     }
-    let parsed: Vec<Result<A, ToolError>> = items
-        .iter()
-        .map(|item| args::parse::<A>(tool, item))
-        .collect();
+    let parse = || -> Vec<Result<A, ToolError>> {
+        items
+            .iter()
+            .map(|item| args::parse::<A>(tool, item))
+            .collect()
+    };
+    let mut parsed = Some(parse());
+    // A retried write (see `invoke`) parses the items again.
     let body = |call: &mut Call<'_>| -> Result<Vec<Result<Reply, String>>, EngineError> {
         Ok(parsed
+            .take()
+            .unwrap_or_else(parse)
             .into_iter()
             .map(|p| match p {
                 Ok(a) => run(call, a).map_err(|e| ToolError::from(e).0),
@@ -116,7 +130,7 @@ pub fn invoke_batch<A: DeserializeOwned>(
     };
     let results = match access {
         Access::Read => engine.read(body)?,
-        Access::Write => engine.write(tool, raw, body)?,
+        Access::Write => engine.write_retrying(tool, raw, body)?,
     };
     let ok = results.iter().filter(|r| r.is_ok()).count();
     let mut text = format!("Batch: {ok} of {} succeeded.", results.len());
