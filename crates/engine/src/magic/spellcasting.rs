@@ -571,12 +571,12 @@ pub fn resolve(
                 tr.damage_rolled = Some(i64::from(amount));
                 let mut changes = Vec::new();
                 let parts = [DamagePart::new(spell.damage_type, amount)];
-                let r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
+                let mut r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
                 crate::combat::traits::undead_fortitude(
                     call,
                     &mut target,
                     &parts,
-                    &r,
+                    &mut r,
                     critical,
                     &mut changes,
                 )?;

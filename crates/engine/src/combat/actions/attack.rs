@@ -327,14 +327,14 @@ pub fn apply_damage_to(
 ) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
     let mut t = combat::sheet(call, target_id)?;
     let mut changes = Vec::new();
-    let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
+    let mut r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
     if r.total > 0
         && let Some(cb) = enc.combatant_mut(target_id)
     {
         cb.flags.fought = true;
     }
-    crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
+    crate::combat::traits::undead_fortitude(call, &mut t, parts, &mut r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };

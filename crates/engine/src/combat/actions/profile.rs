@@ -241,7 +241,8 @@ pub fn attack_profile(
     let name = weapon.map(str::trim).filter(|s| !s.is_empty());
     if let Some(name) = name {
         let key = name_key(name);
-        if key == name_key("unarmed strike") || key == "unarmed" {
+        let own_attack = stat_block_attacks(c).any(|a| name_key(&a.name) == key);
+        if (key == name_key("unarmed strike") || key == "unarmed") && !own_attack {
             return Ok(martial_arts(c, &stats, unarmed_profile(&stats)));
         }
         return match equipped_weapon(c, name) {
