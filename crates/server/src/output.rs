@@ -231,6 +231,27 @@ pub fn schema(tool: &str) -> Option<Map<String, Value>> {
             false,
         ),
         "get_session_context" => (s.with::<e::session::SessionContext>(), false),
+        "manage_quest" => (
+            s.with::<e::memory::quests::QuestOutcome>()
+                .with::<e::memory::Quest>()
+                .with::<crate::tools::memory::QuestList>(),
+            false,
+        ),
+        "manage_npc" => (
+            s.with::<e::memory::npcs::NpcOutcome>()
+                .with::<e::memory::Npc>()
+                .with::<e::memory::npcs::Recall>()
+                .with::<crate::tools::memory::NpcList>(),
+            false,
+        ),
+        "manage_secret" => (
+            s.with::<e::memory::secrets::SecretOutcome>()
+                .with::<e::memory::Secret>()
+                .with::<e::memory::secrets::LeakCheck>()
+                .with::<crate::tools::memory::SecretList>(),
+            false,
+        ),
+        "advance_time" => (s.with::<e::clock::TimeAdvance>(), false),
         "manage_inventory" => (
             s.with::<e::inventory::ops::InventoryOutcome>()
                 .with::<e::inventory::ops::InventoryView>(),
