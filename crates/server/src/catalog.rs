@@ -305,6 +305,12 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     ("get_session_context", &["format", "include"]),
     ("get_character", &["page", "perPage"]),
     ("manage_concentration", &["reason"]),
+    ("manage_quest", &["giver", "places", "reason"]),
+    (
+        "manage_npc",
+        &["characterId", "factions", "faction", "limit", "location"],
+    ),
+    ("manage_secret", &["how", "revealed"]),
 ];
 
 /// The rare fields of a tool.

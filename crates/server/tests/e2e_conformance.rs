@@ -60,7 +60,8 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
     let mut removing = Vec::new();
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
-        let read_only = a.read_only_hint.unwrap();
+        // Unstated hints take the MCP defaults (read-only false, destructive true).
+        let read_only = a.read_only_hint.unwrap_or(false);
         // Not stated for read-only tools (meaningless there per the MCP spec): not destructive.
         let destructive = a.destructive_hint.unwrap_or(!read_only);
         let schema = Value::Object((*t.input_schema).clone());
