@@ -312,6 +312,45 @@ fn fireball_burns_everyone_in_the_sphere_and_spends_a_third_level_slot() {
     assert!(err.contains("action"), "{err}");
 }
 
+/// Seed 8 pins the other branch: one ogre saves, the other fails and takes the full roll.
+#[test]
+fn fireball_a_failed_save_takes_the_full_roll_and_a_success_half() {
+    let Some(srd) = common::srd("fireball_failed_save") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 8);
+    let aria = make(&mut e, caster("Aria", "wizard", 5, &["Fireball"]));
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&aria, 0, 0, 25),
+            monster("ogre", 2, &[(10, 10), (12, 10)]),
+        ],
+    );
+    let ogres = [id_of(&order, "Ogre 1"), id_of(&order, "Ogre 2")];
+    let out = cast(&mut e, &aria, "Fireball", |r| {
+        r.to = Some(Position::new(10, 10))
+    })
+    .unwrap();
+    let d = &out.details;
+    let full: i64 = faces(&d["lines"], "Fireball damage: 8d6").iter().sum();
+    assert_eq!(full, 24, "seed 8's 8d6");
+    assert_eq!(d["saveDc"], 14);
+    let targets = d["targets"].as_array().unwrap();
+    // Ogre 1: DEX save d20 7 − 1 = 6 < 14 → the full 24; Ogre 2: 16 − 1 = 15 → half, 12.
+    let d20s: Vec<i64> = (1..=2)
+        .map(|i| faces(&d["lines"], &format!("Ogre {i} — Dexterity save"))[0])
+        .collect();
+    assert_eq!(d20s, [7, 16]);
+    assert_eq!(targets[0]["saved"], false);
+    assert_eq!(targets[0]["damageRolled"], 24);
+    assert_eq!(targets[1]["saved"], true);
+    assert_eq!(targets[1]["damageRolled"], 12);
+    assert_eq!(sheet(&mut e, &ogres[0]).hp, 35);
+    assert_eq!(sheet(&mut e, &ogres[1]).hp, 47);
+}
+
 #[test]
 fn fire_bolt_magic_missile_and_cure_wounds_apply_their_numbers() {
     let Some(srd) = common::srd("bolt_missile_cure") else {
@@ -807,9 +846,20 @@ fn synthesis_dc_formula_and_every_outcome_follows_the_check() {
         seen.insert(out.result);
         match out.result {
             "success" | "mastered" => {
-                assert!(
-                    sheet(&mut e, &dummy).hp < 10 || out.lines.iter().any(|l| l.contains("save"))
-                );
+                // 2d6 cold, CON save for half: the dummy (10 HP) loses exactly what the answer
+                // says it took, at least 1 (half of the lowest roll, 2).
+                let t = &out.details["targets"][0];
+                let took = t["damageTaken"].as_u64().expect("damageTaken") as u32;
+                let f = faces(&out.details["lines"], "Frost Lash damage: 2d6");
+                assert_eq!(f.len(), 2, "{:?}", out.details["lines"]);
+                let rolled = f.iter().sum::<i64>() as u32;
+                let want = if t["saved"] == true {
+                    rolled / 2
+                } else {
+                    rolled
+                };
+                assert_eq!(took, want, "{t}");
+                assert_eq!(sheet(&mut e, &dummy).hp, 10u32.saturating_sub(took), "{t}");
                 assert_eq!(
                     a.mastered_spells.len(),
                     usize::from(out.result == "mastered")

@@ -306,17 +306,41 @@ impl Compiled {
                 let t = dot(v, self.d);
                 let perp2 = (dot(v, v) - t * t).max(0.0);
                 let hw = f64::from(width_ft) / 10.0;
-                t > EPS && t <= f64::from(length_ft) / 5.0 + EPS && perp2 <= hw * hw + EPS
+                let within = if (perp2 - hw * hw).abs() <= EPS {
+                    // A centre exactly on a side boundary (an even width along an axis from a
+                    // square's centre, or a 5-ft line from a corner): only one side counts, so
+                    // the line is as many squares wide as its width says.
+                    on_kept_side(v, self.d)
+                } else {
+                    perp2 < hw * hw
+                };
+                t > EPS && t <= f64::from(length_ft) / 5.0 + EPS && within
             }
             Shape::Cube { size_ft } => {
                 let s = f64::from(size_ft) / 5.0;
                 (0..3).all(|i| match self.cube[i] {
                     1 => v[i] > EPS && v[i] <= s + EPS,
                     -1 => v[i] < -EPS && v[i] >= -s - EPS,
-                    _ => v[i].abs() <= s / 2.0 + EPS,
+                    // Centred on the origin: half-open, so an even size from a square's centre
+                    // covers exactly `s` squares (the low side's boundary in x and y, the high
+                    // side's in z: upward, where flyers are).
+                    _ if i == 2 => v[i] > -s / 2.0 + EPS && v[i] <= s / 2.0 + EPS,
+                    _ => v[i] >= -s / 2.0 - EPS && v[i] < s / 2.0 - EPS,
                 })
             }
         }
+    }
+}
+
+/// For a centre on a line's side boundary: whether that side is the one kept. The kept side is
+/// the one to the left of the direction on the map (the signed cross product in the plane is
+/// positive: north of an eastward line); straight above or below the line, the upper side.
+fn on_kept_side(v: [f64; 3], d: [f64; 3]) -> bool {
+    let cross = v[0] * d[1] - v[1] * d[0];
+    if cross.abs() > EPS {
+        cross > 0.0
+    } else {
+        v[2] > 0.0
     }
 }
 

@@ -223,30 +223,80 @@ fn cube_20_north_west_from_a_corner() {
     );
 }
 
-/// Known gap (geometry, found by these tests; no issue filed yet): a cube or a line whose width
-/// is an even number of squares, cast from a square's centre along an axis, takes the squares on
-/// both of its side boundaries (their centres lie exactly on them): a 10-ft cube covers 2 × 3 = 6
-/// squares instead of 2 × 2 = 4, a 20-ft cube 4 × 5 = 20 instead of 16, a 20-ft line 10 ft wide
-/// (Gust of Wind's shape) 4 × 3 = 12 instead of 4 × 2 = 8. When fixed, this fails: assert the
-/// correct counts plainly.
+/// An even width along an axis from a square's centre puts the side boundaries exactly on square
+/// centres; only one side counts (for a line the side left of its direction, for a cube the low
+/// side in x and y), so a 10-ft cube is 2 × 2 squares, a 20-ft cube 4 × 4, and Gust of Wind's
+/// 10-ft-wide line two rows.
 #[test]
-fn known_gap_even_width_from_a_square_centre_takes_an_extra_row() {
-    let m = BattleMap::new(12, 12).unwrap();
+fn even_widths_from_a_square_centre_cover_exactly_their_size() {
     let east = Direction::Compass(Compass::E);
-    for (shape, correct, known_wrong) in [
-        (Shape::Cube { size_ft: 10 }, 4, 6),
-        (Shape::Cube { size_ft: 20 }, 16, 20),
-        (line(20, 10), 8, 12),
-    ] {
-        let n = got(&m, &AreaOfEffect::directed(shape, sq(2, 5), east)).len();
-        assert_ne!(n, correct, "{shape:?}: the gap is closed; assert {correct}");
-        assert_eq!(n, known_wrong, "{shape:?}");
-    }
-    // The 12 squares of the 10-ft-wide line, worked by hand: 0 < dx ≤ 4, |dy| ≤ 1.
-    let want: Vec<(i32, i32)> = (4..=6).flat_map(|y| (3..=6).map(move |x| (x, y))).collect();
-    assert_eq!(
-        got(&m, &AreaOfEffect::directed(line(20, 10), sq(2, 5), east)),
-        want
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . # # . . .",
+            ". . o # # . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::directed(Shape::Cube { size_ft: 10 }, sq(2, 5), east),
+    );
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . # # # # .",
+            ". . . # # # # .",
+            ". . o # # # # .",
+            ". . . # # # # .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::directed(Shape::Cube { size_ft: 20 }, sq(2, 5), east),
+    );
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . # # # # .",
+            ". . o # # # # .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::directed(line(20, 10), sq(2, 5), east),
+    );
+    // Westward, the left side is south.
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". # # # # o . .",
+            ". # # # # . . .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::directed(line(20, 10), sq(5, 5), Direction::Compass(Compass::W)),
+    );
+}
+
+/// A 5-ft line from a grid corner along an axis runs between two rows of centres: one row.
+#[test]
+fn a_five_foot_line_from_a_corner_is_one_square_wide() {
+    check(
+        &[
+            ". . . . . .",
+            ". . . . . .",
+            ". . # # # .",
+            ". . + . . .",
+            ". . . . . .",
+        ],
+        AreaOfEffect::directed(line(15, 5), corner(2, 3), Direction::Compass(Compass::E)),
     );
 }
 
