@@ -215,7 +215,8 @@ pub fn schema(tool: &str) -> Option<Map<String, Value>> {
             s.with::<e::travel::MoveOutcome>()
                 .with::<e::travel::SearchOutcome>()
                 .with::<e::travel::TravelStatus>()
-                .with::<e::travel::TravelHistory>(),
+                .with::<e::travel::TravelHistory>()
+                .with::<e::clock::TimeAdvance>(),
             false,
         ),
         "manage_party" => (
@@ -251,7 +252,6 @@ pub fn schema(tool: &str) -> Option<Map<String, Value>> {
                 .with::<crate::tools::memory::SecretList>(),
             false,
         ),
-        "advance_time" => (s.with::<e::clock::TimeAdvance>(), false),
         "manage_inventory" => (
             s.with::<e::inventory::ops::InventoryOutcome>()
                 .with::<e::inventory::ops::InventoryView>(),

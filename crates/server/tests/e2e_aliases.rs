@@ -266,6 +266,8 @@ fn sample(legacy: &str) -> Option<Value> {
         }
         "add_quest" => json!({"name": "Errand", "description": "Carry a letter"}),
         "get_quest" => json!({"questId": "qu1"}),
+        "quest_manage" | "secret_manage" => json!({"action": "list"}),
+        "advance_time" => json!({"hours": 1}),
         "list_quests" | "get_quest_log" | "get_active_quests" => json!({}),
         "complete_quest" => json!({"questId": "qu2"}),
         "complete_objective" => json!({"questId": "qu1", "objectiveId": 1}),

@@ -56,7 +56,7 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
     .collect();
     let client = Client::spawn(&exe(), &args).await.unwrap();
     let tools = client.tools().await.unwrap();
-    assert_eq!(tools.len(), 42);
+    assert_eq!(tools.len(), 41);
     let mut removing = Vec::new();
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
@@ -117,6 +117,9 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
             "move_party",
             "manage_party",
             "manage_notes",
+            "manage_quest",
+            "manage_npc",
+            "manage_secret",
             "manage_inventory",
         ]
     );

@@ -393,7 +393,7 @@ async fn tokens_roles_isolation_and_no_leaks_over_http() {
     // The DM of alpha plants what players must not see.
     let mut dm = Mcp::new(&url, &dm_a).await;
     let dm_tools = dm.tool_names().await;
-    assert_eq!(dm_tools.len(), 42, "{dm_tools:?}");
+    assert_eq!(dm_tools.len(), 41, "{dm_tools:?}");
     plant(&mut dm).await;
     // Tokens are made while the server runs.
     let aria = token(d, "alpha", "player", Some("Aria"));

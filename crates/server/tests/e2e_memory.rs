@@ -1,7 +1,8 @@
 //! End to end over the real binary, SRD configured, SRD-built characters: campaign memory
 //! (issue 24). A quest whose last objective pays XP, gold and items to the party; NPCs who
 //! remember and rank what they remember, with attitudes per PC and ties to factions; secrets
-//! with a leak check; the world clock moved by advance_time, travel, rests and combat rounds,
+//! with a leak check; the world clock moved by move_party wait (and its legacy name
+//! advance_time), travel, rests and combat rounds,
 //! ending Longstrider after an hour; and all of it still there after a restart.
 
 use std::path::{Path, PathBuf};
@@ -261,7 +262,7 @@ async fn npcs_remember_rank_and_keep_attitudes_across_a_restart() {
             )
             .await;
             // Time passes between memories.
-            ok(&c, "advance_time", json!({"hours": 1})).await;
+            ok(&c, "move_party", json!({"operation": "wait", "hours": 1})).await;
         }
         err(
             &c,
@@ -512,7 +513,12 @@ async fn the_clock_moves_with_time_travel_rests_and_rounds_and_ends_durations() 
     )
     .await;
     assert!(a.text.contains("600 rounds"), "{}", a.text);
-    let a = ok(&c, "advance_time", json!({"minutes": 59})).await;
+    let a = ok(
+        &c,
+        "move_party",
+        json!({"operation": "wait", "minutes": 59}),
+    )
+    .await;
     assert_eq!(a.text, "Time passes: Day 1, 08:00 → Day 1, 08:59 (59 min).");
     assert_eq!(a.structured["expired"], json!([]));
     let a = ok(
@@ -544,7 +550,12 @@ async fn the_clock_moves_with_time_travel_rests_and_rounds_and_ends_durations() 
     )
     .await;
     // Until: the next dusk (18:00), then the next dawn (06:00 the next day).
-    let a = ok(&c, "advance_time", json!({"until": "dusk"})).await;
+    let a = ok(
+        &c,
+        "move_party",
+        json!({"operation": "wait", "until": "dusk"}),
+    )
+    .await;
     assert!(
         a.text.starts_with(
             "Time passes: Day 1, 09:00 → Day 1, 18:00 (9 h). Ended: frightened on Ivo."
@@ -559,7 +570,13 @@ async fn the_clock_moves_with_time_travel_rests_and_rounds_and_ends_durations() 
         "{}",
         a.text
     );
-    err(&c, "advance_time", json!({}), "say how long").await;
+    err(
+        &c,
+        "move_party",
+        json!({"operation": "wait"}),
+        "say how long",
+    )
+    .await;
     err(&c, "advance_time", json!({"days": 400}), "at most a year").await;
     // Rests: a short rest is an hour, shared by everyone who rests at that moment.
     let a = ok(

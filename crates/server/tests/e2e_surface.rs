@@ -98,7 +98,7 @@ const FULL_BYTES: usize = 24_000;
 const FULL_TOKENS: usize = 6_000;
 const CORE_TOKENS: usize = 2_000;
 /// The full profile's tools (DESIGN §3).
-const FULL_TOOLS: usize = 42;
+const FULL_TOOLS: usize = 41;
 
 #[test]
 fn the_core_profile_fits_its_token_budget() {

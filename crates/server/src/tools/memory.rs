@@ -293,7 +293,10 @@ fn npc_table() -> Vec<(&'static str, Vec<&'static str>)> {
             vec!["npcId", "name", "about", "memory", "importance"],
         ),
         ("recall", vec!["npcId", "name", "about", "limit"]),
-        ("attitude", vec!["npcId", "name", "toward", "attitude"]),
+        (
+            "attitude",
+            vec!["npcId", "name", "toward", "about", "attitude"],
+        ),
         (
             "relate",
             vec!["npcId", "name", "with", "relation", "faction"],
@@ -480,25 +483,21 @@ arg_enum! {
     pub enum UntilArg { Dawn = "dawn", Noon = "noon", Dusk = "dusk", Midnight = "midnight" }
 }
 
-/// Arguments of `advance_time`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AdvanceTimeArgs {
-    pub minutes: Option<u64>,
-    pub hours: Option<u64>,
-    pub days: Option<u64>,
-    /// Then on to the next one.
-    pub until: Option<UntilArg>,
-}
-
-fn run_time(call: &mut Call<'_>, a: AdvanceTimeArgs) -> Result<Reply, EngineError> {
+/// `move_party` operation `wait`: moves the world clock.
+pub(super) fn wait(
+    call: &mut Call<'_>,
+    minutes: Option<u64>,
+    hours: Option<u64>,
+    days: Option<u64>,
+    until: Option<UntilArg>,
+) -> Result<Reply, EngineError> {
     let out = clock::advance_time(
         call,
         &TimeRequest {
-            minutes: a.minutes.unwrap_or(0),
-            hours: a.hours.unwrap_or(0),
-            days: a.days.unwrap_or(0),
-            until: a.until.map(|u| match u {
+            minutes: minutes.unwrap_or(0),
+            hours: hours.unwrap_or(0),
+            days: days.unwrap_or(0),
+            until: until.map(|u| match u {
                 UntilArg::Dawn => TimeOfDay::Dawn,
                 UntilArg::Noon => TimeOfDay::Noon,
                 UntilArg::Dusk => TimeOfDay::Dusk,
@@ -519,9 +518,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: "manage_quest",
-            title: "Manage quests",
+            title: "Quests",
             category: Category::World,
-            description: "Quests: objectives, rewards paid to the active party when the last is done.",
+            description: "Quests; the last objective done pays the party.",
             read_only: false,
             destructive: true,
             idempotent: false,
@@ -536,9 +535,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "manage_npc",
-            title: "Manage NPCs",
+            title: "NPCs",
             category: Category::World,
-            description: "NPCs who remember, with attitudes per PC and ties to NPCs and factions.",
+            description: "NPC memories, attitudes per PC, ties.",
             read_only: false,
             destructive: true,
             idempotent: false,
@@ -560,9 +559,9 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "manage_secret",
-            title: "Manage secrets",
+            title: "Secrets",
             category: Category::World,
-            description: "DM-only secrets; check_leaks names those a narration would give away.",
+            description: "DM-only secrets; check_leaks flags narration.",
             read_only: false,
             destructive: true,
             idempotent: false,
@@ -581,20 +580,6 @@ pub(super) fn specs() -> Vec<ToolSpec> {
                     run_secret,
                 )
             },
-        },
-        ToolSpec {
-            name: "advance_time",
-            title: "Advance time",
-            category: Category::World,
-            description: "Move the world clock; durations that run out end.",
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            core: false,
-            max_result_chars: 4_000,
-            schema: input_schema::<AdvanceTimeArgs>,
-            core_schema: None,
-            handler: |e, n, raw| invoke(e, n, raw, Access::Write, run_time),
         },
     ]
 }

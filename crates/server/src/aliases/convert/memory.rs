@@ -6,6 +6,10 @@ use serde_json::{Map, Value};
 use crate::reply::ToolError;
 
 fn rename(args: &mut Map<String, Value>, pairs: &[(&str, &str)]) {
+    // Composite legacy tools (`quest_manage`, `secret_manage`) pick the operation by `action`.
+    if let Some(a) = args.remove("action") {
+        args.entry("operation").or_insert(a);
+    }
     for (old, new) in pairs {
         if let Some(v) = args.remove(*old) {
             args.entry(*new).or_insert(v);
