@@ -268,6 +268,10 @@ pub fn take_rest(
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));
+    // The world clock: the rest's hour (or eight), once for everyone resting together.
+    if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
+        changes.push(format!("clock: {}", t.summary));
+    }
     Ok(RestOutcome {
         character: c.name.clone(),
         character_id: c.id.clone(),

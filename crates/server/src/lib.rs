@@ -16,6 +16,7 @@ pub mod output;
 pub mod player;
 pub mod prompts;
 pub mod render;
+pub mod render_memory;
 pub mod render_world;
 pub mod reply;
 pub mod resources;

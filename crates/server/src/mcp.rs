@@ -214,15 +214,21 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
     }
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
-    // `destructiveHint` and `idempotentHint` are meaningful only when `readOnlyHint` is false
-    // (MCP spec): a read-only tool states neither, which saves tokens on every `tools/list`.
-    let mut annotations = ToolAnnotations::with_title(spec.title)
-        .read_only(spec.read_only)
-        .open_world(false);
-    if !spec.read_only {
-        annotations = annotations
-            .destructive(spec.destructive)
-            .idempotent(spec.idempotent);
+    // Only hints that differ from the MCP defaults are stated (readOnlyHint false,
+    // destructiveHint true, idempotentHint false; openWorldHint's default is true, so false is
+    // stated): the same meaning in fewer tokens on every `tools/list`. `destructiveHint` and
+    // `idempotentHint` are meaningful only when `readOnlyHint` is false, so a read-only tool
+    // states neither.
+    let mut annotations = ToolAnnotations::with_title(spec.title).open_world(false);
+    if spec.read_only {
+        annotations = annotations.read_only(true);
+    } else {
+        if !spec.destructive {
+            annotations = annotations.destructive(false);
+        }
+        if spec.idempotent {
+            annotations = annotations.idempotent(true);
+        }
     }
     let mut tool =
         Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations);

@@ -88,6 +88,9 @@ pub fn sheet(s: &Sheet) -> String {
         vitals(c, e.armor_class.value, e.speed.value, e.max_hp.value),
         e.proficiency_bonus
     );
+    if c.xp > 0 {
+        out.push_str(&format!(", {} XP", c.xp));
+    }
     out.push_str(&format!("\n{}", abilities_line(s)));
     let saves: Vec<String> = e
         .saves

@@ -193,7 +193,7 @@ fn check_lift(c: &Character) -> Result<()> {
 
 /// Adds `item` to `c`, merging it into an identical carried stack when it stacks. Returns the
 /// index of the stack it ended in.
-pub(super) fn put_item(call: &mut Call<'_>, c: &mut Character, mut item: Item) -> Result<usize> {
+pub(crate) fn put_item(call: &mut Call<'_>, c: &mut Character, mut item: Item) -> Result<usize> {
     if item.stackable
         && let Some(i) = c
             .inventory
