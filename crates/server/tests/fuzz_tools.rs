@@ -280,7 +280,7 @@ fn engine(dir: &std::path::Path) -> EngineT {
         CompendiumSource::none()
     };
     Engine::open(
-        store,
+        store.into(),
         "fuzz",
         EngineOptions {
             seed: Some(7),

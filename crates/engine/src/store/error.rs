@@ -34,7 +34,7 @@ pub enum StoreError {
         "the campaign is busy (other servers are writing to it at the same time: {0}); nothing \
          of this call was written, retry it"
     )]
-    Busy(String),
+    Conflict(String),
     /// The database server cannot be reached or went away; nothing of the call was committed.
     #[error("{0}")]
     Unavailable(String),
@@ -54,7 +54,7 @@ pub enum StoreError {
 impl StoreError {
     /// Whether re-running the whole call may succeed (a write conflict).
     pub fn is_conflict(&self) -> bool {
-        matches!(self, StoreError::Busy(_))
+        matches!(self, StoreError::Conflict(_))
     }
 }
 
