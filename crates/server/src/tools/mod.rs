@@ -15,6 +15,7 @@ pub(crate) mod memory;
 mod rest;
 pub(crate) mod session;
 pub(crate) mod spatial;
+mod spatial_args;
 mod spells;
 mod world;
 

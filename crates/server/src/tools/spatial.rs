@@ -7,7 +7,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tabletop_engine::combat::actions::Who;
-use tabletop_engine::combat::create::TerrainSpec;
 use tabletop_engine::combat::spatial::Point;
 use tabletop_engine::combat::spatial::area::{AoeRequest, calculate_aoe};
 use tabletop_engine::combat::spatial::measure::{MeasureRequest, measure_distance};
@@ -21,7 +20,7 @@ use tabletop_engine::combat::spatial::sight::{
 use tabletop_engine::combat::spatial::view::{LegendDetail, RenderRequest, render_battlefield};
 use tabletop_engine::combat::terrain::{TerrainKind, TerrainOp, TerrainRequest, modify_terrain};
 use tabletop_engine::{Call, EngineError};
-use tabletop_grid::{Cover, Metric, Position, Viewport};
+use tabletop_grid::{Cover, Position, Viewport};
 
 use super::{Access, EngineT, invoke};
 use crate::arg_enum;
@@ -29,52 +28,7 @@ use crate::reply::{Reply, ToolError};
 use crate::schema::input_schema;
 use crate::spec::{Category, ToolSpec};
 
-arg_enum! {
-    /// Diagonal rule.
-    pub enum MetricArg { Grid5e = "grid_5e", GridAlt = "grid_alt", Euclidean = "euclidean" }
-}
-
-impl From<MetricArg> for Metric {
-    fn from(m: MetricArg) -> Self {
-        match m {
-            MetricArg::Grid5e => Metric::Grid5e,
-            MetricArg::GridAlt => Metric::GridAlt,
-            MetricArg::Euclidean => Metric::Euclidean,
-        }
-    }
-}
-
-/// A scratch map for spatial questions outside an encounter (default 20×20 open squares).
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct ScratchMapArg {
-    /// Squares (default 20; max 200).
-    pub width: Option<u32>,
-    pub height: Option<u32>,
-    pub walls: Option<Vec<Position>>,
-    pub obstacles: Option<Vec<Position>>,
-    /// Half-height cover.
-    pub low_walls: Option<Vec<Position>>,
-    pub difficult: Option<Vec<Position>>,
-    pub water: Option<Vec<Position>>,
-    pub lighting: Option<super::combat::LightArg>,
-}
-
-impl ScratchMapArg {
-    fn spec(self) -> TerrainSpec {
-        TerrainSpec {
-            width: self.width,
-            height: self.height,
-            walls: self.walls.unwrap_or_default(),
-            obstacles: self.obstacles.unwrap_or_default(),
-            low_walls: self.low_walls.unwrap_or_default(),
-            difficult: self.difficult.unwrap_or_default(),
-            water: self.water.unwrap_or_default(),
-            hazards: Vec::new(),
-            lighting: self.lighting.map(Into::into),
-        }
-    }
-}
+pub use super::spatial_args::{MetricArg, ScratchMapArg};
 
 fn point(square: Option<Position>, id: Option<String>, name: Option<String>) -> Point {
     Point {

@@ -815,7 +815,7 @@ fn two_weapon(
 ) -> Result<ActionOutcome> {
     let req = turn.req;
     let mut forced = Vec::new();
-    let mut rule = |ok: bool, why: String| super::economy::rule(ok, req.force, &mut forced, why);
+    let mut rule = |ok: bool, why: String| super::forced::rule(ok, req.force, &mut forced, why);
     let attacked = turn
         .encounter
         .combatant(&actor.id)

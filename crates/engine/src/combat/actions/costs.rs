@@ -144,7 +144,7 @@ pub fn rule_cost(
                 action_cost: None,
                 ..req.clone()
             };
-            super::spell::casting_cost(call, &plain)
+            casting_cost(call, &plain)
         }
         ActionType::UseSpecialAbility => {
             use crate::catalog::ActionCost as K;
@@ -158,4 +158,28 @@ pub fn rule_cost(
         }
         _ => super::economy::default_cost(t),
     }
+}
+
+/// The cost a cast_spell request carries when it names none: the spell's casting time (an
+/// action when the spell cannot be found; the cast then reports why).
+pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
+    let found = (|| {
+        let e = crate::combat::load_active(call, req.encounter_id.as_deref()).ok()?;
+        let c = crate::combat::find_combatant(
+            &e,
+            req.actor.id.as_deref(),
+            req.actor.name.as_deref(),
+            "actorId",
+        )
+        .ok()?;
+        let sheet = crate::combat::sheet(call, &c.character_id).ok()?;
+        let def =
+            crate::magic::spellcasting::find_spell(call, &sheet, req.spell.as_deref()?).ok()?;
+        if crate::magic::mechanics::persistent_level(&sheet, &def).is_some() {
+            // Spiritual Weapon again: its attack is a bonus action.
+            return Some(ActionCost::BonusAction);
+        }
+        def.cost()
+    })();
+    found.unwrap_or(ActionCost::Action)
 }

@@ -9,6 +9,7 @@
 pub mod attack;
 pub mod costs;
 pub mod economy;
+mod forced;
 pub mod movement;
 pub mod profile;
 pub mod riders;
@@ -334,7 +335,7 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     let costed;
     let req = if action_type == ActionType::CastSpell && req.action_cost.is_none() {
         costed = ActionRequest {
-            action_cost: Some(spell::casting_cost(call, req)),
+            action_cost: Some(costs::casting_cost(call, req)),
             ..req.clone()
         };
         &costed

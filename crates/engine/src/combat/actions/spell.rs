@@ -15,29 +15,6 @@ use crate::model::encounter::ActionCost;
 use crate::model::encounter::Encounter;
 use crate::model::spell::SpellDef;
 
-/// The cost a cast_spell request carries when it names none: the spell's casting time (an
-/// action when the spell cannot be found; the cast then reports why).
-pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
-    let found = (|| {
-        let e = crate::combat::load_active(call, req.encounter_id.as_deref()).ok()?;
-        let c = crate::combat::find_combatant(
-            &e,
-            req.actor.id.as_deref(),
-            req.actor.name.as_deref(),
-            "actorId",
-        )
-        .ok()?;
-        let sheet = crate::combat::sheet(call, &c.character_id).ok()?;
-        let def = spellcasting::find_spell(call, &sheet, req.spell.as_deref()?).ok()?;
-        if crate::magic::mechanics::persistent_level(&sheet, &def).is_some() {
-            // Spiritual Weapon again: its attack is a bonus action.
-            return Some(ActionCost::BonusAction);
-        }
-        def.cost()
-    })();
-    found.unwrap_or(ActionCost::Action)
-}
-
 /// Casts a spell from the actor's own slots and numbers.
 pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let req = turn.req;
