@@ -205,7 +205,8 @@ fn every_mechanical_monster_ability_resolves_as_the_srd_says() {
     let Some(srd) = common::srd("catalog_monster_abilities") else {
         return;
     };
-    let dir = std::env::var("TABLETOP_SRD_DIR").expect("set with the SRD");
+    let dir =
+        common::srd_env::srd_dir("catalog_monster_abilities (its JSON half)").expect("SRD folder");
     let raw: Vec<Value> = serde_json::from_str(
         &std::fs::read_to_string(std::path::Path::new(&dir).join("5e-SRD-Monsters.json")).unwrap(),
     )

@@ -267,11 +267,11 @@ fn caller_numbers_are_checked_not_wrapped() {
     let hp = t.sheet("Rook").hp;
     assert_eq!(
         t.refused(json!({"actionType": "damage", "targetName": "Rook", "amount": "-5"})),
-        "amount: the damage came to -5 (-5: -5 = -5); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
+        "amount: '-5' is at most -5; damage and healing amounts are 0 or more (to heal, use healing or a heal action; to harm, damage)"
     );
     assert_eq!(
         t.refused(json!({"actionType": "heal", "targetName": "Rook", "amount": "-2"})),
-        "amount: the healing came to -2 (-2: -2 = -2); it must be 0 or more (to undo damage, heal; to undo healing, damage)"
+        "amount: '-2' is at most -2; damage and healing amounts are 0 or more (to heal, use healing or a heal action; to harm, damage)"
     );
     assert_eq!(t.sheet("Rook").hp, hp, "nothing applied");
 }

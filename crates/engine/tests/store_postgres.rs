@@ -102,7 +102,7 @@ fn a_schema_from_a_newer_tabletop_is_refused_untouched() {
     let err = PgStore::open(&url).err().unwrap();
     assert_eq!(
         err.to_string(),
-        "the database schema is version 99, newer than this Tabletop knows (up to 6); nothing \
+        "the database schema is version 99, newer than this Tabletop knows (up to 7); nothing \
          was changed. Upgrade Tabletop, or point it at another database"
     );
     assert_eq!(count(&url, "SELECT version FROM tabletop_schema"), 99);

@@ -428,7 +428,7 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
         lines,
         [
             "Encounter begins; Aria acts first",
-            "Critical hit! Goblin 1 takes 1 bludgeoning."
+            "Aria: Critical hit! Goblin 1 takes 1 bludgeoning."
         ]
     );
     assert!(
@@ -626,7 +626,7 @@ async fn table_view_in_a_real_browser() {
         events
             .as_str()
             .unwrap()
-            .contains("R1Critical hit! Goblin 1 takes 1 bludgeoning."),
+            .contains("R1Aria: Critical hit! Goblin 1 takes 1 bludgeoning."),
         "no event line about the attack: {events}"
     );
 

@@ -596,7 +596,8 @@ async fn effects_and_conditions_change_rolls() {
     s.err(
         "manage_effect",
         json!({"characterName": "Aria", "operation": "remove", "name": "Nope"}),
-        &["no effect", "Bless"],
+        // Bless (1 minute) ran out during the long rest's 8 hours on the world clock.
+        &["no effect 'Nope' on 'Aria'"],
     )
     .await;
     s.err(

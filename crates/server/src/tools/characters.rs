@@ -714,7 +714,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "create_character",
             title: "Create character",
             category: Category::Characters,
-            description: "Create a PC, NPC or enemy from SRD class and race, custom ones or an SRD monster; derives HP, AC, saves.",
+            description: "Create a PC, NPC or enemy from SRD class and race, custom ones or an SRD monster; derives the sheet.",
             read_only: false,
             destructive: false,
             idempotent: false,

@@ -569,7 +569,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
         name: "manage_inventory",
         title: "Manage inventory",
         category: Category::World,
-        description: "Give, remove, equip, attune, unequip, unattune, view, transfer or use items and coins; gear feeds every roll.",
+        description: "Give, remove, equip, attune, unequip, unattune, view, transfer or use items and coins.",
         read_only: false,
         destructive: true,
         idempotent: false,

@@ -40,6 +40,9 @@ pub(super) fn consume_action(args: &mut Map<String, Value>) -> Result<(), ToolEr
     };
     args.insert("actionType".into(), Value::String("use_object".into()));
     args.insert("actionCost".into(), Value::String(cost.into()));
+    // The legacy call is the game master's bookkeeping ("mark it spent"), not an action a rule
+    // must offer: it is taken as forced, and the answer says so.
+    args.entry("force").or_insert(Value::Bool(true));
     args.entry("description").or_insert_with(|| {
         Value::String(format!(
             "spends its {} (consume_action)",
