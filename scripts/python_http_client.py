@@ -5,7 +5,7 @@ in both protocol modes, with a DM token and a player token.
 Usage: python3 scripts/python_http_client.py path/to/tabletop
 
 It makes a campaign with a character, creates a DM and a player token with the CLI, starts the
-server on a free loopback port, then for each mode: the DM lists 38 tools and writes a DM-only
+server on a free loopback port, then for each mode: the DM lists 41 tools and writes a DM-only
 note; the player lists only the player tools, reads its sheet, is refused a DM tool and never
 sees the DM's note; a missing token gets 401. Exits non-zero on the first failure.
 """
@@ -39,7 +39,7 @@ async def run(url: str, dm: str, player: str, mode: str) -> None:
     print(f"mode {mode}:")
     async with client(url, dm, mode) as c:
         names = [t.name for t in (await c.list_tools()).tools]
-        check(len(names) == 38 and "create_encounter" in names, f"DM tools/list ({len(names)} tools)")
+        check(len(names) == 41 and "create_encounter" in names, f"DM tools/list ({len(names)} tools)")
         r = await c.call_tool("manage_notes", {"operation": "add", "content": f"SECRET-{mode}", "visibility": "dm"})
         check(not r.is_error, "DM writes a DM-only note")
     async with client(url, player, mode) as c:
