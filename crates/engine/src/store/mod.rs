@@ -7,6 +7,7 @@
 
 mod any;
 pub mod error;
+mod memory_codec;
 mod postgres;
 mod sqlite;
 mod sqlite_memory;

@@ -4,47 +4,8 @@
 use super::rows::NOW;
 use super::tx::PgTx;
 use crate::model::memory::{MemoryKind, MemoryRecord, WorldClock};
+use crate::store::memory_codec::{corrupt, decode, encode, table};
 use crate::store::{CampaignId, StoreError};
-
-fn table(kind: MemoryKind) -> &'static str {
-    match kind {
-        MemoryKind::Quest => "quests",
-        MemoryKind::Npc => "npcs",
-        MemoryKind::Secret => "secrets",
-    }
-}
-
-fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt {
-        what: what.into(),
-        detail: e.to_string(),
-    }
-}
-
-fn decode(kind: MemoryKind, doc: &str) -> Result<MemoryRecord, StoreError> {
-    let what = table(kind);
-    Ok(match kind {
-        MemoryKind::Quest => {
-            MemoryRecord::Quest(serde_json::from_str(doc).map_err(|e| corrupt(what, e))?)
-        }
-        MemoryKind::Npc => {
-            MemoryRecord::Npc(serde_json::from_str(doc).map_err(|e| corrupt(what, e))?)
-        }
-        MemoryKind::Secret => {
-            MemoryRecord::Secret(serde_json::from_str(doc).map_err(|e| corrupt(what, e))?)
-        }
-    })
-}
-
-fn encode(r: &MemoryRecord) -> Result<String, StoreError> {
-    let what = table(r.kind());
-    match r {
-        MemoryRecord::Quest(q) => serde_json::to_string(q),
-        MemoryRecord::Npc(n) => serde_json::to_string(n),
-        MemoryRecord::Secret(s) => serde_json::to_string(s),
-    }
-    .map_err(|e| corrupt(what, e))
-}
 
 impl PgTx<'_> {
     pub(super) fn memory_get(
