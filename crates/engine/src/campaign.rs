@@ -196,11 +196,12 @@ fn not_found(tx: &dyn Tx, name: &str) -> EngineError {
         .list_campaigns()
         .map(|l| l.into_iter().map(|c| c.name).collect())
         .unwrap_or_default();
-    EngineError::NotFound {
+    EngineError::NotFoundAmong {
         kind: "campaign",
         given: name.to_string(),
         suggestions: tabletop_rules::vocab::closest(name, names.iter().map(String::as_str))
             .map(|s| vec![s.to_string()])
-            .unwrap_or(names),
+            .unwrap_or_default(),
+        existing: names,
     }
 }

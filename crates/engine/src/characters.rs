@@ -87,10 +87,14 @@ fn not_found(call: &Call<'_>, given: &str) -> EngineError {
         .filter(|(d, _)| *d <= (key.len() / 3).max(2))
         .collect();
     scored.sort();
-    EngineError::NotFound {
+    EngineError::NotFoundAmong {
         kind: "character",
         given: given.to_string(),
         suggestions: scored.into_iter().take(3).map(|(_, s)| s).collect(),
+        existing: names
+            .iter()
+            .map(|(id, name)| format!("{name} ({id})"))
+            .collect(),
     }
 }
 

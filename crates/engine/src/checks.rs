@@ -341,6 +341,9 @@ pub fn roll_check(
         for b in &attack.weapon_bonuses {
             rules = rules.bonus(&b.source, b.delta);
         }
+        if let Some(why) = crate::derive::gear::weapon_style(&c, item).disadvantage {
+            rules = rules.disadvantage(why);
+        }
         let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
         let damage = if outcome.success == Some(false) {
             None

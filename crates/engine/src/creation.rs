@@ -539,6 +539,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         resources: Vec::new(),
         stat_block: None,
         mastered_spells: Vec::new(),
+        xp: 0,
         build: None,
         derived: None,
     };

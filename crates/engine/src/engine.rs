@@ -95,7 +95,7 @@ impl<S: Store> Engine<S> {
     ///
     /// The transaction first holds the campaign ([`Tx::lock_campaign`]), so concurrent writers
     /// of one campaign (other processes on a shared store) run one after the other. A write
-    /// conflict the store still reports ([`StoreError::Busy`]) is returned as is ("the campaign
+    /// conflict the store still reports ([`StoreError::Conflict`]) is returned as is ("the campaign
     /// is busy … retry"); [`Engine::write_retrying`] runs the use case again instead.
     pub fn write<R>(
         &mut self,
@@ -110,7 +110,7 @@ impl<S: Store> Engine<S> {
         })
     }
 
-    /// Like [`Engine::write`], but a write conflict ([`StoreError::Busy`]) runs the whole use
+    /// Like [`Engine::write`], but a write conflict ([`StoreError::Conflict`]) runs the whole use
     /// case again on fresh state, up to [`WRITE_ATTEMPTS`] times, before it is reported.
     pub fn write_retrying<R>(
         &mut self,

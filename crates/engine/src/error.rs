@@ -10,7 +10,7 @@ use crate::store::error::StoreError;
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// A referenced thing does not exist.
-    #[error("no {kind} '{given}' in this campaign{}", suggest(suggestions))]
+    #[error("{}{}", missing(kind, given), suggest(suggestions))]
     NotFound {
         /// What was looked up ("character", …).
         kind: &'static str,
@@ -18,6 +18,18 @@ pub enum EngineError {
         given: String,
         /// Close names that do exist.
         suggestions: Vec<String>,
+    },
+    /// A referenced thing does not exist; the answer lists close names and the ones that exist.
+    #[error("{}{}{}", missing(kind, given), suggest(suggestions), among(kind, existing, !suggestions.is_empty()))]
+    NotFoundAmong {
+        /// What was looked up ("character", …).
+        kind: &'static str,
+        /// The id or name given.
+        given: String,
+        /// Close names that do exist.
+        suggestions: Vec<String>,
+        /// Every one that exists (the answer shows the first 20).
+        existing: Vec<String>,
     },
     /// A name matched several things.
     #[error("'{given}' matches {} {kind}s: {}; pass {id_field} instead", candidates.len(), candidates.join(", "))]
@@ -78,6 +90,42 @@ fn or_else(alternative: &str) -> String {
     }
 }
 
+/// "no character 'x' in this campaign" (campaigns are not inside one; a blank name says so).
+fn missing(kind: &str, given: &str) -> String {
+    let shown: String = {
+        let mut it = given.chars();
+        let head: String = it.by_ref().take(40).collect();
+        if it.next().is_some() {
+            format!("{head}…")
+        } else {
+            head
+        }
+    };
+    match (kind, given.trim().is_empty()) {
+        ("campaign", true) => "no campaign name given: a campaign name is 1–64 characters".into(),
+        ("campaign", false) => format!("no campaign '{shown}'"),
+        (_, true) => format!("no {kind} given: the {kind} name or id is empty"),
+        _ => format!("no {kind} '{shown}' in this campaign"),
+    }
+}
+
+fn among(kind: &str, existing: &[String], after_question: bool) -> String {
+    const SHOWN: usize = 20;
+    let lead = if after_question {
+        format!(" All {kind}s: ")
+    } else {
+        format!("; {kind}s: ")
+    };
+    match existing.len() {
+        0 => format!("; there are no {kind}s yet"),
+        n if n <= SHOWN => format!("{lead}{}", existing.join(", ")),
+        n => format!(
+            "{lead}{}, … ({n} in all; list them to see every one)",
+            existing[..SHOWN].join(", ")
+        ),
+    }
+}
+
 fn suggest(s: &[String]) -> String {
     match s {
         [] => String::new(),
@@ -122,3 +170,42 @@ pub(crate) fn one_match<T>(
 
 /// The engine's result type.
 pub type Result<T, E = EngineError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod not_found_tests {
+    use super::EngineError;
+
+    #[test]
+    fn not_found_names_what_exists_and_campaigns_are_not_in_a_campaign() {
+        let e = EngineError::NotFoundAmong {
+            kind: "campaign",
+            given: String::new(),
+            suggestions: Vec::new(),
+            existing: vec!["alpha".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "no campaign name given: a campaign name is 1–64 characters; campaigns: alpha"
+        );
+        let e = EngineError::NotFoundAmong {
+            kind: "campaign",
+            given: "alpah".into(),
+            suggestions: vec!["alpha".into()],
+            existing: vec!["alpha".into(), "beta".into()],
+        };
+        assert_eq!(
+            e.to_string(),
+            "no campaign 'alpah'; did you mean 'alpha'? All campaigns: alpha, beta"
+        );
+        let e = EngineError::NotFoundAmong {
+            kind: "character",
+            given: "pt1".into(),
+            suggestions: Vec::new(),
+            existing: Vec::new(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "no character 'pt1' in this campaign; there are no characters yet"
+        );
+    }
+}

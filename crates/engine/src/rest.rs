@@ -106,26 +106,38 @@ pub fn take_rest(
             let con = c
                 .effective()
                 .modifier(tabletop_rules::Ability::Constitution);
-            let mut pool = c.hit_dice_pool();
-            for _ in 0..hit_dice {
-                let Some(spend) = pool.spend(con, call.rng()?) else {
+            let mut pools = crate::rest_dice::pools(&c);
+            let mut single = c.hit_dice_pool();
+            let mut each: Vec<String> = Vec::new();
+            let mut unspent = 0u32;
+            for k in 0..hit_dice {
+                // A die spent at full HP heals nothing: the rest stops spending and says so.
+                if c.hp >= max_hp {
+                    unspent = hit_dice - k;
+                    break;
+                }
+                let spent = match pools.as_mut() {
+                    Some(p) => crate::rest_dice::spend_one(p, con, call.rng()?),
+                    None => single
+                        .spend(con, call.rng()?)
+                        .map(|s| (String::new(), c.hit_die, s)),
+                };
+                let Some((_, faces, spend)) = spent else {
                     break;
                 };
                 call.record_roll(&spend);
                 c.hp = (c.hp + spend.healing).min(max_hp);
+                each.push(format!(
+                    "d{faces} {} {:+} = {}",
+                    spend.roll, spend.con_modifier, spend.healing
+                ));
                 rolls.push(spend);
             }
-            c.hit_dice = pool.remaining();
+            match &pools {
+                Some(p) => crate::rest_dice::store(&mut c, p),
+                None => c.hit_dice = single.remaining(),
+            }
             if !rolls.is_empty() {
-                let each: Vec<String> = rolls
-                    .iter()
-                    .map(|r| {
-                        format!(
-                            "d{} {} {:+} = {}",
-                            c.hit_die, r.roll, r.con_modifier, r.healing
-                        )
-                    })
-                    .collect();
                 changes.push(format!(
                     "{} spends {} hit dice: {}; HP {hp_before} → {}",
                     c.name,
@@ -133,6 +145,17 @@ pub fn take_rest(
                     each.join(", "),
                     c.hp
                 ));
+            }
+            if unspent > 0 {
+                changes.push(format!(
+                    "{} is at full HP ({}/{max_hp}): {unspent} hit dice not spent",
+                    c.name, c.hp
+                ));
+            }
+            if let Some(p) = &pools
+                && p.len() > 1
+            {
+                changes.push(format!("hit dice: {}", crate::rest_dice::describe(p)));
             }
             if let Some(p) = c.spell_slots.pact.as_mut()
                 && p.used > 0
@@ -197,13 +220,36 @@ pub fn take_rest(
             let max_hp = u32::try_from(c.effective().max_hp.value.max(1)).unwrap_or(1);
             c.hp = max_hp;
             c.death_saves = Default::default();
-            let mut pool = c.hit_dice_pool();
-            let regained = pool.long_rest();
-            c.hit_dice = pool.remaining();
-            changes.push(format!(
-                "HP {hp_before} → {max_hp}; regains {regained} hit dice ({}/{} left)",
-                c.hit_dice, c.level
-            ));
+            match crate::rest_dice::pools(&c) {
+                Some(mut pools) if pools.len() > 1 => {
+                    let regained = crate::rest_dice::long_rest(&mut pools);
+                    crate::rest_dice::store(&mut c, &pools);
+                    changes.push(format!(
+                        "HP {hp_before} → {max_hp}; regains {} hit dice ({}/{} left: {})",
+                        if regained.is_empty() {
+                            "no".to_string()
+                        } else {
+                            regained.join(" + ")
+                        },
+                        c.hit_dice,
+                        c.level,
+                        crate::rest_dice::describe(&pools)
+                    ));
+                }
+                pools => {
+                    let mut pool = c.hit_dice_pool();
+                    let regained = pool.long_rest();
+                    c.hit_dice = pool.remaining();
+                    if let Some(mut p) = pools {
+                        crate::rest_dice::long_rest(&mut p);
+                        crate::rest_dice::store(&mut c, &p);
+                    }
+                    changes.push(format!(
+                        "HP {hp_before} → {max_hp}; regains {regained} hit dice ({}/{} left)",
+                        c.hit_dice, c.level
+                    ));
+                }
+            }
             if !c.spell_slots.is_empty() {
                 c.spell_slots.restore_all();
                 changes.push("every spell slot restored".into());
@@ -222,6 +268,10 @@ pub fn take_rest(
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));
+    // The world clock: the rest's hour (or eight), once for everyone resting together.
+    if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
+        changes.push(format!("clock: {}", t.summary));
+    }
     Ok(RestOutcome {
         character: c.name.clone(),
         character_id: c.id.clone(),

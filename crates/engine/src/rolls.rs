@@ -79,3 +79,21 @@ pub fn roll_dice(call: &mut Call<'_>, req: &RollRequest) -> Result<RollOutcome> 
     call.record_roll(&out);
     Ok(out)
 }
+
+/// Parses a caller's damage or healing amount (`field` names it in errors): dice or a number that
+/// can come out above 0. A negative amount is refused rather than applied as 0 (a damage roll
+/// that merely dips below 0 still deals 0, as the rules say).
+pub fn caller_amount(field: &str, expr: &str) -> Result<dice::DiceExpr> {
+    let e = dice::parse(expr)?;
+    if e.max_total() < 0 {
+        return Err(crate::error::EngineError::invalid(
+            field,
+            format!(
+                "'{}' is at most {}; damage and healing amounts are 0 or more (to heal, use healing or a heal action; to harm, damage)",
+                expr.trim(),
+                e.max_total()
+            ),
+        ));
+    }
+    Ok(e)
+}

@@ -276,6 +276,11 @@ pub struct EventLine {
 pub struct SessionContext {
     /// The detail level used.
     pub detail: Detail,
+    /// The in-game date and time.
+    pub clock: crate::clock::ClockView,
+    /// Active quests: "qu1 Rats in the cellar (1/3 objectives)".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quests: Vec<String>,
     /// The party (absent when excluded or there is none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub party: Option<PartyContext>,
@@ -351,8 +356,17 @@ pub fn session_context(call: &mut Call<'_>, req: &ContextRequest<'_>) -> Result<
         Err(e) if named => return Err(e),
         Err(_) => None,
     };
+    let quests = crate::memory::quests::list(call, Some(crate::memory::QuestStatus::Active))?
+        .iter()
+        .map(|q| {
+            let (done, total) = q.progress();
+            format!("{} {} ({done}/{total} objectives)", q.id, q.title)
+        })
+        .collect();
     let mut ctx = SessionContext {
         detail: d,
+        clock: crate::clock::view(call)?,
+        quests,
         party: None,
         location: None,
         encounter: None,

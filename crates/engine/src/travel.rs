@@ -394,9 +394,10 @@ pub fn move_party(
     };
     call.tx().append_travel(campaign, &p.id, &entry)?;
     let exits = known_exits(call, &dest)?;
+    let clock = crate::clock::pass(call, u64::from(conn.travel_minutes) * 60)?;
     let summary = format!(
-        "{} moved from {} to {} by {} ({} min; {} min travelled in all).",
-        p.name, from.name, dest.name, entry.how, entry.minutes, p.elapsed_minutes
+        "{} moved from {} to {} by {} ({} min; {} min travelled in all). Clock: {}",
+        p.name, from.name, dest.name, entry.how, entry.minutes, p.elapsed_minutes, clock.summary
     );
     Ok(MoveOutcome {
         party_id: p.id,

@@ -33,11 +33,22 @@ pub enum HpChange {
     Heal(u32),
 }
 
+/// Experience points: set to a total, or gained (negative: lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XpChange {
+    /// The new total.
+    Set(u32),
+    /// Gained (or lost, when negative).
+    Add(i64),
+}
+
 /// Fields to overwrite; `None` leaves a field as it is.
 #[derive(Debug, Clone, Default)]
 pub struct CharacterPatch {
     /// New name.
     pub name: Option<String>,
+    /// Experience points set or gained.
+    pub xp: Option<XpChange>,
     /// New type.
     pub kind: Option<CharacterType>,
     /// New race label.
@@ -299,6 +310,25 @@ pub fn damage(
         // Nothing to keep: no save to ask for.
         r.concentration_dc = None;
     }
+    // Death Ward: the first drop to 0 HP leaves the bearer at 1 HP, and the ward ends.
+    if r.hp_before > 0
+        && r.hp_after == 0
+        && let Some(pos) = c
+            .effects
+            .iter()
+            .position(|e| e.grant.as_ref().is_some_and(|g| g.death_ward))
+    {
+        let ward = c.effects.remove(pos);
+        r.hp_after = 1;
+        r.dead = false;
+        r.death_saves = Default::default();
+        r.add_conditions.clear();
+        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
+        changes.push(format!(
+            "{} drops to 1 HP instead of 0 ({} ends)",
+            c.name, ward.name
+        ));
+    }
     c.hp = r.hp_after;
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;
@@ -354,6 +384,25 @@ pub fn lie_prone(c: &mut Character) {
 }
 
 fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) -> Result<()> {
+    if let Some(x) = p.xp {
+        let Some(b) = c.build.as_mut().filter(|_| c.stat_block.is_none()) else {
+            return Err(EngineError::invalid(
+                "xp",
+                format!(
+                    "{} is a stat-block creature; experience points are kept for characters",
+                    c.name
+                ),
+            ));
+        };
+        let before = b.xp;
+        b.xp = match x {
+            XpChange::Set(n) => n,
+            XpChange::Add(n) => {
+                u32::try_from((i64::from(before) + n).clamp(0, i64::from(u32::MAX))).unwrap_or(0)
+            }
+        };
+        changes.push(format!("XP {before} → {}", b.xp));
+    }
     if let Some(n) = p.name {
         let n = n.trim().to_string();
         if n.is_empty() || n.chars().count() > 80 {

@@ -127,7 +127,7 @@ fn every_srd_magic_item_is_encoded_and_every_key_is_an_srd_index() {
     let unknown: Vec<&String> = cat.keys().filter(|k| !keys.contains(*k)).collect();
     assert!(unknown.is_empty(), "not SRD indexes: {unknown:?}");
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
-    assert_eq!((mechanical, cat.len() - mechanical), (133, 229));
+    assert_eq!((mechanical, cat.len() - mechanical), (153, 209));
 }
 
 #[test]
@@ -285,4 +285,56 @@ fn magic_weapons_weigh_their_base_item() {
     );
     let out = give(&mut e, "Tor", "Dwarven Plate");
     assert_eq!(out.item.unwrap().weight, 65.0);
+}
+
+#[test]
+fn a_potion_of_fire_resistance_halves_fire_for_an_hour_once_drunk() {
+    let Some(srd) = common::srd("potion_fire") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Ada", "fighter");
+    give(&mut e, "Ada", "Potion of Fire Resistance");
+    assert_eq!(fire(&mut e, "Ada", 6), 6, "carried: no effect");
+    let out = inv(&mut e, |call| {
+        ops::use_item(
+            call,
+            who("Ada"),
+            named("Potion of Fire Resistance"),
+            None,
+            None,
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        out.changes,
+        vec![
+            "Ada gains Potion of Fire Resistance for 1 hour(s) (resistance to fire)".to_string(),
+            "Potion of Fire Resistance used up (0 left)".to_string()
+        ]
+    );
+    assert_eq!(fire(&mut e, "Ada", 6), 3, "drunk: resistance");
+    let s = e.read(|call| get_character(call, who("Ada"))).unwrap();
+    let effect = s
+        .character
+        .effects
+        .iter()
+        .find(|x| x.name == "Potion of Fire Resistance")
+        .unwrap();
+    assert_eq!(
+        effect.duration,
+        tabletop_engine::effects::Duration::Rounds { remaining: 600 }
+    );
+    // A narrative item says what the DM decides when it is used.
+    give(&mut e, "Ada", "Bag of Holding");
+    let err = inv(&mut e, |call| {
+        ops::use_item(call, who("Ada"), named("Bag of Holding"), None, None)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("its effect: no automation for Bag of Holding: a utility or exploration effect the DM narrates"),
+        "{err}"
+    );
 }

@@ -387,6 +387,17 @@ fn undead_fortitude_keeps_a_zombie_at_1_hp_on_a_con_save_but_not_against_radiant
         if saved { (false, 1) } else { (true, 0) },
         "{lines}"
     );
+    // The headline tells the same story as the sheet: a zombie that holds on does not "die".
+    if saved {
+        assert!(
+            out.headline.starts_with("Hit! Zombie 1 takes ")
+                && out.headline.ends_with(" (1 → 1 HP).")
+                && !out.headline.contains("dies"),
+            "{}",
+            out.headline
+        );
+        assert_eq!(out.details["attacks"][0]["targetStatus"], "ok");
+    }
     held.push(saved);
     advance(&mut e);
     // Radiant damage: no save.

@@ -202,7 +202,7 @@ fn every_srd_spell_is_encoded_and_every_key_is_an_srd_index() {
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
     let narrative = cat.len() - mechanical;
     // The measured coverage (see README): held here so a change is deliberate.
-    assert_eq!((cat.len(), mechanical, narrative), (319, 107, 212));
+    assert_eq!((cat.len(), mechanical, narrative), (319, 139, 180));
 }
 
 #[test]
@@ -720,7 +720,7 @@ fn coverage_counts_every_category_against_the_srd() {
             sp["narrative"].as_u64(),
             sp["unencoded"].as_u64()
         ),
-        (Some(319), Some(107), Some(212), Some(0))
+        (Some(319), Some(139), Some(180), Some(0))
     );
     let keys: Vec<&String> = json["categories"].as_object().unwrap().keys().collect();
     assert_eq!(
@@ -735,28 +735,7 @@ fn coverage_counts_every_category_against_the_srd() {
             "traits"
         ]
     );
-    let items = c.categories["magicItems"];
-    assert_eq!(
-        (
-            items.total,
-            items.mechanical,
-            items.narrative,
-            items.unencoded
-        ),
-        (362, 133, 229, 0)
-    );
-    // Monster abilities: only the traits and hit riders the engine applies are encoded; the
-    // rest counts as unencoded (stated, not hidden).
-    let abilities = c.categories["monsterAbilities"];
-    assert_eq!(
-        (
-            abilities.total,
-            abilities.mechanical,
-            abilities.narrative,
-            abilities.unencoded
-        ),
-        PINNED_MONSTER_ABILITIES
-    );
+    // Magic items, monster abilities and the catalog categories: catalog_coverage.rs.
     for (k, n) in &c.categories {
         assert_eq!(n.total, n.mechanical + n.narrative + n.unencoded, "{k}");
     }
@@ -809,5 +788,3 @@ fn spirit_guardians_halves_the_speed_of_enemies_moving_inside() {
     );
     assert_eq!(out.details["costFt"], 30, "{}", out.details);
 }
-
-const PINNED_MONSTER_ABILITIES: (usize, usize, usize, usize) = (1501, 90, 0, 1411);

@@ -283,7 +283,7 @@ fn a_deadlock_between_two_writers_is_retried_by_running_the_call_again() {
 
 #[test]
 fn a_conflict_that_outlasts_the_retries_says_the_campaign_is_busy() {
-    let text = StoreError::Busy("40P01: deadlock detected".into()).to_string();
+    let text = StoreError::Conflict("40P01: deadlock detected".into()).to_string();
     assert_eq!(
         text,
         "the campaign is busy (other servers are writing to it at the same time: 40P01: \

@@ -375,7 +375,7 @@ pub fn roll_stat_for(stats: &EffectiveStats, test: &D20Test) -> RollStat {
                 None => Vec::new(),
             };
             fixed.append(&mut r.sources);
-            r.bonus = fixed.iter().map(|c| c.delta).sum();
+            r.bonus = fixed.iter().fold(0i32, |t, c| t.saturating_add(c.delta));
             r.sources = fixed;
             r
         }
@@ -417,7 +417,9 @@ pub fn roll_d20_test(
     let mode = RollMode::from_flags(!advantage.is_empty(), !disadvantage.is_empty());
     let mut modifiers = sheet.sources.clone();
     modifiers.extend(request.bonuses.iter().cloned());
-    let modifier_total: i32 = modifiers.iter().map(|c| c.delta).sum();
+    let modifier_total: i32 = modifiers
+        .iter()
+        .fold(0i32, |t, c| t.saturating_add(c.delta));
     let mut out = D20Outcome {
         label: request
             .label
@@ -470,9 +472,11 @@ pub fn roll_d20_test(
     out.natural_20 = kept == 20;
     out.natural_1 = kept == 1;
     out.dice = roll_bonus_dice(&sheet.dice, roller);
-    let total = i32::try_from(kept).unwrap_or(20)
-        + modifier_total
-        + out.dice.iter().map(|d| d.total).sum::<i32>();
+    // Saturating: a caller's bonus never wraps a total around (the MCP layer also bounds it).
+    let total = i32::try_from(kept)
+        .unwrap_or(20)
+        .saturating_add(modifier_total)
+        .saturating_add(out.dice.iter().fold(0i32, |t, d| t.saturating_add(d.total)));
     out.total = Some(total);
     let meets = request.dc.map(|dc| total >= dc);
     if request.test.is_attack() {
@@ -566,7 +570,9 @@ pub fn passive_score(stats: &EffectiveStats, request: &D20Request) -> PassiveSco
         }
         RollMode::Normal => {}
     }
-    let value = 10 + modifiers.iter().map(|c| c.delta).sum::<i32>();
+    let value = modifiers
+        .iter()
+        .fold(10i32, |t, c| t.saturating_add(c.delta));
     let label = request.label.clone().unwrap_or_else(|| {
         let l = request.test.label();
         format!("Passive {}", l.trim_end_matches(" check"))

@@ -12,6 +12,7 @@ pub use roller::{DieRoller, ScriptedRoller};
 pub use vocab::{Ability, CharacterType, Condition, DamageType, Size, Skill, UnknownName};
 
 pub mod abilities;
+pub mod advancement;
 pub mod conditions;
 pub mod d20;
 pub mod damage;

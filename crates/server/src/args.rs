@@ -27,6 +27,7 @@ fn explain(tool: &str, path: &str, msg: &str) -> String {
     } else {
         format!(" at '{path}'")
     };
+    let msg = &schema_words(msg, tool);
     let mut out = format!("invalid arguments for {tool}{at}: {msg}");
     // serde lists alternatives as "unknown field `x`, expected one of `a`, `b`": add a suggestion.
     if let Some(given) = msg.split('`').nth(1)
@@ -38,6 +39,70 @@ fn explain(tool: &str, path: &str, msg: &str) -> String {
         }
     }
     out
+}
+
+/// Rewrites serde's wording into the schema's: JSON shapes (object, array, whole number) instead
+/// of the Rust types behind them (`struct WhoArg`, `u32`, `untagged enum …`).
+pub fn schema_words(msg: &str, tool: &str) -> String {
+    let mut out = msg.to_string();
+    for (prefix, shape) in [
+        (
+            "data did not match any variant of untagged enum ",
+            "UNTAGGED",
+        ),
+        ("expected tuple struct ", "an array"),
+        ("expected unit struct ", "null"),
+        ("expected struct variant ", "an object"),
+        ("expected struct ", "an object"),
+        ("expected enum ", "one of the allowed values"),
+    ] {
+        while let Some(at) = out.find(prefix) {
+            let rest = &out[at + prefix.len()..];
+            let ident = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let with = if shape == "UNTAGGED" {
+                format!(
+                    "the value has none of the shapes this field accepts (see tabletop://tools/{tool} for them)"
+                )
+            } else {
+                format!("expected {shape}")
+            };
+            out.replace_range(at..at + prefix.len() + ident, &with);
+        }
+    }
+    for (rust, words) in [
+        ("a sequence", "an array"),
+        ("a map", "an object"),
+        ("usize", "a whole number of 0 or more"),
+        ("u64", "a whole number of 0 or more"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u8", "a whole number from 0 to 255"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i8", "a whole number from -128 to 127"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+        ("a borrowed string", "a string"),
+        ("a boolean", "true or false"),
+    ] {
+        for tail in [",", " ", ""] {
+            let from = format!("expected {rust}{tail}");
+            if tail.is_empty() {
+                if out.ends_with(&from) {
+                    let n = out.len() - from.len();
+                    out.truncate(n);
+                    out.push_str(&format!("expected {words}"));
+                }
+            } else {
+                out = out.replace(&from, &format!("expected {words}{tail}"));
+            }
+        }
+    }
+    out.replace("integer `", "`")
+        .replace("floating point `", "`")
 }
 
 /// Deserializes one `T` or an array of them, keeping the inner error (serde's untagged enums
@@ -150,5 +215,38 @@ mod tests {
             .unwrap_err()
             .0;
         assert!(e.contains("'dc'"), "{e}");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct WhoArg {
+        id: Option<String>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct B {
+        who: WhoArg,
+        n: Option<u32>,
+    }
+
+    #[test]
+    fn errors_use_json_shapes_not_rust_types() {
+        let e = parse::<B>("t", &serde_json::json!({"who": "pt1"}))
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            e,
+            "invalid arguments for t at 'who': invalid type: string \"pt1\", expected an object"
+        );
+        let e = parse::<B>("t", &serde_json::json!({"who": {}, "n": -1}))
+            .unwrap_err()
+            .0;
+        assert_eq!(
+            e,
+            "invalid arguments for t at 'n': invalid value: `-1`, expected a whole number from 0 to 4294967295"
+        );
     }
 }

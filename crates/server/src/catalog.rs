@@ -141,6 +141,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "readiedAction",
             "ritual",
             "description",
+            "sneakAttack",
         ],
     ),
     (
@@ -179,6 +180,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "skills",
             "spellcastingAbility",
             "spells",
+            "xp",
         ],
     ),
     (
@@ -303,7 +305,10 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("manage_party", &["description", "locationId", "role"]),
-    ("move_party", &["limit", "skill", "force"]),
+    (
+        "move_party",
+        &["limit", "skill", "force", "minutes", "days"],
+    ),
     ("use_scroll", &["direction", "force", "to", "targets"]),
     (
         "calculate_movement",
@@ -328,6 +333,20 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     ("get_session_context", &["format", "include"]),
     ("get_character", &["page", "perPage"]),
     ("manage_concentration", &["reason"]),
+    ("manage_quest", &["giver", "places", "reason", "status"]),
+    (
+        "manage_npc",
+        &[
+            "characterId",
+            "factions",
+            "faction",
+            "limit",
+            "location",
+            "toward",
+            "importance",
+        ],
+    ),
+    ("manage_secret", &["how", "revealed"]),
 ];
 
 /// The rare fields of a tool.

@@ -19,6 +19,7 @@ use crate::aliases;
 use crate::args;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
 use crate::discover::{self, DiscoverArgs};
+use crate::limits;
 use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::resources;
@@ -94,7 +95,10 @@ impl TabletopServer {
     /// Runs `discover_tools`: enables the categories asked for and says what is now available.
     /// Returns the reply and whether the advertised list changed.
     pub fn discover(&self, args: &Value) -> Result<(Reply, bool), ToolError> {
-        let a: DiscoverArgs = args::parse("discover_tools", args)?;
+        limits::check("discover_tools", args)
+            .map_err(|e| ToolError(limits::shorten_error(e.0, args)))?;
+        let a: DiscoverArgs = args::parse("discover_tools", args)
+            .map_err(|e| ToolError(limits::shorten_error(e.0, args)))?;
         let wanted = discover::categories_for(&a);
         if wanted.is_empty() {
             return Err(ToolError(format!(
@@ -137,6 +141,11 @@ impl TabletopServer {
 /// their arguments, retired names with an error naming the nearest tool. Enforces the tool's
 /// result cap.
 pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
+    call_capped(engine, name, args).map_err(|e| ToolError(limits::shorten_error(e.0, args)))
+}
+
+fn call_capped(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Reply, ToolError> {
+    limits::check(name, args)?;
     let (spec, routed) = match catalog::find(name) {
         Some(spec) => (spec, None),
         None => match aliases::find_for(name, args)? {
@@ -164,6 +173,13 @@ pub fn call_spec(engine: &Mutex<EngineT>, name: &str, args: &Value) -> Result<Re
 }
 
 fn unknown_tool(name: &str) -> ToolError {
+    if name.chars().count() > limits::NAME_CAP {
+        return ToolError(format!(
+            "unknown tool '{}' ({} characters; tool names are short). Call tools/list for the tools this server offers.",
+            limits::quote(name),
+            name.chars().count()
+        ));
+    }
     if let Some(r) = aliases::retired(name) {
         return ToolError(format!(
             "'{name}' belonged to {}, which Tabletop does not have; instead use {}",
@@ -192,17 +208,27 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
         MAX_RESULT_META_KEY.into(),
         Value::from(spec.max_result_chars),
     );
+    if crate::table_view::has_ui(spec.name) {
+        // MCP Apps: hosts that render apps show the live table beside this tool's results.
+        meta.insert("ui".into(), crate::table_view::tool_ui_meta());
+    }
     // The title is advertised once, in the annotations: a top-level `title` repeats it in every
     // tool of every `tools/list`.
-    // `destructiveHint` and `idempotentHint` are meaningful only when `readOnlyHint` is false
-    // (MCP spec): a read-only tool states neither, which saves tokens on every `tools/list`.
-    let mut annotations = ToolAnnotations::with_title(spec.title)
-        .read_only(spec.read_only)
-        .open_world(false);
-    if !spec.read_only {
-        annotations = annotations
-            .destructive(spec.destructive)
-            .idempotent(spec.idempotent);
+    // Only hints that differ from the MCP defaults are stated (readOnlyHint false,
+    // destructiveHint true, idempotentHint false; openWorldHint's default is true, so false is
+    // stated): the same meaning in fewer tokens on every `tools/list`. `destructiveHint` and
+    // `idempotentHint` are meaningful only when `readOnlyHint` is false, so a read-only tool
+    // states neither.
+    let mut annotations = ToolAnnotations::with_title(spec.title).open_world(false);
+    if spec.read_only {
+        annotations = annotations.read_only(true);
+    } else {
+        if !spec.destructive {
+            annotations = annotations.destructive(false);
+        }
+        if spec.idempotent {
+            annotations = annotations.idempotent(true);
+        }
     }
     let mut tool =
         Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations);
@@ -284,7 +310,9 @@ impl ServerHandler for TabletopServer {
             self.call(&name, &args)
         };
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
-        Ok(CallToolResponse::Complete(to_result(result)))
+        let mut result = to_result(result);
+        crate::table_view::attach(&mut result, &name, &self.engine, None);
+        Ok(CallToolResponse::Complete(result))
     }
 
     async fn list_resources(

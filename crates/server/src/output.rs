@@ -215,7 +215,8 @@ pub fn schema(tool: &str) -> Option<Map<String, Value>> {
             s.with::<e::travel::MoveOutcome>()
                 .with::<e::travel::SearchOutcome>()
                 .with::<e::travel::TravelStatus>()
-                .with::<e::travel::TravelHistory>(),
+                .with::<e::travel::TravelHistory>()
+                .with::<e::clock::TimeAdvance>(),
             false,
         ),
         "manage_party" => (
@@ -231,6 +232,26 @@ pub fn schema(tool: &str) -> Option<Map<String, Value>> {
             false,
         ),
         "get_session_context" => (s.with::<e::session::SessionContext>(), false),
+        "manage_quest" => (
+            s.with::<e::memory::quests::QuestOutcome>()
+                .with::<e::memory::Quest>()
+                .with::<crate::tools::memory::QuestList>(),
+            false,
+        ),
+        "manage_npc" => (
+            s.with::<e::memory::npcs::NpcOutcome>()
+                .with::<e::memory::Npc>()
+                .with::<e::memory::npcs::Recall>()
+                .with::<crate::tools::memory::NpcList>(),
+            false,
+        ),
+        "manage_secret" => (
+            s.with::<e::memory::secrets::SecretOutcome>()
+                .with::<e::memory::Secret>()
+                .with::<e::memory::secrets::LeakCheck>()
+                .with::<crate::tools::memory::SecretList>(),
+            false,
+        ),
         "manage_inventory" => (
             s.with::<e::inventory::ops::InventoryOutcome>()
                 .with::<e::inventory::ops::InventoryView>(),

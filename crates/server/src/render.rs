@@ -88,6 +88,9 @@ pub fn sheet(s: &Sheet) -> String {
         vitals(c, e.armor_class.value, e.speed.value, e.max_hp.value),
         e.proficiency_bonus
     );
+    if c.xp > 0 {
+        out.push_str(&format!(", {} XP", c.xp));
+    }
     out.push_str(&format!("\n{}", abilities_line(s)));
     let saves: Vec<String> = e
         .saves
@@ -226,10 +229,28 @@ pub fn sheet(s: &Sheet) -> String {
             .collect();
         out.push_str(&format!("\nResources: {}", list.join(", ")));
     }
-    out.push_str(&format!(
-        "\nHit dice: {}/{} d{} left",
-        c.hit_dice, c.level, c.hit_die
-    ));
+    match tabletop_engine::rest_dice::pools(c) {
+        Some(p) if p.len() > 1 => out.push_str(&format!(
+            "\nHit dice: {}/{} left: {}",
+            c.hit_dice,
+            c.level,
+            tabletop_engine::rest_dice::describe(&p)
+        )),
+        _ => out.push_str(&format!(
+            "\nHit dice: {}/{} d{} left",
+            c.hit_dice, c.level, c.hit_die
+        )),
+    }
+    if let Some(d) = &c.derived
+        && (d.xp > 0 || d.can_level_to.is_some())
+    {
+        out.push_str(&format!("\nXP: {}", d.xp));
+        match (d.can_level_to, d.next_level_xp) {
+            (Some(l), _) => out.push_str(&format!(" (reaches level {l}: level up with level_up)")),
+            (None, Some(n)) => out.push_str(&format!(" (next level at {n})")),
+            (None, None) => {}
+        }
+    }
     if let Some(sc) = c.spellcasting_ability {
         let dc = 8 + e.proficiency_bonus + e.modifier(sc);
         out.push_str(&format!(

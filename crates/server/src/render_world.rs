@@ -422,7 +422,13 @@ pub fn note_page(p: &NotePage) -> String {
 
 /// The session context, section by section.
 pub fn context(c: &SessionContext) -> String {
-    let mut t = String::from("## Session");
+    let mut t = format!(
+        "## Session\n**Time** {} ({})",
+        c.clock.time, c.clock.part_of_day
+    );
+    if !c.quests.is_empty() {
+        t.push_str(&format!("\n**Quests** {}", c.quests.join("; ")));
+    }
     if let Some(p) = &c.party {
         t.push_str(&format!("\n**Party** {} ({})", p.name, p.id));
         if p.elapsed_minutes > 0 {

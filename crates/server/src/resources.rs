@@ -72,6 +72,7 @@ pub fn list(engine: &Mutex<EngineT>) -> Result<ListResourcesResult, ResourceErro
                 .with_mime_type("image/png"),
         );
     }
+    out.push(crate::table_view::app_resource());
     for c in page.characters {
         out.push(
             Resource::new(format!("{SCHEME}characters/{}", c.id), c.name.clone())
@@ -96,6 +97,9 @@ pub fn templates() -> Vec<ResourceTemplate> {
 
 /// Reads one resource.
 pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, ResourceError> {
+    if let Some(page) = crate::table_view::read_app(uri) {
+        return Ok(page);
+    }
     let path = uri.strip_prefix(SCHEME).ok_or_else(|| {
         ResourceError::NotFound(format!(
             "'{uri}' is not a Tabletop resource; URIs start with {SCHEME}"
@@ -109,7 +113,7 @@ pub fn read(engine: &Mutex<EngineT>, uri: &str) -> Result<ReadResourceResult, Re
         .map_err(|_| ResourceError::Failed("engine lock poisoned".into()))?;
     if path == "encounter/map.png" {
         use base64::Engine as _;
-        let (png, _) = engine
+        let (png, _, _) = engine
             .read(|call| {
                 tabletop_engine::combat::spatial::view::render_png(call, &Default::default())
             })

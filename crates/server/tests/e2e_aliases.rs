@@ -260,6 +260,63 @@ fn sample(legacy: &str) -> Option<Value> {
         "render_map" | "generate_battlefield_map" | "describe_battlefield" => {
             json!({"encounterId": "enc1"})
         }
+        "create_quest" => {
+            json!({"name": "Rats", "objectives": [{"description": "Find the nest"}, {"description": "Burn it"}],
+                                  "rewards": {"experience": 0, "gold": 0}})
+        }
+        "add_quest" => json!({"name": "Errand", "description": "Carry a letter"}),
+        "get_quest" => json!({"questId": "qu1"}),
+        "quest_manage" | "secret_manage" => json!({"action": "list"}),
+        "advance_time" => json!({"hours": 1}),
+        "list_quests" | "get_quest_log" | "get_active_quests" => json!({}),
+        "complete_quest" => json!({"questId": "qu2"}),
+        "complete_objective" => json!({"questId": "qu1", "objectiveId": 1}),
+        "update_objective" => json!({"questId": "qu1", "objectiveId": 2, "progress": 100}),
+        "update_quest_state" => json!({"questId": "qu1", "description": "Done and dusted"}),
+        "create_secret" => {
+            json!({"name": "Twin", "description": "The mayor has a twin in the crypt",
+                                   "sensitiveKeywords": ["twin"], "revealConditions": [{"description": "the crypt is opened"}]})
+        }
+        "get_secret" => json!({"secretId": "se1"}),
+        "list_secrets" | "check_reveal_conditions" | "get_secrets_for_context" => json!({}),
+        "update_secret" => json!({"secretId": "se1", "keywords": ["twin", "crypt"]}),
+        "reveal_secret" => json!({"secretId": "se1", "triggeredBy": "Ada opened the crypt"}),
+        "check_for_leaks" => json!({"narration": "The twin waits below."}),
+        "delete_secret" => json!({"secretId": "se1"}),
+        "record_conversation_memory" => {
+            json!({"npcId": "Bob", "characterId": "Ada", "summary": "Ada asked about the crypt", "importance": "high"})
+        }
+        "get_conversation_history" | "get_npc_context" => {
+            json!({"npcId": "Bob", "characterId": "Ada"})
+        }
+        "get_recent_interactions" => json!({"npcId": "Bob", "limit": 5}),
+        "get_npc_relationship" => json!({"npcId": "Bob", "characterId": "Ada"}),
+        "update_npc_relationship" => {
+            json!({"npcId": "Bob", "characterId": "Ada", "disposition": "friendly", "familiarity": "acquaintance"})
+        }
+        "attack_roll" => json!({"expression": "1d20+5"}),
+        "batch_attack_rolls" | "batch_damage_rolls" => {
+            json!({"batch": [{"expression": "1d20+3"}, {"expression": "1d8+2"}]})
+        }
+        "batch_saving_throws" => {
+            json!({"batch": [{"characterName": "Ada", "ability": "dex", "dc": 12},
+                                                   {"characterName": "Bob", "ability": "dex", "dc": 12}]})
+        }
+        "batch_initiative_rolls" => {
+            json!({"batch": [{"characterName": "Ada"}, {"characterName": "Bob"}]})
+        }
+        "resolve_improvised_stunt" => {
+            json!({"characterName": "Ada", "checkType": "skill", "skill": "acrobatics", "dc": 10})
+        }
+        "check_concentration_duration" | "check_automatic_concentration_break" => {
+            json!({"characterName": "Ada"})
+        }
+        "describe_detailed_tactical_situation" => json!({"encounterId": "enc1"}),
+        "get_parties_in_region" => json!({"worldId": "w1"}),
+        "initialize_spellcasting" => json!({"characterName": "Ada"}),
+        "spawn_equipped_character" => json!({"name": "Cato", "hp": 12, "equipment": ["rope"]}),
+        "search_items" => json!({"query": "rope"}),
+        "get_item" => json!({"itemName": "rope, hempen (50 feet)"}),
         _ => return None,
     })
 }
@@ -446,9 +503,12 @@ async fn every_alias_works_and_none_is_advertised() {
         .unwrap();
     assert!(a.text.contains("10 gp"), "loot was distributed: {}", a.text);
     // Retired systems name the nearest tool; typos get a suggestion.
-    let a = c.call("add_quest", json!({})).await.unwrap();
+    let a = c
+        .call("assign_quest_to_character", json!({}))
+        .await
+        .unwrap();
     assert!(
-        a.is_error && a.text.contains("quest tracking") && a.text.contains("instead use"),
+        a.is_error && a.text.contains("quest assignment") && a.text.contains("instead use"),
         "{}",
         a.text
     );

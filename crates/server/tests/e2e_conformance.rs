@@ -56,11 +56,12 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
     .collect();
     let client = Client::spawn(&exe(), &args).await.unwrap();
     let tools = client.tools().await.unwrap();
-    assert_eq!(tools.len(), 38);
+    assert_eq!(tools.len(), 41);
     let mut removing = Vec::new();
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
-        let read_only = a.read_only_hint.unwrap();
+        // Unstated hints take the MCP defaults (read-only false, destructive true).
+        let read_only = a.read_only_hint.unwrap_or(false);
         // Not stated for read-only tools (meaningless there per the MCP spec): not destructive.
         let destructive = a.destructive_hint.unwrap_or(!read_only);
         let schema = Value::Object((*t.input_schema).clone());
@@ -116,6 +117,9 @@ async fn a_tool_that_can_remove_or_overwrite_is_destructive() {
             "move_party",
             "manage_party",
             "manage_notes",
+            "manage_quest",
+            "manage_npc",
+            "manage_secret",
             "manage_inventory",
         ]
     );

@@ -192,6 +192,10 @@ const SECRETS: &[&str] = &[
     "37/37",                 // a monster's exact HP
     "\"maxHp\":37",
     "\"ac\":15",
+    "BARON-IS-A-LICH",      // a secret's content
+    "phylactery",           // its key term
+    "WHISPERS-AT-THE-WELL", // an NPC's memory
+    "Cult of Ashes",        // a faction only the DM's NPC record holds
 ];
 
 fn assert_clean(what: &str, text: &str) {
@@ -239,6 +243,23 @@ async fn plant(dm: &mut Mcp) {
     dm.ok(
         "manage_notes",
         json!({"operation": "add", "content": "The gate stands open", "visibility": "player"}),
+    )
+    .await;
+    // Campaign memory: a secret, an NPC who remembers, a quest.
+    dm.ok(
+        "manage_secret",
+        json!({"operation": "create", "title": "The baron", "content": "BARON-IS-A-LICH",
+               "keyTerms": ["phylactery"], "revealCondition": "the crypt is found"}),
+    )
+    .await;
+    dm.ok(
+        "manage_npc",
+        json!({"operation": "create", "name": "Old Wenna", "factions": ["Cult of Ashes"]}),
+    )
+    .await;
+    dm.ok(
+        "manage_npc",
+        json!({"operation": "remember", "npcId": "Old Wenna", "about": "Aria", "memory": "WHISPERS-AT-THE-WELL"}),
     )
     .await;
     dm.ok(
@@ -372,7 +393,7 @@ async fn tokens_roles_isolation_and_no_leaks_over_http() {
     // The DM of alpha plants what players must not see.
     let mut dm = Mcp::new(&url, &dm_a).await;
     let dm_tools = dm.tool_names().await;
-    assert_eq!(dm_tools.len(), 38, "{dm_tools:?}");
+    assert_eq!(dm_tools.len(), 41, "{dm_tools:?}");
     plant(&mut dm).await;
     // Tokens are made while the server runs.
     let aria = token(d, "alpha", "player", Some("Aria"));
@@ -526,6 +547,10 @@ async fn tokens_roles_isolation_and_no_leaks_over_http() {
         json!({"query": "goblin"}),
         json!({"actionType": "attack", "targetId": "ch3"}),
         json!({"actionType": "search"}),
+        json!({"operation": "recall", "npcId": "np1", "about": "Aria"}),
+        json!({"operation": "get", "secretId": "se1"}),
+        json!({"operation": "check_leaks", "text": "the phylactery glows"}),
+        json!({"operation": "list", "revealed": false}),
     ];
     for tool in &dm_tools {
         for args in &variants {
@@ -563,6 +588,17 @@ async fn tokens_roles_isolation_and_no_leaks_over_http() {
     assert_eq!(v["result"]["prompts"], json!([]));
 
     // The DM sees everything the player could not.
+    let secret = dm
+        .ok(
+            "manage_secret",
+            json!({"operation": "get", "secretId": "se1"}),
+        )
+        .await;
+    assert!(secret.contains("BARON-IS-A-LICH"), "{secret}");
+    let recall = dm
+        .ok("manage_npc", json!({"operation": "recall", "npcId": "np1"}))
+        .await;
+    assert!(recall.contains("WHISPERS-AT-THE-WELL"), "{recall}");
     let notes = dm.ok("manage_notes", json!({"operation": "list"})).await;
     assert!(
         notes.contains("DRAGON-UNDER-THE-HILL") && notes.contains("Aria marks the door"),

@@ -78,7 +78,7 @@ async fn every_answer_matches_its_output_schema() {
             .unwrap_or_else(|e| panic!("{}: the outputSchema is not a valid schema: {e}", t.name));
         schemas.insert(t.name.to_string(), v);
     }
-    assert_eq!(schemas.len(), 38);
+    assert_eq!(schemas.len(), 41);
     let mut s = Checked {
         client,
         schemas,
@@ -221,6 +221,38 @@ async fn every_answer_matches_its_output_schema() {
     )
     .await;
     s.ok("manage_notes", json!({"operation": "list"})).await;
+    // Campaign memory: every answer shape of the quest, NPC, secret and clock tools.
+    for args in [
+        json!({"operation": "create", "title": "Wards", "objectives": ["Find them", "Break them"],
+               "rewards": {"xp": 90, "gp": 3, "items": ["torch"]}}),
+        json!({"operation": "get", "questId": "qu1"}),
+        json!({"operation": "list"}),
+        json!({"operation": "complete_objective", "questId": "qu1", "objective": "1"}),
+        json!({"operation": "complete_objective", "questId": "qu1", "objective": "2"}),
+    ] {
+        s.ok("manage_quest", args).await;
+    }
+    for args in [
+        json!({"operation": "create", "name": "Warden Ysolde", "attitude": "friendly"}),
+        json!({"operation": "remember", "npcId": "np1", "about": "Brom", "memory": "Brom kept watch", "importance": 4}),
+        json!({"operation": "recall", "npcId": "np1", "about": "Brom"}),
+        json!({"operation": "attitude", "npcId": "np1", "toward": "Brom", "attitude": "helpful"}),
+        json!({"operation": "get", "npcId": "np1"}),
+        json!({"operation": "list"}),
+    ] {
+        s.ok("manage_npc", args).await;
+    }
+    for args in [
+        json!({"operation": "create", "title": "Ysolde's debt", "content": "She owes the cult", "keyTerms": ["cult"]}),
+        json!({"operation": "check_leaks", "text": "The cult's mark is on her door."}),
+        json!({"operation": "get", "secretId": "se1"}),
+        json!({"operation": "list"}),
+        json!({"operation": "reveal", "secretId": "se1"}),
+    ] {
+        s.ok("manage_secret", args).await;
+    }
+    s.ok("move_party", json!({"operation": "wait", "hours": 2}))
+        .await;
     s.ok(
         "manage_inventory",
         json!({"characterName": "Brom", "operation": "give", "itemName": "longsword"}),
@@ -352,6 +384,6 @@ async fn every_answer_matches_its_output_schema() {
     let all: BTreeSet<String> = s.schemas.keys().cloned().collect();
     let missing: Vec<&String> = all.difference(&s.seen).collect();
     assert!(missing.is_empty(), "tools never validated: {missing:?}");
-    assert_eq!(s.calls, 63);
+    assert_eq!(s.calls, 80);
     s.client.close().await.unwrap();
 }

@@ -51,8 +51,8 @@ fn count<'a>(
     c
 }
 
-/// The coverage of the catalog against `srd`. Categories this catalog does not encode yet
-/// count every SRD entry as unencoded.
+/// The coverage of the catalog against `srd`: an SRD entry without a catalog entry counts as
+/// unencoded.
 pub fn coverage(srd: &Compendium) -> Coverage {
     let mut categories = BTreeMap::new();
     let spells = super::spells::catalog();
@@ -62,7 +62,6 @@ pub fn coverage(srd: &Compendium) -> Coverage {
             spells.get(k).map(|e| e.mechanical())
         }),
     );
-    let none = |_: &str| None;
     let items = super::items::catalog();
     categories.insert(
         "magicItems".into(),
@@ -70,56 +69,60 @@ pub fn coverage(srd: &Compendium) -> Coverage {
             items.get(k).map(|e| e.mechanical())
         }),
     );
-    // Monster abilities: the traits and hit riders `catalog::monsters` applies count as
-    // mechanical; the rest has no entry yet.
-    let mut applied: BTreeSet<String> = BTreeSet::new();
-    let abilities: Vec<String> = srd
-        .monsters()
-        .iter()
-        .flat_map(|m| {
-            let mut keys = Vec::new();
-            for a in m
-                .special_abilities
-                .iter()
-                .chain(&m.actions)
-                .chain(&m.legendary_actions)
-                .chain(&m.reactions)
-            {
-                let key = format!("{}/{}", m.index, a.name);
-                if super::monsters::APPLIED_TRAITS
-                    .iter()
-                    .any(|t| a.name.eq_ignore_ascii_case(t))
-                    || super::monsters::rider_in(&a.desc).is_some()
-                {
-                    applied.insert(key.clone());
-                }
-                keys.push(key);
-            }
-            keys
-        })
-        .collect();
+    // Monster abilities: every special ability, action, legendary action and reaction of the
+    // stat blocks, classified by `catalog::monster_abilities` (mechanical when the engine
+    // resolves it, narrative with a reason otherwise); a name written twice in one block counts
+    // once, mechanical only if every occurrence is.
+    let mut abilities: BTreeMap<String, bool> = BTreeMap::new();
+    for m in srd.monsters() {
+        for (section, a) in super::monster_abilities::abilities(m) {
+            let key = format!("{}/{}", m.index, a.name);
+            let mech = super::monster_abilities::classify(m, section, a).mechanical();
+            let e = abilities.entry(key).or_insert(true);
+            *e = *e && mech;
+        }
+    }
     categories.insert(
         "monsterAbilities".into(),
-        count(abilities.iter().map(String::as_str), |k| {
-            applied.contains(k).then_some(true)
+        count(abilities.keys().map(String::as_str), |k| {
+            abilities.get(k).copied()
         }),
     );
-    categories.insert(
-        "traits".into(),
-        count(srd.traits().iter().map(|s| s.index.as_str()), none),
-    );
-    categories.insert(
-        "features".into(),
-        count(srd.features().iter().map(|s| s.index.as_str()), none),
-    );
-    categories.insert(
-        "backgrounds".into(),
-        count(srd.backgrounds().iter().map(|s| s.index.as_str()), none),
-    );
-    categories.insert(
-        "feats".into(),
-        count(srd.feats().iter().map(|s| s.index.as_str()), none),
-    );
+    // Race traits, class and subclass features, backgrounds and feats: the issue-16 catalog
+    // files. An entry is mechanical when it grants something (or reads its grants from the
+    // SRD's own data), narrative when it gives a reason.
+    let cat = super::Catalog::get();
+    let of = |e: &super::Entry| Some(!e.grants.is_empty() || e.srd_data);
+    for (name, keys, section) in [
+        (
+            "traits",
+            srd.traits()
+                .iter()
+                .map(|s| s.index.as_str())
+                .collect::<Vec<_>>(),
+            &cat.traits,
+        ),
+        (
+            "features",
+            srd.features().iter().map(|s| s.index.as_str()).collect(),
+            &cat.features,
+        ),
+        (
+            "backgrounds",
+            srd.backgrounds().iter().map(|s| s.index.as_str()).collect(),
+            &cat.backgrounds,
+        ),
+        (
+            "feats",
+            srd.feats().iter().map(|s| s.index.as_str()).collect(),
+            &cat.feats,
+        ),
+    ] {
+        categories.insert(
+            name.to_string(),
+            count(keys, |k| section.get(k).and_then(of)),
+        );
+    }
     Coverage { categories }
 }
 

@@ -24,6 +24,9 @@ pub enum ItemKind {
     Charged,
     /// A spell scroll (cast with `use_scroll`).
     Scroll,
+    /// Drunk or applied once: its modifiers become an active effect on the user for `minutes`
+    /// (a potion of fire resistance, of giant strength).
+    Potion,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
 }
@@ -52,6 +55,9 @@ pub struct ItemEntry {
     /// The +N of a bonus item.
     #[serde(default)]
     pub bonus: Option<i32>,
+    /// How long a potion's modifiers last, in minutes.
+    #[serde(default)]
+    pub minutes: Option<u32>,
 }
 
 impl ItemEntry {
@@ -94,6 +100,7 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         ItemKind::Consumable => e.heal.is_some(),
         ItemKind::Charged => e.charges.is_some() || e.heal.is_some(),
         ItemKind::Scroll => true,
+        ItemKind::Potion => !e.modifiers.is_empty() && e.minutes.is_some_and(|m| m > 0),
     };
     if !ok {
         bad.push(format!("{index}: {:?} lacks what it needs", e.kind));

@@ -38,6 +38,7 @@ use tabletop_rules::{Ability, Condition, DamageType, Skill};
 // Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
 pub mod coverage;
 pub mod items;
+pub mod monster_abilities;
 pub mod monsters;
 pub mod spells;
 

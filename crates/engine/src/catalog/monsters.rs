@@ -2,9 +2,8 @@
 //! only): the special abilities it applies ([`APPLIED_TRAITS`]), an attack's saving-throw rider
 //! ("DC 11 Strength saving throw or be knocked prone"), "DC 15 Dexterity" and the conditions a
 //! failed save imposes, and a spellcaster's slots. The rules that use them in play are in
-//! `combat::traits`. The whole-monster catalog (every special ability, action and reaction of
-//! the 334 stat blocks, DESIGN §4a) is not written yet: the rest counts as unencoded in
-//! `tabletop srd coverage`.
+//! `combat::traits`. Which of every stat block's abilities the engine resolves, and the reason
+//! shown for the rest, is `catalog::monster_abilities`.
 
 use tabletop_rules::{Ability, Condition};
 

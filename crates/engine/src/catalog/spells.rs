@@ -49,8 +49,62 @@ pub enum SpellKind {
     /// A spell attack now and again as a bonus action on later turns while it lasts (Spiritual
     /// Weapon).
     Persistent,
+    /// Ends conditions or effects on the targets (Lesser Restoration, Greater Restoration,
+    /// Remove Curse): `cures` in order, one per casting when `cure_one`.
+    Cure,
+    /// An outcome by the target's current hit points (Power Word Kill, Power Word Stun, Divine
+    /// Word): the first of `tiers` whose `max_hp` the target's HP does not exceed applies.
+    HpThreshold,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
+}
+
+/// What an effect does to rolls of the ability the caster chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityChoice {
+    /// Advantage on its ability checks (Enhance Ability).
+    CheckAdvantage,
+    /// Disadvantage on its ability checks and saving throws (Bestow Curse).
+    CheckAndSaveDisadvantage,
+}
+
+/// One outcome of an HP-threshold spell.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpTier {
+    /// Applies to a creature with this many current hit points or fewer.
+    pub max_hp: u32,
+    /// The creature dies.
+    #[serde(default)]
+    pub dies: bool,
+    /// Conditions imposed.
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    /// For how many rounds (absent: the spell's duration, else until removed).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// The bearer repeats this save at the end of each of its turns to end the conditions.
+    #[serde(default)]
+    pub save_ends: Option<Ability>,
+}
+
+/// What a cure removes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Cure {
+    /// A condition.
+    Condition {
+        /// Which.
+        condition: Condition,
+    },
+    /// One level of exhaustion.
+    ExhaustionLevel,
+    /// Effects whose name contains this word ("curse").
+    EffectNamed {
+        /// The word, lowercase.
+        word: String,
+    },
 }
 
 /// Something a spell does besides its damage, on a hit or a failed save.
@@ -181,6 +235,41 @@ pub struct SpellEntry {
     /// A revival restores every hit point instead of 1 (Resurrection).
     #[serde(default)]
     pub full_hp: bool,
+    /// A revived creature's penalty on attack rolls, saving throws and ability checks (Raise
+    /// Dead −4), as an effect.
+    #[serde(default)]
+    pub penalty: Option<i32>,
+    /// An effect's AC floor: the bearer's AC can't be less than this (Barkskin 16).
+    #[serde(default)]
+    pub ac_floor: Option<i32>,
+    /// An effect grants resistance to one of these damage types, the caster's choice
+    /// (`damageType`) (Protection from Energy).
+    #[serde(default)]
+    pub resist_choice: Vec<DamageType>,
+    /// An effect on rolls of one ability, the caster's choice (`ability`): advantage on its
+    /// checks (Enhance Ability) or disadvantage on its checks and saves (Bestow Curse).
+    #[serde(default)]
+    pub ability_choice: Option<AbilityChoice>,
+    /// What a cure ends, in order of preference.
+    #[serde(default)]
+    pub cures: Vec<Cure>,
+    /// A cure ends only the first of `cures` the target has (the SRD's "one condition").
+    #[serde(default)]
+    pub cure_one: bool,
+    /// An HP-threshold spell's outcomes, lowest `max_hp` first.
+    #[serde(default)]
+    pub tiers: Vec<HpTier>,
+    /// An effect: the first drop to 0 HP from damage leaves the bearer at 1 HP instead, and the
+    /// effect ends (Death Ward).
+    #[serde(default)]
+    pub death_ward: bool,
+    /// An effect grants senses: darkvision or truesight out to this many feet (Darkvision, True
+    /// Seeing).
+    #[serde(default)]
+    pub darkvision_ft: Option<u32>,
+    /// Truesight, in feet.
+    #[serde(default)]
+    pub truesight_ft: Option<u32>,
 }
 
 /// A costly material the spell consumes.
@@ -207,6 +296,18 @@ impl SpellEntry {
     /// Whether the engine applies it (anything but narrative).
     pub fn mechanical(&self) -> bool {
         self.kind != SpellKind::Narrative
+    }
+
+    /// Whether an effect entry puts an active effect on its targets: modifiers, an AC floor or
+    /// a choice the caster makes when casting.
+    pub fn grants_effect(&self) -> bool {
+        !self.modifiers.is_empty()
+            || self.ac_floor.is_some()
+            || !self.resist_choice.is_empty()
+            || self.ability_choice.is_some()
+            || self.death_ward
+            || self.darkvision_ft.is_some()
+            || self.truesight_ft.is_some()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -330,10 +431,22 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         ),
         SpellKind::Condition => need(e.condition.is_some(), "a condition", &mut bad),
         SpellKind::Effect => need(
-            !e.modifiers.is_empty() || e.temp_hp.is_some() || e.temp_hp_each_turn.is_some(),
-            "modifiers or temporary HP",
+            e.grants_effect() || e.temp_hp.is_some() || e.temp_hp_each_turn.is_some(),
+            "modifiers, a grant or temporary HP",
             &mut bad,
         ),
+        SpellKind::Cure => need(!e.cures.is_empty(), "cures", &mut bad),
+        SpellKind::HpThreshold => {
+            need(!e.tiers.is_empty(), "tiers", &mut bad);
+            if !e.tiers.windows(2).all(|w| w[0].max_hp < w[1].max_hp) {
+                bad.push(format!("{index}: tiers must rise by max_hp"));
+            }
+            if e.tiers.iter().any(|t| !t.dies && t.conditions.is_empty()) {
+                bad.push(format!(
+                    "{index}: a tier that neither kills nor imposes a condition"
+                ));
+            }
+        }
         SpellKind::AcFormula => need(e.ac_base.is_some(), "ac_base", &mut bad),
         SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
         _ => {}
@@ -352,6 +465,12 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
             .iter()
             .all(|m| matches!(m, ModifierKind::Note { .. }))
         && e.kind == SpellKind::Effect
+        && e.ac_floor.is_none()
+        && e.resist_choice.is_empty()
+        && e.ability_choice.is_none()
+        && !e.death_ward
+        && e.darkvision_ft.is_none()
+        && e.truesight_ft.is_none()
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

@@ -142,12 +142,13 @@ pub fn hit_rider(attacker: &Character, action: &str) -> Option<(i32, Ability, Ve
 
 /// Undead Fortitude: damage that drops the creature to 0 HP calls for a CON save of DC 5 + the
 /// damage taken (not for radiant damage or a critical hit); on a success it drops to 1 HP
-/// instead. Returns whether it held on.
+/// instead, and `r` then says so (1 HP, damaged, not dead), so that every answer built from it
+/// (the headline, the status) tells the same story. Returns whether it held on.
 pub fn undead_fortitude(
     call: &mut crate::engine::Call<'_>,
     c: &mut Character,
     parts: &[DamagePart],
-    r: &tabletop_rules::damage::DamageResult,
+    r: &mut tabletop_rules::damage::DamageResult,
     critical: bool,
     lines: &mut Vec<String>,
 ) -> crate::error::Result<bool> {
@@ -182,6 +183,11 @@ pub fn undead_fortitude(
     c.death_saves = Default::default();
     c.conditions
         .retain(|e| e.condition != Condition::Unconscious);
+    r.hp_after = c.hp;
+    r.dead = false;
+    r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
+    r.add_conditions.clear();
+    r.concentration_ends = false;
     lines.push(format!(
         "{} drops to 1 HP instead (Undead Fortitude)",
         c.name

@@ -102,6 +102,10 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
         enc.round += 1;
         report.new_round = true;
         expire_terrain(&mut enc, &mut report.round_start)?;
+        let ids: Vec<String> = enc.order.iter().map(|c| c.character_id.clone()).collect();
+        report
+            .round_start
+            .extend(crate::clock::combat_round(call, &ids)?);
     }
     enc.turn = next;
     report.round = enc.round;
@@ -251,6 +255,7 @@ fn end_of_turn(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     tick_turn_point(call, enc, id, TurnPoint::End, lines)?;
+    crate::combat::actions::tactics::features::rage_lapses(call, enc, id, lines)?;
     if let Some(cb) = enc.combatant_mut(id)
         && cb.surprised
     {

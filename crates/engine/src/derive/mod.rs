@@ -13,6 +13,7 @@
 //! ([`crate::character::Character::effective`]).
 
 pub mod build;
+pub mod gear;
 pub mod multiclass;
 mod pipeline;
 mod refresh;
@@ -68,6 +69,9 @@ pub struct Build {
     pub ability_changes: BTreeMap<Ability, i32>,
     /// Manual overrides: explicit, visible sources.
     pub overrides: Overrides,
+    /// Experience points earned.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub xp: u32,
 }
 
 /// Levels in one class.
@@ -89,6 +93,14 @@ pub struct ClassLevels {
     /// the average (the first character level takes the maximum).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub hp: BTreeMap<u32, u32>,
+    /// This class's hit dice spent since the last long rest (state kept with its class; the
+    /// sheet's total left is the sum over classes).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub hit_dice_spent: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A custom class as given.
@@ -364,12 +376,26 @@ pub struct Derived {
     /// Spellcasting ability.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
+    /// Advantage on saves against a condition, damage type or magic ("poison", "charmed").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub save_advantages: Vec<Sourced<String>>,
+    /// Fighting styles in play ("archery", "defense", "great-weapon-fighting", …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fighting_styles: Vec<String>,
     /// Feature and trait names.
     pub features: Vec<String>,
     /// What the engine does not automate, one line each.
     pub narrative: Vec<String>,
     /// Choices the pipeline made for the player, or that are still open, one line each.
     pub choices: Vec<String>,
+    /// Experience points, and the XP the next level needs (none at 20th).
+    pub xp: u32,
+    /// XP for the next character level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_level_xp: Option<u32>,
+    /// The level the XP reaches, when above the character's: it can level up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_level_to: Option<u32>,
 }
 
 impl Derived {

@@ -97,14 +97,44 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 )),
             }
         }
-        if let (Some(style), Some(idx)) = (&build.choices.fighting_style, &c.index) {
+        // The chosen style applies once the class has its Fighting Style feature.
+        let has_feature = c
+            .features
+            .iter()
+            .any(|(index, _)| index.ends_with("fighting-style"));
+        if let (Some(style), Some(idx), true) =
+            (&build.choices.fighting_style, &c.index, has_feature)
+        {
             let style = style.to_lowercase().replace([' ', '_'], "-");
-            let key = if idx == "fighter" {
-                format!("fighter-fighting-style-{style}")
+            let key = if idx == "fighter" || idx == "ranger" {
+                format!("{idx}-fighting-style-{style}")
             } else {
                 format!("fighting-style-{style}")
             };
-            if let Some(entry) = catalog.features.get(&key) {
+            let entry = catalog.features.get(&key);
+            if entry.is_none() {
+                d.choices.push(format!(
+                    "fighting style '{style}' is not a {} option (fightingStyle): not applied",
+                    c.name
+                ));
+            }
+            if let Some(entry) = entry
+                && !d.fighting_styles.contains(&style)
+            {
+                let title: Vec<String> = style
+                    .split('-')
+                    .map(|w| {
+                        let mut ch = w.chars();
+                        ch.next()
+                            .map(|f| f.to_uppercase().collect::<String>() + ch.as_str())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                d.features.push(format!(
+                    "Fighting Style: {}",
+                    title.join(" ").replace("Two Weapon", "Two-Weapon")
+                ));
+                d.fighting_styles.push(style.clone());
                 in_play.push(InPlay {
                     entry,
                     label: format!("fighting style: {style}"),
@@ -485,12 +515,18 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     value: *condition,
                     source: p.label.clone(),
                 }),
-                Grant::SaveAdvantage { against } => d.modifiers.push(Modifier::new(
-                    &p.label,
-                    ModifierKind::Note {
-                        text: format!("advantage on saving throws against {against}"),
-                    },
-                )),
+                Grant::SaveAdvantage { against } => {
+                    d.save_advantages.push(Sourced {
+                        value: against.clone(),
+                        source: p.label.clone(),
+                    });
+                    d.modifiers.push(Modifier::new(
+                        &p.label,
+                        ModifierKind::Note {
+                            text: format!("advantage on saving throws against {against}"),
+                        },
+                    ))
+                }
                 Grant::Sense { sense, feet } => d.senses.push(Sourced {
                     value: (sense.clone(), *feet),
                     source: p.label.clone(),
@@ -691,5 +727,18 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         }
     }
     d.choices.extend(resolved.unresolved.iter().cloned());
+    // Experience: the next level's threshold, and whether the XP already reaches it.
+    d.xp = build.xp;
+    d.next_level_xp = tabletop_rules::advancement::xp_for_level(d.level + 1);
+    let reached = tabletop_rules::advancement::level_for_xp(build.xp);
+    if reached > d.level && class_levels > 0 {
+        d.can_level_to = Some(reached);
+        d.choices.push(format!(
+            "XP {} reaches level {reached}: level up with level_up ({} level{} to gain)",
+            build.xp,
+            reached - d.level,
+            if reached - d.level == 1 { "" } else { "s" }
+        ));
+    }
     d
 }

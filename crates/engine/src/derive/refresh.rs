@@ -341,6 +341,7 @@ pub fn absorb_edits(before: &Character, c: &mut Character) {
 pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLayer) {
     let Some(d) = &c.derived else { return };
     base.traits.extend(d.modifiers.iter().cloned());
+    super::gear::gear_modifiers(c, d, &mut base.traits);
     // Defences with their sources rather than as bare "base" values.
     base.resistances.clear();
     base.immunities.clear();

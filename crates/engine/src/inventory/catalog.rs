@@ -43,6 +43,7 @@ fn blank(name: &str, item_type: ItemType) -> Item {
         charges: None,
         heal: None,
         effect: None,
+        lasts_rounds: None,
     }
 }
 
@@ -162,6 +163,9 @@ fn known(index: &str) -> Known {
     let Some(e) = crate::catalog::items::entry(index) else {
         return (Vec::new(), None, None);
     };
+    if e.kind == crate::catalog::items::ItemKind::Potion {
+        return (e.modifiers.clone(), e.heal.clone(), None);
+    }
     let charges = e.charges.map(|max| Charges {
         current: max,
         max,
@@ -225,6 +229,13 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
     item.effects.extend(effects);
     item.heal = heal;
     item.charges = charges;
+    if let Some(e) = crate::catalog::items::entry(&m.index) {
+        item.lasts_rounds = e.minutes.map(|min| min.saturating_mul(10));
+        // What the engine leaves to the DM is said on use and equip.
+        if let Some(r) = &e.reason {
+            item.effect = Some(format!("no automation for {}: {r}", m.name));
+        }
+    }
     if item_type == ItemType::Consumable {
         item.stackable = true;
         item.weight = 0.5;
@@ -428,7 +439,13 @@ fn magic(
         (Some(b), _) => Some(b),
         (None, true) => {
             let first = m.desc.first().map(String::as_str).unwrap_or("");
-            let b = default_base(first).and_then(|i| c.equipment(i));
+            // "Weapon (dagger)": the named base itself, else a default for "(any sword)".
+            let named = first
+                .split_once('(')
+                .and_then(|(_, r)| r.split(')').next())
+                .and_then(|inner| c.equipment(inner.trim()))
+                .filter(|e| e.weapon.is_some() || e.armor.is_some());
+            let b = named.or_else(|| default_base(first).and_then(|i| c.equipment(i)));
             match b {
                 Some(b) => {
                     note = Some(format!(

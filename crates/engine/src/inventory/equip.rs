@@ -59,11 +59,21 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
         vec![Slot::Neck]
     } else if has(&[
         "helm", "helmet", "headband", "circlet", "hat", "crown", "diadem", "cap", "goggles",
+        // Ioun stones orbit the head.
+        "ioun",
     ]) {
         vec![Slot::Head]
     } else if has(&["quiver"]) {
         vec![Slot::Quiver]
-    } else if has(&["wand", "rod", "staff", "orb", "torch", "lantern"]) {
+    } else if has(&[
+        "wand",
+        "rod",
+        "staff",
+        "orb",
+        "torch",
+        "lantern",
+        "luckstone",
+    ]) {
         vec![Slot::Mainhand, Slot::Offhand]
     } else {
         Vec::new()

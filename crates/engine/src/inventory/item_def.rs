@@ -293,6 +293,7 @@ impl ItemDef {
             charges: self.charges,
             heal,
             effect: self.effect,
+            lasts_rounds: None,
         })
     }
 }

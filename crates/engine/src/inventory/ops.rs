@@ -193,7 +193,7 @@ fn check_lift(c: &Character) -> Result<()> {
 
 /// Adds `item` to `c`, merging it into an identical carried stack when it stacks. Returns the
 /// index of the stack it ended in.
-pub(super) fn put_item(call: &mut Call<'_>, c: &mut Character, mut item: Item) -> Result<usize> {
+pub(crate) fn put_item(call: &mut Call<'_>, c: &mut Character, mut item: Item) -> Result<usize> {
     if item.stackable
         && let Some(i) = c
             .inventory
@@ -587,6 +587,38 @@ pub fn use_item(
         healing = Some(result);
         roll = Some(r);
     }
+    // A potion's modifiers become an active effect on the user for its duration.
+    if let Some(rounds) = item.lasts_rounds.filter(|_| !item.effects.is_empty()) {
+        let effect = crate::model::effects::ActiveEffect {
+            id: call.new_id("ef")?,
+            name: item.name.clone(),
+            source: Some(item.name.clone()),
+            modifiers: item
+                .effects
+                .iter()
+                .map(|k| tabletop_rules::modifiers::Modifier::new(&item.name, k.clone()))
+                .collect(),
+            duration: crate::model::effects::Duration::Rounds { remaining: rounds },
+            ends_on: None,
+            ends_when_attacked: false,
+            grant: None,
+        };
+        let what: Vec<String> = item.effects.iter().map(ToString::to_string).collect();
+        let bearer = other.as_mut().unwrap_or(&mut c);
+        bearer.effects.retain(|e| e.name != item.name);
+        bearer.effects.push(effect);
+        changes.push(format!(
+            "{} gains {} for {} ({})",
+            bearer.name,
+            item.name,
+            if rounds % 600 == 0 {
+                format!("{} hour(s)", rounds / 600)
+            } else {
+                format!("{} minute(s)", rounds / 10)
+            },
+            what.join(", ")
+        ));
+    }
     let it = &mut c.inventory.items[i];
     if let Some(ch) = it.charges.as_mut()
         && spend > 0
@@ -611,7 +643,11 @@ pub fn use_item(
             left = Some(c.inventory.items[i].clone());
         }
     }
-    if let Some(e) = item.effect.as_ref().filter(|_| item.heal.is_none()) {
+    if let Some(e) = item
+        .effect
+        .as_ref()
+        .filter(|e| item.heal.is_none() || e.starts_with("no automation for "))
+    {
         changes.push(format!("effect: {e}"));
     }
     let campaign = call.campaign();

@@ -14,9 +14,13 @@ use crate::model::character::Character;
 use crate::model::inventory::Item;
 use crate::model::inventory::{Slot, WeaponProperty};
 
-/// Whether `c` is proficient with a weapon, from its SRD class when the compendium knows it;
-/// `None` when it cannot tell.
+/// Whether `c` is proficient with a weapon: from its derived sheet's proficiencies (by the
+/// weapon's category or its base weapon), else from its SRD class; `None` when it cannot tell.
 pub fn weapon_proficiency(call: &Call<'_>, c: &Character, item: &Item) -> Option<bool> {
+    // A derived sheet knows every source's proficiencies (class, race, multiclass, feats).
+    if let Some(d) = &c.derived {
+        return crate::derive::gear::weapon_proficient(d, item);
+    }
     let w = item.weapon.as_ref()?;
     let class = call.compendium()?.class(c.class.as_deref()?)?;
     let profs: Vec<String> = class
@@ -93,16 +97,20 @@ pub fn weapon_attack(
         None => allowed[0],
     };
     let m = stats.modifier(ability);
-    let weapon_bonuses: Vec<Contribution> = match item.attack_bonus() {
+    let style = crate::derive::gear::weapon_style(c, item);
+    let mut weapon_bonuses: Vec<Contribution> = match item.attack_bonus() {
         0 => vec![],
         n => vec![Contribution::new(&item.name, n)],
     };
+    if let Some((n, src)) = &style.to_hit {
+        weapon_bonuses.push(Contribution::new(src, *n));
+    }
     let to_hit =
         m + if proficient {
             stats.proficiency_bonus
         } else {
             0
-        } + item.attack_bonus()
+        } + weapon_bonuses.iter().map(|b| b.delta).sum::<i32>()
             + stats.attack.bonus;
     let off_free = c.inventory.in_slot(Slot::Offhand).is_none();
     let two_handed = item.is_two_handed()
@@ -114,6 +122,12 @@ pub fn weapon_attack(
         (Some(v), true) => v.clone(),
         _ => w.damage_dice.clone(),
     };
+    // Great Weapon Fighting: 1s and 2s rerolled once.
+    let dice = if style.reroll_low {
+        crate::derive::gear::reroll_low(&dice)
+    } else {
+        dice
+    };
     let t = w.damage_type;
     let mut expr = format!("{dice}[{t}]");
     // An off-hand attack adds no positive ability modifier to damage.
@@ -122,7 +136,13 @@ pub fn weapon_attack(
     } else {
         m
     };
-    let flat = ability_dmg + item.damage_bonus() + stats.damage.bonus;
+    let flat = ability_dmg
+        + item.damage_bonus()
+        + crate::derive::gear::damage_bonus(
+            stats,
+            ability == Ability::Strength && !w.category.is_ranged(),
+        )
+        + style.damage.as_ref().map_or(0, |(n, _)| *n);
     if flat > 0 {
         expr.push_str(&format!(" + {flat}[{t}]"));
     } else if flat < 0 {

@@ -7,10 +7,12 @@
 
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::dice;
-use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand};
+use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand, RollTarget};
 use tabletop_rules::{Ability, Condition};
 
 use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
+pub use super::targets::{creature_type, unaffected};
+use super::targets::{each_target, load, push_target, store, unique};
 use crate::catalog::spells::{Rider, SpellEntry, SpellKind};
 use crate::character::{Character, ConditionEntry};
 use crate::concentration::ConcentrationLink;
@@ -41,89 +43,6 @@ pub fn times_dice(one: &str, n: u32) -> String {
             .collect::<Vec<_>>()
             .join("+"),
     }
-}
-
-/// A creature's type, lowercase ("humanoid", "undead"): its stat block's, else humanoid (every
-/// SRD race is); `None` for improvised stat blocks of unknown type.
-pub fn creature_type(c: &Character) -> Option<String> {
-    match &c.stat_block {
-        Some(sb) => {
-            let t = sb.creature_type.to_lowercase();
-            (t != "custom" && !t.is_empty()).then_some(t)
-        }
-        None => Some("humanoid".into()),
-    }
-}
-
-/// Why `target` is untouched by `spell` because of its creature type, if it is.
-pub fn unaffected(spell: &SpellDef, target: &Character) -> Option<String> {
-    let e = spell.mechanics()?;
-    let t = creature_type(target)?;
-    if !e.only_types.is_empty() && !e.only_types.iter().any(|o| t.starts_with(o.as_str())) {
-        return Some(format!(
-            "{} is unaffected: {} affects only {} ({} is {})",
-            target.name,
-            spell.name,
-            plural(&e.only_types),
-            target.name,
-            article(&t)
-        ));
-    }
-    if e.no_effect_on.iter().any(|o| t.starts_with(o.as_str())) {
-        return Some(format!(
-            "{} is unaffected: {} has no effect on {} ({} is {})",
-            target.name,
-            spell.name,
-            plural(&e.no_effect_on),
-            target.name,
-            article(&t)
-        ));
-    }
-    None
-}
-
-fn plural(types: &[String]) -> String {
-    types
-        .iter()
-        .map(|t| format!("{t}s"))
-        .collect::<Vec<_>>()
-        .join(" or ")
-}
-
-fn article(t: &str) -> String {
-    if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {t}")
-    } else {
-        format!("a {t}")
-    }
-}
-
-fn load(call: &Call<'_>, caster: &Character, id: &str) -> Result<Character> {
-    if id == caster.id {
-        Ok(caster.clone())
-    } else {
-        crate::combat::sheet(call, id)
-    }
-}
-
-fn store(call: &mut Call<'_>, caster: &mut Character, t: Character, phrase: &str) -> Result<()> {
-    if t.id == caster.id {
-        *caster = t;
-    } else {
-        crate::combat::put_sheet(call, &t)?;
-        call.record_change("character", &t.id, phrase.to_string());
-    }
-    Ok(())
-}
-
-fn unique(ids: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for id in ids {
-        if !out.contains(id) {
-            out.push(id.clone());
-        }
-    }
-    out
 }
 
 fn roll(call: &mut Call<'_>, expr: &str) -> Result<dice::DiceRoll> {
@@ -160,6 +79,10 @@ pub fn resolve_special(
         SpellKind::Counterspell => counterspell(call, caster, plan, report).map(|()| true),
         SpellKind::Revive => revive(call, caster, plan, e, report).map(|()| true),
         SpellKind::Stabilize => stabilize(call, caster, plan, report).map(|()| true),
+        SpellKind::Cure => super::grants::cure(call, caster, plan, e, report).map(|()| true),
+        SpellKind::HpThreshold => {
+            super::grants::hp_threshold(call, caster, plan, e, report).map(|()| true)
+        }
         SpellKind::Persistent => {
             if !plan.repeat {
                 mark_persistent(call, caster, plan, e, report)?;
@@ -168,18 +91,6 @@ pub fn resolve_special(
         }
         _ => Ok(false),
     }
-}
-
-fn push_target(report: &mut CastReport, t: &Character, phrase: String) -> TargetResult {
-    let tr = TargetResult {
-        id: t.id.clone(),
-        name: t.name.clone(),
-        hp_after: t.hp,
-        phrase: phrase.clone(),
-        ..Default::default()
-    };
-    report.lines.push(phrase);
-    tr
 }
 
 /// Sleep, Color Spray: roll the pool, then creatures in ascending order of current HP take the
@@ -284,9 +195,8 @@ fn ac_formula(
     let Some(base) = e.ac_base else {
         return Ok(());
     };
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
-        if e.unarmored_only && wears_armor(&t) {
+    each_target(call, caster, plan, report, |call, caster, t, tr, _| {
+        if e.unarmored_only && wears_armor(t) {
             let p = format!(
                 "{} wears armor ({}); {} has no effect on an armored creature",
                 t.name,
@@ -297,9 +207,7 @@ fn ac_formula(
                     .unwrap_or_default(),
                 spell.name
             );
-            let tr = push_target(report, &t, p);
-            report.targets.push(tr);
-            continue;
+            return Ok((p, false));
         }
         t.effects.retain(|x| x.name != spell.name);
         let id = call.new_id("ef")?;
@@ -322,18 +230,17 @@ fn ac_formula(
             }),
         });
         let ac = t.effective().armor_class.value;
-        let p = format!(
-            "{}'s AC is {ac} ({} {base} + DEX while unarmored, for {})",
-            t.name,
-            spell.name,
-            spell.duration.to_lowercase()
-        );
-        let mut tr = push_target(report, &t, p.clone());
         tr.effect = Some(spell.name.clone());
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
-    }
-    Ok(())
+        Ok((
+            format!(
+                "{}'s AC is {ac} ({} {base} + DEX while unarmored, for {})",
+                t.name,
+                spell.name,
+                spell.duration.to_lowercase()
+            ),
+            true,
+        ))
+    })
 }
 
 /// Counterspell: a spell of the slot's level or lower fails; against a higher one the caster's
@@ -371,7 +278,8 @@ fn counterspell(
 }
 
 /// Revivify and kin: a dead creature returns with 1 HP (or all), the costly material consumed
-/// from the caster's inventory when it holds one (said when it does not).
+/// from the caster's inventory when it holds one (said when it does not); Raise Dead's penalty
+/// on d20 tests becomes an effect.
 fn revive(
     call: &mut Call<'_>,
     caster: &mut Character,
@@ -380,21 +288,18 @@ fn revive(
     report: &mut CastReport,
 ) -> Result<()> {
     let spell = &plan.spell;
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
+    each_target(call, caster, plan, report, |call, caster, t, tr, lines| {
         if !t.dead {
-            let p = format!("{} is not dead; {} has no effect", t.name, spell.name);
-            let tr = push_target(report, &t, p);
-            report.targets.push(tr);
-            continue;
+            return Ok((
+                format!("{} is not dead; {} has no effect", t.name, spell.name),
+                false,
+            ));
         }
         if let Some(m) = &e.consumes {
-            report
-                .lines
-                .push(consume(caster, &m.item, m.gp, &spell.name));
+            lines.push(consume(caster, &m.item, m.gp, &spell.name));
         }
         if let Some(r) = e.within_rounds {
-            report.lines.push(format!(
+            lines.push(format!(
                 "{} works only on a creature dead for at most {}; the engine does not record the moment of death, so the DM confirms it",
                 spell.name,
                 rounds_words(r)
@@ -407,13 +312,36 @@ fn revive(
         t.conditions
             .retain(|c| c.condition != Condition::Unconscious);
         // It comes back lying where it fell.
-        crate::update::lie_prone(&mut t);
-        let p = format!("{} returns to life with {} HP, prone", t.name, t.hp);
-        let mut tr = push_target(report, &t, p.clone());
+        crate::update::lie_prone(t);
+        let mut p = format!("{} returns to life with {} HP, prone", t.name, t.hp);
+        if let Some(pen) = e.penalty {
+            let name = format!("{} ({pen:+})", spell.name);
+            t.effects.retain(|x| x.name != name);
+            let id = call.new_id("ef")?;
+            t.effects.push(ActiveEffect {
+                id,
+                name: name.clone(),
+                source: Some(format!("{} ({})", spell.name, caster.name)),
+                modifiers: [
+                    RollTarget::AttackRolls,
+                    RollTarget::AllSaves,
+                    RollTarget::AllChecks,
+                ]
+                .into_iter()
+                .map(|on| Modifier::new(name.clone(), ModifierKind::RollBonus { on, amount: pen }))
+                .collect(),
+                duration: Duration::UntilDispelled,
+                ends_on: None,
+                ends_when_attacked: false,
+                grant: None,
+            });
+            p.push_str(&format!(
+                " and {pen:+} to attack rolls, saving throws and ability checks (the penalty shrinks by 1 per long rest: lower or remove the {name} effect with manage_effect)"
+            ));
+        }
         tr.healed = Some(t.hp);
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
-    }
+        Ok((p, true))
+    })?;
     Ok(())
 }
 
@@ -461,27 +389,31 @@ fn stabilize(
     report: &mut CastReport,
 ) -> Result<()> {
     let spell = &plan.spell;
-    for id in unique(&plan.targets) {
-        let mut t = load(call, caster, &id)?;
-        let p = if let Some(why) = unaffected(spell, &t) {
-            why
+    each_target(call, caster, plan, report, |_, _, t, _, _| {
+        Ok(if let Some(why) = unaffected(spell, t) {
+            (why, false)
         } else if t.dead {
-            format!("{} is dead; {} cannot help", t.name, spell.name)
+            (
+                format!("{} is dead; {} cannot help", t.name, spell.name),
+                false,
+            )
         } else if t.hp > 0 {
-            format!("{} is not dying ({} HP); no effect", t.name, t.hp)
+            (
+                format!("{} is not dying ({} HP); no effect", t.name, t.hp),
+                false,
+            )
         } else if t.death_saves.stable {
-            format!("{} is already stable", t.name)
+            (format!("{} is already stable", t.name), false)
         } else {
             t.death_saves.stable = true;
             t.death_saves.successes = 0;
             t.death_saves.failures = 0;
-            format!("{} is stable at 0 HP (no more death saves)", t.name)
-        };
-        let tr = push_target(report, &t, p.clone());
-        report.targets.push(tr);
-        store(call, caster, t, &p)?;
-    }
-    Ok(())
+            (
+                format!("{} is stable at 0 HP (no more death saves)", t.name),
+                true,
+            )
+        })
+    })
 }
 
 /// A persistent spell (Spiritual Weapon) leaves a marker on its caster: while it lasts, casting
@@ -687,11 +619,21 @@ fn push_effect(
 /// caster's spellcasting modifier).
 pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
     let e = spell.mechanics()?;
-    let each = e.temp_hp_each_turn.as_ref()?;
-    let n = each.replace("MOD", &plan.modifier.max(0).to_string());
-    let n: u32 = n.trim().parse().ok()?;
-    Some(SpellGrant {
-        temp_hp_each_turn: Some(n),
+    let each = e.temp_hp_each_turn.as_ref().and_then(|each| {
+        let n = each.replace("MOD", &plan.modifier.max(0).to_string());
+        n.trim().parse::<u32>().ok()
+    });
+    (each.is_some()
+        || e.ac_floor.is_some()
+        || e.death_ward
+        || e.darkvision_ft.is_some()
+        || e.truesight_ft.is_some())
+    .then(|| SpellGrant {
+        temp_hp_each_turn: each,
+        ac_floor: e.ac_floor,
+        death_ward: e.death_ward,
+        darkvision_ft: e.darkvision_ft,
+        truesight_ft: e.truesight_ft,
         ..Default::default()
     })
 }

@@ -1,7 +1,13 @@
-//! Magic shared by every tool that casts: the spellcasting model ([`spellcasting`]), spell
-//! scrolls ([`scroll`]) and improvised spells ([`synthesis`]).
+//! Magic shared by every tool that casts: the spellcasting model ([`spellcasting`]) over one
+//! casting's data ([`plan`]), the catalog's grants by family ([`mechanics`]: pools, AC formulas,
+//! revival, riders, persistent spells; [`grants`]: choices, cures, HP thresholds) over the shared
+//! per-target loop ([`targets`]), spell scrolls ([`scroll`]) and improvised spells
+//! ([`synthesis`]).
 
+pub mod grants;
 pub mod mechanics;
+pub mod plan;
 pub mod scroll;
 pub mod spellcasting;
 pub mod synthesis;
+pub mod targets;

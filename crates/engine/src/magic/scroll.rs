@@ -71,6 +71,10 @@ pub struct Targeting {
     pub direction: Option<String>,
     /// Override the action economy (in an encounter).
     pub force: bool,
+    /// A damage type the spell asks the caster to choose (Protection from Energy).
+    pub damage_type: Option<tabletop_rules::DamageType>,
+    /// An ability the spell asks the caster to choose (Enhance Ability).
+    pub ability: Option<tabletop_rules::Ability>,
 }
 
 /// A `use_scroll` request.
@@ -176,6 +180,8 @@ pub fn open<'r>(
         to: targeting.to,
         direction: targeting.direction.clone(),
         force: targeting.force,
+        damage_type: targeting.damage_type,
+        ability: targeting.ability,
         ..Default::default()
     };
     let turn = economy::begin(call, encounter, areq, ActionType::UseMagicItem)?;
@@ -291,6 +297,10 @@ pub fn deliver(
         bonus: 0,
         source: format!("{}{tag}", def.name),
         repeat: false,
+        choice: spellcasting::CastChoice {
+            damage_type: targeting.damage_type,
+            ability: targeting.ability,
+        },
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);

@@ -7,7 +7,7 @@
 //! healing, conditions and effects, concentration begun and linked).
 
 use serde::Serialize;
-use tabletop_grid::{AreaOrigin, BattleMap, CoverOptions};
+use tabletop_grid::{BattleMap, CoverOptions};
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
@@ -25,6 +25,8 @@ use crate::model::encounter::Encounter;
 use crate::model::names::name_key;
 use crate::model::slots::ordinal;
 
+/// The plan and report types live in `plan`; re-exported so the old paths keep working.
+pub use super::plan::{AttackNumbers, CastChoice, CastPlan, CastReport, TargetResult};
 /// The data of this family lives in the model; re-exported so the old paths keep working.
 use crate::model::spell::slug;
 pub use crate::model::spell::{
@@ -142,9 +144,15 @@ pub fn on_class_list(c: &Character, spell: &SpellDef) -> bool {
     spell.classes.contains(&k)
 }
 
-/// Checks the caster may cast `spell`: a spell on its list of known/prepared spells, or (with
+/// Checks the caster may cast `spell`: no armor worn without proficiency, and a spell on its list of known/prepared spells, or (with
 /// no list kept) on its class's SRD list. Returns a refusal to report, or `None`.
 pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
+    if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
+        return Some(format!(
+            "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
+            c.name
+        ));
+    }
     if spell.synthesized {
         return None;
     }
@@ -244,147 +252,17 @@ pub fn highest_castable(c: &Character) -> u8 {
     regular.max(pact)
 }
 
-/// How a casting rolls its attack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AttackNumbers {
-    /// The caster's ability and proficiency (through its effective stats and effects).
-    Caster(Ability),
-    /// A fixed bonus (a spell scroll's).
-    Fixed(i32),
-}
-
-/// One casting, ready to apply.
-#[derive(Debug, Clone)]
-pub struct CastPlan {
-    /// The spell.
-    pub spell: SpellDef,
-    /// The level it is cast at (0: cantrip).
-    pub slot_level: u8,
-    /// The save DC.
-    pub save_dc: i32,
-    /// How attacks roll.
-    pub attack: AttackNumbers,
-    /// The spellcasting modifier (for "MOD" in dice).
-    pub modifier: i32,
-    /// Target ids in order (a projectile spell repeats an id per dart or ray).
-    pub targets: Vec<String>,
-    /// The area's point of origin (cover on DEX saves is measured from it).
-    pub origin: Option<AreaOrigin>,
-    /// Extra advantage on spell attacks (reasons).
-    pub advantage: Vec<String>,
-    /// Extra disadvantage on spell attacks (reasons).
-    pub disadvantage: Vec<String>,
-    /// A situational bonus on spell attacks.
-    pub bonus: i32,
-    /// Label for the source ("Fireball", "Fireball (scroll)").
-    pub source: String,
-    /// A persistent spell attacking again with no new casting (Spiritual Weapon's bonus-action
-    /// attack).
-    pub repeat: bool,
-}
-
-/// What one casting did to one target.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TargetResult {
-    /// Character id.
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// The spell attack (summary), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub attack: Option<String>,
-    /// Whether the attack hit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hit: Option<bool>,
-    /// A critical hit.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub critical: bool,
-    /// The save (summary), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub save: Option<String>,
-    /// Whether the save succeeded.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub saved: Option<bool>,
-    /// Damage rolled (before defences).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub damage_rolled: Option<i64>,
-    /// Damage taken.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub damage_taken: Option<u32>,
-    /// HP healed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub healed: Option<u32>,
-    /// HP after.
-    pub hp_after: u32,
-    /// Condition imposed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub condition: Option<Condition>,
-    /// Effect applied.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub effect: Option<String>,
-    /// Feet the target is to be pushed away from the caster (applied on the map).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub push_ft: Option<u32>,
-    /// The target loses its reaction until the start of its next turn.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub no_reactions: bool,
-    /// One phrase for the headline ("Goblin 1 takes 28 fire (7 → 0 HP), dies").
-    pub phrase: String,
-}
-
-/// What a casting did.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CastReport {
-    /// The spell.
-    pub spell: String,
-    /// Level cast at (0: cantrip).
-    pub slot_level: u8,
-    /// Save DC used (when a save was rolled).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub save_dc: Option<i32>,
-    /// Per target.
-    pub targets: Vec<TargetResult>,
-    /// What happened, in order.
-    pub lines: Vec<String>,
-    /// Notes (components, costly material, targets beyond the data, concentration).
-    pub notes: Vec<String>,
-    /// What the engine leaves to the DM ("no automation for Wish: the DM decides …").
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub automation: Option<String>,
-}
-
-impl CastReport {
-    /// "Fireball (3rd level): Goblin 1 takes 28 fire …; Goblin 2 …".
-    pub fn headline(&self) -> String {
-        let lvl = if self.slot_level == 0 {
-            "cantrip".to_string()
-        } else {
-            format!("{} level", ordinal(self.slot_level))
-        };
-        let phrases: Vec<&str> = self
-            .targets
-            .iter()
-            .map(|t| t.phrase.as_str())
-            .filter(|p| !p.is_empty())
-            .collect();
-        if let Some(a) = &self.automation
-            && phrases.is_empty()
-        {
-            format!("{} ({lvl}): {a}.", self.spell)
-        } else if phrases.is_empty() {
-            format!("{} ({lvl}) is cast.", self.spell)
-        } else {
-            format!("{} ({lvl}): {}.", self.spell, phrases.join("; "))
-        }
-    }
-}
-
 fn roll_expr(call: &mut Call<'_>, expr: &str, critical: bool) -> Result<dice::DiceRoll> {
-    let mut e = dice::parse(expr)?;
+    roll_amount(call, "damage", expr, critical)
+}
+
+fn roll_amount(
+    call: &mut Call<'_>,
+    field: &str,
+    expr: &str,
+    critical: bool,
+) -> Result<dice::DiceRoll> {
+    let mut e = crate::rolls::caller_amount(field, expr)?;
     if critical {
         e = e.with_doubled_dice()?;
     }
@@ -427,6 +305,17 @@ pub fn resolve(
     if super::mechanics::resolve_special(call, caster, plan, &mut report)? {
         return Ok(report);
     }
+    // A zone around the caster (Spirit Guardians) strikes in a fight; cast outside one it has
+    // no one to strike, and the answer says so.
+    if let (Some(aura), None) = (&spell.aura, enc) {
+        let line = format!(
+            "no automation outside an encounter for {}: its {}-ft aura is made only in an encounter (cast it there; it strikes enemies that start their turn in it or enter it)",
+            spell.name, aura.radius_ft
+        );
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(report);
+    }
     let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
     let heal = spell.heal_dice(plan.slot_level, plan.modifier);
     if spell.save.is_some() {
@@ -448,7 +337,7 @@ pub fn resolve(
     }
     let shared_heal = match &heal {
         Some(h) => {
-            let r = roll_expr(call, h, false)?;
+            let r = roll_amount(call, "healing", h, false)?;
             report
                 .lines
                 .push(format!("{} healing: {}", spell.name, r.summary()));
@@ -625,6 +514,15 @@ pub fn resolve(
             if crate::combat::traits::magic_resistance(&target) {
                 req = req.advantage("Magic Resistance");
             }
+            for why in crate::derive::gear::save_advantages(
+                &target,
+                sv.ability,
+                spell.condition,
+                spell.damage_type,
+                true,
+            ) {
+                req = req.advantage(why);
+            }
             let out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
             saved = out.success == Some(true);
@@ -673,12 +571,12 @@ pub fn resolve(
                 tr.damage_rolled = Some(i64::from(amount));
                 let mut changes = Vec::new();
                 let parts = [DamagePart::new(spell.damage_type, amount)];
-                let r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
+                let mut r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
                 crate::combat::traits::undead_fortitude(
                     call,
                     &mut target,
                     &parts,
-                    &r,
+                    &mut r,
                     critical,
                     &mut changes,
                 )?;
@@ -815,11 +713,20 @@ fn apply_effect(
     name: &str,
 ) -> Result<String> {
     let spell = &plan.spell;
-    let Some((kinds, _)) = crate::model::effects::preset(name) else {
-        return Ok(format!(
-            "{name}: no preset; apply its effect with manage_effect"
-        ));
+    let entry = spell.mechanics();
+    let kinds = match (crate::model::effects::preset(name), entry) {
+        (Some((kinds, _)), _) => kinds,
+        (None, Some(e)) if e.grants_effect() => e.modifiers.clone(),
+        _ => {
+            return Ok(format!(
+                "{name}: no preset; apply its effect with manage_effect"
+            ));
+        }
     };
+    let mut kinds = kinds;
+    if let Some(e) = entry {
+        kinds.extend(super::grants::chosen_modifiers(e, plan)?);
+    }
     let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
         if let Some(c) = caster.concentration.as_mut() {
             c.add_link(ConcentrationLink::effect(&target.id, name));
@@ -863,7 +770,7 @@ fn apply_effect(
         .into_iter()
         .map(|k: ModifierKind| Modifier::new(name.to_string(), k))
         .collect();
-    let what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
+    let mut what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
     target.effects.push(ActiveEffect {
         id,
         name: name.to_string(),
@@ -874,6 +781,10 @@ fn apply_effect(
         ends_when_attacked: false,
         grant: super::mechanics::effect_grant(spell, plan),
     });
+    if let Some(floor) = entry.and_then(|e| e.ac_floor) {
+        let ac = target.effective().armor_class.value;
+        what.push(format!("AC can't be less than {floor}: now {ac}"));
+    }
     Ok(format!(
         "{} gains {name} ({})",
         target.name,

@@ -42,6 +42,9 @@ pub struct Character {
     pub background: Option<String>,
     /// Character level, 1–20.
     pub level: u32,
+    /// Experience points earned (quest rewards, add_xp); levelling up stays the DM's call.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub xp: u32,
     /// Base ability scores (racial bonuses included).
     pub abilities: AbilityScores,
     /// Proficiency bonus (from level, or a stat block's CR).
@@ -453,4 +456,8 @@ impl Character {
         });
         lines
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -155,6 +155,19 @@ pub struct SpellGrant {
     /// Temporary HP at the start of each of the bearer's turns (Heroism).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temp_hp_each_turn: Option<u32>,
+    /// The bearer's AC can't be less than this (Barkskin 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ac_floor: Option<i32>,
+    /// The first drop to 0 HP from damage leaves the bearer at 1 HP and ends the effect (Death
+    /// Ward).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub death_ward: bool,
+    /// Darkvision out to this many feet (Darkvision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub darkvision_ft: Option<u32>,
+    /// Truesight out to this many feet (True Seeing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truesight_ft: Option<u32>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

@@ -129,6 +129,9 @@ pub struct TurnFlags {
     /// A readied action waiting for its trigger.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub readied: Option<ReadiedAction>,
+    /// It attacked or took damage since its last turn ended (keeps a Rage going).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fought: bool,
 }
 
 /// One combatant: a character in the initiative order.

@@ -368,6 +368,10 @@ pub struct Item {
     /// What using it does, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
+    /// Rounds its `effects` last on whoever uses it (a potion of fire resistance: 600 rounds,
+    /// one hour); `None` when they apply while it is equipped instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lasts_rounds: Option<u32>,
 }
 
 impl Item {
@@ -655,7 +659,11 @@ impl Inventory {
     /// item modifiers, Stealth disadvantage and the Strength-requirement speed penalty.
     pub fn equipment_layer(&self, base: &BaseStats) -> EquipmentLayer {
         let mut modifiers = Vec::new();
-        for item in self.items.iter().filter(|i| i.is_active()) {
+        for item in self
+            .items
+            .iter()
+            .filter(|i| i.is_active() && i.lasts_rounds.is_none())
+        {
             for k in &item.effects {
                 if !item.weapon_bound(k) {
                     modifiers.push(Modifier::new(&item.name, k.clone()));
@@ -823,6 +831,7 @@ mod tests {
             charges: None,
             heal: None,
             effect: None,
+            lasts_rounds: None,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod effects;
 pub mod encounter;
 pub mod event;
 pub mod inventory;
+pub mod memory;
 pub mod names;
 pub mod notes;
 pub mod party;

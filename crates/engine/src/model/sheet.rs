@@ -84,12 +84,30 @@ impl Character {
                 base.armor_class = ArmorClass { value, source };
             }
         }
-        effective_stats(
+        let mut eff = effective_stats(
             &base,
             &gear.modifiers,
             &self.condition_set(),
             &self.effect_modifiers(),
-        )
+        );
+        // An AC floor (Barkskin: "can't be less than 16"), after every other modifier.
+        if let Some((floor, name)) = self
+            .effects
+            .iter()
+            .filter_map(|e| Some((e.grant.as_ref()?.ac_floor?, &e.name)))
+            .max_by_key(|(f, _)| *f)
+            && eff.armor_class.value < floor
+        {
+            let delta = floor - eff.armor_class.value;
+            eff.armor_class.value = floor;
+            eff.armor_class
+                .sources
+                .push(tabletop_rules::explained::Contribution::new(
+                    format!("{name} (AC can't be less than {floor})"),
+                    delta,
+                ));
+        }
+        eff
     }
 }
 

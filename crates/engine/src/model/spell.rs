@@ -365,6 +365,11 @@ impl SpellDef {
         };
         match e.kind {
             SpellKind::Attack | SpellKind::Persistent | SpellKind::Darts => {
+                // A condition on a hit or a failed save (Contagion: poisoned).
+                if let Some(c) = e.condition {
+                    def.condition = Some(c);
+                    def.repeat_save = e.repeat_save;
+                }
                 if e.dice.is_some() {
                     if def.level == 0 {
                         def.damage_at_level = e.dice.iter().map(|d| (1u8, d.clone())).collect();
@@ -387,7 +392,7 @@ impl SpellDef {
                 clear(def);
             }
             SpellKind::Effect => {
-                if !e.modifiers.is_empty() {
+                if e.grants_effect() {
                     def.effect = Some(def.name.clone());
                 }
                 clear(def);
@@ -397,6 +402,8 @@ impl SpellDef {
             | SpellKind::AcFormula
             | SpellKind::Counterspell
             | SpellKind::Revive
+            | SpellKind::Cure
+            | SpellKind::HpThreshold
             | SpellKind::Stabilize => {
                 clear(def);
                 def.heal_at_slot.clear();

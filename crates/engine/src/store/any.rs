@@ -9,6 +9,7 @@ use super::{
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::Encounter;
 use crate::model::event::{Event, EventDraft};
+use crate::model::memory::{MemoryKind, MemoryRecord, WorldClock};
 use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
@@ -154,6 +155,12 @@ impl Tx for AnyTx<'_> {
     delegate!(ref list_encounters(campaign: CampaignId, active_only: bool) -> Result<Vec<Encounter>, StoreError>);
     delegate!(mut put_encounter(campaign: CampaignId, encounter: &Encounter) -> Result<(), StoreError>);
     delegate!(mut delete_encounter(campaign: CampaignId, id: &str) -> Result<bool, StoreError>);
+    delegate!(ref memory(campaign: CampaignId, kind: MemoryKind, id: &str) -> Result<Option<MemoryRecord>, StoreError>);
+    delegate!(ref memories(campaign: CampaignId, kind: MemoryKind, status: Option<&str>) -> Result<Vec<MemoryRecord>, StoreError>);
+    delegate!(mut put_memory(campaign: CampaignId, record: &MemoryRecord) -> Result<(), StoreError>);
+    delegate!(mut delete_memory(campaign: CampaignId, kind: MemoryKind, id: &str) -> Result<bool, StoreError>);
+    delegate!(ref clock(campaign: CampaignId) -> Result<Option<WorldClock>, StoreError>);
+    delegate!(mut set_clock(campaign: CampaignId, clock: &WorldClock) -> Result<(), StoreError>);
     delegate!(mut put_token(token: &StoredToken) -> Result<(), StoreError>);
     delegate!(ref token(id: &str) -> Result<Option<StoredToken>, StoreError>);
     delegate!(ref list_tokens(campaign: Option<CampaignId>) -> Result<Vec<StoredToken>, StoreError>);

@@ -4,6 +4,19 @@
 /// A failure of the storage layer (I/O, corruption, a migration).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Another process held the campaign's database for longer than the busy timeout.
+    #[error(
+        "the campaign is busy: another session kept it locked for {seconds} s; retry the call in a moment (nothing was changed)"
+    )]
+    Busy {
+        /// How long the store waited.
+        seconds: u64,
+    },
+    /// A write referred to a record another session removed meanwhile.
+    #[error(
+        "the call refers to something that no longer exists in this campaign (removed by another session?); nothing was changed: look it up again and retry"
+    )]
+    Vanished,
     /// The underlying database reported an error.
     #[error("database error: {0}")]
     Database(String),
@@ -21,7 +34,7 @@ pub enum StoreError {
         "the campaign is busy (other servers are writing to it at the same time: {0}); nothing \
          of this call was written, retry it"
     )]
-    Busy(String),
+    Conflict(String),
     /// The database server cannot be reached or went away; nothing of the call was committed.
     #[error("{0}")]
     Unavailable(String),
@@ -41,6 +54,26 @@ pub enum StoreError {
 impl StoreError {
     /// Whether re-running the whole call may succeed (a write conflict).
     pub fn is_conflict(&self) -> bool {
-        matches!(self, StoreError::Busy(_))
+        matches!(self, StoreError::Conflict(_))
+    }
+}
+
+/// How long a call waits for another session's write before answering "busy".
+pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        use rusqlite::ffi::ErrorCode;
+        match e.sqlite_error_code() {
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
+                seconds: BUSY_TIMEOUT.as_secs(),
+            },
+            Some(ErrorCode::ConstraintViolation)
+                if e.to_string().contains("FOREIGN KEY constraint failed") =>
+            {
+                StoreError::Vanished
+            }
+            _ => StoreError::Database(e.to_string()),
+        }
     }
 }

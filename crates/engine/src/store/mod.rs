@@ -9,6 +9,7 @@ mod any;
 pub mod error;
 mod postgres;
 mod sqlite;
+mod sqlite_memory;
 mod sqlite_tokens;
 
 pub use any::{AnyStore, AnyTx, StoreLocation};
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::Encounter;
 use crate::model::event::{Event, EventDraft};
+use crate::model::memory::{MemoryKind, MemoryRecord, WorldClock};
 use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
@@ -271,6 +273,36 @@ pub trait Tx {
     ) -> Result<(), StoreError>;
     /// Deletes an encounter; false when there was none.
     fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
+
+    // Campaign memory: quests, NPCs, secrets (one document each) and the world clock.
+    /// One memory record of `kind` by id.
+    fn memory(
+        &self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        id: &str,
+    ) -> Result<Option<MemoryRecord>, StoreError>;
+    /// Records of `kind` in creation order, only those with `status` when given.
+    fn memories(
+        &self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        status: Option<&str>,
+    ) -> Result<Vec<MemoryRecord>, StoreError>;
+    /// Inserts or replaces a memory record.
+    fn put_memory(&mut self, campaign: CampaignId, record: &MemoryRecord)
+    -> Result<(), StoreError>;
+    /// Deletes a memory record; false when there was none.
+    fn delete_memory(
+        &mut self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        id: &str,
+    ) -> Result<bool, StoreError>;
+    /// The campaign's world clock, if it was ever set.
+    fn clock(&self, campaign: CampaignId) -> Result<Option<WorldClock>, StoreError>;
+    /// Saves the campaign's world clock.
+    fn set_clock(&mut self, campaign: CampaignId, clock: &WorldClock) -> Result<(), StoreError>;
 
     // Access tokens of the HTTP transport.
     /// Stores a new access token.

@@ -17,7 +17,7 @@
 //! committed, so no update is lost, the dice stream stays one stream and a campaign's event
 //! sequence numbers follow its commit order. Reads run at REPEATABLE READ (one snapshot).
 //! A serialization failure or a deadlock (SQLSTATE 40001/40P01) is reported as
-//! [`StoreError::Busy`], which the engine retries a bounded number of times by re-running the
+//! [`StoreError::Conflict`], which the engine retries a bounded number of times by re-running the
 //! whole use case.
 
 use std::cell::RefCell;
@@ -31,6 +31,7 @@ use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{StoreError, Transaction};
 
+mod memory;
 mod rows;
 mod search;
 mod tx;
@@ -55,6 +56,7 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/postgres/005_campaign_ids.sql"),
     ),
     (6, include_str!("../../migrations/postgres/006_tokens.sql")),
+    (7, include_str!("../../migrations/postgres/007_memory.sql")),
 ];
 
 /// The background runtime driving every connection's socket (one thread, lives as long as the
@@ -264,13 +266,13 @@ impl Drop for PgTx<'_> {
     }
 }
 
-/// A PostgreSQL error as a store error: conflicts become [`StoreError::Busy`], a lost
+/// A PostgreSQL error as a store error: conflicts become [`StoreError::Conflict`], a lost
 /// connection [`StoreError::Unavailable`].
 pub(crate) fn pg_error(e: tokio_postgres::Error) -> StoreError {
     if let Some(code) = e.code() {
         if *code == SqlState::T_R_SERIALIZATION_FAILURE || *code == SqlState::T_R_DEADLOCK_DETECTED
         {
-            return StoreError::Busy(detail(&e));
+            return StoreError::Conflict(detail(&e));
         }
         if *code == SqlState::ADMIN_SHUTDOWN
             || *code == SqlState::CRASH_SHUTDOWN

@@ -11,21 +11,16 @@ use super::{CampaignId, CampaignInfo, Durability, StoreError, Transaction, Tx};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::{Encounter, EncounterStatus};
 use crate::model::event::{Event, EventDraft};
+use crate::model::memory::{MemoryKind, MemoryRecord, WorldClock};
 use crate::model::names::name_key;
 use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::model::party::{Party, PartyMember, PartyRole};
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection as WorldConnection, Location};
 use rows::{
-    NOTE_COLUMNS, NamedParams, clamp, corrupt, decode, decode_character, decode_event, decode_note,
-    encode, fts_query, row_event, row_note,
+    NOTE_COLUMNS, clamp, corrupt, decode, decode_character, decode_event, decode_note, encode,
+    erased, fts_query, note_filter_sql, row_event, row_note,
 };
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> Self {
-        StoreError::Database(e.to_string())
-    }
-}
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
@@ -37,6 +32,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/004_list_index.sql")),
         M::up(include_str!("../../migrations/005_campaign_ids.sql")),
         M::up(include_str!("../../migrations/006_tokens.sql")),
+        M::up(include_str!("../../migrations/007_memory.sql")),
     ])
 }
 
@@ -86,7 +82,7 @@ impl SqliteStore {
         };
         conn.pragma_update(None, "synchronous", sync)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(super::error::BUSY_TIMEOUT)?;
         // Room for every statement the store prepares (one per filter combination for lists).
         conn.set_prepared_statement_cache_capacity(128);
         migrations()
@@ -209,6 +205,45 @@ impl Tx for SqliteTx<'_> {
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn memory(
+        &self,
+        c: CampaignId,
+        k: MemoryKind,
+        id: &str,
+    ) -> Result<Option<MemoryRecord>, StoreError> {
+        super::sqlite_memory::get(self.tx, c, k, id)
+    }
+
+    fn memories(
+        &self,
+        c: CampaignId,
+        k: MemoryKind,
+        status: Option<&str>,
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        super::sqlite_memory::list(self.tx, c, k, status)
+    }
+
+    fn put_memory(&mut self, c: CampaignId, r: &MemoryRecord) -> Result<(), StoreError> {
+        super::sqlite_memory::put(self.tx, c, r)
+    }
+
+    fn delete_memory(
+        &mut self,
+        c: CampaignId,
+        k: MemoryKind,
+        id: &str,
+    ) -> Result<bool, StoreError> {
+        super::sqlite_memory::delete(self.tx, c, k, id)
+    }
+
+    fn clock(&self, c: CampaignId) -> Result<Option<WorldClock>, StoreError> {
+        super::sqlite_memory::clock(self.tx, c)
+    }
+
+    fn set_clock(&mut self, c: CampaignId, clock: &WorldClock) -> Result<(), StoreError> {
+        super::sqlite_memory::set_clock(self.tx, c, clock)
     }
 
     fn put_token(&mut self, token: &super::StoredToken) -> Result<(), StoreError> {
@@ -887,32 +922,6 @@ impl Tx for SqliteTx<'_> {
     }
 }
 
-/// The WHERE clauses and named parameters of a note filter (on alias `n`).
-fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedParams) {
-    let mut clauses = vec!["n.campaign_id = :campaign".to_string()];
-    let mut args: NamedParams = vec![(":campaign".into(), Box::new(campaign.0))];
-    if let Some(k) = f.kind {
-        clauses.push("n.kind = :kind".into());
-        args.push((":kind".into(), Box::new(k.key())));
-    }
-    if let Some(i) = f.min_importance {
-        clauses.push("n.importance >= :importance".into());
-        args.push((":importance".into(), Box::new(i.rank())));
-    }
-    if let Some(v) = f.visibility {
-        clauses.push("n.visibility = :visibility".into());
-        args.push((":visibility".into(), Box::new(v.key())));
-    }
-    for (i, t) in f.tags.iter().enumerate() {
-        let name = format!(":tag{i}");
-        clauses.push(format!(
-            "EXISTS (SELECT 1 FROM json_each(n.tags) WHERE value = {name})"
-        ));
-        args.push((name, Box::new(t.clone())));
-    }
-    (clauses, args)
-}
-
 impl SqliteTx<'_> {
     fn party_members(
         &self,
@@ -973,18 +982,6 @@ impl SqliteTx<'_> {
                 Ok(p)
             })
             .collect()
-    }
-}
-
-/// A tiny object-safe JSON encoder so closures can take any serializable field.
-mod erased {
-    pub trait Json {
-        fn to_json(&self) -> Result<String, serde_json::Error>;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn to_json(&self) -> Result<String, serde_json::Error> {
-            serde_json::to_string(self)
-        }
     }
 }
 

@@ -483,6 +483,12 @@ impl Parser<'_> {
                         return Err(duplicate(self, "reroll"));
                     }
                     let repeat = kind == Mod::RerollRepeat;
+                    if repeat && g.faces == 1 {
+                        return Err(problem(
+                            self,
+                            "cannot reroll a d1: its one face would come up forever; remove the reroll (a d1 always shows 1)".to_string(),
+                        ));
+                    }
                     if repeat && when.matches_all(g.faces) {
                         return Err(problem(
                             self,
@@ -500,6 +506,12 @@ impl Parser<'_> {
                         return Err(duplicate(self, "explosion"));
                     }
                     let explode = Explode { when };
+                    if g.faces == 1 {
+                        return Err(problem(
+                            self,
+                            "cannot explode a d1: its one face would explode forever; remove the explosion (a d1 always shows 1)".to_string(),
+                        ));
+                    }
                     if (1..=g.faces).all(|f| explode.matches(f, g.faces)) {
                         return Err(problem(
                             self,

@@ -661,7 +661,7 @@ fn modifier_errors() {
         "{e}"
     );
     assert!(err("1d6!>0").contains("explodes on every face"));
-    assert!(err("1d1!").contains("explodes on every face"));
+    assert!(err("1d1!").contains("cannot explode a d1"));
     assert!(err("1d6e>=1").contains("explodes on every face"));
     assert!(
         parse("1d6r<7").is_ok(),
@@ -888,4 +888,52 @@ fn exercise(s: &str) {
     }
     let _ = e.with_d20_mode(D20Mode::Advantage);
     let _ = e.with_doubled_dice();
+}
+
+#[test]
+fn a_d1_reroll_or_explosion_does_not_suggest_the_input_again() {
+    for (input, what) in [
+        ("1d1rr1", "reroll"),
+        ("1d1!", "explode"),
+        ("3d1rr<2", "reroll"),
+    ] {
+        let e = err(input);
+        assert!(e.contains(&format!("cannot {what} a d1")), "{input}: {e}");
+        assert!(
+            !e.contains("e.g. rr1") && !e.contains("e.g. !>1"),
+            "{input}: {e}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// Hostile text of the notation's own alphabet: parsing never panics, a parsed expression
+    /// rolls within its bounds, and an error never offers the failing input back as the fix.
+    #[test]
+    fn hostile_notation_never_panics_or_suggests_itself(
+        s in "[0-9dDkKhHlLrRoO!eE<>=+*/() %,\\-\\[\\]a-z]{0,32}",
+        seed in any::<u64>(),
+    ) {
+        match parse(&s) {
+            Ok(e) => {
+                if let Ok(r) = e.roll(&mut DiceRng::from_seed(seed)) {
+                    prop_assert!(e.min_total() <= r.total && r.total <= e.max_total(), "{s}");
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(!msg.is_empty());
+                if let Some(example) = msg.split("e.g. ").nth(1) {
+                    let example = example.split([' ', ',', ';', ')']).next().unwrap_or("");
+                    let tail = s.trim().to_lowercase();
+                    prop_assert!(
+                        example.len() < 2 || !tail.ends_with(&example.to_lowercase()),
+                        "{s}: suggests its own tail '{example}': {msg}"
+                    );
+                }
+            }
+        }
+    }
 }

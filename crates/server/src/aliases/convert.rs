@@ -9,6 +9,7 @@ use crate::tools::spatial;
 
 mod combat;
 mod gear;
+mod memory;
 mod world;
 
 /// Rewrites arguments whose shape differs from the advertised tool's.
@@ -67,6 +68,10 @@ pub static CONVERTERS: &[(&str, Converter)] = &[
     ("inline_filters", gear::inline_filters),
     ("exact_cr", gear::exact_cr),
     ("drop_action", gear::drop_action),
+    // Campaign memory: quests, secrets, NPC memory.
+    ("legacy_quest", memory::legacy_quest),
+    ("legacy_secret", memory::legacy_secret),
+    ("legacy_npc", memory::legacy_npc),
 ];
 
 /// The converter registered as `name`.

@@ -95,7 +95,7 @@ fn retired_names_do_not_collide_with_aliases_or_tools() {
             t.name
         );
     }
-    assert!(retired("add_quest").is_some());
+    assert!(retired("assign_quest_to_character").is_some());
     assert!(retired("probability_calculate").is_some());
 }
 

@@ -123,15 +123,18 @@ impl ServerHandler for TableServer {
         let name = request.name.to_string();
         let engine = who.engine();
         engine.lock().map(|e| e.warm_compendium()).ok();
-        let result = match player_viewer(&who)? {
+        let viewer = player_viewer(&who)?;
+        let result = match &viewer {
             None => mcp::call_spec(engine, &name, &args),
-            Some(v) => player::call(engine, &v, &name, &args),
+            Some(v) => player::call(engine, v, &name, &args),
         };
         let wrote = catalog::find(&name).is_none_or(|s| !s.read_only);
         if result.is_ok() && wrote {
             self.table.changed(&who.grant.campaign);
         }
-        Ok(CallToolResponse::Complete(mcp::to_result(result)))
+        let mut result = mcp::to_result(result);
+        crate::table_view::attach(&mut result, &name, engine, viewer.as_ref());
+        Ok(CallToolResponse::Complete(result))
     }
 
     async fn list_resources(

@@ -1,12 +1,13 @@
 //! MCP over Streamable HTTP for a whole table: every campaign of the store in one process, each
 //! request authorised by a bearer token that names its campaign and role.
 //!
-//! The router is built so more routes can join `/mcp` (the live table view, for one): each route
-//! group takes the [`auth::guard`] layer, which puts the request's [`Grant`] in its extensions,
-//! and [`Table::changes`] broadcasts the name of a campaign after each committed write.
+//! `/mcp` takes the [`auth::guard`] layer, which puts the request's [`Grant`] in its extensions;
+//! the live table view ([`table`], `/table/{campaign}`) checks its query-string token itself.
+//! [`Table::changes`] broadcasts the name of a campaign after each committed write.
 
 pub mod auth;
 mod handler;
+pub mod table;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -69,6 +70,7 @@ pub struct Table {
     engines: Mutex<HashMap<String, Arc<Vec<Mutex<EngineT>>>>>,
     auth: Mutex<AnyStore>,
     changes: broadcast::Sender<String>,
+    watches: table::Watches,
 }
 
 impl Table {
@@ -91,6 +93,7 @@ impl Table {
             engines: Mutex::default(),
             auth: Mutex::new(auth),
             changes,
+            watches: table::Watches::default(),
         })
     }
 
@@ -166,9 +169,11 @@ pub fn router(table: Arc<Table>, opts: &HttpOptions) -> Router {
         LocalSessionManager::default().into(),
         config,
     );
+    let origins = Arc::new(auth::Origins::new(&opts.allowed_origins));
+    let view = table::routes(table.clone(), origins.clone());
     let guard = auth::Guard {
         table,
-        origins: Arc::new(auth::Origins::new(&opts.allowed_origins)),
+        origins,
         max_body_bytes: opts.max_body_bytes,
     };
     Router::new()
@@ -178,6 +183,9 @@ pub fn router(table: Arc<Table>, opts: &HttpOptions) -> Router {
             auth::check_body,
         ))
         .layer(axum::middleware::from_fn_with_state(guard, auth::guard))
+        // The table view takes its token from the query string (a browser page and an
+        // EventSource cannot send a header): its routes check it themselves.
+        .merge(view)
 }
 
 /// Serves until Ctrl-C.
@@ -189,6 +197,7 @@ pub async fn serve(table: Arc<Table>, opts: HttpOptions) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", opts.addr))?;
     let local = listener.local_addr()?;
     eprintln!("tabletop: MCP over HTTP at http://{local}/mcp (Ctrl-C stops)");
+    eprintln!("tabletop: live table view at http://{local}/table/CAMPAIGN?token=TOKEN");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

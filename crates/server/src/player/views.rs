@@ -397,6 +397,7 @@ pub fn list_resources(
         Resource::new(format!("{SCHEME}characters/{}", me.id), me.name.clone())
             .with_title(format!("{} (your sheet)", me.name))
             .with_mime_type("text/markdown"),
+        crate::table_view::app_resource(),
     ]))
 }
 
@@ -406,6 +407,9 @@ pub fn read_resource(
     viewer: &Viewer,
     uri: &str,
 ) -> Result<ReadResourceResult, ResourceError> {
+    if let Some(page) = crate::table_view::read_app(uri) {
+        return Ok(page);
+    }
     let path = uri.strip_prefix(SCHEME).unwrap_or("");
     if let Some(name) = path.strip_prefix("tools/") {
         if super::rule(name).is_none() {

@@ -13,7 +13,7 @@ use tabletop_engine::creation::{
 };
 use tabletop_engine::sheet;
 use tabletop_engine::update::{
-    CharacterPatch, HpChange, ResourcePatch, UpdateRequest, update_character,
+    CharacterPatch, HpChange, ResourcePatch, UpdateRequest, XpChange, update_character,
 };
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::damage::DamagePart;
@@ -414,6 +414,34 @@ impl HpArg {
     }
 }
 
+impl HpArg {
+    /// The same shapes for experience points: a number sets, "+300" gains, "-50" loses.
+    fn to_xp(&self) -> Result<XpChange, EngineError> {
+        let bad = |v: &str| {
+            EngineError::invalid(
+                "xp",
+                format!("'{v}' is not an XP value; use a number to set it or \"+300\" to add"),
+            )
+        };
+        match self {
+            HpArg::Absolute(n) => u32::try_from(*n)
+                .map(XpChange::Set)
+                .map_err(|_| bad(&n.to_string())),
+            HpArg::Delta(s) => {
+                let t = s.trim();
+                let num = |x: &str| x.trim().parse::<u32>().map_err(|_| bad(s));
+                if let Some(r) = t.strip_prefix('+') {
+                    Ok(XpChange::Add(i64::from(num(r)?)))
+                } else if let Some(r) = t.strip_prefix('-') {
+                    Ok(XpChange::Add(-i64::from(num(r)?)))
+                } else {
+                    Ok(XpChange::Set(num(t)?))
+                }
+            }
+        }
+    }
+}
+
 /// Damage of one type.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -434,6 +462,9 @@ pub struct UpdateCharacterArgs {
     /// "12" sets HP, "+5" heals, "-7" deals untyped damage through the pipeline.
     #[schemars(with = "Option<String>")]
     pub hp: Option<HpArg>,
+    /// Experience points: 900 sets, "+300" adds; the sheet says when it can level up.
+    #[schemars(with = "Option<String>")]
+    pub xp: Option<HpArg>,
     /// Typed damage of one hit; defenses, temp HP and death saves apply.
     #[serde(default, deserialize_with = "crate::args::one_or_many")]
     pub damage: Option<Vec<DamageArg>>,
@@ -612,6 +643,7 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
     let req = UpdateRequest {
         patch: CharacterPatch {
             name: a.name,
+            xp: a.xp.as_ref().map(HpArg::to_xp).transpose()?,
             kind: a.character_type,
             race: a.race,
             class: a.class,

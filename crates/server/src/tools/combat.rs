@@ -511,6 +511,8 @@ pub struct ExecuteActionArgs {
     pub bonus: Option<i32>,
     /// DM override of turn order and economy (reported).
     pub force: Option<bool>,
+    /// false: decline Sneak Attack on this hit.
+    pub sneak_attack: Option<bool>,
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -554,6 +556,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
         disadvantage: a.disadvantage.unwrap_or(false),
         bonus: a.bonus.unwrap_or(0),
         force: a.force.unwrap_or(false),
+        sneak_attack: a.sneak_attack,
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))
@@ -609,7 +612,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "get_encounter",
             title: "Get encounter",
             category: Category::Combat,
-            description: "The fight's state: round, whose turn, HP, AC, conditions, positions; detailed adds the map and log.",
+            description: "Fight state: round, whose turn, HP, AC, conditions, positions; detailed adds map and log.",
             read_only: true,
             destructive: false,
             idempotent: true,

@@ -11,6 +11,7 @@ mod effects;
 mod encounter;
 mod inventory;
 mod magic;
+pub(crate) mod memory;
 mod rest;
 pub(crate) mod session;
 pub(crate) mod spatial;
@@ -42,6 +43,7 @@ pub fn specs() -> Vec<ToolSpec> {
     v.extend(spells::specs());
     v.extend(world::specs());
     v.extend(session::specs());
+    v.extend(memory::specs());
     v.extend(inventory::specs());
     v.extend(compendium::specs());
     v

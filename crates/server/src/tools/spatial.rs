@@ -821,12 +821,13 @@ fn run_render(call: &mut Call<'_>, a: RenderArgs) -> Result<Reply, EngineError> 
     };
     if a.format == Some(FormatArg::Png) {
         use base64::Engine as _;
-        let (png, out) = tabletop_engine::combat::spatial::view::render_png(call, &req)?;
+        let (png, out, scale) = tabletop_engine::combat::spatial::view::render_png(call, &req)?;
         let mut reply = Reply::new(
             format!(
-                "{}\n(PNG image attached: {} bytes.)",
+                "{}\n(PNG image attached: {} bytes.) {}",
                 out.caption(),
-                png.len()
+                png.len(),
+                scale.words()
             ),
             &out,
         );
@@ -890,7 +891,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "render_battlefield",
             title: "Render battlefield",
             category: Category::Combat,
-            description: "The battle map as text or PNG: tokens, terrain, props, legend with HP and whose turn.",
+            description: "Battle map as text or PNG: tokens, terrain, props, legend (HP, whose turn).",
             read_only: true,
             destructive: false,
             idempotent: true,
@@ -962,7 +963,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "check_cover",
             title: "Check cover",
             category: Category::Spatial,
-            description: "Cover of a target from an attacker by the corner rule: none, half (+2), three_quarters (+5), total.",
+            description: "Target's cover from an attacker (corner rule): none, half (+2), three_quarters (+5), total.",
             read_only: true,
             destructive: false,
             idempotent: true,
@@ -997,7 +998,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "calculate_movement",
             title: "Calculate movement",
             category: Category::Spatial,
-            description: "A mover's path with its cost, the squares it can reach, or adjacent squares; warns of opportunity attacks.",
+            description: "A mover's path and cost, the squares it can reach, or adjacent squares; warns of opportunity attacks.",
             read_only: true,
             destructive: false,
             idempotent: true,

@@ -103,6 +103,7 @@ fn run_scroll(call: &mut Call<'_>, a: UseScrollArgs) -> Result<Reply, EngineErro
             to: a.to,
             direction: a.direction,
             force: a.force.unwrap_or(false),
+            ..Default::default()
         },
     };
     let out = use_scroll(call, req)?;
@@ -393,6 +394,7 @@ fn run_synth(call: &mut Call<'_>, a: SynthesizeArgs) -> Result<Reply, EngineErro
             to: a.to,
             direction: a.direction,
             force: a.force.unwrap_or(false),
+            ..Default::default()
         },
     };
     let out = synthesize_spell(call, req)?;

@@ -297,6 +297,7 @@ arg_enum! {
         Search = "search",
         Status = "status",
         History = "history",
+        Wait = "wait",
     }
 }
 
@@ -335,6 +336,12 @@ pub struct MovePartyArgs {
     pub skill: Option<SearchSkill>,
     /// history: entries (default 10).
     pub limit: Option<usize>,
+    /// wait: the world clock moves (no party needed).
+    pub minutes: Option<u64>,
+    pub hours: Option<u64>,
+    pub days: Option<u64>,
+    /// wait: then on to the next one.
+    pub until: Option<super::memory::UntilArg>,
 }
 
 fn move_fields() -> Vec<(&'static str, Vec<&'static str>)> {
@@ -359,10 +366,14 @@ fn move_fields() -> Vec<(&'static str, Vec<&'static str>)> {
         ("search", with(&["characterId", "characterName", "skill"])),
         ("status", with(&["characterId", "characterName"])),
         ("history", with(&["limit", "characterId", "characterName"])),
+        ("wait", vec!["minutes", "hours", "days", "until"]),
     ]
 }
 
 fn run_move(call: &mut Call<'_>, a: MovePartyArgs) -> Result<Reply, EngineError> {
+    if a.operation == MoveOp::Wait {
+        return super::memory::wait(call, a.minutes, a.hours, a.days, a.until);
+    }
     let who = opt_ref(&a.character_id, &a.character_name);
     let r = party_for(
         call,
@@ -408,7 +419,15 @@ fn run_move(call: &mut Call<'_>, a: MovePartyArgs) -> Result<Reply, EngineError>
             let out = travel::history(call, r, a.limit.unwrap_or(10))?;
             Ok(Reply::new(render::history(&out), &out))
         }
+        MoveOp::Wait => unreachable_wait(),
     }
+}
+
+/// `wait` is answered before a party is looked up.
+fn unreachable_wait() -> Result<Reply, EngineError> {
+    Err(EngineError::Rule(
+        "internal: move_party wait runs before the party is resolved".into(),
+    ))
 }
 
 /// The id of the party meant: the named one; else the named character's party; else the active
@@ -732,7 +751,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "move_party",
             title: "Move party",
             category: Category::World,
-            description: "Move a party along a connection (locks, hidden and one-way ways enforced); status; history.",
+            description: "Move a party along a connection (locks, hidden and one-way ways enforced); status; history; wait (clock).",
             read_only: false,
             destructive: true,
             idempotent: false,
@@ -746,7 +765,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_party",
             title: "Manage party",
             category: Category::World,
-            description: "Create, read, update, delete or list parties; add or remove members, set the leader or active party.",
+            description: "Create, read, update, delete or list parties; add/remove members, set leader or active party.",
             read_only: false,
             destructive: true,
             idempotent: false,

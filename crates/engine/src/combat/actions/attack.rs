@@ -216,6 +216,8 @@ pub struct StrikeOptions {
     pub label: Option<String>,
     /// Divine Smite with a slot of this level on a melee weapon hit (`slotLevel`).
     pub smite_slot: Option<u8>,
+    /// Sneak Attack declined on this hit.
+    pub decline_sneak_attack: bool,
 }
 
 /// What one [`strike`] did.
@@ -325,9 +327,14 @@ pub fn apply_damage_to(
 ) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
     let mut t = combat::sheet(call, target_id)?;
     let mut changes = Vec::new();
-    let r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
+    let mut r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
     lines.append(&mut changes);
-    crate::combat::traits::undead_fortitude(call, &mut t, parts, &r, critical, lines)?;
+    if r.total > 0
+        && let Some(cb) = enc.combatant_mut(target_id)
+    {
+        cb.flags.fought = true;
+    }
+    crate::combat::traits::undead_fortitude(call, &mut t, parts, &mut r, critical, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -446,7 +453,12 @@ pub fn strike(
     for a in sit.advantage.iter().chain(&opts.advantage) {
         req = req.advantage(a.clone());
     }
-    for d in sit.disadvantage.iter().chain(&opts.disadvantage) {
+    for d in sit
+        .disadvantage
+        .iter()
+        .chain(&opts.disadvantage)
+        .chain(&profile.disadvantage)
+    {
         req = req.disadvantage(d.clone());
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
@@ -478,6 +490,7 @@ pub fn strike(
             lines.push(format!("{} is no longer hidden.", attacker.name));
         }
         cb.flags.helped_against.retain(|h| *h != target.id);
+        cb.flags.fought = true;
     }
     let hit = roll.success == Some(true);
     let critical = hit && roll.critical;
@@ -522,6 +535,7 @@ pub fn strike(
         kind,
         mode,
         opts.smite_slot,
+        opts.decline_sneak_attack,
         t,
     )?;
     profile.damage.push_str(&riders.expr);
@@ -658,6 +672,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
         bonus: req.bonus,
         force: req.force,
         smite_slot: req.slot_level,
+        decline_sneak_attack: req.sneak_attack == Some(false),
         ..Default::default()
     }
 }
@@ -871,7 +886,7 @@ fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> R
             format!("give the {what} as dice or a number (\"2d6+3\", \"7\", \"1d8[fire]\")"),
         ));
     };
-    let roll = dice::parse(amount)?.roll(call.rng()?)?;
+    let roll = crate::rolls::caller_amount("amount", amount)?.roll(call.rng()?)?;
     call.record_roll(&roll);
     if roll.total < 0 {
         return Err(EngineError::invalid(

@@ -222,6 +222,9 @@ pub struct ActionRequest {
     /// Override the action economy and turn order (the answer says what was overridden).
     #[serde(default)]
     pub force: bool,
+    /// `false` declines Sneak Attack on this attack's hit (it stays unused this turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sneak_attack: Option<bool>,
 }
 
 /// What one action did.

@@ -56,6 +56,9 @@ pub struct AttackProfile {
     pub range_ft: Option<(u32, u32)>,
     /// A light weapon (two-weapon fighting).
     pub light: bool,
+    /// Sources of disadvantage the attack itself brings (a heavy weapon in Small hands).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disadvantage: Vec<String>,
 }
 
 impl AttackProfile {
@@ -152,6 +155,7 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
         reach_ft,
         range_ft,
         light: false,
+        disadvantage: Vec::new(),
     }
 }
 
@@ -170,6 +174,7 @@ fn unarmed_profile(stats: &EffectiveStats) -> AttackProfile {
         reach_ft: Some(5),
         range_ft: None,
         light: false,
+        disadvantage: Vec::new(),
     }
 }
 
@@ -182,6 +187,7 @@ fn weapon_profile(
 ) -> Result<AttackProfile> {
     let proficient = weapon_proficiency(call, c, item).unwrap_or(true);
     let a = weapon_attack(c, stats, item, proficient, ability)?;
+    let style = crate::derive::gear::weapon_style(c, item);
     let Some(w) = &item.weapon else {
         return Err(EngineError::invalid(
             "weapon",
@@ -211,6 +217,7 @@ fn weapon_profile(
         reach_ft,
         range_ft,
         light: w.has(WeaponProperty::Light),
+        disadvantage: style.disadvantage.into_iter().collect(),
     })
 }
 
@@ -234,7 +241,8 @@ pub fn attack_profile(
     let name = weapon.map(str::trim).filter(|s| !s.is_empty());
     if let Some(name) = name {
         let key = name_key(name);
-        if key == name_key("unarmed strike") || key == "unarmed" {
+        let own_attack = stat_block_attacks(c).any(|a| name_key(&a.name) == key);
+        if (key == name_key("unarmed strike") || key == "unarmed") && !own_attack {
             return Ok(martial_arts(c, &stats, unarmed_profile(&stats)));
         }
         return match equipped_weapon(c, name) {
@@ -346,7 +354,8 @@ pub fn martial_arts(c: &Character, stats: &EffectiveStats, mut p: AttackProfile)
     } else {
         Ability::Strength
     };
-    let m = str_m.max(dex_m) + stats.damage.bonus;
+    let m =
+        str_m.max(dex_m) + crate::derive::gear::damage_bonus(stats, ability == Ability::Strength);
     let t = DamageType::Bludgeoning;
     p.test = Some(D20Test::Attack {
         ability: Some(ability),

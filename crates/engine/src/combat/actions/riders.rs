@@ -52,7 +52,8 @@ fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String>
 }
 
 /// The riders `attacker`'s sheet adds to this hit on `target`. `mode` is the attack roll's
-/// advantage state; `smite_slot` the slot level named for Divine Smite (spent here).
+/// advantage state; `smite_slot` the slot level named for Divine Smite (spent here);
+/// `decline_sneak` leaves Sneak Attack off this hit (the player's choice).
 #[allow(clippy::too_many_arguments)]
 pub fn on_hit(
     enc: &mut Encounter,
@@ -62,6 +63,7 @@ pub fn on_hit(
     kind: AttackKind,
     mode: RollMode,
     smite_slot: Option<u8>,
+    decline_sneak: bool,
     damage_type: DamageType,
 ) -> Result<Riders> {
     let mut out = Riders::default();
@@ -93,6 +95,10 @@ pub fn on_hit(
                         .map(|a| format!("{a} is within 5 ft of {}", target.name)),
                 };
                 match (used, eligible_weapon, why) {
+                    (false, true, Some(_)) if decline_sneak => out.lines.push(
+                        "Sneak Attack declined (sneakAttack: false); still unused this turn."
+                            .to_string(),
+                    ),
                     (true, _, _) => out
                         .lines
                         .push("Sneak Attack already used this turn.".to_string()),

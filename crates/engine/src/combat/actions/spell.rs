@@ -199,6 +199,8 @@ pub fn cast_outside_combat(
     targets.extend(req.targets.iter().filter(|w| !w.is_empty()).cloned());
     let targeting = crate::magic::scroll::Targeting {
         targets,
+        damage_type: req.damage_type,
+        ability: req.ability,
         ..Default::default()
     };
     let mut areq = ActionRequest::default();
@@ -380,6 +382,10 @@ pub fn cast_in_encounter(
         bonus: req.bonus,
         source: format!("{}{tag}", def.name),
         repeat,
+        choice: crate::magic::spellcasting::CastChoice {
+            damage_type: req.damage_type,
+            ability: req.ability,
+        },
     };
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;

@@ -179,6 +179,15 @@ pub fn senses_of(c: &Character) -> Senses {
     {
         s.darkvision_ft = s.darkvision_ft.max(60);
     }
+    // Senses an active spell grants (Darkvision, True Seeing).
+    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
+        if let Some(ft) = g.darkvision_ft {
+            s.darkvision_ft = s.darkvision_ft.max(ft);
+        }
+        if let Some(ft) = g.truesight_ft {
+            s.truesight_ft = s.truesight_ft.max(ft);
+        }
+    }
     for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
         if f.contains("darkvision") {
             let default = if f.contains("superior") { 120 } else { 60 };

@@ -228,7 +228,10 @@ fn side_colour(side: crate::model::encounter::Side) -> tabletop_grid::Rgb {
 /// tokens in their side's colour with an HP bar, a ring on the creature whose turn it is.
 /// Returns the image and the battlefield as text (its header and legend go with the image).
 #[cfg(feature = "png")]
-pub fn render_png(call: &Call<'_>, req: &RenderRequest) -> Result<(Vec<u8>, Battlefield)> {
+pub fn render_png(
+    call: &Call<'_>,
+    req: &RenderRequest,
+) -> Result<(Vec<u8>, Battlefield, PngScale)> {
     let text = render_battlefield(call, req)?;
     let e = crate::combat::spatial::scratch::map_to_read(
         call,
@@ -266,6 +269,98 @@ pub fn render_png(call: &Call<'_>, req: &RenderRequest) -> Result<(Vec<u8>, Batt
         current_turn: e.current().map(|c| c.character_id.clone()),
         ..Default::default()
     };
-    let png = e.map.render_png(&opts)?;
-    Ok((png, text))
+    let longest = text.viewport.width.max(text.viewport.height).max(1);
+    let mut side = PNG_MAX_SIDE_PX;
+    loop {
+        let opts = tabletop_grid::PngOptions {
+            max_side_px: side,
+            ..opts.clone()
+        };
+        let png = e.map.render_png(&opts)?;
+        let sq = opts.square_px.min(side / longest).max(4);
+        let smallest = side <= longest * 4;
+        if png.len() > PNG_MAX_BYTES && smallest && longest > 16 {
+            // Still too big at the smallest squares: crop to the middle three quarters.
+            let v = text.viewport;
+            let (w, h) = ((v.width * 3 / 4).max(1), (v.height * 3 / 4).max(1));
+            let crop = tabletop_grid::Viewport {
+                x: v.x + ((v.width - w) / 2) as i32,
+                y: v.y + ((v.height - h) / 2) as i32,
+                width: w,
+                height: h,
+            };
+            let inner = RenderRequest {
+                viewport: Some(crop),
+                focus: Who::default(),
+                radius_ft: None,
+                ..req.clone()
+            };
+            let (png, text, mut scale) = render_png(call, &inner)?;
+            scale.cropped_from.get_or_insert((v.width, v.height));
+            return Ok((png, text, scale));
+        }
+        if png.len() <= PNG_MAX_BYTES || smallest {
+            return Ok((
+                png,
+                text,
+                PngScale {
+                    square_px: sq,
+                    full_square_px: opts.square_px,
+                    full_size_squares: PNG_MAX_SIDE_PX / opts.square_px,
+                    cropped_from: None,
+                },
+            ));
+        }
+        side = (side * 3 / 4).max(longest * 4);
+    }
+}
+
+/// Longest side of a battlefield image, in pixels: a larger map is drawn with smaller squares.
+pub const PNG_MAX_SIDE_PX: u32 = 1024;
+
+/// The most bytes of PNG an answer carries; a busier image is drawn smaller still.
+pub const PNG_MAX_BYTES: usize = 1_000_000;
+
+/// How a battlefield image was scaled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PngScale {
+    /// Pixels per square in this image.
+    pub square_px: u32,
+    /// Pixels per square at full size.
+    pub full_square_px: u32,
+    /// The widest viewport (in squares) drawn at full size.
+    pub full_size_squares: u32,
+    /// The asked-for width and height in squares, when even the smallest squares were too many
+    /// bytes and the image shows only the middle of it.
+    pub cropped_from: Option<(u32, u32)>,
+}
+
+impl PngScale {
+    /// One sentence on the scale, and how to get a part at full size when this one is smaller.
+    pub fn words(&self) -> String {
+        let crop = self
+            .cropped_from
+            .map(|(w, h)| {
+                format!(
+                    " Cropped: {w}×{h} squares do not fit in {PNG_MAX_BYTES} bytes even at 4 px per square, so the image shows the middle part named above; pass viewport for another part."
+                )
+            })
+            .unwrap_or_default();
+        let words = self.scale_words();
+        format!("{words}{crop}")
+    }
+
+    fn scale_words(&self) -> String {
+        if self.square_px >= self.full_square_px {
+            format!(
+                "Drawn at full size ({} px per square; images are at most {PNG_MAX_SIDE_PX} px a side).",
+                self.square_px
+            )
+        } else {
+            format!(
+                "Scaled down to {} px per square to stay within {PNG_MAX_SIDE_PX} px a side and {PNG_MAX_BYTES} bytes; for a part of the map at full size ({} px per square) pass viewport {{x, y, width, height}} of at most {}×{} squares (or focusId with radiusFt).",
+                self.square_px, self.full_square_px, self.full_size_squares, self.full_size_squares
+            )
+        }
+    }
 }

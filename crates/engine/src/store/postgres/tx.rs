@@ -14,6 +14,7 @@ use super::{PgConn, pg_error, wait};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::{Encounter, EncounterStatus};
 use crate::model::event::{Event, EventDraft};
+use crate::model::memory::{MemoryKind, MemoryRecord, WorldClock};
 use crate::model::names::name_key;
 use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::model::party::{Party, PartyMember, PartyRole};
@@ -33,12 +34,16 @@ impl<'a> PgTx<'a> {
         Self { conn, open: true }
     }
 
-    fn query(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, StoreError> {
+    pub(super) fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
         let stmt = self.conn.stmt(sql)?;
         wait(self.conn.client.query(&stmt, params)).map_err(pg_error)
     }
 
-    fn query_opt(
+    pub(super) fn query_opt(
         &self,
         sql: &str,
         params: &[&(dyn ToSql + Sync)],
@@ -47,12 +52,20 @@ impl<'a> PgTx<'a> {
         wait(self.conn.client.query_opt(&stmt, params)).map_err(pg_error)
     }
 
-    fn exec(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
+    pub(super) fn exec(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
         let stmt = self.conn.stmt(sql)?;
         wait(self.conn.client.execute(&stmt, params)).map_err(pg_error)
     }
 
-    fn docs(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<String>, StoreError> {
+    pub(super) fn docs(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<String>, StoreError> {
         Ok(self
             .query(sql, params)?
             .iter()
@@ -823,6 +836,45 @@ impl Tx for PgTx<'_> {
             &[&campaign.0, &e.id, &e.name, &status, &doc],
         )?;
         Ok(())
+    }
+
+    fn memory(
+        &self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        id: &str,
+    ) -> Result<Option<MemoryRecord>, StoreError> {
+        self.memory_get(campaign, kind, id)
+    }
+
+    fn memories(
+        &self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        status: Option<&str>,
+    ) -> Result<Vec<MemoryRecord>, StoreError> {
+        self.memory_list(campaign, kind, status)
+    }
+
+    fn put_memory(&mut self, campaign: CampaignId, r: &MemoryRecord) -> Result<(), StoreError> {
+        self.memory_put(campaign, r)
+    }
+
+    fn delete_memory(
+        &mut self,
+        campaign: CampaignId,
+        kind: MemoryKind,
+        id: &str,
+    ) -> Result<bool, StoreError> {
+        self.memory_delete(campaign, kind, id)
+    }
+
+    fn clock(&self, campaign: CampaignId) -> Result<Option<WorldClock>, StoreError> {
+        self.clock_get(campaign)
+    }
+
+    fn set_clock(&mut self, campaign: CampaignId, clock: &WorldClock) -> Result<(), StoreError> {
+        self.clock_put(campaign, clock)
     }
 
     fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {

@@ -4,7 +4,8 @@
 
 use crate::model::character::Character;
 use crate::model::event::Event;
-use crate::model::notes::{Importance, Note, NoteType, Visibility};
+use crate::model::notes::{Importance, Note, NoteFilter, NoteType, Visibility};
+use crate::store::CampaignId;
 use crate::store::error::StoreError;
 
 pub(super) fn decode<T: serde::de::DeserializeOwned>(
@@ -104,5 +105,43 @@ pub(super) fn corrupt(what: &str, e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt {
         what: what.to_string(),
         detail: e.to_string(),
+    }
+}
+
+/// The WHERE clauses and named parameters of a note filter (on alias `n`).
+pub(super) fn note_filter_sql(campaign: CampaignId, f: &NoteFilter) -> (Vec<String>, NamedParams) {
+    let mut clauses = vec!["n.campaign_id = :campaign".to_string()];
+    let mut args: NamedParams = vec![(":campaign".into(), Box::new(campaign.0))];
+    if let Some(k) = f.kind {
+        clauses.push("n.kind = :kind".into());
+        args.push((":kind".into(), Box::new(k.key())));
+    }
+    if let Some(i) = f.min_importance {
+        clauses.push("n.importance >= :importance".into());
+        args.push((":importance".into(), Box::new(i.rank())));
+    }
+    if let Some(v) = f.visibility {
+        clauses.push("n.visibility = :visibility".into());
+        args.push((":visibility".into(), Box::new(v.key())));
+    }
+    for (i, t) in f.tags.iter().enumerate() {
+        let name = format!(":tag{i}");
+        clauses.push(format!(
+            "EXISTS (SELECT 1 FROM json_each(n.tags) WHERE value = {name})"
+        ));
+        args.push((name, Box::new(t.clone())));
+    }
+    (clauses, args)
+}
+
+/// A tiny object-safe JSON encoder so closures can take any serializable field.
+pub(super) mod erased {
+    pub trait Json {
+        fn to_json(&self) -> Result<String, serde_json::Error>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn to_json(&self) -> Result<String, serde_json::Error> {
+            serde_json::to_string(self)
+        }
     }
 }

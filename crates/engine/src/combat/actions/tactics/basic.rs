@@ -505,7 +505,9 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
         None,
     )
     .map_err(|e| match e {
-        EngineError::NotFound { .. } | EngineError::Ambiguous { .. } => EngineError::invalid(
+        EngineError::NotFound { .. }
+        | EngineError::NotFoundAmong { .. }
+        | EngineError::Ambiguous { .. } => EngineError::invalid(
             "item",
             format!("{e}; see the actor's items with manage_inventory view"),
         ),

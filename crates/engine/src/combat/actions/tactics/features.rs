@@ -194,3 +194,47 @@ pub fn use_feature(
         ..Default::default()
     }))
 }
+
+/// Effects that end when their creature's turn ends and it has neither attacked nor taken
+/// damage since its last turn (Rage).
+const LAPSE_UNLESS_FIGHTING: &[&str] = &["rage"];
+
+/// At the end of `id`'s turn: a Rage lapses when it has not attacked or taken damage since its
+/// last turn (said in `lines`); the tracking flag starts again for the next round.
+pub fn rage_lapses(
+    call: &mut Call<'_>,
+    enc: &mut crate::combat::Encounter,
+    id: &str,
+    lines: &mut Vec<String>,
+) -> Result<()> {
+    let fought = enc
+        .combatant_mut(id)
+        .map(|cb| std::mem::take(&mut cb.flags.fought))
+        .unwrap_or(true);
+    if fought {
+        return Ok(());
+    }
+    let mut c = crate::combat::sheet(call, id)?;
+    let before = c.effects.len();
+    let mut ended = Vec::new();
+    c.effects.retain(|e| {
+        let lapses = LAPSE_UNLESS_FIGHTING.contains(&name_key(&e.name).as_str());
+        if lapses {
+            ended.push(e.name.clone());
+        }
+        !lapses
+    });
+    if c.effects.len() == before {
+        return Ok(());
+    }
+    crate::combat::put_sheet(call, &c)?;
+    for name in ended {
+        let line = format!(
+            "{}'s {name} ends: no attack and no damage taken since its last turn",
+            c.name
+        );
+        call.record_change("character", &c.id, line.clone());
+        lines.push(line);
+    }
+    Ok(())
+}

@@ -475,14 +475,11 @@ fn resolve_entry(
     a: &Character,
     action: &StatAction,
 ) -> Result<(String, Vec<String>, Value)> {
-    if action.attack_bonus.is_some() || attack_named_in(a, &action.desc).is_some() {
-        let attack = if action.attack_bonus.is_some() {
-            action.clone()
-        } else {
-            attack_named_in(a, &action.desc)
-                .cloned()
-                .unwrap_or_else(|| action.clone())
-        };
+    // "makes one tail attack": that attack of the block; otherwise its own attack roll (an
+    // attack bonus with damage).
+    let named = attack_named_in(a, &action.desc).cloned();
+    if named.is_some() || (action.attack_bonus.is_some() && !action.damage.is_empty()) {
+        let attack = named.unwrap_or_else(|| action.clone());
         return strike_with(call, turn, a, &attack);
     }
     if action.dc.is_some() || !action.damage.is_empty() {
@@ -505,10 +502,15 @@ fn resolve_entry(
             json!({"roll": roll}),
         ));
     }
+    // Nothing to roll: say what the DM applies (the catalog's reason for this family).
+    let why = crate::catalog::monster_abilities::narrative_reason(
+        crate::catalog::monster_abilities::bare_name(&action.name),
+        &action.desc,
+    );
     Ok((
-        "recorded".into(),
-        vec![action.desc.clone()],
-        json!({"text": action.desc}),
+        why.clone(),
+        vec![why.clone(), action.desc.clone()],
+        json!({"text": action.desc, "automation": why}),
     ))
 }
 

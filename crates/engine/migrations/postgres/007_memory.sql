@@ -1,0 +1,38 @@
+-- PostgreSQL dialect of ../007_memory.sql.
+CREATE TABLE quests (
+    campaign_id BIGINT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    doc         TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, id)
+);
+CREATE INDEX quests_by_status ON quests (campaign_id, status);
+CREATE TABLE npcs (
+    campaign_id BIGINT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    doc         TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, id)
+);
+CREATE TABLE secrets (
+    campaign_id BIGINT NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+    id          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    doc         TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (campaign_id, id)
+);
+CREATE INDEX secrets_by_status ON secrets (campaign_id, status);
+CREATE TABLE world_clock (
+    campaign_id BIGINT PRIMARY KEY REFERENCES campaigns(id) ON DELETE CASCADE,
+    seconds     BIGINT NOT NULL,
+    doc         TEXT NOT NULL
+);

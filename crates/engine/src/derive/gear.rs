@@ -1,0 +1,238 @@
+//! What a character's gear does with its derived proficiencies and fighting style: armor worn
+//! without proficiency (disadvantage on STR and DEX checks, saves and attacks; no spellcasting),
+//! weapon proficiency by the base weapon (a "Longsword +1" is a longsword), a Small creature's
+//! disadvantage with a heavy weapon, and the fighting styles (Defense +1 AC in armor, Archery +2
+//! to ranged attacks, Dueling +2 damage, Great Weapon Fighting rerolls 1s and 2s, Two-Weapon
+//! Fighting adds the modifier to the off hand, Protection as a reaction note).
+
+use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
+use tabletop_rules::{Ability, Size};
+
+use super::Derived;
+use crate::model::character::Character;
+use crate::model::inventory::{ArmorCategory, Item, Slot, WeaponProperty};
+
+/// A proficiency or item name in one form: lower case, hyphens as spaces, "Crossbow, light" as
+/// "light crossbow", a plural last word made singular ("Longswords" → "longsword").
+fn normal(name: &str) -> String {
+    let lower = name.to_lowercase().replace(['-', '_'], " ");
+    let lower = match lower.split_once(", ") {
+        Some((a, b)) => format!("{} {}", b.trim(), a.trim()),
+        None => lower,
+    };
+    let mut words: Vec<String> = lower.split_whitespace().map(str::to_string).collect();
+    if let Some(last) = words.last_mut()
+        && last.len() > 3
+        && last.ends_with('s')
+        && !last.ends_with("ss")
+    {
+        last.pop();
+    }
+    words.join(" ")
+}
+
+/// Whether the sheet's proficiencies cover armor of `category`.
+pub fn armor_proficient(d: &Derived, category: ArmorCategory) -> bool {
+    d.proficiencies.iter().any(|p| {
+        let n = normal(&p.value);
+        match category {
+            ArmorCategory::Shield => n == "shield",
+            ArmorCategory::Light => n == "light armor" || n == "all armor",
+            ArmorCategory::Medium => n == "medium armor" || n == "all armor",
+            ArmorCategory::Heavy => n == "heavy armor" || n == "all armor",
+        }
+    })
+}
+
+/// Whether the sheet's proficiencies cover the weapon `item`: its category (simple, martial) or
+/// its base weapon named in the item's name ("Longsword +1", "Flame Tongue Longsword").
+pub fn weapon_proficient(d: &Derived, item: &Item) -> Option<bool> {
+    let w = item.weapon.as_ref()?;
+    if d.proficiencies.is_empty() {
+        // A custom class with no proficiencies listed: the engine cannot tell.
+        return None;
+    }
+    let kind = if w.category.is_martial() {
+        "martial weapon"
+    } else {
+        "simple weapon"
+    };
+    let name = format!(" {} ", normal(item.name.split(" +").next().unwrap_or("")));
+    let words: String = item
+        .name
+        .to_lowercase()
+        .split_whitespace()
+        .map(|w| format!(" {} ", normal(w)))
+        .collect();
+    Some(d.proficiencies.iter().any(|p| {
+        let n = normal(&p.value);
+        n == kind || name.contains(&format!(" {n} ")) || words.contains(&format!(" {n} "))
+    }))
+}
+
+/// The armor `c` wears without proficiency ("Plate Armor"), if any.
+pub fn unproficient_armor(c: &Character) -> Option<String> {
+    let d = c.derived.as_ref().filter(|d| !d.proficiencies.is_empty())?;
+    c.inventory
+        .items
+        .iter()
+        .filter(|i| i.slot.is_some())
+        .find(|i| {
+            i.armor
+                .as_ref()
+                .is_some_and(|a| !armor_proficient(d, a.category))
+        })
+        .map(|i| i.name.clone())
+}
+
+/// The fighting styles the sheet applies (keys such as "archery").
+fn has_style(d: &Derived, style: &str) -> bool {
+    d.fighting_styles.iter().any(|s| s == style)
+}
+
+/// The gear rules as modifiers of the traits layer: armor without proficiency and Defense.
+pub fn gear_modifiers(c: &Character, d: &Derived, out: &mut Vec<Modifier>) {
+    if let Some(armor) = unproficient_armor(c) {
+        let src = format!("{armor} worn without proficiency");
+        for a in [Ability::Strength, Ability::Dexterity] {
+            for on in [
+                RollTarget::AbilityChecks { ability: a },
+                RollTarget::Save { ability: a },
+            ] {
+                out.push(Modifier::new(&src, ModifierKind::Disadvantage { on }));
+            }
+        }
+        out.push(Modifier::new(
+            &src,
+            ModifierKind::Disadvantage {
+                on: RollTarget::AttackRolls,
+            },
+        ));
+        out.push(Modifier::new(
+            &src,
+            ModifierKind::Note {
+                text: "can't cast spells while wearing armor without proficiency".into(),
+            },
+        ));
+    }
+    let body_armor = c
+        .inventory
+        .items
+        .iter()
+        .any(|i| i.slot.is_some() && i.is_body_armor());
+    if body_armor && has_style(d, "defense") {
+        out.push(Modifier::new(
+            "Fighting Style: Defense (wearing armor)",
+            ModifierKind::AcBonus { amount: 1 },
+        ));
+    }
+}
+
+/// What the fighting style and size do to one weapon attack.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StyleEffects {
+    /// A bonus to the attack roll and its source.
+    pub to_hit: Option<(i32, String)>,
+    /// A bonus to the damage and its source.
+    pub damage: Option<(i32, String)>,
+    /// Damage dice reroll 1s and 2s once (Great Weapon Fighting).
+    pub reroll_low: bool,
+    /// Disadvantage and its source.
+    pub disadvantage: Option<String>,
+}
+
+/// The fighting-style and size rules for an attack by `c` with `item`.
+pub fn weapon_style(c: &Character, item: &Item) -> StyleEffects {
+    let mut s = StyleEffects::default();
+    let Some(w) = &item.weapon else { return s };
+    if matches!(c.size, Size::Tiny | Size::Small) && w.has(WeaponProperty::Heavy) {
+        s.disadvantage = Some(format!("{} is heavy and {} is Small", item.name, c.name));
+    }
+    let Some(d) = c.derived.as_ref() else {
+        return s;
+    };
+    if w.category.is_ranged() {
+        if has_style(d, "archery") {
+            s.to_hit = Some((2, "Fighting Style: Archery".into()));
+        }
+        return s;
+    }
+    let other_weapon = c
+        .inventory
+        .items
+        .iter()
+        .any(|i| i.slot.is_some() && i.weapon.is_some() && i.id != item.id);
+    let two_hands = item.is_two_handed()
+        || (w.has(WeaponProperty::Versatile)
+            && item.slot == Some(Slot::Mainhand)
+            && c.inventory.in_slot(Slot::Offhand).is_none());
+    if has_style(d, "dueling") && !other_weapon && !two_hands {
+        s.damage = Some((2, "Fighting Style: Dueling".into()));
+    }
+    if has_style(d, "great-weapon-fighting") && two_hands {
+        s.reroll_low = true;
+    }
+    s
+}
+
+/// `dice` ("2d6") with 1s and 2s rerolled once ("2d6ro<=2").
+pub fn reroll_low(dice: &str) -> String {
+    format!("{dice}ro<=2")
+}
+
+/// Damage bonuses that count only for melee weapon attacks using Strength (Rage).
+const STRENGTH_MELEE_ONLY: &[&str] = &["rage"];
+
+/// The sheet-wide damage bonus for one attack: a Strength-only melee bonus (Rage) counts only
+/// when `strength_melee`.
+pub fn damage_bonus(stats: &tabletop_rules::stats::EffectiveStats, strength_melee: bool) -> i32 {
+    if strength_melee {
+        return stats.damage.bonus;
+    }
+    stats
+        .damage
+        .sources
+        .iter()
+        .filter(|s| !STRENGTH_MELEE_ONLY.contains(&s.source.to_lowercase().as_str()))
+        .map(|s| s.delta)
+        .sum()
+}
+
+/// The advantages `c`'s traits give on a save of `ability` against a spell or effect that
+/// imposes `condition` or deals `damage` (`magic`: a spell): Dwarven Resilience (poison),
+/// Fey Ancestry (charmed), Brave (frightened), Gnome Cunning (INT, WIS and CHA saves against
+/// magic). Each is "source: against".
+pub fn save_advantages(
+    c: &Character,
+    ability: Ability,
+    condition: Option<tabletop_rules::Condition>,
+    damage: Option<tabletop_rules::DamageType>,
+    magic: bool,
+) -> Vec<String> {
+    use tabletop_rules::{Condition, DamageType};
+    let Some(d) = &c.derived else {
+        return Vec::new();
+    };
+    d.save_advantages
+        .iter()
+        .filter(|s| {
+            let a = s.value.to_lowercase();
+            match a.as_str() {
+                "poison" => {
+                    damage == Some(DamageType::Poison) || condition == Some(Condition::Poisoned)
+                }
+                "charmed" => condition == Some(Condition::Charmed),
+                "frightened" => condition == Some(Condition::Frightened),
+                _ if a.starts_with("magic") => {
+                    magic
+                        && matches!(
+                            ability,
+                            Ability::Intelligence | Ability::Wisdom | Ability::Charisma
+                        )
+                }
+                _ => false,
+            }
+        })
+        .map(|s| format!("{}: {}", s.source, s.value))
+        .collect()
+}

@@ -1,0 +1,107 @@
+//! The coverage targets of the mechanics catalog (issue 17), measured against the SRD (skipped
+//! without TABLETOP_SRD_DIR): every SRD entry of every category is encoded (mechanical or
+//! narrative with a reason: `unencoded` 0), and features, spells and magic items are at least
+//! 85 % mechanical. Targets not met yet are held as known gaps with their measured numbers, so
+//! closing one fails this test until the plain assertion replaces it.
+
+mod common;
+
+use tabletop_engine::catalog::coverage::{Counts, coverage};
+
+fn pct(c: &Counts) -> f64 {
+    c.mechanical as f64 * 100.0 / c.total.max(1) as f64
+}
+
+#[test]
+fn every_category_is_encoded_and_the_mechanical_targets_hold() {
+    let Some(srd) = common::srd("catalog_coverage") else {
+        return;
+    };
+    let c = coverage(&srd);
+    let json = serde_json::to_value(&c).unwrap();
+    let keys: Vec<&String> = json["categories"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "backgrounds",
+            "feats",
+            "features",
+            "magicItems",
+            "monsterAbilities",
+            "spells",
+            "traits"
+        ]
+    );
+    for (k, n) in &c.categories {
+        assert_eq!(n.unencoded, 0, "{k}: every SRD entry has a catalog entry");
+        assert_eq!(n.total, n.mechanical + n.narrative, "{k}");
+        assert!(n.total > 0, "{k}");
+        // The JSON shape of `tabletop srd coverage --json`.
+        let j = &json["categories"][k];
+        assert_eq!(
+            (
+                j["total"].as_u64(),
+                j["mechanical"].as_u64(),
+                j["narrative"].as_u64(),
+                j["unencoded"].as_u64()
+            ),
+            (
+                Some(n.total as u64),
+                Some(n.mechanical as u64),
+                Some(n.narrative as u64),
+                Some(0)
+            )
+        );
+    }
+    let at = |k: &str| c.categories[k];
+    // Totals are the SRD's.
+    assert_eq!(at("magicItems").total, 362);
+    assert_eq!(at("spells").total, 319);
+    assert_eq!(at("features").total, srd.features().len());
+    assert_eq!(at("traits").total, srd.traits().len());
+    assert_eq!(at("backgrounds").total, srd.backgrounds().len());
+    assert_eq!(at("feats").total, srd.feats().len());
+    let features = at("features");
+    assert_eq!(
+        (features.total, features.mechanical, features.narrative),
+        PINNED_FEATURES,
+        "features"
+    );
+    common::known_gap(
+        "features mechanical ≥ 85 %",
+        pct(&features) >= 85.0,
+        true,
+        false,
+        "ability score improvements, subclass placeholders, invocations, fighting styles, metamagic and hunter options are narrative in the issue-16 catalog",
+    );
+    // Measured today (see README): held so that a change is deliberate.
+    let items = at("magicItems");
+    assert_eq!(
+        (items.mechanical, items.narrative),
+        PINNED_ITEMS,
+        "magic items"
+    );
+    common::known_gap(
+        "magic items mechanical ≥ 85 %",
+        pct(&items) >= 85.0,
+        true,
+        false,
+        "wands, staffs and rods casting their spells, summoning items and movement modes are not encoded yet",
+    );
+    common::known_gap(
+        "spells mechanical ≥ 85 %",
+        pct(&at("spells")) >= 85.0,
+        true,
+        false,
+        "139 of 319: summons, divination, illusions, teleportation, terrain, walls and behaviour commands are narrative (README, the mechanics catalog)",
+    );
+    let monsters = at("monsterAbilities");
+    assert_eq!(
+        (monsters.total, monsters.mechanical, monsters.narrative),
+        PINNED_MONSTER_ABILITIES
+    );
+}
+
+const PINNED_FEATURES: (usize, usize, usize) = (407, 74, 333);
+const PINNED_ITEMS: (usize, usize) = (153, 209);
+const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 884, 617);

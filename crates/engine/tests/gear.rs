@@ -1,0 +1,404 @@
+//! Gear and proficiency through the real tools, with SRD-built characters and pinned dice
+//! (issue 16): armor worn without proficiency, heavy armor's Strength rule (dwarves exempt), a
+//! Small creature with a heavy weapon, weapon proficiency by the base weapon, and the fighting
+//! styles.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::json;
+use tabletop_engine::character::CharacterRef;
+use tabletop_engine::checks::{CheckOutcome, CheckRequest, WeaponUse, roll_check};
+use tabletop_engine::combat::actions::{ActionRequest, ActionType, Who, execute};
+use tabletop_engine::creation::{CreateRequest, create_character};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
+use tabletop_engine::{Engine, EngineOptions, SqliteStore};
+use tabletop_rules::Ability;
+use tabletop_rules::d20::{D20Outcome, D20Test};
+use tabletop_rules::explained::RollMode;
+use tabletop_srd::Compendium;
+
+struct Table {
+    _dir: tempfile::TempDir,
+    e: Engine<SqliteStore>,
+}
+
+fn table(srd: Arc<Compendium>) -> Table {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
+    let e = Engine::open(
+        store,
+        "main",
+        EngineOptions {
+            seed: Some(7),
+            compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
+        },
+    )
+    .unwrap();
+    Table { _dir: dir, e }
+}
+
+fn scores(v: [i64; 6]) -> Option<BTreeMap<Ability, i64>> {
+    Some(Ability::ALL.iter().copied().zip(v).collect())
+}
+
+impl Table {
+    fn create(&mut self, req: CreateRequest) -> String {
+        self.e
+            .write("create_character", &json!({}), |call| {
+                create_character(call, req)
+            })
+            .unwrap()
+            .character
+            .id
+    }
+
+    fn pc(&mut self, name: &str, race: &str, class: &str, s: [i64; 6]) -> String {
+        self.create(CreateRequest {
+            name: name.into(),
+            race: Some(race.into()),
+            class: Some(class.into()),
+            level: Some(1),
+            scores: scores(s),
+            ..Default::default()
+        })
+    }
+
+    fn give_equip(&mut self, id: &str, srd_name: &str) {
+        let name = srd_name.to_string();
+        self.e
+            .write("give", &json!({}), |call| {
+                let out = give(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    GiveRequest {
+                        item: None,
+                        srd_name: Some(name.clone()),
+                        quantity: Some(1),
+                        currency: None,
+                    },
+                )?;
+                let item = out.item.unwrap().id;
+                equip(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    ItemRef {
+                        id: Some(&item),
+                        name: None,
+                    },
+                    None,
+                )
+            })
+            .unwrap();
+    }
+
+    fn roll(&mut self, id: &str, test: D20Test, weapon: Option<&str>) -> D20Outcome {
+        let req = CheckRequest {
+            test,
+            passive: false,
+            dc: None,
+            advantage: None,
+            disadvantage: None,
+            bonus: 0,
+            reason: None,
+            weapon: weapon.map(|w| WeaponUse {
+                name: w.into(),
+                proficient: None,
+                ability: None,
+            }),
+        };
+        match self
+            .e
+            .write("roll_check", &json!({}), |call| {
+                roll_check(call, CharacterRef::new(Some(id), None), &req)
+            })
+            .unwrap()
+        {
+            CheckOutcome::Rolled { outcome, .. } => outcome,
+            other => panic!("not rolled: {other:?}"),
+        }
+    }
+
+    fn sheet(&mut self, id: &str) -> tabletop_engine::character::Character {
+        self.e
+            .read(|call| tabletop_engine::combat::sheet(call, id))
+            .unwrap()
+    }
+}
+
+fn save(a: Ability) -> D20Test {
+    D20Test::Save { ability: a }
+}
+
+fn check(a: Ability) -> D20Test {
+    D20Test::AbilityCheck { ability: a }
+}
+
+#[test]
+fn armor_without_proficiency_gives_disadvantage_and_stops_spellcasting() {
+    let Some(srd) = common::srd("armor_without_proficiency") else {
+        return;
+    };
+    let mut t = table(srd);
+    let wiz = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    // Proficient state first: no disadvantage on a DEX save.
+    let before = t.roll(&wiz, save(Ability::Dexterity), None);
+    assert_eq!(before.mode, RollMode::Normal);
+    t.give_equip(&wiz, "Leather Armor");
+    let why = "Leather Armor worn without proficiency".to_string();
+    for test in [
+        save(Ability::Strength),
+        save(Ability::Dexterity),
+        check(Ability::Strength),
+        check(Ability::Dexterity),
+    ] {
+        let r = t.roll(&wiz, test, None);
+        assert_eq!(r.disadvantage, vec![why.clone()], "{test:?}");
+        assert_eq!(r.mode, RollMode::Disadvantage);
+    }
+    // CON and INT are untouched.
+    assert_eq!(
+        t.roll(&wiz, save(Ability::Constitution), None).mode,
+        RollMode::Normal
+    );
+    assert_eq!(
+        t.roll(&wiz, check(Ability::Intelligence), None).mode,
+        RollMode::Normal
+    );
+    // Attack rolls too.
+    t.give_equip(&wiz, "Dagger");
+    let atk = t.roll(
+        &wiz,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Dagger"),
+    );
+    assert_eq!(atk.disadvantage, vec![why.clone()]);
+    // No spellcasting while it is worn (force overrides and says so).
+    let cast = |force: bool| ActionRequest {
+        actor: Who {
+            id: Some(wiz.clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::CastSpell),
+        spell: Some("Magic Missile".into()),
+        targets: vec![Who {
+            id: Some(wiz.clone()),
+            name: None,
+        }],
+        force,
+        ..Default::default()
+    };
+    let r = cast(false);
+    let err =
+        t.e.write("execute_action", &json!({}), |call| execute(call, &r))
+            .unwrap_err()
+            .to_string();
+    assert!(
+        err.contains(
+            "Mira wears Leather Armor without proficiency and can't cast spells in it; take it off (manage_inventory unequip) (pass force: true to override as the game master)"
+        ),
+        "{err}"
+    );
+    // A fighter in the same armor has no penalty.
+    let f = t.pc("Bran", "human", "fighter", [16, 14, 14, 10, 10, 10]);
+    t.give_equip(&f, "Leather Armor");
+    assert_eq!(
+        t.roll(&f, save(Ability::Dexterity), None).mode,
+        RollMode::Normal
+    );
+}
+
+#[test]
+fn heavy_armor_strength_rule_and_the_dwarf_exemption() {
+    let Some(srd) = common::srd("heavy_armor_strength") else {
+        return;
+    };
+    let mut t = table(srd);
+    // A human fighter with STR 13 in plate (STR 15): 30 − 10 = 20 ft.
+    let weak = t.pc("Wen", "human", "fighter", [12, 14, 14, 10, 10, 10]);
+    t.give_equip(&weak, "Plate Armor");
+    let eff = t.sheet(&weak).effective();
+    assert_eq!(eff.speed.value, 20);
+    assert_eq!(eff.armor_class.value, 18);
+    // A hill dwarf fighter with STR 13 (12 + 0 racial) in plate: 25 ft kept (Dwarf speed).
+    let dwarf = t.pc("Durin", "dwarf", "fighter", [12, 10, 14, 10, 10, 10]);
+    t.give_equip(&dwarf, "Plate Armor");
+    let eff = t.sheet(&dwarf).effective();
+    assert_eq!(eff.speed.value, 25);
+    assert_eq!(eff.armor_class.value, 18);
+    // A strong human (STR 15) keeps 30 ft.
+    let strong = t.pc("Hale", "human", "fighter", [14, 10, 14, 10, 10, 10]);
+    t.give_equip(&strong, "Plate Armor");
+    assert_eq!(t.sheet(&strong).effective().speed.value, 30);
+}
+
+#[test]
+fn small_creature_with_a_heavy_weapon_has_disadvantage() {
+    let Some(srd) = common::srd("small_heavy_weapon") else {
+        return;
+    };
+    let mut t = table(srd);
+    let pip = t.pc("Pip", "halfling", "fighter", [16, 12, 14, 10, 10, 10]);
+    t.give_equip(&pip, "Greatsword");
+    let atk = t.roll(
+        &pip,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Greatsword"),
+    );
+    assert_eq!(
+        atk.disadvantage,
+        vec!["Greatsword is heavy and Pip is Small".to_string()]
+    );
+    // A human with the same sword: none.
+    let hum = t.pc("Hal", "human", "fighter", [16, 12, 14, 10, 10, 10]);
+    t.give_equip(&hum, "Greatsword");
+    let atk = t.roll(
+        &hum,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Greatsword"),
+    );
+    assert!(atk.disadvantage.is_empty(), "{:?}", atk.disadvantage);
+}
+
+fn attack_modifiers(o: &D20Outcome) -> Vec<(String, i32)> {
+    o.modifiers
+        .iter()
+        .map(|c| (c.source.clone(), c.delta))
+        .collect()
+}
+
+#[test]
+fn weapon_proficiency_follows_the_base_weapon() {
+    let Some(srd) = common::srd("weapon_proficiency_base") else {
+        return;
+    };
+    let mut t = table(srd);
+    // A wizard (daggers, darts, slings, quarterstaffs, light crossbows) with a Longsword +1:
+    // no proficiency bonus; with a Dagger +1: proficient.
+    let wiz = t.pc("Mira", "human", "wizard", [14, 14, 12, 16, 12, 10]);
+    t.give_equip(&wiz, "Longsword +1");
+    let atk = t.roll(
+        &wiz,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Longsword +1"),
+    );
+    assert_eq!(
+        attack_modifiers(&atk),
+        vec![
+            ("STR modifier".to_string(), 2),
+            ("Longsword +1".to_string(), 1)
+        ]
+    );
+    // An elf wizard: Elf Weapon Training makes the same Longsword +1 proficient.
+    let elf = t.create(CreateRequest {
+        name: "Lia".into(),
+        race: Some("elf".into()),
+        subrace: Some("high elf".into()),
+        class: Some("wizard".into()),
+        level: Some(1),
+        scores: scores([14, 14, 12, 16, 12, 10]),
+        ..Default::default()
+    });
+    t.give_equip(&elf, "Longsword +1");
+    let atk = t.roll(
+        &elf,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Longsword +1"),
+    );
+    assert_eq!(
+        attack_modifiers(&atk),
+        vec![
+            ("STR modifier".to_string(), 2),
+            ("proficiency".to_string(), 2),
+            ("Longsword +1".to_string(), 1)
+        ]
+    );
+    // A light crossbow ("Crossbow, light") is on the wizard's list.
+    t.give_equip(&wiz, "Crossbow, light");
+    let atk = t.roll(
+        &wiz,
+        D20Test::Attack {
+            ability: None,
+            proficient: true,
+        },
+        Some("Crossbow, light"),
+    );
+    assert_eq!(
+        attack_modifiers(&atk),
+        vec![
+            ("DEX modifier".to_string(), 2),
+            ("proficiency".to_string(), 2)
+        ]
+    );
+}
+
+#[test]
+fn racial_save_advantages_apply_to_spell_saves() {
+    let Some(srd) = common::srd("racial_save_advantage") else {
+        return;
+    };
+    let mut t = table(srd);
+    let wiz = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    let dwarf = t.create(CreateRequest {
+        name: "Durin".into(),
+        race: Some("dwarf".into()),
+        subrace: Some("hill dwarf".into()),
+        class: Some("fighter".into()),
+        level: Some(1),
+        scores: scores([16, 10, 14, 10, 10, 10]),
+        ..Default::default()
+    });
+    let elf = t.pc("Lia", "elf", "fighter", [16, 10, 14, 10, 10, 10]);
+    let human = t.pc("Hal", "human", "fighter", [16, 10, 14, 10, 10, 10]);
+    let cast = |t: &mut Table, spell: &str, target: &str| {
+        let r = ActionRequest {
+            actor: Who {
+                id: Some(wiz.clone()),
+                name: None,
+            },
+            action_type: Some(ActionType::CastSpell),
+            spell: Some(spell.into()),
+            targets: vec![Who {
+                id: Some(target.to_string()),
+                name: None,
+            }],
+            ..Default::default()
+        };
+        let out =
+            t.e.write("execute_action", &json!({}), |call| execute(call, &r))
+                .unwrap();
+        out.details.clone()
+    };
+    let out = cast(&mut t, "Poison Spray", &dwarf);
+    assert_eq!(
+        out["targets"][0]["save"],
+        "Constitution save vs Poison Spray: d20 [20, ~~5~~] (advantage: Dwarven Resilience (hill dwarf): poison) + 5 = 25 vs DC 13 — success (natural 20)"
+    );
+    let out = cast(&mut t, "Charm Person", &elf);
+    let save = out["targets"][0]["save"].as_str().unwrap();
+    assert!(
+        save.starts_with("Wisdom save vs Charm Person: d20 [")
+            && save.contains("(advantage: Fey Ancestry (elf): charmed)"),
+        "{out}"
+    );
+    let out = cast(&mut t, "Poison Spray", &human);
+    let save = out["targets"][0]["save"].as_str().unwrap();
+    assert!(!save.contains("advantage"), "{out}");
+}
