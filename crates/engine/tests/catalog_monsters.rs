@@ -319,7 +319,8 @@ fn magic_resistance_and_the_srd_mage_casting_from_its_slots() {
     assert_eq!(&m.spell_slots.max[..5], &[4, 3, 3, 3, 1]);
     let out = act(
         &mut e,
-        json!({"actor": {"name": "Mage"}, "actionType": "cast_spell", "spell": "Fireball", "to": {"x": 6, "y": 0}}),
+        // At (9, 0): Bran (6, 0) is 15 ft from it, the dryad (4, 4) 25 ft (5-5-5), outside.
+        json!({"actor": {"name": "Mage"}, "actionType": "cast_spell", "spell": "Fireball", "to": {"x": 9, "y": 0}}),
     )
     .unwrap();
     assert!(

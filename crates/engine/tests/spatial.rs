@@ -220,18 +220,29 @@ fn areas_cover_the_rule_book_squares_and_name_who_is_inside() {
     )
     .unwrap();
     assert_eq!(toward.count, 7);
-    // A 20-ft-radius sphere: 49 squares from a square's centre, 52 from a grid intersection.
-    let ball = |corner| AoeRequest {
+    // A 20-ft-radius sphere measured 5-5-5 as ranges are: 81 squares (9 × 9) from a square's
+    // centre, 64 (8 × 8) from a grid intersection; round (euclidean) 49 and 52.
+    let ball = |corner, metric| AoeRequest {
         shape: "sphere".into(),
         size_ft: 20,
         origin: Point::square(p(10, 10)),
         at_corner: corner,
+        metric,
         ..Default::default()
     };
-    assert_eq!(aoe(&mut e, ball(false)).unwrap().count, 49);
-    let corner = aoe(&mut e, ball(true)).unwrap();
-    assert_eq!(corner.count, 52);
+    let square = aoe(&mut e, ball(false, Metric::Grid5e)).unwrap();
+    assert_eq!(square.count, 81);
+    assert_eq!(square.bounds, Some([6, 6, 14, 14]));
+    let corner = aoe(&mut e, ball(true, Metric::Grid5e)).unwrap();
+    assert_eq!(corner.count, 64);
     assert_eq!(corner.bounds, Some([6, 6, 13, 13]));
+    assert_eq!(
+        aoe(&mut e, ball(false, Metric::Euclidean)).unwrap().count,
+        49
+    );
+    let round = aoe(&mut e, ball(true, Metric::Euclidean)).unwrap();
+    assert_eq!(round.count, 52);
+    assert_eq!(round.bounds, Some([6, 6, 13, 13]));
     // Bad inputs name the fix.
     let zero = aoe(
         &mut e,

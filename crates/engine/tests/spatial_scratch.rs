@@ -136,13 +136,10 @@ fn read_only_tools_answer_on_a_scratch_map_without_an_encounter() {
         })
         .unwrap();
     assert!(ball.squares.iter().all(|q| q.x >= 6), "{:?}", ball.squares);
-    common::known_gap(
-        "squares of a 10-ft sphere at (6, 2) east of the wall",
-        ball.count,
-        15,
-        9,
-        "issue 18 D: spheres use a round template while ranges count 5-5-5 diagonals",
-    );
+    // 5-5-5, as ranges count: the 5 × 5 block (4..=8, 0..=4) less the wall column and the
+    // column behind it: 3 × 5 squares.
+    assert_eq!(ball.count, 15);
+    assert_eq!(ball.bounds, Some([6, 0, 8, 4]));
     // A path around the wall's end: 5 squares down, across, back up.
     let path = e
         .read(|call| {

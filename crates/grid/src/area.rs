@@ -1,9 +1,20 @@
 //! Areas of effect: spheres, cylinders, cones, cubes and lines, and which squares and creatures
 //! they touch.
 //!
-//! **Geometry.** Areas are true geometric shapes measured in feet (as the SRD templates are,
-//! independent of the distance [`Metric`](crate::Metric)). A square is affected when its
-//! **centre** lies inside the shape (boundaries count as inside). Coordinates are in squares:
+//! **Geometry.** Cones, cubes and lines are true geometric shapes measured in feet. A square is
+//! affected when its **centre** lies inside the shape (boundaries count as inside).
+//!
+//! **Spheres and cylinders follow the distance [`Metric`](crate::Metric)** of the area (the
+//! campaign's, 5-5-5 [`Metric::Grid5e`](crate::Metric::Grid5e) by default), the same rule every
+//! range uses: a square is inside when its distance from the origin by that metric is within the
+//! radius. From a square's centre that is [`distance_ft`](crate::distance_ft) between the two
+//! squares (so a square 15 ft away by `measure_distance` is inside a 20-ft sphere, and a 10-ft
+//! sphere on a square under 5-5-5 is the 5 × 5 block around it); from a corner each axis counts
+//! the squares out from the intersection (a square touching the corner is 1 square away, 5 ft),
+//! so a 20-ft sphere from a corner is an 8 × 8 block under 5-5-5. Under
+//! [`Metric::Euclidean`](crate::Metric::Euclidean) the template is round: the straight-line
+//! distance to the centre, rounded to the nearest foot as `measure_distance` rounds it. A
+//! cylinder measures its radius horizontally only. Coordinates are in squares:
 //! square `(x, y)` spans `[x, x+1] × [y, y+1]`, its centre is `(x+0.5, y+0.5)`, and level `z`
 //! spans `[z, z+1]` vertically.
 //!
@@ -29,7 +40,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{GridError, Result};
-use crate::geometry::{Compass, Position, Touch, size_squares, trace};
+use crate::geometry::{Compass, Metric, Position, Touch, delta_distance_ft, size_squares, trace};
 use crate::map::{BattleMap, F_SOLID};
 use crate::sight::centre2;
 
@@ -193,6 +204,10 @@ pub struct AreaOfEffect {
     /// Direction; required for cones, lines and cubes, ignored for spheres and cylinders.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<Direction>,
+    /// The distance rule spheres and cylinders measure their radius by (default 5-5-5, the
+    /// campaign default; see the module docs).
+    #[serde(default)]
+    pub metric: Metric,
 }
 
 impl AreaOfEffect {
@@ -202,6 +217,7 @@ impl AreaOfEffect {
             shape,
             origin,
             direction: None,
+            metric: Metric::default(),
         }
     }
 
@@ -211,7 +227,14 @@ impl AreaOfEffect {
             shape,
             origin,
             direction: Some(direction),
+            metric: Metric::default(),
         }
+    }
+
+    /// The same area measured by `metric` (spheres and cylinders; see the module docs).
+    pub fn with_metric(mut self, metric: Metric) -> Self {
+        self.metric = metric;
+        self
     }
 }
 
@@ -229,6 +252,8 @@ struct Compiled {
     o2: (i32, i32),
     /// The origin square, never a blocker for its own area (square origins only).
     origin_cell: Option<(i32, i32)>,
+    /// The distance rule of spheres and cylinders.
+    metric: Metric,
 }
 
 fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -277,20 +302,30 @@ impl Compiled {
         }
     }
 
+    /// Distance in feet by the area's metric from the origin to a square centre offset by `v`
+    /// (squares). Each axis counts whole squares out from the origin: an integer offset from a
+    /// square's centre, or a half-integer one from a corner rounded up (the square touching the
+    /// corner is 1 square away).
+    fn metric_ft(&self, v: [f64; 3]) -> u32 {
+        if self.metric == Metric::Euclidean {
+            // `as` saturates for out-of-range floats.
+            return (5.0 * dot(v, v).sqrt()).round() as u32;
+        }
+        let n = |a: f64| (a.abs() - EPS).ceil().max(0.0) as i32;
+        delta_distance_ft(n(v[0]), n(v[1]), n(v[2]), self.metric)
+    }
+
     fn contains(&self, c: [f64; 3]) -> bool {
         let v = [c[0] - self.o[0], c[1] - self.o[1], c[2] - self.o[2]];
+        let within = |r: i32, v: [f64; 3]| u32::try_from(r).is_ok_and(|r| self.metric_ft(v) <= r);
         match self.shape {
-            Shape::Sphere { radius_ft } => {
-                let r = f64::from(radius_ft) / 5.0;
-                dot(v, v) <= r * r + EPS
-            }
+            Shape::Sphere { radius_ft } => within(radius_ft, v),
             Shape::Cylinder {
                 radius_ft,
                 height_ft,
             } => {
-                let r = f64::from(radius_ft) / 5.0;
                 let base = self.o[2] - 0.5;
-                v[0] * v[0] + v[1] * v[1] <= r * r + EPS
+                within(radius_ft, [v[0], v[1], 0.0])
                     && c[2] >= base - EPS
                     && c[2] <= base + f64::from(height_ft) / 5.0 + EPS
             }
@@ -427,6 +462,7 @@ impl BattleMap {
             cube,
             o2,
             origin_cell,
+            metric: area.metric,
         })
     }
 
@@ -578,18 +614,30 @@ mod tests {
     #[test]
     fn twenty_foot_sphere_counts() {
         let m = BattleMap::new(40, 40).unwrap();
-        // From an intersection: 13 squares per quadrant.
-        let a = AreaOfEffect::new(
+        let corner = AreaOfEffect::new(
             Shape::Sphere { radius_ft: 20 },
             AreaOrigin::Corner(p(20, 20)),
         );
-        assert_eq!(m.area_squares(&a).unwrap().len(), 52);
-        // From a square centre: a 9-wide disc of 49 squares.
-        let b = AreaOfEffect::new(
+        let square = AreaOfEffect::new(
             Shape::Sphere { radius_ft: 20 },
             AreaOrigin::Square(p(20, 20)),
         );
-        assert_eq!(m.area_squares(&b).unwrap().len(), 49);
+        let count = |a: AreaOfEffect| m.area_squares(&a).unwrap().len();
+        // 5-5-5 (the default): 4 squares out every way, an 8 × 8 block from an intersection and
+        // a 9 × 9 one from a square.
+        assert_eq!(count(corner), 64);
+        assert_eq!(count(square), 81);
+        // 5-10-5: from a square, max + ⌊min/2⌋ ≤ 4 squares (9 × 9 less 5 per corner).
+        let alt = (-4i32..=4)
+            .flat_map(|dx| (-4i32..=4).map(move |dy| (dx.abs(), dy.abs())))
+            .filter(|&(a, b)| a.max(b) + a.min(b) / 2 <= 4)
+            .count();
+        assert_eq!(alt, 61);
+        assert_eq!(count(square.with_metric(Metric::GridAlt)), alt);
+        // Round (euclidean): 13 squares per quadrant from an intersection, a 9-wide disc of 49
+        // from a square.
+        assert_eq!(count(corner.with_metric(Metric::Euclidean)), 52);
+        assert_eq!(count(square.with_metric(Metric::Euclidean)), 49);
     }
 
     #[test]
@@ -631,7 +679,10 @@ mod tests {
             },
             AreaOrigin::Corner(p(10, 10)),
         );
-        assert_eq!(m.area_squares(&col).unwrap().len(), 12);
+        // 5-5-5: 2 squares out every way from the intersection, a 4 × 4 footprint.
+        assert_eq!(m.area_squares(&col).unwrap().len(), 16);
+        let round = col.with_metric(Metric::Euclidean);
+        assert_eq!(m.area_squares(&round).unwrap().len(), 12);
         assert!(m.area_contains(&col, Position::new_3d(10, 10, 7)).unwrap());
         assert!(!m.area_contains(&col, Position::new_3d(10, 10, 8)).unwrap());
     }
@@ -652,7 +703,8 @@ mod tests {
             got.iter().all(|q| q.x < 10),
             "nothing past the wall: {got:?}"
         );
-        assert_eq!(got.len(), 34);
+        // The 8 × 8 block (x 5–12, y 1–8) west of the wall: 5 columns × 8 rows.
+        assert_eq!(got.len(), 40);
         // Through an open door the blast leaks in a narrow fan only.
         m.set_door(p(10, 10), DoorState::Open).unwrap();
         let at_door = AreaOfEffect::new(
@@ -783,19 +835,27 @@ mod tests {
 
     proptest! {
         #[test]
-        fn square_in_sphere_iff_centre_within_radius(r in 1i32..60, ox in 0i32..=30, oy in 0i32..=30, corner in any::<bool>()) {
+        fn square_in_sphere_iff_within_radius_by_the_metric(r in 1i32..60, ox in 0i32..=30, oy in 0i32..=30, corner in any::<bool>(), metric in prop_oneof![Just(Metric::Grid5e), Just(Metric::GridAlt), Just(Metric::Euclidean)]) {
             let m = BattleMap::new(30, 30).unwrap();
-            let (origin, cx, cy) = if corner {
-                (AreaOrigin::Corner(p(ox, oy)), f64::from(ox), f64::from(oy))
-            } else {
-                let (ox, oy) = (ox.min(29), oy.min(29));
-                (AreaOrigin::Square(p(ox, oy)), f64::from(ox) + 0.5, f64::from(oy) + 0.5)
-            };
-            let got = m.area_squares(&AreaOfEffect::new(Shape::Sphere { radius_ft: r }, origin)).unwrap();
+            let (ox, oy) = if corner { (ox, oy) } else { (ox.min(29), oy.min(29)) };
+            let origin = if corner { AreaOrigin::Corner(p(ox, oy)) } else { AreaOrigin::Square(p(ox, oy)) };
+            let area = AreaOfEffect::new(Shape::Sphere { radius_ft: r }, origin).with_metric(metric);
+            let got = m.area_squares(&area).unwrap();
             for y in 0..30 {
                 for x in 0..30 {
-                    let d = 5.0 * ((f64::from(x) + 0.5 - cx).powi(2) + (f64::from(y) + 0.5 - cy).powi(2)).sqrt();
-                    prop_assert_eq!(got.contains(&p(x, y)), d <= f64::from(r) + 1e-6, "({}, {}) at {} ft", x, y, d);
+                    // Worked independently: from a square, the same `distance_ft` ranges use;
+                    // from a corner, squares counted out from the intersection on each axis
+                    // (round: the straight line to the centre, rounded to the foot).
+                    let d = if !corner {
+                        crate::distance_ft(p(ox, oy), p(x, y), metric)
+                    } else if metric == Metric::Euclidean {
+                        let (dx, dy) = (f64::from(x) + 0.5 - f64::from(ox), f64::from(y) + 0.5 - f64::from(oy));
+                        (5.0 * (dx * dx + dy * dy).sqrt()).round() as u32
+                    } else {
+                        let n = |a: i32, o: i32| if a >= o { a - o + 1 } else { o - a };
+                        crate::delta_distance_ft(n(x, ox), n(y, oy), 0, metric)
+                    };
+                    prop_assert_eq!(got.contains(&p(x, y)), d <= r as u32, "({}, {}) at {} ft", x, y, d);
                 }
             }
         }

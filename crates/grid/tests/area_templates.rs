@@ -3,8 +3,13 @@
 //! `+` marking the grid corner of a corner origin (the square whose top-left corner it is; `*`
 //! when that square is affected too). The rule worked by hand is the module's: a square is
 //! affected when its centre lies in the shape, boundaries included (see `tabletop_grid::area`).
+//! Spheres and cylinders follow the area's distance metric instead, the rule ranges use: 5-5-5
+//! by default (square blocks), round under `Metric::Euclidean` (the earlier round pictures are
+//! kept under that metric).
 
-use tabletop_grid::{AreaOfEffect, AreaOrigin, BattleMap, Compass, Direction, Position, Shape};
+use tabletop_grid::{
+    AreaOfEffect, AreaOrigin, BattleMap, Compass, Direction, Metric, Position, Shape,
+};
 
 /// The affected squares of a picture, row-major (the order `area_squares` lists them in).
 fn picture(rows: &[&str]) -> Vec<(i32, i32)> {
@@ -300,11 +305,32 @@ fn a_five_foot_line_from_a_corner_is_one_square_wide() {
     );
 }
 
-// Spheres and cylinders.
+// Spheres and cylinders. Under 5-5-5 (the default) a square is in when the larger of its
+// per-axis square counts from the origin, × 5 ft, is within the radius; from a corner the
+// square touching the intersection counts 1.
 
 #[test]
 fn sphere_10_at_a_corner() {
-    // Centres at ±½, ±1½ from the corner; in when u² + w² ≤ 4: the 4 × 4 block but its corners.
+    // 5-5-5: 2 squares out each way, the 4 × 4 block.
+    check(
+        &[
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . . . . . .",
+            ". . . # # # # .",
+            ". . . # # # # .",
+            ". . . # # * # .",
+            ". . . # # # # .",
+            ". . . . . . . .",
+        ],
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5)),
+    );
+}
+
+#[test]
+fn round_sphere_10_at_a_corner() {
+    // Euclidean: centres at ±½, ±1½ from the corner; in when u² + w² ≤ 4: the 4 × 4 block but
+    // its corners.
     check(
         &[
             ". . . . . . . .",
@@ -316,13 +342,36 @@ fn sphere_10_at_a_corner() {
             ". . . . # # . .",
             ". . . . . . . .",
         ],
-        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5)),
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5))
+            .with_metric(Metric::Euclidean),
     );
 }
 
 #[test]
-fn sphere_20_at_a_corner_is_52_squares() {
-    // Per quadrant, 16 centres at (½..3½)²; out: (2½,3½), (3½,2½), (3½,3½) → 13 × 4 = 52.
+fn sphere_20_at_a_corner_is_64_squares() {
+    // 5-5-5: 4 squares out each way, the 8 × 8 block.
+    let rows = [
+        ". . . . . . . . . .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". # # # # * # # # .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". # # # # # # # # .",
+        ". . . . . . . . . .",
+    ];
+    assert_eq!(picture(&rows).len(), 64);
+    check(
+        &rows,
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, corner(5, 5)),
+    );
+}
+
+#[test]
+fn round_sphere_20_at_a_corner_is_52_squares() {
+    // Euclidean: per quadrant, 16 centres at (½..3½)²; out: (2½,3½), (3½,2½), (3½,3½) → 13 × 4.
     let rows = [
         ". . . . . . . . . .",
         ". . . # # # # . . .",
@@ -338,13 +387,40 @@ fn sphere_20_at_a_corner_is_52_squares() {
     assert_eq!(picture(&rows).len(), 52);
     check(
         &rows,
-        AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, corner(5, 5)),
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 20 }, corner(5, 5))
+            .with_metric(Metric::Euclidean),
     );
 }
 
 #[test]
 fn sphere_10_on_a_square() {
-    // Integer offsets with a² + b² ≤ 4: 13 squares, the origin's own included.
+    // 5-5-5: every square within 2 squares, the 5 × 5 block, the origin's own included.
+    check(
+        &[
+            ". . . . . . .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". . . . . . .",
+        ],
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, sq(3, 3)),
+    );
+    // 5-10-5: the second diagonal costs 10, so the block's 4 corners (2, 2 → 15 ft) are out.
+    check(
+        &[
+            ". . . . . . .",
+            ". . # # # . .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". # # # # # .",
+            ". . # # # . .",
+            ". . . . . . .",
+        ],
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, sq(3, 3)).with_metric(Metric::GridAlt),
+    );
+    // Euclidean: integer offsets with a² + b² ≤ 4: 13 squares.
     check(
         &[
             ". . . . . . .",
@@ -355,7 +431,7 @@ fn sphere_10_on_a_square() {
             ". . . # . . .",
             ". . . . . . .",
         ],
-        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, sq(3, 3)),
+        AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, sq(3, 3)).with_metric(Metric::Euclidean),
     );
 }
 
@@ -363,16 +439,22 @@ fn sphere_10_on_a_square() {
 fn sphere_and_cylinder_heights() {
     let m = BattleMap::new(10, 10).unwrap();
     let at = |x, y, z| Position::new_3d(x, y, z);
-    // Sphere r 10 ft at corner (5,5) level 0 (origin height ½): square (5,5) at level 1 has its
-    // centre at (½, ½, 1) from it → 1.5 ≤ 4, in; at level 2, (½, ½, 2) → 4.5, out.
+    // 5-5-5 sphere r 10 ft at corner (5,5) level 0: elevation is a third axis counted in levels
+    // from the origin's; (5,5) at level 2 is (1, 1, 2) squares out → 10 ft, in; level 3 out.
     let s = AreaOfEffect::new(Shape::Sphere { radius_ft: 10 }, corner(5, 5));
+    assert!(m.area_contains(&s, at(5, 5, 2)).unwrap());
+    assert!(!m.area_contains(&s, at(5, 5, 3)).unwrap());
+    assert!(m.area_contains(&s, at(6, 6, 2)).unwrap());
+    assert!(!m.area_contains(&s, at(7, 5, 1)).unwrap());
+    // Round: (5,5) at level 1 has its centre at (½, ½, 1) from it → 1.5 ≤ 4, in; at level 2,
+    // (½, ½, 2) → 4.5, out. (6,5) level 1: (1½, ½, 1) → 3.5, in; (6,6) level 1: 5.5, out.
+    let s = s.with_metric(Metric::Euclidean);
     assert!(m.area_contains(&s, at(5, 5, 1)).unwrap());
     assert!(!m.area_contains(&s, at(5, 5, 2)).unwrap());
-    // (6,5) level 1: (1½, ½, 1) → 2.25 + 0.25 + 1 = 3.5, in; (6,6) level 1: 5.5, out.
     assert!(m.area_contains(&s, at(6, 5, 1)).unwrap());
     assert!(!m.area_contains(&s, at(6, 6, 1)).unwrap());
     // Cylinder r 10, h 20 at corner (5,5) level 0: from the floor (0) to 4, any square of the
-    // 12-square footprint whose centre height (z+½) is ≤ 4.
+    // footprint (5-5-5: the 4 × 4 block; round: 12 squares) whose centre height (z+½) is ≤ 4.
     let c = AreaOfEffect::new(
         Shape::Cylinder {
             radius_ft: 10,
@@ -380,9 +462,15 @@ fn sphere_and_cylinder_heights() {
         },
         corner(5, 5),
     );
-    assert_eq!(got(&m, &c).len(), 12);
+    assert_eq!(got(&m, &c).len(), 16);
+    assert_eq!(got(&m, &c.with_metric(Metric::Euclidean)).len(), 12);
     assert!(m.area_contains(&c, at(5, 5, 3)).unwrap());
     assert!(!m.area_contains(&c, at(5, 5, 4)).unwrap());
     assert!(m.area_contains(&c, at(6, 4, 3)).unwrap());
-    assert!(!m.area_contains(&c, at(6, 6, 0)).unwrap());
+    assert!(m.area_contains(&c, at(6, 6, 0)).unwrap());
+    assert!(
+        !m.area_contains(&c.with_metric(Metric::Euclidean), at(6, 6, 0))
+            .unwrap()
+    );
+    assert!(!m.area_contains(&c, at(7, 6, 0)).unwrap());
 }

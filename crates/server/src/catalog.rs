@@ -290,7 +290,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     ),
     (
         "calculate_aoe",
-        &["scratchMap", "atCorner", "heightFt", "widthFt"],
+        &["scratchMap", "atCorner", "heightFt", "widthFt", "metric"],
     ),
     ("manage_effect", &["caster", "endsOn", "turnOf", "source"]),
     (

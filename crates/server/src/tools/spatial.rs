@@ -138,6 +138,9 @@ pub struct AoeArgs {
     pub direction: Option<String>,
     /// Leave the origin creature out.
     pub exclude_caster: Option<bool>,
+    /// Distance rule of spheres and cylinders, as ranges measure: grid_5e (default, the
+    /// campaign's; square templates), grid_alt (5-10-5), euclidean (round templates).
+    pub metric: Option<MetricArg>,
 }
 
 fn run_aoe(call: &mut Call<'_>, a: AoeArgs) -> Result<Reply, EngineError> {
@@ -156,6 +159,7 @@ fn run_aoe(call: &mut Call<'_>, a: AoeArgs) -> Result<Reply, EngineError> {
             direction: a.direction,
             vector: None,
             exclude_caster: a.exclude_caster.unwrap_or(false),
+            metric: a.metric.map(Into::into).unwrap_or_default(),
         },
     )?;
     Ok(Reply::new(out.text(), &out))

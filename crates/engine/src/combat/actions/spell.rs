@@ -4,7 +4,7 @@
 //! the grid (total cover blocks), and areas take their targets from the map (walls block). Then
 //! [`crate::magic::spellcasting::resolve`] applies it.
 
-use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Metric, Position};
+use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Position};
 
 use super::{ActionOutcome, ActionRequest, Turn};
 use crate::engine::Call;
@@ -526,7 +526,7 @@ fn pick_targets(
             };
             e.map.check(to)?;
             if let Some(r) = range {
-                let d = tabletop_grid::distance_ft(me_pos, to, Metric::Grid5e);
+                let d = tabletop_grid::distance_ft(me_pos, to, super::attack::METRIC);
                 if d > r {
                     return Err(EngineError::Rule(format!(
                         "({}, {}) is {d} ft from {}; {} has a range of {}",
@@ -541,10 +541,12 @@ fn pick_targets(
             };
             (AreaOrigin::Square(to), dir, None)
         };
+        // Ranges and templates by one rule: the area measures its radius as the range above.
         let aoe = match direction {
             Some(d) => AreaOfEffect::directed(shape, origin, d),
             None => AreaOfEffect::new(shape, origin),
-        };
+        }
+        .with_metric(super::attack::METRIC);
         let ids = e.map.creatures_in_area(&aoe, exclude)?;
         let ids: Vec<String> = ids
             .into_iter()
@@ -587,13 +589,14 @@ fn pick_targets(
                     e,
                     &caster.id,
                     &c.character_id,
-                    Metric::Grid5e,
+                    super::attack::METRIC,
                 ) {
                     Some(d) => d,
-                    None => {
-                        e.map
-                            .creature_distance_ft(&caster.id, &c.character_id, Metric::Grid5e)?
-                    }
+                    None => e.map.creature_distance_ft(
+                        &caster.id,
+                        &c.character_id,
+                        super::attack::METRIC,
+                    )?,
                 };
                 if d > r.max(5) {
                     return Err(EngineError::Rule(format!(

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 use tabletop_grid::{
-    AreaOfEffect, AreaOrigin, Compass, Cover, CoverOptions, Direction, Position, Shape,
+    AreaOfEffect, AreaOrigin, Compass, Cover, CoverOptions, Direction, Metric, Position, Shape,
     size_squares,
 };
 
@@ -42,6 +42,9 @@ pub struct AoeRequest {
     pub vector: Option<(f64, f64, f64)>,
     /// Leave the origin combatant out of the creatures affected.
     pub exclude_caster: bool,
+    /// The distance rule spheres and cylinders measure their radius by, as every range is
+    /// measured (default 5-5-5, the rule spells and attacks resolve with).
+    pub metric: Metric,
 }
 
 /// A combatant caught in an area.
@@ -157,6 +160,7 @@ pub fn calculate_aoe(call: &Call<'_>, req: &AoeRequest) -> Result<AoeOutcome> {
         } else {
             None
         },
+        metric: req.metric,
     };
     let squares = e.map.area_squares(&area)?;
     let exclude = req.exclude_caster.then(|| origin.id.clone()).flatten();

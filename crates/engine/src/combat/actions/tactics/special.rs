@@ -255,7 +255,8 @@ fn landing(
             let aoe = match direction.filter(|_| shape.needs_direction()) {
                 Some(d) => AreaOfEffect::directed(shape, origin, d),
                 None => AreaOfEffect::new(shape, origin),
-            };
+            }
+            .with_metric(super::METRIC);
             let ids = enc
                 .map
                 .creatures_in_area(&aoe, actor_id)?
