@@ -317,29 +317,7 @@ fn tick(c: &mut Character, rounds: u64) -> Vec<String> {
     ended
 }
 
-/// "1 h 30 min", "6 s", "2 days".
-pub fn span(seconds: u64) -> String {
-    let mut parts = Vec::new();
-    let (d, h, m, s) = (
-        seconds / DAY,
-        seconds % DAY / HOUR,
-        seconds % HOUR / MINUTE,
-        seconds % MINUTE,
-    );
-    if d > 0 {
-        parts.push(format!("{d} day{}", if d == 1 { "" } else { "s" }));
-    }
-    if h > 0 {
-        parts.push(format!("{h} h"));
-    }
-    if m > 0 {
-        parts.push(format!("{m} min"));
-    }
-    if s > 0 || parts.is_empty() {
-        parts.push(format!("{s} s"));
-    }
-    parts.join(" ")
-}
+pub use crate::model::memory::span;
 
 /// A rest moves the clock by its length (short 1 hour, long 8 hours), once for everyone who
 /// rests at that moment: a second character resting right after the first shares the same rest.

@@ -161,7 +161,7 @@ pub fn begin(
         Some(n) => format!(
             "{} concentrates on {spell} (up to {})",
             c.name,
-            crate::clock::span(u64::from(n) * 6)
+            crate::model::memory::span(u64::from(n) * 6)
         ),
         None => format!(
             "{} concentrates on {spell} (no duration known for it: it lasts until dropped or broken)",

@@ -392,3 +392,27 @@ pub fn part_of_day(seconds: u64) -> &'static str {
         _ => "night",
     }
 }
+
+/// "1 h 30 min", "6 s", "2 days".
+pub fn span(seconds: u64) -> String {
+    let mut parts = Vec::new();
+    let (d, h, m, s) = (
+        seconds / DAY,
+        seconds % DAY / HOUR,
+        seconds % HOUR / MINUTE,
+        seconds % MINUTE,
+    );
+    if d > 0 {
+        parts.push(format!("{d} day{}", if d == 1 { "" } else { "s" }));
+    }
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 || parts.is_empty() {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
+}

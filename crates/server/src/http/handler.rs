@@ -137,6 +137,20 @@ impl ServerHandler for TableServer {
         Ok(CallToolResponse::Complete(result))
     }
 
+    /// `logging/setLevel` is accepted from any token and changes nothing shared: the level of
+    /// the log notifications this server sends a client (none: its logs go to stderr), while the
+    /// server's own log level, shared by every campaign it hosts, is set when it starts
+    /// (`RUST_LOG`), never by one table's client.
+    #[allow(deprecated)] // logging: deprecated by SEP-2577, still part of the initialize era
+    async fn set_level(
+        &self,
+        _request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.who(&context)?;
+        Ok(())
+    }
+
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
