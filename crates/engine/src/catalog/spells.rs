@@ -270,6 +270,10 @@ pub struct SpellEntry {
     /// Truesight, in feet.
     #[serde(default)]
     pub truesight_ft: Option<u32>,
+    /// A zone kind placed on the map at a point (`to`) rather than around the caster: the
+    /// ground it changes, when it strikes, how it moves (see `catalog::zones`).
+    #[serde(default)]
+    pub zone: Option<crate::catalog::zones::ZoneSpec>,
 }
 
 /// A costly material the spell consumes.

@@ -18,6 +18,7 @@ pub mod terrain;
 pub mod traits;
 pub mod turn;
 pub mod view;
+pub mod zones;
 
 /// The encounter data lives in the model; re-exported so `combat::Encounter` and
 /// `combat::model::…` keep working.

@@ -255,6 +255,7 @@ fn end_of_turn(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     tick_turn_point(call, enc, id, TurnPoint::End, lines)?;
+    lines.extend(super::zones::at_turn_end(call, enc, id)?);
     crate::combat::actions::tactics::features::rage_lapses(call, enc, id, lines)?;
     if let Some(cb) = enc.combatant_mut(id)
         && cb.surprised
