@@ -73,9 +73,14 @@ fn area_squares(
         }
     };
     let dir = match direction {
-        Some(d) => Some(Direction::Compass(crate::combat::actions::spell::compass(
-            d,
-        )?)),
+        Some(d) => Some(Direction::Compass(
+            d.parse::<tabletop_grid::Compass>().map_err(|_| {
+                EngineError::invalid(
+                    "direction",
+                    format!("'{d}' is not a direction; use n, ne, e, se, s, sw, w, nw"),
+                )
+            })?,
+        )),
         None if directed => {
             return Err(EngineError::invalid(
                 "direction",
@@ -182,20 +187,6 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
     lines
 }
 
-/// Undoes what a zone did to the map (terrain back, fog lifted, wall props gone).
-fn lift_ground(e: &mut Encounter, a: &mut Aura) {
-    let g = std::mem::take(&mut a.ground);
-    for (p, t) in g.terrain {
-        let _ = e.map.set_terrain(p, t);
-    }
-    for p in g.obscured {
-        let _ = e.map.set_obscured(p, false);
-    }
-    for id in g.props {
-        let _ = e.map.remove_prop(&id);
-    }
-}
-
 /// A zone has ended (concentration, duration, removal): its ground is restored and the
 /// creatures it held are released. Says what happened.
 pub fn ended(call: &mut Call<'_>, e: &mut Encounter, a: &Aura) -> Result<Vec<String>> {
@@ -203,7 +194,7 @@ pub fn ended(call: &mut Call<'_>, e: &mut Encounter, a: &Aura) -> Result<Vec<Str
     let mut a = a.clone();
     if !a.ground.is_empty() {
         let n = a.squares.len();
-        lift_ground(e, &mut a);
+        crate::combat::zone_ground::lift(e, &mut a);
         lines.push(format!(
             "the ground under {} ({}) is as it was ({n} square{})",
             a.name,
@@ -343,10 +334,6 @@ pub fn place(
     if let Some(r) = entry.and_then(|m| m.reason.as_deref()) {
         lines.push(format!("left to the DM: {r}"));
     }
-    lines.extend(crate::combat::actions::spell::component_notes(
-        def,
-        !tag.is_empty(),
-    ));
     if slot.spent {
         lines.push(format!(
             "{}{} slot spent; left: {}",
@@ -467,7 +454,7 @@ pub fn move_zone(
         )));
     }
     let (dx, dy) = (to.x - from.x, to.y - from.y);
-    lift_ground(e, &mut a);
+    crate::combat::zone_ground::lift(e, &mut a);
     let moved: Vec<Position> = a
         .squares
         .iter()

@@ -292,7 +292,10 @@ pub fn cast_in_encounter(
     }
     // A zone placed on the map (Moonbeam, Web, Wall of Stone): recorded with its ground.
     if let Some(z) = crate::combat::zones::spec(&def) {
-        return crate::combat::zones::place(call, turn, &mut caster, &def, z, &numbers, &slot, tag);
+        let mut out =
+            crate::combat::zones::place(call, turn, &mut caster, &def, z, &numbers, &slot, tag)?;
+        out.lines.extend(component_notes(&def, !tag.is_empty()));
+        return Ok(out);
     }
     // A concentration spell centred on the caster that deals damage (Spirit Guardians) is an
     // aura: it harms enemies that start their turn in it or enter it, not everyone now.
