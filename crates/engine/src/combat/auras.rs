@@ -231,6 +231,7 @@ pub fn apply(
         }
         if let Some(c) = a.condition
             && !saved
+            && !held
             && !t.dead
             && !t.effective().condition_immunities.contains_key(&c)
         {

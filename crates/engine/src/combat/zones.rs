@@ -92,12 +92,35 @@ fn area_squares(
         }
         None => None,
     };
+    // A wall laid as a line starts on the chosen square and runs `size` feet that way, one
+    // square per 5 ft (a line template from a square would leave that square out).
+    if let (Some(Direction::Compass(c)), Some("line")) = (dir, line_shape(def, z)) {
+        let (dx, dy) = c.step();
+        let n = i32::try_from(size / 5).unwrap_or(0).max(1);
+        let mut out = Vec::new();
+        for k in 0..n {
+            let p = to.offset(dx * k, dy * k);
+            if !e.map.contains(p) || e.map.blocks_movement(p) {
+                break;
+            }
+            out.push(p);
+        }
+        return Ok(out);
+    }
     let aoe = match dir {
         Some(d) => AreaOfEffect::directed(shape, AreaOrigin::Square(to), d),
         None => AreaOfEffect::new(shape, AreaOrigin::Square(to)),
     }
     .with_metric(crate::combat::actions::attack::METRIC);
     Ok(e.map.area_squares(&aoe)?)
+}
+
+fn line_shape(def: &SpellDef, z: &ZoneSpec) -> Option<&'static str> {
+    match (&z.shape, def.area) {
+        (Some(s), _) if s == "line" => Some("line"),
+        (None, Some(a)) if a.shape == crate::model::spell::AreaKind::Line => Some("line"),
+        _ => None,
+    }
 }
 
 /// Changes the ground of the zone's squares as its spell says, recording what it replaced;
