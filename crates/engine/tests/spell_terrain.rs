@@ -4,6 +4,8 @@
 //! casters with execute_action; the squares' terrain, line of sight, movement and conditions
 //! checked exactly with seeded dice, and gone when the spell ends.
 
+#![allow(dead_code)]
+
 mod common;
 
 use std::sync::Arc;
@@ -86,6 +88,20 @@ fn monster(m: &str, at: &[(i32, i32)]) -> ParticipantSpec {
         positions: at.iter().map(|&(x, y)| Position::new(x, y)).collect(),
         surprised: false,
         initiative: Some(1),
+    }
+}
+
+fn named(m: &str, name: &str, x: i32, y: i32, init: i32) -> ParticipantSpec {
+    ParticipantSpec {
+        source: ParticipantSource::Monster {
+            monster: m.into(),
+            count: 1,
+            name: Some(name.into()),
+        },
+        side: None,
+        positions: vec![Position::new(x, y)],
+        surprised: false,
+        initiative: Some(init),
     }
 }
 
@@ -213,119 +229,206 @@ fn show_turn(tag: &str, t: &TurnReport) {
 }
 
 #[test]
-fn explore_web() {
+fn web_makes_difficult_terrain_restrains_on_a_failed_save_and_is_gone_with_concentration() {
     let Some(srd) = common::srd("terrain_web") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 7);
-    let wiz = caster(&mut e, "Mira", "wizard", 3, &["Web", "Grease"]);
+    let wiz = caster(&mut e, "Mira", "wizard", 3, &["Web"]);
     let order = fight(
         &mut e,
         vec![
             pc(&wiz, 0, 0, 25),
-            monster("goblin", &[(6, 1), (7, 2), (12, 12)]),
+            named("goblin", "Snik", 6, 1, 10),
+            named("goblin", "Grub", 7, 2, 9),
+            named("goblin", "Zog", 9, 9, 8),
         ],
     );
-    let g1 = id_of(&order, "Goblin 1");
-    let g2 = id_of(&order, "Goblin 2");
-    let g3 = id_of(&order, "Goblin 3");
+    let snik = id_of(&order, "Snik");
+    let grub = id_of(&order, "Grub");
+    let zog = id_of(&order, "Zog");
     let out = cast(&mut e, &wiz, "Web", |r| {
         r.to = Some(Position::new(5, 0));
         r.direction = Some("se".into());
     })
     .unwrap();
-    show("cast", &out);
-    for g in [&g1, &g2] {
-        let s = sheet(&mut e, g);
-        println!("{} restrained {}", s.name, has(&s, Condition::Restrained));
-    }
-    println!(
-        "terrain {:?} {:?} {:?}",
-        terrain(&mut e, 5, 0),
-        terrain(&mut e, 8, 3),
-        terrain(&mut e, 9, 4)
+    assert_eq!(
+        out.headline,
+        "Mira casts Web: a zone (au1) on 16 squares from (5, 0); it strikes a creature that starts its turn in it or enters it for the first time on a turn: restrained while held (dex save DC 13)."
+    );
+    // Creatures inside when it appears save at once.
+    assert_eq!(
+        out.lines[1..6],
+        [
+            "Web (au1) covers 16 squares: difficult terrain",
+            "Snik — Dexterity save (Web): d20 [19] + 2 = 21 vs DC 13 — success",
+            "Snik is unaffected by Web",
+            "Grub — Dexterity save (Web): d20 [20] + 2 = 22 vs DC 13 — success (natural 20)",
+            "Grub is unaffected by Web",
+        ]
+    );
+    // The 20-ft cube southeast of (5, 0): (6..=9, 1..=4).
+    assert_eq!(terrain(&mut e, 6, 1), Terrain::Difficult);
+    assert_eq!(terrain(&mut e, 9, 4), Terrain::Difficult);
+    assert_eq!(terrain(&mut e, 10, 4), Terrain::Open);
+    assert_eq!(terrain(&mut e, 5, 0), Terrain::Open);
+    // Starting a turn in it: another save; a failure holds the goblin.
+    let t = advance(&mut e);
+    assert_eq!(
+        t.start_of_turn,
+        [
+            "Snik — Dexterity save (Web): d20 [20] + 2 = 22 vs DC 13 — success (natural 20)",
+            "Snik is unaffected by Web",
+        ]
     );
     let t = advance(&mut e);
-    show_turn("adv g1", &t);
-    let t = advance(&mut e);
-    show_turn("adv g2", &t);
-    let t = advance(&mut e);
-    show_turn("adv g3", &t);
-    match step(&mut e, &g3, (8, 8)) {
-        Ok(o) => show("g3 move", &o),
-        Err(x) => println!("g3 err {x}"),
-    }
-    match step(&mut e, &g3, (8, 5)) {
-        Ok(o) => show("g3 move2", &o),
-        Err(x) => println!("g3 err {x}"),
-    }
-    let s = sheet(&mut e, &g3);
-    println!("g3 restrained {}", has(&s, Condition::Restrained));
+    assert_eq!(
+        t.start_of_turn,
+        [
+            "Grub — Dexterity save (Web): d20 [4] + 2 = 6 vs DC 13 — fail",
+            "Grub is restrained (Web) while held; breaking free is left to the DM (manage_condition remove)",
+        ]
+    );
+    let g = sheet(&mut e, &grub);
+    assert!(has(&g, Condition::Restrained));
+    assert!(
+        g.conditions
+            .iter()
+            .any(|c| c.condition == Condition::Restrained
+                && c.source == "Web"
+                && c.duration.is_none())
+    );
+    // Walking in: the web square costs double (20 ft to (9, 5), then 10 ft for (9, 4)).
+    advance(&mut e);
+    step(&mut e, &zog, (9, 5)).unwrap();
+    let m = step(&mut e, &zog, (9, 4)).unwrap();
+    assert_eq!(m.details["costFt"], 10, "{}", m.details);
+    assert_eq!(
+        m.lines,
+        [
+            "Zog — Dexterity save (Web): d20 [3] + 2 = 5 vs DC 13 — fail",
+            "Zog is restrained (Web) while held; breaking free is left to the DM (manage_condition remove)",
+        ]
+    );
+    // Concentration ends: the ground is open again at once, and the held goblin is released.
     break_concentration(&mut e, &wiz);
-    println!("terrain after break {:?}", terrain(&mut e, 5, 0));
+    assert_eq!(terrain(&mut e, 9, 4), Terrain::Open);
     let t = advance(&mut e);
-    show_turn("adv wiz", &t);
-    for g in [&g1, &g2, &g3] {
-        let s = sheet(&mut e, g);
-        println!("{} restrained {}", s.name, has(&s, Condition::Restrained));
+    assert_eq!(
+        t.end_of_turn,
+        [
+            "aura Web (au1) ends: Mira's concentration on Web ended",
+            "Grub is no longer restrained (Web ended)",
+            "Zog is no longer restrained (Web ended)",
+        ]
+    );
+    for id in [&snik, &grub, &zog] {
+        assert!(!has(&sheet(&mut e, id), Condition::Restrained));
     }
 }
 
 #[test]
-fn explore_grease_and_spike() {
+fn grease_trips_at_the_end_of_a_turn_entangle_holds_only_as_it_appears_spike_growth_hurts_per_5_ft()
+{
     let Some(srd) = common::srd("terrain_grease") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 7);
     let wiz = caster(&mut e, "Mira", "wizard", 3, &["Grease"]);
-    let druid = caster(&mut e, "Ivy", "druid", 3, &["Spike Growth"]);
+    let druid = caster(&mut e, "Ivy", "druid", 3, &["Entangle", "Spike Growth"]);
     let order = fight(
         &mut e,
         vec![
             pc(&wiz, 0, 0, 25),
             pc(&druid, 0, 1, 24),
-            monster("goblin", &[(5, 5), (15, 15)]),
+            named("goblin", "Snik", 6, 6, 10),
+            named("goblin", "Zog", 15, 15, 9),
         ],
     );
-    let g1 = id_of(&order, "Goblin 1");
-    let g2 = id_of(&order, "Goblin 2");
+    let snik = id_of(&order, "Snik");
+    let zog = id_of(&order, "Zog");
     let out = cast(&mut e, &wiz, "Grease", |r| {
         r.to = Some(Position::new(5, 5));
         r.direction = Some("se".into());
     })
     .unwrap();
-    show("grease", &out);
-    let s = sheet(&mut e, &g1);
-    println!("g1 prone {}", has(&s, Condition::Prone));
+    assert_eq!(
+        out.lines[..3],
+        [
+            "Grease (au1) covers 4 squares: difficult terrain",
+            "Snik — Dexterity save (Grease): d20 [19] + 2 = 21 vs DC 13 — success",
+            "Snik is unaffected by Grease",
+        ]
+    );
+    assert_eq!(terrain(&mut e, 7, 7), Terrain::Difficult);
+    advance(&mut e);
+    let out = cast(&mut e, &druid, "Entangle", |r| {
+        r.to = Some(Position::new(14, 14));
+        r.direction = Some("se".into());
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[1..4],
+        [
+            "Entangle (au2) covers 16 squares: difficult terrain",
+            "Zog — Strength save (Entangle): d20 [20] - 1 = 19 vs DC 13 — success (natural 20)",
+            "Zog is unaffected by Entangle",
+        ]
+    );
+    // Snik ends its turn on the grease: a save, a natural 20.
     let t = advance(&mut e);
-    show_turn("adv druid", &t);
+    assert!(t.start_of_turn.is_empty(), "{:?}", t.start_of_turn);
+    let t = advance(&mut e);
+    assert_eq!(
+        t.end_of_turn,
+        [
+            "Snik — Dexterity save (Grease): d20 [20] + 2 = 22 vs DC 13 — success (natural 20)",
+            "Snik is unaffected by Grease",
+        ]
+    );
+    // Entangle brings no save on later turns.
+    assert!(t.start_of_turn.is_empty(), "{:?}", t.start_of_turn);
+    advance(&mut e);
+    advance(&mut e);
+    // Spike Growth replaces Entangle (one concentration): its ground goes, the spikes come.
     let out = cast(&mut e, &druid, "Spike Growth", |r| {
         r.to = Some(Position::new(15, 10))
     })
     .unwrap();
-    show("spikes", &out);
-    println!("terrain {:?}", terrain(&mut e, 15, 12));
+    assert_eq!(
+        out.lines[..5],
+        [
+            "Ivy's concentration on Entangle ends (a new concentration spell, Spike Growth, ends the old)",
+            "Ivy concentrates on Spike Growth",
+            "aura Entangle (au2) ends: Ivy's concentration on Entangle ended",
+            "the ground under Entangle (au2) is as it was (16 squares)",
+            "Spike Growth (au2) covers 81 squares: difficult terrain",
+        ]
+    );
+    advance(&mut e);
     let t = advance(&mut e);
-    show_turn("adv g1", &t);
-    let t = advance(&mut e);
-    show_turn("adv g2", &t);
-    println!("g2 hp {}", sheet(&mut e, &g2).hp);
-    match step(&mut e, &g2, (15, 13)) {
-        Ok(o) => {
-            show("g2 move", &o);
-            println!("{}", o.details)
-        }
-        Err(x) => println!("g2 err {x}"),
-    }
-    println!("g2 hp {}", sheet(&mut e, &g2).hp);
-    let t = advance(&mut e);
-    show_turn("adv wiz", &t);
+    assert_eq!(
+        t.end_of_turn,
+        [
+            "Snik — Dexterity save (Grease): d20 [4] + 2 = 6 vs DC 13 — fail",
+            "Snik is prone (Grease)",
+        ]
+    );
+    assert!(has(&sheet(&mut e, &snik), Condition::Prone));
+    // Zog walks 10 ft through the spikes (difficult: 20 ft of movement): 2d4 per 5 ft.
+    let m = step(&mut e, &zog, (15, 13)).unwrap();
+    assert_eq!(m.details["costFt"], 20);
+    assert_eq!(
+        m.lines[0],
+        "Spike Growth (10 ft moved inside, 4d4: [3, 1, 3, 3] = 10): Zog takes 10 (10 piercing); 7 → 0 HP; dies"
+    );
+    assert_eq!(sheet(&mut e, &zog).hp, 0);
 }
 
 #[test]
-fn explore_fog_darkness_stinking() {
+fn fog_darkness_stinking_cloud_and_sleet_storm_block_sight_and_strike_as_written() {
     let Some(srd) = common::srd("terrain_fog") else {
         return;
     };
@@ -336,49 +439,80 @@ fn explore_fog_darkness_stinking() {
         "Mira",
         "wizard",
         5,
-        &["Fog Cloud", "Darkness", "Stinking Cloud"],
+        &["Fog Cloud", "Darkness", "Stinking Cloud", "Sleet Storm"],
     );
     let order = fight(
         &mut e,
-        vec![pc(&wiz, 0, 10, 25), monster("goblin", &[(12, 10)])],
+        vec![pc(&wiz, 0, 10, 25), named("goblin", "Snik", 12, 10, 1)],
     );
-    let g = id_of(&order, "Goblin");
-    println!("los {:?}", sight(&mut e, (0, 10), (19, 10)));
-    show(
-        "fog",
-        &cast(&mut e, &wiz, "Fog Cloud", |r| {
-            r.to = Some(Position::new(6, 10))
-        })
-        .unwrap(),
+    let snik = id_of(&order, "Snik");
+    assert_eq!(sight(&mut e, (0, 10), (19, 10)), (true, None));
+    let out = cast(&mut e, &wiz, "Fog Cloud", |r| {
+        r.to = Some(Position::new(6, 10))
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[1],
+        "Fog Cloud (au1) covers 81 squares: heavily obscured (no sight into, out of or through it)"
     );
-    println!("los {:?}", sight(&mut e, (0, 10), (19, 10)));
-    show(
-        "dark",
-        &cast(&mut e, &wiz, "Darkness", |r| {
-            r.to = Some(Position::new(6, 10))
-        })
-        .unwrap(),
+    // 20 ft around (6, 10): the first fogged square on the line is (2, 10).
+    assert_eq!(
+        sight(&mut e, (0, 10), (19, 10)),
+        (false, Some(Position::new(2, 10)))
     );
-    println!(
-        "los after darkness (fog ended) {:?}",
-        sight(&mut e, (0, 10), (19, 10))
+    advance(&mut e);
+    advance(&mut e);
+    // Darkness replaces the fog (one concentration): the fog lifts, the darkness hides.
+    cast(&mut e, &wiz, "Darkness", |r| {
+        r.to = Some(Position::new(6, 2))
+    })
+    .unwrap();
+    assert_eq!(sight(&mut e, (0, 10), (19, 10)), (true, None));
+    assert_eq!(
+        sight(&mut e, (0, 2), (19, 2)),
+        (false, Some(Position::new(3, 2)))
     );
-    show(
-        "stinking",
-        &cast(&mut e, &wiz, "Stinking Cloud", |r| {
-            r.to = Some(Position::new(12, 10))
-        })
-        .unwrap(),
-    );
-    println!("los {:?}", sight(&mut e, (0, 10), (19, 10)));
+    advance(&mut e);
+    advance(&mut e);
+    cast(&mut e, &wiz, "Stinking Cloud", |r| {
+        r.to = Some(Position::new(12, 10))
+    })
+    .unwrap();
+    assert_eq!(sight(&mut e, (0, 2), (19, 2)), (true, None));
+    // A creature starting its turn in the stinking cloud: CON save or incapacitated.
     let t = advance(&mut e);
-    show_turn("adv g", &t);
-    let s = sheet(&mut e, &g);
-    println!("g incap {}", has(&s, Condition::Incapacitated));
+    assert_eq!(
+        t.start_of_turn,
+        [
+            "Snik — Constitution save (Stinking Cloud): d20 [5] = 5 vs DC 14 — fail",
+            "Snik is incapacitated (Stinking Cloud)",
+        ]
+    );
+    assert!(has(&sheet(&mut e, &snik), Condition::Incapacitated));
+    advance(&mut e);
+    let out = cast(&mut e, &wiz, "Sleet Storm", |r| {
+        r.to = Some(Position::new(12, 10))
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[4],
+        "Sleet Storm (au1) covers 272 squares: difficult terrain; heavily obscured (no sight into, out of or through it)"
+    );
+    let t = advance(&mut e);
+    assert_eq!(
+        t.start_of_turn,
+        [
+            "Snik — Dexterity save (Sleet Storm): d20 [7] + 2 = 9 vs DC 14 — fail",
+            "Snik is prone (Sleet Storm)",
+        ]
+    );
+    let s = sheet(&mut e, &snik);
+    assert!(has(&s, Condition::Prone) && !has(&s, Condition::Incapacitated));
+    assert_eq!(terrain(&mut e, 12, 12), Terrain::Difficult);
 }
 
 #[test]
-fn explore_walls() {
+fn wall_of_stone_blocks_movement_and_sight_wall_of_force_only_movement_both_gone_when_they_end() {
     let Some(srd) = common::srd("terrain_walls") else {
         return;
     };
@@ -388,46 +522,65 @@ fn explore_walls() {
         &mut e,
         "Mira",
         "wizard",
-        9,
+        11,
         &["Wall of Stone", "Wall of Force"],
     );
     let order = fight(
         &mut e,
-        vec![pc(&wiz, 0, 5, 25), monster("goblin", &[(9, 5)])],
+        vec![pc(&wiz, 0, 5, 25), named("goblin", "Snik", 9, 5, 1)],
     );
-    let g = id_of(&order, "Goblin");
+    let snik = id_of(&order, "Snik");
     let out = cast(&mut e, &wiz, "Wall of Stone", |r| {
         r.to = Some(Position::new(5, 0));
         r.direction = Some("s".into());
     })
     .unwrap();
-    show("stone", &out);
-    println!(
-        "terrain {:?} {:?}",
-        terrain(&mut e, 5, 5),
-        terrain(&mut e, 5, 19)
+    assert_eq!(
+        out.headline,
+        "Mira casts Wall of Stone: a zone (au1) on 20 squares from (5, 0)."
     );
-    println!("los {:?}", sight(&mut e, (0, 5), (9, 5)));
-    let t = advance(&mut e);
-    show_turn("adv g", &t);
-    match step(&mut e, &g, (3, 5)) {
-        Ok(o) => show("g move", &o),
-        Err(x) => println!("g err {x}"),
+    assert_eq!(
+        out.lines[1],
+        "Wall of Stone (au1) covers 20 squares: a wall blocking movement and sight"
+    );
+    for y in [0, 5, 19] {
+        assert_eq!(terrain(&mut e, 5, y), Terrain::Wall);
     }
-    let t = advance(&mut e);
-    show_turn("adv wiz", &t);
+    assert_eq!(
+        sight(&mut e, (0, 5), (9, 5)),
+        (false, Some(Position::new(5, 5)))
+    );
+    advance(&mut e);
+    let err = step(&mut e, &snik, (3, 5)).unwrap_err().to_string();
+    assert!(
+        err.starts_with("no path for Snik from (9, 5) to (3, 5)"),
+        "{err}"
+    );
+    advance(&mut e);
+    // Wall of Force replaces it: stone gone, an invisible wall at x = 7.
     let out = cast(&mut e, &wiz, "Wall of Force", |r| {
         r.to = Some(Position::new(7, 0));
         r.direction = Some("s".into());
     })
     .unwrap();
-    show("force", &out);
-    println!("terrain after stone ended {:?}", terrain(&mut e, 5, 5));
-    println!("los {:?}", sight(&mut e, (0, 5), (9, 5)));
-    let t = advance(&mut e);
-    show_turn("adv g", &t);
-    match step(&mut e, &g, (3, 5)) {
-        Ok(o) => show("g move", &o),
-        Err(x) => println!("g err {x}"),
-    }
+    assert_eq!(
+        out.lines[2..5],
+        [
+            "aura Wall of Stone (au1) ends: Mira's concentration on Wall of Stone ended",
+            "the ground under Wall of Stone (au1) is as it was (20 squares)",
+            "Wall of Force (au1) covers 20 squares: an invisible wall blocking movement, not sight",
+        ]
+    );
+    assert_eq!(terrain(&mut e, 5, 5), Terrain::Open);
+    assert_eq!(sight(&mut e, (0, 5), (9, 5)), (true, None));
+    advance(&mut e);
+    let err = step(&mut e, &snik, (3, 5)).unwrap_err().to_string();
+    assert!(
+        err.starts_with("no path for Snik from (9, 5) to (3, 5)"),
+        "{err}"
+    );
+    // Concentration ends: the way is open.
+    break_concentration(&mut e, &wiz);
+    step(&mut e, &snik, (6, 5)).unwrap();
+    assert_eq!(encounter(&mut e).map.props().count(), 0);
 }
