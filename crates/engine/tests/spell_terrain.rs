@@ -584,3 +584,121 @@ fn wall_of_stone_blocks_movement_and_sight_wall_of_force_only_movement_both_gone
     step(&mut e, &snik, (6, 5)).unwrap();
     assert_eq!(encounter(&mut e).map.props().count(), 0);
 }
+
+#[test]
+fn forcecage_bars_a_creature_in_passwall_opens_a_wall_earthquake_shakes_the_ground() {
+    let Some(srd) = common::srd("terrain_cage") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    let wiz = caster(&mut e, "Mira", "wizard", 13, &["Forcecage", "Passwall"]);
+    let cleric = caster(&mut e, "Bran", "cleric", 15, &["Earthquake"]);
+    let out = e
+        .write("create_encounter", &serde_json::json!({}), |call| {
+            create_encounter(
+                call,
+                CreateEncounter {
+                    participants: vec![
+                        pc(&wiz, 0, 5, 25),
+                        pc(&cleric, 0, 15, 24),
+                        named("ogre", "Ogre", 6, 6, 1),
+                    ],
+                    terrain: tabletop_engine::combat::create::TerrainSpec {
+                        walls: (0..20).map(|y| Position::new(3, y)).collect(),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    let ogre = out
+        .encounter
+        .order
+        .iter()
+        .find(|c| c.name == "Ogre")
+        .unwrap()
+        .character_id
+        .clone();
+    // A 20-ft cage southeast of (4, 4): bars on the edge of (5..=8, 5..=8), the ogre inside.
+    let out = cast(&mut e, &wiz, "Forcecage", |r| {
+        r.to = Some(Position::new(4, 4));
+        r.direction = Some("se".into());
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Forcecage (au1) covers 12 squares: an invisible wall blocking movement, not sight"
+    );
+    let zone = encounter(&mut e).auras[0].clone();
+    assert_eq!(zone.squares.len(), 12);
+    assert!(
+        zone.squares.contains(&Position::new(5, 5)) && zone.squares.contains(&Position::new(8, 8))
+    );
+    assert!(!zone.squares.contains(&Position::new(6, 6)));
+    assert_eq!(encounter(&mut e).map.props().count(), 12);
+    advance(&mut e);
+    advance(&mut e);
+    let err = step(&mut e, &ogre, (10, 6)).unwrap_err().to_string();
+    assert!(
+        err.starts_with("no path for Ogre from (6, 6) to (10, 6)"),
+        "{err}"
+    );
+    advance(&mut e);
+    // Passwall through the wall at x = 3: a 20-ft passage eastward from (3, 2).
+    let out = cast(&mut e, &wiz, "Passwall", |r| {
+        r.to = Some(Position::new(3, 2));
+        r.direction = Some("e".into());
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Passwall (au2) covers 4 squares: a passage: its walls are open floor while it lasts"
+    );
+    assert_eq!(terrain(&mut e, 3, 2), Terrain::Open);
+    assert_eq!(terrain(&mut e, 3, 3), Terrain::Wall);
+    // The DM ends the cage by hand: its bars go.
+    let removed = e
+        .write("manage_aura", &serde_json::json!({}), |call| {
+            tabletop_engine::combat::auras::manage_aura(
+                call,
+                None,
+                tabletop_engine::combat::auras::AuraOp::Remove {
+                    aura: Some("Forcecage".into()),
+                    bearer: Who::default(),
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        removed.lines,
+        [
+            "aura Forcecage (au1) removed",
+            "the ground under Forcecage (au1) is as it was (12 squares)",
+        ]
+    );
+    assert_eq!(encounter(&mut e).map.props().count(), 0);
+    advance(&mut e);
+    // Earthquake: the ground shakes (difficult terrain) and the ogre saves or falls prone.
+    let out = cast(&mut e, &cleric, "Earthquake", |r| {
+        r.to = Some(Position::new(10, 10))
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[2..4],
+        [
+            "Ogre — Dexterity save (Earthquake): d20 [7] - 1 = 6 vs DC 16 — fail",
+            "Ogre is prone (Earthquake)",
+        ]
+    );
+    assert_eq!(terrain(&mut e, 10, 10), Terrain::Difficult);
+    let s = sheet(&mut e, &ogre);
+    let prone = s
+        .conditions
+        .iter()
+        .find(|c| c.condition == Condition::Prone)
+        .unwrap();
+    // Prone lasts until the ogre stands up.
+    assert!(prone.duration.is_none());
+}

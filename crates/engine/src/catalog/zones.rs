@@ -60,6 +60,12 @@ pub struct ZoneSpec {
     /// A wall on its squares.
     #[serde(default)]
     pub wall: Option<WallKind>,
+    /// Only the edge of the area: a cage's bars around its inside (Forcecage).
+    #[serde(default)]
+    pub ring: bool,
+    /// Walls and obstacles on its squares are open floor while it lasts (Passwall).
+    #[serde(default)]
+    pub opens: bool,
     /// The condition it imposes lasts until the creature leaves or the zone ends, not one
     /// round (restrained by Web, Entangle, Black Tentacles); a creature it holds takes the
     /// damage again at the start of its turns without a new save.

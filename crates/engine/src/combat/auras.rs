@@ -240,7 +240,9 @@ pub fn apply(
                 condition: c,
                 level: None,
                 source: a.name.clone(),
-                duration: (!a.holds).then_some(Duration::Rounds { remaining: 1 }),
+                // Prone lasts until the creature stands up; a held condition while held.
+                duration: (!a.holds && c != Condition::Prone)
+                    .then_some(Duration::Rounds { remaining: 1 }),
             });
             lines.push(if a.holds {
                 format!(

@@ -100,7 +100,7 @@ fn area_squares(
         let mut out = Vec::new();
         for k in 0..n {
             let p = to.offset(dx * k, dy * k);
-            if !e.map.contains(p) || e.map.blocks_movement(p) {
+            if !e.map.contains(p) || (e.map.blocks_movement(p) && !z.opens) {
                 break;
             }
             out.push(p);
@@ -113,6 +113,18 @@ fn area_squares(
     }
     .with_metric(crate::combat::actions::attack::METRIC);
     Ok(e.map.area_squares(&aoe)?)
+}
+
+/// The squares of `area` with a side on a square outside it.
+fn edge(area: &[Position]) -> Vec<Position> {
+    area.iter()
+        .copied()
+        .filter(|p| {
+            [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|&(dx, dy)| !on(area, p.offset(dx, dy)))
+        })
+        .collect()
 }
 
 fn line_shape(def: &SpellDef, z: &ZoneSpec) -> Option<&'static str> {
@@ -136,6 +148,12 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
         if z.difficult
             && before == Terrain::Open
             && e.map.set_terrain(p, Terrain::Difficult).is_ok()
+        {
+            g.terrain.push((p, before.clone()));
+        }
+        if z.opens
+            && matches!(before, Terrain::Wall | Terrain::Obstacle)
+            && e.map.set_terrain(p, Terrain::Open).is_ok()
         {
             g.terrain.push((p, before.clone()));
         }
@@ -181,6 +199,9 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
     }
     if !g.obscured.is_empty() {
         what.push("heavily obscured (no sight into, out of or through it)");
+    }
+    if z.opens && !g.terrain.is_empty() {
+        what.push("a passage: its walls are open floor while it lasts");
     }
     match z.wall {
         Some(WallKind::Opaque) => what.push("a wall blocking movement and sight"),
@@ -282,7 +303,10 @@ pub fn place(
             )));
         }
     }
-    let squares = area_squares(&turn.encounter, def, z, to, req.direction.as_deref())?;
+    let mut squares = area_squares(&turn.encounter, def, z, to, req.direction.as_deref())?;
+    if z.ring {
+        squares = edge(&squares);
+    }
     let entry = def.mechanics();
     let mut lines = Vec::new();
     // A new casting replaces the caster's old zone of the same spell.
