@@ -87,9 +87,30 @@ pub struct ZoneSpec {
 }
 
 impl ZoneSpec {
-    /// Whether the zone strikes creatures at all (damage, a condition or damage per step) —
-    /// rather than only changing the ground — given the spell's damage and condition.
-    pub fn strikes(&self, damage: bool, condition: bool) -> bool {
-        damage || condition || self.per_5ft.is_some()
+    /// The problems of one spell's zone table: an area shape the grid knows with its size,
+    /// dice that parse, a move of at least 5 ft.
+    pub fn check(&self, index: &str) -> Vec<String> {
+        let mut bad = Vec::new();
+        match (&self.shape, self.size_ft) {
+            (Some(s), Some(n)) => {
+                if !["sphere", "cylinder", "cube", "cone", "line"].contains(&s.as_str()) {
+                    bad.push(format!("{index}: zone shape '{s}' is not an area shape"));
+                }
+                if n < 5 {
+                    bad.push(format!("{index}: zone size_ft {n} is under 5 ft"));
+                }
+            }
+            (None, None) => {}
+            _ => bad.push(format!("{index}: zone shape and size_ft go together")),
+        }
+        if let Some(d) = &self.per_5ft
+            && tabletop_rules::dice::parse(d).is_err()
+        {
+            bad.push(format!("{index}: zone per_5ft '{d}' is not dice"));
+        }
+        if self.moves_ft.is_some_and(|m| m < 5) {
+            bad.push(format!("{index}: zone moves_ft under 5 ft"));
+        }
+        bad
     }
 }
