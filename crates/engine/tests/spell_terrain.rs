@@ -401,7 +401,7 @@ fn grease_trips_at_the_end_of_a_turn_entangle_holds_only_as_it_appears_spike_gro
         out.lines[..5],
         [
             "Ivy's concentration on Entangle ends (a new concentration spell, Spike Growth, ends the old)",
-            "Ivy concentrates on Spike Growth",
+            "Ivy concentrates on Spike Growth (up to 10 min)",
             "aura Entangle (au2) ends: Ivy's concentration on Entangle ended",
             "the ground under Entangle (au2) is as it was (16 squares)",
             "Spike Growth (au2) covers 81 squares: difficult terrain",

@@ -257,7 +257,7 @@ fn moonbeam_strikes_at_turn_start_and_on_entering_moves_without_a_slot_and_ends_
         out.headline,
         "Ivy casts Moonbeam: a zone (au1) on 6 squares from (6, 0); it strikes a creature that starts its turn in it or enters it for the first time on a turn: 2d10 radiant (con save DC 13 for half)."
     );
-    assert_eq!(out.lines[0], "Ivy concentrates on Moonbeam");
+    assert_eq!(out.lines[0], "Ivy concentrates on Moonbeam (up to 1 min)");
     // The beam appearing on the ogre is not the ogre entering it: no damage yet.
     assert_eq!(sheet(&mut e, &brute).hp, 59);
     assert_eq!(
