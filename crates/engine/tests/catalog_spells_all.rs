@@ -647,10 +647,14 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::HpThreshold => after.dead || new_condition,
             // Outside an encounter a zone has no one to strike: concentration begins and the
             // answer says the aura is made when it is cast in a fight.
+            // A zone placed on the map (Moonbeam, Web) likewise; one without concentration
+            // (Grease) begins none.
             SpellKind::Zone => {
-                caster_after.concentration.as_deref() == Some(def.name.as_str())
+                (caster_after.concentration.as_deref() == Some(def.name.as_str())
+                    || (!def.concentration && caster_after.concentration.is_none()))
                     && caster_before.concentration.is_none()
-                    && out.headline.contains("aura is made only in an encounter")
+                    && (out.headline.contains("aura is made only in an encounter")
+                        || out.headline.contains("zone is made only in an encounter"))
             }
             // A reaction: the answer says which spells fail and rolls the check for higher.
             SpellKind::Counterspell => tr["phrase"]

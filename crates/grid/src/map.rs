@@ -28,6 +28,7 @@ struct Cell {
     terrain: Terrain,
     elevation_ft: i32,
     light: Option<Light>,
+    obscured: bool,
 }
 
 /// The battle map: `width × height` squares (1–200 each) of terrain, with doors, props and
@@ -143,6 +144,20 @@ impl BattleMap {
     /// Whether the square blocks line of sight (wall, obstacle, shut door, sight-blocking prop).
     pub fn blocks_sight(&self, pos: Position) -> bool {
         self.flags(pos.x, pos.y) & F_BLOCK_SIGHT != 0
+    }
+
+    /// Whether the square is heavily obscured (fog, sleet, magical darkness): sight does not
+    /// pass into, out of or through it. Off-map squares are not.
+    pub fn obscured(&self, pos: Position) -> bool {
+        self.in_bounds(pos.x, pos.y) && self.cells[self.idx(pos.x, pos.y)].obscured
+    }
+
+    /// Makes one square heavily obscured, or clear again.
+    pub fn set_obscured(&mut self, pos: Position, obscured: bool) -> Result<()> {
+        self.check(pos)?;
+        let i = self.idx(pos.x, pos.y);
+        self.cells[i].obscured = obscured;
+        Ok(())
     }
 
     /// Terrain of a square.
@@ -740,6 +755,9 @@ struct SquareData {
     elevation_ft: i32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     light: Option<Light>,
+    /// Heavily obscured (fog, magical darkness, sleet): nothing sees into, out of or through it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    obscured: bool,
 }
 
 fn is_open(t: &Terrain) -> bool {
@@ -791,6 +809,7 @@ impl From<BattleMap> for MapData {
                         terrain: c.terrain.clone(),
                         elevation_ft: c.elevation_ft,
                         light: c.light,
+                        obscured: c.obscured,
                     });
                 }
             }
@@ -825,6 +844,7 @@ impl TryFrom<MapData> for BattleMap {
             m.set_terrain(p, s.terrain)?;
             m.set_elevation_ft(p, s.elevation_ft)?;
             m.set_light(p, s.light)?;
+            m.set_obscured(p, s.obscured)?;
         }
         for door in d.doors {
             m.set_door(door.position, door.state)?;

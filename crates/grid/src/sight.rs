@@ -178,6 +178,30 @@ impl BattleMap {
         hit
     }
 
+    /// First heavily obscured square on the line from `a` to `b`, the endpoints included (a
+    /// creature inside fog neither sees out nor is seen); `None` when the line is clear of it.
+    pub(crate) fn obscured_block(&self, a: Position, b: Position) -> Option<Position> {
+        if self.obscured(a) {
+            return Some(a);
+        }
+        let mut hit = None;
+        trace(centre2(a), centre2(b), |t| {
+            let cells: &[(i32, i32)] = match &t {
+                Touch::Cell(x, y) => &[(*x, *y)],
+                Touch::Between(p, q) => &[*p, *q],
+            };
+            // Between two squares the line is hidden only when both sides are.
+            if cells
+                .iter()
+                .all(|&(x, y)| self.obscured(Position::new(x, y)))
+            {
+                hit = Some(Position::new(cells[0].0, cells[0].1));
+            }
+            hit.is_some()
+        });
+        hit.or_else(|| self.obscured(b).then_some(b))
+    }
+
     /// Line of sight between two squares (centre to centre). See the module docs for the
     /// corner tie-break.
     pub fn line_of_sight(
@@ -200,7 +224,9 @@ impl BattleMap {
         to: Position,
         occ: Option<&HashSet<(i32, i32)>>,
     ) -> LineOfSight {
-        let blocked_at = self.sight_block(from, to, occ);
+        let blocked_at = self
+            .sight_block(from, to, occ)
+            .or_else(|| self.obscured_block(from, to));
         let mut squares = Vec::new();
         trace(centre2(from), centre2(to), |t| {
             match t {
@@ -309,13 +335,18 @@ impl BattleMap {
         s: &Senses,
         occ: Option<&HashSet<(i32, i32)>>,
     ) -> VisibilityReport {
-        let blocked_at = self.sight_block(from, to, occ);
-        let los = blocked_at.is_none();
+        let walled = self.sight_block(from, to, occ);
+        let fog = walled
+            .is_none()
+            .then(|| self.obscured_block(from, to))
+            .flatten();
+        let blocked_at = walled.or(fog);
+        let los = walled.is_none();
         let light = self.light_at(to);
         let in_range = |r: u32| r > 0 && d <= r;
         let (mut vis, mut sense) = if !los {
             (Visibility::Blocked, None)
-        } else if s.blinded {
+        } else if s.blinded || fog.is_some() {
             (Visibility::HeavilyObscured, None)
         } else if in_range(s.truesight_ft) {
             (Visibility::Clear, Some(Sense::Truesight))

@@ -41,6 +41,7 @@ pub mod items;
 pub mod monster_abilities;
 pub mod monsters;
 pub mod spells;
+pub mod zones;
 
 /// When a resource comes back.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -270,6 +270,10 @@ pub struct SpellEntry {
     /// Truesight, in feet.
     #[serde(default)]
     pub truesight_ft: Option<u32>,
+    /// A zone kind placed on the map at a point (`to`) rather than around the caster: the
+    /// ground it changes, when it strikes, how it moves (see `catalog::zones`).
+    #[serde(default)]
+    pub zone: Option<crate::catalog::zones::ZoneSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -449,6 +453,7 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         }
         SpellKind::AcFormula => need(e.ac_base.is_some(), "ac_base", &mut bad),
         SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
+        SpellKind::Zone => bad.extend(e.zone.iter().flat_map(|z| z.check(index))),
         _ => {}
     }
     for d in [&e.dice, &e.dice_per_slot, &e.temp_hp, &e.temp_hp_each_turn]

@@ -62,9 +62,10 @@ fn affects(a: &Aura, bearer_side: Side, target_side: Side, is_bearer: bool) -> b
 }
 
 /// Drops auras whose bearer left, died, or no longer concentrates on their spell; says which.
-pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
+pub fn expire(call: &mut Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
     let mut lines = Vec::new();
     let mut kept = Vec::new();
+    let mut gone_auras = Vec::new();
     for a in std::mem::take(&mut e.auras) {
         let gone = match e.combatant(&a.bearer_id) {
             None => Some("its bearer left".to_string()),
@@ -85,11 +86,17 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
             }
         };
         match gone {
-            Some(why) => lines.push(format!("aura {} ({}) ends: {why}", a.name, a.id)),
+            Some(why) => {
+                lines.push(format!("aura {} ({}) ends: {why}", a.name, a.id));
+                gone_auras.push(a);
+            }
             None => kept.push(a),
         }
     }
     e.auras = kept;
+    for a in gone_auras {
+        lines.extend(crate::combat::zones::ended(call, e, &a)?);
+    }
     Ok(lines)
 }
 
@@ -105,7 +112,11 @@ pub fn slowed_costs(
     let Some(me) = e.combatant(mover) else {
         return lines;
     };
-    for a in e.auras.iter().filter(|a| a.halves_speed) {
+    for a in e
+        .auras
+        .iter()
+        .filter(|a| a.halves_speed && a.squares.is_empty())
+    {
         let (Some(b), Some(centre)) = (
             e.combatant(&a.bearer_id),
             e.map.creature(&a.bearer_id).map(|c| c.position),
@@ -133,8 +144,12 @@ pub fn slowed_costs(
     lines
 }
 
-/// Whether `target` stands within `a`'s radius (from the bearer's space to the target's).
+/// Whether `target` stands within `a`'s radius (from the bearer's space to the target's), or
+/// on one of its squares for a zone fixed on the map.
 fn inside(e: &Encounter, a: &Aura, target: &str) -> bool {
+    if !a.squares.is_empty() {
+        return crate::combat::zones::covers(e, a, target);
+    }
     e.map
         .creature_distance_ft(&a.bearer_id, target, Metric::Grid5e)
         .is_ok_and(|d| d <= a.radius_ft)
@@ -157,7 +172,18 @@ pub fn apply(
         return Ok(lines);
     }
     let mut saved = false;
-    if let Some(sv) = a.save {
+    // A creature the zone already holds (restrained by Black Tentacles) takes its damage again
+    // without a new save.
+    let held = a.holds
+        && a.condition.is_some_and(|c| {
+            t.conditions
+                .iter()
+                .any(|x| x.condition == c && x.source == a.name && x.duration.is_none())
+        });
+    if held && a.damage.is_none() {
+        return Ok(Vec::new());
+    }
+    if let Some(sv) = a.save.filter(|_| !held) {
         let out = crate::concentration::roll_save(call, &t, sv.ability, sv.dc, &a.name)?;
         saved = out.success == Some(true);
         lines.push(format!("{} — {}", t.name, out.summary()));
@@ -205,6 +231,7 @@ pub fn apply(
         }
         if let Some(c) = a.condition
             && !saved
+            && !held
             && !t.dead
             && !t.effective().condition_immunities.contains_key(&c)
         {
@@ -213,9 +240,18 @@ pub fn apply(
                 condition: c,
                 level: None,
                 source: a.name.clone(),
-                duration: Some(Duration::Rounds { remaining: 1 }),
+                // Prone lasts until the creature stands up; a held condition while held.
+                duration: (!a.holds && c != Condition::Prone)
+                    .then_some(Duration::Rounds { remaining: 1 }),
             });
-            lines.push(format!("{} is {c} ({})", t.name, a.name));
+            lines.push(if a.holds {
+                format!(
+                    "{} is {c} ({}) while held; breaking free is left to the DM (manage_condition remove)",
+                    t.name, a.name
+                )
+            } else {
+                format!("{} is {c} ({})", t.name, a.name)
+            });
         }
     } else {
         lines.push(format!("{} is unaffected by {}", t.name, a.name));
@@ -236,10 +272,16 @@ pub fn apply(
     Ok(lines)
 }
 
-fn touched_now(e: &Encounter, a: &Aura, id: &str) -> bool {
+/// Whether `a` touched `id` already this turn.
+pub(crate) fn touched_now(e: &Encounter, a: &Aura, id: &str) -> bool {
     a.touched
         .iter()
         .any(|(t, r, tn)| t == id && *r == e.round && *tn == e.turn)
+}
+
+/// Whether aura `index` affects `target_id` and the target is inside it now.
+pub(crate) fn touches(call: &Call<'_>, e: &Encounter, index: usize, target_id: &str) -> bool {
+    candidates(call, e, index, target_id).unwrap_or(false)
 }
 
 fn candidates(call: &Call<'_>, e: &Encounter, index: usize, target_id: &str) -> Result<bool> {
@@ -265,6 +307,7 @@ pub fn at_turn_start(
 ) -> Result<Vec<String>> {
     let mut lines = expire(call, e)?;
     let mut kept = Vec::new();
+    let mut over = Vec::new();
     for mut a in std::mem::take(&mut e.auras) {
         if a.bearer_id == combatant_id
             && let Some(n) = a.rounds_left.as_mut()
@@ -272,14 +315,19 @@ pub fn at_turn_start(
             *n = n.saturating_sub(1);
             if *n == 0 {
                 lines.push(format!("aura {} ({}) ends: duration over", a.name, a.id));
+                over.push(a);
                 continue;
             }
         }
         kept.push(a);
     }
     e.auras = kept;
+    for a in over {
+        lines.extend(crate::combat::zones::ended(call, e, &a)?);
+    }
     for i in 0..e.auras.len() {
-        if candidates(call, e, i, combatant_id)? {
+        let a = &e.auras[i];
+        if a.strikes() && a.trigger.at_start() && candidates(call, e, i, combatant_id)? {
             lines.extend(apply(call, e, i, combatant_id)?);
         }
     }
@@ -291,7 +339,9 @@ pub fn at_turn_start(
 pub fn on_enter(call: &mut Call<'_>, e: &mut Encounter, combatant_id: &str) -> Result<Vec<String>> {
     let mut lines = expire(call, e)?;
     for i in 0..e.auras.len() {
-        let fresh = !touched_now(e, &e.auras[i], combatant_id);
+        let a = &e.auras[i];
+        // Zones fixed on the map strike along the path (`zones::crossed`).
+        let fresh = a.squares.is_empty() && a.strikes() && !touched_now(e, a, combatant_id);
         if fresh && candidates(call, e, i, combatant_id)? {
             lines.extend(apply(call, e, i, combatant_id)?);
         }
@@ -381,6 +431,13 @@ pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aur
         concentration: n.concentration,
         touched: Vec::new(),
         halves_speed: false,
+        squares: Vec::new(),
+        origin: None,
+        trigger: Default::default(),
+        holds: false,
+        per_5ft: None,
+        moves_ft: None,
+        ground: Default::default(),
     };
     lines.push(format!(
         "aura {} ({}) surrounds {} ({} ft)",
@@ -537,6 +594,7 @@ pub fn manage_aura(
                 let i = find_aura(&e, &k)?;
                 let a = e.auras.remove(i);
                 lines.push(format!("aura {} ({}) removed", a.name, a.id));
+                lines.extend(crate::combat::zones::ended(call, &mut e, &a)?);
             } else if !bearer.is_empty() {
                 let id = crate::combat::find_combatant(
                     &e,
@@ -546,9 +604,14 @@ pub fn manage_aura(
                 )?
                 .character_id
                 .clone();
-                let before = e.auras.len();
-                e.auras.retain(|a| a.bearer_id != id);
-                lines.push(format!("{} aura(s) removed", before - e.auras.len()));
+                let (gone, kept): (Vec<Aura>, Vec<Aura>) = std::mem::take(&mut e.auras)
+                    .into_iter()
+                    .partition(|a| a.bearer_id == id);
+                e.auras = kept;
+                lines.push(format!("{} aura(s) removed", gone.len()));
+                for a in &gone {
+                    lines.extend(crate::combat::zones::ended(call, &mut e, a)?);
+                }
             } else {
                 return Err(EngineError::invalid(
                     "auraId",

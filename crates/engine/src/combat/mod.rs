@@ -18,6 +18,8 @@ pub mod terrain;
 pub mod traits;
 pub mod turn;
 pub mod view;
+pub mod zone_ground;
+pub mod zones;
 
 /// The encounter data lives in the model; re-exported so `combat::Encounter` and
 /// `combat::model::…` keep working.
@@ -28,8 +30,15 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::Character;
 
-/// Loads the encounter `id`, or, when `id` is `None`, the one active encounter.
+/// Loads the encounter `id`, or, when `id` is `None`, the one active encounter; zones whose
+/// concentration ended no longer shape its map.
 pub fn load(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
+    let mut e = load_stored(call, id)?;
+    zone_ground::settle(call, &mut e);
+    Ok(e)
+}
+
+fn load_stored(call: &Call<'_>, id: Option<&str>) -> Result<Encounter> {
     let campaign = call.campaign();
     match id.map(str::trim).filter(|s| !s.is_empty()) {
         Some(id) => call
@@ -111,7 +120,11 @@ pub fn load_for(call: &Call<'_>, id: Option<&str>, named: &[&actions::Who]) -> R
         .collect();
     active.retain(|e| !named.is_empty() && named.iter().all(|w| fights_in(e, w)));
     match active.len() {
-        1 => Ok(active.remove(0)),
+        1 => {
+            let mut e = active.remove(0);
+            zone_ground::settle(call, &mut e);
+            Ok(e)
+        }
         0 if !named.is_empty() => {
             let who: Vec<&str> = named
                 .iter()

@@ -269,6 +269,9 @@ fn end_of_turn(
         }
         lines.extend(changes);
     }
+    // Zones that strike a creature ending its turn in them (and zones whose concentration just
+    // ended go).
+    lines.extend(super::zones::at_turn_end(call, enc, id)?);
     crate::combat::actions::tactics::features::rage_lapses(call, enc, id, lines)?;
     if let Some(cb) = enc.combatant_mut(id)
         && cb.surprised

@@ -316,6 +316,20 @@ pub fn resolve(
         report.automation = Some(line);
         return Ok(report);
     }
+    // A zone placed on the map (Moonbeam, Web, Wall of Stone) exists only on an encounter's map.
+    if enc.is_none()
+        && spell
+            .mechanics()
+            .is_some_and(|m| m.kind == crate::catalog::spells::SpellKind::Zone && m.zone.is_some())
+    {
+        let line = format!(
+            "no automation outside an encounter for {}: its zone is made only in an encounter (cast it there with `to`; it changes the map and strikes creatures as its text says)",
+            spell.name
+        );
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(report);
+    }
     let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
     let heal = spell.heal_dice(plan.slot_level, plan.modifier);
     if spell.save.is_some() {

@@ -2,7 +2,76 @@
 //! whom it touches and what holds it up. Applying them on the turn loop is `combat::auras`.
 
 use serde::{Deserialize, Serialize};
+use tabletop_grid::{Position, Terrain};
 use tabletop_rules::{Ability, Condition, DamageType};
+
+/// When a zone acts on a creature.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ZoneTrigger {
+    /// When it starts its turn inside or enters it for the first time on a turn (Spirit
+    /// Guardians, Moonbeam, Cloudkill, Web).
+    #[default]
+    StartOrEnter,
+    /// Only when it starts its turn inside (Stinking Cloud).
+    Start,
+    /// Only when it enters it for the first time on a turn (Guardian of Faith).
+    Enter,
+    /// When it enters the area or ends its turn there (Grease).
+    EnterOrEnd,
+    /// When it ends its turn inside (Wall of Fire).
+    End,
+    /// Only when the zone appears (Entangle): later turns bring no save.
+    Never,
+}
+
+impl ZoneTrigger {
+    fn is_default(&self) -> bool {
+        *self == ZoneTrigger::StartOrEnter
+    }
+
+    /// Whether it acts on a creature starting its turn inside.
+    pub fn at_start(self) -> bool {
+        matches!(self, ZoneTrigger::StartOrEnter | ZoneTrigger::Start)
+    }
+
+    /// Whether it acts on a creature entering it.
+    pub fn on_enter(self) -> bool {
+        matches!(
+            self,
+            ZoneTrigger::StartOrEnter | ZoneTrigger::Enter | ZoneTrigger::EnterOrEnd
+        )
+    }
+
+    /// Whether it acts on a creature ending its turn inside.
+    pub fn at_end(self) -> bool {
+        matches!(self, ZoneTrigger::EnterOrEnd | ZoneTrigger::End)
+    }
+}
+
+/// What a zone fixed on the map did to its squares, undone when it ends or moves.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ZoneGround {
+    /// Squares whose terrain it changed, with what they were before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<(Position, Terrain)>,
+    /// Squares it made heavily obscured (they were clear).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obscured: Vec<Position>,
+    /// Props it placed (a wall that blocks movement but not sight, a sheet that hides).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub props: Vec<String>,
+}
+
+impl ZoneGround {
+    /// Whether it changed nothing.
+    pub fn is_empty(&self) -> bool {
+        self.terrain.is_empty() && self.obscured.is_empty() && self.props.is_empty()
+    }
+}
 
 /// Whom an aura touches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,4 +146,35 @@ pub struct Aura {
     /// ends inside costs double.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub halves_speed: bool,
+    /// A zone fixed on the map: the squares it covers (empty: the aura is centred on its
+    /// bearer and reaches `radius_ft`). Its bearer is then the caster who owns it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub squares: Vec<Position>,
+    /// A fixed zone's point of origin (moving it moves every square by the same step).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Position>,
+    /// When it acts.
+    #[serde(default, skip_serializing_if = "ZoneTrigger::is_default")]
+    pub trigger: ZoneTrigger,
+    /// Its condition lasts while the creature stays held (until the zone ends or the
+    /// creature leaves it), not one round; a held creature takes the damage again without a
+    /// new save.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub holds: bool,
+    /// Damage dice for every 5 ft a creature moves inside (Spike Growth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_5ft: Option<String>,
+    /// How far its caster may move it by casting the spell again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_ft: Option<u32>,
+    /// What it did to the map, undone when it ends.
+    #[serde(default, skip_serializing_if = "ZoneGround::is_empty")]
+    pub ground: ZoneGround,
+}
+
+impl Aura {
+    /// Whether it does anything to a creature (rather than only change the ground).
+    pub fn strikes(&self) -> bool {
+        self.damage.is_some() || self.healing.is_some() || self.condition.is_some()
+    }
 }

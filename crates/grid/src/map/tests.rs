@@ -198,3 +198,26 @@ fn serde_round_trip_is_sparse() {
     let t: Terrain = serde_json::from_str(r#"{"kind":"low_wall"}"#).unwrap();
     assert_eq!(t, Terrain::LOW_WALL);
 }
+
+#[test]
+fn heavily_obscured_squares_block_sight_into_out_of_and_through_them() {
+    use crate::sight::SightOptions;
+    let mut m = BattleMap::new(10, 3).unwrap();
+    let (a, b) = (Position::new(0, 1), Position::new(9, 1));
+    let opts = SightOptions::default();
+    assert!(m.line_of_sight(a, b, &opts).unwrap().clear);
+    m.set_obscured(Position::new(5, 1), true).unwrap();
+    let through = m.line_of_sight(a, b, &opts).unwrap();
+    assert!(!through.clear);
+    assert_eq!(through.blocked_at, Some(Position::new(5, 1)));
+    // Out of it and into it: the fogged endpoint blocks.
+    let out = m.line_of_sight(Position::new(5, 1), b, &opts).unwrap();
+    assert_eq!(out.blocked_at, Some(Position::new(5, 1)));
+    let into = m.line_of_sight(a, Position::new(5, 1), &opts).unwrap();
+    assert_eq!(into.blocked_at, Some(Position::new(5, 1)));
+    // It survives the round trip through the stored form, and clears.
+    let back: BattleMap = serde_json::from_value(serde_json::to_value(&m).unwrap()).unwrap();
+    assert!(back.obscured(Position::new(5, 1)));
+    m.set_obscured(Position::new(5, 1), false).unwrap();
+    assert!(m.line_of_sight(a, b, &opts).unwrap().clear);
+}

@@ -495,6 +495,13 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
                 &mut turn.encounter,
                 &id,
             )?);
+            // Zones fixed on the map strike along the whole path (walls crossed, spikes).
+            lines.extend(crate::combat::zones::crossed(
+                call,
+                &mut turn.encounter,
+                &id,
+                &squares,
+            )?);
         }
     }
     let left = {

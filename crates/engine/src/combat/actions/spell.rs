@@ -36,6 +36,13 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     }
     crate::slots::ensure(call, &mut caster);
     let numbers = spellcasting::caster_numbers(call, &caster)?;
+    // A zone its caster already holds on the map moves instead (Moonbeam), no slot spent.
+    if let Some(z) = crate::combat::zones::spec(&def)
+        && z.moves_ft.is_some()
+        && let Some(i) = crate::combat::zones::active(&turn.encounter, &caster.id, &def)
+    {
+        return crate::combat::zones::move_zone(call, turn, &caster, &def, i);
+    }
     // A persistent spell still active attacks again at its level, no slot and no new casting.
     let again = crate::magic::mechanics::persistent_level(&caster, &def);
     let slot = if let Some(level) = again {
@@ -282,6 +289,13 @@ pub fn cast_in_encounter(
             ActionCost::Action if def.level > 0 => cb.economy.leveled_action_spell = true,
             _ => {}
         }
+    }
+    // A zone placed on the map (Moonbeam, Web, Wall of Stone): recorded with its ground.
+    if let Some(z) = crate::combat::zones::spec(&def) {
+        let mut out =
+            crate::combat::zones::place(call, turn, &mut caster, &def, z, &numbers, &slot, tag)?;
+        out.lines.extend(component_notes(&def, !tag.is_empty()));
+        return Ok(out);
     }
     // A concentration spell centred on the caster that deals damage (Spirit Guardians) is an
     // aura: it harms enemies that start their turn in it or enter it, not everyone now.

@@ -145,6 +145,9 @@ fn blocker(map: &tabletop_grid::BattleMap, p: Position) -> String {
     if let Some(prop) = map.props_at(p).find(|pr| pr.blocks_sight) {
         return format!("the {}", prop.name);
     }
+    if map.obscured(p) && !map.blocks_sight(p) {
+        return "a heavily obscured square (fog, sleet or magical darkness)".into();
+    }
     map.terrain(p)
         .map(|t| t.describe())
         .unwrap_or_else(|_| "the map's edge".into())
