@@ -14,6 +14,8 @@ pub mod end;
 pub mod manage;
 pub mod render;
 pub mod spatial;
+pub mod summons;
+pub mod teleport;
 pub mod terrain;
 pub mod traits;
 pub mod turn;

@@ -290,6 +290,28 @@ pub struct Encounter {
     /// The bodies of the dead, where they fell (see `combat::bodies`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<Body>,
+    /// Creatures a spell called into this fight, gone when the spell ends (see
+    /// `combat::summons`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summoned: Vec<Summoned>,
+}
+
+/// A creature a spell called into the fight (Conjure Animals' wolves, a familiar).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summoned {
+    /// The creature's character id.
+    pub id: String,
+    /// Who called it.
+    pub summoner_id: String,
+    /// The spell.
+    pub spell: String,
+    /// It lasts while the summoner concentrates on the spell.
+    pub concentration: bool,
+    /// The last round it stays (the spell's duration), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_round: Option<u32>,
 }
 
 impl Encounter {

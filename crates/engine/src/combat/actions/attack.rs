@@ -101,6 +101,8 @@ pub fn situation(
         crit_on_hit: Vec::new(),
         refusals: Vec::new(),
     };
+    s.disadvantage
+        .extend(crate::magic::wards::ward_disadvantage(attacker, target));
     match (kind.delivery, kind.range_ft) {
         (Delivery::Melee, _) | (Delivery::Ranged, None) => {
             if distance_ft > kind.reach_ft {

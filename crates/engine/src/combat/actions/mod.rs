@@ -226,6 +226,9 @@ pub struct ActionRequest {
     /// `false` declines Sneak Attack on this attack's hit (it stays unused this turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sneak_attack: Option<bool>,
+    /// A summoning spell's creature, by SRD name ("wolf").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creature: Option<String>,
 }
 
 /// What one action did.
