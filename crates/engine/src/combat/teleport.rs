@@ -103,8 +103,9 @@ pub fn cast(
                 to.x, to.y, caster.name
             )));
         };
+        let _ = why;
         lines.push(format!(
-            "({}, {}) is occupied ({why}): {} fails and the travellers are not moved",
+            "({}, {}) is occupied: {} fails and the travellers are not moved",
             to.x, to.y, def.name
         ));
         let mut hurt = vec![caster.id.clone()];
