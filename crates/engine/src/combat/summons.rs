@@ -153,10 +153,16 @@ fn summon(
     }
     let side = enc.combatant(&caster.id).map_or(Side::Party, |c| c.side);
     let anchor = enc.map.require_creature(&caster.id)?.position;
+    // Free spaces nearest the caster, each taken in turn on a copy of the map (a large
+    // creature fills four squares).
+    let mut probe = enc.map.clone();
     let mut positions = Vec::new();
-    for _ in 0..count {
-        match super::teleport::free_near(&enc.map, anchor, m.size, &positions) {
-            Some(p) => positions.push(p),
+    for i in 0..count {
+        match super::teleport::free_near(&probe, anchor, m.size, &[]) {
+            Some(p) => {
+                probe.place_creature(format!("summon-probe-{i}"), p, m.size)?;
+                positions.push(p);
+            }
             None => break,
         }
     }
