@@ -137,6 +137,6 @@ pub fn ward_disadvantage(attacker: &Character, target: &Character) -> Vec<String
                 .as_ref()
                 .is_some_and(|g| g.ward_types.iter().any(|t| *t == kind))
         })
-        .map(|e| format!("{} wards {} against {kind}s", e.name, target.name))
+        .map(|e| format!("{} wards {} against {kind} creatures", e.name, target.name))
         .collect()
 }

@@ -1,0 +1,130 @@
+//! Wards and raised hit points through the real tools with the SRD configured (skipped without
+//! TABLETOP_SRD_DIR) and seeded dice: Protection from Evil and Good gives disadvantage to an
+//! undead's attacks (not a goblin's); Aid raises the maximum and current hit points by 5 per
+//! slot above 1st; Darkvision appears among the sheet's senses.
+
+mod common;
+mod spell_support;
+
+use spell_support::*;
+use tabletop_engine::combat::actions::{ActionRequest, ActionType};
+
+#[test]
+fn protection_from_evil_and_good_gives_undead_attackers_disadvantage_only() {
+    let Some(srd) = common::srd("protection_evil") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let bran = caster(
+        &mut e,
+        "Bran",
+        "cleric",
+        5,
+        &["Protection from Evil and Good"],
+    );
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&bran, 5, 5, 20),
+            monster("skeleton", 1, &[(6, 5)]),
+            monster("goblin", 1, &[(4, 5)]),
+        ],
+    );
+    let skeleton = id_of(&order, "Skeleton");
+    let goblin = id_of(&order, "Goblin");
+    let out = cast(&mut e, &bran, "Protection from Evil and Good", |r| {
+        r.target = who(&bran)
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Protection from Evil and Good (1st level): Bran gains Protection from Evil and Good (attacks against it by aberration, celestial, elemental, fey, fiend, undead have disadvantage)."
+    );
+    advance(&mut e);
+    let strike = |e: &mut E, who_id: &str, weapon: &str| {
+        act(
+            e,
+            ActionRequest {
+                actor: who(who_id),
+                action_type: Some(ActionType::Attack),
+                target: who(&bran),
+                weapon: Some(weapon.into()),
+                force: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let out = strike(&mut e, &skeleton, "Shortsword");
+    assert_eq!(
+        out.lines[0],
+        "Skeleton attack with Shortsword: d20 [8, ~~17~~] (disadvantage: Protection from Evil and Good wards Bran against undead creatures) + 4 = 12 vs AC 12 — hit"
+    );
+    let out = strike(&mut e, &goblin, "Scimitar");
+    assert_eq!(
+        out.lines[0],
+        "Goblin attack with Scimitar: d20 [11] + 4 = 15 vs AC 12 — hit"
+    );
+}
+
+#[test]
+fn aid_raises_maximum_and_current_hp_by_five_per_slot_above_first() {
+    let Some(srd) = common::srd("aid") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 2);
+    let bran = caster(&mut e, "Bran", "cleric", 5, &["Aid"]);
+    let tor = caster(&mut e, "Tor", "fighter", 5, &[]);
+    let (b0, t0) = (sheet(&mut e, &bran), sheet(&mut e, &tor));
+    let (bmax, tmax) = (b0.effective().max_hp.value, t0.effective().max_hp.value);
+    let out = cast(&mut e, &bran, "Aid", |r| {
+        r.targets = vec![who(&bran), who(&tor)];
+        r.slot_level = Some(3);
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        format!(
+            "Aid (3rd level): Bran gains Aid (+10 max HP, hit point maximum {} (+10), HP {} → {}); Tor gains Aid (+10 max HP, hit point maximum {} (+10), HP {} → {}).",
+            bmax + 10,
+            b0.hp,
+            b0.hp + 10,
+            tmax + 10,
+            t0.hp,
+            t0.hp + 10
+        )
+    );
+    let t1 = sheet(&mut e, &tor);
+    assert_eq!(
+        (t1.hp, t1.effective().max_hp.value),
+        (t0.hp + 10, tmax + 10)
+    );
+    assert_eq!((t0.hp, tmax), (44, 44));
+}
+
+#[test]
+fn darkvision_shows_among_the_sheets_senses() {
+    let Some(srd) = common::srd("darkvision_sheet") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 2);
+    let dara = caster(&mut e, "Dara", "druid", 5, &["Darkvision"]);
+    let get = |e: &mut E| {
+        e.read(|call| {
+            tabletop_engine::sheet::get_character(
+                call,
+                tabletop_engine::character::CharacterRef::new(Some(&dara), None),
+            )
+        })
+        .unwrap()
+    };
+    assert!(get(&mut e).senses.is_empty());
+    cast(&mut e, &dara, "Darkvision", |r| r.target = who(&dara)).unwrap();
+    let s = get(&mut e);
+    assert_eq!(s.senses, vec!["darkvision 60 ft".to_string()]);
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["senses"], serde_json::json!(["darkvision 60 ft"]));
+}
