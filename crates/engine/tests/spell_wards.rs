@@ -1,7 +1,9 @@
 //! Wards and raised hit points through the real tools with the SRD configured (skipped without
 //! TABLETOP_SRD_DIR) and seeded dice: Protection from Evil and Good gives disadvantage to an
 //! undead's attacks (not a goblin's); Aid raises the maximum and current hit points by 5 per
-//! slot above 1st; Darkvision appears among the sheet's senses.
+//! slot above 1st; Darkvision appears among the sheet's senses; Sanctuary makes an attacker save
+//! or lose the attack, and ends when the warded creature attacks; See Invisibility cancels an
+//! invisible target's disadvantage.
 
 mod common;
 mod spell_support;
@@ -127,4 +129,117 @@ fn darkvision_shows_among_the_sheets_senses() {
     assert_eq!(s.senses, vec!["darkvision 60 ft".to_string()]);
     let json = serde_json::to_value(&s).unwrap();
     assert_eq!(json["senses"], serde_json::json!(["darkvision 60 ft"]));
+}
+
+#[test]
+fn sanctuary_makes_an_attacker_save_or_lose_the_attack_and_ends_when_the_ward_attacks() {
+    let Some(srd) = common::srd("sanctuary") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let bran = caster(&mut e, "Bran", "cleric", 5, &["Sanctuary"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 5, 5, 20), monster("goblin", 2, &[(6, 5), (4, 5)])],
+    );
+    let g1 = id_of(&order, "Goblin 1");
+    let out = cast(&mut e, &bran, "Sanctuary", |r| {
+        r.target = who(&bran);
+        r.action_cost = Some(tabletop_engine::model::encounter::ActionCost::BonusAction);
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Sanctuary (1st level): Bran gains Sanctuary (a creature attacking it first makes a DC 14 WIS save or must choose a new target)."
+    );
+    advance(&mut e);
+    let hp = sheet(&mut e, &bran).hp;
+    let out = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&g1),
+            action_type: Some(ActionType::Attack),
+            target: who(&bran),
+            weapon: Some("Scimitar".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Goblin 1 fails its save against Sanctuary on Bran: it must choose a new target, and this attack is lost."
+    );
+    assert_eq!(
+        out.lines,
+        ["Goblin 1 WIS save vs Sanctuary on Bran: d20 [8] - 1 = 7 vs DC 14 — fail"]
+    );
+    assert_eq!(sheet(&mut e, &bran).hp, hp);
+    // Bran attacks on its next turn: the ward ends.
+    advance(&mut e);
+    advance(&mut e);
+    let out = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&bran),
+            action_type: Some(ActionType::Attack),
+            target: who(&g1),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(out.lines[1], "Bran attacks: its Sanctuary ends");
+    assert!(sheet(&mut e, &bran).effects.is_empty());
+}
+
+#[test]
+fn see_invisibility_cancels_an_invisible_targets_disadvantage() {
+    let Some(srd) = common::srd("see_invisibility") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 6);
+    let aria = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        5,
+        &["Fire Bolt", "See Invisibility"],
+    );
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 0, 0, 20), monster("ogre", 1, &[(6, 0)])],
+    );
+    let goblin = id_of(&order, "Ogre");
+    let mut g = sheet(&mut e, &goblin);
+    g.conditions
+        .push(tabletop_engine::character::ConditionEntry {
+            condition: tabletop_rules::Condition::Invisible,
+            level: None,
+            source: "Invisibility".into(),
+            duration: None,
+        });
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &g)
+    })
+    .unwrap();
+    let out = cast(&mut e, &aria, "Fire Bolt", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Aria — Fire Bolt spell attack vs Ogre: d20 [10, ~~15~~] (disadvantage: target invisible) + 6 = 16 vs AC 11 — hit"
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &aria, "See Invisibility", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "See Invisibility (2nd level): Aria gains See Invisibility (sees invisible creatures)."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &aria, "Fire Bolt", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Aria — Fire Bolt spell attack vs Ogre: d20 [15] + 6 = 21 vs AC 11 — hit"
+    );
 }

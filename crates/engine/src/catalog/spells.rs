@@ -306,6 +306,9 @@ pub struct SpellEntry {
     /// DC; on a failure it must pick another target (Sanctuary).
     #[serde(default)]
     pub sanctuary: bool,
+    /// An effect lets the bearer see invisible creatures (See Invisibility).
+    #[serde(default)]
+    pub see_invisible: bool,
 }
 
 /// A costly material the spell consumes.
@@ -355,6 +358,7 @@ impl SpellEntry {
             || self.max_hp_bonus.is_some()
             || !self.ward_types.is_empty()
             || self.sanctuary
+            || self.see_invisible
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster

@@ -27,6 +27,7 @@ pub fn movement_and_wards(e: &SpellEntry, plan: &CastPlan, g: &mut SpellGrant) {
     if e.sanctuary {
         g.sanctuary_dc = Some(plan.save_dc);
     }
+    g.see_invisible = e.see_invisible;
 }
 
 /// How much an effect raises the hit point maximum at the plan's slot (Aid: 5, +5 per slot
@@ -67,6 +68,15 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
     }
     if e.dash_bonus_action {
         what.push("may Dash as a bonus action".into());
+    }
+    if e.sanctuary {
+        what.push(format!(
+            "a creature attacking it first makes a DC {} WIS save or must choose a new target",
+            plan.save_dc
+        ));
+    }
+    if e.see_invisible {
+        what.push("sees invisible creatures".into());
     }
     if !e.ward_types.is_empty() {
         what.push(format!(
@@ -120,6 +130,29 @@ pub fn dash_as_bonus(c: &Character) -> Option<String> {
     c.effects
         .iter()
         .find(|e| e.grant.as_ref().is_some_and(|g| g.dash_bonus_action))
+        .map(|e| e.name.clone())
+}
+
+/// What spells change in an attack's situation: disadvantage from the target's wards by
+/// creature type; an attacker that sees invisible creatures (See Invisibility, True Seeing)
+/// loses the invisible target's disadvantage.
+pub fn adjust_situation(attacker: &Character, target: &Character, dis: &mut Vec<String>) {
+    dis.extend(ward_disadvantage(attacker, target));
+    if sees_invisible(attacker).is_some() {
+        dis.retain(|d| d != "target invisible");
+    }
+}
+
+/// The effect that lets `c` see invisible creatures (See Invisibility, or truesight from True
+/// Seeing), if any.
+pub fn sees_invisible(c: &Character) -> Option<String> {
+    c.effects
+        .iter()
+        .find(|e| {
+            e.grant
+                .as_ref()
+                .is_some_and(|g| g.see_invisible || g.truesight_ft.is_some())
+        })
         .map(|e| e.name.clone())
 }
 

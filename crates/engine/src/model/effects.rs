@@ -190,6 +190,9 @@ pub struct SpellGrant {
     /// must choose a new target (Sanctuary).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sanctuary_dc: Option<i32>,
+    /// Sees invisible creatures (See Invisibility).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub see_invisible: bool,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

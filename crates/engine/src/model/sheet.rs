@@ -148,6 +148,10 @@ impl Sheet {
         .into_iter()
         .filter(|(_, ft)| *ft > 0)
         .map(|(n, ft)| format!("{n} {ft} ft"))
+        .chain(
+            crate::magic::wards::sees_invisible(&character)
+                .map(|e| format!("sees invisible creatures ({e})")),
+        )
         .collect();
         Self {
             character,

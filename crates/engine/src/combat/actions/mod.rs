@@ -13,6 +13,7 @@ mod forced;
 pub mod movement;
 pub mod profile;
 pub mod riders;
+pub mod sanctuary;
 pub mod spell;
 pub mod tactics;
 
