@@ -284,3 +284,35 @@ fn spider_climb_gives_a_climb_speed_and_expeditious_retreat_a_bonus_action_dash(
     assert!(out.forced.is_empty(), "{:?}", out.forced);
     assert_eq!(out.economy.as_ref().map(|x| x.bonus_action), Some(true));
 }
+
+#[test]
+fn freedom_of_movement_crosses_difficult_terrain_at_normal_cost() {
+    let Some(srd) = common::srd("freedom_of_movement") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let dara = caster(&mut e, "Dara", "druid", 7, &["Freedom of Movement"]);
+    fight_on(
+        &mut e,
+        vec![pc(&dara, 0, 0, 20), monster("goblin", 1, &[(19, 19)])],
+        TerrainSpec {
+            difficult: (1..=6)
+                .flat_map(|x| (0..20).map(move |y| p(x, y)))
+                .collect(),
+            ..Default::default()
+        },
+    );
+    let err = mv(&mut e, &dara, p(6, 0)).unwrap_err().to_string();
+    assert!(err.contains("costs 60 ft"), "{err}");
+    let out = cast(&mut e, &dara, "Freedom of Movement", |r| {
+        r.target = who(&dara)
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Freedom of Movement (4th level): Dara gains Freedom of Movement (immune to paralyzed, immune to restrained, difficult terrain costs it no extra movement)."
+    );
+    let out = mv(&mut e, &dara, p(6, 0)).unwrap();
+    assert_eq!(out.details["costFt"], 30, "{}", out.details);
+}

@@ -3,7 +3,8 @@
 //! undead's attacks (not a goblin's); Aid raises the maximum and current hit points by 5 per
 //! slot above 1st; Darkvision appears among the sheet's senses; Sanctuary makes an attacker save
 //! or lose the attack, and ends when the warded creature attacks; See Invisibility cancels an
-//! invisible target's disadvantage.
+//! invisible target's disadvantage; Banishment takes a failed saver off the map until the
+//! caster's concentration ends.
 
 mod common;
 mod spell_support;
@@ -242,4 +243,55 @@ fn see_invisibility_cancels_an_invisible_targets_disadvantage() {
         out.lines[0],
         "Aria — Fire Bolt spell attack vs Ogre: d20 [15] + 6 = 21 vs AC 11 — hit"
     );
+}
+
+#[test]
+fn banishment_takes_a_failed_saver_off_the_map_until_concentration_ends() {
+    let Some(srd) = common::srd("banishment") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 14);
+    let bran = caster(&mut e, "Bran", "cleric", 7, &["Banishment"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 5, 5, 20), monster("ogre", 1, &[(8, 5)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &bran, "Banishment", |r| r.target = who(&ogre)).unwrap();
+    assert_eq!(out.headline, "Bran casts Banishment: Ogre banished.");
+    assert_eq!(
+        out.lines[1..3],
+        [
+            "Ogre — CHA save vs Banishment: d20 [15] - 2 = 13 vs DC 14 — fail",
+            "Ogre is banished from (8, 5): off the map and the initiative while Bran concentrates on Banishment"
+        ]
+    );
+    let enc = encounter(&mut e);
+    assert_eq!(enc.position_of(&ogre), None);
+    assert!(enc.combatant(&ogre).unwrap().removed);
+    let bran_id = bran.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&bran_id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    let report = advance(&mut e);
+    assert!(
+        report
+            .end_of_turn
+            .iter()
+            .any(|l| l == "Ogre returns at (8, 5): Bran's concentration on Banishment ended"),
+        "{:?}",
+        report.end_of_turn
+    );
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.position_of(&ogre),
+        Some(tabletop_grid::Position::new(8, 5))
+    );
+    assert!(!enc.combatant(&ogre).unwrap().removed);
 }

@@ -62,6 +62,9 @@ pub enum SpellKind {
     Teleport,
     /// SRD creatures join the encounter on the caster's side (`summon`).
     Summon,
+    /// Targets that fail the save leave the map while the caster concentrates, and come back
+    /// to their space when it ends (Banishment).
+    Banish,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -309,6 +312,9 @@ pub struct SpellEntry {
     /// An effect lets the bearer see invisible creatures (See Invisibility).
     #[serde(default)]
     pub see_invisible: bool,
+    /// An effect: difficult terrain costs the bearer no extra movement (Freedom of Movement).
+    #[serde(default)]
+    pub ignore_difficult_terrain: bool,
 }
 
 /// A costly material the spell consumes.
@@ -359,6 +365,7 @@ impl SpellEntry {
             || !self.ward_types.is_empty()
             || self.sanctuary
             || self.see_invisible
+            || self.ignore_difficult_terrain
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster

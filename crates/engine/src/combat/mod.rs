@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod auras;
+pub mod banish;
 pub mod bodies;
 pub mod create;
 pub mod death;

@@ -36,6 +36,7 @@ pub fn map_spell(
             super::teleport::cast(call, turn, caster, def, t).map(Some)
         }
         (SpellKind::Summon, _, Some(s)) => summon(call, turn, caster, def, s, slot).map(Some),
+        (SpellKind::Banish, _, _) => super::banish::cast(call, turn, caster, def, slot).map(Some),
         _ => Ok(None),
     }
 }

@@ -70,12 +70,17 @@ pub fn resolve_special(
         report.automation = Some(line);
         return Ok(true);
     }
-    if matches!(e.kind, SpellKind::Teleport | SpellKind::Summon) {
+    if matches!(
+        e.kind,
+        SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish
+    ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM places the creatures)",
             spell.name,
             if e.kind == SpellKind::Teleport {
                 "moves the caster to a chosen square"
+            } else if e.kind == SpellKind::Banish {
+                "takes the banished off the map while the caster concentrates"
             } else {
                 "adds the creatures beside the caster"
             }

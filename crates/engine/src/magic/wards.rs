@@ -28,6 +28,7 @@ pub fn movement_and_wards(e: &SpellEntry, plan: &CastPlan, g: &mut SpellGrant) {
         g.sanctuary_dc = Some(plan.save_dc);
     }
     g.see_invisible = e.see_invisible;
+    g.ignore_difficult_terrain = e.ignore_difficult_terrain;
 }
 
 /// How much an effect raises the hit point maximum at the plan's slot (Aid: 5, +5 per slot
@@ -74,6 +75,9 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
             "a creature attacking it first makes a DC {} WIS save or must choose a new target",
             plan.save_dc
         ));
+    }
+    if e.ignore_difficult_terrain {
+        what.push("difficult terrain costs it no extra movement".into());
     }
     if e.see_invisible {
         what.push("sees invisible creatures".into());
@@ -122,6 +126,14 @@ pub fn walks_on_water(c: &Character) -> Option<String> {
     c.effects
         .iter()
         .find(|e| e.grant.as_ref().is_some_and(|g| g.water_walk))
+        .map(|e| e.name.clone())
+}
+
+/// The effect on `c` that lets it cross difficult terrain at no extra cost, if any.
+pub fn ignores_difficult_terrain(c: &Character) -> Option<String> {
+    c.effects
+        .iter()
+        .find(|e| e.grant.as_ref().is_some_and(|g| g.ignore_difficult_terrain))
         .map(|e| e.name.clone())
 }
 

@@ -193,6 +193,9 @@ pub struct SpellGrant {
     /// Sees invisible creatures (See Invisibility).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub see_invisible: bool,
+    /// Difficult terrain costs no extra movement (Freedom of Movement).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignore_difficult_terrain: bool,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

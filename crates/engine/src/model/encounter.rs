@@ -294,6 +294,24 @@ pub struct Encounter {
     /// `combat::summons`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub summoned: Vec<Summoned>,
+    /// Creatures a spell sent away for a while (Banishment), to come back where they stood.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub banished: Vec<Banished>,
+}
+
+/// A creature banished from the fight while its banisher concentrates.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Banished {
+    /// The creature's character id.
+    pub id: String,
+    /// Who banished it.
+    pub caster_id: String,
+    /// The spell.
+    pub spell: String,
+    /// Where it stood (it returns there, or to the nearest free space).
+    pub position: Position,
 }
 
 /// A creature a spell called into the fight (Conjure Animals' wolves, a familiar).

@@ -410,7 +410,8 @@ impl SpellDef {
             | SpellKind::HpThreshold
             | SpellKind::Stabilize
             | SpellKind::Teleport
-            | SpellKind::Summon => {
+            | SpellKind::Summon
+            | SpellKind::Banish => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

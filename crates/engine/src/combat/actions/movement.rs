@@ -391,7 +391,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         hostile_ids: hostile_ids(&turn.encounter, &id),
         swim_speed: swim,
         flying: spell_fly.is_some(),
-        ignore_difficult_terrain: false,
+        ignore_difficult_terrain: crate::magic::wards::ignores_difficult_terrain(&actor).is_some(),
     };
     let (squares, mut costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
     lines.extend(crate::combat::auras::slowed_costs(

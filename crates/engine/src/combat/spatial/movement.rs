@@ -223,7 +223,8 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
         },
         swim_speed: swim,
         flying: req.locomotion == Locomotion::Fly,
-        ignore_difficult_terrain: false,
+        ignore_difficult_terrain: sheet
+            .is_some_and(|s| crate::magic::wards::ignores_difficult_terrain(s).is_some()),
     };
     let disengaged = mover.is_some_and(|m| m.flags.disengaged);
     let mut out = MovementOutcome {

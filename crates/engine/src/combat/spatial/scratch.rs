@@ -35,6 +35,7 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         grappled: Default::default(),
         bodies: Vec::new(),
         summoned: Vec::new(),
+        banished: Vec::new(),
     })
 }
 
