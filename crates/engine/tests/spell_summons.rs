@@ -262,3 +262,83 @@ fn find_familiar_and_animate_dead_call_their_listed_creatures_by_slot() {
         report.end_of_turn
     );
 }
+
+/// Every summoning spell of the catalog, cast at its own level in a fight by a 20th-level
+/// wizard (force: any class list): the creature it may call is picked from its options or, by
+/// type and challenge rating, from the SRD monsters read at run time; exactly the count the
+/// spell and slot give join on the wizard's side.
+#[test]
+fn every_summoning_spell_adds_the_count_its_slot_gives_on_the_casters_side() {
+    let Some(srd) = common::srd("every_summon") else {
+        return;
+    };
+    let cat = tabletop_engine::catalog::spells::catalog();
+    let mut tried = 0;
+    for s in srd.spells() {
+        let entry = &cat[&s.index];
+        let Some(spec) = entry.summon.as_ref() else {
+            continue;
+        };
+        tried += 1;
+        let level = s.level;
+        let (creature, want) = match spec
+            .options
+            .iter()
+            .find(|o| o.min_slot.is_none_or(|m| m <= level))
+        {
+            Some(o) => (
+                o.creature.clone(),
+                spec.option_count(&o.creature, level, level).unwrap(),
+            ),
+            None => {
+                let max = spec.max_cr(level).unwrap_or(2.0);
+                let m = srd
+                    .monsters()
+                    .iter()
+                    .filter(|m| {
+                        spec.types
+                            .iter()
+                            .any(|t| m.creature_type.to_lowercase().starts_with(t.as_str()))
+                            && m.challenge_rating <= max
+                    })
+                    .max_by(|a, b| a.challenge_rating.total_cmp(&b.challenge_rating))
+                    .unwrap_or_else(|| panic!("{}: no SRD creature fits", s.index));
+                let n = if spec.cr_table {
+                    tabletop_engine::catalog::spell_moves::table_count(m.challenge_rating).unwrap()
+                        * spec.multiplier(level)
+                } else {
+                    1
+                };
+                (m.index.clone(), n)
+            }
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = engine(&dir, &srd, 8);
+        let aria = caster(&mut e, "Aria", "wizard", 20, &[]);
+        fight(
+            &mut e,
+            vec![pc(&aria, 10, 10, 20), monster("ogre", 1, &[(0, 0)])],
+        );
+        let out = cast(&mut e, &aria, &s.name, |r| {
+            r.force = true;
+            r.creature = Some(creature.clone());
+        })
+        .unwrap_or_else(|err| panic!("{} ({creature}): {err}", s.index));
+        let enc = encounter(&mut e);
+        let joined: Vec<_> = enc
+            .order
+            .iter()
+            .filter(|c| !c.removed && c.name.starts_with("Aria's "))
+            .collect();
+        assert_eq!(
+            joined.len() as u32,
+            want,
+            "{} ({creature}): {}",
+            s.index,
+            out.headline
+        );
+        assert!(joined.iter().all(|c| c.side == Side::Party), "{}", s.index);
+        assert_eq!(enc.summoned.len() as u32, want, "{}", s.index);
+    }
+    assert_eq!(tried, 11);
+}
