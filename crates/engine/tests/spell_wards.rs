@@ -4,7 +4,8 @@
 //! slot above 1st; Darkvision appears among the sheet's senses; Sanctuary makes an attacker save
 //! or lose the attack, and ends when the warded creature attacks; See Invisibility cancels an
 //! invisible target's disadvantage; Banishment takes a failed saver off the map until the
-//! caster's concentration ends.
+//! caster's concentration ends; Globe of Invulnerability keeps out a Magic Missile cast from
+//! outside until its concentration ends.
 
 mod common;
 mod spell_support;
@@ -294,4 +295,61 @@ fn banishment_takes_a_failed_saver_off_the_map_until_concentration_ends() {
         Some(tabletop_grid::Position::new(8, 5))
     );
     assert!(!enc.combatant(&ogre).unwrap().removed);
+}
+
+#[test]
+fn globe_of_invulnerability_keeps_out_spells_of_5th_level_or_lower_cast_from_outside() {
+    let Some(srd) = common::srd("globe") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let aria = caster(&mut e, "Aria", "wizard", 11, &["Globe of Invulnerability"]);
+    let zed = caster(&mut e, "Zed", "wizard", 5, &["Fire Bolt", "Magic Missile"]);
+    let mut zed_spec = pc(&zed, 12, 5, 15);
+    zed_spec.side = Some(tabletop_engine::model::encounter::Side::Enemy);
+    fight(&mut e, vec![pc(&aria, 5, 5, 20), zed_spec]);
+    let out = cast(&mut e, &aria, "Globe of Invulnerability", |r| {
+        r.force = true
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Globe of Invulnerability: an immobile 10-ft barrier around (5, 5); spells of 5th level or lower cast from outside it have no effect on creatures inside."
+    );
+    advance(&mut e);
+    let hp = sheet(&mut e, &aria).hp;
+    let out = cast(&mut e, &zed, "Magic Missile", |r| r.target = who(&aria)).unwrap();
+    assert!(
+        out.lines.iter().any(|l| l
+            == "Aria is inside Globe of Invulnerability (spells of 5th level or lower from outside have no effect): unaffected"),
+        "{:?}",
+        out.lines
+    );
+    assert_eq!(sheet(&mut e, &aria).hp, hp);
+    // Its concentration broken, the globe falls at the next turn change.
+    let aria_id = aria.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&aria_id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    let report = advance(&mut e);
+    assert!(
+        report
+            .end_of_turn
+            .iter()
+            .any(|l| l == "Globe of Invulnerability at (5, 5) ends"),
+        "{:?}",
+        report.end_of_turn
+    );
+    advance(&mut e);
+    let out = cast(&mut e, &zed, "Magic Missile", |r| r.target = who(&aria)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Magic Missile (1st level): Aria takes 7 force (68 → 61 HP)."
+    );
 }

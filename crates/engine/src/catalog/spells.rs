@@ -65,6 +65,10 @@ pub enum SpellKind {
     /// Targets that fail the save leave the map while the caster concentrates, and come back
     /// to their space when it ends (Banishment).
     Banish,
+    /// An immobile barrier around the caster: spells of `globe_max_level` or lower (one more
+    /// per slot above) cast from outside have no effect on creatures inside (Globe of
+    /// Invulnerability).
+    Globe,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -315,6 +319,13 @@ pub struct SpellEntry {
     /// An effect: difficult terrain costs the bearer no extra movement (Freedom of Movement).
     #[serde(default)]
     pub ignore_difficult_terrain: bool,
+    /// A globe's highest spell level kept out at the spell's own level (Globe of
+    /// Invulnerability 5).
+    #[serde(default)]
+    pub globe_max_level: Option<u8>,
+    /// A globe's radius in feet (10).
+    #[serde(default)]
+    pub globe_radius_ft: Option<u32>,
 }
 
 /// A costly material the spell consumes.
@@ -508,6 +519,11 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         SpellKind::AcFormula => need(e.ac_base.is_some(), "ac_base", &mut bad),
         SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
         SpellKind::Teleport => need(e.teleport.is_some(), "teleport", &mut bad),
+        SpellKind::Globe => need(
+            e.globe_max_level.is_some() && e.globe_radius_ft.is_some(),
+            "globe_max_level and globe_radius_ft",
+            &mut bad,
+        ),
         SpellKind::Summon => need(
             e.summon
                 .as_ref()

@@ -177,3 +177,102 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
     e.banished = kept;
     Ok(lines)
 }
+
+/// Globe of Invulnerability: an immobile barrier centred on the caster's square, held by
+/// concentration; the highest level it keeps out rises by one per slot above the spell's.
+pub fn raise_globe(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    caster: &mut Character,
+    def: &SpellDef,
+    slot: u8,
+) -> Result<ActionOutcome> {
+    let Some(e) = def.mechanics() else {
+        return Err(EngineError::Rule(format!(
+            "{} has no globe encoded",
+            def.name
+        )));
+    };
+    let base = e.globe_max_level.unwrap_or(5);
+    let radius_ft = e.globe_radius_ft.unwrap_or(10);
+    let max_level = base.saturating_add(slot.saturating_sub(def.level)).min(9);
+    let center = turn.encounter.map.require_creature(&caster.id)?.position;
+    let mut lines = Vec::new();
+    crate::concentration::begin(call, caster, &def.name, &mut lines)?;
+    turn.encounter
+        .globes
+        .retain(|g| !(g.caster_id == caster.id && name_key(&g.spell) == name_key(&def.name)));
+    turn.encounter.globes.push(crate::model::encounter::Globe {
+        caster_id: caster.id.clone(),
+        spell: def.name.clone(),
+        center,
+        radius_ft,
+        max_level,
+    });
+    let headline = format!(
+        "{} casts {}: an immobile {radius_ft}-ft barrier around {center}; spells of {} level or lower cast from outside it have no effect on creatures inside.",
+        caster.name,
+        def.name,
+        crate::model::slots::ordinal(max_level)
+    );
+    turn.encounter.log(headline.clone());
+    Ok(ActionOutcome {
+        headline,
+        lines,
+        ..Default::default()
+    })
+}
+
+/// Drops from `targets` the creatures inside a globe that keeps out a spell of `slot` cast by
+/// `caster_id` from outside it; says who is spared.
+pub fn screen(e: &Encounter, caster_id: &str, targets: &mut Vec<String>, slot: u8) -> Vec<String> {
+    let metric = super::actions::attack::METRIC;
+    let inside = |g: &crate::model::encounter::Globe, id: &str| {
+        e.map.creature(id).is_some_and(|c| {
+            tabletop_grid::distance_ft(g.center, c.position, metric) <= g.radius_ft
+        })
+    };
+    let mut notes = Vec::new();
+    for g in e.globes.iter().filter(|g| slot <= g.max_level) {
+        if inside(g, caster_id) {
+            continue;
+        }
+        targets.retain(|id| {
+            let spared = inside(g, id);
+            if spared {
+                let name = e.combatant(id).map_or(id.clone(), |c| c.name.clone());
+                let note = format!(
+                    "{name} is inside {} (spells of {} level or lower from outside have no effect): unaffected",
+                    g.spell,
+                    crate::model::slots::ordinal(g.max_level)
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+            !spared
+        });
+    }
+    notes
+}
+
+/// Drops globes whose caster no longer concentrates on them.
+pub fn expire_globes(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    let mut kept = Vec::new();
+    for g in std::mem::take(&mut e.globes) {
+        let holds = crate::combat::sheet(call, &g.caster_id).is_ok_and(|c| {
+            !c.dead
+                && c.concentration
+                    .as_ref()
+                    .is_some_and(|x| name_key(&x.spell) == name_key(&g.spell))
+        });
+        if holds {
+            kept.push(g);
+        } else {
+            lines.push(format!("{} at {} ends", g.spell, g.center));
+        }
+    }
+    e.globes = kept;
+    Ok(lines)
+}

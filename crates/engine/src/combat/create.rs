@@ -699,6 +699,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         bodies: Vec::new(),
         summoned: Vec::new(),
         banished: Vec::new(),
+        globes: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

@@ -37,6 +37,9 @@ pub fn map_spell(
         }
         (SpellKind::Summon, _, Some(s)) => summon(call, turn, caster, def, s, slot).map(Some),
         (SpellKind::Banish, _, _) => super::banish::cast(call, turn, caster, def, slot).map(Some),
+        (SpellKind::Globe, _, _) => {
+            super::banish::raise_globe(call, turn, caster, def, slot).map(Some)
+        }
         _ => Ok(None),
     }
 }

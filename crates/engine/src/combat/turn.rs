@@ -102,6 +102,9 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     report
         .end_of_turn
         .extend(super::banish::expire(call, &mut enc)?);
+    report
+        .end_of_turn
+        .extend(super::banish::expire_globes(call, &mut enc)?);
     let (next, wrapped, skipped) = next_combatant(call, &enc)?;
     report.skipped = skipped;
     if wrapped {

@@ -72,7 +72,7 @@ pub fn resolve_special(
     }
     if matches!(
         e.kind,
-        SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish
+        SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish | SpellKind::Globe
     ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM places the creatures)",
@@ -81,6 +81,8 @@ pub fn resolve_special(
                 "moves the caster to a chosen square"
             } else if e.kind == SpellKind::Banish {
                 "takes the banished off the map while the caster concentrates"
+            } else if e.kind == SpellKind::Globe {
+                "raises a barrier on the encounter map that keeps lower-level spells out"
             } else {
                 "adds the creatures beside the caster"
             }

@@ -297,6 +297,27 @@ pub struct Encounter {
     /// Creatures a spell sent away for a while (Banishment), to come back where they stood.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub banished: Vec<Banished>,
+    /// Immobile barriers that keep spells out (Globe of Invulnerability).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globes: Vec<Globe>,
+}
+
+/// An immobile barrier: spells of `max_level` or lower cast from outside it have no effect on
+/// creatures inside (Globe of Invulnerability).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Globe {
+    /// Who holds it (by concentration).
+    pub caster_id: String,
+    /// The spell.
+    pub spell: String,
+    /// Its centre square.
+    pub center: Position,
+    /// Its radius in feet.
+    pub radius_ft: u32,
+    /// The highest spell level it keeps out.
+    pub max_level: u8,
 }
 
 /// A creature banished from the fight while its banisher concentrates.

@@ -411,7 +411,8 @@ impl SpellDef {
             | SpellKind::Stabilize
             | SpellKind::Teleport
             | SpellKind::Summon
-            | SpellKind::Banish => {
+            | SpellKind::Banish
+            | SpellKind::Globe => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

@@ -350,7 +350,13 @@ pub fn cast_in_encounter(
         });
     }
     let enc = &turn.encounter;
-    let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    let (mut targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    notes.extend(crate::combat::banish::screen(
+        enc,
+        &caster.id,
+        &mut targets,
+        slot.level,
+    ));
     let mut disadvantage = Vec::new();
     if req.disadvantage {
         disadvantage.push("caller".to_string());

@@ -36,6 +36,7 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         bodies: Vec::new(),
         summoned: Vec::new(),
         banished: Vec::new(),
+        globes: Vec::new(),
     })
 }
 
