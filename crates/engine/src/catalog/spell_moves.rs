@@ -116,7 +116,7 @@ impl SummonSpec {
             .iter()
             .filter(|(s, _)| *s <= slot)
             .map(|(_, cr)| *cr)
-            .last()
+            .next_back()
     }
 
     /// The table's multiplier at `slot`.
@@ -125,7 +125,7 @@ impl SummonSpec {
             .iter()
             .filter(|(s, _)| *s <= slot)
             .map(|(_, m)| *m)
-            .last()
+            .next_back()
             .unwrap_or(1)
     }
 }

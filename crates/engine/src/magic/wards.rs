@@ -180,7 +180,7 @@ pub fn ward_disadvantage(attacker: &Character, target: &Character) -> Vec<String
         .filter(|e| {
             e.grant
                 .as_ref()
-                .is_some_and(|g| g.ward_types.iter().any(|t| *t == kind))
+                .is_some_and(|g| g.ward_types.contains(&kind))
         })
         .map(|e| format!("{} wards {} against {kind} creatures", e.name, target.name))
         .collect()
