@@ -660,6 +660,15 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::Counterspell => tr["phrase"]
                 .as_str()
                 .is_some_and(|p| p.contains("spell of 3rd level or lower fails")),
+            // Map spells (teleport, summons, banishment) act on an encounter's map: outside one
+            // the answer says so (spell_movement, spell_summons and spell_wards cast them in
+            // fights).
+            SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish | SpellKind::Globe => {
+                out.headline.contains(&format!(
+                    "no automation outside an encounter for {}",
+                    def.name
+                ))
+            }
             SpellKind::Narrative => unreachable!(),
         };
         // A save made or an attack missed changes nothing, legitimately: the answer says so.

@@ -57,6 +57,18 @@ pub enum SpellKind {
     HpThreshold,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
+    // Movement and summons (issue 17, the `summons` work): kinds resolved on the encounter map.
+    /// The caster (and passengers) appear at a chosen square of the map (`teleport`).
+    Teleport,
+    /// SRD creatures join the encounter on the caster's side (`summon`).
+    Summon,
+    /// Targets that fail the save leave the map while the caster concentrates, and come back
+    /// to their space when it ends (Banishment).
+    Banish,
+    /// An immobile barrier around the caster: spells of `globe_max_level` or lower (one more
+    /// per slot above) cast from outside have no effect on creatures inside (Globe of
+    /// Invulnerability).
+    Globe,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -274,6 +286,50 @@ pub struct SpellEntry {
     /// ground it changes, when it strikes, how it moves (see `catalog::zones`).
     #[serde(default)]
     pub zone: Option<crate::catalog::zones::ZoneSpec>,
+    // Movement, summons and wards (issue 17, the `summons` work).
+    /// A teleport on the map (Misty Step, Dimension Door).
+    #[serde(default)]
+    pub teleport: Option<super::spell_moves::TeleportSpec>,
+    /// The creatures a summoning spell calls (Conjure Animals, Find Familiar).
+    #[serde(default)]
+    pub summon: Option<super::spell_moves::SummonSpec>,
+    /// Movement modes an effect grants: `{ fly = 60 }`, `{ climb = "walk" }`.
+    #[serde(default)]
+    pub speeds: BTreeMap<String, super::spell_moves::SpeedGrant>,
+    /// An effect lets the bearer walk on water and other liquids as on ground (Water Walk).
+    #[serde(default)]
+    pub water_walk: bool,
+    /// An effect lets the bearer Dash as a bonus action (Expeditious Retreat).
+    #[serde(default)]
+    pub dash_bonus_action: bool,
+    /// An effect raises the bearer's hit point maximum and current HP by this much at the
+    /// spell's level (Aid 5).
+    #[serde(default)]
+    pub max_hp_bonus: Option<u32>,
+    /// And by this much more per slot level above.
+    #[serde(default)]
+    pub max_hp_per_slot: Option<u32>,
+    /// An effect: attacks by creatures of these types against the bearer have disadvantage
+    /// (Protection from Evil and Good).
+    #[serde(default)]
+    pub ward_types: Vec<String>,
+    /// An effect: a creature attacking the bearer first makes a WIS save against the caster's
+    /// DC; on a failure it must pick another target (Sanctuary).
+    #[serde(default)]
+    pub sanctuary: bool,
+    /// An effect lets the bearer see invisible creatures (See Invisibility).
+    #[serde(default)]
+    pub see_invisible: bool,
+    /// An effect: difficult terrain costs the bearer no extra movement (Freedom of Movement).
+    #[serde(default)]
+    pub ignore_difficult_terrain: bool,
+    /// A globe's highest spell level kept out at the spell's own level (Globe of
+    /// Invulnerability 5).
+    #[serde(default)]
+    pub globe_max_level: Option<u8>,
+    /// A globe's radius in feet (10).
+    #[serde(default)]
+    pub globe_radius_ft: Option<u32>,
 }
 
 /// A costly material the spell consumes.
@@ -312,6 +368,19 @@ impl SpellEntry {
             || self.death_ward
             || self.darkvision_ft.is_some()
             || self.truesight_ft.is_some()
+            || self.grants_movement_or_ward()
+    }
+
+    /// Whether an effect entry grants a movement mode, a ward or a raised HP maximum.
+    pub fn grants_movement_or_ward(&self) -> bool {
+        !self.speeds.is_empty()
+            || self.water_walk
+            || self.dash_bonus_action
+            || self.max_hp_bonus.is_some()
+            || !self.ward_types.is_empty()
+            || self.sanctuary
+            || self.see_invisible
+            || self.ignore_difficult_terrain
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -454,6 +523,19 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         SpellKind::AcFormula => need(e.ac_base.is_some(), "ac_base", &mut bad),
         SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
         SpellKind::Zone => bad.extend(e.zone.iter().flat_map(|z| z.check(index))),
+        SpellKind::Teleport => need(e.teleport.is_some(), "teleport", &mut bad),
+        SpellKind::Globe => need(
+            e.globe_max_level.is_some() && e.globe_radius_ft.is_some(),
+            "globe_max_level and globe_radius_ft",
+            &mut bad,
+        ),
+        SpellKind::Summon => need(
+            e.summon
+                .as_ref()
+                .is_some_and(|s| !s.options.is_empty() || !s.types.is_empty()),
+            "summon options or types",
+            &mut bad,
+        ),
         _ => {}
     }
     for d in [&e.dice, &e.dice_per_slot, &e.temp_hp, &e.temp_hp_each_turn]
@@ -476,6 +558,7 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && !e.death_ward
         && e.darkvision_ft.is_none()
         && e.truesight_ft.is_none()
+        && !e.grants_movement_or_ward()
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

@@ -697,6 +697,9 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         auras: Vec::new(),
         grappled: Default::default(),
         bodies: Vec::new(),
+        summoned: Vec::new(),
+        banished: Vec::new(),
+        globes: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod auras;
+pub mod banish;
 pub mod bodies;
 pub mod create;
 pub mod death;
@@ -14,6 +15,8 @@ pub mod end;
 pub mod manage;
 pub mod render;
 pub mod spatial;
+pub mod summons;
+pub mod teleport;
 pub mod terrain;
 pub mod traits;
 pub mod turn;

@@ -96,6 +96,15 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
         report.encounter_ended = Some(summary);
         return Ok(report);
     }
+    report
+        .end_of_turn
+        .extend(super::summons::expire(call, &mut enc)?);
+    report
+        .end_of_turn
+        .extend(super::banish::expire(call, &mut enc)?);
+    report
+        .end_of_turn
+        .extend(super::banish::expire_globes(call, &mut enc)?);
     let (next, wrapped, skipped) = next_combatant(call, &enc)?;
     report.skipped = skipped;
     if wrapped {

@@ -70,6 +70,27 @@ pub fn resolve_special(
         report.automation = Some(line);
         return Ok(true);
     }
+    if matches!(
+        e.kind,
+        SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish | SpellKind::Globe
+    ) {
+        let line = format!(
+            "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM places the creatures)",
+            spell.name,
+            if e.kind == SpellKind::Teleport {
+                "moves the caster to a chosen square"
+            } else if e.kind == SpellKind::Banish {
+                "takes the banished off the map while the caster concentrates"
+            } else if e.kind == SpellKind::Globe {
+                "raises a barrier on the encounter map that keeps lower-level spells out"
+            } else {
+                "adds the creatures beside the caster"
+            }
+        );
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(true);
+    }
     if let Some(r) = &e.reason {
         report.lines.push(format!("left to the DM: {r}"));
     }
@@ -627,14 +648,19 @@ pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
         || e.ac_floor.is_some()
         || e.death_ward
         || e.darkvision_ft.is_some()
-        || e.truesight_ft.is_some())
-    .then(|| SpellGrant {
-        temp_hp_each_turn: each,
-        ac_floor: e.ac_floor,
-        death_ward: e.death_ward,
-        darkvision_ft: e.darkvision_ft,
-        truesight_ft: e.truesight_ft,
-        ..Default::default()
+        || e.truesight_ft.is_some()
+        || e.grants_movement_or_ward())
+    .then(|| {
+        let mut g = SpellGrant {
+            temp_hp_each_turn: each,
+            ac_floor: e.ac_floor,
+            death_ward: e.death_ward,
+            darkvision_ft: e.darkvision_ft,
+            truesight_ft: e.truesight_ft,
+            ..Default::default()
+        };
+        super::wards::movement_and_wards(e, plan, &mut g);
+        g
     })
 }
 

@@ -11,3 +11,4 @@ pub mod scroll;
 pub mod spellcasting;
 pub mod synthesis;
 pub mod targets;
+pub mod wards;

@@ -740,6 +740,7 @@ fn apply_effect(
     let mut kinds = kinds;
     if let Some(e) = entry {
         kinds.extend(super::grants::chosen_modifiers(e, plan)?);
+        kinds.extend(super::wards::slot_modifiers(e, plan));
     }
     let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
         if let Some(c) = caster.concentration.as_mut() {
@@ -795,6 +796,9 @@ fn apply_effect(
         ends_when_attacked: false,
         grant: super::mechanics::effect_grant(spell, plan),
     });
+    if let Some(e) = entry {
+        what.extend(super::wards::after_effect(e, plan, target));
+    }
     if let Some(floor) = entry.and_then(|e| e.ac_floor) {
         let ac = target.effective().armor_class.value;
         what.push(format!("AC can't be less than {floor}: now {ac}"));

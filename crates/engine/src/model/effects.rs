@@ -1,6 +1,8 @@
 //! Effects on a character: typed modifiers with a source, a duration and an end trigger, and the
 //! presets of well-known spell effects. Adding, removing and ticking them is the `effects` use case.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use tabletop_rules::Ability;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
@@ -168,6 +170,32 @@ pub struct SpellGrant {
     /// Truesight out to this many feet (True Seeing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truesight_ft: Option<u32>,
+    /// Movement modes in feet ("fly" → 60) (Fly, Gaseous Form).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub speeds: BTreeMap<String, u32>,
+    /// Movement modes equal to the bearer's walking speed ("climb") (Spider Climb).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub speeds_as_walk: Vec<String>,
+    /// Walks on water and other liquids as on ground (Water Walk).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub water_walk: bool,
+    /// May Dash as a bonus action (Expeditious Retreat).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dash_bonus_action: bool,
+    /// Attacks by creatures of these types against the bearer have disadvantage (Protection
+    /// from Evil and Good).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ward_types: Vec<String>,
+    /// A creature attacking the bearer first makes a WIS save against this DC, and on a failure
+    /// must choose a new target (Sanctuary).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sanctuary_dc: Option<i32>,
+    /// Sees invisible creatures (See Invisibility).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub see_invisible: bool,
+    /// Difficult terrain costs no extra movement (Freedom of Movement).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignore_difficult_terrain: bool,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

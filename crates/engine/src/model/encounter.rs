@@ -290,6 +290,67 @@ pub struct Encounter {
     /// The bodies of the dead, where they fell (see `combat::bodies`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<Body>,
+    /// Creatures a spell called into this fight, gone when the spell ends (see
+    /// `combat::summons`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summoned: Vec<Summoned>,
+    /// Creatures a spell sent away for a while (Banishment), to come back where they stood.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub banished: Vec<Banished>,
+    /// Immobile barriers that keep spells out (Globe of Invulnerability).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globes: Vec<Globe>,
+}
+
+/// An immobile barrier: spells of `max_level` or lower cast from outside it have no effect on
+/// creatures inside (Globe of Invulnerability).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Globe {
+    /// Who holds it (by concentration).
+    pub caster_id: String,
+    /// The spell.
+    pub spell: String,
+    /// Its centre square.
+    pub center: Position,
+    /// Its radius in feet.
+    pub radius_ft: u32,
+    /// The highest spell level it keeps out.
+    pub max_level: u8,
+}
+
+/// A creature banished from the fight while its banisher concentrates.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Banished {
+    /// The creature's character id.
+    pub id: String,
+    /// Who banished it.
+    pub caster_id: String,
+    /// The spell.
+    pub spell: String,
+    /// Where it stood (it returns there, or to the nearest free space).
+    pub position: Position,
+}
+
+/// A creature a spell called into the fight (Conjure Animals' wolves, a familiar).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summoned {
+    /// The creature's character id.
+    pub id: String,
+    /// Who called it.
+    pub summoner_id: String,
+    /// The spell.
+    pub spell: String,
+    /// It lasts while the summoner concentrates on the spell.
+    pub concentration: bool,
+    /// The last round it stays (the spell's duration), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_round: Option<u32>,
 }
 
 impl Encounter {

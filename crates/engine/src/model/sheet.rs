@@ -122,6 +122,14 @@ pub struct Sheet {
     pub effective: EffectiveStats,
     /// Hit dice by die: total, spent and (total − spent) remaining.
     pub hit_dice: HitDice,
+    /// Movement modes beyond walking, in feet ("fly" → 60): the stat block's and those active
+    /// spells grant (Fly, Spider Climb).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub speeds: std::collections::BTreeMap<String, u32>,
+    /// Special senses with their ranges ("darkvision 60 ft"): stat block, race, features and
+    /// active spells (Darkvision, True Seeing).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub senses: Vec<String>,
 }
 
 impl Sheet {
@@ -129,10 +137,28 @@ impl Sheet {
     pub fn of(character: Character) -> Self {
         let effective = character.effective();
         let hit_dice = character.hit_dice_pool();
+        let speeds = crate::magic::wards::movement_modes(&character);
+        let s = crate::combat::spatial::senses_of(&character);
+        let senses = [
+            ("blindsight", s.blindsight_ft),
+            ("darkvision", s.darkvision_ft),
+            ("tremorsense", s.tremorsense_ft),
+            ("truesight", s.truesight_ft),
+        ]
+        .into_iter()
+        .filter(|(_, ft)| *ft > 0)
+        .map(|(n, ft)| format!("{n} {ft} ft"))
+        .chain(
+            crate::magic::wards::sees_invisible(&character)
+                .map(|e| format!("sees invisible creatures ({e})")),
+        )
+        .collect();
         Self {
             character,
             effective,
             hit_dice,
+            speeds,
+            senses,
         }
     }
 }

@@ -395,6 +395,10 @@ impl SpellDef {
                 if e.grants_effect() {
                     def.effect = Some(def.name.clone());
                 }
+                // Aid's rise is the raised maximum, applied with the effect.
+                if e.max_hp_bonus.is_some() {
+                    def.heal_at_slot.clear();
+                }
                 clear(def);
             }
             SpellKind::HpPool
@@ -404,7 +408,11 @@ impl SpellDef {
             | SpellKind::Revive
             | SpellKind::Cure
             | SpellKind::HpThreshold
-            | SpellKind::Stabilize => {
+            | SpellKind::Stabilize
+            | SpellKind::Teleport
+            | SpellKind::Summon
+            | SpellKind::Banish
+            | SpellKind::Globe => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

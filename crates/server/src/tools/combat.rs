@@ -513,6 +513,8 @@ pub struct ExecuteActionArgs {
     pub force: Option<bool>,
     /// false: decline Sneak Attack on this hit.
     pub sneak_attack: Option<bool>,
+    /// Summoning spell: the SRD creature ("wolf").
+    pub creature: Option<String>,
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -557,6 +559,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
         bonus: a.bonus.unwrap_or(0),
         force: a.force.unwrap_or(false),
         sneak_attack: a.sneak_attack,
+        creature: a.creature,
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))

@@ -191,6 +191,7 @@ pub fn situation(
     s.advantage.extend(crate::combat::traits::pack_tactics(
         call, enc, attacker, target,
     ));
+    crate::magic::wards::adjust_situation(attacker, target, &mut s.disadvantage);
     Ok(s)
 }
 
@@ -402,6 +403,7 @@ pub fn strike(
             target.name
         )));
     }
+    let (attacker, ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
     let mut profile = attack_profile(call, &attacker, weapon, opts.ability, opts.melee_only)?;
     if opts.two_weapon_style {
         // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
@@ -430,6 +432,11 @@ pub fn strike(
             )));
         }
         forced.extend(sit.refusals.iter().cloned());
+    }
+    if let Some(lost) =
+        super::sanctuary::check(call, &attacker, &target, &profile.name, kind, &sit)?
+    {
+        return Ok(lost);
     }
     let a_stats = attacker.effective();
     let t_stats = target.effective();
@@ -465,6 +472,7 @@ pub fn strike(
     let roll = roll_d20_test(&a_stats, &req, call.rng()?);
     call.record_roll(&roll);
     let mut lines = vec![roll.summary()];
+    lines.extend(ward_lines);
     // Effects that last until the target is next attacked (Guiding Bolt) are used up.
     if target.effects.iter().any(|e| e.ends_when_attacked) {
         let mut t = combat::sheet(call, &target.id)?;

@@ -67,6 +67,11 @@ pub fn alternative(
             if has_feature(actor, "cunning action") && class_level(actor, "rogue") >= 2 {
                 return Some("Cunning Action".into());
             }
+            if t == T::Dash
+                && let Some(spell) = crate::magic::wards::dash_as_bonus(actor)
+            {
+                return Some(spell);
+            }
             if actor.stat_block.as_ref().is_some_and(|s| {
                 s.special_abilities
                     .iter()

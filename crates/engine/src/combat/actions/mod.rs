@@ -13,6 +13,7 @@ mod forced;
 pub mod movement;
 pub mod profile;
 pub mod riders;
+pub mod sanctuary;
 pub mod spell;
 pub mod tactics;
 
@@ -226,6 +227,9 @@ pub struct ActionRequest {
     /// `false` declines Sneak Attack on this attack's hit (it stays unused this turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sneak_attack: Option<bool>,
+    /// A summoning spell's creature, by SRD name ("wolf").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creature: Option<String>,
 }
 
 /// What one action did.

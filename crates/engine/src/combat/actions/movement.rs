@@ -327,6 +327,9 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     let mut lines = Vec::new();
     let mut actor = actor.clone();
     let (speed, zero_why) = current_speed(&actor);
+    // A spell's fly speed (Fly, Gaseous Form): the mover flies, over difficult terrain.
+    let spell_fly = crate::magic::wards::spell_fly_ft(&actor).filter(|_| speed > 0);
+    let speed = spell_fly.map_or(speed, |f| f.max(speed));
     let economy = turn
         .encounter
         .combatant(&id)
@@ -373,15 +376,22 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     let swim = actor
         .stat_block
         .as_ref()
-        .is_some_and(|b| b.other_speeds.contains_key("swim"));
+        .is_some_and(|b| b.other_speeds.contains_key("swim"))
+        || crate::magic::wards::walks_on_water(&actor).is_some();
+    if let Some(f) = spell_fly {
+        lines.push(format!(
+            "{} flies (fly speed {f} ft): difficult terrain and water cost nothing extra",
+            actor.name
+        ));
+    }
     let opts = MoveOptions {
         metric: METRIC,
         mover: Some(id.clone()),
         size: None,
         hostile_ids: hostile_ids(&turn.encounter, &id),
         swim_speed: swim,
-        flying: false,
-        ignore_difficult_terrain: false,
+        flying: spell_fly.is_some(),
+        ignore_difficult_terrain: crate::magic::wards::ignores_difficult_terrain(&actor).is_some(),
     };
     let (squares, mut costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
     lines.extend(crate::combat::auras::slowed_costs(

@@ -297,6 +297,24 @@ pub fn cast_in_encounter(
         out.lines.extend(component_notes(&def, !tag.is_empty()));
         return Ok(out);
     }
+    // Teleports and summons act on the map (combat::summons).
+    if let Some(mut out) =
+        crate::combat::summons::map_spell(call, turn, &mut caster, &def, slot.level)?
+    {
+        out.lines.extend(component_notes(&def, !tag.is_empty()));
+        if slot.spent {
+            out.lines.push(format!(
+                "{}{} slot spent; left: {}",
+                crate::model::slots::ordinal(slot.level),
+                if slot.pact { " pact" } else { "" },
+                caster.spell_slots.summary()
+            ));
+        }
+        crate::combat::put_sheet(call, &caster)?;
+        call.record_change("character", &caster.id, out.headline.clone());
+        turn.actor = Some(caster);
+        return Ok(out);
+    }
     // A concentration spell centred on the caster that deals damage (Spirit Guardians) is an
     // aura: it harms enemies that start their turn in it or enter it, not everyone now.
     if let Some(aura) = emanation(&caster, &def, &numbers, slot.level) {
@@ -346,7 +364,13 @@ pub fn cast_in_encounter(
         });
     }
     let enc = &turn.encounter;
-    let (targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    let (mut targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    notes.extend(crate::combat::banish::screen(
+        enc,
+        &caster.id,
+        &mut targets,
+        slot.level,
+    ));
     let mut disadvantage = Vec::new();
     if req.disadvantage {
         disadvantage.push("caller".to_string());

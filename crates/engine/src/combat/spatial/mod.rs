@@ -223,14 +223,15 @@ pub fn reach_ft(c: &Character) -> u32 {
 }
 
 /// A speed of the creature by kind ("walk", "fly", "swim", "climb", "burrow"), in feet: walking
-/// from the effective stats (conditions and effects applied), the others from the stat block.
+/// from the effective stats (conditions and effects applied), the others from the stat block
+/// and the effects that grant them (Fly, Spider Climb); 0 while something makes speed 0.
 pub fn speed_ft(c: &Character, kind: &str) -> Option<u32> {
+    let e = c.effective();
     if kind == "walk" {
-        return Some(c.effective().speed.value.max(0) as u32);
+        return Some(e.speed.value.max(0) as u32);
     }
-    c.stat_block
-        .as_ref()
-        .and_then(|b| b.other_speeds.get(kind).copied())
+    let ft = crate::magic::wards::movement_modes(c).get(kind).copied()?;
+    Some(if e.speed_zero.is_empty() { ft } else { 0 })
 }
 
 /// The API name of a metric: grid_5e, grid_alt, euclidean.

@@ -204,8 +204,9 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
                 .into(),
         );
     }
-    let swim =
-        sheet.is_some_and(|s| speed_ft(s, "swim").is_some()) || req.locomotion == Locomotion::Swim;
+    let swim = sheet.is_some_and(|s| {
+        speed_ft(s, "swim").is_some() || crate::magic::wards::walks_on_water(s).is_some()
+    }) || req.locomotion == Locomotion::Swim;
     let opts = MoveOptions {
         metric: req.metric,
         mover: mover.map(|m| m.character_id.clone()),
@@ -222,7 +223,8 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
         },
         swim_speed: swim,
         flying: req.locomotion == Locomotion::Fly,
-        ignore_difficult_terrain: false,
+        ignore_difficult_terrain: sheet
+            .is_some_and(|s| crate::magic::wards::ignores_difficult_terrain(s).is_some()),
     };
     let disengaged = mover.is_some_and(|m| m.flags.disengaged);
     let mut out = MovementOutcome {

@@ -34,6 +34,9 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         auras: Vec::new(),
         grappled: Default::default(),
         bodies: Vec::new(),
+        summoned: Vec::new(),
+        banished: Vec::new(),
+        globes: Vec::new(),
     })
 }
 

@@ -1,0 +1,355 @@
+//! Wards and raised hit points through the real tools with the SRD configured (skipped without
+//! TABLETOP_SRD_DIR) and seeded dice: Protection from Evil and Good gives disadvantage to an
+//! undead's attacks (not a goblin's); Aid raises the maximum and current hit points by 5 per
+//! slot above 1st; Darkvision appears among the sheet's senses; Sanctuary makes an attacker save
+//! or lose the attack, and ends when the warded creature attacks; See Invisibility cancels an
+//! invisible target's disadvantage; Banishment takes a failed saver off the map until the
+//! caster's concentration ends; Globe of Invulnerability keeps out a Magic Missile cast from
+//! outside until its concentration ends.
+
+mod common;
+mod spell_support;
+
+use spell_support::*;
+use tabletop_engine::combat::actions::{ActionRequest, ActionType};
+
+#[test]
+fn protection_from_evil_and_good_gives_undead_attackers_disadvantage_only() {
+    let Some(srd) = common::srd("protection_evil") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let bran = caster(
+        &mut e,
+        "Bran",
+        "cleric",
+        5,
+        &["Protection from Evil and Good"],
+    );
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&bran, 5, 5, 20),
+            monster("skeleton", 1, &[(6, 5)]),
+            monster("goblin", 1, &[(4, 5)]),
+        ],
+    );
+    let skeleton = id_of(&order, "Skeleton");
+    let goblin = id_of(&order, "Goblin");
+    let out = cast(&mut e, &bran, "Protection from Evil and Good", |r| {
+        r.target = who(&bran)
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Protection from Evil and Good (1st level): Bran gains Protection from Evil and Good (attacks against it by aberration, celestial, elemental, fey, fiend, undead have disadvantage)."
+    );
+    advance(&mut e);
+    let strike = |e: &mut E, who_id: &str, weapon: &str| {
+        act(
+            e,
+            ActionRequest {
+                actor: who(who_id),
+                action_type: Some(ActionType::Attack),
+                target: who(&bran),
+                weapon: Some(weapon.into()),
+                force: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    let out = strike(&mut e, &skeleton, "Shortsword");
+    assert_eq!(
+        out.lines[0],
+        "Skeleton attack with Shortsword: d20 [8, ~~17~~] (disadvantage: Protection from Evil and Good wards Bran against undead creatures) + 4 = 12 vs AC 12 — hit"
+    );
+    let out = strike(&mut e, &goblin, "Scimitar");
+    assert_eq!(
+        out.lines[0],
+        "Goblin attack with Scimitar: d20 [11] + 4 = 15 vs AC 12 — hit"
+    );
+}
+
+#[test]
+fn aid_raises_maximum_and_current_hp_by_five_per_slot_above_first() {
+    let Some(srd) = common::srd("aid") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 2);
+    let bran = caster(&mut e, "Bran", "cleric", 5, &["Aid"]);
+    let tor = caster(&mut e, "Tor", "fighter", 5, &[]);
+    let (b0, t0) = (sheet(&mut e, &bran), sheet(&mut e, &tor));
+    let (bmax, tmax) = (b0.effective().max_hp.value, t0.effective().max_hp.value);
+    let out = cast(&mut e, &bran, "Aid", |r| {
+        r.targets = vec![who(&bran), who(&tor)];
+        r.slot_level = Some(3);
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        format!(
+            "Aid (3rd level): Bran gains Aid (+10 max HP, hit point maximum {} (+10), HP {} → {}); Tor gains Aid (+10 max HP, hit point maximum {} (+10), HP {} → {}).",
+            bmax + 10,
+            b0.hp,
+            b0.hp + 10,
+            tmax + 10,
+            t0.hp,
+            t0.hp + 10
+        )
+    );
+    let t1 = sheet(&mut e, &tor);
+    assert_eq!(
+        (t1.hp, t1.effective().max_hp.value),
+        (t0.hp + 10, tmax + 10)
+    );
+    assert_eq!((t0.hp, tmax), (44, 44));
+}
+
+#[test]
+fn darkvision_shows_among_the_sheets_senses() {
+    let Some(srd) = common::srd("darkvision_sheet") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 2);
+    let dara = caster(&mut e, "Dara", "druid", 5, &["Darkvision"]);
+    let get = |e: &mut E| {
+        e.read(|call| {
+            tabletop_engine::sheet::get_character(
+                call,
+                tabletop_engine::character::CharacterRef::new(Some(&dara), None),
+            )
+        })
+        .unwrap()
+    };
+    assert!(get(&mut e).senses.is_empty());
+    cast(&mut e, &dara, "Darkvision", |r| r.target = who(&dara)).unwrap();
+    let s = get(&mut e);
+    assert_eq!(s.senses, vec!["darkvision 60 ft".to_string()]);
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["senses"], serde_json::json!(["darkvision 60 ft"]));
+}
+
+#[test]
+fn sanctuary_makes_an_attacker_save_or_lose_the_attack_and_ends_when_the_ward_attacks() {
+    let Some(srd) = common::srd("sanctuary") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let bran = caster(&mut e, "Bran", "cleric", 5, &["Sanctuary"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 5, 5, 20), monster("goblin", 2, &[(6, 5), (4, 5)])],
+    );
+    let g1 = id_of(&order, "Goblin 1");
+    let out = cast(&mut e, &bran, "Sanctuary", |r| {
+        r.target = who(&bran);
+        r.action_cost = Some(tabletop_engine::model::encounter::ActionCost::BonusAction);
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Sanctuary (1st level): Bran gains Sanctuary (a creature attacking it first makes a DC 14 WIS save or must choose a new target)."
+    );
+    advance(&mut e);
+    let hp = sheet(&mut e, &bran).hp;
+    let out = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&g1),
+            action_type: Some(ActionType::Attack),
+            target: who(&bran),
+            weapon: Some("Scimitar".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Goblin 1 fails its save against Sanctuary on Bran: it must choose a new target, and this attack is lost."
+    );
+    assert_eq!(
+        out.lines,
+        ["Goblin 1 WIS save vs Sanctuary on Bran: d20 [8] - 1 = 7 vs DC 14 — fail"]
+    );
+    assert_eq!(sheet(&mut e, &bran).hp, hp);
+    // Bran attacks on its next turn: the ward ends.
+    advance(&mut e);
+    advance(&mut e);
+    let out = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&bran),
+            action_type: Some(ActionType::Attack),
+            target: who(&g1),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(out.lines[1], "Bran attacks: its Sanctuary ends");
+    assert!(sheet(&mut e, &bran).effects.is_empty());
+}
+
+#[test]
+fn see_invisibility_cancels_an_invisible_targets_disadvantage() {
+    let Some(srd) = common::srd("see_invisibility") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 6);
+    let aria = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        5,
+        &["Fire Bolt", "See Invisibility"],
+    );
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 0, 0, 20), monster("ogre", 1, &[(6, 0)])],
+    );
+    let goblin = id_of(&order, "Ogre");
+    let mut g = sheet(&mut e, &goblin);
+    g.conditions
+        .push(tabletop_engine::character::ConditionEntry {
+            condition: tabletop_rules::Condition::Invisible,
+            level: None,
+            source: "Invisibility".into(),
+            duration: None,
+        });
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &g)
+    })
+    .unwrap();
+    let out = cast(&mut e, &aria, "Fire Bolt", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Aria — Fire Bolt spell attack vs Ogre: d20 [10, ~~15~~] (disadvantage: target invisible) + 6 = 16 vs AC 11 — hit"
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &aria, "See Invisibility", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "See Invisibility (2nd level): Aria gains See Invisibility (sees invisible creatures)."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &aria, "Fire Bolt", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Aria — Fire Bolt spell attack vs Ogre: d20 [15] + 6 = 21 vs AC 11 — hit"
+    );
+}
+
+#[test]
+fn banishment_takes_a_failed_saver_off_the_map_until_concentration_ends() {
+    let Some(srd) = common::srd("banishment") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 14);
+    let bran = caster(&mut e, "Bran", "cleric", 7, &["Banishment"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&bran, 5, 5, 20), monster("ogre", 1, &[(8, 5)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &bran, "Banishment", |r| r.target = who(&ogre)).unwrap();
+    assert_eq!(out.headline, "Bran casts Banishment: Ogre banished.");
+    assert_eq!(
+        out.lines[1..3],
+        [
+            "Ogre — CHA save vs Banishment: d20 [15] - 2 = 13 vs DC 14 — fail",
+            "Ogre is banished from (8, 5): off the map and the initiative while Bran concentrates on Banishment"
+        ]
+    );
+    let enc = encounter(&mut e);
+    assert_eq!(enc.position_of(&ogre), None);
+    assert!(enc.combatant(&ogre).unwrap().removed);
+    let bran_id = bran.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&bran_id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    let report = advance(&mut e);
+    assert!(
+        report
+            .end_of_turn
+            .iter()
+            .any(|l| l == "Ogre returns at (8, 5): Bran's concentration on Banishment ended"),
+        "{:?}",
+        report.end_of_turn
+    );
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.position_of(&ogre),
+        Some(tabletop_grid::Position::new(8, 5))
+    );
+    assert!(!enc.combatant(&ogre).unwrap().removed);
+}
+
+#[test]
+fn globe_of_invulnerability_keeps_out_spells_of_5th_level_or_lower_cast_from_outside() {
+    let Some(srd) = common::srd("globe") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let aria = caster(&mut e, "Aria", "wizard", 11, &["Globe of Invulnerability"]);
+    let zed = caster(&mut e, "Zed", "wizard", 5, &["Fire Bolt", "Magic Missile"]);
+    let mut zed_spec = pc(&zed, 12, 5, 15);
+    zed_spec.side = Some(tabletop_engine::model::encounter::Side::Enemy);
+    fight(&mut e, vec![pc(&aria, 5, 5, 20), zed_spec]);
+    let out = cast(&mut e, &aria, "Globe of Invulnerability", |r| {
+        r.force = true
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Globe of Invulnerability: an immobile 10-ft barrier around (5, 5); spells of 5th level or lower cast from outside it have no effect on creatures inside."
+    );
+    advance(&mut e);
+    let hp = sheet(&mut e, &aria).hp;
+    let out = cast(&mut e, &zed, "Magic Missile", |r| r.target = who(&aria)).unwrap();
+    assert!(
+        out.lines.iter().any(|l| l
+            == "Aria is inside Globe of Invulnerability (spells of 5th level or lower from outside have no effect): unaffected"),
+        "{:?}",
+        out.lines
+    );
+    assert_eq!(sheet(&mut e, &aria).hp, hp);
+    // Its concentration broken, the globe falls at the next turn change.
+    let aria_id = aria.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&aria_id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    let report = advance(&mut e);
+    assert!(
+        report
+            .end_of_turn
+            .iter()
+            .any(|l| l == "Globe of Invulnerability at (5, 5) ends"),
+        "{:?}",
+        report.end_of_turn
+    );
+    advance(&mut e);
+    let out = cast(&mut e, &zed, "Magic Missile", |r| r.target = who(&aria)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Magic Missile (1st level): Aria takes 7 force (68 → 61 HP)."
+    );
+}
