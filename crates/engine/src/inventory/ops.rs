@@ -63,6 +63,9 @@ pub struct InventoryOutcome {
     /// The healing applied through the pipeline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub healing: Option<HealResult>,
+    /// The spell cast from the item (wands, staffs: see `magic::item_cast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cast: Option<serde_json::Value>,
     /// Coins after.
     pub currency: Currency,
     /// Carried weight after, lb.
@@ -151,7 +154,7 @@ fn capacity(c: &Character) -> f64 {
     carrying_capacity(c.effective().score(Ability::Strength))
 }
 
-pub(super) fn outcome(
+pub(crate) fn outcome(
     op: &'static str,
     c: &Character,
     summary: String,
@@ -174,6 +177,7 @@ pub(super) fn outcome(
         item: None,
         roll: None,
         healing: None,
+        cast: None,
         currency: c.inventory.currency,
         weight: (w * 100.0).round() / 100.0,
         capacity: cap,

@@ -5,6 +5,8 @@
 //! ([`synthesis`]).
 
 pub mod grants;
+pub mod item_cast;
+pub mod item_spells;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;
