@@ -244,7 +244,11 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     Ok(_) => {
                         let after = character(&mut e, &pc);
                         let has = after.effects.iter().any(|x| x.name == item.name);
-                        if !has || effective_json(&after) == effective_json(&before) {
+                        // Or a condition, temporary HP or damage (Invisibility, Poison).
+                        let state = after.conditions != before.conditions
+                            || after.temp_hp != before.temp_hp
+                            || after.hp != before.hp;
+                        if !(has && effective_json(&after) != effective_json(&before) || state) {
                             failures.push(format!(
                                 "{index}: drunk, no effect on the sheet (effect {has})"
                             ));

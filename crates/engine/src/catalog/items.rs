@@ -105,6 +105,38 @@ pub struct ItemEntry {
     /// What spending its last charge does.
     #[serde(default)]
     pub last_charge: Option<LastCharge>,
+    /// A potion's temporary hit points (Heroism 10).
+    #[serde(default)]
+    pub temp_hp: Option<u32>,
+    /// A condition the potion puts on the drinker for its duration (Invisibility: invisible),
+    /// or on a failed `save` (Poison: poisoned).
+    #[serde(default)]
+    pub condition: Option<tabletop_rules::Condition>,
+    /// The condition ends early when the bearer attacks or casts a spell.
+    #[serde(default)]
+    pub until_offense: bool,
+    /// A duration rolled in hours when drunk ("1d4": Growth), instead of `minutes`.
+    #[serde(default)]
+    pub hours_dice: Option<String>,
+    /// Damage when drunk ("3d6").
+    #[serde(default)]
+    pub damage: Option<String>,
+    /// Its type.
+    #[serde(default)]
+    pub damage_type: Option<tabletop_rules::DamageType>,
+    /// A save against `condition` when drunk.
+    #[serde(default)]
+    pub save: Option<ItemSave>,
+}
+
+/// A save an item calls for.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemSave {
+    /// The ability.
+    pub ability: tabletop_rules::Ability,
+    /// The DC.
+    pub dc: i32,
 }
 
 impl ItemEntry {
@@ -148,7 +180,13 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         ItemKind::Charged => e.charges.is_some() || e.heal.is_some(),
         ItemKind::Spells => !e.spells.is_empty(),
         ItemKind::Scroll => true,
-        ItemKind::Potion => !e.modifiers.is_empty() && e.minutes.is_some_and(|m| m > 0),
+        ItemKind::Potion => {
+            (!e.modifiers.is_empty()
+                || e.condition.is_some()
+                || e.temp_hp.is_some()
+                || e.damage.is_some())
+                && (e.minutes.is_some_and(|m| m > 0) || e.hours_dice.is_some())
+        }
     };
     if !ok {
         bad.push(format!("{index}: {:?} lacks what it needs", e.kind));
@@ -166,7 +204,10 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
             bad.push(format!("{index}: {} costs charges the item lacks", s.spell));
         }
     }
-    for d in [&e.heal, &e.recharge].into_iter().flatten() {
+    for d in [&e.heal, &e.recharge, &e.hours_dice, &e.damage]
+        .into_iter()
+        .flatten()
+    {
         if tabletop_rules::dice::parse(d).is_err() {
             bad.push(format!("{index}: '{d}' is not dice"));
         }

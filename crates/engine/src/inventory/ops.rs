@@ -623,6 +623,11 @@ pub fn use_item(
             what.join(", ")
         ));
     }
+    // A potion's temporary HP, condition, rolled duration, damage and save.
+    if let Some(e) = super::potion::entry_of(call, &item) {
+        let bearer = other.as_mut().unwrap_or(&mut c);
+        changes.extend(super::potion::drink(call, e, &item.name, bearer)?);
+    }
     let it = &mut c.inventory.items[i];
     if let Some(ch) = it.charges.as_mut()
         && spend > 0
