@@ -154,6 +154,9 @@ pub struct CreateCharacterArgs {
     /// Half-elf: the two abilities given +1.
     #[serde(default)]
     pub ability_choices: Vec<Ability>,
+    /// Ability Score Improvements in level order: {"abilities": {"str": 2}} or {"feat": "grappler"}.
+    #[serde(default)]
+    pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
     /// Skills with expertise.
     #[serde(default)]
     pub expertise: Vec<Skill>,
@@ -245,6 +248,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
             })
             .collect(),
         ability_choices: a.ability_choices,
+        asi: a.asi,
         expertise: a.expertise,
         languages: a.languages,
         fighting_style: a.fighting_style,
