@@ -17,10 +17,10 @@ use crate::catalog::{Catalog, Entry};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct AsiChoice {
-    /// +2 to one ability ({"str": 2}) or +1 to two ({"str": 1, "con": 1}).
+    /// {"str": 2} or {"str": 1, "con": 1}.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub abilities: BTreeMap<Ability, u8>,
-    /// A feat instead ("grappler").
+    /// Or a feat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feat: Option<String>,
 }

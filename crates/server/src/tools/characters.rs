@@ -154,7 +154,7 @@ pub struct CreateCharacterArgs {
     /// Half-elf: the two abilities given +1.
     #[serde(default)]
     pub ability_choices: Vec<Ability>,
-    /// Ability Score Improvements in level order: {"abilities": {"str": 2}} or {"feat": "grappler"}.
+    /// ASI choices, level order.
     #[serde(default)]
     pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
     /// Skills with expertise.

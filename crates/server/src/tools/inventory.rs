@@ -238,9 +238,9 @@ pub struct ManageInventoryArgs {
     pub target_name: Option<String>,
     /// use: charges to spend (default 1).
     pub charges: Option<u32>,
-    /// use: the spell a wand or staff casts (default its only one).
+    /// use: spell the item casts.
     pub spell: Option<String>,
-    /// use: slot level extra charges buy (Wand of Fireballs).
+    /// use: its slot level.
     pub slot_level: Option<u8>,
     /// view: equipped items (default true).
     pub show_equipped: Option<bool>,

@@ -85,7 +85,7 @@ pub struct LevelUpArgs {
     pub hp: Option<u32>,
     /// Class of the new levels (default the first; another multiclasses).
     pub class: Option<String>,
-    /// Choices for the Ability Score Improvements reached: {"abilities": {"str": 2}} or {"feat": "grappler"}.
+    /// ASI choices, level order.
     #[serde(default)]
     pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
 }
