@@ -153,7 +153,7 @@ pub fn end_on_offense(c: &mut Character) -> Vec<String> {
 
 /// "1 hour", "3 hours", "10 minutes" for a duration in rounds.
 fn span(rounds: u32) -> String {
-    if rounds % 600 == 0 {
+    if rounds.is_multiple_of(600) {
         let h = rounds / 600;
         format!("{h} hour{}", if h == 1 { "" } else { "s" })
     } else {
