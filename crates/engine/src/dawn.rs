@@ -3,7 +3,7 @@
 
 use crate::engine::Call;
 use crate::error::Result;
-use crate::inventory::ops::{RechargeEvent, recharge};
+use crate::inventory::recharge::{RechargeEvent, recharge};
 use crate::model::inventory::Recharge;
 use crate::model::memory::{DAY, HOUR};
 

@@ -9,6 +9,7 @@ pub mod item_def;
 pub mod locate;
 pub mod ops;
 pub mod potion;
+pub mod recharge;
 pub mod weapons;
 
 pub use crate::model::inventory::*;
