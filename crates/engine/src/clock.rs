@@ -103,6 +103,9 @@ pub struct TimeAdvance {
     pub elapsed_seconds: u64,
     /// Effects and conditions that ran out.
     pub expired: Vec<Expiry>,
+    /// Items whose charges came back at dawn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recharged: Vec<String>,
     /// One line.
     pub summary: String,
 }
@@ -204,12 +207,17 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
     if rounds > 0 {
         expire_concentration(call, rounds, skip, &mut expired)?;
     }
+    let recharged =
+        crate::dawn::recharge_at_dawn(call, crate::dawn::dawns_between(from, to), skip)?;
     let mut summary = format!(
         "{} → {} ({}).",
         describe_time(from),
         describe_time(to),
         span(seconds)
     );
+    if !recharged.is_empty() {
+        summary.push_str(&format!(" Dawn: {}.", recharged.join("; ")));
+    }
     if !expired.is_empty() {
         let lines: Vec<String> = expired
             .iter()
@@ -223,6 +231,7 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
         to: ClockView::at(to),
         elapsed_seconds: seconds,
         expired,
+        recharged,
         summary,
     })
 }

@@ -135,6 +135,8 @@ pub struct CreateRequest {
     pub fighting_style: Option<String>,
     /// Dragonborn ancestry colour ("red", "gold", …).
     pub draconic_ancestry: Option<String>,
+    /// Ability Score Improvements, in the order the levels reach them.
+    pub asi: Vec<crate::derive::asi::AsiChoice>,
     /// Class levels of a multiclassed character, the starting class first (instead of
     /// `class` + `level`).
     pub classes: Vec<ClassRequest>,
@@ -413,6 +415,14 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     }
     let resolved = crate::derive::resolve(&build, call.compendium());
     let catalog = crate::catalog::Catalog::get();
+    problems.extend(crate::derive::asi::problems(&req.asi, catalog));
+    let reached = crate::derive::asi::slots(&resolved).len();
+    if req.asi.len() > reached {
+        problems.push(format!(
+            "asi: {} choice(s) for the {reached} Ability Score Improvement(s) this build reaches",
+            req.asi.len()
+        ));
+    }
     let race_free_skills = crate::derive::build::race_skill_choices(&resolved, catalog);
     let granted_skills = crate::derive::build::granted_skills(&resolved);
     derivations.extend(crate::derive::build::fill_choices(
@@ -833,6 +843,7 @@ fn build_from_request(
     b.choices.ability_choices = req.ability_choices.clone();
     b.choices.fighting_style = req.fighting_style.clone();
     b.choices.draconic_ancestry = req.draconic_ancestry.clone();
+    b.choices.asi = req.asi.clone();
     b.overrides.max_hp = req.max_hp;
     b.overrides.armor_class = req.armor_class;
     b.overrides.speed = req.speed;

@@ -8,6 +8,8 @@ pub mod equip;
 pub mod item_def;
 pub mod locate;
 pub mod ops;
+pub mod potion;
+pub mod recharge;
 pub mod weapons;
 
 pub use crate::model::inventory::*;

@@ -9,6 +9,7 @@ use tabletop_rules::abilities::proficiency_bonus;
 use tabletop_rules::hp::{HitDie, HpMethod, LevelHp, hp_for_levels};
 
 use crate::characters::resolve;
+use crate::derive::asi::AsiChoice;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::CharacterRef;
@@ -76,6 +77,23 @@ pub fn level_up_in(
     target: Option<u32>,
     method: LevelHpMethod,
 ) -> Result<LevelUpOutcome> {
+    level_up_choosing(call, who, class, target, method, Vec::new())
+}
+
+/// [`level_up_in`] with the choices for the Ability Score Improvements the new levels reach
+/// (in order; one missing stays an open choice on the sheet).
+pub fn level_up_choosing(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    class: Option<&str>,
+    target: Option<u32>,
+    method: LevelHpMethod,
+    asi_choices: Vec<AsiChoice>,
+) -> Result<LevelUpOutcome> {
+    let bad = crate::derive::asi::problems(&asi_choices, crate::catalog::Catalog::get());
+    if !bad.is_empty() {
+        return Err(EngineError::invalid("asi", bad.join("; ")));
+    }
     let mut c = resolve(call, who)?;
     let from = c.level;
     let to = target.unwrap_or(from + 1);
@@ -236,8 +254,18 @@ pub fn level_up_in(
     if !asi.is_empty() {
         let list: Vec<String> = asi.iter().map(u32::to_string).collect();
         changes.push(format!(
-            "Ability Score Improvement at level {}: raise scores with update_character stats (+2 to one or +1 to two)",
-            list.join(", ")
+            "Ability Score Improvement at level {}: {}",
+            list.join(", "),
+            if asi_choices.is_empty() {
+                "choose it with asi (+2 to one ability, +1 to two, or a feat); open until then"
+                    .to_string()
+            } else {
+                asi_choices
+                    .iter()
+                    .map(crate::derive::asi::describe)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
         ));
     }
     // The levels and their hit-die values become sources; the sheet is derived from them.
@@ -253,7 +281,41 @@ pub fn level_up_in(
         &hp_gains,
         manual,
     );
+    if !asi_choices.is_empty() {
+        let Some(b) = c.build.as_mut() else {
+            return Err(EngineError::Rule(format!(
+                "{} has no recorded build to hold Ability Score Improvements",
+                c.name
+            )));
+        };
+        b.choices.asi.extend(asi_choices.iter().cloned());
+    }
     crate::derive::refresh(call, &mut c);
+    let open_after = open_asi(call, &c);
+    if open_after < 0 {
+        return Err(EngineError::invalid(
+            "asi",
+            format!(
+                "{} choice(s) given, but the new levels reach only {} Ability Score Improvement(s) without one",
+                asi_choices.len(),
+                i64::try_from(asi_choices.len()).unwrap_or(0) + open_after
+            ),
+        ));
+    }
+    let asi_lines: Vec<String> = c
+        .derived
+        .as_ref()
+        .map(|d| {
+            d.ability_sources
+                .iter()
+                .flat_map(|(a, v)| {
+                    v.iter()
+                        .filter(|x| x.source.starts_with("Ability Score Improvement"))
+                        .map(move |x| format!("{} {:+} ({})", a.abbr(), x.delta, x.source))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     if class_idx > 0 {
         // A level in another class: its features are what the derived sheet gained; its
         // Ability Score Improvements follow that class's own table.
@@ -304,6 +366,12 @@ pub fn level_up_in(
         }
         changes.push(format!("spell slots: {}", c.spell_slots.summary()));
     }
+    if !asi_choices.is_empty() {
+        changes.push(format!(
+            "Ability Score Improvements on the sheet: {}",
+            asi_lines.join(", ")
+        ));
+    }
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));
@@ -321,4 +389,13 @@ pub fn level_up_in(
         asi_levels: asi,
         changes,
     })
+}
+
+/// Ability Score Improvements reached without a choice, less choices beyond those reached
+/// (negative: too many choices).
+fn open_asi(call: &Call<'_>, c: &crate::model::character::Character) -> i64 {
+    let Some(b) = &c.build else { return 0 };
+    let resolved = crate::derive::resolve(b, call.compendium());
+    let reached = crate::derive::asi::slots(&resolved).len();
+    i64::try_from(reached).unwrap_or(0) - i64::try_from(b.choices.asi.len()).unwrap_or(0)
 }

@@ -37,6 +37,7 @@ pub mod compendium;
 pub mod concentration;
 pub mod conditions;
 pub mod creation;
+pub mod dawn;
 pub mod derive;
 pub mod effects;
 pub mod engine;

@@ -72,7 +72,7 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
         pct(&features) >= 85.0,
         true,
         false,
-        "ability score improvements, subclass placeholders, invocations, fighting styles, metamagic and hunter options are narrative in the issue-16 catalog",
+        "subclass placeholders, invocations, metamagic, hunter options, Channel Divinity options and many prose features are narrative",
     );
     // Measured today (see README): held so that a change is deliberate.
     let items = at("magicItems");
@@ -102,6 +102,6 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
     );
 }
 
-const PINNED_FEATURES: (usize, usize, usize) = (407, 88, 319);
-const PINNED_ITEMS: (usize, usize) = (153, 209);
+const PINNED_FEATURES: (usize, usize, usize) = (407, 151, 256);
+const PINNED_ITEMS: (usize, usize) = (169, 193);
 const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 884, 617);

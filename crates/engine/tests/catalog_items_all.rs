@@ -17,6 +17,7 @@ use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create
 use tabletop_engine::inventory::attune::attune;
 use tabletop_engine::inventory::ops::{self, GiveRequest, InventoryOutcome, ItemRef};
 use tabletop_engine::inventory::weapons::weapon_attack;
+use tabletop_engine::magic::item_cast::use_or_cast;
 use tabletop_engine::sheet::get_character;
 use tabletop_engine::update::{UpdateRequest, update_character};
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
@@ -63,13 +64,13 @@ const CLASSES: &[&str] = &[
     "barbarian",
 ];
 
-fn make(e: &mut E, name: &str, restriction: Option<&str>) {
+fn make(e: &mut E, name: &str, restriction: Option<&str>, caster: bool) {
     let r = restriction.unwrap_or("").to_lowercase();
     let class = CLASSES
         .iter()
         .copied()
         .find(|c| r.contains(c))
-        .or_else(|| r.contains("spellcaster").then_some("wizard"))
+        .or_else(|| (caster || r.contains("spellcaster")).then_some("wizard"))
         .unwrap_or("fighter");
     let race = ["dwarf", "elf", "halfling", "gnome"]
         .into_iter()
@@ -151,7 +152,12 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             .find(|m| &m.index == index)
             .unwrap();
         let pc = format!("T{n}");
-        make(&mut e, &pc, m.attunement_note.as_deref());
+        make(
+            &mut e,
+            &pc,
+            m.attunement_note.as_deref(),
+            !entry.spells.is_empty(),
+        );
         let name = give_name(index, &m.name);
         let given = inv(&mut e, |call| {
             ops::give(
@@ -238,7 +244,11 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     Ok(_) => {
                         let after = character(&mut e, &pc);
                         let has = after.effects.iter().any(|x| x.name == item.name);
-                        if !has || effective_json(&after) == effective_json(&before) {
+                        // Or a condition, temporary HP or damage (Invisibility, Poison).
+                        let state = after.conditions != before.conditions
+                            || after.temp_hp != before.temp_hp
+                            || after.hp != before.hp;
+                        if !(has && effective_json(&after) != effective_json(&before) || state) {
                             failures.push(format!(
                                 "{index}: drunk, no effect on the sheet (effect {has})"
                             ));
@@ -270,6 +280,7 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     }
                 }
             }
+            ItemKind::Charged | ItemKind::Spells if !entry.spells.is_empty() => {}
             ItemKind::Charged => {
                 if item.requires_attunement {
                     inv(&mut e, |call| attune(call, who(&pc), named(&item.name))).unwrap();
@@ -300,7 +311,72 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     }
                 }
             }
-            ItemKind::Scroll | ItemKind::Narrative => {}
+            ItemKind::Scroll | ItemKind::Narrative | ItemKind::Spells => {}
+        }
+        // Every spell an item casts is cast from it, paying its charges.
+        if !entry.spells.is_empty() && item.requires_attunement {
+            let _ = inv(&mut e, |call| attune(call, who(&pc), named(&item.name)));
+        }
+        let dummy = format!("D{n}");
+        if !entry.spells.is_empty() {
+            make(&mut e, &dummy, None, false);
+        }
+        for s in &entry.spells {
+            // Both fresh: the last spell's damage, conditions or concentration gone.
+            for name in [&pc, &dummy] {
+                let mut c = character(&mut e, name);
+                c.hp = c.max_hp;
+                c.dead = false;
+                c.conditions.clear();
+                c.concentration = None;
+                c.effects.clear();
+                e.write("t", &json!({}), |call| {
+                    tabletop_engine::combat::put_sheet(call, &c)
+                })
+                .unwrap();
+            }
+            let mut c = character(&mut e, &pc);
+            let Some(it) = c.inventory.items.iter_mut().find(|i| i.id == item.id) else {
+                failures.push(format!("{index}: gone before {}", s.spell));
+                break;
+            };
+            let max = it.charges.as_ref().map(|c| c.max);
+            if let Some(ch) = it.charges.as_mut() {
+                ch.current = ch.max;
+            }
+            e.write("t", &json!({}), |call| {
+                tabletop_engine::combat::put_sheet(call, &c)
+            })
+            .unwrap();
+            let out = inv(&mut e, |call| {
+                use_or_cast(
+                    call,
+                    who(&pc),
+                    named(&item.name),
+                    Some(who(&dummy)),
+                    None,
+                    Some(&s.spell),
+                    None,
+                )
+            });
+            match out {
+                Err(err) => failures.push(format!("{index}: cast {}: {err}", s.spell)),
+                Ok(out) => {
+                    let left = character(&mut e, &pc)
+                        .inventory
+                        .items
+                        .iter()
+                        .find(|i| i.id == item.id)
+                        .and_then(|i| i.charges.as_ref().map(|c| c.current));
+                    if out.cast.is_none() || left != max.map(|m| m - s.charges) {
+                        failures.push(format!(
+                            "{index}: cast {}: {left:?} of {max:?} charges left, cast {:?}",
+                            s.spell,
+                            out.cast.is_some()
+                        ));
+                    }
+                }
+            }
         }
     }
     assert!(

@@ -238,8 +238,10 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "languages",
             "fightingStyle",
             "draconicAncestry",
+            "asi",
         ],
     ),
+    ("level_up", &["asi"]),
     (
         "manage_aura",
         &[
@@ -282,6 +284,8 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "showInventory",
             "showStats",
             "slot",
+            "spell",
+            "slotLevel",
         ],
     ),
     (

@@ -27,8 +27,43 @@ pub enum ItemKind {
     /// Drunk or applied once: its modifiers become an active effect on the user for `minutes`
     /// (a potion of fire resistance, of giant strength).
     Potion,
+    /// Casts its `spells` at will or by a daily use (Boots of Levitation, Circlet of Blasting).
+    Spells,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
+}
+
+/// A spell an item casts (Wand of Magic Missiles: magic-missile for 1 charge at 1st level, one
+/// more level per extra charge).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemSpell {
+    /// The SRD spell index.
+    pub spell: String,
+    /// Charges one casting costs (0: at will, no charge).
+    #[serde(default)]
+    pub charges: u32,
+    /// The slot level it is cast at for those charges (default: the spell's own level).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// Each extra charge raises the slot level by one, up to `max_level` (default 9).
+    #[serde(default)]
+    pub upcast: bool,
+    /// The highest slot level extra charges buy.
+    #[serde(default)]
+    pub max_level: Option<u8>,
+}
+
+/// What happens when an item's last charge is spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LastCharge {
+    /// Roll a d20: on a 1 the item is destroyed (most wands and staffs).
+    DestroyedOn1,
+    /// It is destroyed (Talisman of Pure Good, Scarab of Protection).
+    Destroyed,
+    /// Roll a d20: on a 1 it becomes a mundane item (Staff of the Woodlands, of Charming).
+    MundaneOn1,
 }
 
 /// One item's entry.
@@ -58,6 +93,50 @@ pub struct ItemEntry {
     /// How long a potion's modifiers last, in minutes.
     #[serde(default)]
     pub minutes: Option<u32>,
+    /// Spells it casts (by charges, at will, or by a daily use).
+    #[serde(default)]
+    pub spells: Vec<ItemSpell>,
+    /// The save DC of its spells when the SRD gives one (else the wielder's).
+    #[serde(default)]
+    pub spell_dc: Option<i32>,
+    /// The attack bonus of its spells when the SRD gives one (else the wielder's).
+    #[serde(default)]
+    pub spell_attack: Option<i32>,
+    /// What spending its last charge does.
+    #[serde(default)]
+    pub last_charge: Option<LastCharge>,
+    /// A potion's temporary hit points (Heroism 10).
+    #[serde(default)]
+    pub temp_hp: Option<u32>,
+    /// A condition the potion puts on the drinker for its duration (Invisibility: invisible),
+    /// or on a failed `save` (Poison: poisoned).
+    #[serde(default)]
+    pub condition: Option<tabletop_rules::Condition>,
+    /// The condition ends early when the bearer attacks or casts a spell.
+    #[serde(default)]
+    pub until_offense: bool,
+    /// A duration rolled in hours when drunk ("1d4": Growth), instead of `minutes`.
+    #[serde(default)]
+    pub hours_dice: Option<String>,
+    /// Damage when drunk ("3d6").
+    #[serde(default)]
+    pub damage: Option<String>,
+    /// Its type.
+    #[serde(default)]
+    pub damage_type: Option<tabletop_rules::DamageType>,
+    /// A save against `condition` when drunk.
+    #[serde(default)]
+    pub save: Option<ItemSave>,
+}
+
+/// A save an item calls for.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemSave {
+    /// The ability.
+    pub ability: tabletop_rules::Ability,
+    /// The DC.
+    pub dc: i32,
 }
 
 impl ItemEntry {
@@ -99,13 +178,36 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         ItemKind::Bonus => e.bonus.is_some_and(|b| (1..=3).contains(&b)),
         ItemKind::Consumable => e.heal.is_some(),
         ItemKind::Charged => e.charges.is_some() || e.heal.is_some(),
+        ItemKind::Spells => !e.spells.is_empty(),
         ItemKind::Scroll => true,
-        ItemKind::Potion => !e.modifiers.is_empty() && e.minutes.is_some_and(|m| m > 0),
+        ItemKind::Potion => {
+            (!e.modifiers.is_empty()
+                || e.condition.is_some()
+                || e.temp_hp.is_some()
+                || e.damage.is_some())
+                && (e.minutes.is_some_and(|m| m > 0) || e.hours_dice.is_some())
+        }
     };
     if !ok {
         bad.push(format!("{index}: {:?} lacks what it needs", e.kind));
     }
-    for d in [&e.heal, &e.recharge].into_iter().flatten() {
+    if !e.spells.is_empty()
+        && !matches!(
+            e.kind,
+            ItemKind::Charged | ItemKind::Spells | ItemKind::Worn
+        )
+    {
+        bad.push(format!("{index}: spells on a {:?} item", e.kind));
+    }
+    for s in &e.spells {
+        if s.charges > 0 && e.charges.is_none() {
+            bad.push(format!("{index}: {} costs charges the item lacks", s.spell));
+        }
+    }
+    for d in [&e.heal, &e.recharge, &e.hours_dice, &e.damage]
+        .into_iter()
+        .flatten()
+    {
         if tabletop_rules::dice::parse(d).is_err() {
             bad.push(format!("{index}: '{d}' is not dice"));
         }

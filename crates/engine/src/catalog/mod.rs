@@ -391,6 +391,9 @@ pub enum Grant {
         /// The die.
         dice: DiceSpec,
     },
+    /// An Ability Score Improvement: the character's recorded choice for it (`asi`: +2 to one
+    /// ability, +1 to two, or a feat) applies (see `derive::asi`).
+    AbilityScoreImprovement,
 }
 
 /// One catalog entry: grants, or narrative with a reason.

@@ -12,6 +12,7 @@
 //! conditions and effects are then layered on by the effective-stats pipeline
 //! ([`crate::character::Character::effective`]).
 
+pub mod asi;
 pub mod build;
 pub mod gear;
 pub mod multiclass;
@@ -156,6 +157,9 @@ pub struct Choices {
     /// Dragonborn ancestry colour ("red").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draconic_ancestry: Option<String>,
+    /// Ability Score Improvements, in the order the levels reach them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub asi: Vec<asi::AsiChoice>,
 }
 
 /// Manual overrides: each is shown as the source of the value it sets.

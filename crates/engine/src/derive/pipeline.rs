@@ -155,6 +155,15 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
             });
         }
     }
+    // Ability Score Improvements: the recorded choices (feats join what is in play).
+    let asi = super::asi::apply(&mut d, resolved, &build.choices.asi, catalog);
+    for (label, entry) in &asi.feats {
+        in_play.push(InPlay {
+            entry,
+            label: label.clone(),
+            class: None,
+        });
+    }
     for p in &in_play {
         if let Some(reason) = &p.entry.narrative {
             d.narrative
@@ -211,6 +220,20 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 add(&mut d, *ability, *amount, p.label.clone());
             }
         }
+    }
+    for (label, a, n) in &asi.increases {
+        let now = i32::from(build.base_scores.get(*a))
+            + d.ability_sources
+                .get(a)
+                .map_or(0, |v| v.iter().map(|c| c.delta).sum::<i32>());
+        let up = super::asi::capped(now, *n);
+        if up < *n {
+            d.choices.push(format!(
+                "{label}: +{n} {} stops at 20 (+{up} applied)",
+                a.abbr()
+            ));
+        }
+        add(&mut d, *a, up, label.clone());
     }
     for (a, n) in &build.ability_changes {
         add(
@@ -480,7 +503,9 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         }
         for g in &p.entry.grants {
             match g {
-                Grant::AbilityBonus { .. } | Grant::HpPerLevel { .. } => {}
+                Grant::AbilityBonus { .. }
+                | Grant::HpPerLevel { .. }
+                | Grant::AbilityScoreImprovement => {}
                 Grant::Skill { skill: s } => skill(&mut d, *s, p.label.clone()),
                 Grant::SkillChoice { count, .. } => skill_choice_slots += usize::from(*count),
                 Grant::Expertise { count } => expertise_slots += usize::from(*count),

@@ -230,7 +230,11 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
     item.heal = heal;
     item.charges = charges;
     if let Some(e) = crate::catalog::items::entry(&m.index) {
-        item.lasts_rounds = e.minutes.map(|min| min.saturating_mul(10));
+        // A duration rolled when drunk (1d4 hours) is set then; an hour until.
+        item.lasts_rounds = e
+            .minutes
+            .map(|min| min.saturating_mul(10))
+            .or(e.hours_dice.as_ref().map(|_| 600));
         // What the engine leaves to the DM is said on use and equip.
         if let Some(r) = &e.reason {
             item.effect = Some(format!("no automation for {}: {r}", m.name));

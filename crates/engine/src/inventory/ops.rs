@@ -2,10 +2,10 @@
 //! transaction; and the weapon-attack numbers `roll_check` uses.
 
 use serde::Serialize;
+use tabletop_rules::Ability;
 use tabletop_rules::damage::HealResult;
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::Stat;
-use tabletop_rules::{Ability, DieRoller};
 
 use super::catalog;
 pub use super::catalog::adopt_legacy;
@@ -63,6 +63,9 @@ pub struct InventoryOutcome {
     /// The healing applied through the pipeline.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub healing: Option<HealResult>,
+    /// The spell cast from the item (wands, staffs: see `magic::item_cast`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cast: Option<serde_json::Value>,
     /// Coins after.
     pub currency: Currency,
     /// Carried weight after, lb.
@@ -151,7 +154,7 @@ fn capacity(c: &Character) -> f64 {
     carrying_capacity(c.effective().score(Ability::Strength))
 }
 
-pub(super) fn outcome(
+pub(crate) fn outcome(
     op: &'static str,
     c: &Character,
     summary: String,
@@ -174,6 +177,7 @@ pub(super) fn outcome(
         item: None,
         roll: None,
         healing: None,
+        cast: None,
         currency: c.inventory.currency,
         weight: (w * 100.0).round() / 100.0,
         capacity: cap,
@@ -619,6 +623,11 @@ pub fn use_item(
             what.join(", ")
         ));
     }
+    // A potion's temporary HP, condition, rolled duration, damage and save.
+    if let Some(e) = super::potion::entry_of(call, &item) {
+        let bearer = other.as_mut().unwrap_or(&mut c);
+        changes.extend(super::potion::drink(call, e, &item.name, bearer)?);
+    }
     let it = &mut c.inventory.items[i];
     if let Some(ch) = it.charges.as_mut()
         && spend > 0
@@ -668,54 +677,4 @@ pub fn use_item(
     Ok(out)
 }
 
-/// When charges come back: a rest or a time of day.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RechargeEvent {
-    /// Dawn.
-    Dawn,
-    /// Dusk.
-    Dusk,
-    /// The end of a short rest.
-    ShortRest,
-    /// The end of a long rest.
-    LongRest,
-}
-
-/// Recharges `c`'s items whose charges come back at `event` (rolling their recharge dice);
-/// for the rest and time-keeping tools. Returns what changed.
-pub fn recharge(
-    c: &mut Character,
-    event: RechargeEvent,
-    roller: &mut impl DieRoller,
-) -> Result<Vec<String>> {
-    let mut changes = Vec::new();
-    for it in &mut c.inventory.items {
-        let Some(ch) = it.charges.as_mut() else {
-            continue;
-        };
-        let due = matches!(
-            (ch.recharge, event),
-            (Recharge::Dawn, RechargeEvent::Dawn)
-                | (Recharge::Dusk, RechargeEvent::Dusk)
-                | (
-                    Recharge::ShortRest,
-                    RechargeEvent::ShortRest | RechargeEvent::LongRest
-                )
-                | (Recharge::LongRest, RechargeEvent::LongRest)
-        );
-        if !due || ch.current >= ch.max {
-            continue;
-        }
-        let gain = match &ch.recharge_dice {
-            Some(d) => u32::try_from(dice::roll(d, roller)?.total.max(0)).unwrap_or(0),
-            None => ch.max,
-        };
-        let before = ch.current;
-        ch.current = ch.current.saturating_add(gain).min(ch.max);
-        changes.push(format!(
-            "{} recharges {before} → {}/{}",
-            it.name, ch.current, ch.max
-        ));
-    }
-    Ok(changes)
-}
+pub use super::recharge::{RechargeEvent, recharge};

@@ -4,7 +4,10 @@
 //! per-target loop ([`targets`]), spell scrolls ([`scroll`]) and improvised spells
 //! ([`synthesis`]).
 
+pub mod evasion;
 pub mod grants;
+pub mod item_cast;
+pub mod item_spells;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;

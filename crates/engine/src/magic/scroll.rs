@@ -304,7 +304,7 @@ pub fn deliver(
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);
-    report.notes = crate::combat::actions::spell::component_notes(&def, tag.contains("scroll"));
+    report.notes = crate::combat::actions::spell::component_notes(&def, !tag.is_empty());
     crate::combat::put_sheet(call, &caster)?;
     call.record_change("character", &caster.id, report.headline());
     let mut lines = report.lines.clone();

@@ -500,6 +500,7 @@ pub fn resolve(
         }
         // Saving throw.
         let mut saved = false;
+        let mut evading = false;
         if affected && let Some(sv) = spell.save {
             let eff = target.effective();
             let mut req = D20Request::new(D20Test::Save {
@@ -545,9 +546,16 @@ pub fn resolve(
             report
                 .lines
                 .push(format!("{} — {}", target.name, out.summary()));
-            if saved && !(sv.half && shared_damage.is_some()) {
+            evading =
+                shared_damage.is_some() && super::evasion::applies(&target, sv.ability, sv.half);
+            if saved && evading {
+                affected = false;
+                phrase.push(format!("{} saves: Evasion, no damage", target.name));
+            } else if saved && !(sv.half && shared_damage.is_some()) {
                 affected = false;
                 phrase.push(format!("{} saves", target.name));
+            } else if evading {
+                phrase.push(format!("{} fails: Evasion, half damage", target.name));
             } else if saved {
                 phrase.push(format!("{} saves for half", target.name));
             }
@@ -567,7 +575,11 @@ pub fn resolve(
                 damage_total = Some(r);
                 Some(t)
             } else if let Some(r) = &shared_damage {
-                Some(if saved { r.total / 2 } else { r.total })
+                Some(if saved || evading {
+                    r.total / 2
+                } else {
+                    r.total
+                })
             } else if let Some(d) = &damage {
                 let r = roll_expr(call, d, critical)?;
                 report

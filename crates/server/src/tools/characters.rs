@@ -154,6 +154,9 @@ pub struct CreateCharacterArgs {
     /// Half-elf: the two abilities given +1.
     #[serde(default)]
     pub ability_choices: Vec<Ability>,
+    /// ASI choices, level order.
+    #[serde(default)]
+    pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
     /// Skills with expertise.
     #[serde(default)]
     pub expertise: Vec<Skill>,
@@ -245,6 +248,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
             })
             .collect(),
         ability_choices: a.ability_choices,
+        asi: a.asi,
         expertise: a.expertise,
         languages: a.languages,
         fighting_style: a.fighting_style,

@@ -238,6 +238,10 @@ pub struct ManageInventoryArgs {
     pub target_name: Option<String>,
     /// use: charges to spend (default 1).
     pub charges: Option<u32>,
+    /// use: spell the item casts.
+    pub spell: Option<String>,
+    /// use: its slot level.
+    pub slot_level: Option<u8>,
     /// view: equipped items (default true).
     pub show_equipped: Option<bool>,
     /// view: carried items (default true).
@@ -336,6 +340,8 @@ fn only(a: &ManageInventoryArgs, op: &str, allowed: &[&str]) -> Result<(), Engin
         ("targetId", a.target_id.is_some()),
         ("targetName", a.target_name.is_some()),
         ("charges", a.charges.is_some()),
+        ("spell", a.spell.is_some()),
+        ("slotLevel", a.slot_level.is_some()),
         ("showEquipped", a.show_equipped.is_some()),
         ("showInventory", a.show_inventory.is_some()),
         ("showStats", a.show_stats.is_some()),
@@ -469,13 +475,29 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
             only(
                 &a,
                 "use",
-                &["itemId", "itemName", "targetId", "targetName", "charges"],
+                &[
+                    "itemId",
+                    "itemName",
+                    "targetId",
+                    "targetName",
+                    "charges",
+                    "spell",
+                    "slotLevel",
+                ],
             )?;
             let r = item_ref.ok_or_else(|| {
                 EngineError::invalid("itemName", "use needs the item: itemName or itemId")
             })?;
             let target = CharacterRef::new(a.target_id.as_deref(), a.target_name.as_deref());
-            ops::use_item(call, who, r, Some(target), a.charges)?
+            tabletop_engine::magic::item_cast::use_or_cast(
+                call,
+                who,
+                r,
+                Some(target),
+                a.charges,
+                a.spell.as_deref(),
+                a.slot_level,
+            )?
         }
         InventoryOp::View => {
             only(&a, "view", &["showEquipped", "showInventory", "showStats"])?;

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::character::CharacterRef;
-use tabletop_engine::levelling::{LevelHpMethod, level_up_in};
+use tabletop_engine::levelling::{LevelHpMethod, level_up_choosing};
 use tabletop_engine::rest::{RestKind, take_rest};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::hp::HpMethod;
@@ -85,6 +85,9 @@ pub struct LevelUpArgs {
     pub hp: Option<u32>,
     /// Class of the new levels (default the first; another multiclasses).
     pub class: Option<String>,
+    /// ASI choices, level order.
+    #[serde(default)]
+    pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
 }
 
 fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> {
@@ -112,12 +115,13 @@ fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> 
             _ => HpMethod::Average,
         }),
     };
-    let out = level_up_in(
+    let out = level_up_choosing(
         call,
         CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
         a.class.as_deref(),
         a.target_level,
         method,
+        a.asi,
     )?;
     let text = format!(
         "{}.\nSpell slots: {}.",

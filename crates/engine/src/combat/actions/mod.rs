@@ -375,6 +375,21 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         }
         None => dispatch(call, &mut turn, action_type)?,
     };
+    // Attacking or casting ends what lasts only until then (a Potion of Invisibility).
+    let offense = matches!(
+        action_type,
+        ActionType::Attack | ActionType::TwoWeaponAttack | ActionType::CastSpell
+    ) || (action_type == ActionType::UseMagicItem
+        && out.details.get("spell").is_some());
+    if let (true, Some(a)) = (offense, turn.actor.as_ref()) {
+        let mut s = super::sheet(call, &a.id)?;
+        let ended = crate::inventory::potion::end_on_offense(&mut s);
+        if !ended.is_empty() {
+            super::put_sheet(call, &s)?;
+            out.lines.extend(ended);
+            turn.actor = Some(s);
+        }
+    }
     // A grappler that fell, was stunned or moved away (or whose target was pushed) lets go.
     out.lines.extend(tactics::contest::release_broken_grapples(
         call,

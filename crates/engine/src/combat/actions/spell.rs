@@ -493,7 +493,7 @@ pub fn component_notes(def: &SpellDef, scroll: bool) -> Vec<String> {
     if !def.components.is_empty() {
         let mut s = format!("components {}", def.components.join(", "));
         if scroll {
-            s.push_str(" (from a scroll: no material component needed)");
+            s.push_str(" (from a scroll or an item: no material component needed)");
         } else if let Some(m) = &def.material {
             s.push_str(&format!(" ({m})"));
         }

@@ -477,6 +477,41 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
             )
         })?
         .to_string();
+    // A wand or staff casts its spell on the grid like cast_spell, paid in charges.
+    if let Some(i) = crate::inventory::ops::find_item(
+        &a,
+        ItemRef {
+            id: None,
+            name: Some(&item),
+        },
+    )
+    .ok()
+    .filter(|&i| crate::magic::item_spells::entry_of(call, &a.inventory.items[i]).is_some())
+    {
+        let req = turn.req;
+        let cast =
+            crate::magic::item_spells::plan(call, &a, i, req.spell.as_deref(), req.slot_level)?;
+        let mut caster = a;
+        let spent = crate::magic::item_spells::spend(call, &mut caster, &cast)?;
+        let tag = format!(" ({})", cast.item_name);
+        let mut out = crate::combat::actions::spell::cast_in_encounter(
+            call,
+            turn,
+            caster,
+            cast.def.clone(),
+            cast.numbers,
+            cast.slot,
+            &tag,
+        )?;
+        let mut lines = spent;
+        lines.append(&mut out.lines);
+        lines.push(format!("{}; no slot spent", cast.numbers_note));
+        if let Some(r) = &cast.left_to_dm {
+            lines.push(format!("left to the DM: {r}"));
+        }
+        out.lines = lines;
+        return Ok(out);
+    }
     let target = if turn.req.target.is_empty() {
         None
     } else {
