@@ -91,27 +91,7 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
     what
 }
 
-/// Movement modes `c` has beyond walking: its stat block's, then those its effects grant
-/// (the best of each), in feet.
-pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> {
-    let mut out: std::collections::BTreeMap<String, u32> = c
-        .stat_block
-        .as_ref()
-        .map(|b| b.other_speeds.clone())
-        .unwrap_or_default();
-    let walk = u32::try_from(c.effective().speed.value.max(0)).unwrap_or(0);
-    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
-        for (mode, ft) in &g.speeds {
-            let v = out.entry(mode.clone()).or_insert(0);
-            *v = (*v).max(*ft);
-        }
-        for mode in &g.speeds_as_walk {
-            let v = out.entry(mode.clone()).or_insert(0);
-            *v = (*v).max(walk);
-        }
-    }
-    out
-}
+pub use crate::model::senses::movement_modes;
 
 /// The fly speed an effect on `c` grants (Fly 60, Gaseous Form 10), if any.
 pub fn spell_fly_ft(c: &Character) -> Option<u32> {

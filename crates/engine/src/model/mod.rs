@@ -20,6 +20,7 @@ pub mod memory;
 pub mod names;
 pub mod notes;
 pub mod party;
+pub mod senses;
 pub mod sheet;
 pub mod slots;
 pub mod spell;

@@ -137,8 +137,8 @@ impl Sheet {
     pub fn of(character: Character) -> Self {
         let effective = character.effective();
         let hit_dice = character.hit_dice_pool();
-        let speeds = crate::magic::wards::movement_modes(&character);
-        let s = crate::combat::spatial::senses_of(&character);
+        let speeds = crate::model::senses::movement_modes(&character);
+        let s = crate::model::senses::senses_of(&character);
         let senses = [
             ("blindsight", s.blindsight_ft),
             ("darkvision", s.darkvision_ft),

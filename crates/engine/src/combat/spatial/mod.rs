@@ -14,8 +14,7 @@ pub mod sight;
 pub mod view;
 
 use serde::{Deserialize, Serialize};
-use tabletop_grid::{Position, Senses, Size};
-use tabletop_rules::Condition;
+use tabletop_grid::{Position, Size};
 
 use super::actions::Who;
 use crate::error::{EngineError, Result};
@@ -135,67 +134,7 @@ pub fn combatant_spot(e: &Encounter, cb: &Combatant) -> Result<Spot> {
     })
 }
 
-/// The first number in a text ("darkvision 60 ft." → 60).
-fn first_number(s: &str) -> Option<u32> {
-    let digits: String = s
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.parse().ok()
-}
-
-/// Races that see in the dark (60 ft) by the SRD.
-const DARKVISION_RACES: [&str; 6] = ["dwarf", "elf", "gnome", "half-elf", "half-orc", "tiefling"];
-
-/// A creature's special senses: the stat block's senses ("darkvision 60 ft.", "blindsight 10
-/// ft."), race traits (Darkvision 60 ft., Superior Darkvision 120 ft.) and the blinded
-/// condition.
-pub fn senses_of(c: &Character) -> Senses {
-    let mut s = Senses {
-        blinded: c.has_condition(Condition::Blinded),
-        ..Senses::default()
-    };
-    let stat_senses = c.stat_block.iter().flat_map(|b| b.senses.iter());
-    for text in stat_senses.map(|t| t.to_ascii_lowercase()) {
-        let range = first_number(&text).unwrap_or(0);
-        let slot = if text.contains("darkvision") {
-            &mut s.darkvision_ft
-        } else if text.contains("blindsight") {
-            &mut s.blindsight_ft
-        } else if text.contains("tremorsense") {
-            &mut s.tremorsense_ft
-        } else if text.contains("truesight") {
-            &mut s.truesight_ft
-        } else {
-            continue;
-        };
-        *slot = (*slot).max(range);
-    }
-    // Race traits name the sense; the SRD ranges are 60 ft (120 ft for Superior Darkvision).
-    // A sheet without its traits still has its race's.
-    if let Some(r) = &c.race
-        && DARKVISION_RACES.contains(&r.to_ascii_lowercase().as_str())
-    {
-        s.darkvision_ft = s.darkvision_ft.max(60);
-    }
-    // Senses an active spell grants (Darkvision, True Seeing).
-    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
-        if let Some(ft) = g.darkvision_ft {
-            s.darkvision_ft = s.darkvision_ft.max(ft);
-        }
-        if let Some(ft) = g.truesight_ft {
-            s.truesight_ft = s.truesight_ft.max(ft);
-        }
-    }
-    for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
-        if f.contains("darkvision") {
-            let default = if f.contains("superior") { 120 } else { 60 };
-            s.darkvision_ft = s.darkvision_ft.max(first_number(&f).unwrap_or(default));
-        }
-    }
-    s
-}
+pub use crate::model::senses::senses_of;
 
 /// How far a creature threatens for opportunity attacks, in feet: the longest melee reach of its
 /// stat-block attacks ("reach 10 ft."), 10 with an equipped reach weapon, else 5.

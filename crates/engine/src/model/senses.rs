@@ -1,0 +1,92 @@
+//! What a creature perceives and how it moves beyond walking, read off its sheet: special
+//! senses (stat block, race traits, spells) and movement modes (stat block, spells). Plain data
+//! rules the sheet, the map and the spells all use; they live here, under the use cases.
+
+use tabletop_grid::Senses;
+use tabletop_rules::Condition;
+
+use crate::model::character::Character;
+
+/// The first number in a text ("darkvision 60 ft." → 60).
+fn first_number(s: &str) -> Option<u32> {
+    let digits: String = s
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+/// Races that see in the dark (60 ft) by the SRD.
+const DARKVISION_RACES: [&str; 6] = ["dwarf", "elf", "gnome", "half-elf", "half-orc", "tiefling"];
+
+/// A creature's special senses: the stat block's senses ("darkvision 60 ft.", "blindsight 10
+/// ft."), race traits (Darkvision 60 ft., Superior Darkvision 120 ft.) and the blinded
+/// condition.
+pub fn senses_of(c: &Character) -> Senses {
+    let mut s = Senses {
+        blinded: c.has_condition(Condition::Blinded),
+        ..Senses::default()
+    };
+    let stat_senses = c.stat_block.iter().flat_map(|b| b.senses.iter());
+    for text in stat_senses.map(|t| t.to_ascii_lowercase()) {
+        let range = first_number(&text).unwrap_or(0);
+        let slot = if text.contains("darkvision") {
+            &mut s.darkvision_ft
+        } else if text.contains("blindsight") {
+            &mut s.blindsight_ft
+        } else if text.contains("tremorsense") {
+            &mut s.tremorsense_ft
+        } else if text.contains("truesight") {
+            &mut s.truesight_ft
+        } else {
+            continue;
+        };
+        *slot = (*slot).max(range);
+    }
+    // Race traits name the sense; the SRD ranges are 60 ft (120 ft for Superior Darkvision).
+    // A sheet without its traits still has its race's.
+    if let Some(r) = &c.race
+        && DARKVISION_RACES.contains(&r.to_ascii_lowercase().as_str())
+    {
+        s.darkvision_ft = s.darkvision_ft.max(60);
+    }
+    // Senses an active spell grants (Darkvision, True Seeing).
+    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
+        if let Some(ft) = g.darkvision_ft {
+            s.darkvision_ft = s.darkvision_ft.max(ft);
+        }
+        if let Some(ft) = g.truesight_ft {
+            s.truesight_ft = s.truesight_ft.max(ft);
+        }
+    }
+    for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
+        if f.contains("darkvision") {
+            let default = if f.contains("superior") { 120 } else { 60 };
+            s.darkvision_ft = s.darkvision_ft.max(first_number(&f).unwrap_or(default));
+        }
+    }
+    s
+}
+
+/// Movement modes `c` has beyond walking: its stat block's, then those its effects grant
+/// (the best of each), in feet.
+pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> {
+    let mut out: std::collections::BTreeMap<String, u32> = c
+        .stat_block
+        .as_ref()
+        .map(|b| b.other_speeds.clone())
+        .unwrap_or_default();
+    let walk = u32::try_from(c.effective().speed.value.max(0)).unwrap_or(0);
+    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
+        for (mode, ft) in &g.speeds {
+            let v = out.entry(mode.clone()).or_insert(0);
+            *v = (*v).max(*ft);
+        }
+        for mode in &g.speeds_as_walk {
+            let v = out.entry(mode.clone()).or_insert(0);
+            *v = (*v).max(walk);
+        }
+    }
+    out
+}
