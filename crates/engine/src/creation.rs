@@ -99,8 +99,10 @@ pub struct CreateRequest {
     pub saves: Option<Vec<Ability>>,
     /// Equipment names.
     pub equipment: Vec<String>,
-    /// Spells known or prepared.
+    /// Spells known or prepared (cantrips included).
     pub spells: Vec<String>,
+    /// A wizard's spellbook (spells of 1st level and higher); by default its listed spells.
+    pub spellbook: Vec<String>,
     /// Languages.
     pub languages: Vec<String>,
     /// Maximum HP (overrides the derived value).
@@ -539,6 +541,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         resources: Vec::new(),
         stat_block: None,
         mastered_spells: Vec::new(),
+        spellbook: req.spellbook.clone(),
         xp: 0,
         build: None,
         derived: None,
@@ -566,6 +569,11 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         }
     }
     crate::slots::ensure(call, &mut character);
+    if let Some(srd) = call.compendium() {
+        derivations.extend(crate::magic::known::adopt_spellbook(srd, &mut character));
+        problems.extend(crate::magic::known::problems(srd, &character));
+        derivations.extend(crate::magic::known::summary(srd, &character));
+    }
 
     let stored = match req.mode {
         CreateMode::Create => {

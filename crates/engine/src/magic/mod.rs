@@ -5,6 +5,7 @@
 //! ([`synthesis`]).
 
 pub mod grants;
+pub mod known;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;

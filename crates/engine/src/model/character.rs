@@ -98,9 +98,12 @@ pub struct Character {
     /// Spellcasting ability, for casters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
-    /// Spells known or prepared.
+    /// Spells known or prepared (cantrips included).
     #[serde(default)]
     pub spells: Vec<String>,
+    /// A wizard's spellbook: the spells of 1st level and higher it may prepare from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellbook: Vec<String>,
     /// Equipment names given at creation or by update_character; the inventory adopts them as
     /// plain (or SRD) items on its next use and empties this list.
     #[serde(default)]
