@@ -170,6 +170,18 @@ pub fn cannot_cast(
         if c.spells.iter().any(|s| name_key(s) == key) {
             return None;
         }
+        let off_list = rules.as_ref().filter(|r| {
+            !spell.classes.contains(&r.class_index) && !r.extra_list.contains(&spell.slug())
+        });
+        if let Some(r) = off_list {
+            return Some(format!(
+                "{} does not know {}: it is not on the {} spell list (their spells: {})",
+                c.name,
+                spell.name,
+                r.class.to_lowercase(),
+                c.spells.join(", ")
+            ));
+        }
         let what = match &rules {
             Some(r) if r.prepared.is_some() && spell.level > 0 => "have prepared",
             Some(_) => "know",
