@@ -53,6 +53,7 @@ pub mod party;
 pub mod rest;
 pub mod rest_dice;
 pub mod rolls;
+pub mod saves;
 pub mod session;
 pub mod slots;
 pub mod store;
