@@ -420,6 +420,9 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     derivations.extend(crate::derive::build::fill_choices(
         &mut build, &resolved, catalog,
     ));
+    if let Some(srd) = call.compendium() {
+        problems.extend(crate::choices::problems(srd, catalog, &build, &resolved));
+    }
 
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();

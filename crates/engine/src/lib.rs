@@ -31,6 +31,7 @@ pub mod campaign;
 pub mod catalog;
 pub mod characters;
 pub mod checks;
+pub mod choices;
 pub mod clock;
 pub mod combat;
 pub mod compendium;
