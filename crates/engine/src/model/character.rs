@@ -141,11 +141,11 @@ pub struct Character {
     /// What the character is made of (DESIGN §4a): the sources its sheet is derived from.
     /// Absent on stat-block creatures; an old sheet gets one on first read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub build: Option<crate::derive::Build>,
+    pub build: Option<crate::model::build::Build>,
     /// The values last derived from the build, each with its sources (recomputed on every
-    /// read and write; see [`crate::derive`]).
+    /// read and write by the derive pipeline).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub derived: Option<crate::derive::Derived>,
+    pub derived: Option<crate::model::build::Derived>,
 }
 
 pub use crate::catalog::Recharge;
