@@ -48,8 +48,6 @@ pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
     }
 }
 
-/// The unarmored AC a formula gives with these scores.
-
 fn apply(c: &mut Character, d: Derived) {
     let had = c.derived.is_some();
     let old_max = c.max_hp;

@@ -318,7 +318,7 @@ pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLaye
     }
 }
 
-/// A formula's AC with the given scores.
+/// The unarmored AC a formula gives with these scores.
 pub fn formula_ac(f: &crate::model::build::AcFormula, score: impl Fn(Ability) -> u8) -> i32 {
     f.base
         + f.abilities
