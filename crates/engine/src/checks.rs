@@ -45,6 +45,8 @@ pub struct CheckRequest {
     pub reason: Option<String>,
     /// Attack with this equipped weapon (its ability, proficiency, magic and damage dice).
     pub weapon: Option<WeaponUse>,
+    /// A save: what it resists (the sheet's racial advantages against it apply).
+    pub against: crate::saves::SaveAgainst,
 }
 
 impl CheckRequest {
@@ -363,7 +365,12 @@ pub fn roll_check(
         call.record_roll(&out);
         return Ok(out);
     }
-    let rules = req.to_rules();
+    let mut rules = req.to_rules();
+    if let D20Test::Save { ability } = req.test {
+        for why in crate::saves::trait_advantages(&c, ability, &req.against) {
+            rules = rules.advantage(why);
+        }
+    }
     let out = if req.passive {
         CheckOutcome::Passive {
             character: c.name.clone(),

@@ -87,7 +87,8 @@ impl ConcentrationCheck {
     }
 }
 
-/// Rolls a save of `ability` against `dc` from the character's effective sheet.
+/// Rolls a save of `ability` against `dc` from the character's effective sheet (a source of
+/// which nothing is known; see [`crate::saves::roll_save`] for one that is).
 pub fn roll_save(
     call: &mut Call<'_>,
     c: &Character,
@@ -95,13 +96,14 @@ pub fn roll_save(
     dc: i32,
     why: &str,
 ) -> Result<D20Outcome> {
-    let stats = c.effective();
-    let req = D20Request::new(D20Test::Save { ability })
-        .dc(dc)
-        .labelled(format!("{} save ({why})", ability.name()));
-    let out = roll_d20_test(&stats, &req, call.rng()?);
-    call.record_roll(&out);
-    Ok(out)
+    crate::saves::roll_save(
+        call,
+        c,
+        ability,
+        dc,
+        why,
+        &crate::saves::SaveAgainst::none(),
+    )
 }
 
 /// Why a character cannot concentrate now, if it cannot.

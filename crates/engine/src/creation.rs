@@ -99,8 +99,10 @@ pub struct CreateRequest {
     pub saves: Option<Vec<Ability>>,
     /// Equipment names.
     pub equipment: Vec<String>,
-    /// Spells known or prepared.
+    /// Spells known or prepared (cantrips included).
     pub spells: Vec<String>,
+    /// A wizard's spellbook (spells of 1st level and higher); by default its listed spells.
+    pub spellbook: Vec<String>,
     /// Languages.
     pub languages: Vec<String>,
     /// Maximum HP (overrides the derived value).
@@ -428,6 +430,9 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     derivations.extend(crate::derive::build::fill_choices(
         &mut build, &resolved, catalog,
     ));
+    if let Some(srd) = call.compendium() {
+        problems.extend(crate::choices::problems(srd, catalog, &build, &resolved));
+    }
 
     // Skills.
     let mut skills: BTreeMap<Skill, ProficiencyLevel> = BTreeMap::new();
@@ -549,6 +554,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         resources: Vec::new(),
         stat_block: None,
         mastered_spells: Vec::new(),
+        spellbook: req.spellbook.clone(),
         xp: 0,
         build: None,
         derived: None,
@@ -576,6 +582,11 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         }
     }
     crate::slots::ensure(call, &mut character);
+    if let Some(srd) = call.compendium() {
+        derivations.extend(crate::magic::known::adopt_spellbook(srd, &mut character));
+        problems.extend(crate::magic::known::problems(srd, &character));
+        derivations.extend(crate::magic::known::summary(srd, &character));
+    }
 
     let stored = match req.mode {
         CreateMode::Create => {

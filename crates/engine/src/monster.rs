@@ -342,6 +342,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             reactions: m.reactions.iter().map(action).collect(),
         }),
         mastered_spells: Vec::new(),
+        spellbook: Vec::new(),
         xp: 0,
         build: None,
         derived: None,

@@ -313,6 +313,7 @@ pub fn move_party(
                     call,
                     CharacterRef::new(Some(&who.id), None),
                     &CheckRequest {
+                        against: Default::default(),
                         test,
                         passive: false,
                         dc: Some(dc),
@@ -536,6 +537,7 @@ pub fn search(
         call,
         CharacterRef::new(Some(&searcher.id), None),
         &CheckRequest {
+            against: Default::default(),
             test: D20Test::SkillCheck { skill },
             passive: false,
             dc: None,

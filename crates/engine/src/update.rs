@@ -75,8 +75,10 @@ pub struct CharacterPatch {
     pub max_hp: Option<u32>,
     /// Replace equipment.
     pub equipment: Option<Vec<String>>,
-    /// Replace spells.
+    /// Replace spells (known or prepared, cantrips included).
     pub spells: Option<Vec<String>>,
+    /// Replace a wizard's spellbook.
+    pub spellbook: Option<Vec<String>>,
     /// Replace languages.
     pub languages: Option<Vec<String>>,
     /// Replace resistances.
@@ -124,6 +126,8 @@ pub struct UpdateRequest {
     pub healing: Option<u32>,
     /// Temporary HP offered (kept only if higher than the current).
     pub temp_hp: Option<u32>,
+    /// Keep spell choices that break the known/prepared rules (the DM's override; said so).
+    pub force: bool,
 }
 
 /// What an update did.
@@ -166,6 +170,9 @@ pub fn update_character(
     crate::derive::absorb_edits(&before, &mut c);
     crate::derive::refresh(call, &mut c);
     crate::inventory::ops::adopt_legacy(call, &mut c);
+    if c.spells != before.spells || c.spellbook != before.spellbook {
+        spell_choices(call, &mut c, req.force, &mut changes)?;
+    }
     if c.max_hp != before.max_hp && c.build.is_some() {
         changes.push(format!(
             "max HP {} → {} (derived: {})",
@@ -251,6 +258,39 @@ pub fn update_character(
 
 /// After one damage application: the concentration save it forces, or the end of concentration
 /// at 0 HP.
+/// New spell choices must keep the known/prepared rules (see [`crate::magic::known`]), unless
+/// the DM forces them.
+fn spell_choices(
+    call: &Call<'_>,
+    c: &mut Character,
+    force: bool,
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    let Some(srd) = call.compendium() else {
+        return Ok(());
+    };
+    changes.extend(crate::magic::known::adopt_spellbook(srd, c));
+    let problems = crate::magic::known::problems(srd, c);
+    if problems.is_empty() {
+        changes.extend(crate::magic::known::summary(srd, c));
+        return Ok(());
+    }
+    if !force {
+        return Err(EngineError::Rule(format!(
+            "{}'s spells break {} rule(s): {}. {}. Fix the list, or pass force: true to keep it as the game master",
+            c.name,
+            problems.len(),
+            problems.join("; "),
+            crate::magic::known::summary(srd, c).unwrap_or_default()
+        )));
+    }
+    changes.push(format!(
+        "forced by the game master (the rules say otherwise): {}",
+        problems.join("; ")
+    ));
+    Ok(())
+}
+
 fn concentration_after(
     call: &mut Call<'_>,
     c: &mut Character,
@@ -507,6 +547,7 @@ fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) 
     }
     replace_list!(equipment, "equipment");
     replace_list!(spells, "spells");
+    replace_list!(spellbook, "spellbook");
     replace_list!(languages, "languages");
     replace_list!(resistances, "resistances");
     replace_list!(immunities, "immunities");

@@ -643,7 +643,7 @@ fn effect_presets_use_the_spells_duration_and_no_caster_by_default() {
     use tabletop_engine::effects::{EffectRequest, add_effect};
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 6);
-    let bran = caster(&mut e, "Bran", "cleric", 5, &["Bless", "Heroism"]);
+    let bran = caster(&mut e, "Bran", "cleric", 5, &["Bless"]);
     let aria = caster(&mut e, "Aria", "wizard", 5, &[]);
     let add = |e: &mut E, who: &str, name: &str, caster: Option<&str>| {
         let req = EffectRequest {

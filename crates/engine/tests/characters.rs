@@ -412,6 +412,7 @@ fn a_poisoned_character_rolls_checks_with_disadvantage_and_advantage_cancels_it(
     })
     .unwrap();
     let check = |adv: Option<&str>| CheckRequest {
+        against: Default::default(),
         test: D20Test::SkillCheck {
             skill: Skill::Acrobatics,
         },
@@ -478,6 +479,7 @@ fn contests_and_ambiguous_names() {
         .to_string();
     assert!(err.contains("did you mean 'Solo (ch3)'"), "{err}");
     let req = CheckRequest {
+        against: Default::default(),
         test: D20Test::SkillCheck {
             skill: Skill::Athletics,
         },

@@ -96,6 +96,7 @@ impl Table {
 
     fn roll(&mut self, id: &str, test: D20Test, weapon: Option<&str>) -> D20Outcome {
         let req = CheckRequest {
+            against: Default::default(),
             test,
             passive: false,
             dc: None,

@@ -133,6 +133,7 @@ fn attack(e: &mut E, by: &str, weapon: &str, ac: i32) -> CheckOutcome {
             call,
             who(by),
             &CheckRequest {
+                against: Default::default(),
                 test: D20Test::Attack {
                     ability: None,
                     proficient: true,

@@ -25,32 +25,6 @@ use tabletop_rules::hp::HpMethod;
 /// Rules the engine does not follow yet: (pattern, reason). A pattern is
 /// `race/class/level/field` where any part may be `*`. Each must match at least one mismatch.
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // The oracle's own gaps: rules the engine now applies from the SRD that this separate reading
-    // does not model yet (not engine bugs; teach the oracle, then remove them).
-    (
-        "*/barbarian/20/abilities",
-        "oracle: Primal Champion (+4 STR and CON at barbarian 20) is not modelled here",
-    ),
-    (
-        "*/barbarian/20/max_hp",
-        "oracle: Primal Champion's +4 CON raises max HP; not modelled here",
-    ),
-    (
-        "*/monk/20/saves",
-        "oracle: Diamond Soul (proficiency in every save at monk 14) is not modelled here",
-    ),
-    (
-        "*/rogue/20/saves",
-        "oracle: Slippery Mind (WIS saves at rogue 15) is not modelled here",
-    ),
-    (
-        "half-elf/*/*/abilities",
-        "oracle: the half-elf's two chosen +1s (the engine picks them and says so) are not modelled here",
-    ),
-    (
-        "hill-dwarf/*/*/max_hp",
-        "issue 16: Dwarven Toughness (+1 HP per level) is not applied",
-    ),
     (
         "dragonborn-red/*/*/resistances",
         "issue 16: no draconic ancestry choice; the ancestry's damage resistance is not applied",
@@ -84,6 +58,60 @@ fn indexes(v: &Value) -> Vec<String> {
     v.as_array()
         .map(|a| a.iter().map(idx).collect())
         .unwrap_or_default()
+}
+
+/// "Strength" → STR.
+fn ability_named(name: &str) -> Option<Ability> {
+    Ability::ALL
+        .iter()
+        .zip([
+            "Strength",
+            "Dexterity",
+            "Constitution",
+            "Intelligence",
+            "Wisdom",
+            "Charisma",
+        ])
+        .find(|(_, n)| *n == name)
+        .map(|(a, _)| *a)
+}
+
+/// What a class feature's text grants that the oracle checks: ability increases ("Your Strength
+/// and Constitution scores increase by 4") and saving-throw proficiencies ("proficiency in all
+/// saving throws", "proficiency in Wisdom saving throws").
+#[derive(Default)]
+struct FeatureGrants {
+    increases: Vec<(Ability, i64)>,
+    saves: BTreeSet<Ability>,
+}
+
+fn feature_grants(desc: &str) -> FeatureGrants {
+    let mut g = FeatureGrants::default();
+    for sentence in desc.split(". ") {
+        if let Some(i) = sentence.find("scores increase by ") {
+            let n: i64 = sentence[i + "scores increase by ".len()..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|d| d.parse().ok())
+                .expect("an increase");
+            for w in sentence[..i].split_whitespace() {
+                if let Some(a) = ability_named(w) {
+                    g.increases.push((a, n));
+                }
+            }
+        }
+        if sentence.contains("proficiency in all saving throws") {
+            g.saves.extend(Ability::ALL);
+        } else if let Some(i) = sentence.find("proficiency in ") {
+            let rest = &sentence[i + "proficiency in ".len()..];
+            let mut words = rest.split_whitespace();
+            if let (Some(a), Some("saving")) = (words.next().and_then(ability_named), words.next())
+            {
+                g.saves.insert(a);
+            }
+        }
+    }
+    g
 }
 
 fn ability(short: &str) -> Ability {
@@ -127,6 +155,9 @@ struct RaceFacts {
     subrace: Option<String>,
     speed: u32,
     bonuses: BTreeMap<Ability, i64>,
+    /// Chosen ability bonuses (the half-elf's two +1s): the first options the JSON offers,
+    /// passed to the engine as `abilityChoices`.
+    choices: Vec<Ability>,
     traits: BTreeSet<String>,
     /// Skill proficiencies the traits grant.
     skills: BTreeSet<String>,
@@ -141,6 +172,8 @@ struct ClassFacts {
     saves: BTreeSet<Ability>,
     /// level → (proficiency bonus, slots per spell level 1–9).
     levels: BTreeMap<u32, (i32, [u8; 9])>,
+    /// Class features (no subclass): the level gained and what the text grants.
+    features: Vec<(u32, FeatureGrants)>,
 }
 
 struct Oracle {
@@ -188,6 +221,21 @@ fn oracle(dir: &Path) -> Oracle {
                 }
             };
             add_bonuses(&r["ability_bonuses"]);
+            // Chosen bonuses: the first `choose` options, shaped like fixed ones.
+            let opts = &r["ability_bonus_options"];
+            let choose = opts["choose"].as_u64().unwrap_or(0) as usize;
+            let picked: Vec<Value> = opts["from"]["options"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .take(choose)
+                .cloned()
+                .collect();
+            add_bonuses(&Value::Array(picked.clone()));
+            let choices: Vec<Ability> = picked
+                .iter()
+                .map(|o| ability(&idx(&o["ability_score"])))
+                .collect();
             if let Some(s) = &sub {
                 add_bonuses(&subraces[s]["ability_bonuses"]);
                 trait_ids.extend(indexes(&subraces[s]["racial_traits"]));
@@ -221,6 +269,7 @@ fn oracle(dir: &Path) -> Oracle {
                 subrace: sub.map(|s| subraces[&s]["name"].as_str().unwrap().to_string()),
                 speed: r["speed"].as_u64().unwrap() as u32,
                 bonuses,
+                choices,
                 traits: trait_ids.into_iter().collect(),
                 skills,
                 resistances,
@@ -229,6 +278,7 @@ fn oracle(dir: &Path) -> Oracle {
         }
     }
     let levels = read(dir, "5e-SRD-Levels.json");
+    let features = read(dir, "5e-SRD-Features.json");
     let classes = read(dir, "5e-SRD-Classes.json")
         .into_iter()
         .map(|c| {
@@ -256,6 +306,22 @@ fn oracle(dir: &Path) -> Oracle {
                     .map(|s| ability(s))
                     .collect(),
                 levels: by_level,
+                features: features
+                    .iter()
+                    .filter(|f| f.get("subclass").is_none() && idx(&f["class"]) == key)
+                    .map(|f| {
+                        let desc = f["desc"]
+                            .as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|d| d.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .unwrap_or_default();
+                        (f["level"].as_u64().unwrap() as u32, feature_grants(&desc))
+                    })
+                    .collect(),
                 key,
             }
         })
@@ -289,10 +355,24 @@ fn expected(
     level: u32,
 ) -> BTreeMap<&'static str, String> {
     let mut out = BTreeMap::new();
+    let gained: Vec<&FeatureGrants> = c
+        .features
+        .iter()
+        .filter(|(l, _)| *l <= level)
+        .map(|(_, g)| g)
+        .collect();
     let scores: Vec<i64> = Ability::ALL
         .iter()
         .zip(BASE)
-        .map(|(a, s)| s + r.bonuses.get(a).copied().unwrap_or(0))
+        .map(|(a, s)| {
+            let raised: i64 = gained
+                .iter()
+                .flat_map(|g| g.increases.iter())
+                .filter(|(x, _)| x == a)
+                .map(|(_, n)| n)
+                .sum();
+            s + r.bonuses.get(a).copied().unwrap_or(0) + raised
+        })
         .collect();
     out.insert("abilities", format!("{scores:?}"));
     let con = modifier(scores[2]);
@@ -310,7 +390,9 @@ fn expected(
     out.insert("hit_dice", format!("{level}d{}", c.hit_die));
     let (prof, slots) = c.levels[&level];
     out.insert("proficiency_bonus", prof.to_string());
-    out.insert("saves", format!("{:?}", c.saves));
+    let mut saves = c.saves.clone();
+    saves.extend(gained.iter().flat_map(|g| g.saves.iter().copied()));
+    out.insert("saves", format!("{saves:?}"));
     out.insert("speed", r.speed.to_string());
     out.insert(
         "darkvision",
@@ -449,6 +531,7 @@ fn request(name: &str, r: &RaceFacts, c: &ClassFacts, level: u32) -> CreateReque
         background: Some("Acolyte".into()),
         level: Some(level),
         scores: Some(Ability::ALL.iter().copied().zip(BASE).collect()),
+        ability_choices: r.choices.clone(),
         ..Default::default()
     }
 }

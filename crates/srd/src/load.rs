@@ -575,6 +575,21 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
             class: r(x.class),
             flavor: x.subclass_flavor,
             desc: x.desc,
+            spells: x
+                .spells
+                .into_iter()
+                .filter_map(|s| {
+                    // "cleric-3": the class level after the last dash.
+                    let level = s
+                        .prerequisites
+                        .iter()
+                        .find_map(|p| p.index.rsplit('-').next()?.parse::<u8>().ok())?;
+                    Some(SubclassSpell {
+                        level,
+                        spell: r(s.spell),
+                    })
+                })
+                .collect(),
         })
         .collect();
     let c = ctx(dir, "5e-SRD-Features.json");

@@ -150,6 +150,19 @@ pub struct Subclass {
     pub flavor: Option<String>,
     /// Paragraphs.
     pub desc: Vec<String>,
+    /// Spells the subclass grants (domain, oath, patron), each from a class level on.
+    pub spells: Vec<SubclassSpell>,
+}
+
+/// A spell a subclass grants from a class level on (a cleric domain's spells are always prepared).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubclassSpell {
+    /// The class level from which the spell is granted.
+    pub level: u8,
+    /// The spell.
+    pub spell: Ref,
 }
 
 /// A class or subclass feature.

@@ -245,6 +245,23 @@ pub(crate) struct RawSubclass {
     pub subclass_flavor: Option<String>,
     #[serde(default, alias = "description", deserialize_with = "text")]
     pub desc: Vec<String>,
+    /// Domain/oath/patron spells: each with the class level that grants it.
+    #[serde(default)]
+    pub spells: Vec<RawSubclassSpell>,
+}
+
+/// `{prerequisites: [{index: "cleric-3", type: "level"}], spell: {index, name}}`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawSubclassSpell {
+    #[serde(default)]
+    pub prerequisites: Vec<RawRefIndex>,
+    pub spell: RawRef,
+}
+
+/// A reference of which only the index is read.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawRefIndex {
+    pub index: String,
 }
 
 #[derive(Debug, Deserialize)]

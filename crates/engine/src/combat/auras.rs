@@ -184,7 +184,13 @@ pub fn apply(
         return Ok(Vec::new());
     }
     if let Some(sv) = a.save.filter(|_| !held) {
-        let out = crate::concentration::roll_save(call, &t, sv.ability, sv.dc, &a.name)?;
+        // A spell's aura is magic (Gnome Cunning); its damage type and condition count too.
+        let vs = crate::saves::SaveAgainst {
+            conditions: a.condition.into_iter().collect(),
+            damage: a.damage_type,
+            magic: a.concentration.is_some(),
+        };
+        let out = crate::saves::roll_save(call, &t, sv.ability, sv.dc, &a.name, &vs)?;
         saved = out.success == Some(true);
         lines.push(format!("{} — {}", t.name, out.summary()));
     }

@@ -358,6 +358,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             reactions: Vec::new(),
         }),
         mastered_spells: Vec::new(),
+        spellbook: Vec::new(),
         xp: 0,
         build: None,
         derived: None,

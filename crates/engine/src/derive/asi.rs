@@ -4,26 +4,12 @@
 //! derived scores include them (the base scores stay as rolled), an increase stops at 20, and
 //! an ASI without a choice is an open choice on the sheet, never skipped in silence.
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
 use tabletop_rules::Ability;
 
 use super::{Derived, Resolved};
 use crate::catalog::{Catalog, Entry};
 
-/// One Ability Score Improvement's choice.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
-pub struct AsiChoice {
-    /// {"str": 2} or {"str": 1, "con": 1}.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub abilities: BTreeMap<Ability, u8>,
-    /// Or a feat.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub feat: Option<String>,
-}
+pub use crate::model::build::AsiChoice;
 
 fn feat_key(name: &str) -> String {
     name.trim().to_lowercase().replace([' ', '_'], "-")

@@ -6,17 +6,14 @@
 use std::collections::BTreeSet;
 
 use tabletop_rules::Ability;
-use tabletop_rules::abilities::{ProficiencyLevel, ability_modifier};
+use tabletop_rules::abilities::ProficiencyLevel;
 use tabletop_rules::hp::{HitDie, LevelHp};
-use tabletop_rules::modifiers::{Modifier, ModifierKind};
-use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score};
 use tabletop_srd::Compendium;
 
 use super::{Build, ClassLevels, CustomClassSource, Derived, derive, resolve};
 use crate::catalog::Catalog;
 use crate::character::{Character, Resource};
 use crate::engine::Call;
-use crate::inventory::{ArmorCategory, EquipmentLayer};
 
 /// Re-derives `c`'s sheet values from its build (converting an old sheet first). Stat-block
 /// creatures are left as they are. When a source cannot be resolved (no SRD configured), the
@@ -51,15 +48,6 @@ pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
     }
 }
 
-/// The unarmored AC a formula gives with these scores.
-fn formula_ac(f: &super::AcFormula, score: impl Fn(Ability) -> u8) -> i32 {
-    f.base
-        + f.abilities
-            .iter()
-            .map(|a| ability_modifier(score(*a)))
-            .sum::<i32>()
-}
-
 fn apply(c: &mut Character, d: Derived) {
     let had = c.derived.is_some();
     let old_max = c.max_hp;
@@ -83,9 +71,9 @@ fn apply(c: &mut Character, d: Derived) {
             if let Some(best) = d
                 .ac_formulas
                 .iter()
-                .max_by_key(|f| formula_ac(f, |a| abilities.get(a)))
+                .max_by_key(|f| crate::model::gear::formula_ac(f, |a| abilities.get(a)))
             {
-                c.armor_class = formula_ac(best, |a| abilities.get(a));
+                c.armor_class = crate::model::gear::formula_ac(best, |a| abilities.get(a));
                 c.armor_source = best.source.clone();
             }
         }
@@ -331,83 +319,5 @@ pub fn absorb_edits(before: &Character, c: &mut Character) {
     }
     if c.condition_immunities != before.condition_immunities {
         b.overrides.condition_immunities = c.condition_immunities.clone();
-    }
-}
-
-/// The armor-dependent parts of a derived sheet, applied to the effective-stats inputs: with no
-/// armor worn the best AC formula (by the equipped scores; Unarmored Defense of a monk only
-/// without a shield), speed bonuses that need no armor or no heavy armor, and heavy armor's
-/// Strength rule lifted for dwarves. The traits layer gets the derived modifiers.
-pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLayer) {
-    let Some(d) = &c.derived else { return };
-    base.traits.extend(d.modifiers.iter().cloned());
-    super::gear::gear_modifiers(c, d, &mut base.traits);
-    // Defences with their sources rather than as bare "base" values.
-    base.resistances.clear();
-    base.immunities.clear();
-    base.vulnerabilities.clear();
-    base.condition_immunities.clear();
-    for r in &d.resistances {
-        let kind = ModifierKind::Resistance {
-            damage_type: Some(r.value),
-        };
-        base.traits.push(Modifier::new(&r.source, kind));
-    }
-    for r in &d.immunities {
-        let kind = ModifierKind::Immunity {
-            damage_type: Some(r.value),
-        };
-        base.traits.push(Modifier::new(&r.source, kind));
-    }
-    for r in &d.vulnerabilities {
-        let kind = ModifierKind::Vulnerability {
-            damage_type: Some(r.value),
-        };
-        base.traits.push(Modifier::new(&r.source, kind));
-    }
-    for r in &d.condition_immunities {
-        base.traits.push(Modifier::new(
-            &r.source,
-            ModifierKind::ConditionImmunity { condition: r.value },
-        ));
-    }
-    let worn: Vec<ArmorCategory> = c
-        .inventory
-        .items
-        .iter()
-        .filter(|i| i.slot.is_some())
-        .filter_map(|i| i.armor.as_ref().map(|a| a.category))
-        .collect();
-    let shield = worn.contains(&ArmorCategory::Shield);
-    let body = worn.iter().any(|k| *k != ArmorCategory::Shield);
-    let heavy = worn.contains(&ArmorCategory::Heavy);
-    if gear.armor_class.is_none() && d.armor_class_override.is_none() {
-        let mods = gear.modifiers.clone();
-        let score = |a: Ability| equipped_score(base, &mods, a);
-        if let Some(best) = d
-            .ac_formulas
-            .iter()
-            .filter(|f| f.shield || !shield)
-            .max_by_key(|f| formula_ac(f, score))
-        {
-            gear.armor_class = Some(ArmorClass {
-                value: formula_ac(best, score),
-                source: best.source.clone(),
-            });
-        }
-    }
-    for r in &d.speed_rules {
-        let applies = (!r.unarmored || (!body && !shield)) && (!r.no_heavy_armor || !heavy);
-        if applies {
-            base.traits.push(Modifier::new(
-                &r.source,
-                ModifierKind::SpeedBonus { feet: r.feet },
-            ));
-        }
-    }
-    if !d.ignore_heavy_armor_speed.is_empty() {
-        gear.modifiers.retain(|m| {
-            !(matches!(m.kind, ModifierKind::SpeedBonus { .. }) && m.source.contains("(needs STR"))
-        });
     }
 }

@@ -8,6 +8,7 @@ pub mod evasion;
 pub mod grants;
 pub mod item_cast;
 pub mod item_spells;
+pub mod known;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;

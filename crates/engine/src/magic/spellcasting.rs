@@ -144,9 +144,14 @@ pub fn on_class_list(c: &Character, spell: &SpellDef) -> bool {
     spell.classes.contains(&k)
 }
 
-/// Checks the caster may cast `spell`: no armor worn without proficiency, and a spell on its list of known/prepared spells, or (with
-/// no list kept) on its class's SRD list. Returns a refusal to report, or `None`.
-pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
+/// Checks the caster may cast `spell`: no armor worn without proficiency, and a spell on its list
+/// of known/prepared spells (a domain or oath spell is always prepared), or (with no list kept)
+/// on its class's SRD list. Returns a refusal to report, or `None`.
+pub fn cannot_cast(
+    srd: Option<&tabletop_srd::Compendium>,
+    c: &Character,
+    spell: &SpellDef,
+) -> Option<String> {
     if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
         return Some(format!(
             "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
@@ -157,12 +162,45 @@ pub fn cannot_cast(c: &Character, spell: &SpellDef) -> Option<String> {
         return None;
     }
     let key = name_key(&spell.name);
+    let rules = srd.and_then(|s| crate::magic::known::rules(s, c));
+    if rules.as_ref().is_some_and(|r| r.always(&spell.name)) {
+        return None;
+    }
     if !c.spells.is_empty() {
         if c.spells.iter().any(|s| name_key(s) == key) {
             return None;
         }
+        let off_list = rules.as_ref().filter(|r| {
+            !spell.classes.contains(&r.class_index) && !r.extra_list.contains(&spell.slug())
+        });
+        if let Some(r) = off_list {
+            return Some(format!(
+                "{} does not know {}: it is not on the {} spell list (their spells: {})",
+                c.name,
+                spell.name,
+                r.class.to_lowercase(),
+                c.spells.join(", ")
+            ));
+        }
+        let what = match &rules {
+            Some(r) if r.prepared.is_some() && spell.level > 0 => "have prepared",
+            Some(_) => "know",
+            None => "know or have prepared",
+        };
+        let always = rules
+            .as_ref()
+            .filter(|r| !r.always_prepared.is_empty())
+            .map(|r| format!("; always prepared: {}", r.always_prepared.join(", ")))
+            .unwrap_or_default();
+        let fix = if spell.level > 0 && rules.as_ref().is_some_and(|r| r.spellbook) {
+            "prepare it from the spellbook with update_character spells (after a long rest)"
+        } else if rules.as_ref().is_some_and(|r| r.prepared.is_some()) {
+            "prepare it with update_character spells (after a long rest)"
+        } else {
+            "learn it with update_character spells (on a level up)"
+        };
         return Some(format!(
-            "{} does not know or have prepared {} (their spells: {}); add it with update_character spells",
+            "{} does not {what} {} (their spells: {}{always}); {fix}",
             c.name,
             spell.name,
             c.spells.join(", ")

@@ -135,18 +135,7 @@ pub fn adjust_situation(attacker: &Character, target: &Character, dis: &mut Vec<
     }
 }
 
-/// The effect that lets `c` see invisible creatures (See Invisibility, or truesight from True
-/// Seeing), if any.
-pub fn sees_invisible(c: &Character) -> Option<String> {
-    c.effects
-        .iter()
-        .find(|e| {
-            e.grant
-                .as_ref()
-                .is_some_and(|g| g.see_invisible || g.truesight_ft.is_some())
-        })
-        .map(|e| e.name.clone())
-}
+pub use crate::model::senses::sees_invisible;
 
 /// Disadvantage on `attacker`'s attacks against `target` from the target's wards by creature
 /// type (Protection from Evil and Good against a fiend).

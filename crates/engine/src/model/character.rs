@@ -98,9 +98,12 @@ pub struct Character {
     /// Spellcasting ability, for casters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
-    /// Spells known or prepared.
+    /// Spells known or prepared (cantrips included).
     #[serde(default)]
     pub spells: Vec<String>,
+    /// A wizard's spellbook: the spells of 1st level and higher it may prepare from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellbook: Vec<String>,
     /// Equipment names given at creation or by update_character; the inventory adopts them as
     /// plain (or SRD) items on its next use and empties this list.
     #[serde(default)]
@@ -138,11 +141,11 @@ pub struct Character {
     /// What the character is made of (DESIGN §4a): the sources its sheet is derived from.
     /// Absent on stat-block creatures; an old sheet gets one on first read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub build: Option<crate::derive::Build>,
+    pub build: Option<crate::model::build::Build>,
     /// The values last derived from the build, each with its sources (recomputed on every
-    /// read and write; see [`crate::derive`]).
+    /// read and write by the derive pipeline).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub derived: Option<crate::derive::Derived>,
+    pub derived: Option<crate::model::build::Derived>,
 }
 
 pub use crate::catalog::Recharge;

@@ -10,11 +10,13 @@
 //! save them back.
 
 pub mod aura;
+pub mod build;
 pub mod character;
 pub mod concentration;
 pub mod effects;
 pub mod encounter;
 pub mod event;
+pub mod gear;
 pub mod inventory;
 pub mod memory;
 pub mod names;

@@ -90,3 +90,16 @@ pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> 
     }
     out
 }
+
+/// The effect that lets `c` see invisible creatures (See Invisibility, or truesight from True
+/// Seeing), if any.
+pub fn sees_invisible(c: &Character) -> Option<String> {
+    c.effects
+        .iter()
+        .find(|e| {
+            e.grant
+                .as_ref()
+                .is_some_and(|g| g.see_invisible || g.truesight_ft.is_some())
+        })
+        .map(|e| e.name.clone())
+}

@@ -62,7 +62,7 @@ impl Character {
         let mut base = self.base_stats();
         let mut gear = self.inventory.equipment_layer(&base);
         let armored = gear.armor_class.is_some();
-        crate::derive::sheet_layer(self, &mut base, &mut gear);
+        crate::model::gear::sheet_layer(self, &mut base, &mut gear);
         if let Some(ac) = gear.armor_class {
             base.armor_class = ac;
         }
@@ -149,7 +149,7 @@ impl Sheet {
         .filter(|(_, ft)| *ft > 0)
         .map(|(n, ft)| format!("{n} {ft} ft"))
         .chain(
-            crate::magic::wards::sees_invisible(&character)
+            crate::model::senses::sees_invisible(&character)
                 .map(|e| format!("sees invisible creatures ({e})")),
         )
         .collect();

@@ -125,9 +125,12 @@ pub struct CreateCharacterArgs {
     /// Equipment names.
     #[serde(default)]
     pub equipment: Vec<String>,
-    /// Spells known or prepared.
+    /// Spells known or prepared, cantrips included (checked against the class rules).
     #[serde(default)]
     pub spells: Vec<String>,
+    /// Wizard's spellbook; default its listed spells.
+    #[serde(default)]
+    pub spellbook: Vec<String>,
     /// Max HP; default hit die max + CON at level 1, average after.
     pub hp: Option<u32>,
     /// Armor class; default 10 + DEX.
@@ -231,6 +234,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         saves: a.saves,
         equipment: a.equipment,
         spells: a.spells,
+        spellbook: a.spellbook,
         max_hp: a.hp,
         armor_class: a.ac,
         speed: a.speed,
@@ -507,8 +511,13 @@ pub struct UpdateCharacterArgs {
     pub max_hp: Option<u32>,
     /// Replace equipment.
     pub equipment: Option<Vec<String>>,
-    /// Replace spells.
+    /// Replace spells known or prepared (checked against the class rules).
     pub spells: Option<Vec<String>>,
+    /// Replace a wizard's spellbook.
+    pub spellbook: Option<Vec<String>>,
+    /// Keep spells that break the class rules (DM override, said so).
+    #[serde(default)]
+    pub force: bool,
     /// Replace languages.
     pub languages: Option<Vec<String>>,
     /// Replace all resistances, immunities, vulnerabilities and condition immunities.
@@ -662,6 +671,7 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             max_hp: a.max_hp,
             equipment: a.equipment,
             spells: a.spells,
+            spellbook: a.spellbook,
             languages: a.languages,
             resistances: defenses_of(&a.defenses, DefenseKind::Resistance),
             immunities: defenses_of(&a.defenses, DefenseKind::Immunity),
@@ -702,6 +712,7 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
         critical: a.critical,
         healing: a.healing,
         temp_hp: a.temp_hp,
+        force: a.force,
     };
     let out = update_character(
         call,

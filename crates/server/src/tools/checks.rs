@@ -40,6 +40,20 @@ pub struct ContestSide {
     pub ability: Option<Ability>,
 }
 
+/// What a saving throw resists; racial traits give advantage against it (a dwarf vs poison, a
+/// halfling vs frightened, an elf vs charmed, a gnome's INT/WIS/CHA saves vs magic).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SaveVs {
+    /// A condition a failure imposes (poisoned, frightened, charmed, …).
+    pub condition: Option<tabletop_rules::Condition>,
+    /// The damage type at stake (poison, …).
+    pub damage_type: Option<tabletop_rules::DamageType>,
+    /// A spell or magical effect.
+    #[serde(default)]
+    pub magic: bool,
+}
+
 /// Arguments of `roll_check`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -71,6 +85,8 @@ pub struct RollCheckArgs {
     pub reason: Option<String>,
     /// Roll a contest against this character; higher wins, a tie keeps the status quo.
     pub contested_by: Option<ContestSide>,
+    /// Save: what it is against, for racial advantages.
+    pub vs: Option<SaveVs>,
 }
 
 fn test_for(
@@ -131,7 +147,22 @@ fn test_for(
 
 fn request(a: &RollCheckArgs) -> Result<CheckRequest, EngineError> {
     let (test, passive) = test_for(a.check_type, a.skill, a.ability, a.proficient)?;
+    if a.vs.is_some() && !matches!(test, D20Test::Save { .. }) {
+        return Err(EngineError::invalid(
+            "vs",
+            "vs goes with checkType save (what the saving throw resists)",
+        ));
+    }
     Ok(CheckRequest {
+        against: a
+            .vs
+            .as_ref()
+            .map(|v| tabletop_engine::saves::SaveAgainst {
+                conditions: v.condition.into_iter().collect(),
+                damage: v.damage_type,
+                magic: v.magic,
+            })
+            .unwrap_or_default(),
         test,
         passive,
         dc: a.dc,
@@ -158,6 +189,7 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
             None,
         )?;
         let theirs = CheckRequest {
+            against: Default::default(),
             test,
             passive,
             dc: None,

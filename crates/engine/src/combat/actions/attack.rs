@@ -581,7 +581,13 @@ pub fn strike(
             crate::combat::traits::hit_rider(&attacker, &profile.name)
     {
         let mut t2 = combat::sheet(call, &t.id)?;
-        let save = concentration::roll_save(call, &t2, ability, dc, &profile.name)?;
+        // What the save resists: the conditions a failure imposes (Dwarven Resilience against
+        // a poisoning bite, Brave against a frightening one; a wolf's prone bite is plain).
+        let vs = crate::saves::SaveAgainst {
+            conditions: conds.clone(),
+            ..Default::default()
+        };
+        let save = crate::saves::roll_save(call, &t2, ability, dc, &profile.name, &vs)?;
         let ok = save.success == Some(true);
         out.lines.push(format!("{} — {}", t2.name, save.summary()));
         if !ok {

@@ -31,7 +31,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         ));
     };
     let def = spellcasting::find_spell(call, &caster, name)?;
-    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+    if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
         rule(turn, why)?;
     }
     crate::slots::ensure(call, &mut caster);
@@ -155,7 +155,7 @@ pub fn cast_outside_combat(
     };
     let def = spellcasting::find_spell(call, &caster, name)?;
     let mut forced = Vec::new();
-    if let Some(why) = spellcasting::cannot_cast(&caster, &def) {
+    if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
         if !req.force {
             return Err(EngineError::Rule(format!(
                 "{why} (pass force: true to override as the game master)"

@@ -8,9 +8,12 @@
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
 use tabletop_rules::{Ability, Size};
 
-use super::Derived;
+use tabletop_rules::abilities::ability_modifier;
+use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score};
+
+use crate::model::build::Derived;
 use crate::model::character::Character;
-use crate::model::inventory::{ArmorCategory, Item, Slot, WeaponProperty};
+use crate::model::inventory::{ArmorCategory, EquipmentLayer, Item, Slot, WeaponProperty};
 
 /// A proficiency or item name in one form: lower case, hyphens as spaces, "Crossbow, light" as
 /// "light crossbow", a plural last word made singular ("Longswords" → "longsword").
@@ -235,4 +238,91 @@ pub fn save_advantages(
         })
         .map(|s| format!("{}: {}", s.source, s.value))
         .collect()
+}
+
+/// The armor-dependent parts of a derived sheet, applied to the effective-stats inputs: with no
+/// armor worn the best AC formula (by the equipped scores; Unarmored Defense of a monk only
+/// without a shield), speed bonuses that need no armor or no heavy armor, and heavy armor's
+/// Strength rule lifted for dwarves. The traits layer gets the derived modifiers.
+pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLayer) {
+    let Some(d) = &c.derived else { return };
+    base.traits.extend(d.modifiers.iter().cloned());
+    gear_modifiers(c, d, &mut base.traits);
+    // Defences with their sources rather than as bare "base" values.
+    base.resistances.clear();
+    base.immunities.clear();
+    base.vulnerabilities.clear();
+    base.condition_immunities.clear();
+    for r in &d.resistances {
+        let kind = ModifierKind::Resistance {
+            damage_type: Some(r.value),
+        };
+        base.traits.push(Modifier::new(&r.source, kind));
+    }
+    for r in &d.immunities {
+        let kind = ModifierKind::Immunity {
+            damage_type: Some(r.value),
+        };
+        base.traits.push(Modifier::new(&r.source, kind));
+    }
+    for r in &d.vulnerabilities {
+        let kind = ModifierKind::Vulnerability {
+            damage_type: Some(r.value),
+        };
+        base.traits.push(Modifier::new(&r.source, kind));
+    }
+    for r in &d.condition_immunities {
+        base.traits.push(Modifier::new(
+            &r.source,
+            ModifierKind::ConditionImmunity { condition: r.value },
+        ));
+    }
+    let worn: Vec<ArmorCategory> = c
+        .inventory
+        .items
+        .iter()
+        .filter(|i| i.slot.is_some())
+        .filter_map(|i| i.armor.as_ref().map(|a| a.category))
+        .collect();
+    let shield = worn.contains(&ArmorCategory::Shield);
+    let body = worn.iter().any(|k| *k != ArmorCategory::Shield);
+    let heavy = worn.contains(&ArmorCategory::Heavy);
+    if gear.armor_class.is_none() && d.armor_class_override.is_none() {
+        let mods = gear.modifiers.clone();
+        let score = |a: Ability| equipped_score(base, &mods, a);
+        if let Some(best) = d
+            .ac_formulas
+            .iter()
+            .filter(|f| f.shield || !shield)
+            .max_by_key(|f| formula_ac(f, score))
+        {
+            gear.armor_class = Some(ArmorClass {
+                value: formula_ac(best, score),
+                source: best.source.clone(),
+            });
+        }
+    }
+    for r in &d.speed_rules {
+        let applies = (!r.unarmored || (!body && !shield)) && (!r.no_heavy_armor || !heavy);
+        if applies {
+            base.traits.push(Modifier::new(
+                &r.source,
+                ModifierKind::SpeedBonus { feet: r.feet },
+            ));
+        }
+    }
+    if !d.ignore_heavy_armor_speed.is_empty() {
+        gear.modifiers.retain(|m| {
+            !(matches!(m.kind, ModifierKind::SpeedBonus { .. }) && m.source.contains("(needs STR"))
+        });
+    }
+}
+
+/// The unarmored AC a formula gives with these scores.
+pub fn formula_ac(f: &crate::model::build::AcFormula, score: impl Fn(Ability) -> u8) -> i32 {
+    f.base
+        + f.abilities
+            .iter()
+            .map(|a| ability_modifier(score(*a)))
+            .sum::<i32>()
 }

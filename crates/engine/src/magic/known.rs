@@ -1,0 +1,332 @@
+//! Spells known and prepared (SRD 5.1, "Spellcasting" of each class), read from the SRD class
+//! level tables at run time:
+//! - cantrips known: the level table's `cantrips_known`;
+//! - known casters (a level table with `spells_known`: bard, ranger, sorcerer, warlock): at most
+//!   that many spells of 1st level and higher;
+//! - prepared casters (cleric, druid, paladin, wizard): at most the spellcasting ability
+//!   modifier + the class level (half the level, rounded down, for half casters), minimum one;
+//!   a wizard prepares from its spellbook, the others from the whole class list;
+//! - every spell on the class's list (or its subclass's), of a level it has slots for;
+//! - a subclass's spells of a prepared caster (a cleric's domain spells, a paladin's oath
+//!   spells) are always prepared and not counted.
+//!
+//! Checked on a single-class SRD caster's `spells` list. A multiclassed caster's counts are not
+//! automated (the answer says so).
+
+use tabletop_rules::Ability;
+use tabletop_srd::{CasterKind, Compendium};
+
+use crate::model::character::Character;
+use crate::model::names::name_key;
+
+/// How many spells a class keeps at its level, and which.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpellRules {
+    /// Class display name.
+    pub class: String,
+    /// SRD class index.
+    pub class_index: String,
+    /// Class level.
+    pub level: u32,
+    /// Spellcasting ability.
+    pub ability: Ability,
+    /// Cantrips known (none when the class has no cantrips).
+    pub cantrips: Option<u32>,
+    /// Known caster: spells of 1st level and higher known.
+    pub known: Option<u32>,
+    /// Prepared caster: how many spells it prepares, and the sum in words.
+    pub prepared: Option<(u32, String)>,
+    /// A wizard prepares from its spellbook.
+    pub spellbook: bool,
+    /// The highest spell level its slots reach (0: no slots yet).
+    pub max_spell_level: u8,
+    /// Subclass spells always prepared (not counted), by display name.
+    pub always_prepared: Vec<String>,
+    /// Subclass spells added to the class list (known casters), by SRD index.
+    pub extra_list: Vec<String>,
+}
+
+/// The class levels a character has: (class, level, subclass).
+fn classes(c: &Character) -> Vec<(String, u32, Option<String>)> {
+    match &c.build {
+        Some(b) if !b.classes.is_empty() => b
+            .classes
+            .iter()
+            .map(|k| (k.class.clone(), k.level, k.subclass.clone()))
+            .collect(),
+        _ => c.class.iter().map(|k| (k.clone(), c.level, None)).collect(),
+    }
+}
+
+/// True when the character has levels in more than one class.
+pub fn multiclassed(c: &Character) -> bool {
+    classes(c).len() > 1
+}
+
+/// The spell rules of a single-class SRD caster; `None` for anyone else.
+pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
+    let all = classes(c);
+    let [(class, level, subclass)] = all.as_slice() else {
+        return None;
+    };
+    let k = srd.class(class)?;
+    let ability = k.spellcasting_ability?;
+    let lvl = u8::try_from(*level).ok()?;
+    let row = srd.class_level(&k.index, lvl)?;
+    let max_spell_level = row
+        .spell_slots
+        .iter()
+        .rposition(|n| *n > 0)
+        .map_or(0, |i| i as u8 + 1)
+        .max(row.pact_slots.as_ref().map_or(0, |p| p.slot_level));
+    // A class whose table counts spells known is a known caster; the others prepare.
+    let known_caster = (1..=20u8)
+        .filter_map(|l| srd.class_level(&k.index, l))
+        .any(|r| r.spells_known.is_some());
+    let modifier = c.abilities.modifier(ability);
+    let (prepared, known) = if known_caster {
+        (None, Some(u32::from(row.spells_known.unwrap_or(0))))
+    } else {
+        let counted = match k.caster_kind {
+            CasterKind::Half => level / 2,
+            CasterKind::Third => level / 3,
+            _ => *level,
+        };
+        let n = (i64::from(modifier) + i64::from(counted)).max(1);
+        let how = if counted == *level {
+            format!(
+                "{} {modifier:+} + {} level {level}",
+                ability.abbr(),
+                k.name.to_lowercase()
+            )
+        } else {
+            format!(
+                "{} {modifier:+} + {counted} (a {} prepares with half its level {level})",
+                ability.abbr(),
+                k.name.to_lowercase()
+            )
+        };
+        let n = if max_spell_level == 0 {
+            0
+        } else {
+            u32::try_from(n).unwrap_or(1)
+        };
+        (Some((n, format!("{how} = {n}"))), None)
+    };
+    let mut always_prepared = Vec::new();
+    let mut extra_list = Vec::new();
+    if let Some(sub) = subclass.as_deref().and_then(|s| srd.subclass(s)) {
+        for s in sub.spells.iter().filter(|s| u32::from(s.level) <= *level) {
+            if known_caster {
+                extra_list.push(s.spell.index.clone());
+            } else {
+                always_prepared.push(s.spell.name.clone());
+            }
+        }
+    }
+    Some(SpellRules {
+        class: k.name.clone(),
+        class_index: k.index.clone(),
+        level: *level,
+        ability,
+        cantrips: row.cantrips_known.map(u32::from),
+        known,
+        prepared,
+        spellbook: k.index == "wizard",
+        max_spell_level,
+        always_prepared,
+        extra_list,
+    })
+}
+
+impl SpellRules {
+    /// Whether `name` is always prepared (a domain or oath spell).
+    pub fn always(&self, name: &str) -> bool {
+        let key = name_key(name);
+        self.always_prepared.iter().any(|s| name_key(s) == key)
+    }
+}
+
+/// Every rule `c`'s spell choices break (empty when they are legal, or when the character is
+/// not a single-class SRD caster). `spells` is the prepared/known list, `spellbook` the
+/// wizard's book.
+pub fn problems(srd: &Compendium, c: &Character) -> Vec<String> {
+    let Some(r) = rules(srd, c) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cantrips = Vec::new();
+    let mut leveled = Vec::new();
+    for name in &c.spells {
+        let Some(s) = srd.spell(name) else {
+            out.push(format!(
+                "'{name}' is not an SRD spell; give an SRD spell name (search_compendium type spells class {})",
+                r.class_index
+            ));
+            continue;
+        };
+        let on_list = s.classes.iter().any(|k| k.index == r.class_index)
+            || r.extra_list.contains(&s.index)
+            || r.always(&s.name);
+        if !on_list {
+            out.push(format!(
+                "{} is not on the {} spell list",
+                s.name,
+                r.class.to_lowercase()
+            ));
+        }
+        if s.level > r.max_spell_level {
+            out.push(format!(
+                "{} is a level-{} spell; a {} {} has slots up to level {}",
+                s.name,
+                s.level,
+                r.class.to_lowercase(),
+                r.level,
+                r.max_spell_level
+            ));
+        }
+        if s.level == 0 {
+            cantrips.push(s.name.clone());
+        } else if !r.always(&s.name) {
+            leveled.push(s.name.clone());
+        }
+    }
+    let max_cantrips = r.cantrips.unwrap_or(0);
+    if cantrips.len() as u32 > max_cantrips {
+        out.push(format!(
+            "a {} {} knows {max_cantrips} cantrips; {} given ({})",
+            r.class.to_lowercase(),
+            r.level,
+            cantrips.len(),
+            cantrips.join(", ")
+        ));
+    }
+    if let Some(n) = r.known
+        && leveled.len() as u32 > n
+    {
+        out.push(format!(
+            "a {} {} knows {n} spells of 1st level and higher; {} given ({})",
+            r.class.to_lowercase(),
+            r.level,
+            leveled.len(),
+            leveled.join(", ")
+        ));
+    }
+    if let Some((n, how)) = &r.prepared
+        && leveled.len() as u32 > *n
+    {
+        out.push(format!(
+            "a {} {} prepares {n} spells ({how}); {} prepared ({}){}",
+            r.class.to_lowercase(),
+            r.level,
+            leveled.len(),
+            leveled.join(", "),
+            if r.always_prepared.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} always prepared, not counted",
+                    r.always_prepared.join(", ")
+                )
+            }
+        ));
+    }
+    if r.spellbook {
+        let book: Vec<String> = c.spellbook.iter().map(|s| name_key(s)).collect();
+        let missing: Vec<&String> = leveled
+            .iter()
+            .filter(|s| !book.contains(&name_key(s)))
+            .collect();
+        if !missing.is_empty() {
+            out.push(format!(
+                "a wizard prepares from its spellbook; not in it: {} (spellbook: {})",
+                missing
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if c.spellbook.is_empty() {
+                    "empty".to_string()
+                } else {
+                    c.spellbook.join(", ")
+                }
+            ));
+        }
+        for name in &c.spellbook {
+            match srd.spell(name) {
+                Some(s) if s.level == 0 => out.push(format!(
+                    "{} is a cantrip; cantrips go in spells, not the spellbook",
+                    s.name
+                )),
+                Some(s) if !s.classes.iter().any(|k| k.index == "wizard") => {
+                    out.push(format!("{} is not a wizard spell (spellbook)", s.name))
+                }
+                Some(_) => {}
+                None => out.push(format!("'{name}' in the spellbook is not an SRD spell")),
+            }
+        }
+    }
+    out
+}
+
+/// One line saying what the character may keep, for answers and refusals.
+pub fn summary(srd: &Compendium, c: &Character) -> Option<String> {
+    if multiclassed(c) && !c.spells.is_empty() {
+        return Some(
+            "no automation for a multiclassed caster's spells known/prepared counts: the DM decides"
+                .to_string(),
+        );
+    }
+    let r = rules(srd, c)?;
+    let mut parts = Vec::new();
+    if let Some(n) = r.cantrips {
+        parts.push(format!("{n} cantrips"));
+    }
+    if let Some(n) = r.known {
+        parts.push(format!("{n} spells known"));
+    }
+    if let Some((_, how)) = &r.prepared {
+        parts.push(format!(
+            "prepares {how}{}",
+            if r.spellbook {
+                " from the spellbook"
+            } else {
+                " from the class list"
+            }
+        ));
+    }
+    if !r.always_prepared.is_empty() {
+        parts.push(format!("always prepared: {}", r.always_prepared.join(", ")));
+    }
+    parts.push(format!("spell levels up to {}", r.max_spell_level));
+    Some(format!(
+        "{} {} spells: {}",
+        r.class.to_lowercase(),
+        r.level,
+        parts.join("; ")
+    ))
+}
+
+/// A wizard with no spellbook yet gets one holding its listed spells of 1st level and higher
+/// (a sheet made before spellbooks were kept, or a creation that gave only `spells`). Returns
+/// what was done, to say in the answer.
+pub fn adopt_spellbook(srd: &Compendium, c: &mut Character) -> Option<String> {
+    let r = rules(srd, c)?;
+    if !r.spellbook || !c.spellbook.is_empty() {
+        return None;
+    }
+    let book: Vec<String> = c
+        .spells
+        .iter()
+        .filter(|s| srd.spell(s).is_some_and(|x| x.level > 0))
+        .cloned()
+        .collect();
+    if book.is_empty() {
+        return None;
+    }
+    c.spellbook = book;
+    Some(format!(
+        "spellbook: {} (the listed spells of 1st level and higher; add more with spellbook)",
+        c.spellbook.join(", ")
+    ))
+}

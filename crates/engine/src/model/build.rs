@@ -1,0 +1,402 @@
+//! A character's sources ([`Build`]) and the values derived from them ([`Derived`]), each with
+//! its sources: the data of DESIGN §4a. The pipeline that turns one into the other is
+//! [`crate::derive`] (a use-case layer); the sheet only reads these types.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use tabletop_rules::abilities::{AbilityScores, ProficiencyLevel};
+use tabletop_rules::modifiers::Modifier;
+use tabletop_rules::stats::Contribution;
+use tabletop_rules::{Ability, Condition, DamageType, Size, Skill};
+
+use crate::catalog::Recharge;
+use crate::catalog::{ActionCost, RiderWhen, Use};
+
+/// A character's sources: what it is made of. Nothing derivable is kept here.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Build {
+    /// Ability scores before racial bonuses.
+    pub base_scores: AbilityScores,
+    /// How they were made ("manual", "standard_array", "point_buy", "roll", "legacy sheet").
+    pub method: String,
+    /// Race (SRD name, or a custom race's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<String>,
+    /// Subrace (SRD).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subrace: Option<String>,
+    /// A race not in the SRD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_race: Option<CustomRaceSource>,
+    /// Class levels, in the order taken (the first is the starting class).
+    pub classes: Vec<ClassLevels>,
+    /// Character level when it has no class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classless_level: Option<u32>,
+    /// Background.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<String>,
+    /// Choices the sources ask for.
+    pub choices: Choices,
+    /// Ability changes after creation (Ability Score Improvements, DM edits), per ability.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ability_changes: BTreeMap<Ability, i32>,
+    /// Manual overrides: explicit, visible sources.
+    pub overrides: Overrides,
+    /// Experience points earned.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub xp: u32,
+}
+
+/// Levels in one class.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClassLevels {
+    /// The class (SRD name, or a custom class's).
+    pub class: String,
+    /// Levels in it.
+    pub level: u32,
+    /// Subclass (SRD name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subclass: Option<String>,
+    /// A class not in the SRD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom: Option<CustomClassSource>,
+    /// Hit-die values recorded per class level (rolled or manual); a level without one takes
+    /// the average (the first character level takes the maximum).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub hp: BTreeMap<u32, u32>,
+    /// This class's hit dice spent since the last long rest (state kept with its class; the
+    /// sheet's total left is the sum over classes).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub hit_dice_spent: u32,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A custom class as given.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CustomClassSource {
+    /// Hit die faces.
+    pub hit_die: u32,
+    /// Saving throws.
+    pub saves: Vec<Ability>,
+    /// Spellcasting ability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spellcasting_ability: Option<Ability>,
+    /// Skills it chooses: how many and from which (empty = any).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_choices: Option<(u8, Vec<Skill>)>,
+}
+
+/// A custom race as given.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CustomRaceSource {
+    /// Ability bonuses.
+    pub ability_bonuses: BTreeMap<Ability, i32>,
+    /// Walking speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<u32>,
+    /// Size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Trait names.
+    pub traits: Vec<String>,
+}
+
+/// The choices sources ask for.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Choices {
+    /// Skills chosen (class skill choice, half-elf Skill Versatility, extra ones the DM gave).
+    pub skills: Vec<Skill>,
+    /// Skills with expertise.
+    pub expertise: Vec<Skill>,
+    /// Languages chosen (or given).
+    pub languages: Vec<String>,
+    /// Half-elf: the two abilities that get +1.
+    pub ability_choices: Vec<Ability>,
+    /// Fighting style ("defense").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fighting_style: Option<String>,
+    /// Dragonborn ancestry colour ("red").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draconic_ancestry: Option<String>,
+    /// Ability Score Improvements, in the order the levels reach them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub asi: Vec<AsiChoice>,
+}
+
+/// One Ability Score Improvement's choice.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AsiChoice {
+    /// {"str": 2} or {"str": 1, "con": 1}.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub abilities: BTreeMap<Ability, u8>,
+    /// Or a feat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feat: Option<String>,
+}
+
+/// Manual overrides: each is shown as the source of the value it sets.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Overrides {
+    /// Maximum HP as set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_hp: Option<u32>,
+    /// A manual adjustment to the derived maximum HP (a converted old sheet's difference).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub max_hp_adjust: i32,
+    /// Base armor class as set (replaces every formula).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub armor_class: Option<i32>,
+    /// Speed as set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<u32>,
+    /// Size as set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Saving-throw proficiencies as set (replace the class's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saves: Option<BTreeSet<Ability>>,
+    /// Skill proficiencies as set (replace every source's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skills: Option<BTreeMap<Skill, ProficiencyLevel>>,
+    /// Languages as set (replace every source's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub languages: Option<Vec<String>>,
+    /// Extra damage resistances given by hand.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub resistances: BTreeSet<DamageType>,
+    /// Extra damage immunities given by hand.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub immunities: BTreeSet<DamageType>,
+    /// Damage vulnerabilities given by hand.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub vulnerabilities: BTreeSet<DamageType>,
+    /// Condition immunities given by hand.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub condition_immunities: BTreeSet<Condition>,
+    /// Resistances the sources grant that the DM removed.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub removed_resistances: BTreeSet<DamageType>,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+/// A value and where it comes from.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sourced<T> {
+    /// The value.
+    pub value: T,
+    /// Its source ("race: Dwarf (Dwarven Resilience)").
+    pub source: String,
+}
+
+/// An armor-class formula a source grants.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AcFormula {
+    /// Its source ("Unarmored Defense (barbarian)").
+    pub source: String,
+    /// The base.
+    pub base: i32,
+    /// Abilities whose modifiers add.
+    pub abilities: Vec<Ability>,
+    /// Whether a shield may be used with it.
+    pub shield: bool,
+}
+
+/// A speed bonus that depends on what is worn.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpeedRule {
+    /// Its source.
+    pub source: String,
+    /// Feet.
+    pub feet: i32,
+    /// Only without armor or a shield.
+    pub unarmored: bool,
+    /// Only without heavy armor.
+    pub no_heavy_armor: bool,
+}
+
+/// A resource with its derived maximum.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceSpec {
+    /// Name.
+    pub name: String,
+    /// Maximum.
+    pub max: u32,
+    /// When it comes back.
+    pub recharge: Recharge,
+    /// Its source.
+    pub source: String,
+}
+
+/// A damage rider with its dice at the current level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RiderSpec {
+    /// Name ("Sneak Attack").
+    pub name: String,
+    /// Dice count.
+    pub count: u32,
+    /// Dice faces.
+    pub faces: u32,
+    /// When it applies.
+    pub when: RiderWhen,
+    /// Its source.
+    pub source: String,
+}
+
+/// An action a feature offers, its numbers resolved at the current level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionSpec {
+    /// Name ("Second Wind").
+    pub name: String,
+    /// What it costs.
+    pub cost: ActionCost,
+    /// The resource one use spends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// What it does.
+    pub does: Use,
+    /// The flat part of a heal, resolved (Second Wind: the fighter level).
+    #[serde(default)]
+    pub heal_plus: i64,
+    /// A damage bonus while its effect lasts, resolved (Rage).
+    #[serde(default)]
+    pub damage_bonus: i64,
+    /// Its source.
+    pub source: String,
+}
+
+/// Everything the pipeline derives from a build, each value with its sources.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Derived {
+    /// Ability scores (race, choices and changes applied).
+    pub abilities: AbilityScores,
+    /// Where each score's changes come from.
+    pub ability_sources: BTreeMap<Ability, Vec<Contribution>>,
+    /// Character level (sum of class levels).
+    pub level: u32,
+    /// Proficiency bonus.
+    pub proficiency_bonus: i32,
+    /// Maximum hit points.
+    pub max_hp: u32,
+    /// Its parts.
+    pub max_hp_sources: Vec<Contribution>,
+    /// The part of max HP from per-level grants (Dwarven Toughness).
+    pub hp_grants: i32,
+    /// Hit dice: die faces and how many, per class.
+    pub hit_dice: Vec<Sourced<(u32, u32)>>,
+    /// Unarmored AC formulas (the best applies when no armor is worn).
+    pub ac_formulas: Vec<AcFormula>,
+    /// Base armor class as set by hand (replaces every formula).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub armor_class_override: Option<i32>,
+    /// Walking speed before armor-dependent rules.
+    pub speed: u32,
+    /// Its parts.
+    pub speed_sources: Vec<Contribution>,
+    /// Speed bonuses that depend on armor.
+    pub speed_rules: Vec<SpeedRule>,
+    /// Sources that keep heavy armor's Strength rule from reducing speed.
+    pub ignore_heavy_armor_speed: Vec<String>,
+    /// Size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Senses.
+    pub senses: Vec<Sourced<(String, u32)>>,
+    /// Saving-throw proficiencies and their sources.
+    pub saves: BTreeMap<Ability, String>,
+    /// Skill proficiencies with their sources.
+    pub skills: BTreeMap<Skill, Sourced<ProficiencyLevel>>,
+    /// Armor, weapon and tool proficiencies.
+    pub proficiencies: Vec<Sourced<String>>,
+    /// Languages.
+    pub languages: Vec<Sourced<String>>,
+    /// Damage resistances.
+    pub resistances: Vec<Sourced<DamageType>>,
+    /// Damage immunities.
+    pub immunities: Vec<Sourced<DamageType>>,
+    /// Damage vulnerabilities.
+    pub vulnerabilities: Vec<Sourced<DamageType>>,
+    /// Condition immunities.
+    pub condition_immunities: Vec<Sourced<Condition>>,
+    /// Permanent modifiers (the traits layer of the effective-stats pipeline).
+    pub modifiers: Vec<Modifier>,
+    /// Limited-use resources.
+    pub resources: Vec<ResourceSpec>,
+    /// Damage riders.
+    pub riders: Vec<RiderSpec>,
+    /// Actions features offer (use_special_ability by name).
+    pub actions: Vec<ActionSpec>,
+    /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
+    pub attacks_per_action: u32,
+    /// Martial Arts die (monk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub martial_arts: Option<(u32, u32)>,
+    /// Spellcasting ability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spellcasting_ability: Option<Ability>,
+    /// Advantage on saves against a condition, damage type or magic ("poison", "charmed").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub save_advantages: Vec<Sourced<String>>,
+    /// Fighting styles in play ("archery", "defense", "great-weapon-fighting", …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fighting_styles: Vec<String>,
+    /// Feature and trait names.
+    pub features: Vec<String>,
+    /// What the engine does not automate, one line each.
+    pub narrative: Vec<String>,
+    /// Choices the pipeline made for the player, or that are still open, one line each.
+    pub choices: Vec<String>,
+    /// Experience points, and the XP the next level needs (none at 20th).
+    pub xp: u32,
+    /// XP for the next character level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_level_xp: Option<u32>,
+    /// The level the XP reaches, when above the character's: it can level up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_level_to: Option<u32>,
+}
+
+impl Derived {
+    /// The resource spec named `name` (case-insensitive).
+    pub fn resource(&self, name: &str) -> Option<&ResourceSpec> {
+        let k = crate::model::names::name_key(name);
+        self.resources
+            .iter()
+            .find(|r| crate::model::names::name_key(&r.name) == k)
+    }
+}

@@ -1,0 +1,76 @@
+//! What a saving throw is against, and the advantage a character's traits give on it (Dwarven
+//! Resilience vs poison, Brave vs frightened, Fey Ancestry vs charmed, Gnome Cunning on INT, WIS
+//! and CHA saves vs magic). Every place a save is rolled passes what it knows; the traits come
+//! from the derived sheet ([`crate::derive::gear::save_advantages`]).
+
+use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
+use tabletop_rules::{Ability, Condition, DamageType};
+
+use crate::engine::Call;
+use crate::error::Result;
+use crate::model::character::Character;
+
+/// What a save resists: the conditions a failure imposes, the damage it deals, whether it is
+/// magic (a spell or magical effect).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SaveAgainst {
+    /// Conditions a failed save imposes.
+    pub conditions: Vec<Condition>,
+    /// The damage type at stake.
+    pub damage: Option<DamageType>,
+    /// A spell or other magical effect.
+    pub magic: bool,
+}
+
+impl SaveAgainst {
+    /// Nothing known about the source.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// Whether nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty() && self.damage.is_none() && !self.magic
+    }
+}
+
+/// The advantages `c`'s traits give on a save of `ability` against `vs`, each as
+/// "source: against" (no duplicates).
+pub fn trait_advantages(c: &Character, ability: Ability, vs: &SaveAgainst) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let conditions: Vec<Option<Condition>> = if vs.conditions.is_empty() {
+        vec![None]
+    } else {
+        vs.conditions.iter().copied().map(Some).collect()
+    };
+    for cond in conditions {
+        for why in crate::derive::gear::save_advantages(c, ability, cond, vs.damage, vs.magic) {
+            if !out.contains(&why) {
+                out.push(why);
+            }
+        }
+    }
+    out
+}
+
+/// Rolls a save of `ability` against `dc` from the character's effective sheet, with the
+/// advantage its traits give against `vs`.
+pub fn roll_save(
+    call: &mut Call<'_>,
+    c: &Character,
+    ability: Ability,
+    dc: i32,
+    why: &str,
+    vs: &SaveAgainst,
+) -> Result<D20Outcome> {
+    let stats = c.effective();
+    let mut req = D20Request::new(D20Test::Save { ability })
+        .dc(dc)
+        .labelled(format!("{} save ({why})", ability.name()));
+    for a in trait_advantages(c, ability, vs) {
+        req = req.advantage(a);
+    }
+    let out = roll_d20_test(&stats, &req, call.rng()?);
+    call.record_roll(&out);
+    Ok(out)
+}
