@@ -34,6 +34,7 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         auras: Vec::new(),
         grappled: Default::default(),
         bodies: Vec::new(),
+        pending_reaction: None,
     })
 }
 
