@@ -180,6 +180,19 @@ pub fn situation(
             s.disadvantage.push("target hidden".into());
         }
     }
+    // Light, sight-blocking features and senses: who sees whom.
+    if let Some(why) = super::vision::unseen(enc, attacker, &target.id) {
+        s.disadvantage.push(format!(
+            "{} can't see {} ({why})",
+            attacker.name, target.name
+        ));
+    }
+    if let Some(why) = super::vision::unseen(enc, target, &attacker.id) {
+        s.advantage.push(format!(
+            "{} can't see {} ({why})",
+            target.name, attacker.name
+        ));
+    }
     if let Some(a) = enc.combatant(&attacker.id) {
         if a.flags.hidden.is_some() {
             s.advantage.push("attacker hidden (unseen)".into());
@@ -810,7 +823,7 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
                     .enumerate()
                     .map(|(k, a)| (a.clone(), targets[(ti + k).min(targets.len() - 1)].clone()))
                     .collect();
-                super::reactions::set_rest(&mut turn.encounter, rest);
+                super::reactions::shield::set_rest(&mut turn.encounter, rest);
                 break;
             }
         }

@@ -17,6 +17,7 @@ pub mod reactions;
 pub mod riders;
 pub mod spell;
 pub mod tactics;
+pub mod vision;
 
 use serde::{Deserialize, Serialize};
 use tabletop_grid::Position;

@@ -14,6 +14,8 @@ pub mod eligible;
 pub mod rebuke;
 pub mod shield;
 
+pub use shield::{set_rest, set_then};
+
 use super::attack::{StrikeOptions, StrikeResult, strike};
 use super::{ActionOutcome, ActionRequest, ActionType, ReactionAnswer, execute};
 use crate::combat;
@@ -29,28 +31,6 @@ pub fn refuse_while_pending(enc: &Encounter) -> Result<()> {
     match enc.pending_refusal() {
         Some(why) => Err(EngineError::Rule(why)),
         None => Ok(()),
-    }
-}
-
-/// Puts the multiattack parts still to make into the pending attack.
-pub fn set_rest(enc: &mut Encounter, parts: Vec<(String, String)>) {
-    if let Some(PendingReaction {
-        resume: Resume::Hit { rest, .. },
-        ..
-    }) = enc.pending_reaction.as_mut()
-    {
-        *rest = parts;
-    }
-}
-
-/// Puts a request to run once a paused attack is resolved (the rest of a move).
-pub fn set_then(enc: &mut Encounter, request: serde_json::Value) {
-    if let Some(PendingReaction {
-        resume: Resume::Hit { then, .. },
-        ..
-    }) = enc.pending_reaction.as_mut()
-    {
-        *then = Some(request);
     }
 }
 

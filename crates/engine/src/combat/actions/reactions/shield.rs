@@ -201,3 +201,25 @@ pub fn cast(
         ordinal(level)
     )])
 }
+
+/// Puts the multiattack parts still to make into the pending attack.
+pub fn set_rest(enc: &mut Encounter, parts: Vec<(String, String)>) {
+    if let Some(PendingReaction {
+        resume: Resume::Hit { rest, .. },
+        ..
+    }) = enc.pending_reaction.as_mut()
+    {
+        *rest = parts;
+    }
+}
+
+/// Puts a request to run once a paused attack is resolved (the rest of a move).
+pub fn set_then(enc: &mut Encounter, request: serde_json::Value) {
+    if let Some(PendingReaction {
+        resume: Resume::Hit { then, .. },
+        ..
+    }) = enc.pending_reaction.as_mut()
+    {
+        *then = Some(request);
+    }
+}
