@@ -129,3 +129,21 @@ fn dim_light_and_a_lit_square_change_nothing_and_magical_darkness_blinds_darkvis
     assert_eq!(adv, Vec::<String>::new());
     assert_eq!(mode, "disadvantage");
 }
+
+/// Issue 18 G: `force` overrides a spell's range like any other rule, and says so.
+#[test]
+fn force_overrides_a_spells_range_and_the_answer_says_so() {
+    let Some(mut t) = fight(3) else { return };
+    t.turn_of("Wren");
+    let req = json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Shocking Grasp", "targetName": "Goblin"});
+    let why = "Goblin is 10 ft from Wren; Shocking Grasp has a range of Touch";
+    assert_eq!(
+        t.refused(req.clone()),
+        format!("{why} (pass force: true to override as the game master)")
+    );
+    let mut forced = req;
+    forced["force"] = json!(true);
+    let o = t.act(forced).unwrap();
+    assert_eq!(o.forced, vec![why.to_string()]);
+    assert!(o.headline.starts_with("Shocking Grasp"), "{}", o.headline);
+}
