@@ -600,6 +600,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             spent_abilities: Vec::new(),
             sneak_attack_turn: None,
             death_save_turn: None,
+            reaction_policy: Default::default(),
         },
         InitiativeRoll {
             name: c.name.clone(),
@@ -701,6 +702,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         summoned: Vec::new(),
         banished: Vec::new(),
         globes: Vec::new(),
+        pending_reaction: None,
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

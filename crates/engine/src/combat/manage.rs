@@ -21,6 +21,8 @@ pub enum ManageOp {
     RemoveParticipant(Who),
     /// What the fight has changed on the linked characters so far (nothing is ended).
     Commit,
+    /// How a combatant's reactions are decided: auto, ask (pause for the agent) or never.
+    SetReactionPolicy(Who, ReactionPolicy),
 }
 
 /// One encounter as listed.
@@ -97,6 +99,7 @@ pub fn manage_encounter(
         ManageOp::List => list(call),
         ManageOp::AddParticipant(spec) => add(call, encounter_id, *spec),
         ManageOp::RemoveParticipant(who) => remove(call, encounter_id, &who),
+        ManageOp::SetReactionPolicy(who, policy) => set_policy(call, encounter_id, &who, policy),
         ManageOp::Commit => {
             let enc = super::load(call, encounter_id)?;
             let diffs = diff(call, &enc)?;
@@ -278,4 +281,41 @@ fn remove(call: &mut Call<'_>, encounter_id: Option<&str>, who: &Who) -> Result<
         ));
     }
     Ok(out)
+}
+
+fn set_policy(
+    call: &mut Call<'_>,
+    encounter_id: Option<&str>,
+    who: &Who,
+    policy: ReactionPolicy,
+) -> Result<ManageOutcome> {
+    let mut enc = super::load_active(call, encounter_id)?;
+    let cb = super::find_combatant(&enc, who.id.as_deref(), who.name.as_deref(), "targetId")?;
+    let (id, name) = (cb.character_id.clone(), cb.name.clone());
+    if let Some(cb) = enc.combatant_mut(&id) {
+        cb.reaction_policy = policy;
+    }
+    let what = match policy {
+        ReactionPolicy::Auto => {
+            "the engine takes the reactions that help (opportunity attacks unless an action is readied, Shield against a hit it turns into a miss, Counterspell, Hellish Rebuke)"
+        }
+        ReactionPolicy::Ask => {
+            "a trigger pauses the action with a pending reaction; answer it with execute_action actionType react (accept or decline)"
+        }
+        ReactionPolicy::Never => {
+            "no reaction is taken for it; only an explicit reaction action spends it"
+        }
+    };
+    enc.log(format!("{name}'s reaction policy: {}", policy.key()));
+    super::save(call, &enc)?;
+    call.record_change(
+        "encounter",
+        &enc.id,
+        format!("{name}'s reaction policy is {}", policy.key()),
+    );
+    Ok(ManageOutcome::new(
+        "set_reaction_policy",
+        Some(enc.id.clone()),
+        format!("{name}'s reaction policy is {}: {what}.", policy.key()),
+    ))
 }

@@ -20,6 +20,8 @@ pub enum TerrainOp {
     Remove,
     /// Make every square of `kind` on the map (or every square, without `kind`) open floor.
     Clear,
+    /// Set the light (`light`) on the squares named, or on the whole map when none are.
+    Light,
 }
 
 /// A kind of terrain.
@@ -81,6 +83,8 @@ pub struct TerrainRequest {
     pub rounds: Option<u32>,
     /// Why ("Web", "Spike Growth").
     pub source: Option<String>,
+    /// The light to set (operation light).
+    pub light: Option<tabletop_grid::Light>,
 }
 
 /// What `modify_terrain` did.
@@ -167,6 +171,15 @@ fn target_squares(e: &Encounter, req: &TerrainRequest) -> Result<Vec<Position>> 
         (None, None) => {}
     }
     Ok(out)
+}
+
+fn light_words(l: tabletop_grid::Light) -> &'static str {
+    match l {
+        tabletop_grid::Light::Bright => "bright light",
+        tabletop_grid::Light::Dim => "dim light",
+        tabletop_grid::Light::Darkness => "darkness",
+        tabletop_grid::Light::MagicalDarkness => "magical darkness",
+    }
 }
 
 /// Drops `squares` from every timed change (they no longer revert).
@@ -281,6 +294,33 @@ pub fn modify_terrain(call: &mut Call<'_>, req: &TerrainRequest) -> Result<Terra
                 squares,
                 timed,
             )
+        }
+        TerrainOp::Light => {
+            let light = req.light.ok_or_else(|| {
+                EngineError::invalid(
+                    "light",
+                    "say which light: bright, dim, darkness or magical_darkness",
+                )
+            })?;
+            let squares = target_squares(&e, req)?;
+            let words = light_words(light);
+            if squares.is_empty() {
+                e.map.set_default_light(light);
+                (format!("The whole map is now in {words}."), squares, None)
+            } else {
+                for &p in &squares {
+                    e.map.set_light(p, Some(light))?;
+                }
+                (
+                    format!(
+                        "{} square{} now in {words}.",
+                        squares.len(),
+                        if squares.len() == 1 { " is" } else { "s are" }
+                    ),
+                    squares,
+                    None,
+                )
+            }
         }
         TerrainOp::Remove | TerrainOp::Clear => {
             let squares = if req.operation == TerrainOp::Clear {

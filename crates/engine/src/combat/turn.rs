@@ -78,6 +78,9 @@ pub struct TurnReport {
 /// Ends the current turn and starts the next creature's.
 pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnReport> {
     let mut enc = super::load_active(call, req.encounter_id.as_deref())?;
+    if let Some(why) = enc.pending_refusal() {
+        return Err(EngineError::Rule(why));
+    }
     let mut report = TurnReport {
         encounter_id: enc.id.clone(),
         ..Default::default()

@@ -78,6 +78,15 @@ pub struct CombatantView {
     /// Movement left this turn in feet (detailed, current creature).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub movement_left_ft: Option<u32>,
+    /// Active effects by name (standard and detailed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<String>,
+    /// What the current creature has used of its turn (standard and detailed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub used: Vec<String>,
+    /// Its reaction policy when not `auto`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reaction_policy: Option<ReactionPolicy>,
 }
 
 /// An encounter as shown.
@@ -121,6 +130,9 @@ pub struct EncounterView {
     /// XP and difficulty (detailed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<tabletop_rules::encounter::Difficulty>,
+    /// A reaction waiting for the agent's answer (every verbosity).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_reaction: Option<PendingReaction>,
 }
 
 /// Reads an encounter (the active one when `id` is `None`).
@@ -172,6 +184,7 @@ pub fn view(call: &Call<'_>, e: &Encounter, verbosity: Verbosity) -> Result<Enco
         },
         log: if detailed { e.log.clone() } else { Vec::new() },
         difficulty: if detailed { e.difficulty.clone() } else { None },
+        pending_reaction: e.pending_reaction.clone(),
     })
 }
 
@@ -250,5 +263,39 @@ fn combatant_view(
         movement_left_ft: (detailed && current).then(|| {
             (speed + cb.economy.movement_bonus_ft).saturating_sub(cb.economy.movement_used_ft)
         }),
+        effects: match (&sheet, standard) {
+            (Some(c), true) => c.effects.iter().map(|x| x.name.clone()).collect(),
+            _ => Vec::new(),
+        },
+        used: if standard && current {
+            used(&cb.economy)
+        } else {
+            Vec::new()
+        },
+        reaction_policy: (!cb.reaction_policy.is_auto()).then_some(cb.reaction_policy),
     })
+}
+
+/// What a creature has used of its turn, in words.
+fn used(e: &Economy) -> Vec<String> {
+    let mut out = Vec::new();
+    if e.action {
+        out.push("action".to_string());
+    }
+    if e.attacks_left > 0 {
+        out.push(format!("attack ({} left)", e.attacks_left));
+    }
+    if e.bonus_action {
+        out.push("bonus action".into());
+    }
+    if e.reaction {
+        out.push("reaction".into());
+    }
+    if e.object_interaction {
+        out.push("object interaction".into());
+    }
+    if e.movement_used_ft > 0 {
+        out.push(format!("{} ft of movement", e.movement_used_ft));
+    }
+    out
 }

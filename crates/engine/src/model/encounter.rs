@@ -176,6 +176,97 @@ pub struct Combatant {
     /// The (round, turn) in which it last rolled a death save (once per turn, its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub death_save_turn: Option<(u32, usize)>,
+    /// How its reactions are decided when a trigger offers one (auto, ask, never).
+    #[serde(default, skip_serializing_if = "ReactionPolicy::is_auto")]
+    pub reaction_policy: ReactionPolicy,
+}
+
+/// How a combatant's reactions are decided when a trigger offers one (an opportunity attack,
+/// Shield, Counterspell, Hellish Rebuke).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionPolicy {
+    /// The engine takes every reaction that helps (an opportunity attack unless an action is
+    /// readied, Shield when it turns a hit into a miss, Counterspell against a spell of 1st
+    /// level or higher, Hellish Rebuke).
+    #[default]
+    Auto,
+    /// The triggering action pauses with a pending reaction the agent answers (`react`).
+    Ask,
+    /// The combatant never reacts on its own; only an explicit reaction action spends it.
+    Never,
+}
+
+impl ReactionPolicy {
+    /// Whether it is the default (`auto`).
+    pub fn is_auto(&self) -> bool {
+        *self == ReactionPolicy::Auto
+    }
+
+    /// "auto", "ask", "never".
+    pub fn key(self) -> &'static str {
+        match self {
+            ReactionPolicy::Auto => "auto",
+            ReactionPolicy::Ask => "ask",
+            ReactionPolicy::Never => "never",
+        }
+    }
+}
+
+/// A reaction offered to a combatant with the `ask` policy: the triggering action waits for the
+/// answer (`execute_action` with `actionType: react`, `answer: accept | decline`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingReaction {
+    /// Who may react.
+    pub reactor_id: String,
+    /// Its name.
+    pub reactor: String,
+    /// The reaction offered ("opportunity attack", "Shield", "Counterspell", "Hellish Rebuke").
+    pub reaction: String,
+    /// What triggered it, in words.
+    pub trigger: String,
+    /// What happens after the answer.
+    pub resume: Resume,
+}
+
+/// How a paused action goes on once the reaction is answered.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Resume {
+    /// The rest of a move: an `execute_action` request (JSON) run after the answer.
+    Action {
+        /// The request.
+        request: serde_json::Value,
+    },
+    /// An attack roll that hit: resolved after the answer with the same roll.
+    Hit {
+        /// The attacker.
+        attacker_id: String,
+        /// The target (the reactor).
+        target_id: String,
+        /// The weapon or stat-block action.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
+        /// The attack roll already made.
+        roll: Box<tabletop_rules::d20::D20Outcome>,
+        /// The strike's options (JSON).
+        options: serde_json::Value,
+        /// Multiattack parts still to make: (action, target id).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        rest: Vec<(String, String)>,
+        /// A request to run afterwards (the rest of a move that provoked the attack).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        then: Option<serde_json::Value>,
+    },
+    /// Nothing waits: the trigger's action is over (damage taken → Hellish Rebuke).
+    Done {
+        /// The creature the reaction would answer.
+        target_id: String,
+    },
 }
 
 /// A dead creature's body: off the initiative and out of the way on the map (it blocks no
@@ -290,6 +381,9 @@ pub struct Encounter {
     /// The bodies of the dead, where they fell (see `combat::bodies`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<Body>,
+    /// A reaction waiting for the agent's answer (see [`PendingReaction`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_reaction: Option<PendingReaction>,
     /// Creatures a spell called into this fight, gone when the spell ends (see
     /// `combat::summons`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -386,6 +480,16 @@ impl Encounter {
             let extra = self.log.len() - LOG_KEEP;
             self.log.drain(..extra);
         }
+    }
+
+    /// Why nothing else may happen in the fight while a reaction waits for its answer.
+    pub fn pending_refusal(&self) -> Option<String> {
+        self.pending_reaction.as_ref().map(|p| {
+            format!(
+                "{}'s reaction is pending ({}: {}); answer it first with execute_action actionType react, answer accept or decline",
+                p.reactor, p.reaction, p.trigger
+            )
+        })
     }
 
     /// Whether the encounter is in progress.

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::combat::Side;
 use tabletop_engine::combat::actions::{
-    ActionCost, ActionOutcome, ActionRequest, ActionType, ShoveMode, Who, execute,
+    ActionCost, ActionOutcome, ActionRequest, ActionType, ReactionAnswer, ShoveMode, Who, execute,
 };
 use tabletop_engine::combat::create::{
     CreateEncounter, CreatedEncounter, HazardSpec, InlineAttack, InlineStatBlock,
@@ -372,8 +372,23 @@ pub fn view_text(v: &EncounterView) -> String {
         if let Some(m) = c.movement_left_ft {
             bits.push(format!("{m} ft movement left"));
         }
+        if !c.effects.is_empty() {
+            bits.push(format!("effects: {}", c.effects.join(", ")));
+        }
+        if !c.used.is_empty() {
+            bits.push(format!("used: {}", c.used.join(", ")));
+        }
+        if let Some(p) = c.reaction_policy {
+            bits.push(format!("reactions: {}", p.key()));
+        }
         bits.retain(|b| !b.is_empty());
         t.push_str(&format!("\n{marker} {}", bits.join(" · ")));
+    }
+    if let Some(p) = &v.pending_reaction {
+        t.push_str(&format!(
+            "\nPending reaction: {} may take {} ({}); answer with execute_action actionType react, answer accept or decline.",
+            p.reactor, p.reaction, p.trigger
+        ));
     }
     if let Some(m) = &v.map {
         t.push_str(&format!("\n\n{m}"));
@@ -398,7 +413,7 @@ arg_enum! {
         Search = "search", UseObject = "use_object", UseMagicItem = "use_magic_item",
         UseSpecialAbility = "use_special_ability", Grapple = "grapple", Shove = "shove",
         TwoWeaponAttack = "two_weapon_attack", Damage = "damage", Heal = "heal",
-        LegendaryAction = "legendary_action", LairAction = "lair_action",
+        LegendaryAction = "legendary_action", LairAction = "lair_action", React = "react",
     }
 }
 
@@ -426,6 +441,7 @@ impl From<ActionTypeArg> for ActionType {
             A::Heal => ActionType::Heal,
             A::LegendaryAction => ActionType::LegendaryAction,
             A::LairAction => ActionType::LairAction,
+            A::React => ActionType::React,
         }
     }
 }
@@ -447,6 +463,11 @@ impl From<ActionCostArg> for ActionCost {
             ActionCostArg::Movement => ActionCost::Movement,
         }
     }
+}
+
+arg_enum! {
+    /// react: take or let pass the pending reaction.
+    pub enum AnswerArg { Accept = "accept", Decline = "decline" }
 }
 
 arg_enum! {
@@ -515,6 +536,8 @@ pub struct ExecuteActionArgs {
     pub sneak_attack: Option<bool>,
     /// Summoning spell: the SRD creature ("wolf").
     pub creature: Option<String>,
+    /// react: accept or decline the pending reaction.
+    pub answer: Option<AnswerArg>,
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -560,6 +583,11 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
         force: a.force.unwrap_or(false),
         sneak_attack: a.sneak_attack,
         creature: a.creature,
+        answer: a.answer.map(|x| match x {
+            AnswerArg::Accept => ReactionAnswer::Accept,
+            AnswerArg::Decline => ReactionAnswer::Decline,
+        }),
+        reactions_decided: Vec::new(),
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::character::CharacterRef;
+use tabletop_engine::combat::ReactionPolicy;
 use tabletop_engine::combat::actions::Who;
 use tabletop_engine::combat::death::{DeathSaveOutcome, roll_death_save};
 use tabletop_engine::combat::end::{EndRequest, EndSummary, Outcome, end_encounter};
@@ -230,7 +231,12 @@ pub fn end_text(s: &EndSummary) -> String {
 
 arg_enum! {
     /// What `manage_encounter` does.
-    pub enum ManageOpArg { List = "list", AddParticipant = "add_participant", RemoveParticipant = "remove_participant", Commit = "commit" }
+    pub enum ManageOpArg { List = "list", AddParticipant = "add_participant", RemoveParticipant = "remove_participant", Commit = "commit", SetReactionPolicy = "set_reaction_policy" }
+}
+
+arg_enum! {
+    /// How a combatant's reactions are decided.
+    pub enum PolicyArg { Auto = "auto", Ask = "ask", Never = "never" }
 }
 
 /// Arguments of `manage_encounter`.
@@ -242,9 +248,11 @@ pub struct ManageEncounterArgs {
     pub encounter_id: Option<String>,
     /// add_participant: as in create_encounter.
     pub participant: Option<ParticipantArg>,
-    /// remove_participant.
+    /// remove_participant, set_reaction_policy.
     pub target_id: Option<String>,
     pub target_name: Option<String>,
+    /// set_reaction_policy: auto, ask (pause for react) or never.
+    pub reaction_policy: Option<PolicyArg>,
 }
 
 fn run_manage(call: &mut Call<'_>, a: ManageEncounterArgs) -> Result<Reply, EngineError> {
@@ -264,6 +272,25 @@ fn run_manage(call: &mut Call<'_>, a: ManageEncounterArgs) -> Result<Reply, Engi
             id: a.target_id,
             name: a.target_name,
         }),
+        ManageOpArg::SetReactionPolicy => {
+            let p = a.reaction_policy.ok_or_else(|| {
+                EngineError::invalid(
+                    "reactionPolicy",
+                    "set_reaction_policy needs reactionPolicy: auto, ask or never",
+                )
+            })?;
+            ManageOp::SetReactionPolicy(
+                Who {
+                    id: a.target_id,
+                    name: a.target_name,
+                },
+                match p {
+                    PolicyArg::Auto => ReactionPolicy::Auto,
+                    PolicyArg::Ask => ReactionPolicy::Ask,
+                    PolicyArg::Never => ReactionPolicy::Never,
+                },
+            )
+        }
     };
     let out = manage_encounter(call, a.encounter_id.as_deref(), op)?;
     Ok(Reply::new(manage_text(&out), &out))
@@ -335,7 +362,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_encounter",
             title: "Manage encounter",
             category: Category::Combat,
-            description: "List encounters, add or remove a participant mid-fight, or commit (the changes so far).",
+            description: "List encounters, add or remove a participant mid-fight, set a combatant's reaction policy (auto/ask/never), or commit.",
             read_only: false,
             destructive: true,
             idempotent: false,

@@ -562,8 +562,8 @@ pub(crate) fn legacy_adjacent(args: &mut Map<String, Value>) -> Result<(), ToolE
 }
 
 arg_enum! {
-    /// add, remove, clear.
-    pub enum TerrainOpArg { Add = "add", Remove = "remove", Clear = "clear" }
+    /// add, remove, clear, light.
+    pub enum TerrainOpArg { Add = "add", Remove = "remove", Clear = "clear", Light = "light" }
 }
 
 arg_enum! {
@@ -601,8 +601,10 @@ pub struct TerrainArgs {
     pub encounter_id: Option<String>,
     /// A scratch map (no encounter needed): plain squares with this terrain.
     pub scratch_map: Option<ScratchMapArg>,
-    /// add (default), remove, clear (whole map).
+    /// add (default), remove, clear (whole map), light (the squares' light, or the map's).
     pub operation: Option<TerrainOpArg>,
+    /// light: bright, dim, darkness, magical_darkness.
+    pub light: Option<super::combat::LightArg>,
     pub terrain: Option<TerrainArg>,
     pub squares: Option<Vec<Position>>,
     pub rect: Option<RectArg>,
@@ -627,8 +629,10 @@ fn run_terrain(call: &mut Call<'_>, a: TerrainArgs) -> Result<Reply, EngineError
             operation: match a.operation {
                 Some(TerrainOpArg::Remove) => TerrainOp::Remove,
                 Some(TerrainOpArg::Clear) => TerrainOp::Clear,
+                Some(TerrainOpArg::Light) => TerrainOp::Light,
                 Some(TerrainOpArg::Add) | None => TerrainOp::Add,
             },
+            light: a.light.map(Into::into),
             kind: a.terrain.map(|t| match t {
                 TerrainArg::Obstacle => TerrainKind::Obstacle,
                 TerrainArg::Wall => TerrainKind::Wall,

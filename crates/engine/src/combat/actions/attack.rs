@@ -1,7 +1,7 @@
 //! Attacks: the shared attack core ([`situation`], [`attack_profile`], [`strike`]) that every
 //! attack in combat goes through (the Attack action, two-weapon fighting, opportunity attacks,
-//! and for other modules readied attacks, legendary actions, grapple), plus the game master's
-//! damage and healing.
+//! and for other modules readied attacks, legendary actions, grapple). The game master's damage
+//! and healing are in `dm`.
 //!
 //! [`situation`] reads the grid and the combat state: distance between the two spaces, reach and
 //! range (refusals beyond them), cover by the corner rule (+2/+5 to AC, total refuses), and the
@@ -14,7 +14,7 @@
 use serde::Serialize;
 use tabletop_grid::{Cover, CoverOptions, Metric};
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
-use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult, HealResult};
+use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, DamageType};
@@ -180,6 +180,19 @@ pub fn situation(
             s.disadvantage.push("target hidden".into());
         }
     }
+    // Light, sight-blocking features and senses: who sees whom.
+    if let Some(why) = super::vision::unseen(enc, attacker, &target.id) {
+        s.disadvantage.push(format!(
+            "{} can't see {} ({why})",
+            attacker.name, target.name
+        ));
+    }
+    if let Some(why) = super::vision::unseen(enc, target, &attacker.id) {
+        s.advantage.push(format!(
+            "{} can't see {} ({why})",
+            target.name, attacker.name
+        ));
+    }
     if let Some(a) = enc.combatant(&attacker.id) {
         if a.flags.hidden.is_some() {
             s.advantage.push("attacker hidden (unseen)".into());
@@ -219,6 +232,26 @@ pub struct StrikeOptions {
     pub smite_slot: Option<u8>,
     /// Sneak Attack declined on this hit.
     pub decline_sneak_attack: bool,
+    /// The attack roll already made (a paused attack resumed after a reaction's answer).
+    pub preset_roll: Option<D20Outcome>,
+    /// Combatants that already answered a reaction to this attack.
+    pub decided: Vec<String>,
+}
+
+impl StrikeOptions {
+    /// What a paused strike keeps.
+    pub fn resume(&self) -> super::reactions::shield::ResumeStrike {
+        super::reactions::shield::ResumeStrike {
+            ability: self.ability,
+            force: self.force,
+            melee_only: self.melee_only,
+            two_weapon_style: self.two_weapon_style,
+            label: self.label.clone(),
+            smite_slot: self.smite_slot,
+            decline_sneak_attack: self.decline_sneak_attack,
+            decided: self.decided.clone(),
+        }
+    }
 }
 
 /// What one [`strike`] did.
@@ -265,6 +298,9 @@ pub struct StrikeResult {
     pub lines: Vec<String>,
     /// Rules set aside with `force`.
     pub forced: Vec<String>,
+    /// The attack waits for a reaction's answer (the headline says which).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 /// "9 slashing + 3 fire (6 → 0 HP) and dies", from a damage result.
@@ -469,8 +505,14 @@ pub fn strike(
         req = req.disadvantage(d.clone());
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
-    let roll = roll_d20_test(&a_stats, &req, call.rng()?);
-    call.record_roll(&roll);
+    let mut roll = match &opts.preset_roll {
+        Some(r) => super::reactions::shield::replay(r, ac),
+        None => {
+            let r = roll_d20_test(&a_stats, &req, call.rng()?);
+            call.record_roll(&r);
+            r
+        }
+    };
     let mut lines = vec![roll.summary()];
     lines.extend(ward_lines);
     // Effects that last until the target is next attacked (Guiding Bolt) are used up.
@@ -500,7 +542,27 @@ pub fn strike(
         cb.flags.helped_against.retain(|h| *h != target.id);
         cb.flags.fought = true;
     }
-    let hit = roll.success == Some(true);
+    // A hit may be answered by the target's Shield.
+    let mut paused = None;
+    if roll.success == Some(true) {
+        use super::reactions::shield::{ShieldStep, on_hit};
+        let resume = opts.resume();
+        match on_hit(
+            call,
+            enc,
+            &attacker,
+            &target,
+            &mut roll,
+            ac,
+            &profile.name,
+            &resume,
+        )? {
+            ShieldStep::Hit => {}
+            ShieldStep::Missed(l) => lines.extend(l),
+            ShieldStep::Paused(h) => paused = Some(h),
+        }
+    }
+    let hit = roll.success == Some(true) && paused.is_none();
     let critical = hit && roll.critical;
     let mut out = StrikeResult {
         attacker_id: attacker.id.clone(),
@@ -521,13 +583,18 @@ pub fn strike(
         headline: String::new(),
         lines,
         forced,
+        paused: paused.is_some(),
     };
+    if let Some(h) = paused {
+        out.headline = h;
+        return Ok(out);
+    }
     if !hit {
         let total = out.roll.total.unwrap_or(0);
         out.headline = if out.roll.natural_1 {
             format!("Miss (natural 1 vs AC {ac}).")
         } else {
-            format!("Miss ({total} vs AC {ac}).")
+            format!("Miss ({total} vs AC {}).", out.roll.dc.unwrap_or(ac))
         };
         return Ok(out);
     }
@@ -656,7 +723,7 @@ pub fn attacks_per_action(c: &Character) -> u32 {
     1
 }
 
-fn resolve_targets(enc: &Encounter, req: &super::ActionRequest) -> Result<Vec<String>> {
+pub(super) fn resolve_targets(enc: &Encounter, req: &super::ActionRequest) -> Result<Vec<String>> {
     let mut whos: Vec<&Who> = Vec::new();
     if !req.target.is_empty() {
         whos.push(&req.target);
@@ -758,9 +825,20 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
                 Some(action),
                 &opts,
             )?;
+            let paused = s.paused;
             strikes.push(s);
             if targets.len() > 1 && ti + 1 < targets.len() {
                 ti += 1;
+            }
+            if paused {
+                // The parts still to make wait with the paused one.
+                let rest: Vec<(String, String)> = plan[i + 1..]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, a)| (a.clone(), targets[(ti + k).min(targets.len() - 1)].clone()))
+                    .collect();
+                super::reactions::shield::set_rest(&mut turn.encounter, rest);
+                break;
             }
         }
         if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
@@ -886,107 +964,4 @@ fn two_weapon(
     let mut out = outcome_of(&[s]);
     out.forced.extend(forced);
     Ok(out)
-}
-
-fn amount_roll(call: &mut Call<'_>, req: &super::ActionRequest, what: &str) -> Result<DiceRoll> {
-    let Some(amount) = req
-        .amount
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    else {
-        return Err(EngineError::invalid(
-            "amount",
-            format!("give the {what} as dice or a number (\"2d6+3\", \"7\", \"1d8[fire]\")"),
-        ));
-    };
-    let roll = crate::rolls::caller_amount("amount", amount)?.roll(call.rng()?)?;
-    call.record_roll(&roll);
-    if roll.total < 0 {
-        return Err(EngineError::invalid(
-            "amount",
-            format!(
-                "the {what} came to {} ({}); it must be 0 or more (to undo damage, heal; to undo healing, damage)",
-                roll.total,
-                roll.summary()
-            ),
-        ));
-    }
-    Ok(roll)
-}
-
-fn dm_targets(turn: &Turn<'_>) -> Result<Vec<String>> {
-    let t = resolve_targets(&turn.encounter, turn.req)?;
-    if t.is_empty() {
-        return Err(EngineError::invalid(
-            "targetId",
-            "say who is affected (targetId, targetName or targets)",
-        ));
-    }
-    Ok(t)
-}
-
-/// Damage applied by the game master (free; no actor needed): `amount` rolled once and dealt to
-/// every target through the damage pipeline, with concentration saves and death.
-pub fn dm_damage(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    let targets = dm_targets(turn)?;
-    let roll = amount_roll(call, turn.req, "damage")?;
-    let parts = damage_parts(&roll, turn.req.damage_type);
-    let mut lines = vec![format!("Damage: {}", roll.summary())];
-    let mut heads = Vec::new();
-    let mut results = Vec::new();
-    for id in &targets {
-        let (r, check, t) =
-            apply_damage_to(call, &mut turn.encounter, id, &parts, false, &mut lines)?;
-        heads.push(format!("{} takes {}.", t.name, damage_phrase(&r)));
-        results.push(serde_json::json!({
-            "target": t.name, "targetId": t.id, "damage": r, "concentration": check,
-            "hp": t.hp, "status": t.status(),
-        }));
-    }
-    Ok(ActionOutcome {
-        headline: heads.join(" "),
-        lines,
-        details: serde_json::json!({ "roll": roll, "targets": results }),
-        ..Default::default()
-    })
-}
-
-/// Healing applied by the game master (free; no actor needed): `amount` rolled once for every
-/// target; a creature at 0 HP wakes and its death saves reset.
-pub fn dm_heal(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
-    let targets = dm_targets(turn)?;
-    let roll = amount_roll(call, turn.req, "healing")?;
-    let amount = u32::try_from(roll.total.max(0)).unwrap_or(u32::MAX);
-    let mut lines = vec![format!("Healing: {}", roll.summary())];
-    let mut heads = Vec::new();
-    let mut results: Vec<(String, HealResult)> = Vec::new();
-    for id in &targets {
-        let mut t = combat::sheet(call, id)?;
-        if t.dead {
-            return Err(EngineError::Rule(format!(
-                "{} is dead; healing cannot help (a spell such as revivify is needed)",
-                t.name
-            )));
-        }
-        let r = crate::update::heal(&mut t, amount, &mut lines)?;
-        combat::put_sheet(call, &t)?;
-        call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
-        let mut h = format!(
-            "{} heals {} ({} → {} HP)",
-            t.name, r.healed, r.hp_before, r.hp_after
-        );
-        if r.regains_consciousness {
-            h.push_str(" and regains consciousness");
-        }
-        h.push('.');
-        heads.push(h);
-        results.push((t.id.clone(), r));
-    }
-    Ok(ActionOutcome {
-        headline: heads.join(" "),
-        lines,
-        details: serde_json::json!({ "roll": roll, "healed": results }),
-        ..Default::default()
-    })
 }

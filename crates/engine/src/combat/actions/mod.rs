@@ -8,14 +8,17 @@
 
 pub mod attack;
 pub mod costs;
+pub mod dm;
 pub mod economy;
 mod forced;
 pub mod movement;
 pub mod profile;
+pub mod reactions;
 pub mod riders;
 pub mod sanctuary;
 pub mod spell;
 pub mod tactics;
+pub mod vision;
 
 use serde::{Deserialize, Serialize};
 use tabletop_grid::Position;
@@ -74,6 +77,8 @@ pub enum ActionType {
     LegendaryAction,
     /// A lair action (initiative count 20).
     LairAction,
+    /// Answer the pending reaction (`answer`: accept or decline).
+    React,
 }
 
 impl ActionType {
@@ -100,6 +105,7 @@ impl ActionType {
             ActionType::Heal => "heal",
             ActionType::LegendaryAction => "legendary_action",
             ActionType::LairAction => "lair_action",
+            ActionType::React => "react",
         }
     }
 }
@@ -114,6 +120,17 @@ pub enum ShoveMode {
     Prone,
     /// Push it 5 ft away.
     Push,
+}
+
+/// The answer to a pending reaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ReactionAnswer {
+    /// Take the reaction (`weapon` for an opportunity attack, `slotLevel` for a spell).
+    Accept,
+    /// Let the trigger pass; the reaction stays unspent.
+    Decline,
 }
 
 /// A combatant named by id or name.
@@ -230,6 +247,13 @@ pub struct ActionRequest {
     /// A summoning spell's creature, by SRD name ("wolf").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creature: Option<String>,
+    /// `react`: accept or decline the pending reaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<ReactionAnswer>,
+    /// Combatants that already answered a reaction this action triggered (set by the engine
+    /// when it resumes a paused action, so the same trigger is not offered twice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions_decided: Vec<String>,
 }
 
 /// What one action did.
@@ -282,8 +306,8 @@ fn dispatch(
 ) -> Result<ActionOutcome> {
     Ok(match action_type {
         ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, turn)?,
-        ActionType::Damage => attack::dm_damage(call, turn)?,
-        ActionType::Heal => attack::dm_heal(call, turn)?,
+        ActionType::Damage => dm::dm_damage(call, turn)?,
+        ActionType::Heal => dm::dm_heal(call, turn)?,
         ActionType::Move | ActionType::Dash | ActionType::Disengage => {
             movement::run(call, turn, action_type)?
         }
@@ -300,6 +324,11 @@ fn dispatch(
         | ActionType::Shove
         | ActionType::LegendaryAction
         | ActionType::LairAction => tactics::run(call, turn, action_type)?,
+        ActionType::React => {
+            return Err(EngineError::Rule(
+                "internal: react is answered before the economy".into(),
+            ));
+        }
     })
 }
 
@@ -349,6 +378,21 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     let mut named: Vec<&Who> = vec![&req.actor, &req.target];
     named.extend(req.targets.iter());
     let encounter = super::load_for(call, req.encounter_id.as_deref(), &named)?;
+    // A pending reaction is answered before anything else happens in the fight.
+    if action_type == ActionType::React {
+        return reactions::answer(call, encounter, req);
+    }
+    reactions::refuse_while_pending(&encounter)?;
+    // A spell cast within sight of a hostile that can Counterspell may be stopped first.
+    let (encounter, mut before) = if action_type == ActionType::CastSpell {
+        match reactions::counter::before_cast(call, encounter, req)? {
+            reactions::counter::CastGate::Stopped(out) => return Ok(*out),
+            reactions::counter::CastGate::Goes(e, lines) => (*e, lines),
+        }
+    } else {
+        (encounter, Vec::new())
+    };
+    let watch = reactions::rebuke::watch(call, &encounter, req)?;
     // A readied action released by its trigger runs as the held action, paid with the reaction.
     let released = tactics::basic::release_readied(&encounter, req)?;
     let (req, action_type, trigger) = match &released {
@@ -390,6 +434,10 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
             turn.actor = Some(s);
         }
     }
+    if !before.is_empty() {
+        before.append(&mut out.lines);
+        out.lines = before;
+    }
     // A grappler that fell, was stunned or moved away (or whose target was pushed) lets go.
     out.lines.extend(tactics::contest::release_broken_grapples(
         call,
@@ -415,8 +463,11 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         format!("{head} [forced: {}]", out.forced.join("; "))
     };
     turn.encounter.log(line);
+    // Damage taken may offer Hellish Rebuke (taken now with `auto`, pending with `ask`).
+    let rebuke = reactions::rebuke::after(call, &mut turn.encounter, &watch)?;
     super::save(call, &turn.encounter)?;
     let id = turn.encounter.id.clone();
     call.record_change("encounter", &id, out.headline.clone());
+    reactions::rebuke::finish(call, rebuke, &mut out)?;
     Ok(out)
 }

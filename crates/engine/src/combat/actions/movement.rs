@@ -12,8 +12,9 @@ use tabletop_grid::geometry::size_rank;
 use tabletop_grid::{BattleMap, MoveOptions, Position, Terrain, Threat};
 use tabletop_rules::Condition;
 
-use super::attack::{METRIC, StrikeOptions, StrikeResult, strike};
+use super::attack::{METRIC, StrikeResult};
 use super::profile::attack_profile;
+use super::reactions::OaChoice;
 use super::{ActionOutcome, ActionType, Turn};
 use crate::combat;
 use crate::engine::Call;
@@ -441,6 +442,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     };
     let mut oas = Vec::new();
     let mut stopped_at = None;
+    let mut paused_at = None;
     let mut spent = cost;
     let mut at = from;
     for risk in &risks {
@@ -451,22 +453,39 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
             .encounter
             .combatant(&risk.hostile_id)
             .is_some_and(|c| !c.economy.reaction);
-        if !still_can {
+        if !still_can || req.reactions_decided.contains(&risk.hostile_id) {
             continue;
         }
-        let opts = StrikeOptions {
-            melee_only: true,
-            label: Some("Opportunity attack".into()),
-            ..Default::default()
-        };
-        match strike(
-            call,
-            &mut turn.encounter,
-            &risk.hostile_id,
-            &id,
-            None,
-            &opts,
-        ) {
+        // The hostile's reaction policy decides (a readied action keeps the reaction).
+        match super::reactions::opportunity_policy(&turn.encounter, &risk.hostile_id, &actor.name) {
+            OaChoice::Skip(line) => {
+                lines.push(line);
+                continue;
+            }
+            OaChoice::Ask(reactor) => {
+                let rest = rest_of_move(
+                    req,
+                    &id,
+                    &squares[risk.step.saturating_sub(1)..],
+                    &risk.hostile_id,
+                );
+                let line = super::reactions::ask_opportunity(
+                    &mut turn.encounter,
+                    &risk.hostile_id,
+                    &reactor,
+                    &actor.name,
+                    risk.from,
+                    rest,
+                );
+                lines.push(line);
+                paused_at = Some(risk.from);
+                spent = costs[..risk.step.saturating_sub(1)].iter().sum();
+                break;
+            }
+            OaChoice::Take => {}
+        }
+        match super::reactions::opportunity(call, &mut turn.encounter, &risk.hostile_id, &id, None)
+        {
             Ok(s) => {
                 lines.push(format!(
                     "{} makes an opportunity attack as {} leaves its reach at {}: {}",
@@ -483,6 +502,22 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         if let Some(cb) = turn.encounter.combatant_mut(&risk.hostile_id) {
             cb.economy.reaction = true;
         }
+        // The mover's own Shield may pause the attack: the rest of the move waits with it.
+        if turn.encounter.pending_reaction.is_some() {
+            let rest = rest_of_move(
+                req,
+                &id,
+                &squares[risk.step.saturating_sub(1)..],
+                &risk.hostile_id,
+            );
+            super::reactions::set_then(
+                &mut turn.encounter,
+                serde_json::to_value(&rest).unwrap_or_default(),
+            );
+            paused_at = Some(risk.from);
+            spent = costs[..risk.step.saturating_sub(1)].iter().sum();
+            break;
+        }
         let now = combat::sheet(call, &id)?;
         if now.dead || now.hp == 0 {
             stopped_at = Some(risk.from);
@@ -491,7 +526,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         }
     }
     let last = squares[squares.len() - 1];
-    if stopped_at.is_none() {
+    if stopped_at.is_none() && paused_at.is_none() {
         turn.encounter.map.move_creature(&id, last).map_err(|e| {
             EngineError::invalid(
                 "to",
@@ -523,16 +558,20 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         cb.economy.movement_used_ft += used + spent;
         (speed + cb.economy.movement_bonus_ft).saturating_sub(cb.economy.movement_used_ft)
     };
-    let mut headline = match stopped_at {
-        Some(p) => format!(
+    let mut headline = match (stopped_at, paused_at) {
+        (Some(p), _) => format!(
             "{} is stopped at {p} after {spent} ft: it drops to 0 HP.",
             actor.name
         ),
-        None if squares.len() < 2 => format!(
+        (None, Some(p)) => format!(
+            "{} moves {spent} ft to {p} and waits there: a reaction is pending.",
+            actor.name
+        ),
+        (None, None) if squares.len() < 2 => format!(
             "{} stays at {from} ({left} ft of movement left).",
             actor.name
         ),
-        None => format!(
+        (None, None) => format!(
             "{} moves {spent} ft to {last} ({left} ft of movement left).",
             actor.name
         ),
@@ -565,4 +604,25 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         details: serde_json::to_value(&details).unwrap_or_default(),
         ..Default::default()
     })
+}
+
+/// The rest of a move paused at `squares[0]`: the same request along the squares left, with the
+/// reactor that answers marked as decided.
+fn rest_of_move(
+    req: &super::ActionRequest,
+    mover: &str,
+    squares: &[Position],
+    reactor: &str,
+) -> super::ActionRequest {
+    let mut rest = req.clone();
+    rest.actor = super::Who {
+        id: Some(mover.to_string()),
+        name: None,
+    };
+    rest.action_type = Some(ActionType::Move);
+    rest.action_cost = None;
+    rest.to = None;
+    rest.path = squares.to_vec();
+    rest.reactions_decided.push(reactor.to_string());
+    rest
 }

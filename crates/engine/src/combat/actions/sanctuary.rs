@@ -88,5 +88,6 @@ pub fn check(
         target_status: "ok".into(),
         headline,
         forced: Vec::new(),
+        paused: false,
     }))
 }

@@ -363,10 +363,18 @@ pub fn cast_in_encounter(
             ..Default::default()
         });
     }
-    let enc = &turn.encounter;
-    let (mut targets, origin, mut notes) = pick_targets(enc, &caster, &def, req, slot.level)?;
+    let mut range_forced = Vec::new();
+    let (mut targets, origin, mut notes) = pick_targets(
+        &turn.encounter,
+        &caster,
+        &def,
+        req,
+        slot.level,
+        &mut range_forced,
+    )?;
+    turn.forced.extend(range_forced);
     notes.extend(crate::combat::banish::screen(
-        enc,
+        &turn.encounter,
         &caster.id,
         &mut targets,
         slot.level,
@@ -523,8 +531,20 @@ fn pick_targets(
     def: &SpellDef,
     req: &ActionRequest,
     slot: u8,
+    forced: &mut Vec<String>,
 ) -> Result<(Vec<String>, Option<AreaOrigin>, Vec<String>)> {
     let mut notes = Vec::new();
+    // Out of range is refused, or with `force` taken and reported like any forced rule.
+    let mut out_of_range = |why: String| -> Result<()> {
+        if req.force {
+            forced.push(why);
+            Ok(())
+        } else {
+            Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )))
+        }
+    };
     let range = def.range_ft();
     let Some(me) = e.map.creature(&caster.id) else {
         return Err(EngineError::Rule(format!(
@@ -566,10 +586,10 @@ fn pick_targets(
             if let Some(r) = range {
                 let d = tabletop_grid::distance_ft(me_pos, to, super::attack::METRIC);
                 if d > r {
-                    return Err(EngineError::Rule(format!(
+                    out_of_range(format!(
                         "({}, {}) is {d} ft from {}; {} has a range of {}",
                         to.x, to.y, caster.name, def.name, def.range
-                    )));
+                    ))?;
                 }
             }
             let dir = match req.direction.as_deref() {
@@ -637,10 +657,10 @@ fn pick_targets(
                     )?,
                 };
                 if d > r.max(5) {
-                    return Err(EngineError::Rule(format!(
+                    out_of_range(format!(
                         "{} is {d} ft from {}; {} has a range of {}",
                         c.name, caster.name, def.name, def.range
-                    )));
+                    ))?;
                 }
             }
             // A body lies on the ground: only live creatures on the map have cover.

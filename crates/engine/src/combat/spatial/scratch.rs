@@ -37,6 +37,7 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         summoned: Vec::new(),
         banished: Vec::new(),
         globes: Vec::new(),
+        pending_reaction: None,
     })
 }
 
