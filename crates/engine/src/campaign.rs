@@ -10,6 +10,7 @@ use crate::error::{EngineError, Result};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::Encounter;
 use crate::model::event::Event;
+use crate::model::memory::{MemoryKind, MemoryRecord, Npc, Quest, Secret, WorldClock};
 use crate::model::notes::{Note, NoteFilter, NoteOrder};
 use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
@@ -52,6 +53,18 @@ pub struct CampaignExport {
     /// Every encounter, active or ended, oldest first.
     #[serde(default)]
     pub encounters: Vec<Encounter>,
+    /// Every quest, oldest first.
+    #[serde(default)]
+    pub quests: Vec<Quest>,
+    /// Every NPC with what it remembers, oldest first.
+    #[serde(default)]
+    pub npcs: Vec<Npc>,
+    /// Every secret, revealed or not, oldest first.
+    #[serde(default)]
+    pub secrets: Vec<Secret>,
+    /// The world clock, if the campaign ever set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<WorldClock>,
 }
 
 /// One entry of a party's travel log, in an export.
@@ -100,6 +113,18 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
     notes.reverse();
     let mut encounters = tx.list_encounters(id, false)?;
     encounters.reverse();
+    let mut quests = Vec::new();
+    let mut npcs = Vec::new();
+    let mut secrets = Vec::new();
+    for kind in [MemoryKind::Quest, MemoryKind::Npc, MemoryKind::Secret] {
+        for r in tx.memories(id, kind, None)? {
+            match r {
+                MemoryRecord::Quest(q) => quests.push(q),
+                MemoryRecord::Npc(n) => npcs.push(n),
+                MemoryRecord::Secret(s) => secrets.push(s),
+            }
+        }
+    }
     Ok(CampaignExport {
         format: EXPORT_FORMAT,
         name: name.to_string(),
@@ -112,6 +137,10 @@ pub fn export(tx: &dyn Tx, name: &str) -> Result<CampaignExport> {
         travel,
         notes,
         encounters,
+        quests,
+        npcs,
+        secrets,
+        clock: tx.clock(id)?,
     })
 }
 
@@ -170,6 +199,15 @@ pub fn import(tx: &mut dyn Tx, data: &CampaignExport, given: Option<&str>) -> Re
     }
     for e in &data.encounters {
         tx.put_encounter(id, e)?;
+    }
+    let memory = (data.quests.iter().cloned().map(MemoryRecord::Quest))
+        .chain(data.npcs.iter().cloned().map(MemoryRecord::Npc))
+        .chain(data.secrets.iter().cloned().map(MemoryRecord::Secret));
+    for r in memory {
+        tx.put_memory(id, &r)?;
+    }
+    if let Some(clock) = &data.clock {
+        tx.set_clock(id, clock)?;
     }
     // New ids must not collide with imported ones: each counter moves past its highest imported
     // number in one step (ids are bounded, so this is constant time whatever the numbers).

@@ -458,7 +458,20 @@ fn export_then_import_gives_the_same_campaign<S: Store>(store: S) -> Value {
         )
     })
     .unwrap();
+    // Campaign memory travels too (issue 24): a quest with its objectives.
+    src.write("manage_quest", &json!({}), |call| {
+        tabletop_engine::memory::quests::create(
+            call,
+            tabletop_engine::memory::quests::QuestDraft {
+                title: Some("The mill's secret".into()),
+                objectives: Some(vec!["Search the mill".into()]),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
     let exported = src.admin(|tx| campaign::export(tx, "moved")).unwrap();
+    assert_eq!(exported.quests.len(), 1);
     let mut target = store;
     let mut tx = target.begin(true).unwrap();
     let name = campaign::import(&mut tx, &exported, None).unwrap();

@@ -5,6 +5,8 @@
 //! advance_time), travel, rests and combat rounds,
 //! ending Longstrider after an hour; and all of it still there after a restart.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -12,6 +14,7 @@ use tabletop_server::client::{Answer, Client};
 
 async fn spawn(dir: &Path, seed: bool) -> Client {
     let mut args = vec!["--data-dir".to_string(), dir.display().to_string()];
+    args.extend(common::srd_args());
     if seed {
         args.extend(["--seed".to_string(), "24".to_string()]);
     }
@@ -33,11 +36,7 @@ async fn err(c: &Client, tool: &str, args: Value, needle: &str) {
 }
 
 fn srd() -> bool {
-    if std::env::var_os("TABLETOP_SRD_DIR").is_none() {
-        eprintln!("skipped: set TABLETOP_SRD_DIR to the SRD 2014 data");
-        return false;
-    }
-    true
+    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
 }
 
 /// Brom (dwarf fighter), Sera (human cleric), Ivo (elf wizard), all level 3, in party Lanterns.
@@ -664,4 +663,167 @@ async fn the_clock_moves_with_time_travel_rests_and_rounds_and_ends_durations() 
         "{}",
         a.text
     );
+}
+
+fn cli(dir: &Path, args: &[&str]) -> String {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .env_remove("TABLETOP_DATA_DIR")
+        .env_remove("TABLETOP_CAMPAIGN")
+        .arg("--data-dir")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stderr).trim().to_string()
+}
+
+#[tokio::test]
+async fn export_and_import_carry_quests_npcs_secrets_and_the_clock() {
+    if !srd() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let reads = [
+        ("manage_quest", json!({"operation": "list"})),
+        (
+            "manage_quest",
+            json!({"operation": "get", "questId": "qu1"}),
+        ),
+        (
+            "manage_npc",
+            json!({"operation": "recall", "npcId": "Mara"}),
+        ),
+        ("manage_npc", json!({"operation": "get", "npcId": "Mara"})),
+        ("manage_secret", json!({"operation": "list"})),
+        ("get_session_context", json!({})),
+    ];
+    let mut before = Vec::new();
+    {
+        let c = spawn(dir.path(), true).await;
+        party(&c).await;
+        ok(
+            &c,
+            "manage_quest",
+            json!({"operation": "create", "title": "Rats in the Cellar", "objectives": ["Clear the cellar", "Find the nest"],
+                   "rewards": {"xp": 300, "gp": 30}}),
+        )
+        .await;
+        ok(
+            &c,
+            "manage_quest",
+            json!({"operation": "complete_objective", "questId": "qu1", "objective": "1"}),
+        )
+        .await;
+        ok(
+            &c,
+            "manage_npc",
+            json!({"operation": "create", "name": "Mara", "location": "Millbrook", "attitude": "indifferent"}),
+        )
+        .await;
+        ok(
+            &c,
+            "manage_npc",
+            json!({"operation": "remember", "npcId": "Mara", "about": "Sera", "memory": "Sera healed her daughter", "importance": 5}),
+        )
+        .await;
+        ok(
+            &c,
+            "manage_npc",
+            json!({"operation": "attitude", "npcId": "Mara", "toward": "Sera", "attitude": "friendly"}),
+        )
+        .await;
+        ok(
+            &c,
+            "manage_secret",
+            json!({"operation": "create", "title": "Smugglers' tunnel",
+                   "content": "A tunnel runs from the chapel crypt to the harbour warehouse."}),
+        )
+        .await;
+        ok(&c, "move_party", json!({"operation": "wait", "hours": 30})).await;
+        for (tool, args) in &reads {
+            before.push(ok(&c, tool, args.clone()).await.structured);
+        }
+    }
+    let outside = tempfile::tempdir().unwrap();
+    let file = outside.path().join("saga.json");
+    assert_eq!(
+        cli(
+            dir.path(),
+            &[
+                "campaign",
+                "export",
+                "default",
+                "--out",
+                file.to_str().unwrap()
+            ]
+        ),
+        format!("exported 'default' to {}", file.display())
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        (
+            doc["quests"].as_array().unwrap().len(),
+            doc["npcs"].as_array().unwrap().len(),
+            doc["secrets"].as_array().unwrap().len(),
+            doc["clock"]["seconds"].as_u64()
+        ),
+        // The clock starts on day 1 at 08:00.
+        (1, 1, 1, Some((8 + 30) * 3_600))
+    );
+    cli(
+        dir.path(),
+        &[
+            "campaign",
+            "import",
+            file.to_str().unwrap(),
+            "--name",
+            "copy",
+        ],
+    );
+    let mut args = vec![
+        "--data-dir".to_string(),
+        dir.path().display().to_string(),
+        "--campaign".to_string(),
+        "copy".to_string(),
+    ];
+    args.extend(["--seed".to_string(), "24".to_string()]);
+    args.extend(common::srd_args());
+    let c = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
+        .await
+        .unwrap();
+    for ((tool, a), b) in reads.iter().zip(&before) {
+        let mut got = ok(&c, tool, a.clone()).await.structured;
+        let mut want = b.clone();
+        if *tool == "get_session_context" {
+            // The campaign's name and its event log differ; the world in it does not.
+            for v in [&mut got, &mut want] {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("campaign");
+                    o.remove("recentEvents");
+                    o.remove("events");
+                }
+            }
+        }
+        assert_eq!(&got, &want, "{tool} {a}");
+    }
+    // New records do not take imported ids.
+    let a = ok(
+        &c,
+        "manage_quest",
+        json!({"operation": "create", "title": "Escort the Caravan", "objectives": ["Reach Millbrook"]}),
+    )
+    .await;
+    assert_eq!(a.structured["quest"]["id"], "qu2", "{}", a.text);
+    let a = ok(
+        &c,
+        "manage_npc",
+        json!({"operation": "create", "name": "Tobin"}),
+    )
+    .await;
+    assert_eq!(a.structured["npc"]["id"], "np2", "{}", a.text);
 }

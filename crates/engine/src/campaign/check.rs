@@ -3,7 +3,8 @@
 //! What an export file may hold: a campaign name of 1–64 characters, a dice-stream state that
 //! decodes, every top-level id of the form `<prefix><number>` (the prefix of its kind, a number
 //! from 1 to [`MAX_ID_NUMBER`] without leading zeros), no id twice within a kind, and references
-//! (connection ends, party members, travel logs) that point at imported records.
+//! (connection ends, party members, travel logs) that point at imported records. Quests, NPCs
+//! and secrets follow the same id rules (`qu`, `np`, `se`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -18,7 +19,7 @@ use crate::error::{EngineError, Result};
 pub const MAX_ID_NUMBER: u64 = 999_999_999_999;
 
 /// The id counters a campaign keeps: (prefix, what the ids name).
-pub const COUNTERS: [(&str, &str); 8] = [
+pub const COUNTERS: [(&str, &str); 11] = [
     ("ch", "character"),
     ("loc", "location"),
     ("cn", "connection"),
@@ -27,6 +28,9 @@ pub const COUNTERS: [(&str, &str); 8] = [
     ("enc", "encounter"),
     ("it", "item"),
     ("ef", "effect"),
+    ("qu", "quest"),
+    ("np", "NPC"),
+    ("se", "secret"),
 ];
 
 /// How far each counter must advance: the largest well-formed number seen per prefix.
@@ -93,7 +97,7 @@ pub fn check(data: &CampaignExport) -> Result<Highest> {
         })?;
     }
     let mut highest = Highest::new();
-    let kinds: [(&str, &str, Vec<&str>); 6] = [
+    let kinds: [(&str, &str, Vec<&str>); 9] = [
         (
             "characters",
             "ch",
@@ -124,6 +128,21 @@ pub fn check(data: &CampaignExport) -> Result<Highest> {
             "enc",
             data.encounters.iter().map(|e| e.id.as_str()).collect(),
         ),
+        (
+            "quests",
+            "qu",
+            data.quests.iter().map(|q| q.id.as_str()).collect(),
+        ),
+        (
+            "npcs",
+            "np",
+            data.npcs.iter().map(|n| n.id.as_str()).collect(),
+        ),
+        (
+            "secrets",
+            "se",
+            data.secrets.iter().map(|s| s.id.as_str()).collect(),
+        ),
     ];
     for (field, prefix, ids) in &kinds {
         let mut seen: HashMap<&str, usize> = HashMap::new();
@@ -150,6 +169,7 @@ pub fn check(data: &CampaignExport) -> Result<Highest> {
         }
     }
     check_references(data, &kinds[0].2, &kinds[1].2, &kinds[3].2)?;
+    npc_references(data, &mut highest);
     // Ids nested in documents (items, effects, …) advance their counters too.
     for c in &data.characters {
         nested_ids(
@@ -232,6 +252,33 @@ fn check_references(
         }
     }
     Ok(())
+}
+
+/// What an NPC points at (its linked character, the NPCs it relates to, whom its memories and
+/// attitudes are about) may name records deleted in the source campaign: those references are kept
+/// as they were, and the counters move past them so that no later record takes their ids.
+fn npc_references(data: &CampaignExport, highest: &mut Highest) {
+    for n in &data.npcs {
+        let refs = n
+            .character_id
+            .iter()
+            .chain(
+                n.relationships
+                    .iter()
+                    .filter(|r| !r.faction)
+                    .map(|r| &r.with),
+            )
+            .chain(n.memories.iter().filter_map(|m| m.about.as_ref()))
+            .chain(n.attitudes.keys());
+        for id in refs {
+            for prefix in ["ch", "np"] {
+                if let Some(k) = id_number(prefix, id) {
+                    let h = highest.entry(prefix).or_insert(0);
+                    *h = (*h).max(k);
+                }
+            }
+        }
+    }
 }
 
 /// Every `"id"` string in `v` of a counter's form raises that counter's highest number.
