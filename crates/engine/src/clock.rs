@@ -201,6 +201,9 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
             }));
         }
     }
+    if rounds > 0 {
+        expire_concentration(call, rounds, skip, &mut expired)?;
+    }
     let mut summary = format!(
         "{} → {} ({}).",
         describe_time(from),
@@ -222,6 +225,57 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
         expired,
         summary,
     })
+}
+
+/// Counts `rounds` off every concentration with a known duration (but those in `skip`, whose
+/// rounds pass on their turns); one that runs out ends with what it holds up.
+fn expire_concentration(
+    call: &mut Call<'_>,
+    rounds: u64,
+    skip: &[String],
+    expired: &mut Vec<Expiry>,
+) -> Result<()> {
+    let campaign = call.campaign();
+    let (all, _) =
+        call.tx_ref()
+            .list_characters(campaign, &CharacterFilter::default(), usize::MAX, 0)?;
+    let ids: Vec<String> = all
+        .into_iter()
+        .filter(|c| {
+            !skip.contains(&c.id)
+                && c.concentration
+                    .as_ref()
+                    .is_some_and(|k| k.rounds_left.is_some())
+        })
+        .map(|c| c.id)
+        .collect();
+    let rounds = u32::try_from(rounds).unwrap_or(u32::MAX);
+    for id in ids {
+        // Reloaded: ending an earlier concentration may have changed this character.
+        let Some(mut c) = call.tx_ref().character(campaign, &id)? else {
+            continue;
+        };
+        let mut changes = Vec::new();
+        let ended = crate::concentration::tick(call, &mut c, rounds, &mut changes)?;
+        call.tx().put_character(campaign, &c)?;
+        if let Some(end) = ended {
+            call.record_change("character", &c.id, changes.join("; "));
+            expired.push(Expiry {
+                character_id: c.id.clone(),
+                character: c.name.clone(),
+                ended: if end.removed.is_empty() {
+                    format!("concentration on {}", end.spell)
+                } else {
+                    format!(
+                        "concentration on {} (with it: {})",
+                        end.spell,
+                        end.removed.join(", ")
+                    )
+                },
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether a character holds round durations that the clock shortened (it must be saved).

@@ -151,12 +151,56 @@ pub fn begin(
         &format!("a new concentration spell, {spell}, ends the old"),
         changes,
     )?;
+    let rounds_left = max_rounds(call, spell);
     c.concentration = Some(Concentration {
         spell: spell.to_string(),
         links: Vec::new(),
+        rounds_left,
     });
-    changes.push(format!("{} concentrates on {spell}", c.name));
+    changes.push(match rounds_left {
+        Some(n) => format!(
+            "{} concentrates on {spell} (up to {})",
+            c.name,
+            crate::clock::span(u64::from(n) * 6)
+        ),
+        None => format!(
+            "{} concentrates on {spell} (no duration known for it: it lasts until dropped or broken)",
+            c.name
+        ),
+    });
     Ok(ended)
+}
+
+/// The longest a concentration on `spell` lasts, in rounds: the SRD spell's duration
+/// ("Concentration, up to 1 minute": 10), else the catalog preset's, else unknown.
+fn max_rounds(call: &Call<'_>, spell: &str) -> Option<u32> {
+    call.compendium()
+        .and_then(|srd| srd.spell(spell))
+        .and_then(|s| crate::model::spell::SpellDef::from_srd(s).duration_rounds())
+        .or_else(|| crate::catalog::spells::by_name(spell).and_then(|e| e.rounds))
+}
+
+/// Counts `rounds` off `caster`'s concentration; when the spell's longest duration runs out,
+/// the concentration ends with everything it holds up (other characters are stored here,
+/// `caster` is the caller's to store).
+pub fn tick(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    rounds: u32,
+    changes: &mut Vec<String>,
+) -> Result<Option<ConcentrationEnd>> {
+    let Some(left) = caster
+        .concentration
+        .as_mut()
+        .and_then(|c| c.rounds_left.as_mut())
+    else {
+        return Ok(None);
+    };
+    if *left > rounds {
+        *left -= rounds;
+        return Ok(None);
+    }
+    end(call, caster, "its duration ran out", changes)
 }
 
 /// Ends `caster`'s concentration (if any) and removes every effect and condition linked to it;

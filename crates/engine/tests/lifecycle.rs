@@ -188,11 +188,17 @@ fn effects_change_rolls_do_not_stack_and_survive_a_restart() {
         .iter()
         .map(|e| e.name.as_str())
         .collect();
+    // The curse ends with the long rest; Haste ("Concentration, up to 1 minute") ran out during
+    // its 8 hours, and Aria's concentration with it.
     assert_eq!(
         names,
-        vec!["Haste"],
+        Vec::<&str>::new(),
         "until-rest effects end on a long rest"
     );
+    assert_eq!(sheet.character.concentration, None);
+    w(&mut e, |call| {
+        add_effect(call, who("Aria"), by("Haste", "Aria"))
+    });
     let out = w(&mut e, |call| remove_effect(call, who("Aria"), "haste"));
     assert!(out.effects.is_empty());
     let sheet = e.read(|call| get_character(call, who("Aria"))).unwrap();

@@ -827,3 +827,76 @@ async fn export_and_import_carry_quests_npcs_secrets_and_the_clock() {
     .await;
     assert_eq!(a.structured["npc"]["id"], "np2", "{}", a.text);
 }
+
+#[tokio::test]
+async fn concentration_lasts_as_long_as_its_spell_on_the_clock_and_in_a_fight() {
+    if !srd() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let c = spawn(dir.path(), true).await;
+    party(&c).await;
+    // Shield of Faith: "Concentration, up to 10 minutes". Sera concentrates, Brom bears it.
+    let a = ok(
+        &c,
+        "manage_effect",
+        json!({"characterName": "Brom", "operation": "add", "name": "Shield of Faith", "caster": "Sera"}),
+    )
+    .await;
+    assert!(
+        a.text
+            .contains("Sera concentrates on Shield of Faith (up to 10 min)"),
+        "{}",
+        a.text
+    );
+    let a = ok(&c, "advance_time", json!({"minutes": 9})).await;
+    assert_eq!(a.structured["expired"], json!([]), "{}", a.text);
+    let a = ok(&c, "advance_time", json!({"minutes": 1})).await;
+    assert_eq!(
+        a.structured["expired"],
+        json!([{"characterId": "ch2", "character": "Sera",
+                "ended": "concentration on Shield of Faith (with it: Shield of Faith on Brom)"}]),
+        "{}",
+        a.text
+    );
+    assert_eq!(sheet(&c, "Brom").await["character"].get("effects"), None);
+    assert_eq!(
+        sheet(&c, "Sera").await["character"].get("concentration"),
+        None
+    );
+    // In a fight the caster's rounds pass on its own turns: ten of Sera's turns end Bless.
+    ok(
+        &c,
+        "manage_effect",
+        json!({"characterName": "Brom", "operation": "add", "name": "Bless", "caster": "Sera"}),
+    )
+    .await;
+    ok(
+        &c,
+        "create_encounter",
+        json!({"name": "Drill", "participants": [
+            {"characterName": "Sera", "initiative": 18, "position": {"x": 1, "y": 1}},
+            {"characterName": "Brom", "initiative": 12, "position": {"x": 1, "y": 3}}
+        ]}),
+    )
+    .await;
+    // Sera's turn is first: 19 advances end 10 of her turns.
+    let mut last = String::new();
+    for i in 0..19 {
+        let a = ok(&c, "advance_turn", json!({})).await;
+        if i < 18 {
+            assert!(
+                !a.text.contains("concentration on Bless ends"),
+                "{i}: {}",
+                a.text
+            );
+        }
+        last = a.text;
+    }
+    assert!(
+        last.contains(
+            "Sera's concentration on Bless ends (its duration ran out); removed: Bless on Brom"
+        ),
+        "{last}"
+    );
+}

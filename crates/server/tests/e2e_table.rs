@@ -1,157 +1,18 @@
 //! The live table view (DESIGN §11) end to end against the real binary (`serve --http`): the
 //! page, the JSON state and its role filter, the Server-Sent Events stream (changes made through
 //! this server and by another process), the MCP App resource and tool links, and the page in a
-//! real headless Chromium updating without a reload.
+//! real headless Chromium: updating without a reload, laid out for a phone (390 px, one column,
+//! nothing wider than the screen), and run as an MCP App inside a page playing the host.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-#[path = "../../../test-support/srd_env.rs"]
-mod srd_env;
+#[path = "common/http.rs"]
+mod http;
 
-fn exe() -> &'static str {
-    env!("CARGO_BIN_EXE_tabletop")
-}
-
-fn cli(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(exe())
-        .env("TABLETOP_DATA_DIR", dir)
-        .env("TABLETOP_SRD_DIR", srd_env::srd_path())
-        .env_remove("TABLETOP_CAMPAIGN")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn token(dir: &Path, campaign: &str, role: &str, character: Option<&str>) -> String {
-    let mut a = vec!["--campaign", campaign, "token", "create", "--role", role];
-    if let Some(c) = character {
-        a.extend(["--character", c]);
-    }
-    cli(dir, &a).lines().last().unwrap().trim().to_string()
-}
-
-struct Server {
-    child: Child,
-    base: String,
-    mcp: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dir: &Path) -> Server {
-    let mut child = Command::new(exe())
-        .env("TABLETOP_DATA_DIR", dir)
-        .env("TABLETOP_SRD_DIR", srd_env::srd_path())
-        .args(["--seed", "7", "serve", "--http", "127.0.0.1:0"])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mcp = loop {
-        let l = lines.next().expect("server exited").unwrap();
-        if let Some(rest) = l.split("MCP over HTTP at ").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_string();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    let base = mcp.trim_end_matches("/mcp").to_string();
-    Server { child, base, mcp }
-}
-
-struct Mcp {
-    http: reqwest::Client,
-    url: String,
-    token: String,
-    session: Option<String>,
-    next: u64,
-}
-
-fn body_json(text: &str) -> Value {
-    if let Ok(v) = serde_json::from_str(text) {
-        return v;
-    }
-    text.lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-        .find(|v| v.get("id").is_some())
-        .unwrap_or(Value::Null)
-}
-
-impl Mcp {
-    async fn new(url: &str, token: &str) -> Self {
-        let mut m = Self {
-            http: reqwest::Client::new(),
-            url: url.into(),
-            token: token.into(),
-            session: None,
-            next: 1,
-        };
-        let v = m
-            .rpc(
-                "initialize",
-                json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                       "clientInfo": {"name": "e2e", "version": "1"}}),
-            )
-            .await;
-        assert!(v["result"].is_object(), "{v}");
-        m.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-        m
-    }
-
-    async fn send(&mut self, body: Value) -> String {
-        let mut r = self
-            .http
-            .post(&self.url)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .bearer_auth(&self.token)
-            .body(body.to_string());
-        if let Some(s) = &self.session {
-            r = r.header("Mcp-Session-Id", s);
-        }
-        let resp = r.send().await.unwrap();
-        if let Some(s) = resp.headers().get("mcp-session-id") {
-            self.session = Some(s.to_str().unwrap().to_string());
-        }
-        resp.text().await.unwrap()
-    }
-
-    async fn rpc(&mut self, method: &str, params: Value) -> Value {
-        self.next += 1;
-        let text = self
-            .send(json!({"jsonrpc": "2.0", "id": self.next, "method": method, "params": params}))
-            .await;
-        body_json(&text)
-    }
-
-    /// A tool call that must succeed: the whole result.
-    async fn ok(&mut self, tool: &str, args: Value) -> Value {
-        let v = self
-            .rpc("tools/call", json!({"name": tool, "arguments": args}))
-            .await;
-        let r = v["result"].clone();
-        assert!(r.is_object() && r["isError"] != true, "{tool} {args}: {v}");
-        r
-    }
-}
+use http::{Mcp, Server, cli, serve, srd_env, token};
 
 /// A campaign "keep" with an SRD party (Aria, human fighter; Bram, dwarf cleric) against two
 /// SRD goblins and a hidden lurker, on a map with walls and water; the DM's and Aria's tokens.
@@ -168,27 +29,27 @@ async fn setup(dir: &Path) -> (Server, String, String) {
     );
     let dm = token(dir, "keep", "dm", None);
     let srv = serve(dir);
-    let mut m = Mcp::new(&srv.mcp, &dm).await;
+    let mut m = Mcp::new(&srv.url, &dm).await;
     for (name, class, race) in [("Aria", "fighter", "human"), ("Bram", "cleric", "dwarf")] {
-        m.ok(
+        m.result(
             "create_character",
             json!({"name": name, "class": class, "race": race, "characterType": "pc"}),
         )
         .await;
     }
-    m.ok(
+    m.result(
         "manage_party",
         json!({"operation": "create", "name": "Heroes"}),
     )
     .await;
     for c in ["Aria", "Bram"] {
-        m.ok(
+        m.result(
             "manage_party",
             json!({"operation": "add_member", "partyName": "Heroes", "characterName": c}),
         )
         .await;
     }
-    m.ok(
+    m.result(
         "create_encounter",
         json!({"name": "Ambush at the ford",
                "terrain": {"width": 8, "height": 6,
@@ -204,7 +65,7 @@ async fn setup(dir: &Path) -> (Server, String, String) {
         ]}),
     )
     .await;
-    m.ok(
+    m.result(
         "execute_action",
         json!({"actorName": "Lurker", "actionType": "hide", "force": true}),
     )
@@ -383,8 +244,8 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
         .expect("no first state");
     assert_eq!(first["version"], pst["version"]);
     // A DM note changes nothing Aria sees: no event for it.
-    let mut m = Mcp::new(&srv.mcp, &dm).await;
-    m.ok(
+    let mut m = Mcp::new(&srv.url, &dm).await;
+    m.result(
         "manage_notes",
         json!({"operation": "add", "content": "the lurker waits", "visibility": "dm"}),
     )
@@ -395,7 +256,7 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
     );
     // An attack through this server: pushed at once. The seed (7) pins the dice.
     let attack = m
-        .ok(
+        .result(
             "execute_action",
             json!({"actorName": "Aria", "actionType": "attack", "targetName": "Goblin 1"}),
         )
@@ -447,7 +308,7 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
     assert_eq!(turned["encounter"]["turn"], "Bram");
 
     // The MCP App: the resource, listed and readable; the tools linked; results carrying state.
-    let v = m.rpc("resources/list", json!({})).await;
+    let v = m.rpc("resources/list", json!({})).await.1;
     let app = v["result"]["resources"]
         .as_array()
         .unwrap()
@@ -458,11 +319,12 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
     assert_eq!(app["mimeType"], "text/html;profile=mcp-app");
     let v = m
         .rpc("resources/read", json!({"uri": "ui://tabletop/table.html"}))
-        .await;
+        .await
+        .1;
     let c = &v["result"]["contents"][0];
     assert_eq!(c["mimeType"], "text/html;profile=mcp-app");
     assert_eq!(c["text"].as_str().unwrap(), page);
-    let v = m.rpc("tools/list", json!({})).await;
+    let v = m.rpc("tools/list", json!({})).await.1;
     for name in ["render_battlefield", "get_encounter"] {
         let t = v["result"]["tools"]
             .as_array()
@@ -475,13 +337,13 @@ async fn table_view_over_http_roles_events_and_mcp_app() {
             "{t}"
         );
     }
-    let r = m.ok("get_encounter", json!({})).await;
+    let r = m.result("get_encounter", json!({})).await;
     assert_eq!(r["_meta"]["tabletop/table"]["role"], "dm");
     assert_eq!(r["_meta"]["tabletop/table"]["encounter"]["turn"], "Bram");
-    let mut p = Mcp::new(&srv.mcp, &aria).await;
-    let v = p.rpc("resources/list", json!({})).await;
+    let mut p = Mcp::new(&srv.url, &aria).await;
+    let v = p.rpc("resources/list", json!({})).await.1;
     assert!(v.to_string().contains("ui://tabletop/table.html"), "{v}");
-    let r = p.ok("get_encounter", json!({})).await;
+    let r = p.result("get_encounter", json!({})).await;
     let ps = r["_meta"]["tabletop/table"].to_string();
     assert!(ps.contains("\"role\":\"player\""), "{r}");
     assert!(!ps.contains("Lurker"), "{ps}");
@@ -593,13 +455,13 @@ async fn table_view_in_a_real_browser() {
     let v0 = eval("window.tabletopState.version").as_i64().unwrap();
 
     // The DM attacks; the page redraws from the event stream, without a reload.
-    let mut m = Mcp::new(&srv.mcp, &dm).await;
-    m.ok(
+    let mut m = Mcp::new(&srv.url, &dm).await;
+    m.result(
         "execute_action",
         json!({"actorName": "Aria", "actionType": "attack", "targetName": "Goblin 1"}),
     )
     .await;
-    m.ok("advance_turn", json!({})).await;
+    m.result("advance_turn", json!({})).await;
     wait_for(&format!(
         "window.tabletopState.version > {v0} && document.getElementById('turn').innerText === \"Bram's turn\""
     ));
@@ -630,14 +492,13 @@ async fn table_view_in_a_real_browser() {
         "no event line about the attack: {events}"
     );
 
-    // The screenshot artifact.
-    let png = tokio::task::spawn_blocking(move || {
+    // The screenshot artifact (taken while this tab is in front).
+    let (png, browser) = tokio::task::spawn_blocking(move || {
         use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
         let png = tab
             .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
             .unwrap();
-        drop(browser);
-        png
+        (png, browser)
     })
     .await
     .unwrap();
@@ -645,4 +506,156 @@ async fn table_view_in_a_real_browser() {
     let out = artifacts().join("table.png");
     std::fs::write(&out, &png).unwrap();
     eprintln!("table view screenshot: {}", out.display());
+
+    // On a phone (390×844, mobile): one column, nothing wider than the screen, every name shown.
+    let phone = browser.new_tab().unwrap();
+    {
+        use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
+        phone
+            .call_method(SetDeviceMetricsOverride {
+                width: 390,
+                height: 844,
+                device_scale_factor: 2.0,
+                mobile: true,
+                scale: None,
+                screen_width: None,
+                screen_height: None,
+                position_x: None,
+                position_y: None,
+                dont_set_visible_size: None,
+                screen_orientation: None,
+                viewport: None,
+                display_feature: None,
+                device_posture: None,
+            })
+            .unwrap();
+    }
+    phone.navigate_to(&url).unwrap();
+    phone.wait_until_navigated().unwrap();
+    let peval = |js: &str| -> Value {
+        phone
+            .evaluate(js, false)
+            .unwrap_or_else(|e| panic!("{js}: {e}"))
+            .value
+            .unwrap_or(Value::Null)
+    };
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while peval("document.querySelectorAll('#map .token').length > 0") != json!(true) {
+        assert!(
+            Instant::now() < deadline,
+            "the phone page never drew the map"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(peval("window.innerWidth"), 390);
+    assert_eq!(
+        peval(
+            "getComputedStyle(document.querySelector('main')).gridTemplateColumns.split(' ').length"
+        ),
+        1,
+        "one column on a phone"
+    );
+    assert_eq!(
+        peval("document.documentElement.scrollWidth <= window.innerWidth"),
+        true,
+        "the page scrolls sideways on a phone"
+    );
+    assert_eq!(
+        peval("document.getElementById('map').getBoundingClientRect().right <= window.innerWidth"),
+        true,
+        "the map is wider than the phone"
+    );
+    let order = peval("document.getElementById('order').innerText");
+    for name in ["Aria", "Bram", "Goblin 1", "Goblin 2"] {
+        assert!(
+            order.as_str().unwrap().contains(name),
+            "{name} not in {order}"
+        );
+    }
+    let phone_png = {
+        use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+        phone
+            .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+            .unwrap()
+    };
+    std::fs::write(artifacts().join("table-phone.png"), &phone_png).unwrap();
+
+    // As an MCP App in a host: the `ui://` resource in a sandboxed frame of a page that plays
+    // the host (answers `ui/initialize`, then hands over a tool result as
+    // `ui/notifications/tool-result`); the app draws the fight from that result alone.
+    let (_, read) = m
+        .rpc("resources/read", json!({"uri": "ui://tabletop/table.html"}))
+        .await;
+    let page = read["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let result = m.result("get_encounter", json!({})).await;
+    let host = browser.new_tab().unwrap();
+    host.navigate_to("about:blank").unwrap();
+    host.wait_until_navigated().unwrap();
+    let heval = |js: &str| -> Value {
+        host.evaluate(js, false)
+            .unwrap_or_else(|e| panic!("{js}: {e}"))
+            .value
+            .unwrap_or(Value::Null)
+    };
+    // "</" is escaped so the page's own closing tags stay inside the string.
+    let literal = |v: &Value| v.to_string().replace("</", "<\\/");
+    heval(&format!(
+        r#"(function () {{
+  window.hostLog = [];
+  var f = document.createElement('iframe');
+  f.style.width = '900px'; f.style.height = '700px';
+  window.addEventListener('message', function (ev) {{
+    if (ev.source !== f.contentWindow) return;
+    var m = ev.data;
+    window.hostLog.push(m.method || ('answer ' + m.id));
+    if (m.method === 'ui/initialize')
+      f.contentWindow.postMessage({{ jsonrpc: '2.0', id: m.id, result: {{
+        protocolVersion: '2026-01-26', hostInfo: {{ name: 'test-host', version: '1' }},
+        hostCapabilities: {{}}, hostContext: {{ theme: 'dark' }} }} }}, '*');
+    if (m.method === 'ui/notifications/initialized')
+      f.contentWindow.postMessage({{ jsonrpc: '2.0', method: 'ui/notifications/tool-result',
+        params: {result} }}, '*');
+  }});
+  f.srcdoc = {page};
+  document.body.appendChild(f);
+  return true;
+}})()"#,
+        result = literal(&result),
+        page = literal(&Value::String(page)),
+    ));
+    let app = "document.querySelector('iframe').contentDocument";
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while heval(&format!(
+        "!!{app} && {app}.querySelectorAll('#map .token').length > 0"
+    )) != json!(true)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the app never drew: {}",
+            heval("JSON.stringify(window.hostLog)")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(heval(&format!("{app}.body.dataset.mode")), "app");
+    assert_eq!(heval(&format!("{app}.body.dataset.role")), "dm");
+    let order = heval(&format!("{app}.getElementById('order').innerText"));
+    for name in ["Aria", "Bram", "Goblin 1", "Goblin 2"] {
+        assert!(
+            order.as_str().unwrap().contains(name),
+            "{name} not in {order}"
+        );
+    }
+    assert_eq!(
+        heval(&format!("{app}.getElementById('turn').innerText")),
+        "Bram's turn"
+    );
+    assert_eq!(
+        heval("JSON.stringify(window.hostLog.slice(0, 3))"),
+        r#"["ui/initialize","ui/notifications/initialized","ui/notifications/size-changed"]"#
+    );
+
+    drop(browser);
 }

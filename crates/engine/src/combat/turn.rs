@@ -255,6 +255,20 @@ fn end_of_turn(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     tick_turn_point(call, enc, id, TurnPoint::End, lines)?;
+    // A round of the caster's concentration passes at the end of its turn.
+    if let Some(mut c) = call.tx_ref().character(call.campaign(), id)?
+        && c.concentration
+            .as_ref()
+            .is_some_and(|k| k.rounds_left.is_some())
+    {
+        let mut changes = Vec::new();
+        crate::concentration::tick(call, &mut c, 1, &mut changes)?;
+        super::put_sheet(call, &c)?;
+        if !changes.is_empty() {
+            call.record_change("character", &c.id, changes.join("; "));
+        }
+        lines.extend(changes);
+    }
     crate::combat::actions::tactics::features::rage_lapses(call, enc, id, lines)?;
     if let Some(cb) = enc.combatant_mut(id)
         && cb.surprised

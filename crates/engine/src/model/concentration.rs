@@ -16,6 +16,11 @@ pub struct Concentration {
     /// The effects and conditions it holds up, on any character.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<ConcentrationLink>,
+    /// Rounds left of the spell's longest duration ("Concentration, up to 1 hour": 600 when it
+    /// began); counted down on the caster's turns in a fight and by the world clock outside
+    /// one. Absent when the spell's duration is unknown (a name the SRD does not have).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_left: Option<u32>,
 }
 
 impl Concentration {

@@ -74,6 +74,12 @@ fn concentration_text(o: &ConcentrationOutcome) -> String {
     match &o.concentration {
         Some(c) => {
             t.push_str(&format!("{} concentrates on {}", o.character, c.spell));
+            if let Some(n) = c.rounds_left {
+                t.push_str(&format!(
+                    " ({} left)",
+                    tabletop_engine::clock::span(u64::from(n) * 6)
+                ));
+            }
             if !c.links.is_empty() {
                 let links: Vec<String> = c
                     .links
