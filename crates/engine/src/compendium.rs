@@ -7,6 +7,8 @@ use std::thread::JoinHandle;
 
 use tabletop_srd::Compendium;
 
+use crate::derive::{Build, Derived};
+
 /// Where the compendium comes from. Cloning shares the same load.
 #[derive(Clone, Default)]
 pub struct CompendiumSource {
@@ -19,6 +21,27 @@ struct Inner {
     loader: Mutex<Option<JoinHandle<Option<Arc<Compendium>>>>>,
     /// A directory not yet being loaded (see [`CompendiumSource::deferred`]).
     pending: Mutex<Option<PathBuf>>,
+    /// Sheets derived from builds against this compendium (see [`CompendiumSource::derived`]).
+    derived: Mutex<DerivedCache>,
+}
+
+/// How many builds' derivations are remembered (a table's characters, with room to spare).
+const DERIVED_CACHE_SIZE: usize = 64;
+
+/// Recently derived builds, most recent last.
+#[derive(Default)]
+struct DerivedCache {
+    entries: Vec<(Build, Derivation)>,
+}
+
+/// What the derivation pipeline makes of a build against this compendium: the derived values
+/// and whether every source resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derivation {
+    /// The derived sheet values.
+    pub derived: Derived,
+    /// Whether every source of the build was found.
+    pub resolved: bool,
 }
 
 fn load(dir: &Path) -> Option<Arc<Compendium>> {
@@ -111,6 +134,32 @@ impl CompendiumSource {
             })
             .as_deref()
     }
+
+    /// The derivation of `build` against this compendium: remembered for the last
+    /// [`DERIVED_CACHE_SIZE`] builds, so that reading a sheet does not run the whole pipeline
+    /// again while its build is unchanged; `compute` runs on a miss. The pipeline's result
+    /// depends only on the build, this compendium (fixed once loaded: the compendium is settled
+    /// first) and the built-in catalog, so an equal build gives an equal derivation.
+    pub fn derived(&self, build: &Build, compute: impl FnOnce() -> Derivation) -> Derivation {
+        // Settle the compendium first: a derivation made while it was loading is not remembered.
+        let _ = self.get();
+        if let Ok(mut cache) = self.inner.derived.lock()
+            && let Some(i) = cache.entries.iter().rposition(|(b, _)| b == build)
+        {
+            let entry = cache.entries.remove(i);
+            let out = entry.1.clone();
+            cache.entries.push(entry);
+            return out;
+        }
+        let out = compute();
+        if let Ok(mut cache) = self.inner.derived.lock() {
+            if cache.entries.len() >= DERIVED_CACHE_SIZE {
+                cache.entries.remove(0);
+            }
+            cache.entries.push((build.clone(), out.clone()));
+        }
+        out
+    }
 }
 
 impl std::fmt::Debug for CompendiumSource {
@@ -142,6 +191,54 @@ mod tests {
         assert!(
             lazy.get().is_none(),
             "get loads a deferred source by itself"
+        );
+    }
+
+    #[test]
+    fn a_derivation_is_remembered_per_build_and_made_again_when_the_build_changes() {
+        let src = CompendiumSource::none();
+        let runs = std::cell::Cell::new(0);
+        let derive = |b: &Build| {
+            src.derived(b, || {
+                runs.set(runs.get() + 1);
+                let mut derived = Derived::default();
+                derived.level = b.classes.len() as u32 + 1;
+                Derivation {
+                    derived,
+                    resolved: b.race.is_none(),
+                }
+            })
+        };
+        let plain = Build::default();
+        let elf = Build {
+            race: Some("elf".into()),
+            ..Build::default()
+        };
+        assert_eq!(derive(&plain).derived.level, 1);
+        assert_eq!(derive(&plain).derived.level, 1);
+        assert_eq!(runs.get(), 1, "the same build is derived once");
+        let d = derive(&elf);
+        assert_eq!(
+            (d.resolved, runs.get()),
+            (false, 2),
+            "a changed build runs again"
+        );
+        assert!(derive(&plain).resolved);
+        assert_eq!(runs.get(), 2, "both builds are remembered");
+        // More builds than the cache holds: the oldest is forgotten and derived again.
+        for level in 0..DERIVED_CACHE_SIZE as u32 {
+            let b = Build {
+                classless_level: Some(level),
+                ..Build::default()
+            };
+            derive(&b);
+        }
+        assert_eq!(runs.get(), 2 + DERIVED_CACHE_SIZE);
+        derive(&elf);
+        assert_eq!(
+            runs.get(),
+            3 + DERIVED_CACHE_SIZE,
+            "the oldest entry was dropped"
         );
     }
 }

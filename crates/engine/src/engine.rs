@@ -239,6 +239,11 @@ impl<'a> Call<'a> {
         self.compendium.get()
     }
 
+    /// Where the compendium comes from (and its derivation cache).
+    pub fn compendium_source(&self) -> &'a CompendiumSource {
+        self.compendium
+    }
+
     /// The compendium, or an error explaining how to install it and what to do instead.
     pub fn require_compendium(&self, what: &str, alternative: &str) -> Result<&'a Compendium> {
         self.compendium

@@ -9,11 +9,8 @@ use crate::reply::ToolError;
 
 /// Deserializes a tool's arguments, turning serde's complaint into a fix-it message.
 pub fn parse<T: DeserializeOwned>(tool: &str, raw: &Value) -> Result<T, ToolError> {
-    let raw = if raw.is_null() {
-        Value::Object(Default::default())
-    } else {
-        raw.clone()
-    };
+    let empty = Value::Object(Default::default());
+    let raw = if raw.is_null() { &empty } else { raw };
     serde_path_to_error::deserialize::<_, T>(raw).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();

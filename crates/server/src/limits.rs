@@ -147,13 +147,32 @@ pub fn check(tool: &str, args: &Value) -> Result<(), ToolError> {
             "arguments for {tool} must be a JSON object of its fields, not {shape}"
         )));
     }
-    let bytes = serde_json::to_string(args).map(|s| s.len()).unwrap_or(0);
+    let bytes = serialized_len(args);
     if bytes > MAX_ARGS_BYTES {
         return Err(ToolError(format!(
             "arguments for {tool} are {bytes} bytes; the cap is {MAX_ARGS_BYTES} bytes per call (see the README's input limits): send less text or split the work over several calls"
         )));
     }
     walk(tool, args, "", "", 0)
+}
+
+/// The length of `v` serialized as compact JSON, counted without building the string.
+fn serialized_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    match serde_json::to_writer(&mut n, v) {
+        Ok(()) => n.0,
+        Err(_) => 0,
+    }
 }
 
 fn walk(tool: &str, v: &Value, path: &str, field: &str, depth: usize) -> Result<(), ToolError> {

@@ -13,17 +13,38 @@ use tabletop_srd::Compendium;
 use super::{Build, ClassLevels, CustomClassSource, Derived, derive, resolve};
 use crate::catalog::Catalog;
 use crate::character::{Character, Resource};
+use crate::compendium::Derivation;
 use crate::engine::Call;
 
 /// Re-derives `c`'s sheet values from its build (converting an old sheet first). Stat-block
 /// creatures are left as they are. When a source cannot be resolved (no SRD configured), the
 /// values last derived are kept.
 pub fn refresh(call: &Call<'_>, c: &mut Character) {
-    refresh_with(call.compendium(), c);
+    let source = call.compendium_source();
+    refresh_by(call.compendium(), c, |build, srd| {
+        source.derived(build, || derivation(build, srd))
+    });
 }
 
 /// [`refresh`] with the compendium given.
 pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
+    refresh_by(srd, c, derivation);
+}
+
+/// Runs the pipeline on `build`.
+fn derivation(build: &Build, srd: Option<&Compendium>) -> Derivation {
+    let resolved = resolve(build, srd);
+    Derivation {
+        derived: derive(build, &resolved, Catalog::get()),
+        resolved: resolved.unresolved.is_empty(),
+    }
+}
+
+fn refresh_by(
+    srd: Option<&Compendium>,
+    c: &mut Character,
+    derive_build: impl FnOnce(&Build, Option<&Compendium>) -> Derivation,
+) {
     if c.stat_block.is_some() {
         return;
     }
@@ -33,11 +54,13 @@ pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
     let Some(build) = c.build.as_ref() else {
         return;
     };
-    let resolved = resolve(build, srd);
-    if !resolved.unresolved.is_empty() && c.derived.is_some() && srd.is_none() {
+    let Derivation {
+        derived: d,
+        resolved,
+    } = derive_build(build, srd);
+    if !resolved && c.derived.is_some() && srd.is_none() {
         return;
     }
-    let d = derive(build, &resolved, Catalog::get());
     let combined =
         srd.and_then(|s| super::multiclass::combined_slots(s, &build.classes, &c.spell_slots));
     apply(c, d);

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Per-call cost of one tool over stdio, lockstep (one request in flight), in the real configuration.
+
+    TABLETOP_SRD_DIR=../shared/srd/2014 python3 scripts/stdio_call_cost.py EXE get|roll|upd|chk N [--valgrind]
+
+Creates the SRD-built hill-dwarf cleric 5 through create_character, makes 20 warm-up calls, then N
+timed calls; prints round-trip p50/p90, the server's CPU per call (all threads, from
+/proc/PID/task/*/schedstat) and the machine's load average. With --valgrind the server runs under
+callgrind and the total instruction count divided by N is printed: run it with N=1 and with N=201
+and take (total(201) - total(1)) / 200 for the instructions of one call (load-independent).
+"""
+import json, os, subprocess, sys, time, tempfile, statistics
+exe, w, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+vg = '--valgrind' in sys.argv
+d = tempfile.mkdtemp()
+env = dict(os.environ)
+assert env.get('TABLETOP_SRD_DIR'), 'set TABLETOP_SRD_DIR to the SRD 2014 data (the real configuration)'
+cmd = [exe, '--data-dir', d, '--seed', '1', 'serve']
+if vg:
+    cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=%s/cg.out' % d, '--dump-instr=no'] + cmd
+p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+i = 0
+def rpc(method, params=None, notify=False):
+    global i
+    m = {"jsonrpc": "2.0", "method": method}
+    if params is not None: m["params"] = params
+    if not notify:
+        i += 1; m["id"] = i
+    p.stdin.write(json.dumps(m) + "\n"); p.stdin.flush()
+    if notify: return None
+    while True:
+        r = json.loads(p.stdout.readline())
+        if r.get("id") == i: return r
+def cpu():
+    t = 0
+    for tid in os.listdir('/proc/%d/task' % p.pid):
+        try: t += int(open('/proc/%d/task/%s/schedstat' % (p.pid, tid)).read().split()[0])
+        except Exception: pass
+    return t
+rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}})
+rpc("notifications/initialized", notify=True)
+r = rpc("tools/call", {"name": "create_character", "arguments": {"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}})
+assert not r["result"].get("isError"), r
+def args(k):
+    if w == 'get': return ("get_character", {"characterName": "Bench"})
+    if w == 'roll': return ("roll_dice", {"expression": "4d6kh3"})
+    if w == 'upd': return ("update_character", {"characterName": "Bench", "hp": "-1" if k % 2 == 0 else "+1"})
+    if w == 'chk': return ("roll_check", {"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12})
+# warm-up
+for k in range(20):
+    t, a = args(k); rpc("tools/call", {"name": t, "arguments": a})
+ts = []; c0 = cpu(); size = 0
+for k in range(n):
+    t, a = args(k)
+    s = time.perf_counter(); r = rpc("tools/call", {"name": t, "arguments": a}); ts.append((time.perf_counter() - s) * 1000)
+    assert not r["result"].get("isError"), r
+    size = len(json.dumps(r))
+c1 = cpu()
+p.stdin.close(); p.wait()
+ts.sort()
+load = open('/proc/loadavg').read().split()[0]
+out = f"{w:<5} n={n} p50 {statistics.median(ts):.3f} ms p90 {ts[int(n*0.9)]:.3f} ms  server CPU {(c1-c0)/n/1e6:.3f} ms/call  answer {size} B  load {load}"
+if vg:
+    import glob
+    tot = 0
+    for f in glob.glob(d + '/cg.out*'):
+        for l in open(f):
+            if l.startswith('summary:') or l.startswith('totals:'):
+                tot = max(tot, int(l.split()[1]))
+    out += f"  instructions/call {tot/n:.0f}"
+print(out)
