@@ -84,6 +84,7 @@ fn check(e: &mut E, name: &str, test: D20Test) -> tabletop_rules::d20::D20Outcom
         bonus: 0,
         reason: None,
         weapon: None,
+        against: Default::default(),
     };
     match w(e, |call| roll_check(call, who(name), &req)) {
         CheckOutcome::Rolled { outcome, .. } => outcome,

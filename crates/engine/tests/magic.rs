@@ -440,15 +440,19 @@ fn fire_bolt_magic_missile_and_cure_wounds_apply_their_numbers() {
     assert!((5..=19).contains(&healed), "{}", out.details);
     assert_eq!(sheet(&mut e, &aria).hp, (1 + healed).min(a.max_hp));
     assert_eq!(sheet(&mut e, &bran).spell_slots.used[1], 1);
-    // Out of touch range.
+    // Out of touch range: force overrides the range too, and the answer says it was forced.
     let order2 = sheet(&mut e, &ogre);
-    let err = cast(&mut e, &bran, "Cure Wounds", |r| {
+    let out = cast(&mut e, &bran, "Cure Wounds", |r| {
         r.target = who(&order2.id);
         r.force = true;
     })
-    .unwrap_err()
-    .to_string();
-    assert!(err.contains("range of Touch"), "{err}");
+    .unwrap();
+    assert!(
+        out.forced
+            .contains(&"Ogre is 20 ft from Bran; Cure Wounds has a range of Touch".to_string()),
+        "{:?}",
+        out.forced
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use tabletop_engine::character::CharacterRef;
 use tabletop_engine::combat::Side;
 use tabletop_engine::combat::create::TerrainSpec;
 use tabletop_engine::combat::turn::{AdvanceRequest, advance_turn};
-use tabletop_engine::creation::CreateRequest;
+use tabletop_engine::creation::{CreateRequest, create_character};
 use tabletop_engine::inventory::Slot;
 use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
 use tabletop_rules::Ability;
@@ -231,33 +231,31 @@ fn defense_adds_one_ac_only_in_armor_and_protection_is_a_note() {
             && n.contains("no automation, the DM adds the disadvantage")),
         "{notes:?}"
     );
-    // A style the class does not offer is reported and not applied.
-    pc(
-        &mut e,
-        "Pal",
-        "paladin",
-        Some("archery"),
-        [16, 10, 14, 10, 12, 14],
+    // A style the class does not offer (yet) is refused, naming the rule and the classes.
+    let refuse = |e: &mut E, name: &str, class: &str, level: u32| -> String {
+        e.write("create_character", &json!({}), |call| {
+            create_character(
+                call,
+                CreateRequest {
+                    name: name.into(),
+                    race: Some("human".into()),
+                    class: Some(class.into()),
+                    level: Some(level),
+                    fighting_style: Some("archery".into()),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        refuse(&mut e, "Pal", "paladin", 1),
+        "the build breaks 1 rule(s): fightingStyle 'archery': no class here has the Fighting Style feature at its level (fighter 1, paladin 2, ranger 2). Fix them, or check a build first with validateOnly"
     );
-    common::create(
-        &mut e,
-        CreateRequest {
-            name: "Pal2".into(),
-            class: Some("paladin".into()),
-            level: Some(2),
-            fighting_style: Some("archery".into()),
-            ..Default::default()
-        },
-    );
-    let d = sheet(&mut e, "Pal2").derived.unwrap();
-    assert!(d.fighting_styles.is_empty());
-    assert!(
-        d.choices.contains(
-            &"fighting style 'archery' is not a Paladin option (fightingStyle): not applied"
-                .to_string()
-        ),
-        "{:?}",
-        d.choices
+    assert_eq!(
+        refuse(&mut e, "Pal2", "paladin", 2),
+        "the build breaks 1 rule(s): fighting style 'archery' is not a Paladin option (fightingStyle); choose: defense, dueling, great-weapon-fighting, protection. Fix them, or check a build first with validateOnly"
     );
 }
 

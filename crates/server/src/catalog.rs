@@ -142,8 +142,12 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "ritual",
             "description",
             "sneakAttack",
+            "creature",
+            "answer",
+            "shoveMode",
         ],
     ),
+    ("manage_encounter", &["reactionPolicy"]),
     (
         "search_compendium",
         &[
@@ -181,6 +185,8 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "spellcastingAbility",
             "spells",
             "xp",
+            "force",
+            "spellbook",
         ],
     ),
     (
@@ -239,6 +245,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "fightingStyle",
             "draconicAncestry",
             "asi",
+            "spellbook",
         ],
     ),
     ("level_up", &["asi"]),
@@ -269,7 +276,14 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
     ),
     (
         "roll_check",
-        &["bonus", "contestedBy", "group", "proficient", "reason"],
+        &[
+            "bonus",
+            "contestedBy",
+            "group",
+            "proficient",
+            "reason",
+            "vs",
+        ],
     ),
     (
         "manage_notes",
@@ -306,6 +320,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "hazardName",
             "radiusFt",
             "source",
+            "light",
         ],
     ),
     ("manage_party", &["description", "locationId", "role"]),

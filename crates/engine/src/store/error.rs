@@ -38,6 +38,12 @@ pub enum StoreError {
     /// The database server cannot be reached or went away; nothing of the call was committed.
     #[error("{0}")]
     Unavailable(String),
+    /// The disk (or the database server's storage) holding the campaign store is full.
+    #[error(
+        "the disk holding the campaign store is full, so this call could not be written (nothing \
+         of it was): free space on that disk ({0}), then retry"
+    )]
+    Full(String),
     /// The database was migrated by a newer Tabletop.
     #[error(
         "the database schema is version {found}, newer than this Tabletop knows (up to \
@@ -68,6 +74,9 @@ impl From<rusqlite::Error> for StoreError {
             Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy {
                 seconds: BUSY_TIMEOUT.as_secs(),
             },
+            Some(ErrorCode::DiskFull) => {
+                StoreError::Full("SQLite: database or disk is full".into())
+            }
             Some(ErrorCode::ConstraintViolation)
                 if e.to_string().contains("FOREIGN KEY constraint failed") =>
             {

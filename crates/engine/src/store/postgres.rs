@@ -280,6 +280,9 @@ pub(crate) fn pg_error(e: tokio_postgres::Error) -> StoreError {
         {
             return unavailable(&e);
         }
+        if *code == SqlState::DISK_FULL {
+            return StoreError::Full(format!("PostgreSQL: {}", detail(&e)));
+        }
         return StoreError::Database(detail(&e));
     }
     if e.is_closed() || std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>()) {

@@ -362,7 +362,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_encounter",
             title: "Manage encounter",
             category: Category::Combat,
-            description: "List encounters, add or remove a participant mid-fight, set a combatant's reaction policy (auto/ask/never), or commit.",
+            description: "List encounters, add or remove a participant mid-fight, set a reaction policy, or commit.",
             read_only: false,
             destructive: true,
             idempotent: false,
