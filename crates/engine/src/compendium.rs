@@ -201,8 +201,10 @@ mod tests {
         let derive = |b: &Build| {
             src.derived(b, || {
                 runs.set(runs.get() + 1);
-                let mut derived = Derived::default();
-                derived.level = b.classes.len() as u32 + 1;
+                let derived = Derived {
+                    level: b.classes.len() as u32 + 1,
+                    ..Default::default()
+                };
                 Derivation {
                     derived,
                     resolved: b.race.is_none(),

@@ -524,6 +524,8 @@ fn extra_attack_gives_two_attacks_for_one_action() {
         .iter()
         .map(|o| first_attack(o)["damage"]["total"].as_u64().unwrap_or(0))
         .sum();
+    // Pinned by the seed: both attacks' damage, and the HP the ogre has left.
+    assert_eq!(dealt, 6);
     assert_eq!(sheet(&mut e, "Ogre").hp as u64, 200 - dealt);
 }
 
@@ -808,6 +810,8 @@ fn srd_owlbear_multiattack_makes_beak_and_claws() {
         .iter()
         .map(|a| a["damage"]["total"].as_u64().unwrap_or(0))
         .sum();
+    // Pinned by the seed: the beak's and the claws' damage, and what the dummy has left.
+    assert_eq!(dealt, 15);
     assert_eq!(sheet(&mut e, "Dummy").hp as u64, 200 - dealt);
     let eco = out.economy.unwrap();
     assert!(eco.action && eco.attacks_left == 0);
