@@ -31,7 +31,7 @@ player_tools=$(call --header "Authorization: Bearer $player" --method tools/list
 [ "$dm_tools" -gt "$player_tools" ] && [ "$player_tools" -gt 0 ] || {
     echo "inspector over HTTP: expected fewer tools for a player ($player_tools) than for the DM ($dm_tools)" >&2; exit 1; }
 roll=$(call --header "Authorization: Bearer $dm" --method tools/call --tool-name roll_dice --tool-arg expression=2d6+3)
-echo "$roll" | grep -q "2d6+3" && ! echo "$roll" | grep -q "\"isError\": true" || {
+echo "$roll" | grep -q '"expression": "2d6 + 3"' && echo "$roll" | grep -q '"isError": false' || {
     echo "inspector over HTTP: roll_dice as the DM failed: $roll" >&2; exit 1; }
 # A DM tool is not on a player's list (the Inspector refuses it before sending); a player tool
 # aimed at another character is refused by the server.
