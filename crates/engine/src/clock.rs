@@ -181,6 +181,7 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
     // Rounds on the absolute clock, so short steps add up (ten 36-second steps are a minute).
     let rounds = to / ROUND - from / ROUND;
     let mut expired = Vec::new();
+    let mut concentrating = Vec::new();
     if rounds > 0 {
         let (all, _) =
             call.tx_ref()
@@ -188,6 +189,12 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
         for mut c in all {
             if skip.contains(&c.id) {
                 continue;
+            }
+            if c.concentration
+                .as_ref()
+                .is_some_and(|k| k.rounds_left.is_some())
+            {
+                concentrating.push(c.id.clone());
             }
             let ended = tick(&mut c, rounds);
             if ended.is_empty() && !touched(&c) {
@@ -205,7 +212,7 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
         }
     }
     if rounds > 0 {
-        expire_concentration(call, rounds, skip, &mut expired)?;
+        expire_concentration(call, rounds, concentrating, &mut expired)?;
     }
     let recharged =
         crate::dawn::recharge_at_dawn(call, crate::dawn::dawns_between(from, to), skip)?;
@@ -236,28 +243,16 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
     })
 }
 
-/// Counts `rounds` off every concentration with a known duration (but those in `skip`, whose
-/// rounds pass on their turns); one that runs out ends with what it holds up.
+/// Counts `rounds` off the concentration of `ids` (those with a known duration, found while the
+/// clock ticked everyone's durations; creatures in a fight are not among them, their rounds pass
+/// on their turns); one that runs out ends with what it holds up.
 fn expire_concentration(
     call: &mut Call<'_>,
     rounds: u64,
-    skip: &[String],
+    ids: Vec<String>,
     expired: &mut Vec<Expiry>,
 ) -> Result<()> {
     let campaign = call.campaign();
-    let (all, _) =
-        call.tx_ref()
-            .list_characters(campaign, &CharacterFilter::default(), usize::MAX, 0)?;
-    let ids: Vec<String> = all
-        .into_iter()
-        .filter(|c| {
-            !skip.contains(&c.id)
-                && c.concentration
-                    .as_ref()
-                    .is_some_and(|k| k.rounds_left.is_some())
-        })
-        .map(|c| c.id)
-        .collect();
     let rounds = u32::try_from(rounds).unwrap_or(u32::MAX);
     for id in ids {
         // Reloaded: ending an earlier concentration may have changed this character.

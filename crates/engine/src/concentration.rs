@@ -178,7 +178,7 @@ pub fn begin(
 fn max_rounds(call: &Call<'_>, spell: &str) -> Option<u32> {
     call.compendium()
         .and_then(|srd| srd.spell(spell))
-        .and_then(|s| crate::model::spell::SpellDef::from_srd(s).duration_rounds())
+        .and_then(|s| crate::model::spell::duration_rounds(&s.duration))
         .or_else(|| crate::catalog::spells::by_name(spell).and_then(|e| e.rounds))
 }
 

@@ -476,24 +476,7 @@ impl SpellDef {
 
     /// Rounds of a timed duration ("1 round" 1, "1 minute" 10, "1 hour" 600), if any.
     pub fn duration_rounds(&self) -> Option<u32> {
-        let d = self.duration.to_ascii_lowercase();
-        let n: u32 = d
-            .split(|ch: char| !ch.is_ascii_digit())
-            .find(|p| !p.is_empty())?
-            .parse()
-            .ok()?;
-        let per = if d.contains("round") {
-            1
-        } else if d.contains("minute") {
-            10
-        } else if d.contains("hour") {
-            600
-        } else if d.contains("day") {
-            14_400
-        } else {
-            return None;
-        };
-        Some(n.saturating_mul(per).min(crate::model::effects::MAX_ROUNDS))
+        duration_rounds(&self.duration)
     }
 
     /// Costly material components: material text naming a price in gp.
@@ -617,4 +600,27 @@ mod aura_text_tests {
         assert_eq!(a.dice_at(3, 5), "5d8");
         assert!(SpellAura::from_text("A bright streak flashes.", "").is_none());
     }
+}
+
+/// Rounds of an SRD duration text ("1 round" 1, "Concentration, up to 1 minute" 10, "1 hour"
+/// 600), if it is timed.
+pub fn duration_rounds(duration: &str) -> Option<u32> {
+    let d = duration.to_ascii_lowercase();
+    let n: u32 = d
+        .split(|ch: char| !ch.is_ascii_digit())
+        .find(|p| !p.is_empty())?
+        .parse()
+        .ok()?;
+    let per = if d.contains("round") {
+        1
+    } else if d.contains("minute") {
+        10
+    } else if d.contains("hour") {
+        600
+    } else if d.contains("day") {
+        14_400
+    } else {
+        return None;
+    };
+    Some(n.saturating_mul(per).min(crate::model::effects::MAX_ROUNDS))
 }
