@@ -5,9 +5,9 @@
 //! checked exactly with seeded dice, and gone when the spell ends.
 
 mod common;
-mod spell_support;
+mod zone_support;
 
-use spell_support::*;
+use zone_support::*;
 
 #[test]
 fn web_makes_difficult_terrain_restrains_on_a_failed_save_and_is_gone_with_concentration() {

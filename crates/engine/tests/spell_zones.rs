@@ -5,9 +5,9 @@
 //! time on a turn, ending a turn inside); seeded dice give exact HP.
 
 mod common;
-mod spell_support;
+mod zone_support;
 
-use spell_support::*;
+use zone_support::*;
 
 #[test]
 fn moonbeam_strikes_at_turn_start_and_on_entering_moves_without_a_slot_and_ends_with_concentration()

@@ -572,6 +572,29 @@ pub fn with_modifier(raw: &str, modifier: i32) -> String {
     compact.replace("MOD", &modifier.max(0).to_string())
 }
 
+/// Rounds of an SRD duration text ("1 round" 1, "Concentration, up to 1 minute" 10, "1 hour"
+/// 600), if it is timed.
+pub fn duration_rounds(duration: &str) -> Option<u32> {
+    let d = duration.to_ascii_lowercase();
+    let n: u32 = d
+        .split(|ch: char| !ch.is_ascii_digit())
+        .find(|p| !p.is_empty())?
+        .parse()
+        .ok()?;
+    let per = if d.contains("round") {
+        1
+    } else if d.contains("minute") {
+        10
+    } else if d.contains("hour") {
+        600
+    } else if d.contains("day") {
+        14_400
+    } else {
+        return None;
+    };
+    Some(n.saturating_mul(per).min(crate::model::effects::MAX_ROUNDS))
+}
+
 #[cfg(test)]
 mod aura_text_tests {
     use super::*;
@@ -600,27 +623,4 @@ mod aura_text_tests {
         assert_eq!(a.dice_at(3, 5), "5d8");
         assert!(SpellAura::from_text("A bright streak flashes.", "").is_none());
     }
-}
-
-/// Rounds of an SRD duration text ("1 round" 1, "Concentration, up to 1 minute" 10, "1 hour"
-/// 600), if it is timed.
-pub fn duration_rounds(duration: &str) -> Option<u32> {
-    let d = duration.to_ascii_lowercase();
-    let n: u32 = d
-        .split(|ch: char| !ch.is_ascii_digit())
-        .find(|p| !p.is_empty())?
-        .parse()
-        .ok()?;
-    let per = if d.contains("round") {
-        1
-    } else if d.contains("minute") {
-        10
-    } else if d.contains("hour") {
-        600
-    } else if d.contains("day") {
-        14_400
-    } else {
-        return None;
-    };
-    Some(n.saturating_mul(per).min(crate::model::effects::MAX_ROUNDS))
 }

@@ -1,25 +1,23 @@
-//! Helpers shared by the spell-on-the-map tests (`spell_zones`, `spell_terrain`): an engine on
-//! a fresh SQLite file with the SRD loaded and a seeded dice stream, SRD-built casters, an
-//! encounter on a map, casting and moving through `execute_action`, turns, sheets and sight.
-
+//! Shared set-up of the spell tests (movement, summons, wards): an engine over the SRD with
+//! seeded dice, SRD-built casters, encounters on a map, casting and turns through the real
+//! use cases.
 #![allow(dead_code)]
 
-pub use std::sync::Arc;
+use std::sync::Arc;
 
-pub use tabletop_engine::character::Character;
-pub use tabletop_engine::combat::actions::{
-    ActionOutcome, ActionRequest, ActionType, Who, execute,
+use tabletop_engine::character::Character;
+use tabletop_engine::combat::actions::{ActionOutcome, ActionRequest, ActionType, Who, execute};
+use tabletop_engine::combat::create::{
+    CreateEncounter, ParticipantSource, ParticipantSpec, TerrainSpec, create_encounter,
 };
-pub use tabletop_engine::combat::create::{
-    CreateEncounter, ParticipantSource, ParticipantSpec, create_encounter,
-};
-pub use tabletop_engine::combat::turn::{AdvanceRequest, TurnReport, advance_turn};
-pub use tabletop_engine::compendium::CompendiumSource;
-pub use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
-pub use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
-pub use tabletop_grid::{Position, Terrain};
-pub use tabletop_rules::{Ability, Condition};
-pub use tabletop_srd::Compendium;
+use tabletop_engine::combat::turn::{AdvanceRequest, TurnReport, advance_turn};
+use tabletop_engine::compendium::CompendiumSource;
+use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
+use tabletop_engine::model::encounter::Encounter;
+use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
+use tabletop_grid::Position;
+use tabletop_rules::Ability;
+use tabletop_srd::Compendium;
 
 pub type E = Engine<SqliteStore>;
 
@@ -35,7 +33,7 @@ pub fn engine(dir: &tempfile::TempDir, srd: &Arc<Compendium>, seed: u64) -> E {
     .unwrap()
 }
 
-/// An SRD-built caster: DEX 14, CON 14, INT and WIS 16 (save DC 8 + prof + 3).
+/// An SRD-built caster: DEX 14, CON 14, INT 16, WIS 16.
 pub fn caster(e: &mut E, name: &str, class: &str, level: u32, spells: &[&str]) -> String {
     let scores = [10, 14, 14, 16, 16, 10];
     let req = CreateRequest {
@@ -75,11 +73,11 @@ pub fn pc(id: &str, x: i32, y: i32, init: i32) -> ParticipantSpec {
     }
 }
 
-pub fn monster(m: &str, at: &[(i32, i32)]) -> ParticipantSpec {
+pub fn monster(m: &str, count: u32, at: &[(i32, i32)]) -> ParticipantSpec {
     ParticipantSpec {
         source: ParticipantSource::Monster {
             monster: m.into(),
-            count: at.len() as u32,
+            count,
             name: None,
         },
         side: None,
@@ -89,27 +87,18 @@ pub fn monster(m: &str, at: &[(i32, i32)]) -> ParticipantSpec {
     }
 }
 
-pub fn named(m: &str, name: &str, x: i32, y: i32, init: i32) -> ParticipantSpec {
-    ParticipantSpec {
-        source: ParticipantSource::Monster {
-            monster: m.into(),
-            count: 1,
-            name: Some(name.into()),
-        },
-        side: None,
-        positions: vec![Position::new(x, y)],
-        surprised: false,
-        initiative: Some(init),
-    }
-}
-
-pub fn fight(e: &mut E, parts: Vec<ParticipantSpec>) -> Vec<(String, String)> {
+pub fn fight_on(
+    e: &mut E,
+    parts: Vec<ParticipantSpec>,
+    terrain: TerrainSpec,
+) -> Vec<(String, String)> {
     let out = e
         .write("create_encounter", &serde_json::json!({}), |call| {
             create_encounter(
                 call,
                 CreateEncounter {
                     participants: parts,
+                    terrain,
                     ..Default::default()
                 },
             )
@@ -120,6 +109,10 @@ pub fn fight(e: &mut E, parts: Vec<ParticipantSpec>) -> Vec<(String, String)> {
         .iter()
         .map(|c| (c.name.clone(), c.character_id.clone()))
         .collect()
+}
+
+pub fn fight(e: &mut E, parts: Vec<ParticipantSpec>) -> Vec<(String, String)> {
+    fight_on(e, parts, TerrainSpec::default())
 }
 
 pub fn id_of(order: &[(String, String)], name: &str) -> String {
@@ -137,6 +130,12 @@ pub fn who(id: &str) -> Who {
     }
 }
 
+pub fn act(e: &mut E, req: ActionRequest) -> Result<ActionOutcome, EngineError> {
+    e.write("execute_action", &serde_json::json!({}), |call| {
+        execute(call, &req)
+    })
+}
+
 pub fn cast(
     e: &mut E,
     actor: &str,
@@ -150,21 +149,7 @@ pub fn cast(
         ..Default::default()
     };
     f(&mut req);
-    e.write("execute_action", &serde_json::json!({}), |call| {
-        execute(call, &req)
-    })
-}
-
-pub fn step(e: &mut E, actor: &str, to: (i32, i32)) -> Result<ActionOutcome, EngineError> {
-    let req = ActionRequest {
-        actor: who(actor),
-        action_type: Some(ActionType::Move),
-        to: Some(Position::new(to.0, to.1)),
-        ..Default::default()
-    };
-    e.write("execute_action", &serde_json::json!({}), |call| {
-        execute(call, &req)
-    })
+    act(e, req)
 }
 
 pub fn advance(e: &mut E) -> TurnReport {
@@ -174,43 +159,11 @@ pub fn advance(e: &mut E) -> TurnReport {
     .unwrap()
 }
 
-pub fn encounter(e: &mut E) -> tabletop_engine::combat::Encounter {
+pub fn encounter(e: &mut E) -> Encounter {
     e.read(|call| tabletop_engine::combat::load(call, None))
         .unwrap()
 }
 
-pub fn terrain(e: &mut E, x: i32, y: i32) -> Terrain {
-    encounter(e)
-        .map
-        .terrain(Position::new(x, y))
-        .unwrap()
-        .clone()
-}
-
-pub fn break_concentration(e: &mut E, id: &str) {
-    let id = id.to_string();
-    e.write("manage_concentration", &serde_json::json!({}), |call| {
-        tabletop_engine::concentration::break_concentration(
-            call,
-            tabletop_engine::character::CharacterRef::new(Some(&id), None),
-            None,
-        )
-    })
-    .unwrap();
-}
-
-pub fn has(c: &Character, cond: Condition) -> bool {
-    c.conditions.iter().any(|x| x.condition == cond)
-}
-
-pub fn sight(e: &mut E, from: (i32, i32), to: (i32, i32)) -> (bool, Option<Position>) {
-    use tabletop_engine::combat::spatial::Point;
-    use tabletop_engine::combat::spatial::sight::{SightRequest, check_line_of_sight};
-    let req = SightRequest {
-        from: Point::square(Position::new(from.0, from.1)),
-        to: Point::square(Position::new(to.0, to.1)),
-        ..Default::default()
-    };
-    let out = e.read(|call| check_line_of_sight(call, &req)).unwrap();
-    (out.line_of_sight, out.blocked_at)
+pub fn position(e: &mut E, id: &str) -> Option<Position> {
+    encounter(e).position_of(id)
 }
