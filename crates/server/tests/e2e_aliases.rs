@@ -553,7 +553,10 @@ async fn magic_aliases(c: &Client) {
         .call(
             "create_character",
             json!({"name": "Wren", "class": "wizard", "level": 5,
-                   "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10}}),
+                   "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+               "spells": ["Fire Bolt", "Ray of Frost", "Light", "Mage Hand", "Fireball",
+                          "Magic Missile", "Shield", "Misty Step", "Burning Hands", "Sleep",
+                          "Thunderwave", "Mage Armor"]}),
         )
         .await
         .unwrap();
