@@ -402,7 +402,8 @@ fn tick(
     for mut e in entries {
         if let Some(d) = e.duration.as_mut() {
             let label = e.condition.to_string();
-            if crate::effects::tick_duration(call, &sheet, d, rounds, &label, changes)? {
+            let vs = crate::saves::against_condition(call, e.condition, &e.source);
+            if crate::effects::tick_duration(call, &sheet, d, rounds, &label, &vs, changes)? {
                 continue;
             }
         }

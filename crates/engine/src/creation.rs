@@ -103,6 +103,9 @@ pub struct CreateRequest {
     pub spells: Vec<String>,
     /// A wizard's spellbook (spells of 1st level and higher); by default its listed spells.
     pub spellbook: Vec<String>,
+    /// A multiclassed caster: the class each spell is learned with (spell → class); a spell on
+    /// one of its class lists only needs no entry.
+    pub spell_classes: BTreeMap<String, String>,
     /// Languages.
     pub languages: Vec<String>,
     /// Maximum HP (overrides the derived value).
@@ -555,6 +558,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         stat_block: None,
         mastered_spells: Vec::new(),
         spellbook: req.spellbook.clone(),
+        spell_classes: req.spell_classes.clone(),
         xp: 0,
         build: None,
         derived: None,
@@ -584,6 +588,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
     crate::slots::ensure(call, &mut character);
     if let Some(srd) = call.compendium() {
         derivations.extend(crate::magic::known::adopt_spellbook(srd, &mut character));
+        derivations.extend(crate::magic::known::record_classes(srd, &mut character));
         problems.extend(crate::magic::known::problems(srd, &character));
         derivations.extend(crate::magic::known::summary(srd, &character));
     }

@@ -424,12 +424,17 @@ pub fn list_effects(call: &Call<'_>, target: CharacterRef<'_>) -> Result<EffectO
 /// Ticks one timed effect or condition on `sheet` by `rounds`: counts `Rounds` down, or rolls one
 /// save for `SaveEnds` with the sheet's own bonuses; other durations are untouched. Says what
 /// happened in `changes`; returns whether it ended. `label` names what would end.
+///
+/// A save-ends roll carries what the save resists (`vs`), so the bearer's traits apply as on the
+/// first save: a dwarf's advantage against poison, an elf's against being charmed, a halfling's
+/// against being frightened, a gnome's against magic.
 pub(crate) fn tick_duration(
     call: &mut Call<'_>,
     sheet: &Character,
     duration: &mut Duration,
     rounds: u32,
     label: &str,
+    vs: &crate::saves::SaveAgainst,
     changes: &mut Vec<String>,
 ) -> Result<bool> {
     match duration {
@@ -447,7 +452,7 @@ pub(crate) fn tick_duration(
         }
         Duration::SaveEnds { dc, ability } | Duration::ConcentrationSave { dc, ability, .. } => {
             let out =
-                concentration::roll_save(call, sheet, *ability, *dc, &format!("ends {label}"))?;
+                crate::saves::roll_save(call, sheet, *ability, *dc, &format!("ends {label}"), vs)?;
             let ok = out.success == Some(true);
             let ends = if ok {
                 format!("; {label} ends")
@@ -492,7 +497,16 @@ pub fn tick_effects(
             kept.push(e);
             continue;
         }
-        if tick_duration(call, &sheet, &mut e.duration, rounds, &e.name, &mut changes)? {
+        let vs = crate::saves::against_effect(call, &e);
+        if tick_duration(
+            call,
+            &sheet,
+            &mut e.duration,
+            rounds,
+            &e.name,
+            &vs,
+            &mut changes,
+        )? {
             continue;
         }
         kept.push(e);

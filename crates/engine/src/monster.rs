@@ -343,6 +343,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         }),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
+        spell_classes: Default::default(),
         xp: 0,
         build: None,
         derived: None,

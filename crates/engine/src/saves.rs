@@ -74,3 +74,35 @@ pub fn roll_save(
     call.record_roll(&out);
     Ok(out)
 }
+
+/// What a repeated save against a timed condition resists: the condition itself, and magic when
+/// its source is a spell (SRD data) or a magical source the sheet names.
+pub fn against_condition(call: &Call<'_>, condition: Condition, source: &str) -> SaveAgainst {
+    SaveAgainst {
+        conditions: vec![condition],
+        damage: None,
+        magic: is_magic(call, source),
+    }
+}
+
+/// What a repeated save against an effect resists: the condition it is named after, if any,
+/// the conditions and damage its source spell imposes (SRD data), and magic when it comes from a
+/// spell.
+pub fn against_effect(call: &Call<'_>, e: &crate::model::effects::ActiveEffect) -> SaveAgainst {
+    let mut vs = SaveAgainst::none();
+    if let Ok(c) = e.name.trim().to_lowercase().parse::<Condition>() {
+        vs.conditions.push(c);
+    }
+    let source = e.source.as_deref().unwrap_or(&e.name);
+    vs.magic = e.grant.is_some() || is_magic(call, source) || is_magic(call, &e.name);
+    vs
+}
+
+fn is_magic(call: &Call<'_>, source: &str) -> bool {
+    let s = source.trim();
+    if s.is_empty() {
+        return false;
+    }
+    call.compendium().is_some_and(|srd| srd.spell(s).is_some())
+        || s.to_lowercase().contains("spell")
+}

@@ -79,6 +79,13 @@ pub struct CharacterPatch {
     pub spells: Option<Vec<String>>,
     /// Replace a wizard's spellbook.
     pub spellbook: Option<Vec<String>>,
+    /// Spells to add to the known/prepared list (checked like `spells`).
+    pub add_spells: Option<Vec<String>>,
+    /// Spells to take off the known/prepared list (each must be listed).
+    pub remove_spells: Option<Vec<String>>,
+    /// A multiclassed caster: the class each spell is learned with (spell → class), merged into
+    /// the sheet's.
+    pub spell_classes: Option<std::collections::BTreeMap<String, String>>,
     /// Replace languages.
     pub languages: Option<Vec<String>>,
     /// Replace resistances.
@@ -170,7 +177,10 @@ pub fn update_character(
     crate::derive::absorb_edits(&before, &mut c);
     crate::derive::refresh(call, &mut c);
     crate::inventory::ops::adopt_legacy(call, &mut c);
-    if c.spells != before.spells || c.spellbook != before.spellbook {
+    if c.spells != before.spells
+        || c.spellbook != before.spellbook
+        || c.spell_classes != before.spell_classes
+    {
         spell_choices(call, &mut c, req.force, &mut changes)?;
     }
     if c.max_hp != before.max_hp && c.build.is_some() {
@@ -270,6 +280,7 @@ fn spell_choices(
         return Ok(());
     };
     changes.extend(crate::magic::known::adopt_spellbook(srd, c));
+    changes.extend(crate::magic::known::record_classes(srd, c));
     let problems = crate::magic::known::problems(srd, c);
     if problems.is_empty() {
         changes.extend(crate::magic::known::summary(srd, c));
@@ -548,6 +559,63 @@ fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) 
     replace_list!(equipment, "equipment");
     replace_list!(spells, "spells");
     replace_list!(spellbook, "spellbook");
+    for name in p.add_spells.into_iter().flatten() {
+        let name = name.trim().to_string();
+        let key = crate::model::names::name_key(&name);
+        if name.is_empty() || name.chars().count() > 80 {
+            return Err(EngineError::invalid(
+                "addSpells",
+                "give each spell's name (1–80 characters)",
+            ));
+        }
+        if c.spells
+            .iter()
+            .any(|s| crate::model::names::name_key(s) == key)
+        {
+            changes.push(format!("{name} already listed"));
+        } else {
+            changes.push(format!("{name} added to the spells"));
+            c.spells.push(name);
+        }
+    }
+    for name in p.remove_spells.into_iter().flatten() {
+        let key = crate::model::names::name_key(&name);
+        let Some(at) = c
+            .spells
+            .iter()
+            .position(|s| crate::model::names::name_key(s) == key)
+        else {
+            return Err(EngineError::invalid(
+                "removeSpells",
+                format!(
+                    "{} does not list {} (their spells: {})",
+                    c.name,
+                    name.trim(),
+                    if c.spells.is_empty() {
+                        "none".to_string()
+                    } else {
+                        c.spells.join(", ")
+                    }
+                ),
+            ));
+        };
+        let gone = c.spells.remove(at);
+        c.spell_classes
+            .retain(|k, _| crate::model::names::name_key(k) != key);
+        changes.push(format!("{gone} removed from the spells"));
+    }
+    if let Some(m) = p.spell_classes {
+        for (spell, class) in m {
+            let key = crate::model::names::name_key(&spell);
+            c.spell_classes
+                .retain(|k, _| crate::model::names::name_key(k) != key);
+            changes.push(format!(
+                "{spell} learned as a {} spell",
+                class.to_lowercase()
+            ));
+            c.spell_classes.insert(spell, class.to_lowercase());
+        }
+    }
     replace_list!(languages, "languages");
     replace_list!(resistances, "resistances");
     replace_list!(immunities, "immunities");

@@ -49,7 +49,7 @@ fn create(e: &mut E, req: CreateRequest) -> String {
 /// An SRD-built character of `class` and `level` (DEX 14, CON 14, INT and WIS 16).
 fn pc(e: &mut E, name: &str, class: &str, level: u32) -> String {
     let scores = [10, 14, 14, 16, 16, 10];
-    create(
+    let id = create(
         e,
         CreateRequest {
             name: name.into(),
@@ -60,7 +60,9 @@ fn pc(e: &mut E, name: &str, class: &str, level: u32) -> String {
             mode: CreateMode::Create,
             ..Default::default()
         },
-    )
+    );
+    common::learn_class_list(e, &id);
+    id
 }
 
 /// A character built from the SRD monster `m`.

@@ -357,6 +357,7 @@ fn racial_save_advantages_apply_to_spell_saves() {
     };
     let mut t = table(srd);
     let wiz = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    common::learn_class_list(&mut t.e, &wiz);
     let dwarf = t.create(CreateRequest {
         name: "Durin".into(),
         race: Some("dwarf".into()),

@@ -8,8 +8,8 @@ use tabletop_engine::rolls::{RollRequest, roll_dice};
 use tabletop_engine::sheet::get_character;
 use tabletop_engine::store::{Store, Tx};
 use tabletop_engine::update::{HpChange, UpdateRequest, update_character};
-use tabletop_rules::DamageType;
 use tabletop_rules::damage::DamagePart;
+use tabletop_rules::{Ability, DamageType};
 
 fn roll(engine: &mut tabletop_engine::Engine<tabletop_engine::SqliteStore>, expr: &str) -> i64 {
     engine
@@ -226,4 +226,107 @@ fn export_and_import_round_trip_a_campaign() {
     // New ids in the copy do not collide with imported ones.
     let id = common::create(&mut b, common::fighter("New", [10; 6]));
     assert_ne!(id, ca.character.id);
+}
+
+/// A campaign file as an older version wrote it: the character's numbers stored (max HP 26 and
+/// AC 16 as given, racial bonuses inside the scores), equipment as plain strings, no build, no
+/// derived values, no inventory.
+const OLD_CAMPAIGN: &str = r#"{
+  "format": 1,
+  "name": "old-saga",
+  "rngState": null,
+  "events": [],
+  "characters": [{
+    "id": "ch1", "name": "Brom", "kind": "pc",
+    "race": "Dwarf", "subrace": "Hill Dwarf", "class": "Fighter", "level": 3,
+    "abilities": {"strength": 15, "dexterity": 12, "constitution": 15, "intelligence": 10,
+                  "wisdom": 13, "charisma": 8},
+    "proficiencyBonus": 2,
+    "saveProficiencies": ["str", "con"],
+    "skills": {"athletics": "proficient", "survival": "proficient"},
+    "armorClass": 16, "armorSource": "chain mail",
+    "speed": 25, "size": "medium",
+    "maxHp": 26, "hp": 20, "hitDie": 10, "hitDice": 3,
+    "equipment": ["Chain Mail", "Longsword", "Thieves' Tools"],
+    "features": ["Second Wind", "Action Surge"]
+  }]
+}"#;
+
+#[test]
+fn an_old_campaign_file_opens_and_derives_from_its_sources() {
+    let Some(srd) = common::srd("an_old_campaign_file_opens_and_derives_from_its_sources") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let old: campaign::CampaignExport = serde_json::from_str(OLD_CAMPAIGN).unwrap();
+    {
+        let mut store = tabletop_engine::SqliteStore::open(&db).unwrap();
+        let mut tx = store.begin(true).unwrap();
+        assert_eq!(campaign::import(&mut tx, &old, None).unwrap(), "old-saga");
+        tabletop_engine::store::Transaction::commit(tx).unwrap();
+    }
+    let mut e = tabletop_engine::Engine::open(
+        tabletop_engine::SqliteStore::open(&db).unwrap(),
+        "old-saga",
+        tabletop_engine::EngineOptions {
+            seed: Some(1),
+            compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
+        },
+    )
+    .unwrap();
+    let s = e
+        .read(|call| get_character(call, CharacterRef::new(None, Some("Brom"))))
+        .unwrap();
+    // The sheet gets its sources: base scores without the hill dwarf's +2 CON / +1 WIS, the
+    // class levels, the stored AC kept as an explicit override, the stored max HP kept as an
+    // adjustment (26) plus the Dwarven Toughness the old code never added (+3).
+    let b = s.character.build.as_ref().expect("converted to sources");
+    assert_eq!(b.method, "converted from an earlier sheet");
+    assert_eq!(b.base_scores.get(Ability::Constitution), 13);
+    assert_eq!(b.base_scores.get(Ability::Wisdom), 12);
+    assert_eq!(b.classes.len(), 1);
+    assert_eq!(
+        (b.classes[0].class.as_str(), b.classes[0].level),
+        ("Fighter", 3)
+    );
+    assert_eq!(b.overrides.armor_class, Some(16));
+    assert_eq!(s.character.max_hp, 29);
+    assert_eq!(s.character.hp, 20);
+    assert_eq!(s.effective.armor_class.value, 16);
+    assert!(s.character.resistances.contains(&DamageType::Poison));
+    // One item list: the equipment strings became SRD inventory items.
+    assert_eq!(s.character.equipment, Vec::<String>::new());
+    let items: Vec<&str> = s
+        .character
+        .inventory
+        .items
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    assert_eq!(items, ["Chain Mail", "Longsword", "Thieves' Tools"]);
+    assert_eq!(
+        s.character.inventory.items[0]
+            .armor
+            .as_ref()
+            .map(|a| a.base_ac),
+        Some(16)
+    );
+    // A source change follows through the pipeline: CON 15 → 17 adds 1 × 3 levels.
+    let out = e
+        .write("update_character", &serde_json::json!({}), |call| {
+            update_character(
+                call,
+                CharacterRef::new(None, Some("Brom")),
+                UpdateRequest {
+                    patch: tabletop_engine::update::CharacterPatch {
+                        stats: Some([(Ability::Constitution, 17)].into_iter().collect()),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(out.character.max_hp, 32);
 }

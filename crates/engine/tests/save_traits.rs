@@ -299,3 +299,117 @@ fn a_poisoning_bite_gives_a_dwarf_advantage_and_a_wolf_bite_does_not() {
         "Brom — Strength save (Bite): d20 [18] + 4 = 22 vs DC 11 — success"
     );
 }
+
+fn add_save_ends(e: &mut E, id: &str, condition: Condition, source: &str, ability: Ability) {
+    use tabletop_engine::conditions::{ConditionOp, manage_condition};
+    use tabletop_engine::effects::DurationRequest;
+    e.write("manage_condition", &json!({}), |call| {
+        manage_condition(
+            call,
+            CharacterRef::new(Some(id), None),
+            ConditionOp::Add {
+                condition,
+                level: None,
+                source: Some(source.into()),
+                duration: DurationRequest::SaveEnds { dc: 12, ability },
+                caster: None,
+            },
+        )
+    })
+    .unwrap();
+}
+
+fn tick(e: &mut E, id: &str) -> Vec<String> {
+    use tabletop_engine::conditions::{ConditionOp, manage_condition};
+    e.write("manage_condition", &json!({}), |call| {
+        manage_condition(
+            call,
+            CharacterRef::new(Some(id), None),
+            ConditionOp::Tick { rounds: 1 },
+        )
+    })
+    .unwrap()
+    .changes
+}
+
+#[test]
+fn repeated_saves_keep_the_racial_advantage_of_the_first() {
+    let Some(srd) = common::srd("repeated_saves_keep_the_racial_advantage_of_the_first") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 11);
+    let dwarf = hero(&mut e, "Brom", "dwarf", Some("hill dwarf"));
+    let elf = hero(&mut e, "Ael", "elf", Some("high elf"));
+    let halfling = hero(&mut e, "Pip", "halfling", Some("lightfoot halfling"));
+    let gnome = hero(&mut e, "Fizz", "gnome", Some("rock gnome"));
+    let human = hero(&mut e, "Hal", "human", None);
+    add_save_ends(
+        &mut e,
+        &dwarf,
+        Condition::Poisoned,
+        "Giant Spider Bite",
+        Ability::Constitution,
+    );
+    add_save_ends(
+        &mut e,
+        &elf,
+        Condition::Charmed,
+        "Charm Person",
+        Ability::Wisdom,
+    );
+    add_save_ends(
+        &mut e,
+        &halfling,
+        Condition::Frightened,
+        "Dragon Fear",
+        Ability::Wisdom,
+    );
+    add_save_ends(
+        &mut e,
+        &gnome,
+        Condition::Paralyzed,
+        "Hold Person",
+        Ability::Wisdom,
+    );
+    add_save_ends(
+        &mut e,
+        &human,
+        Condition::Frightened,
+        "Dragon Fear",
+        Ability::Wisdom,
+    );
+    // Each save-ends roll resists what the condition is, as the first save did.
+    assert_eq!(
+        tick(&mut e, &dwarf),
+        [
+            "Brom — Constitution save (ends poisoned): d20 [~~3~~, 11] (advantage: Dwarven Resilience (hill dwarf): poison) + 5 = 16 vs DC 12 — success; poisoned ends"
+        ]
+    );
+    assert_eq!(
+        tick(&mut e, &elf),
+        [
+            "Ael — Wisdom save (ends charmed): d20 [~~16~~, 17] (advantage: Fey Ancestry (high elf): charmed) + 1 = 18 vs DC 12 — success; charmed ends"
+        ]
+    );
+    assert_eq!(
+        tick(&mut e, &halfling),
+        [
+            "Pip — Wisdom save (ends frightened): d20 [~~8~~, 11] (advantage: Brave (lightfoot halfling): frightened) + 1 = 12 vs DC 12 — success; frightened ends"
+        ]
+    );
+    // Hold Person is a spell: the gnome's WIS save against magic has advantage.
+    assert_eq!(
+        tick(&mut e, &gnome),
+        [
+            "Fizz — Wisdom save (ends paralyzed): d20 [19, ~~4~~] (advantage: Gnome Cunning (rock gnome): magic (INT, WIS and CHA saves)) + 1 = 20 vs DC 12 — success; paralyzed ends"
+        ]
+    );
+    // A human has no trait: one die, and the fear stays.
+    assert_eq!(
+        tick(&mut e, &human),
+        ["Hal — Wisdom save (ends frightened): d20 [6] + 2 = 8 vs DC 12 — fail"]
+    );
+    assert!(sheet(&mut e, &human).has_condition(Condition::Frightened));
+    assert!(!sheet(&mut e, &dwarf).has_condition(Condition::Poisoned));
+}

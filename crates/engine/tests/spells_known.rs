@@ -462,3 +462,367 @@ fn known_casters_keep_the_tables_count_and_cantrips() {
         "Lute does not know Sleep (their spells: Vicious Mockery, Healing Word, Charm Person); learn it with update_character spells (on a level up) (pass force: true to override as the game master)"
     );
 }
+
+fn scores(v: [i64; 6]) -> std::collections::BTreeMap<Ability, i64> {
+    Ability::ALL.iter().copied().zip(v).collect()
+}
+
+fn multi(
+    name: &str,
+    classes: &[(&str, u32, Option<&str>)],
+    s: [i64; 6],
+    spells: &[&str],
+) -> CreateRequest {
+    let mut r = req(name, "wizard", 1, spells);
+    r.class = None;
+    r.level = None;
+    r.scores = Some(scores(s));
+    r.classes = classes
+        .iter()
+        .map(|(c, l, sub)| ClassRequest {
+            class: c.to_string(),
+            level: *l,
+            subclass: sub.map(|s| s.to_string()),
+        })
+        .collect();
+    r
+}
+
+fn cast_on(
+    e: &mut E,
+    actor: &str,
+    target: &str,
+    spell: &str,
+) -> tabletop_engine::combat::actions::ActionOutcome {
+    let req = ActionRequest {
+        actor: Who {
+            id: Some(actor.into()),
+            name: None,
+        },
+        target: Who {
+            id: Some(target.into()),
+            name: None,
+        },
+        action_type: Some(ActionType::CastSpell),
+        spell: Some(spell.into()),
+        ..Default::default()
+    };
+    e.write("execute_action", &serde_json::json!({}), |call| {
+        execute(call, &req)
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_cleric_wizard_counts_each_class_and_casts_with_its_ability() {
+    let Some(srd) = common::srd("a_cleric_wizard_counts_each_class_and_casts_with_its_ability")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    // Cleric 3 (Life) / wizard 2, WIS 16 (+3), INT 14 (+2): the cleric prepares 3 + 3 = 6 from
+    // its list (spell levels up to 2), the wizard 2 + 2 = 4 from its book (level 1 only); each
+    // keeps 3 cantrips.
+    let spells = [
+        "Sacred Flame",
+        "Guidance",
+        "Thaumaturgy",
+        "Fire Bolt",
+        "Mage Hand",
+        "Ray of Frost",
+        "Shield of Faith",
+        "Guiding Bolt",
+        "Healing Word",
+        "Sanctuary",
+        "Hold Person",
+        "Detect Magic",
+        "Magic Missile",
+        "Shield",
+        "Sleep",
+        "Mage Armor",
+    ];
+    let mut r = multi(
+        "Ilse",
+        &[("cleric", 3, Some("life")), ("wizard", 2, None)],
+        [10, 14, 14, 14, 16, 10],
+        &spells,
+    );
+    r.spellbook = strings(&[
+        "Magic Missile",
+        "Shield",
+        "Sleep",
+        "Mage Armor",
+        "Burning Hands",
+        "Detect Magic",
+    ]);
+    let ok = validate(&mut e, r.clone());
+    assert_eq!(ok.problems, Vec::<String>::new());
+    for line in [
+        "Hold Person counted as a cleric spell (it is on several of their class lists; spellClasses changes it)",
+        "Detect Magic counted as a cleric spell (it is on several of their class lists; spellClasses changes it)",
+        "cleric 3 spells: 3 cantrips; prepares WIS +3 + cleric level 3 = 6 from the class list; always prepared: Bless, Cure Wounds, Lesser Restoration, Spiritual Weapon; spell levels up to 2. wizard 2 spells: 3 cantrips; prepares INT +2 + wizard level 2 = 4 from the spellbook; spell levels up to 1",
+    ] {
+        assert!(
+            ok.derivations.contains(&line.to_string()),
+            "{line}: {:?}",
+            ok.derivations
+        );
+    }
+    // Too many for each class, a wizard spell above its own level, an off-list spell.
+    let mut bad = r.clone();
+    bad.spells.extend(strings(&[
+        "Bane",
+        "Web",
+        "Burning Hands",
+        "Fire Bolt",
+        "Eldritch Blast",
+    ]));
+    let out = validate(&mut e, bad);
+    assert_eq!(
+        out.problems,
+        strings(&[
+            "Eldritch Blast is not on the cleric or wizard spell list",
+            "a cleric 3 prepares 6 spells (WIS +3 + cleric level 3 = 6); 7 prepared (Shield of Faith, Guiding Bolt, Healing Word, Sanctuary, Hold Person, Detect Magic, Bane); Bless, Cure Wounds, Lesser Restoration, Spiritual Weapon always prepared, not counted",
+            "Web is a level-2 spell; a wizard 2 has slots up to level 1",
+            "a wizard 2 knows 3 cantrips; 4 given (Fire Bolt, Mage Hand, Ray of Frost, Fire Bolt)",
+            "a wizard 2 prepares 4 spells (INT +2 + wizard level 2 = 4); 6 prepared (Magic Missile, Shield, Sleep, Mage Armor, Web, Burning Hands)",
+            "a wizard prepares from its spellbook; not in it: Web (spellbook: Magic Missile, Shield, Sleep, Mage Armor, Burning Hands, Detect Magic)",
+        ])
+    );
+    let created = create(&mut e, r).unwrap();
+    let id = created.character.id;
+    let c = sheet(&mut e, &id);
+    // Each spell is stored with the class it was learned with.
+    let cleric = [
+        "Detect Magic",
+        "Guidance",
+        "Guiding Bolt",
+        "Healing Word",
+        "Hold Person",
+        "Sacred Flame",
+        "Sanctuary",
+        "Shield of Faith",
+        "Thaumaturgy",
+    ];
+    let wizard = [
+        "Fire Bolt",
+        "Mage Armor",
+        "Mage Hand",
+        "Magic Missile",
+        "Ray of Frost",
+        "Shield",
+        "Sleep",
+    ];
+    let expect: std::collections::BTreeMap<String, String> = cleric
+        .iter()
+        .map(|s| (s.to_string(), "cleric".to_string()))
+        .chain(wizard.iter().map(|s| (s.to_string(), "wizard".to_string())))
+        .collect();
+    assert_eq!(c.spell_classes, expect);
+    // Detect Magic is moved to the wizard, whose four are already prepared: refused.
+    let err = update(
+        &mut e,
+        &id,
+        CharacterPatch {
+            spell_classes: Some([("Detect Magic".to_string(), "wizard".to_string())].into()),
+            ..Default::default()
+        },
+        false,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.starts_with("Ilse's spells break 1 rule(s): a wizard 2 prepares 4 spells (INT +2 + wizard level 2 = 4); 5 prepared (Detect Magic, Magic Missile, Shield, Sleep, Mage Armor). "),
+        "{err}"
+    );
+    assert_eq!(
+        sheet(&mut e, &id).spell_classes,
+        expect,
+        "refused: unchanged"
+    );
+    let foe = create(&mut e, req("Dummy", "fighter", 1, &[]))
+        .unwrap()
+        .character
+        .id;
+    let flame = cast_on(&mut e, &id, &foe, "Sacred Flame");
+    // The cleric cantrip uses WIS: DC 8 + 3 + 3; the wizard cantrip INT: +3 + 2.
+    assert_eq!(flame.details["saveDc"], 14);
+    assert_eq!(
+        flame.lines[1],
+        "Dummy — Dexterity save vs Sacred Flame: d20 [5] + 2 = 7 vs DC 14 — fail"
+    );
+    let bolt = cast_on(&mut e, &id, &foe, "Fire Bolt");
+    assert_eq!(
+        bolt.lines[0],
+        "Ilse — Fire Bolt spell attack vs Dummy: d20 [7] + 5 = 12 vs AC 12 — hit"
+    );
+}
+
+#[test]
+fn a_warlock_wizard_keeps_pact_slots_apart_and_casts_each_with_its_ability() {
+    let Some(srd) =
+        common::srd("a_warlock_wizard_keeps_pact_slots_apart_and_casts_each_with_its_ability")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    // Warlock 2 (CHA 14, +2) / wizard 3 (INT 16, +3): Mage Hand is on both lists and is named
+    // a warlock cantrip.
+    let mut r = multi(
+        "Quill",
+        &[("warlock", 2, None), ("wizard", 3, None)],
+        [10, 14, 14, 16, 10, 14],
+        &[
+            "Eldritch Blast",
+            "Mage Hand",
+            "Fire Bolt",
+            "Light",
+            "Ray of Frost",
+            "Hellish Rebuke",
+            "Charm Person",
+            "Unseen Servant",
+            "Magic Missile",
+            "Shield",
+            "Sleep",
+        ],
+    );
+    r.spell_classes = [
+        ("Mage Hand".to_string(), "warlock".to_string()),
+        ("Charm Person".to_string(), "warlock".to_string()),
+        ("Unseen Servant".to_string(), "Warlock".to_string()),
+    ]
+    .into();
+    r.spellbook = strings(&["Magic Missile", "Shield", "Sleep"]);
+    let out = create(&mut e, r.clone()).unwrap();
+    assert!(
+        out.derivations.contains(&"warlock 2 spells: 2 cantrips; 3 spells known; spell levels up to 1. wizard 3 spells: 3 cantrips; prepares INT +3 + wizard level 3 = 6 from the spellbook; spell levels up to 2".to_string()),
+        "{:?}",
+        out.derivations
+    );
+    let id = out.character.id;
+    let c = sheet(&mut e, &id);
+    // The combined table counts the wizard only (caster level 3); the warlock's Pact Magic
+    // slots stay apart.
+    assert_eq!(c.spell_slots.max, [4, 2, 0, 0, 0, 0, 0, 0, 0]);
+    let pact = c.spell_slots.pact.unwrap();
+    assert_eq!((pact.level, pact.max, pact.used), (1, 2, 0));
+    let warlock = [
+        "Charm Person",
+        "Eldritch Blast",
+        "Hellish Rebuke",
+        "Mage Hand",
+        "Unseen Servant",
+    ];
+    assert_eq!(
+        c.spell_classes
+            .iter()
+            .filter(|(_, k)| k.as_str() == "warlock")
+            .map(|(s, _)| s.as_str())
+            .collect::<Vec<_>>(),
+        warlock
+    );
+    assert_eq!(c.spell_classes.len(), 11);
+    // A fourth warlock spell is over the warlock's count even with wizard room left.
+    let mut more = r.clone();
+    more.name = "Quill2".into();
+    more.spells.push("Expeditious Retreat".into());
+    more.spell_classes
+        .insert("Expeditious Retreat".into(), "warlock".into());
+    assert_eq!(
+        validate(&mut e, more).problems,
+        strings(&[
+            "a warlock 2 knows 3 spells of 1st level and higher; 4 given (Hellish Rebuke, Charm Person, Unseen Servant, Expeditious Retreat)"
+        ])
+    );
+    let foe = create(&mut e, req("Dummy", "fighter", 1, &[]))
+        .unwrap()
+        .character
+        .id;
+    let eb = cast_on(&mut e, &id, &foe, "Eldritch Blast");
+    // Eldritch Blast with CHA (+3 proficiency + 2), Fire Bolt with INT (+3 + 3).
+    assert_eq!(
+        eb.lines[0],
+        "Quill — Eldritch Blast spell attack vs Dummy: d20 [18] + 5 = 23 vs AC 12 — hit"
+    );
+    let fb = cast_on(&mut e, &id, &foe, "Fire Bolt");
+    assert_eq!(
+        fb.lines[0],
+        "Quill — Fire Bolt spell attack vs Dummy: d20 [7] + 6 = 13 vs AC 12 — hit"
+    );
+}
+
+#[test]
+fn a_caster_with_no_list_chooses_or_prepares_first() {
+    let Some(srd) = common::srd("a_caster_with_no_list_chooses_or_prepares_first") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    let bard = create(&mut e, req("Lute", "bard", 1, &[]))
+        .unwrap()
+        .character
+        .id;
+    assert_eq!(
+        cast(&mut e, &bard, "Healing Word", false)
+            .unwrap_err()
+            .to_string(),
+        "Lute knows no spells yet: choose them first (a bard 1 picks 2 cantrips and 4 spells of 1st level and higher from the bard spell list (search_compendium type spells class bard)); set them with update_character spells (pass force: true to override as the game master)"
+    );
+    let mut r = req("Bran", "cleric", 1, &[]);
+    r.classes = vec![ClassRequest {
+        class: "cleric".into(),
+        level: 1,
+        subclass: Some("life".into()),
+    }];
+    r.class = None;
+    r.level = None;
+    let cleric = create(&mut e, r).unwrap().character.id;
+    let why = "Bran has no spells prepared: prepare spells first (a cleric 1 picks 3 cantrips from the cleric spell list (search_compendium type spells class cleric) and prepares 4 spells (WIS +3 + cleric level 1 = 4) from that list); set them with update_character spells";
+    assert_eq!(
+        cast(&mut e, &cleric, "Command", false)
+            .unwrap_err()
+            .to_string(),
+        format!("{why} (pass force: true to override as the game master)")
+    );
+    assert_eq!(
+        sheet(&mut e, &cleric).spell_slots.used[0],
+        0,
+        "refused: no slot"
+    );
+    // A domain spell is always prepared: it casts.
+    cast(&mut e, &cleric, "Cure Wounds", false).unwrap();
+    let forced = cast(&mut e, &cleric, "Command", true).unwrap();
+    assert_eq!(forced.forced, vec![why.to_string()]);
+    assert_eq!(
+        sheet(&mut e, &cleric).spell_slots.used,
+        [2, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+    let wiz = create(&mut e, req("Aria", "wizard", 1, &[]))
+        .unwrap()
+        .character
+        .id;
+    assert_eq!(
+        cast(&mut e, &wiz, "Fire Bolt", false)
+            .unwrap_err()
+            .to_string(),
+        "Aria has no spells prepared: prepare spells first (a wizard 1 picks 3 cantrips from the wizard spell list (search_compendium type spells class wizard) and prepares 4 spells (INT +3 + wizard level 1 = 4) from its spellbook (update_character spellbook)); set them with update_character spells (pass force: true to override as the game master)"
+    );
+    let m = create(
+        &mut e,
+        multi(
+            "Mix",
+            &[("sorcerer", 1, None), ("paladin", 2, None)],
+            [14, 10, 14, 10, 10, 16],
+            &[],
+        ),
+    )
+    .unwrap()
+    .character
+    .id;
+    assert_eq!(
+        cast(&mut e, &m, "Bless", false).unwrap_err().to_string(),
+        "Mix has no spells prepared: prepare spells first (a sorcerer 1 picks 4 cantrips and 2 spells of 1st level and higher from the sorcerer spell list (search_compendium type spells class sorcerer); a paladin 2 prepares 4 spells (CHA +3 + 1 (a paladin prepares with half its level 2) = 4) from the paladin spell list (search_compendium type spells class paladin)); set them with update_character spells (pass force: true to override as the game master)"
+    );
+}

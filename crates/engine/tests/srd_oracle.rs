@@ -1,7 +1,10 @@
 //! Oracle tests: the SRD's raw JSON, read here with `serde_json::Value` (a small reading of its
 //! own, not the engine's srd crate), says what a character built from it must be; the engine
 //! builds it through the real `create_character` and `level_up` use cases, and the two are
-//! compared field by field for every race/subrace × class at levels 1, 5, 11 and 20.
+//! compared field by field for every race/subrace × class at levels 1, 5, 11 and 20: scores, max
+//! HP, hit dice, proficiency bonus, saves, speed, darkvision, resistances, race and background
+//! skills, spell slots, the class features gained by each level, and the spells kept (cantrips
+//! and spells known from the level table; a prepared caster's ability modifier + level).
 //!
 //! Where the engine does not follow the rules yet, the mismatch is listed in [`KNOWN_GAPS`] with
 //! its issue. The test fails on any mismatch not listed, and on any listed gap that no longer
@@ -24,16 +27,13 @@ use tabletop_rules::hp::HpMethod;
 
 /// Rules the engine does not follow yet: (pattern, reason). A pattern is
 /// `race/class/level/field` where any part may be `*`. Each must match at least one mismatch.
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    (
-        "dragonborn-red/*/*/resistances",
-        "issue 16: no draconic ancestry choice; the ancestry's damage resistance is not applied",
-    ),
-    (
-        "*/*/*/darkvision",
-        "issue 16: Darkvision is only a feature name on the sheet, without its range (no senses)",
-    ),
-];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
+
+/// Class features the SRD JSON lists at the wrong place, left out of the feature comparison:
+/// Twinned Spell is one of the Metamagic options (its siblings name `metamagic-1` as parent,
+/// it does not), and Supreme Healing is the Life Domain's 17th-level feature (SRD 5.1, Life
+/// Domain), listed without its subclass.
+const JSON_ERRATA: &[&str] = &["Metamagic: Twinned Spell", "Supreme Healing"];
 
 /// The levels every combination is checked at.
 const LEVELS: [u32; 4] = [1, 5, 11, 20];
@@ -174,6 +174,12 @@ struct ClassFacts {
     levels: BTreeMap<u32, (i32, [u8; 9])>,
     /// Class features (no subclass): the level gained and what the text grants.
     features: Vec<(u32, FeatureGrants)>,
+    /// Class features (no subclass, no choice options): level gained and name.
+    feature_names: Vec<(u32, String)>,
+    /// The spellcasting ability (Classes JSON), if the class casts.
+    casting: Option<Ability>,
+    /// level → (cantrips known, spells known) from the level table.
+    spell_counts: BTreeMap<u32, (Option<u64>, Option<u64>)>,
 }
 
 struct Oracle {
@@ -284,6 +290,7 @@ fn oracle(dir: &Path) -> Oracle {
         .map(|c| {
             let key = idx(&c);
             let mut by_level = BTreeMap::new();
+            let mut counts = BTreeMap::new();
             for l in levels
                 .iter()
                 .filter(|l| l.get("subclass").is_none() && idx(&l["class"]) == key)
@@ -298,6 +305,13 @@ fn oracle(dir: &Path) -> Oracle {
                     l["level"].as_u64().unwrap() as u32,
                     (l["prof_bonus"].as_i64().unwrap() as i32, slots),
                 );
+                counts.insert(
+                    l["level"].as_u64().unwrap() as u32,
+                    (
+                        l["spellcasting"]["cantrips_known"].as_u64(),
+                        l["spellcasting"]["spells_known"].as_u64(),
+                    ),
+                );
             }
             ClassFacts {
                 hit_die: c["hit_die"].as_u64().unwrap() as u32,
@@ -306,6 +320,25 @@ fn oracle(dir: &Path) -> Oracle {
                     .map(|s| ability(s))
                     .collect(),
                 levels: by_level,
+                spell_counts: counts,
+                casting: c["spellcasting"]["spellcasting_ability"]["index"]
+                    .as_str()
+                    .map(ability),
+                feature_names: features
+                    .iter()
+                    .filter(|f| {
+                        f.get("subclass").is_none()
+                            && f.get("parent").is_none()
+                            && idx(&f["class"]) == key
+                            && !JSON_ERRATA.contains(&f["name"].as_str().unwrap_or(""))
+                    })
+                    .map(|f| {
+                        (
+                            f["level"].as_u64().unwrap() as u32,
+                            f["name"].as_str().unwrap().to_string(),
+                        )
+                    })
+                    .collect(),
                 features: features
                     .iter()
                     .filter(|f| f.get("subclass").is_none() && idx(&f["class"]) == key)
@@ -402,12 +435,78 @@ fn expected(
     out.insert("race_skills", format!("{:?}", r.skills));
     out.insert("background_skills", format!("{:?}", o.background_skills));
     out.insert("spell_slots", format!("{slots:?}"));
+    // Spells kept: cantrips and spells known from the level table; a class without a known
+    // count prepares its ability modifier + its level (half for a half caster, one at least)
+    // once it has slots (SRD "Spellcasting" of each class).
+    let (cantrips, known) = c.spell_counts[&level];
+    let prepared = match (c.casting, known) {
+        (Some(a), None) if slots.iter().any(|n| *n > 0) => {
+            let half = c.levels[&1].1.iter().all(|n| *n == 0);
+            let counted = if half { level / 2 } else { level };
+            let m = modifier(scores[Ability::ALL.iter().position(|x| *x == a).unwrap()]);
+            Some((m + i64::from(counted)).max(1))
+        }
+        (Some(_), None) => Some(0),
+        _ => None,
+    };
+    out.insert(
+        "spells_kept",
+        format!(
+            "cantrips {cantrips:?}; known {:?}; prepared {prepared:?}",
+            known.or(c.casting.filter(|_| prepared.is_none()).map(|_| 0))
+        ),
+    );
+    let names: BTreeSet<String> = c
+        .feature_names
+        .iter()
+        .filter(|(l, n)| *l <= level && n != "Ability Score Improvement")
+        .map(|(_, n)| feature_key(n))
+        .collect();
+    out.insert("features", format!("{names:?}"));
     out
 }
 
+/// A feature name without its use count ("Action Surge (1 use)" → "action surge").
+fn feature_key(name: &str) -> String {
+    name.split(" (")
+        .next()
+        .unwrap_or(name)
+        .trim()
+        .to_lowercase()
+}
+
 /// The same fields read off the engine's character.
-fn actual(ch: &Character, o: &Oracle, r: &RaceFacts) -> BTreeMap<&'static str, String> {
+fn actual(
+    srd: &tabletop_srd::Compendium,
+    ch: &Character,
+    o: &Oracle,
+    c: &ClassFacts,
+    level: u32,
+    r: &RaceFacts,
+) -> BTreeMap<&'static str, String> {
     let mut out = BTreeMap::new();
+    let rules = tabletop_engine::magic::known::rules(srd, ch);
+    out.insert(
+        "spells_kept",
+        format!(
+            "cantrips {:?}; known {:?}; prepared {:?}",
+            rules.as_ref().and_then(|r| r.cantrips.map(u64::from)),
+            rules.as_ref().and_then(|r| r.known.map(u64::from)),
+            rules
+                .as_ref()
+                .and_then(|r| r.prepared.as_ref().map(|p| i64::from(p.0)))
+        ),
+    );
+    // The class's features up to this level that the sheet lists.
+    let have: BTreeSet<String> = ch.features.iter().map(|f| feature_key(f)).collect();
+    let names: BTreeSet<String> = c
+        .feature_names
+        .iter()
+        .filter(|(l, n)| *l <= level && n != "Ability Score Improvement")
+        .map(|(_, n)| feature_key(n))
+        .filter(|n| have.contains(n))
+        .collect();
+    out.insert("features", format!("{names:?}"));
     let scores: Vec<i64> = Ability::ALL
         .iter()
         .map(|a| i64::from(ch.abilities.get(*a)))
@@ -418,18 +517,13 @@ fn actual(ch: &Character, o: &Oracle, r: &RaceFacts) -> BTreeMap<&'static str, S
     out.insert("proficiency_bonus", ch.proficiency_bonus.to_string());
     out.insert("saves", format!("{:?}", ch.save_proficiencies));
     out.insert("speed", ch.speed.to_string());
-    // A PC sheet has no senses list: darkvision shows as a feature (with its range, if any).
+    // Darkvision from the derived senses (with its range and source).
     let dv = ch
-        .features
+        .derived
         .iter()
-        .chain(ch.stat_block.iter().flat_map(|s| s.senses.iter()))
-        .find(|f| f.to_lowercase().starts_with("darkvision"))
-        .map(|f| {
-            f.split_whitespace()
-                .find_map(|w| w.parse::<u32>().ok())
-                .map(|n| format!("{n} ft."))
-                .unwrap_or_else(|| "no range".to_string())
-        })
+        .flat_map(|d| d.senses.iter())
+        .find(|s| s.value.0.eq_ignore_ascii_case("darkvision"))
+        .map(|s| format!("{} ft.", s.value.1))
         .unwrap_or_default();
     out.insert("darkvision", dv);
     let res: BTreeSet<String> = ch
@@ -532,6 +626,8 @@ fn request(name: &str, r: &RaceFacts, c: &ClassFacts, level: u32) -> CreateReque
         level: Some(level),
         scores: Some(Ability::ALL.iter().copied().zip(BASE).collect()),
         ability_choices: r.choices.clone(),
+        // "dragonborn-red": the red ancestry is the choice the variant stands for.
+        draconic_ancestry: r.key.strip_prefix("dragonborn-").map(str::to_string),
         ..Default::default()
     }
 }
@@ -546,7 +642,7 @@ fn every_race_and_class_sheet_matches_the_srd_json() {
     assert_eq!(o.races.len(), 9, "9 race/subrace variants in the SRD");
     assert_eq!(o.classes.len(), 12);
     let tmp = tempfile::tempdir().unwrap();
-    let mut e = engine(tmp.path(), srd);
+    let mut e = engine(tmp.path(), srd.clone());
     let mut mismatches = Vec::new();
     let mut checked = 0;
     for r in &o.races {
@@ -583,7 +679,7 @@ fn every_race_and_class_sheet_matches_the_srd_json() {
                 compare(
                     &prefix,
                     &expected(&o, r, c, level),
-                    &actual(&ch, &o, r),
+                    &actual(&srd, &ch, &o, c, level, r),
                     &mut mismatches,
                 );
                 checked += 1;
@@ -602,7 +698,7 @@ fn every_race_and_class_sheet_matches_the_srd_json() {
                 compare(
                     &prefix,
                     &expected(&o, r, c, *level),
-                    &actual(&ch, &o, r),
+                    &actual(&srd, &ch, &o, c, *level, r),
                     &mut direct,
                 );
                 // A mismatch the levelled sheet already showed is reported once.

@@ -187,6 +187,9 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "xp",
             "force",
             "spellbook",
+            "addSpells",
+            "removeSpells",
+            "spellClasses",
         ],
     ),
     (
@@ -246,6 +249,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "draconicAncestry",
             "asi",
             "spellbook",
+            "spellClasses",
         ],
     ),
     ("level_up", &["asi"]),

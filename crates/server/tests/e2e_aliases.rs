@@ -101,6 +101,9 @@ fn sample(legacy: &str) -> Option<Value> {
         "take_long_rest" => json!({"characterName": "Ada"}),
         "rest_manage" => json!({"action": "short", "characterName": "Bob"}),
         "rest_party" => json!({"characterNames": ["Ada", "Bob"], "restType": "long"}),
+        "add_spell" => json!({"characterName": "Ada", "spellName": "Bless"}),
+        "remove_spell" => json!({"characterName": "Ada", "spell": "Bless"}),
+        "get_character_spells" => json!({"characterName": "Ada"}),
         "get_spell_slots" => json!({"characterName": "Ada"}),
         "use_spell_slot" => json!({"characterName": "Ada", "slotLevel": 1}),
         "recover_spell_slot" => json!({"characterName": "Ada", "slotLevel": 1}),
@@ -550,7 +553,10 @@ async fn magic_aliases(c: &Client) {
         .call(
             "create_character",
             json!({"name": "Wren", "class": "wizard", "level": 5,
-                   "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10}}),
+                   "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+               "spells": ["Fire Bolt", "Ray of Frost", "Light", "Mage Hand", "Fireball",
+                          "Magic Missile", "Shield", "Misty Step", "Burning Hands", "Sleep",
+                          "Thunderwave", "Mage Armor"]}),
         )
         .await
         .unwrap();
@@ -662,4 +668,125 @@ async fn compendium_spot_checks(c: &Client) {
         .await
         .unwrap();
     assert!(a.is_error && a.text.contains("very_rare"), "{}", a.text);
+}
+
+/// The legacy spell-list names keep the class rules: a cleric 1 (WIS 16) prepares 4; a fifth, or
+/// an off-list spell, is refused unless forced; removing an unlisted spell is an error.
+#[tokio::test]
+async fn legacy_spell_list_names_keep_the_class_rules() {
+    let Some(srd) = srd_env::srd_dir("legacy_spell_list_names_keep_the_class_rules") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let args = vec![
+        "--data-dir".to_string(),
+        dir.path().display().to_string(),
+        "--srd".to_string(),
+        srd.display().to_string(),
+    ];
+    let c = Client::spawn(&PathBuf::from(env!("CARGO_BIN_EXE_tabletop")), &args)
+        .await
+        .unwrap();
+    let a = c
+        .call(
+            "create_character",
+            json!({"name": "Bran", "class": "cleric", "level": 1, "abilityMethod": "manual",
+                   "stats": {"str": 10, "dex": 14, "con": 14, "int": 10, "wis": 16, "cha": 10},
+                   "spells": ["Sacred Flame", "Guiding Bolt", "Healing Word", "Sanctuary"]}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    let a = c
+        .call(
+            "add_spell",
+            json!({"characterName": "Bran", "spellName": "Command"}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    assert!(
+        a.text.starts_with("Command added to the spells. cleric 1 spells: 3 cantrips; prepares WIS +3 + cleric level 1 = 4 from the class list; spell levels up to 1."),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "add_spell",
+            json!({"characterName": "Bran", "spell": "Shield of Faith"}),
+        )
+        .await
+        .unwrap();
+    assert!(a.is_error);
+    assert!(
+        a.text.starts_with("Bran's spells break 1 rule(s): a cleric 1 prepares 4 spells (WIS +3 + cleric level 1 = 4); 5 prepared (Guiding Bolt, Healing Word, Sanctuary, Command, Shield of Faith)."),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "add_spell",
+            json!({"characterName": "Bran", "spell": "Fireball"}),
+        )
+        .await
+        .unwrap();
+    assert!(a.is_error);
+    assert!(
+        a.text.starts_with("Bran's spells break 3 rule(s): Fireball is not on the cleric spell list; Fireball is a level-3 spell; a cleric 1 has slots up to level 1;"),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "add_spell",
+            json!({"characterName": "Bran", "spell": "Shield of Faith", "force": true}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    assert!(
+        a.text.starts_with("Shield of Faith added to the spells. forced by the game master (the rules say otherwise): a cleric 1 prepares 4 spells (WIS +3 + cleric level 1 = 4); 5 prepared (Guiding Bolt, Healing Word, Sanctuary, Command, Shield of Faith)."),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "remove_spell",
+            json!({"characterName": "Bran", "spellName": "Command"}),
+        )
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    assert!(
+        a.text.starts_with("Command removed from the spells."),
+        "{}",
+        a.text
+    );
+    let a = c
+        .call(
+            "remove_spell",
+            json!({"characterName": "Bran", "spellName": "Wish"}),
+        )
+        .await
+        .unwrap();
+    assert!(a.is_error);
+    assert_eq!(
+        a.text,
+        "removeSpells: Bran does not list Wish (their spells: Sacred Flame, Guiding Bolt, Healing Word, Sanctuary, Shield of Faith)"
+    );
+    let a = c
+        .call("get_character_spells", json!({"characterName": "Bran"}))
+        .await
+        .unwrap();
+    assert!(!a.is_error, "{}", a.text);
+    assert_eq!(
+        a.structured["character"]["spells"],
+        json!([
+            "Sacred Flame",
+            "Guiding Bolt",
+            "Healing Word",
+            "Sanctuary",
+            "Shield of Faith"
+        ])
+    );
 }

@@ -21,7 +21,10 @@ async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {
     s.ok(
         "create_character",
         json!({"name": "Wren", "class": "wizard", "level": 5,
-               "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10}}),
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+               "spells": ["Fire Bolt", "Ray of Frost", "Light", "Mage Hand", "Fireball",
+                          "Magic Missile", "Shield", "Misty Step", "Burning Hands", "Sleep",
+                          "Thunderwave", "Mage Armor"]}),
     )
     .await;
     s.ok(

@@ -359,6 +359,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
         }),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
+        spell_classes: Default::default(),
         xp: 0,
         build: None,
         derived: None,

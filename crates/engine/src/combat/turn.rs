@@ -221,12 +221,14 @@ fn tick_turn_point(
             };
             if fires {
                 touched = true;
+                let vs = crate::saves::against_effect(call, &e);
                 if crate::effects::tick_duration(
                     call,
                     &sheet,
                     &mut e.duration,
                     1,
                     &e.name,
+                    &vs,
                     &mut changes,
                 )? {
                     continue;
@@ -241,7 +243,9 @@ fn tick_turn_point(
                 if let Some(d) = e.duration.as_mut() {
                     touched = true;
                     let label = e.condition.to_string();
-                    if crate::effects::tick_duration(call, &sheet, d, 1, &label, &mut changes)? {
+                    let vs = crate::saves::against_condition(call, e.condition, &e.source);
+                    if crate::effects::tick_duration(call, &sheet, d, 1, &label, &vs, &mut changes)?
+                    {
                         continue;
                     }
                 }

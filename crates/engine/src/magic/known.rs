@@ -10,8 +10,11 @@
 //! - a subclass's spells of a prepared caster (a cleric's domain spells, a paladin's oath
 //!   spells) are always prepared and not counted.
 //!
-//! Checked on a single-class SRD caster's `spells` list. A multiclassed caster's counts are not
-//! automated (the answer says so).
+//! A multiclassed caster counts per class, as if single-classed in each (SRD "Multiclassing:
+//! Spellcasting"): each spell belongs to the class it was learned with (`spell_classes` on the
+//! sheet; a spell on one of its classes' lists only is that class's, one on several lists goes to
+//! the first class with room, and the answer says so), each class keeps its own cantrips,
+//! known/prepared count and spell levels, and a spell is cast with its class's ability.
 
 use tabletop_rules::Ability;
 use tabletop_srd::{CasterKind, Compendium};
@@ -63,12 +66,33 @@ pub fn multiclassed(c: &Character) -> bool {
     classes(c).len() > 1
 }
 
-/// The spell rules of a single-class SRD caster; `None` for anyone else.
+/// The spell rules of a single-class SRD caster; `None` for anyone else (a multiclassed caster
+/// has one set per class: [`all_rules`]).
 pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
     let all = classes(c);
     let [(class, level, subclass)] = all.as_slice() else {
         return None;
     };
+    class_rules(srd, c, class, *level, subclass.as_deref())
+}
+
+/// The spell rules of every SRD casting class the character has levels in, in class order.
+pub fn all_rules(srd: &Compendium, c: &Character) -> Vec<SpellRules> {
+    classes(c)
+        .iter()
+        .filter_map(|(class, level, sub)| class_rules(srd, c, class, *level, sub.as_deref()))
+        .collect()
+}
+
+/// The rules of one class at `level`, as if single-classed (its own level table row).
+fn class_rules(
+    srd: &Compendium,
+    c: &Character,
+    class: &str,
+    level: u32,
+    subclass: Option<&str>,
+) -> Option<SpellRules> {
+    let level = &level;
     let k = srd.class(class)?;
     let ability = k.spellcasting_ability?;
     let lvl = u8::try_from(*level).ok()?;
@@ -115,7 +139,7 @@ pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
     };
     let mut always_prepared = Vec::new();
     let mut extra_list = Vec::new();
-    if let Some(sub) = subclass.as_deref().and_then(|s| srd.subclass(s)) {
+    if let Some(sub) = subclass.and_then(|s| srd.subclass(s)) {
         for s in sub.spells.iter().filter(|s| u32::from(s.level) <= *level) {
             if known_caster {
                 extra_list.push(s.spell.index.clone());
@@ -148,16 +172,62 @@ impl SpellRules {
 }
 
 /// Every rule `c`'s spell choices break (empty when they are legal, or when the character is
-/// not a single-class SRD caster). `spells` is the prepared/known list, `spellbook` the
-/// wizard's book.
+/// not an SRD caster). `spells` is the prepared/known list, `spellbook` the wizard's book; a
+/// multiclassed caster's spells are checked per class (see [`assignment`]).
 pub fn problems(srd: &Compendium, c: &Character) -> Vec<String> {
-    let Some(r) = rules(srd, c) else {
+    let all = all_rules(srd, c);
+    if all.is_empty() {
         return Vec::new();
-    };
+    }
+    if !multiclassed(c) {
+        let spells: Vec<&String> = c.spells.iter().collect();
+        return check_class(srd, c, &all[0], &spells);
+    }
+    let mut out = Vec::new();
+    let classes = all
+        .iter()
+        .map(|r| r.class.to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let assigned = assignment(srd, c, &all);
+    for a in &assigned {
+        match (&a.class, srd.spell(&a.spell)) {
+            (_, None) => out.push(format!(
+                "'{}' is not an SRD spell; give an SRD spell name (search_compendium type spells class {})",
+                a.spell, all[0].class_index
+            )),
+            (None, Some(s)) => match &a.asked {
+                Some(asked) => out.push(format!(
+                    "{} is listed as a {asked} spell, but {} has no {asked} spellcasting levels (their casting classes: {})",
+                    s.name,
+                    c.name,
+                    all.iter()
+                        .map(|r| r.class.to_lowercase())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                None => out.push(format!("{} is not on the {classes} spell list", s.name)),
+            },
+            (Some(_), Some(_)) => {}
+        }
+    }
+    for (i, r) in all.iter().enumerate() {
+        let mine: Vec<&String> = assigned
+            .iter()
+            .filter(|a| a.class == Some(i) && srd.spell(&a.spell).is_some())
+            .map(|a| &a.spell)
+            .collect();
+        out.extend(check_class(srd, c, r, &mine));
+    }
+    out
+}
+
+/// The rules one class's spells break, as if single-classed.
+fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&String]) -> Vec<String> {
     let mut out = Vec::new();
     let mut cantrips = Vec::new();
     let mut leveled = Vec::new();
-    for name in &c.spells {
+    for name in spells.iter().copied() {
         let Some(s) = srd.spell(name) else {
             out.push(format!(
                 "'{name}' is not an SRD spell; give an SRD spell name (search_compendium type spells class {})",
@@ -271,13 +341,15 @@ pub fn problems(srd: &Compendium, c: &Character) -> Vec<String> {
 
 /// One line saying what the character may keep, for answers and refusals.
 pub fn summary(srd: &Compendium, c: &Character) -> Option<String> {
-    if multiclassed(c) && !c.spells.is_empty() {
-        return Some(
-            "no automation for a multiclassed caster's spells known/prepared counts: the DM decides"
-                .to_string(),
-        );
+    let all = all_rules(srd, c);
+    if all.is_empty() {
+        return None;
     }
-    let r = rules(srd, c)?;
+    Some(all.iter().map(class_summary).collect::<Vec<_>>().join(". "))
+}
+
+/// What one class keeps, in one line.
+fn class_summary(r: &SpellRules) -> String {
     let mut parts = Vec::new();
     if let Some(n) = r.cantrips {
         parts.push(format!("{n} cantrips"));
@@ -299,12 +371,12 @@ pub fn summary(srd: &Compendium, c: &Character) -> Option<String> {
         parts.push(format!("always prepared: {}", r.always_prepared.join(", ")));
     }
     parts.push(format!("spell levels up to {}", r.max_spell_level));
-    Some(format!(
+    format!(
         "{} {} spells: {}",
         r.class.to_lowercase(),
         r.level,
         parts.join("; ")
-    ))
+    )
 }
 
 /// A wizard with no spellbook yet gets one holding its listed spells of 1st level and higher
@@ -328,5 +400,216 @@ pub fn adopt_spellbook(srd: &Compendium, c: &mut Character) -> Option<String> {
     Some(format!(
         "spellbook: {} (the listed spells of 1st level and higher; add more with spellbook)",
         c.spellbook.join(", ")
+    ))
+}
+
+/// One listed spell and the class it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assigned {
+    /// The spell as listed.
+    pub spell: String,
+    /// Index into [`all_rules`]; `None` when on none of the character's class lists.
+    pub class: Option<usize>,
+    /// The class `spell_classes` names for it, when that names no casting class of the character.
+    pub asked: Option<String>,
+    /// It was on several of the classes' lists and the engine chose (said in the answer).
+    pub chosen: bool,
+}
+
+fn on_list(r: &SpellRules, s: &tabletop_srd::model::Spell) -> bool {
+    s.classes.iter().any(|k| k.index == r.class_index)
+        || r.extra_list.contains(&s.index)
+        || r.always(&s.name)
+}
+
+/// The class each listed spell belongs to: the one `spell_classes` names; else the only one of
+/// the character's casting classes with it on its list; else (on several lists) the first of
+/// those with room left in its count, or the first of them.
+pub fn assignment(srd: &Compendium, c: &Character, all: &[SpellRules]) -> Vec<Assigned> {
+    let named = |spell: &str| -> Option<&String> {
+        let key = name_key(spell);
+        c.spell_classes
+            .iter()
+            .find(|(k, _)| name_key(k) == key)
+            .map(|(_, v)| v)
+    };
+    let index_of = |class: &str| {
+        let key = name_key(class);
+        all.iter()
+            .position(|r| name_key(&r.class) == key || r.class_index == key)
+    };
+    let mut out: Vec<Assigned> = Vec::new();
+    let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+    // (cantrips, leveled) counted per class so far.
+    let mut used = vec![(0u32, 0u32); all.len()];
+    for name in &c.spells {
+        let mut a = Assigned {
+            spell: name.clone(),
+            class: None,
+            asked: None,
+            chosen: false,
+        };
+        let spell = srd.spell(name);
+        if all.len() == 1 {
+            a.class = Some(0);
+        } else if let Some(asked) = named(name) {
+            a.class = index_of(asked);
+            if a.class.is_none() {
+                a.asked = Some(asked.to_lowercase());
+            }
+        } else if let Some(s) = spell {
+            let lists: Vec<usize> = (0..all.len()).filter(|i| on_list(&all[*i], s)).collect();
+            match lists.as_slice() {
+                [one] => a.class = Some(*one),
+                [] => {}
+                _ => open.push((out.len(), lists)),
+            }
+        }
+        if let (Some(i), Some(s)) = (a.class, spell) {
+            count(&mut used[i], &all[i], s);
+        }
+        out.push(a);
+    }
+    for (at, lists) in open {
+        let Some(s) = srd.spell(&out[at].spell) else {
+            continue;
+        };
+        let room = lists
+            .iter()
+            .copied()
+            .find(|i| has_room(used[*i], &all[*i], s.level))
+            .unwrap_or(lists[0]);
+        count(&mut used[room], &all[room], s);
+        out[at].class = Some(room);
+        out[at].chosen = true;
+    }
+    out
+}
+
+fn count(used: &mut (u32, u32), r: &SpellRules, s: &tabletop_srd::model::Spell) {
+    if s.level == 0 {
+        used.0 += 1;
+    } else if !r.always(&s.name) {
+        used.1 += 1;
+    }
+}
+
+fn has_room(used: (u32, u32), r: &SpellRules, level: u8) -> bool {
+    if level == 0 {
+        return used.0 < r.cantrips.unwrap_or(0);
+    }
+    if level > r.max_spell_level {
+        return false;
+    }
+    let cap = r.known.or(r.prepared.as_ref().map(|p| p.0)).unwrap_or(0);
+    used.1 < cap
+}
+
+/// A multiclassed caster's spells are stored with their class (`spell_classes`): the ones the
+/// engine placed are recorded and said; entries for spells no longer listed are dropped.
+/// Nothing changes for a single-class caster.
+pub fn record_classes(srd: &Compendium, c: &mut Character) -> Vec<String> {
+    let all = all_rules(srd, c);
+    if !multiclassed(c) || all.len() < 2 {
+        return Vec::new();
+    }
+    let mut said = Vec::new();
+    let assigned = assignment(srd, c, &all);
+    let mut map = std::collections::BTreeMap::new();
+    for a in &assigned {
+        let Some(i) = a.class else {
+            if let Some(asked) = &a.asked {
+                map.insert(a.spell.clone(), asked.clone());
+            }
+            continue;
+        };
+        let class = all[i].class.to_lowercase();
+        if a.chosen {
+            said.push(format!(
+                "{} counted as a {class} spell (it is on several of their class lists; spellClasses changes it)",
+                a.spell
+            ));
+        }
+        map.insert(a.spell.clone(), class);
+    }
+    c.spell_classes = map;
+    said
+}
+
+/// The rules of the class `spell` is cast with: the class it was learned with when it is
+/// listed, else the first of the character's casting classes that has it on its list (or always
+/// prepared), else the first casting class.
+pub fn rules_for_spell(srd: &Compendium, c: &Character, spell: &str) -> Option<SpellRules> {
+    let mut all = all_rules(srd, c);
+    if all.len() < 2 {
+        return all.pop();
+    }
+    let key = name_key(spell);
+    if let Some(a) = assignment(srd, c, &all)
+        .into_iter()
+        .find(|a| name_key(&a.spell) == key)
+        && let Some(i) = a.class
+    {
+        return Some(all.swap_remove(i));
+    }
+    let i = srd
+        .spell(spell)
+        .and_then(|s| all.iter().position(|r| on_list(r, s)))
+        .unwrap_or(0);
+    Some(all.swap_remove(i))
+}
+
+/// Why a caster whose sheet lists no spells cannot cast: what each of its classes asks it to
+/// choose or prepare first. `None` when it is no SRD caster.
+pub fn choose_first(srd: &Compendium, c: &Character) -> Option<String> {
+    let all = all_rules(srd, c);
+    if all.is_empty() {
+        return None;
+    }
+    let mut prepares = false;
+    let mut parts = Vec::new();
+    for r in &all {
+        let class = r.class.to_lowercase();
+        let list = format!(
+            "the {class} spell list (search_compendium type spells class {})",
+            r.class_index
+        );
+        let mut pick = Vec::new();
+        if let Some(n) = r.cantrips.filter(|n| *n > 0) {
+            pick.push(format!("{n} cantrips"));
+        }
+        if let Some(n) = r.known.filter(|n| *n > 0) {
+            pick.push(format!("{n} spells of 1st level and higher"));
+        }
+        let mut said = Vec::new();
+        if !pick.is_empty() {
+            said.push(format!("picks {} from {list}", pick.join(" and ")));
+        }
+        if let Some((n, how)) = r.prepared.as_ref().filter(|p| p.0 > 0) {
+            prepares = true;
+            let from = if r.spellbook {
+                "its spellbook (update_character spellbook)"
+            } else if pick.is_empty() {
+                list.as_str()
+            } else {
+                "that list"
+            };
+            said.push(format!("prepares {n} spells ({how}) from {from}"));
+        }
+        if said.is_empty() {
+            parts.push(format!("a {class} {} has no spells yet", r.level));
+        } else {
+            parts.push(format!("a {class} {} {}", r.level, said.join(" and ")));
+        }
+    }
+    let what = if prepares {
+        "has no spells prepared: prepare spells first"
+    } else {
+        "knows no spells yet: choose them first"
+    };
+    Some(format!(
+        "{} {what} ({}); set them with update_character spells",
+        c.name,
+        parts.join("; ")
     ))
 }

@@ -120,16 +120,35 @@ pub struct CasterNumbers {
 /// The caster's save DC and attack bonus from its effective stats.
 pub fn caster_numbers(call: &Call<'_>, c: &Character) -> Result<CasterNumbers> {
     let ability = spell_ability(call, c)?;
+    Ok(numbers_with(c, ability))
+}
+
+/// The caster's numbers for one spell: a multiclassed caster casts a spell with the ability of
+/// the class it learned it with (SRD "Multiclassing: Spellcasting"); anyone else as
+/// [`caster_numbers`].
+pub fn caster_numbers_for(call: &Call<'_>, c: &Character, spell: &str) -> Result<CasterNumbers> {
+    let by_class = call
+        .compendium()
+        .filter(|_| crate::magic::known::multiclassed(c))
+        .and_then(|srd| crate::magic::known::rules_for_spell(srd, c, spell))
+        .map(|r| r.ability);
+    match by_class {
+        Some(a) => Ok(numbers_with(c, a)),
+        None => caster_numbers(call, c),
+    }
+}
+
+fn numbers_with(c: &Character, ability: Ability) -> CasterNumbers {
     let eff = c.effective();
     let modifier = eff.modifier(ability);
     let prof = eff.proficiency_bonus;
-    Ok(CasterNumbers {
+    CasterNumbers {
         ability,
         modifier,
         save_dc: 8 + prof + modifier,
         attack_bonus: prof + modifier,
         fixed: false,
-    })
+    }
 }
 
 /// Whether `c`'s class has `spell` on its list (by the SRD data).
@@ -162,7 +181,7 @@ pub fn cannot_cast(
         return None;
     }
     let key = name_key(&spell.name);
-    let rules = srd.and_then(|s| crate::magic::known::rules(s, c));
+    let rules = srd.and_then(|s| crate::magic::known::rules_for_spell(s, c, &spell.name));
     if rules.as_ref().is_some_and(|r| r.always(&spell.name)) {
         return None;
     }
@@ -205,6 +224,10 @@ pub fn cannot_cast(
             spell.name,
             c.spells.join(", ")
         ));
+    }
+    // An SRD caster with no list casts nothing until it chooses (known) or prepares its spells.
+    if let Some(why) = srd.and_then(|s| crate::magic::known::choose_first(s, c)) {
+        return Some(why);
     }
     if on_class_list(c, spell) {
         return None;

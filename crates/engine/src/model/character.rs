@@ -104,6 +104,10 @@ pub struct Character {
     /// A wizard's spellbook: the spells of 1st level and higher it may prepare from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spellbook: Vec<String>,
+    /// A multiclassed caster's spells by the class each was learned with (spell → class): it
+    /// counts against that class and is cast with its ability.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spell_classes: BTreeMap<String, String>,
     /// Equipment names given at creation or by update_character; the inventory adopts them as
     /// plain (or SRD) items on its next use and empties this list.
     #[serde(default)]

@@ -85,3 +85,49 @@ pub fn create(engine: &mut Engine<SqliteStore>, req: CreateRequest) -> String {
         .character
         .id
 }
+
+/// The game master lists every spell of the character's SRD class list up to the highest level
+/// its slots reach as known/prepared (`update_character spells` with `force`; a wizard's book
+/// follows): a test casting spells from an SRD-built caster lists them first, since a caster
+/// with no list is asked to choose or prepare.
+pub fn learn_class_list(e: &mut Engine<SqliteStore>, id: &str) {
+    use tabletop_engine::character::CharacterRef;
+    use tabletop_engine::update::{CharacterPatch, UpdateRequest, update_character};
+    let id = id.to_string();
+    e.write("update_character", &serde_json::json!({}), |call| {
+        let c = tabletop_engine::character::resolve(call, CharacterRef::new(Some(&id), None))?;
+        let srd = call.compendium().expect("SRD configured");
+        let top = tabletop_engine::magic::spellcasting::highest_castable(&c);
+        let classes: Vec<String> = match &c.build {
+            Some(b) if !b.classes.is_empty() => b
+                .classes
+                .iter()
+                .filter_map(|k| srd.class(&k.class).map(|x| x.index.clone()))
+                .collect(),
+            _ => c
+                .class
+                .iter()
+                .filter_map(|k| srd.class(k).map(|x| x.index.clone()))
+                .collect(),
+        };
+        let spells: Vec<String> = srd
+            .spells()
+            .iter()
+            .filter(|s| s.level <= top && s.classes.iter().any(|k| classes.contains(&k.index)))
+            .map(|s| s.name.clone())
+            .collect();
+        update_character(
+            call,
+            CharacterRef::new(Some(&id), None),
+            UpdateRequest {
+                patch: CharacterPatch {
+                    spells: Some(spells),
+                    ..Default::default()
+                },
+                force: true,
+                ..Default::default()
+            },
+        )
+    })
+    .expect("list the class's spells");
+}

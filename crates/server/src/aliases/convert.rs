@@ -51,6 +51,7 @@ pub static CONVERTERS: &[(&str, Converter)] = &[
     ("spatial_render", spatial::legacy_render),
     ("spatial_terrain", spatial::legacy_terrain),
     // Magic, effects, rests, inventory, compendium.
+    ("one_spell", gear::one_spell),
     ("scroll_use", gear::scroll_use),
     ("scroll_check", gear::scroll_check),
     ("scroll_action", gear::scroll_action),

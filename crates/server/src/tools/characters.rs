@@ -131,6 +131,9 @@ pub struct CreateCharacterArgs {
     /// Wizard's spellbook; default its listed spells.
     #[serde(default)]
     pub spellbook: Vec<String>,
+    /// Multiclass: the class each spell is learned with, e.g. {"Light": "wizard"}.
+    #[serde(default)]
+    pub spell_classes: std::collections::BTreeMap<String, String>,
     /// Max HP; default hit die max + CON at level 1, average after.
     pub hp: Option<u32>,
     /// Armor class; default 10 + DEX.
@@ -235,6 +238,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         equipment: a.equipment,
         spells: a.spells,
         spellbook: a.spellbook,
+        spell_classes: a.spell_classes,
         max_hp: a.hp,
         armor_class: a.ac,
         speed: a.speed,
@@ -515,6 +519,12 @@ pub struct UpdateCharacterArgs {
     pub spells: Option<Vec<String>>,
     /// Replace a wizard's spellbook.
     pub spellbook: Option<Vec<String>>,
+    /// Add spells to the known/prepared list (checked like spells).
+    pub add_spells: Option<Vec<String>>,
+    /// Take spells off the known/prepared list.
+    pub remove_spells: Option<Vec<String>>,
+    /// Multiclass: the class each spell is learned with, e.g. {"Light": "wizard"}.
+    pub spell_classes: Option<std::collections::BTreeMap<String, String>>,
     /// Keep spells that break the class rules (DM override, said so).
     #[serde(default)]
     pub force: bool,
@@ -672,6 +682,9 @@ fn run_update(call: &mut Call<'_>, a: UpdateCharacterArgs) -> Result<Reply, Engi
             equipment: a.equipment,
             spells: a.spells,
             spellbook: a.spellbook,
+            add_spells: a.add_spells,
+            remove_spells: a.remove_spells,
+            spell_classes: a.spell_classes,
             languages: a.languages,
             resistances: defenses_of(&a.defenses, DefenseKind::Resistance),
             immunities: defenses_of(&a.defenses, DefenseKind::Immunity),

@@ -35,7 +35,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         rule(turn, why)?;
     }
     crate::slots::ensure(call, &mut caster);
-    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let numbers = spellcasting::caster_numbers_for(call, &caster, &def.name)?;
     // A zone its caster already holds on the map moves instead (Moonbeam), no slot spent.
     if let Some(z) = crate::combat::zones::spec(&def)
         && z.moves_ft.is_some()
@@ -165,7 +165,7 @@ pub fn cast_outside_combat(
     }
     let mut caster = caster;
     crate::slots::ensure(call, &mut caster);
-    let numbers = spellcasting::caster_numbers(call, &caster)?;
+    let numbers = spellcasting::caster_numbers_for(call, &caster, &def.name)?;
     let slot = if req.ritual {
         ritual_check(&caster, &def)?;
         SlotUse {

@@ -297,3 +297,15 @@ pub(super) fn drop_action(args: &mut Map<String, Value>) -> Result<(), ToolError
         ))),
     }
 }
+
+/// Legacy `add_spell` / `remove_spell` name one spell; update_character takes a list.
+pub(super) fn one_spell(args: &mut Map<String, Value>) -> Result<(), ToolError> {
+    for key in ["addSpells", "removeSpells"] {
+        if let Some(v) = args.get_mut(key)
+            && v.is_string()
+        {
+            *v = Value::Array(vec![v.take()]);
+        }
+    }
+    Ok(())
+}
