@@ -10,6 +10,7 @@ pub mod locate;
 pub mod ops;
 pub mod potion;
 pub mod recharge;
+pub mod summon;
 pub mod weapons;
 
 pub use crate::model::inventory::*;

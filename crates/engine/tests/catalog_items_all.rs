@@ -115,6 +115,38 @@ fn effective_json(c: &Character) -> String {
     serde_json::to_string(&c.effective()).unwrap()
 }
 
+/// Everything worn magic can change, read the way the tools read it: the effective stats, the
+/// sheet's movement modes and senses, walking on water and crossing difficult terrain, advantage
+/// on saves against spells, the spell save DC and attack bonus, and what attacks read off the
+/// items (a natural 20's extra damage, critical hits turned into normal hits).
+fn magic_view(e: &mut E, c: &Character) -> String {
+    let attacks: Vec<(Option<String>, bool)> = c
+        .inventory
+        .items
+        .iter()
+        .map(|i| {
+            (
+                i.natural_20_extra(DamageType::Slashing),
+                i.stops_critical_hits(),
+            )
+        })
+        .collect();
+    let sheet = tabletop_engine::sheet::Sheet::of(c.clone());
+    let caster = e
+        .read(|call| tabletop_engine::magic::spellcasting::caster_numbers(call, c))
+        .ok()
+        .map(|n| (n.save_dc, n.attack_bonus));
+    format!(
+        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?}",
+        effective_json(c),
+        sheet.speeds,
+        sheet.senses,
+        tabletop_engine::magic::wards::walks_on_water(c),
+        tabletop_engine::magic::wards::ignores_difficult_terrain(c),
+        tabletop_engine::derive::gear::save_advantages(c, Ability::Wisdom, None, None, true),
+    )
+}
+
 /// The name to give for an item: a +N family on a concrete base.
 fn give_name(index: &str, srd_name: &str) -> String {
     for (prefix, base) in [
@@ -158,7 +190,18 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             m.attunement_note.as_deref(),
             !entry.spells.is_empty(),
         );
-        let name = give_name(index, &m.name);
+        // A family is given by naming a variant ("Ring of Resistance (fire)"): the variant's
+        // own entry is what it becomes.
+        let name = match entry.variants.first() {
+            Some(v) if entry.kind == ItemKind::Family => format!(
+                "{} ({})",
+                m.name.split(',').next().unwrap_or(&m.name),
+                v.trim_start_matches(index.as_str())
+                    .trim_start_matches('-')
+                    .replace('-', " ")
+            ),
+            _ => give_name(index, &m.name),
+        };
         let given = inv(&mut e, |call| {
             ops::give(
                 call,
@@ -177,6 +220,12 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             }
         };
         checked += 1;
+        if entry.kind == ItemKind::Family {
+            if item.srd.as_deref() != entry.variants.first().map(String::as_str) {
+                failures.push(format!("{index}: '{name}' became {:?}", item.srd));
+            }
+            continue;
+        }
         let before = character(&mut e, &pc);
         match entry.kind {
             ItemKind::Worn | ItemKind::Bonus => {
@@ -193,14 +242,23 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     continue;
                 }
                 let after = character(&mut e, &pc);
-                // The same sheet with the item's magic stripped: what the magic adds.
+                // The same sheet with the item's magic stripped: what the magic adds (Mithral
+                // stripped is its mundane base armor again).
                 let mut plain = after.clone();
                 for it in &mut plain.inventory.items {
                     if it.id == item.id {
                         it.effects.clear();
+                        it.srd = None;
+                        if entry.light_as_mithral {
+                            let base = it.name.trim_start_matches(&m.name).trim().to_string();
+                            it.armor = tabletop_engine::inventory::catalog::lookup(&srd, &base)
+                                .unwrap()
+                                .item
+                                .armor;
+                        }
                     }
                 }
-                let changed_sheet = effective_json(&after) != effective_json(&plain);
+                let changed_sheet = magic_view(&mut e, &after) != magic_view(&mut e, &plain);
                 let held = after
                     .inventory
                     .items
@@ -239,16 +297,22 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                 let out = inv(&mut e, |call| {
                     ops::use_item(call, who(&pc), named(&item.name), None, None)
                 });
-                match out {
+                match &out {
                     Err(err) => failures.push(format!("{index}: use: {err}")),
                     Ok(_) => {
                         let after = character(&mut e, &pc);
                         let has = after.effects.iter().any(|x| x.name == item.name);
-                        // Or a condition, temporary HP or damage (Invisibility, Poison).
+                        // Or a condition, temporary HP or damage (Invisibility, Poison), or a
+                        // save rolled against its condition.
                         let state = after.conditions != before.conditions
                             || after.temp_hp != before.temp_hp
-                            || after.hp != before.hp;
-                        if !(has && effective_json(&after) != effective_json(&before) || state) {
+                            || after.hp != before.hp
+                            || (entry.save.is_some()
+                                && out.as_ref().is_ok_and(|o| {
+                                    o.changes.iter().any(|c| c.contains(" save vs "))
+                                }));
+                        let view = (magic_view(&mut e, &after), magic_view(&mut e, &before));
+                        if !(has && view.0 != view.1 || state) {
                             failures.push(format!(
                                 "{index}: drunk, no effect on the sheet (effect {has})"
                             ));
@@ -311,7 +375,7 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     }
                 }
             }
-            ItemKind::Scroll | ItemKind::Narrative | ItemKind::Spells => {}
+            ItemKind::Scroll | ItemKind::Narrative | ItemKind::Spells | ItemKind::Family => {}
         }
         // Every spell an item casts is cast from it, paying its charges.
         if !entry.spells.is_empty() && item.requires_attunement {

@@ -580,6 +580,11 @@ pub fn use_item(
     let mut changes = Vec::new();
     let mut roll = None;
     let mut healing = None;
+    let entry = item.catalog_entry();
+    // Creatures it calls (an Elemental Gem's elemental, a Horn of Valhalla's berserkers).
+    if let Some(s) = entry.and_then(|e| e.summon.as_ref()) {
+        changes.extend(super::summon::call_creatures(call, s, &c, &item.name)?);
+    }
     if let Some(h) = &item.heal {
         let r = dice::roll(h, call.rng()?)?;
         call.record_roll(&r);
@@ -591,8 +596,14 @@ pub fn use_item(
         healing = Some(result);
         roll = Some(r);
     }
-    // A potion's modifiers become an active effect on the user for its duration.
-    if let Some(rounds) = item.lasts_rounds.filter(|_| !item.effects.is_empty()) {
+    // A potion's modifiers (and what it grants: a fly speed, darkvision) become an active
+    // effect on the user for its duration; a Manual's or Tome's for good.
+    let grant = entry.and_then(|e| e.grant.clone());
+    let permanent = entry.is_some_and(|e| e.permanent);
+    if let Some(rounds) = item
+        .lasts_rounds
+        .filter(|_| !item.effects.is_empty() || grant.is_some())
+    {
         let effect = crate::model::effects::ActiveEffect {
             id: call.new_id("ef")?,
             name: item.name.clone(),
@@ -602,12 +613,17 @@ pub fn use_item(
                 .iter()
                 .map(|k| tabletop_rules::modifiers::Modifier::new(&item.name, k.clone()))
                 .collect(),
-            duration: crate::model::effects::Duration::Rounds { remaining: rounds },
+            duration: if permanent {
+                crate::model::effects::Duration::UntilDispelled
+            } else {
+                crate::model::effects::Duration::Rounds { remaining: rounds }
+            },
             ends_on: None,
             ends_when_attacked: false,
-            grant: None,
+            grant: grant.clone(),
         };
-        let what: Vec<String> = item.effects.iter().map(ToString::to_string).collect();
+        let mut what: Vec<String> = item.effects.iter().map(ToString::to_string).collect();
+        what.extend(grant.iter().flat_map(crate::model::senses::grant_lines));
         let bearer = other.as_mut().unwrap_or(&mut c);
         bearer.effects.retain(|e| e.name != item.name);
         bearer.effects.push(effect);
@@ -615,7 +631,9 @@ pub fn use_item(
             "{} gains {} for {} ({})",
             bearer.name,
             item.name,
-            if rounds % 600 == 0 {
+            if permanent {
+                "good".to_string()
+            } else if rounds % 600 == 0 {
                 format!("{} hour(s)", rounds / 600)
             } else {
                 format!("{} minute(s)", rounds / 10)
@@ -642,7 +660,14 @@ pub fn use_item(
         ));
     }
     let mut left = Some(it.clone());
-    if it.item_type == ItemType::Consumable {
+    // Its last charge spent, an item that is destroyed by it is gone (an Elemental Gem).
+    if entry.and_then(|e| e.last_charge) == Some(crate::catalog::items::LastCharge::Destroyed)
+        && it.charges.as_ref().is_some_and(|ch| ch.current == 0)
+    {
+        changes.push(format!("{} is spent and gone", it.name));
+        c.inventory.items.remove(i);
+        left = None;
+    } else if it.item_type == ItemType::Consumable {
         it.quantity -= 1;
         changes.push(format!("{} used up ({} left)", it.name, it.quantity));
         if it.quantity == 0 {

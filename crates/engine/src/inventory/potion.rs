@@ -18,9 +18,18 @@ use crate::model::inventory::Item;
 pub const UNTIL_OFFENSE: &str = "(until it attacks or casts a spell)";
 
 /// The catalog entry of a potion with more than modifiers, if `item` is one.
+/// (a charged item that imposes a condition on a save — a Mace of Terror — works the same on
+/// its target).
 pub fn entry_of(call: &Call<'_>, item: &Item) -> Option<&'static ItemEntry> {
-    let m = call.compendium()?.magic_item(&item.name)?;
-    crate::catalog::items::entry(&m.index).filter(|e| e.kind == ItemKind::Potion)
+    let e = match item.catalog_entry() {
+        Some(e) => e,
+        None => {
+            let m = call.compendium()?.magic_item(&item.name)?;
+            crate::catalog::items::entry(&m.index)?
+        }
+    };
+    (e.kind == ItemKind::Potion || (e.kind == ItemKind::Charged && e.condition.is_some()))
+        .then_some(e)
 }
 
 /// Applies `e`'s extras to `bearer`, who drank `item_name`; returns what changed.
@@ -44,6 +53,20 @@ pub fn drink(
         changes.push(format!(
             "{item_name} lasts {h} = {hours} hour{}",
             if hours == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(m) = &e.minutes_dice {
+        let r = dice::roll(m, call.rng()?)?;
+        call.record_roll(&r);
+        let minutes = u32::try_from(r.total.max(1)).unwrap_or(1);
+        let n = minutes.saturating_mul(10);
+        rounds = Some(n);
+        for ef in bearer.effects.iter_mut().filter(|x| x.name == item_name) {
+            ef.duration = Duration::Rounds { remaining: n };
+        }
+        changes.push(format!(
+            "{item_name} lasts {m} = {minutes} minute{}",
+            if minutes == 1 { "" } else { "s" }
         ));
     }
     if let Some(t) = e.temp_hp {

@@ -123,11 +123,20 @@ pub fn caster_numbers(call: &Call<'_>, c: &Character) -> Result<CasterNumbers> {
     let eff = c.effective();
     let modifier = eff.modifier(ability);
     let prof = eff.proficiency_bonus;
+    // Worn magic that sharpens spells (Wand of the War Mage, Robe of the Archmagi).
+    let (dc_bonus, attack_bonus) = c
+        .inventory
+        .items
+        .iter()
+        .filter_map(|i| i.active_entry())
+        .fold((0, 0), |(d, a), e| {
+            (d + e.spell_dc_bonus, a + e.spell_attack_bonus)
+        });
     Ok(CasterNumbers {
         ability,
         modifier,
-        save_dc: 8 + prof + modifier,
-        attack_bonus: prof + modifier,
+        save_dc: 8 + prof + modifier + dc_bonus,
+        attack_bonus: prof + modifier + attack_bonus,
         fixed: false,
     })
 }

@@ -563,7 +563,23 @@ pub fn strike(
         }
     }
     let hit = roll.success == Some(true) && paused.is_none();
-    let critical = hit && roll.critical;
+    // Armor that turns critical hits into normal hits (Adamantine Armor).
+    let crit_proof = target
+        .inventory
+        .items
+        .iter()
+        .find(|i| i.stops_critical_hits())
+        .map(|i| i.name.clone());
+    let critical = hit && roll.critical && crit_proof.is_none();
+    if hit
+        && roll.critical
+        && let Some(armor) = &crit_proof
+    {
+        lines.push(format!(
+            "{}'s {armor} turns the critical hit into a normal hit.",
+            target.name
+        ));
+    }
     let mut out = StrikeResult {
         attacker_id: attacker.id.clone(),
         attacker: attacker.name.clone(),
@@ -615,6 +631,20 @@ pub fn strike(
     )?;
     profile.damage.push_str(&riders.expr);
     out.lines.extend(riders.lines);
+    // A weapon's extra damage on a natural 20 (Vicious Weapon 7, Sword of Sharpness 14).
+    if out.roll.natural_20
+        && let ProfileSource::Weapon { item_id } = &profile.source
+        && let Some((name, extra)) = attacker
+            .inventory
+            .items
+            .iter()
+            .find(|i| &i.id == item_id)
+            .and_then(|i| Some((i.name.clone(), i.natural_20_extra(t)?)))
+    {
+        profile.damage.push_str(&format!(" + {extra}"));
+        out.lines
+            .push(format!("{name}: a natural 20 deals {extra} extra damage."));
+    }
     if opts.smite_slot.is_some() {
         combat::put_sheet(call, &attacker)?;
     }
