@@ -118,9 +118,10 @@ fn effective_json(c: &Character) -> String {
 /// Everything worn magic can change, read the way the tools read it: the effective stats, the
 /// sheet's movement modes and senses, walking on water and crossing difficult terrain, advantage
 /// on saves against spells, the spell save DC and attack bonus, and what attacks read off the
-/// items (a natural 20's extra damage, critical hits turned into normal hits).
+/// items (a natural 20's extra damage, critical hits turned into normal hits, resistance to
+/// nonmagical weapons).
 fn magic_view(e: &mut E, c: &Character) -> String {
-    let attacks: Vec<(Option<String>, bool)> = c
+    let attacks: Vec<(Option<String>, bool, bool)> = c
         .inventory
         .items
         .iter()
@@ -128,6 +129,7 @@ fn magic_view(e: &mut E, c: &Character) -> String {
             (
                 i.natural_20_extra(DamageType::Slashing),
                 i.stops_critical_hits(),
+                i.resists_nonmagical(),
             )
         })
         .collect();

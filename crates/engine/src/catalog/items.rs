@@ -151,6 +151,10 @@ pub struct ItemEntry {
     /// Its type when not the weapon's (Sword of Life Stealing: necrotic).
     #[serde(default)]
     pub natural_20_type: Option<tabletop_rules::DamageType>,
+    /// Resistance to bludgeoning, piercing and slashing damage from nonmagical attacks
+    /// (Armor of Invulnerability).
+    #[serde(default)]
+    pub nonmagical_resistance: bool,
     /// Critical hits against the wearer become normal hits (Adamantine Armor).
     #[serde(default)]
     pub no_critical_hits: bool,
@@ -199,6 +203,12 @@ pub struct ItemSave {
     pub ability: tabletop_rules::Ability,
     /// The DC.
     pub dc: i32,
+    /// The save is rolled before the damage, and a success halves it (Horn of Blasting).
+    #[serde(default)]
+    pub half: bool,
+    /// The save is rolled before the damage, and a success avoids it (Bead of Force).
+    #[serde(default)]
+    pub negates: bool,
 }
 
 impl ItemEntry {
@@ -224,6 +234,7 @@ impl ItemEntry {
             || self.spell_dc_bonus != 0
             || self.natural_20_damage.is_some()
             || self.no_critical_hits
+            || self.nonmagical_resistance
             || self.light_as_mithral
             || !self.save_advantages.is_empty()
     }
@@ -262,9 +273,11 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         ItemKind::Bonus => e.bonus.is_some_and(|b| (1..=3).contains(&b)),
         ItemKind::Consumable => e.heal.is_some(),
         ItemKind::Charged if e.summon.is_some() => {
-            e.charges.is_some() && e.summon.as_ref().is_some_and(|s| !s.creatures.is_empty())
+            e.summon.as_ref().is_some_and(|s| !s.creatures.is_empty())
         }
-        ItemKind::Charged => e.charges.is_some() || e.heal.is_some(),
+        ItemKind::Charged => {
+            e.charges.is_some() || e.heal.is_some() || e.damage.is_some() || e.condition.is_some()
+        }
         ItemKind::Spells => !e.spells.is_empty(),
         ItemKind::Scroll => true,
         ItemKind::Potion => {

@@ -177,6 +177,10 @@ fn known(index: &str) -> Known {
         },
         recharge_dice: e.recharge.clone(),
     });
+    // Switched on by use for a while (Boots of Speed): not while merely worn.
+    if e.kind == crate::catalog::items::ItemKind::Charged && e.minutes.is_some() {
+        return (Vec::new(), e.heal.clone(), charges);
+    }
     (e.modifiers.clone(), e.heal.clone(), charges)
 }
 

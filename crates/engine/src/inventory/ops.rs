@@ -560,7 +560,15 @@ pub fn use_item(
             item.name, ch.current, ch.max
         )));
     }
-    if item.heal.is_none() && item.charges.is_none() && item.item_type != ItemType::Consumable {
+    // Calls creatures, or deals damage or a condition (a Horn of Blasting has no charges).
+    let calls = item
+        .catalog_entry()
+        .is_some_and(|e| e.summon.is_some() || e.damage.is_some() || e.condition.is_some());
+    if item.heal.is_none()
+        && item.charges.is_none()
+        && item.item_type != ItemType::Consumable
+        && !calls
+    {
         return Err(EngineError::Rule(format!(
             "{} has no use the engine applies (no healing, charges, or consumable effect){}; narrate it, or redefine it with heal or charges",
             item.name,
@@ -600,16 +608,25 @@ pub fn use_item(
     // effect on the user for its duration; a Manual's or Tome's for good.
     let grant = entry.and_then(|e| e.grant.clone());
     let permanent = entry.is_some_and(|e| e.permanent);
+    // A charged item switched on for a while (Boots of Speed: speed doubled for 10 minutes).
+    let switched: Vec<tabletop_rules::modifiers::ModifierKind> = entry
+        .filter(|e| e.kind == crate::catalog::items::ItemKind::Charged && e.minutes.is_some())
+        .map(|e| e.modifiers.clone())
+        .unwrap_or_default();
+    let effects = if switched.is_empty() {
+        item.effects.clone()
+    } else {
+        switched
+    };
     if let Some(rounds) = item
         .lasts_rounds
-        .filter(|_| !item.effects.is_empty() || grant.is_some())
+        .filter(|_| !effects.is_empty() || grant.is_some())
     {
         let effect = crate::model::effects::ActiveEffect {
             id: call.new_id("ef")?,
             name: item.name.clone(),
             source: Some(item.name.clone()),
-            modifiers: item
-                .effects
+            modifiers: effects
                 .iter()
                 .map(|k| tabletop_rules::modifiers::Modifier::new(&item.name, k.clone()))
                 .collect(),
@@ -622,7 +639,7 @@ pub fn use_item(
             ends_when_attacked: false,
             grant: grant.clone(),
         };
-        let mut what: Vec<String> = item.effects.iter().map(ToString::to_string).collect();
+        let mut what: Vec<String> = effects.iter().map(ToString::to_string).collect();
         what.extend(grant.iter().flat_map(crate::model::senses::grant_lines));
         let bearer = other.as_mut().unwrap_or(&mut c);
         bearer.effects.retain(|e| e.name != item.name);

@@ -406,6 +406,11 @@ impl Item {
         self.active_entry().is_some_and(|e| e.no_critical_hits)
     }
 
+    /// Whether, worn, it resists nonmagical weapon damage (Armor of Invulnerability).
+    pub fn resists_nonmagical(&self) -> bool {
+        self.active_entry().is_some_and(|e| e.nonmagical_resistance)
+    }
+
     /// Whether it is a shield.
     pub fn is_shield(&self) -> bool {
         self.armor
