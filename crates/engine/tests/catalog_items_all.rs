@@ -14,6 +14,7 @@ use tabletop_engine::catalog::items::{self, ItemKind};
 use tabletop_engine::character::{Character, CharacterRef};
 use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
+use tabletop_engine::inventory::ItemType;
 use tabletop_engine::inventory::attune::attune;
 use tabletop_engine::inventory::ops::{self, GiveRequest, InventoryOutcome, ItemRef};
 use tabletop_engine::inventory::weapons::weapon_attack;
@@ -243,6 +244,28 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     failures.push(format!("{index}: attune: {err}"));
                     continue;
                 }
+                // Ammunition and archery bracers show on a bow's shot.
+                let bow = (item.item_type == ItemType::Ammunition || entry.bow_damage_bonus != 0)
+                    .then(|| {
+                        let b = inv(&mut e, |call| {
+                            ops::give(
+                                call,
+                                who(&pc),
+                                GiveRequest {
+                                    srd_name: Some("Longbow".into()),
+                                    ..Default::default()
+                                },
+                            )
+                        })
+                        .unwrap()
+                        .item
+                        .unwrap();
+                        inv(&mut e, |call| {
+                            ops::equip(call, who(&pc), named("Longbow"), None)
+                        })
+                        .unwrap();
+                        b.id
+                    });
                 let after = character(&mut e, &pc);
                 // The same sheet with the item's magic stripped: what the magic adds (Mithral
                 // stripped is its mundane base armor again).
@@ -267,14 +290,17 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     .iter()
                     .find(|i| i.id == item.id)
                     .unwrap();
-                let changed_attack = held.weapon.is_some() && {
+                let weapon_id = bow.clone().unwrap_or_else(|| item.id.clone());
+                let shooter = after.inventory.items.iter().find(|i| i.id == weapon_id);
+                let changed_attack = shooter.is_some_and(|w| w.weapon.is_some()) && {
+                    let w = shooter.unwrap();
                     let plain_item = plain
                         .inventory
                         .items
                         .iter()
-                        .find(|i| i.id == item.id)
+                        .find(|i| i.id == weapon_id)
                         .unwrap();
-                    let a = weapon_attack(&after, &after.effective(), held, true, None).unwrap();
+                    let a = weapon_attack(&after, &after.effective(), w, true, None).unwrap();
                     let b =
                         weapon_attack(&plain, &plain.effective(), plain_item, true, None).unwrap();
                     (a.to_hit, a.damage.clone()) != (b.to_hit, b.damage.clone())

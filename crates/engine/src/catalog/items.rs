@@ -151,6 +151,9 @@ pub struct ItemEntry {
     /// Its type when not the weapon's (Sword of Life Stealing: necrotic).
     #[serde(default)]
     pub natural_20_type: Option<tabletop_rules::DamageType>,
+    /// Added to damage with a longbow or shortbow (Bracers of Archery +2).
+    #[serde(default)]
+    pub bow_damage_bonus: i32,
     /// Resistance to bludgeoning, piercing and slashing damage from nonmagical attacks
     /// (Armor of Invulnerability).
     #[serde(default)]
@@ -235,6 +238,7 @@ impl ItemEntry {
             || self.natural_20_damage.is_some()
             || self.no_critical_hits
             || self.nonmagical_resistance
+            || self.bow_damage_bonus != 0
             || self.light_as_mithral
             || !self.save_advantages.is_empty()
     }

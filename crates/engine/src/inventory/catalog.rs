@@ -189,6 +189,7 @@ fn default_base(first_line: &str) -> Option<&'static str> {
     let l = first_line.to_lowercase();
     let inner = l.split_once('(')?.1.split(')').next()?.trim().to_string();
     Some(match inner.as_str() {
+        s if s.contains("ammunition") => "arrow",
         s if s.contains("shield") => "shield",
         s if s.contains("plate") => "plate-armor",
         s if s.contains("chain shirt") => "chain-shirt",
@@ -312,11 +313,21 @@ fn magic_bonus_item(base: &Equipment, n: i32) -> Result<Item> {
             [Rarity::Rare, Rarity::VeryRare, Rarity::Legendary][(n - 1) as usize]
         };
         item.effects.push(ModifierKind::AcBonus { amount: n });
+    } else if item.item_type == ItemType::Ammunition {
+        // Its bonus goes to the shot of the weapon firing it (equipped in the quiver).
+        item.rarity = [Rarity::Uncommon, Rarity::Rare, Rarity::VeryRare][(n - 1) as usize];
+        item.effects.push(ModifierKind::RollBonus {
+            on: RollTarget::AttackRolls,
+            amount: n,
+        });
+        item.effects.push(ModifierKind::DamageBonus { amount: n });
+        item.stackable = true;
+        item.srd = Some(format!("ammunition-{n}"));
     } else {
         return Err(EngineError::invalid(
             "itemName",
             format!(
-                "'{}' is neither a weapon nor armor, so it cannot be +{n}; name a weapon or armor, e.g. 'Longsword +1'",
+                "'{}' is neither a weapon, armor nor ammunition, so it cannot be +{n}; name one, e.g. 'Longsword +1', 'Arrow +1'",
                 base.name
             ),
         ));

@@ -432,9 +432,10 @@ impl Item {
             .is_some_and(|w| w.has(WeaponProperty::TwoHanded))
     }
 
-    /// Whether an effect belongs to this weapon's own attacks rather than to the wearer.
+    /// Whether an effect belongs to this weapon's (or this ammunition's) own attacks rather than
+    /// to the wearer.
     pub fn weapon_bound(&self, kind: &ModifierKind) -> bool {
-        self.weapon.is_some()
+        (self.weapon.is_some() || self.item_type == ItemType::Ammunition)
             && matches!(
                 kind,
                 ModifierKind::RollBonus {
