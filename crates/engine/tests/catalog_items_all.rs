@@ -120,9 +120,9 @@ fn effective_json(c: &Character) -> String {
 /// sheet's movement modes and senses, walking on water and crossing difficult terrain, advantage
 /// on saves against spells, the spell save DC and attack bonus, and what attacks read off the
 /// items (a natural 20's extra damage, critical hits turned into normal hits, resistance to
-/// nonmagical weapons).
+/// nonmagical weapons, AC and resistance against ranged attacks).
 fn magic_view(e: &mut E, c: &Character) -> String {
-    let attacks: Vec<(Option<String>, bool, bool)> = c
+    let attacks: Vec<(Option<String>, bool, bool, i32, bool)> = c
         .inventory
         .items
         .iter()
@@ -131,6 +131,8 @@ fn magic_view(e: &mut E, c: &Character) -> String {
                 i.natural_20_extra(DamageType::Slashing),
                 i.stops_critical_hits(),
                 i.resists_nonmagical(),
+                i.ranged_ac_bonus(),
+                i.resists_ranged(),
             )
         })
         .collect();

@@ -151,6 +151,12 @@ pub struct ItemEntry {
     /// Its type when not the weapon's (Sword of Life Stealing: necrotic).
     #[serde(default)]
     pub natural_20_type: Option<tabletop_rules::DamageType>,
+    /// Added to the wearer's AC against ranged attacks (Arrow-Catching Shield +2).
+    #[serde(default)]
+    pub ranged_ac_bonus: i32,
+    /// Resistance to the damage of ranged weapon attacks (Shield of Missile Attraction).
+    #[serde(default)]
+    pub ranged_resistance: bool,
     /// Added to damage with a longbow or shortbow (Bracers of Archery +2).
     #[serde(default)]
     pub bow_damage_bonus: i32,
@@ -239,6 +245,8 @@ impl ItemEntry {
             || self.no_critical_hits
             || self.nonmagical_resistance
             || self.bow_damage_bonus != 0
+            || self.ranged_ac_bonus != 0
+            || self.ranged_resistance
             || self.light_as_mithral
             || !self.save_advantages.is_empty()
     }

@@ -406,6 +406,16 @@ impl Item {
         self.active_entry().is_some_and(|e| e.no_critical_hits)
     }
 
+    /// What, worn, it adds to AC against ranged attacks (Arrow-Catching Shield +2).
+    pub fn ranged_ac_bonus(&self) -> i32 {
+        self.active_entry().map_or(0, |e| e.ranged_ac_bonus)
+    }
+
+    /// Whether, worn, it resists ranged weapon damage (Shield of Missile Attraction).
+    pub fn resists_ranged(&self) -> bool {
+        self.active_entry().is_some_and(|e| e.ranged_resistance)
+    }
+
     /// Whether, worn, it resists nonmagical weapon damage (Armor of Invulnerability).
     pub fn resists_nonmagical(&self) -> bool {
         self.active_entry().is_some_and(|e| e.nonmagical_resistance)
