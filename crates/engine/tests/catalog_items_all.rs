@@ -136,13 +136,29 @@ fn magic_view(e: &mut E, c: &Character) -> String {
             )
         })
         .collect();
+    // Items that act on their own: a dying wearer stabilized, a failed DEX save evaded, hit
+    // points regained over an hour at 1 HP.
+    let mut evading = c.clone();
+    let evades = tabletop_engine::inventory::regen::evade(&mut evading);
+    let mut hurt = c.clone();
+    hurt.hp = 1;
+    let regen = e
+        .write("t", &json!({}), |call| {
+            tabletop_engine::inventory::regen::regenerate(call, &mut hurt, 0, 3600)
+        })
+        .unwrap();
+    let acts = (
+        tabletop_engine::inventory::regen::stabilizer(c),
+        evades,
+        regen,
+    );
     let sheet = tabletop_engine::sheet::Sheet::of(c.clone());
     let caster = e
         .read(|call| tabletop_engine::magic::spellcasting::caster_numbers(call, c))
         .ok()
         .map(|n| (n.save_dc, n.attack_bonus));
     format!(
-        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?}",
+        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?} {acts:?}",
         effective_json(c),
         sheet.speeds,
         sheet.senses,
@@ -378,6 +394,15 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             ItemKind::Charged => {
                 if item.requires_attunement {
                     inv(&mut e, |call| attune(call, who(&pc), named(&item.name))).unwrap();
+                }
+                // A Pearl of Power needs a spent slot to restore.
+                if entry.restore_slot.is_some() {
+                    let mut c = character(&mut e, &pc);
+                    c.spell_slots.used[0] = 1;
+                    e.write("t", &json!({}), |call| {
+                        tabletop_engine::combat::put_sheet(call, &c)
+                    })
+                    .unwrap();
                 }
                 let max = item.charges.as_ref().map(|c| c.max);
                 match inv(&mut e, |call| {

@@ -183,10 +183,32 @@ pub struct ItemEntry {
     /// Its charges never come back (a gem broken, a token spent); else they return at dawn.
     #[serde(default)]
     pub no_recharge: bool,
+    /// Used, it restores one expended spell slot of at most this level (Pearl of Power: 3).
+    #[serde(default)]
+    pub restore_slot: Option<u8>,
+    /// Worn, a dying wearer stabilizes at the start of its turn (Periapt of Wound Closure).
+    #[serde(default)]
+    pub stabilize_when_dying: bool,
+    /// Worn, a failed DEX save becomes a success for a charge (Ring of Evasion).
+    #[serde(default)]
+    pub evasion_charges: bool,
+    /// Worn, hit points regained as time passes (Ring of Regeneration: 1d6 every 10 minutes).
+    #[serde(default)]
+    pub regenerate: Option<ItemRegen>,
     /// Advantage on the wearer's saves against these ("spells": every save against a spell;
     /// "poison", "charmed", "frightened" as the race traits say).
     #[serde(default)]
     pub save_advantages: Vec<String>,
+}
+
+/// Healing over time while worn, with at least 1 hit point.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemRegen {
+    /// Minutes between heals.
+    pub every_minutes: u32,
+    /// Hit points each time ("1d6", "15").
+    pub heal: String,
 }
 
 /// The creatures an item calls, made as NPCs from their SRD stat blocks.
@@ -249,6 +271,9 @@ impl ItemEntry {
             || self.ranged_resistance
             || self.light_as_mithral
             || !self.save_advantages.is_empty()
+            || self.stabilize_when_dying
+            || self.evasion_charges
+            || self.regenerate.is_some()
     }
 }
 
@@ -280,6 +305,7 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
     let mut bad = Vec::new();
     let ok = match e.kind {
         ItemKind::Narrative => e.reason.as_deref().is_some_and(|r| !r.trim().is_empty()),
+        ItemKind::Worn if e.evasion_charges => e.charges.is_some(),
         ItemKind::Worn => !e.modifiers.is_empty() || e.worn_extras(),
         ItemKind::Family => !e.variants.is_empty() && e.reason.is_some(),
         ItemKind::Bonus => e.bonus.is_some_and(|b| (1..=3).contains(&b)),
@@ -326,6 +352,7 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         }
     }
     let count = e.summon.as_ref().and_then(|s| s.count.clone());
+    let regen = e.regenerate.as_ref().map(|r| r.heal.clone());
     for d in [
         &e.heal,
         &e.recharge,
@@ -334,6 +361,7 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         &e.minutes_dice,
         &e.natural_20_damage,
         &count,
+        &regen,
     ]
     .into_iter()
     .flatten()

@@ -589,6 +589,10 @@ pub fn use_item(
     let mut roll = None;
     let mut healing = None;
     let entry = item.catalog_entry();
+    // A spell slot restored (Pearl of Power), refused before any charge is spent.
+    if let Some(max) = entry.and_then(|e| e.restore_slot) {
+        changes.push(super::regen::restore_slot(&mut c, max, &item.name)?);
+    }
     // Creatures it calls (an Elemental Gem's elemental, a Horn of Valhalla's berserkers).
     if let Some(s) = entry.and_then(|e| e.summon.as_ref()) {
         changes.extend(super::summon::call_creatures(call, s, &c, &item.name)?);

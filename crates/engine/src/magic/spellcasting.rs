@@ -589,10 +589,17 @@ pub fn resolve(
             call.record_roll(&out);
             saved = out.success == Some(true);
             tr.save = Some(out.summary());
-            tr.saved = Some(saved);
             report
                 .lines
                 .push(format!("{} — {}", target.name, out.summary()));
+            if !saved
+                && sv.ability == Ability::Dexterity
+                && let Some(line) = crate::inventory::regen::evade(&mut target)
+            {
+                saved = true;
+                report.lines.push(line);
+            }
+            tr.saved = Some(saved);
             evading =
                 shared_damage.is_some() && super::evasion::applies(&target, sv.ability, sv.half);
             if saved && evading {
