@@ -453,3 +453,43 @@ fn a_horn_of_blasting_deals_thunder_halved_on_a_save_and_deafens_on_a_failure() 
     // The horn has no charges: it is still there.
     assert_eq!(character(&mut e, "Ada").inventory.items.len(), 1);
 }
+
+#[test]
+fn a_ring_of_regeneration_heals_1d6_every_ten_minutes_of_the_clock_above_0_hp() {
+    let Some(srd) = common::srd("regeneration_pearl") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    make(&mut e, "Ada");
+    give(&mut e, "Ada", "Ring of Regeneration");
+    let ring = ItemRef {
+        id: None,
+        name: Some("Ring of Regeneration"),
+    };
+    inv(&mut e, |call| ops::equip(call, who("Ada"), ring, None)).unwrap();
+    inv(&mut e, |call| {
+        tabletop_engine::inventory::attune::attune(call, who("Ada"), ring)
+    })
+    .unwrap();
+    let mut c = character(&mut e, "Ada");
+    c.hp = 5;
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    // Nine minutes: nothing; the tenth: 1d6.
+    pass(&mut e, 9);
+    assert_eq!(character(&mut e, "Ada").hp, 5);
+    pass(&mut e, 1);
+    assert_eq!(character(&mut e, "Ada").hp, 5 + 4, "seed 3: 1d6 = 4");
+    // At 0 HP it does nothing.
+    let mut c = character(&mut e, "Ada");
+    c.hp = 0;
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    pass(&mut e, 60);
+    assert_eq!(character(&mut e, "Ada").hp, 0);
+}
