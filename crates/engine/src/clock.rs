@@ -197,10 +197,15 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
                 concentrating.push(c.id.clone());
             }
             let ended = tick(&mut c, rounds);
-            if ended.is_empty() && !touched(&c) {
+            // Worn regeneration (Ring of Regeneration) heals as the time passes.
+            let healed = crate::inventory::regen::regenerate(call, &mut c, from, to)?;
+            if ended.is_empty() && !touched(&c) && healed.is_none() {
                 continue;
             }
             call.tx().put_character(campaign, &c)?;
+            if let Some(h) = healed {
+                call.record_change("character", &c.id, h);
+            }
             if !ended.is_empty() {
                 call.record_change("character", &c.id, format!("ended: {}", ended.join(", ")));
             }

@@ -10,6 +10,8 @@ pub mod locate;
 pub mod ops;
 pub mod potion;
 pub mod recharge;
+pub mod regen;
+pub mod summon;
 pub mod weapons;
 
 pub use crate::model::inventory::*;

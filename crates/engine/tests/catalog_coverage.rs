@@ -86,7 +86,7 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
         pct(&items) >= 85.0,
         true,
         false,
-        "wands, staffs and rods casting their spells, summoning items and movement modes are not encoded yet",
+        "298 of 362: containers (Bag of Holding, Portable Hole), objects and planar travel (Immovable Rod, Well of Many Worlds), curses chosen by the DM and a few creature-calling items without an SRD stat block are narrative",
     );
     common::known_gap(
         "spells mechanical ≥ 85 %",
@@ -103,5 +103,5 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
 }
 
 const PINNED_FEATURES: (usize, usize, usize) = (407, 151, 256);
-const PINNED_ITEMS: (usize, usize) = (169, 193);
+const PINNED_ITEMS: (usize, usize) = (298, 64);
 const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 884, 617);

@@ -127,7 +127,7 @@ fn every_srd_magic_item_is_encoded_and_every_key_is_an_srd_index() {
     let unknown: Vec<&String> = cat.keys().filter(|k| !keys.contains(*k)).collect();
     assert!(unknown.is_empty(), "not SRD indexes: {unknown:?}");
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
-    assert_eq!((mechanical, cat.len() - mechanical), (169, 193));
+    assert_eq!((mechanical, cat.len() - mechanical), (298, 64));
     // Every spell an item casts is an SRD spell.
     let bad: Vec<String> = cat
         .iter()
@@ -344,5 +344,164 @@ fn a_potion_of_fire_resistance_halves_fire_for_an_hour_once_drunk() {
     assert!(
         err.contains("its effect: no automation for Bag of Holding: a utility or exploration effect the DM narrates"),
         "{err}"
+    );
+}
+
+fn equip_attune(e: &mut E, on: &str, item: &str) {
+    inv(e, |call| ops::equip(call, who(on), named(item), None)).unwrap();
+    inv(e, |call| attune(call, who(on), named(item))).unwrap();
+}
+
+#[test]
+fn a_family_resolves_to_the_variant_named_and_its_magic_applies() {
+    let Some(srd) = common::srd("family_variants") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Vex", "fighter");
+    let ring = give(&mut e, "Vex", "Ring of Resistance (fire)")
+        .item
+        .unwrap();
+    assert_eq!(
+        (ring.name.as_str(), ring.srd.as_deref()),
+        ("Ring of Fire Resistance", Some("ring-of-resistance-fire"))
+    );
+    equip_attune(&mut e, "Vex", "Ring of Fire Resistance");
+    assert_eq!(
+        fire(&mut e, "Vex", 6),
+        3,
+        "the variant's resistance applies"
+    );
+    // "Armor (+2)" (the SRD family is "Armor, +1, +2, or +3") is +2 armor on a base.
+    let armor = give(&mut e, "Vex", "Armor (+2)").item.unwrap();
+    assert_eq!(
+        (armor.name.as_str(), armor.srd.as_deref()),
+        ("Chain Mail +2", Some("armor-2"))
+    );
+    let wand = give(&mut e, "Vex", "Wand of the War Mage, +3")
+        .item
+        .unwrap();
+    assert_eq!(wand.srd.as_deref(), Some("wand-of-the-war-mage-3"));
+    let err = inv(&mut e, |call| {
+        ops::give(
+            call,
+            who("Vex"),
+            GiveRequest {
+                srd_name: Some("Ring of Resistance (mud)".into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("'Ring of Resistance' has no single variant 'mud'; name one: Ring of Acid Resistance, Ring of Cold Resistance"),
+        "{err}"
+    );
+}
+
+#[test]
+fn worn_items_grant_speeds_senses_and_spell_numbers_on_the_sheet() {
+    let Some(srd) = common::srd("worn_grants") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Kay", "wizard");
+    for n in [
+        "Winged Boots",
+        "Goggles of Night",
+        "Ring of Swimming",
+        "Wand of the War Mage, +2",
+        "Mantle of Spell Resistance",
+    ] {
+        give(&mut e, "Kay", n);
+    }
+    let sheet = |e: &mut E| e.read(|call| get_character(call, who("Kay"))).unwrap();
+    let numbers = |e: &mut E| {
+        let c = sheet(e).character;
+        let n = e
+            .read(|call| tabletop_engine::magic::spellcasting::caster_numbers(call, &c))
+            .unwrap();
+        (n.save_dc, n.attack_bonus)
+    };
+    let before = sheet(&mut e);
+    assert!(before.speeds.is_empty() && before.senses.is_empty());
+    // Carried, nothing; worn, the Ring of Swimming (no attunement) swims at once.
+    inv(&mut e, |call| {
+        ops::equip(call, who("Kay"), named("Ring of Swimming"), None)
+    })
+    .unwrap();
+    let s = sheet(&mut e);
+    assert_eq!(
+        s.speeds.into_iter().collect::<Vec<_>>(),
+        vec![("swim".to_string(), 40)]
+    );
+    equip_attune(&mut e, "Kay", "Winged Boots");
+    inv(&mut e, |call| {
+        ops::equip(call, who("Kay"), named("Goggles of Night"), None)
+    })
+    .unwrap();
+    let s = sheet(&mut e);
+    assert_eq!(
+        s.speeds.into_iter().collect::<Vec<_>>(),
+        vec![("fly".to_string(), 30), ("swim".to_string(), 40)],
+        "Winged Boots fly at the walking speed"
+    );
+    assert_eq!(s.senses, vec!["darkvision 60 ft".to_string()]);
+    // INT 10, proficiency +2: DC 10 and +2; the wand adds +2 to spell attacks only.
+    assert_eq!(numbers(&mut e), (10, 2));
+    equip_attune(&mut e, "Kay", "Wand of the War Mage, +2");
+    assert_eq!(numbers(&mut e), (10, 4));
+    equip_attune(&mut e, "Kay", "Mantle of Spell Resistance");
+    let c = sheet(&mut e).character;
+    assert_eq!(
+        tabletop_engine::derive::gear::save_advantages(&c, Ability::Dexterity, None, None, true),
+        vec!["Mantle of Spell Resistance: spells".to_string()]
+    );
+    assert!(
+        tabletop_engine::derive::gear::save_advantages(&c, Ability::Dexterity, None, None, false)
+            .is_empty(),
+        "only against spells"
+    );
+    // Unequipped, the boots' flight ends though the attunement stays.
+    inv(&mut e, |call| {
+        ops::unequip(call, who("Kay"), Some(named("Winged Boots")), None)
+    })
+    .unwrap();
+    assert_eq!(
+        sheet(&mut e).speeds.into_iter().collect::<Vec<_>>(),
+        vec![("swim".to_string(), 40)]
+    );
+}
+
+#[test]
+fn mithral_armor_drops_the_stealth_disadvantage_and_strength_requirement() {
+    let Some(srd) = common::srd("mithral") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Tor", "fighter");
+    let plain = give(&mut e, "Tor", "Chain Mail")
+        .item
+        .unwrap()
+        .armor
+        .unwrap();
+    assert_eq!(
+        (plain.stealth_disadvantage, plain.strength_requirement),
+        (true, Some(13))
+    );
+    let m = give(&mut e, "Tor", "Mithral Armor").item.unwrap();
+    let a = m.armor.unwrap();
+    assert_eq!(
+        (
+            m.name.as_str(),
+            a.base_ac,
+            a.stealth_disadvantage,
+            a.strength_requirement
+        ),
+        ("Mithral Armor Chain Mail", 16, false, None)
     );
 }

@@ -14,6 +14,7 @@ use tabletop_engine::catalog::items::{self, ItemKind};
 use tabletop_engine::character::{Character, CharacterRef};
 use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
+use tabletop_engine::inventory::ItemType;
 use tabletop_engine::inventory::attune::attune;
 use tabletop_engine::inventory::ops::{self, GiveRequest, InventoryOutcome, ItemRef};
 use tabletop_engine::inventory::weapons::weapon_attack;
@@ -115,6 +116,58 @@ fn effective_json(c: &Character) -> String {
     serde_json::to_string(&c.effective()).unwrap()
 }
 
+/// Everything worn magic can change, read the way the tools read it: the effective stats, the
+/// sheet's movement modes and senses, walking on water and crossing difficult terrain, advantage
+/// on saves against spells, the spell save DC and attack bonus, and what attacks read off the
+/// items (a natural 20's extra damage, critical hits turned into normal hits, resistance to
+/// nonmagical weapons, AC and resistance against ranged attacks).
+fn magic_view(e: &mut E, c: &Character) -> String {
+    let attacks: Vec<(Option<String>, bool, bool, i32, bool)> = c
+        .inventory
+        .items
+        .iter()
+        .map(|i| {
+            (
+                i.natural_20_extra(DamageType::Slashing),
+                i.stops_critical_hits(),
+                i.resists_nonmagical(),
+                i.ranged_ac_bonus(),
+                i.resists_ranged(),
+            )
+        })
+        .collect();
+    // Items that act on their own: a dying wearer stabilized, a failed DEX save evaded, hit
+    // points regained over an hour at 1 HP.
+    let mut evading = c.clone();
+    let evades = tabletop_engine::inventory::regen::evade(&mut evading);
+    let mut hurt = c.clone();
+    hurt.hp = 1;
+    let regen = e
+        .write("t", &json!({}), |call| {
+            tabletop_engine::inventory::regen::regenerate(call, &mut hurt, 0, 3600)
+        })
+        .unwrap();
+    let acts = (
+        tabletop_engine::inventory::regen::stabilizer(c),
+        evades,
+        regen,
+    );
+    let sheet = tabletop_engine::sheet::Sheet::of(c.clone());
+    let caster = e
+        .read(|call| tabletop_engine::magic::spellcasting::caster_numbers(call, c))
+        .ok()
+        .map(|n| (n.save_dc, n.attack_bonus));
+    format!(
+        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?} {acts:?}",
+        effective_json(c),
+        sheet.speeds,
+        sheet.senses,
+        tabletop_engine::magic::wards::walks_on_water(c),
+        tabletop_engine::magic::wards::ignores_difficult_terrain(c),
+        tabletop_engine::derive::gear::save_advantages(c, Ability::Wisdom, None, None, true),
+    )
+}
+
 /// The name to give for an item: a +N family on a concrete base.
 fn give_name(index: &str, srd_name: &str) -> String {
     for (prefix, base) in [
@@ -158,7 +211,18 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             m.attunement_note.as_deref(),
             !entry.spells.is_empty(),
         );
-        let name = give_name(index, &m.name);
+        // A family is given by naming a variant ("Ring of Resistance (fire)"): the variant's
+        // own entry is what it becomes.
+        let name = match entry.variants.first() {
+            Some(v) if entry.kind == ItemKind::Family => format!(
+                "{} ({})",
+                m.name.split(',').next().unwrap_or(&m.name),
+                v.trim_start_matches(index.as_str())
+                    .trim_start_matches('-')
+                    .replace('-', " ")
+            ),
+            _ => give_name(index, &m.name),
+        };
         let given = inv(&mut e, |call| {
             ops::give(
                 call,
@@ -177,6 +241,12 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             }
         };
         checked += 1;
+        if entry.kind == ItemKind::Family {
+            if item.srd.as_deref() != entry.variants.first().map(String::as_str) {
+                failures.push(format!("{index}: '{name}' became {:?}", item.srd));
+            }
+            continue;
+        }
         let before = character(&mut e, &pc);
         match entry.kind {
             ItemKind::Worn | ItemKind::Bonus => {
@@ -192,29 +262,63 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     failures.push(format!("{index}: attune: {err}"));
                     continue;
                 }
+                // Ammunition and archery bracers show on a bow's shot.
+                let bow = (item.item_type == ItemType::Ammunition || entry.bow_damage_bonus != 0)
+                    .then(|| {
+                        let b = inv(&mut e, |call| {
+                            ops::give(
+                                call,
+                                who(&pc),
+                                GiveRequest {
+                                    srd_name: Some("Longbow".into()),
+                                    ..Default::default()
+                                },
+                            )
+                        })
+                        .unwrap()
+                        .item
+                        .unwrap();
+                        inv(&mut e, |call| {
+                            ops::equip(call, who(&pc), named("Longbow"), None)
+                        })
+                        .unwrap();
+                        b.id
+                    });
                 let after = character(&mut e, &pc);
-                // The same sheet with the item's magic stripped: what the magic adds.
+                // The same sheet with the item's magic stripped: what the magic adds (Mithral
+                // stripped is its mundane base armor again).
                 let mut plain = after.clone();
                 for it in &mut plain.inventory.items {
                     if it.id == item.id {
                         it.effects.clear();
+                        it.srd = None;
+                        if entry.light_as_mithral {
+                            let base = it.name.trim_start_matches(&m.name).trim().to_string();
+                            it.armor = tabletop_engine::inventory::catalog::lookup(&srd, &base)
+                                .unwrap()
+                                .item
+                                .armor;
+                        }
                     }
                 }
-                let changed_sheet = effective_json(&after) != effective_json(&plain);
+                let changed_sheet = magic_view(&mut e, &after) != magic_view(&mut e, &plain);
                 let held = after
                     .inventory
                     .items
                     .iter()
                     .find(|i| i.id == item.id)
                     .unwrap();
-                let changed_attack = held.weapon.is_some() && {
+                let weapon_id = bow.clone().unwrap_or_else(|| item.id.clone());
+                let shooter = after.inventory.items.iter().find(|i| i.id == weapon_id);
+                let changed_attack = shooter.is_some_and(|w| w.weapon.is_some()) && {
+                    let w = shooter.unwrap();
                     let plain_item = plain
                         .inventory
                         .items
                         .iter()
-                        .find(|i| i.id == item.id)
+                        .find(|i| i.id == weapon_id)
                         .unwrap();
-                    let a = weapon_attack(&after, &after.effective(), held, true, None).unwrap();
+                    let a = weapon_attack(&after, &after.effective(), w, true, None).unwrap();
                     let b =
                         weapon_attack(&plain, &plain.effective(), plain_item, true, None).unwrap();
                     (a.to_hit, a.damage.clone()) != (b.to_hit, b.damage.clone())
@@ -239,16 +343,22 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                 let out = inv(&mut e, |call| {
                     ops::use_item(call, who(&pc), named(&item.name), None, None)
                 });
-                match out {
+                match &out {
                     Err(err) => failures.push(format!("{index}: use: {err}")),
                     Ok(_) => {
                         let after = character(&mut e, &pc);
                         let has = after.effects.iter().any(|x| x.name == item.name);
-                        // Or a condition, temporary HP or damage (Invisibility, Poison).
+                        // Or a condition, temporary HP or damage (Invisibility, Poison), or a
+                        // save rolled against its condition.
                         let state = after.conditions != before.conditions
                             || after.temp_hp != before.temp_hp
-                            || after.hp != before.hp;
-                        if !(has && effective_json(&after) != effective_json(&before) || state) {
+                            || after.hp != before.hp
+                            || (entry.save.is_some()
+                                && out.as_ref().is_ok_and(|o| {
+                                    o.changes.iter().any(|c| c.contains(" save vs "))
+                                }));
+                        let view = (magic_view(&mut e, &after), magic_view(&mut e, &before));
+                        if !(has && view.0 != view.1 || state) {
                             failures.push(format!(
                                 "{index}: drunk, no effect on the sheet (effect {has})"
                             ));
@@ -285,6 +395,15 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                 if item.requires_attunement {
                     inv(&mut e, |call| attune(call, who(&pc), named(&item.name))).unwrap();
                 }
+                // A Pearl of Power needs a spent slot to restore.
+                if entry.restore_slot.is_some() {
+                    let mut c = character(&mut e, &pc);
+                    c.spell_slots.used[0] = 1;
+                    e.write("t", &json!({}), |call| {
+                        tabletop_engine::combat::put_sheet(call, &c)
+                    })
+                    .unwrap();
+                }
                 let max = item.charges.as_ref().map(|c| c.max);
                 match inv(&mut e, |call| {
                     ops::use_item(call, who(&pc), named(&item.name), None, None)
@@ -311,7 +430,7 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     }
                 }
             }
-            ItemKind::Scroll | ItemKind::Narrative | ItemKind::Spells => {}
+            ItemKind::Scroll | ItemKind::Narrative | ItemKind::Spells | ItemKind::Family => {}
         }
         // Every spell an item casts is cast from it, paying its charges.
         if !entry.spells.is_empty() && item.requires_attunement {

@@ -914,3 +914,127 @@ fn two_weapon_fighting_is_a_bonus_action_after_the_attack_action_without_the_dam
     let err = act(&mut e, off).unwrap_err().to_string();
     assert!(err.contains("bonus action"), "{err}");
 }
+
+/// An SRD magic item, equipped (and attuned), put on `name`'s sheet.
+fn wear(
+    e: &mut E,
+    srd: &tabletop_srd::Compendium,
+    name: &str,
+    item: &str,
+    slot: tabletop_engine::inventory::Slot,
+) {
+    let mut it = tabletop_engine::inventory::catalog::lookup(srd, item)
+        .unwrap()
+        .item;
+    it.id = format!("{name}-magic");
+    it.slot = Some(slot);
+    it.attuned = it.requires_attunement;
+    edit(e, name, |c| c.inventory.items.push(it));
+}
+
+fn paralyzed_dummy_fight(seed: u64, armor: bool) -> Value {
+    let srd = common::srd("adamantine").unwrap();
+    let (_d, mut e) = open(seed, Some(srd.clone()));
+    start(
+        &mut e,
+        vec![
+            at(
+                creature(
+                    "Brute",
+                    30,
+                    12,
+                    vec![melee("Claw", 20, "1d6+2", DamageType::Slashing)],
+                ),
+                Side::Enemy,
+                0,
+                0,
+                20,
+            ),
+            at(creature("Dummy", 50, 12, vec![]), Side::Party, 1, 0, 10),
+        ],
+        TerrainSpec::default(),
+    );
+    if armor {
+        wear(
+            &mut e,
+            &srd,
+            "Dummy",
+            "Adamantine Armor",
+            tabletop_engine::inventory::Slot::Armor,
+        );
+    }
+    condition(&mut e, "Dummy", Condition::Paralyzed);
+    let a = attack(&mut e, "Brute", "Dummy");
+    check_hp(&mut e, "Dummy", 50, &a);
+    a
+}
+
+#[test]
+fn adamantine_armor_turns_the_critical_hit_on_a_paralyzed_wearer_into_a_normal_hit() {
+    if common::srd("adamantine").is_none() {
+        return;
+    }
+    let plain = paralyzed_dummy_fight(5, false);
+    assert_eq!(
+        (plain["hit"].as_bool(), plain["critical"].as_bool()),
+        (Some(true), Some(true))
+    );
+    let a = paralyzed_dummy_fight(5, true);
+    assert_eq!(
+        (a["hit"].as_bool(), a["critical"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert!(
+        strs(&a["lines"]).contains(
+            &"Dummy's Adamantine Armor Chain Mail turns the critical hit into a normal hit."
+                .to_string()
+        ),
+        "{a}"
+    );
+    // One d6 instead of two.
+    assert_eq!(a["damageRoll"]["expression"], "(1d6 + 2)[slashing]", "{a}");
+}
+
+#[test]
+fn a_vicious_weapon_adds_two_d6_on_a_natural_20() {
+    let Some(srd) = common::srd("vicious") else {
+        return;
+    };
+    // Seed 9: the first attack rolls a natural 20.
+    let (_d, mut e) = open(9, Some(srd.clone()));
+    start(
+        &mut e,
+        vec![
+            at(creature("Brute", 30, 12, vec![]), Side::Enemy, 0, 0, 20),
+            at(creature("Dummy", 80, 12, vec![]), Side::Party, 1, 0, 10),
+        ],
+        TerrainSpec::default(),
+    );
+    wear(
+        &mut e,
+        &srd,
+        "Brute",
+        "Vicious Weapon",
+        tabletop_engine::inventory::Slot::Mainhand,
+    );
+    let out = act(
+        &mut e,
+        json!({"actor": {"name": "Brute"}, "actionType": "attack", "target": {"name": "Dummy"}, "weapon": "Vicious Weapon Longsword"}),
+    )
+    .unwrap();
+    let a = first_attack(&out);
+    assert_eq!(a["roll"]["natural20"], true, "{a}");
+    assert!(
+        strs(&a["lines"]).contains(
+            &"Vicious Weapon Longsword: a natural 20 deals 2d6[slashing] extra damage.".to_string()
+        ),
+        "{a}"
+    );
+    // The longsword two-handed (1d10) and the extra 2d6, doubled by the critical hit.
+    assert_eq!(
+        a["damageRoll"]["expression"], "2d10[slashing] + 4d6[slashing]",
+        "{a}"
+    );
+    assert_eq!(a["damage"]["total"], 29);
+    check_hp(&mut e, "Dummy", 80, &a);
+}

@@ -14,8 +14,8 @@ use tabletop_engine::inventory::ops::{
     self, GiveRequest, InventoryOutcome, ItemDef, ItemRef, MechanicalEffects, RechargeEvent,
 };
 use tabletop_engine::inventory::{
-    ArmorCategory, ArmorStats, Charges, Currency, Recharge, WeaponCategory, WeaponProperty,
-    WeaponStats,
+    ArmorCategory, ArmorStats, Charges, Currency, ItemType, Recharge, WeaponCategory,
+    WeaponProperty, WeaponStats,
 };
 use tabletop_engine::sheet::get_character;
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
@@ -657,4 +657,57 @@ fn srd_items_bring_their_stats() {
     let out = give_srd(&mut e, "Tor", "Flame Tongue").unwrap();
     let ft = out.item.unwrap();
     assert!(ft.weapon.is_some() && ft.requires_attunement, "{ft:?}");
+}
+
+#[test]
+fn arrows_plus_one_in_the_quiver_and_archery_bracers_change_a_bow_shot() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut e) = srd_engine(&dir.path().join("t.sqlite"), "magic_ammunition") else {
+        return;
+    };
+    common::create(&mut e, common::fighter("Tor", [12, 14, 14, 8, 10, 10]));
+    give_srd(&mut e, "Tor", "Longbow").unwrap();
+    equip(&mut e, "Tor", "Longbow").unwrap();
+    let shot = |e: &mut E| {
+        let c = e
+            .read(|call| get_character(call, who("Tor")))
+            .unwrap()
+            .character;
+        let bow = c
+            .inventory
+            .items
+            .iter()
+            .find(|i| i.name == "Longbow")
+            .unwrap()
+            .clone();
+        let a = tabletop_engine::inventory::weapons::weapon_attack(
+            &c,
+            &c.effective(),
+            &bow,
+            true,
+            None,
+        )
+        .unwrap();
+        (a.to_hit, a.damage)
+    };
+    // DEX 14 (+2), proficiency +2.
+    assert_eq!(shot(&mut e), (4, "1d8[piercing] + 2[piercing]".to_string()));
+    let arrows = give_srd(&mut e, "Tor", "Arrow +1").unwrap().item.unwrap();
+    assert_eq!(
+        (arrows.item_type, arrows.srd.as_deref()),
+        (ItemType::Ammunition, Some("ammunition-1"))
+    );
+    // Carried, not in the quiver: nothing; in the quiver: +1 to hit and damage, and only to
+    // the bow's shot (the sheet's attack bonus is untouched).
+    assert_eq!(shot(&mut e).0, 4);
+    equip(&mut e, "Tor", "Arrow +1").unwrap();
+    assert_eq!(shot(&mut e), (5, "1d8[piercing] + 3[piercing]".to_string()));
+    let out = attack(&mut e, "Tor", "longbow", 10);
+    assert_eq!(to_hit(&out), 5, "{}", out.summary());
+    let s = e.read(|call| get_character(call, who("Tor"))).unwrap();
+    assert_eq!(s.effective.attack.bonus, 0);
+    give_srd(&mut e, "Tor", "Bracers of Archery").unwrap();
+    equip(&mut e, "Tor", "Bracers of Archery").unwrap();
+    attune(&mut e, "Tor", "Bracers of Archery").unwrap();
+    assert_eq!(shot(&mut e), (5, "1d8[piercing] + 5[piercing]".to_string()));
 }

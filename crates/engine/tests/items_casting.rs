@@ -558,3 +558,69 @@ fn a_staff_uses_the_wielders_dc_and_a_narrative_spell_says_so() {
         out.changes
     );
 }
+
+#[test]
+fn a_necklace_of_fireballs_spends_a_bead_per_level_and_an_elemental_gem_calls_its_elemental() {
+    let Some(srd) = common::srd("necklace_gem") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 11);
+    make(&mut e, "Brom", "fighter", 3);
+    make(&mut e, "Dummy", "fighter", 5);
+    give(&mut e, "Brom", "Necklace of Fireballs");
+    assert_eq!(
+        charges(&mut e, "Brom", "Necklace of Fireballs"),
+        Some((6, 6))
+    );
+    // Two beads thrown together: a 4th-level fireball (9d6), save DC 15.
+    let out = use_it(
+        &mut e,
+        "Brom",
+        "Necklace of Fireballs",
+        Some("Dummy"),
+        None,
+        Some(4),
+    )
+    .unwrap();
+    let cast = out.cast.as_ref().expect("a spell was cast");
+    assert_eq!(
+        (&cast["spell"], &cast["level"], &cast["charges"]),
+        (
+            &serde_json::json!("Fireball"),
+            &serde_json::json!(4),
+            &serde_json::json!(2)
+        )
+    );
+    assert_eq!(
+        charges(&mut e, "Brom", "Necklace of Fireballs"),
+        Some((4, 6))
+    );
+    assert!(
+        lines(&out).iter().any(|l| l.contains("DC 15")),
+        "{:#?}",
+        lines(&out)
+    );
+    // A Fire Elemental Gem: broken, it calls an SRD fire elemental as an NPC and is gone.
+    give(&mut e, "Brom", "Elemental Gem (fire)");
+    let out = use_it(&mut e, "Brom", "Fire Elemental Gem", None, None, None).unwrap();
+    let l = lines(&out);
+    assert!(
+        l[0].starts_with("Brom's Fire Elemental (ch")
+            && l[0].ends_with("appears: friendly to Brom, obeying its commands (SRD Fire Elemental stat block, 102 HP each); add them to a fight as participants"),
+        "{l:#?}"
+    );
+    let fe = character(&mut e, "Brom's Fire Elemental");
+    assert_eq!((fe.max_hp, fe.hp), (102, 102));
+    assert!(
+        l.contains(&"Fire Elemental Gem is spent and gone".to_string()),
+        "{l:#?}"
+    );
+    assert!(
+        character(&mut e, "Brom")
+            .inventory
+            .items
+            .iter()
+            .all(|i| i.name != "Fire Elemental Gem")
+    );
+}

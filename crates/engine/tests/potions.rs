@@ -357,3 +357,139 @@ fn invisibility_lasts_until_the_drinker_attacks() {
     );
     assert!(!character(&mut e, "Ada").has_condition(Condition::Invisible));
 }
+
+#[test]
+fn a_potion_of_flying_gives_a_fly_speed_for_an_hour_and_a_manual_raises_a_score_for_good() {
+    let Some(srd) = common::srd("potions_flying_manual") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    make(&mut e, "Ada");
+    give(&mut e, "Ada", "Potion of Flying");
+    give(&mut e, "Ada", "Manual of Bodily Health");
+    let out = drink(&mut e, "Ada", "Potion of Flying");
+    assert_eq!(
+        out.changes[0],
+        "Ada gains Potion of Flying for 1 hour(s) (fly speed equal to its walking speed)"
+    );
+    let speeds = |e: &mut E| {
+        tabletop_engine::sheet::Sheet::of(character(e, "Ada"))
+            .speeds
+            .into_iter()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(speeds(&mut e), vec![("fly".to_string(), 30)]);
+    assert_eq!(pass(&mut e, 60), ["Potion of Flying"]);
+    assert!(speeds(&mut e).is_empty());
+    // The Manual: CON 14 → 16 for good, the book spent.
+    let out = drink(&mut e, "Ada", "Manual of Bodily Health");
+    assert_eq!(
+        out.changes[..2],
+        [
+            "Ada gains Manual of Bodily Health for good (+2 CON)".to_string(),
+            "Manual of Bodily Health used up (0 left)".to_string()
+        ]
+    );
+    let c = character(&mut e, "Ada");
+    assert_eq!(c.effective().score(Ability::Constitution), 16);
+    assert_eq!(
+        c.effects
+            .iter()
+            .find(|x| x.name == "Manual of Bodily Health")
+            .unwrap()
+            .duration,
+        Duration::UntilDispelled
+    );
+    assert!(c.inventory.items.is_empty());
+    pass(&mut e, 60 * 24 * 30);
+    assert_eq!(
+        character(&mut e, "Ada")
+            .effective()
+            .score(Ability::Constitution),
+        16,
+        "a month later"
+    );
+}
+
+#[test]
+fn a_horn_of_blasting_deals_thunder_halved_on_a_save_and_deafens_on_a_failure() {
+    let Some(srd) = common::srd("horn_of_blasting") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    make(&mut e, "Ada");
+    make(&mut e, "Bo");
+    give(&mut e, "Ada", "Horn of Blasting");
+    let hp = character(&mut e, "Bo").hp;
+    let out = inv(&mut e, |call| {
+        ops::use_item(
+            call,
+            who("Ada"),
+            ItemRef {
+                id: None,
+                name: Some("Horn of Blasting"),
+            },
+            Some(who("Bo")),
+            None,
+        )
+    })
+    .unwrap();
+    let bo = character(&mut e, "Bo");
+    // Seed 3: Bo fails (d20 4 + CON 2 + proficiency 2 = 8 vs 15) and takes the full 5d6.
+    assert_eq!(
+        out.changes[..4],
+        [
+            "Bo — Constitution save vs Horn of Blasting: d20 [4] + 4 = 8 vs DC 15 — fail",
+            "Horn of Blasting deals 5d6 = 18 thunder → Bo takes 18 (28 → 10 HP)",
+            "Bo takes 18 (18 thunder); 28 → 10 HP",
+            "Bo is deafened for 1 minute",
+        ]
+    );
+    assert_eq!((hp, bo.hp), (28, 10));
+    assert!(bo.has_condition(Condition::Deafened));
+    assert!(out.changes[4].starts_with("effect: no automation for Horn of Blasting: "));
+    // The horn has no charges: it is still there.
+    assert_eq!(character(&mut e, "Ada").inventory.items.len(), 1);
+}
+
+#[test]
+fn a_ring_of_regeneration_heals_1d6_every_ten_minutes_of_the_clock_above_0_hp() {
+    let Some(srd) = common::srd("regeneration_pearl") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    make(&mut e, "Ada");
+    give(&mut e, "Ada", "Ring of Regeneration");
+    let ring = ItemRef {
+        id: None,
+        name: Some("Ring of Regeneration"),
+    };
+    inv(&mut e, |call| ops::equip(call, who("Ada"), ring, None)).unwrap();
+    inv(&mut e, |call| {
+        tabletop_engine::inventory::attune::attune(call, who("Ada"), ring)
+    })
+    .unwrap();
+    let mut c = character(&mut e, "Ada");
+    c.hp = 5;
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    // Nine minutes: nothing; the tenth: 1d6.
+    pass(&mut e, 9);
+    assert_eq!(character(&mut e, "Ada").hp, 5);
+    pass(&mut e, 1);
+    assert_eq!(character(&mut e, "Ada").hp, 5 + 4, "seed 3: 1d6 = 4");
+    // At 0 HP it does nothing.
+    let mut c = character(&mut e, "Ada");
+    c.hp = 0;
+    e.write("t", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    pass(&mut e, 60);
+    assert_eq!(character(&mut e, "Ada").hp, 0);
+}

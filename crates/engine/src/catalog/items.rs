@@ -29,6 +29,9 @@ pub enum ItemKind {
     Potion,
     /// Casts its `spells` at will or by a daily use (Boots of Levitation, Circlet of Blasting).
     Spells,
+    /// A family of SRD variants (Ring of Resistance, +N Weapon): giving it names a variant
+    /// (`variants`), which is resolved to that variant's own entry and applied.
+    Family,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
 }
@@ -127,6 +130,100 @@ pub struct ItemEntry {
     /// A save against `condition` when drunk.
     #[serde(default)]
     pub save: Option<ItemSave>,
+    /// A duration rolled in minutes when used ("2d4": Dust of Disappearance).
+    #[serde(default)]
+    pub minutes_dice: Option<String>,
+    /// What it carries beyond modifiers, while worn or for a potion's duration: movement modes
+    /// (Winged Boots fly at walking speed, Ring of Swimming 40 ft), senses (Goggles of Night
+    /// darkvision 60 ft), seeing invisible creatures, walking on water, an AC formula.
+    #[serde(default)]
+    pub grant: Option<crate::model::effects::SpellGrant>,
+    /// Added to the bearer's spell attack rolls while active (Wand of the War Mage +N).
+    #[serde(default)]
+    pub spell_attack_bonus: i32,
+    /// Added to the bearer's spell save DC while active (Robe of the Archmagi +2).
+    #[serde(default)]
+    pub spell_dc_bonus: i32,
+    /// Extra damage dice of the weapon's type when its attack roll is a natural 20 (Vicious
+    /// Weapon 2d6, Sword of Sharpness 4d6).
+    #[serde(default)]
+    pub natural_20_damage: Option<String>,
+    /// Its type when not the weapon's (Sword of Life Stealing: necrotic).
+    #[serde(default)]
+    pub natural_20_type: Option<tabletop_rules::DamageType>,
+    /// Added to the wearer's AC against ranged attacks (Arrow-Catching Shield +2).
+    #[serde(default)]
+    pub ranged_ac_bonus: i32,
+    /// Resistance to the damage of ranged weapon attacks (Shield of Missile Attraction).
+    #[serde(default)]
+    pub ranged_resistance: bool,
+    /// Added to damage with a longbow or shortbow (Bracers of Archery +2).
+    #[serde(default)]
+    pub bow_damage_bonus: i32,
+    /// Resistance to bludgeoning, piercing and slashing damage from nonmagical attacks
+    /// (Armor of Invulnerability).
+    #[serde(default)]
+    pub nonmagical_resistance: bool,
+    /// Critical hits against the wearer become normal hits (Adamantine Armor).
+    #[serde(default)]
+    pub no_critical_hits: bool,
+    /// The armor built on has no Strength requirement and no Stealth disadvantage (Mithral).
+    #[serde(default)]
+    pub light_as_mithral: bool,
+    /// A used item's effect lasts until removed (the Manuals and Tomes: +2 to a score, and its
+    /// maximum, for good).
+    #[serde(default)]
+    pub permanent: bool,
+    /// A family's variants, by SRD index.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// SRD creatures it calls when used (Elemental Gem, Horn of Valhalla, Bag of Tricks).
+    #[serde(default)]
+    pub summon: Option<ItemSummon>,
+    /// Its charges never come back (a gem broken, a token spent); else they return at dawn.
+    #[serde(default)]
+    pub no_recharge: bool,
+    /// Used, it restores one expended spell slot of at most this level (Pearl of Power: 3).
+    #[serde(default)]
+    pub restore_slot: Option<u8>,
+    /// Worn, a dying wearer stabilizes at the start of its turn (Periapt of Wound Closure).
+    #[serde(default)]
+    pub stabilize_when_dying: bool,
+    /// Worn, a failed DEX save becomes a success for a charge (Ring of Evasion).
+    #[serde(default)]
+    pub evasion_charges: bool,
+    /// Worn, hit points regained as time passes (Ring of Regeneration: 1d6 every 10 minutes).
+    #[serde(default)]
+    pub regenerate: Option<ItemRegen>,
+    /// Advantage on the wearer's saves against these ("spells": every save against a spell;
+    /// "poison", "charmed", "frightened" as the race traits say).
+    #[serde(default)]
+    pub save_advantages: Vec<String>,
+}
+
+/// Healing over time while worn, with at least 1 hit point.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemRegen {
+    /// Minutes between heals.
+    pub every_minutes: u32,
+    /// Hit points each time ("1d6", "15").
+    pub heal: String,
+}
+
+/// The creatures an item calls, made as NPCs from their SRD stat blocks.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemSummon {
+    /// SRD monster indexes: one, or a table rolled with a die of as many faces (Bag of Tricks'
+    /// d8).
+    pub creatures: Vec<String>,
+    /// How many come ("2d4+2"; default 1).
+    #[serde(default)]
+    pub count: Option<String>,
+    /// Hours they stay (what the DM tracks: they vanish then).
+    #[serde(default)]
+    pub hours: Option<u32>,
 }
 
 /// A save an item calls for.
@@ -137,12 +234,46 @@ pub struct ItemSave {
     pub ability: tabletop_rules::Ability,
     /// The DC.
     pub dc: i32,
+    /// The save is rolled before the damage, and a success halves it (Horn of Blasting).
+    #[serde(default)]
+    pub half: bool,
+    /// The save is rolled before the damage, and a success avoids it (Bead of Force).
+    #[serde(default)]
+    pub negates: bool,
 }
 
 impl ItemEntry {
-    /// Whether the engine applies it (anything but narrative).
+    /// Whether the engine applies it: anything but narrative; a family when every variant
+    /// it resolves to is mechanical.
     pub fn mechanical(&self) -> bool {
-        self.kind != ItemKind::Narrative
+        match self.kind {
+            ItemKind::Narrative => false,
+            ItemKind::Family => {
+                !self.variants.is_empty()
+                    && self.variants.iter().all(|v| {
+                        entry(v).is_some_and(|e| e.kind != ItemKind::Family && e.mechanical())
+                    })
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether, while worn, it does anything besides modifiers.
+    fn worn_extras(&self) -> bool {
+        self.grant.is_some()
+            || self.spell_attack_bonus != 0
+            || self.spell_dc_bonus != 0
+            || self.natural_20_damage.is_some()
+            || self.no_critical_hits
+            || self.nonmagical_resistance
+            || self.bow_damage_bonus != 0
+            || self.ranged_ac_bonus != 0
+            || self.ranged_resistance
+            || self.light_as_mithral
+            || !self.save_advantages.is_empty()
+            || self.stabilize_when_dying
+            || self.evasion_charges
+            || self.regenerate.is_some()
     }
 }
 
@@ -174,18 +305,29 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
     let mut bad = Vec::new();
     let ok = match e.kind {
         ItemKind::Narrative => e.reason.as_deref().is_some_and(|r| !r.trim().is_empty()),
-        ItemKind::Worn => !e.modifiers.is_empty(),
+        ItemKind::Worn if e.evasion_charges => e.charges.is_some(),
+        ItemKind::Worn => !e.modifiers.is_empty() || e.worn_extras(),
+        ItemKind::Family => !e.variants.is_empty() && e.reason.is_some(),
         ItemKind::Bonus => e.bonus.is_some_and(|b| (1..=3).contains(&b)),
         ItemKind::Consumable => e.heal.is_some(),
-        ItemKind::Charged => e.charges.is_some() || e.heal.is_some(),
+        ItemKind::Charged if e.summon.is_some() => {
+            e.summon.as_ref().is_some_and(|s| !s.creatures.is_empty())
+        }
+        ItemKind::Charged => {
+            e.charges.is_some() || e.heal.is_some() || e.damage.is_some() || e.condition.is_some()
+        }
         ItemKind::Spells => !e.spells.is_empty(),
         ItemKind::Scroll => true,
         ItemKind::Potion => {
             (!e.modifiers.is_empty()
                 || e.condition.is_some()
                 || e.temp_hp.is_some()
-                || e.damage.is_some())
-                && (e.minutes.is_some_and(|m| m > 0) || e.hours_dice.is_some())
+                || e.damage.is_some()
+                || e.grant.is_some())
+                && (e.minutes.is_some_and(|m| m > 0)
+                    || e.hours_dice.is_some()
+                    || e.minutes_dice.is_some()
+                    || e.permanent)
         }
     };
     if !ok {
@@ -204,9 +346,25 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
             bad.push(format!("{index}: {} costs charges the item lacks", s.spell));
         }
     }
-    for d in [&e.heal, &e.recharge, &e.hours_dice, &e.damage]
-        .into_iter()
-        .flatten()
+    for v in &e.variants {
+        if entry(v).is_none_or(|x| x.kind == ItemKind::Family) {
+            bad.push(format!("{index}: variant {v} is not a plain entry"));
+        }
+    }
+    let count = e.summon.as_ref().and_then(|s| s.count.clone());
+    let regen = e.regenerate.as_ref().map(|r| r.heal.clone());
+    for d in [
+        &e.heal,
+        &e.recharge,
+        &e.hours_dice,
+        &e.damage,
+        &e.minutes_dice,
+        &e.natural_20_damage,
+        &count,
+        &regen,
+    ]
+    .into_iter()
+    .flatten()
     {
         if tabletop_rules::dice::parse(d).is_err() {
             bad.push(format!("{index}: '{d}' is not dice"));

@@ -82,31 +82,40 @@ pub fn nonmagical_defense(
     parts: Vec<DamagePart>,
     lines: &mut Vec<String>,
 ) -> Vec<DamagePart> {
-    let Some(sb) = &target.stat_block else {
-        return parts;
-    };
     if magical {
         return parts;
     }
+    // Worn armor that resists nonmagical damage (Armor of Invulnerability).
+    let worn = target
+        .inventory
+        .items
+        .iter()
+        .any(|i| i.resists_nonmagical());
+    let empty = Vec::new();
+    let defenses = target
+        .stat_block
+        .as_ref()
+        .map_or(&empty, |sb| &sb.qualified_defenses);
     let physical = |t: Option<DamageType>| {
         matches!(
             t,
             Some(DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing)
         )
     };
-    let rule = sb.qualified_defenses.iter().find_map(|q| {
+    let rule = defenses.iter().find_map(|q| {
         let l = q.to_lowercase();
         (l.contains("nonmagical") && !l.contains("silvered") && !l.contains("adamantine"))
             .then(|| l.starts_with("immune"))
     });
     let rule = rule.or_else(|| {
         // "…from nonmagical attacks that aren't silvered": a mundane weapon is not silvered.
-        sb.qualified_defenses.iter().find_map(|q| {
+        defenses.iter().find_map(|q| {
             let l = q.to_lowercase();
             (l.contains("nonmagical") && (l.contains("silvered") || l.contains("adamantine")))
                 .then(|| l.starts_with("immune"))
         })
     });
+    let rule = rule.or(worn.then_some(false));
     let Some(immune) = rule else {
         return parts;
     };

@@ -390,6 +390,16 @@ fn start_of_turn(
         call, enc,
     )?);
     let mut c = super::sheet(call, &id)?;
+    // A Periapt of Wound Closure stabilizes its dying wearer at the start of its turn.
+    if !c.dead
+        && c.hp == 0
+        && !c.death_saves.stable
+        && let Some(p) = crate::inventory::regen::stabilizer(&c)
+    {
+        c.death_saves.stable = true;
+        lines.push(format!("{}'s {p} stabilizes it at 0 HP", c.name));
+        super::put_sheet(call, &c)?;
+    }
     if !c.dead && c.hp == 0 {
         if c.death_saves.stable {
             report.reminders.push(format!(

@@ -44,6 +44,7 @@ fn blank(name: &str, item_type: ItemType) -> Item {
         heal: None,
         effect: None,
         lasts_rounds: None,
+        srd: None,
     }
 }
 
@@ -169,9 +170,17 @@ fn known(index: &str) -> Known {
     let charges = e.charges.map(|max| Charges {
         current: max,
         max,
-        recharge: Recharge::Dawn,
+        recharge: if e.no_recharge {
+            Recharge::Never
+        } else {
+            Recharge::Dawn
+        },
         recharge_dice: e.recharge.clone(),
     });
+    // Switched on by use for a while (Boots of Speed): not while merely worn.
+    if e.kind == crate::catalog::items::ItemKind::Charged && e.minutes.is_some() {
+        return (Vec::new(), e.heal.clone(), charges);
+    }
     (e.modifiers.clone(), e.heal.clone(), charges)
 }
 
@@ -180,6 +189,7 @@ fn default_base(first_line: &str) -> Option<&'static str> {
     let l = first_line.to_lowercase();
     let inner = l.split_once('(')?.1.split(')').next()?.trim().to_string();
     Some(match inner.as_str() {
+        s if s.contains("ammunition") => "arrow",
         s if s.contains("shield") => "shield",
         s if s.contains("plate") => "plate-armor",
         s if s.contains("chain shirt") => "chain-shirt",
@@ -222,6 +232,7 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
         None => blank(&m.name, item_type),
     };
     item.rarity = rarity(&m.rarity);
+    item.srd = Some(m.index.clone());
     item.requires_attunement = m.requires_attunement;
     item.attunement_restriction = m.attunement_note.clone();
     item.description = m.desc.get(1).or(m.desc.first()).cloned();
@@ -234,7 +245,21 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
         item.lasts_rounds = e
             .minutes
             .map(|min| min.saturating_mul(10))
-            .or(e.hours_dice.as_ref().map(|_| 600));
+            .or(e.hours_dice.as_ref().map(|_| 600))
+            .or(e.minutes_dice.as_ref().map(|_| 10))
+            .or(e.permanent.then_some(crate::model::effects::MAX_ROUNDS));
+        // Drunk, read or sprinkled once: a consumable whatever its SRD category (a Manual, a
+        // Dust).
+        if e.kind == crate::catalog::items::ItemKind::Potion {
+            item.item_type = ItemType::Consumable;
+        }
+        // Mithral: no Strength requirement, no Stealth disadvantage.
+        if e.light_as_mithral
+            && let Some(a) = item.armor.as_mut()
+        {
+            a.stealth_disadvantage = false;
+            a.strength_requirement = None;
+        }
         // What the engine leaves to the DM is said on use and equip.
         if let Some(r) = &e.reason {
             item.effect = Some(format!("no automation for {}: {r}", m.name));
@@ -288,11 +313,21 @@ fn magic_bonus_item(base: &Equipment, n: i32) -> Result<Item> {
             [Rarity::Rare, Rarity::VeryRare, Rarity::Legendary][(n - 1) as usize]
         };
         item.effects.push(ModifierKind::AcBonus { amount: n });
+    } else if item.item_type == ItemType::Ammunition {
+        // Its bonus goes to the shot of the weapon firing it (equipped in the quiver).
+        item.rarity = [Rarity::Uncommon, Rarity::Rare, Rarity::VeryRare][(n - 1) as usize];
+        item.effects.push(ModifierKind::RollBonus {
+            on: RollTarget::AttackRolls,
+            amount: n,
+        });
+        item.effects.push(ModifierKind::DamageBonus { amount: n });
+        item.stackable = true;
+        item.srd = Some(format!("ammunition-{n}"));
     } else {
         return Err(EngineError::invalid(
             "itemName",
             format!(
-                "'{}' is neither a weapon nor armor, so it cannot be +{n}; name a weapon or armor, e.g. 'Longsword +1'",
+                "'{}' is neither a weapon, armor nor ammunition, so it cannot be +{n}; name one, e.g. 'Longsword +1', 'Arrow +1'",
                 base.name
             ),
         ));
@@ -337,11 +372,80 @@ fn resolve_variant<'a>(c: &'a Compendium, m: &'a MagicItem, given: &str) -> Resu
     ))
 }
 
+/// A family named with its variant: "Ring of Resistance (fire)", "Carpet of Flying: 4x6",
+/// "Wand of the War Mage, +2" — the family's variant whose name holds every word given after
+/// the family's name. `None` when `name` is not of that form; an error when no single variant
+/// fits.
+fn family_variant<'a>(c: &'a Compendium, name: &str) -> Result<Option<&'a MagicItem>> {
+    let Some(cut) = name.find(['(', ':', ',']) else {
+        return Ok(None);
+    };
+    let (head, tail) = (name[..cut].trim(), &name[cut + 1..]);
+    // "Armor (+1)": the family's SRD name is "Armor, +1, +2, or +3".
+    let key = crate::model::names::name_key(head);
+    let Some(family) = c
+        .magic_item(head)
+        .filter(|m| !m.variants.is_empty())
+        .or_else(|| {
+            c.magic_items().iter().find(|m| {
+                !m.variants.is_empty()
+                    && m.name
+                        .split(',')
+                        .next()
+                        .is_some_and(|n| crate::model::names::name_key(n) == key)
+            })
+        })
+    else {
+        return Ok(None);
+    };
+    let words = |s: &str| -> Vec<String> {
+        s.to_lowercase()
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '+'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let want = words(tail);
+    if want.is_empty() {
+        return Ok(None);
+    }
+    let fits: Vec<&MagicItem> = family
+        .variants
+        .iter()
+        .filter_map(|v| c.magic_item(&v.index))
+        .filter(|v| {
+            let have = words(&format!("{} {}", v.name, v.index.replace('-', " ")));
+            want.iter().all(|w| have.contains(w))
+        })
+        .collect();
+    match fits.as_slice() {
+        [one] => Ok(Some(*one)),
+        _ => {
+            let names: Vec<String> = family.variants.iter().map(|v| v.name.clone()).collect();
+            Err(EngineError::invalid(
+                "itemName",
+                format!(
+                    "'{}' has no single variant '{}'; name one: {}",
+                    family.name,
+                    tail.trim().trim_end_matches(')'),
+                    names.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
 /// Finds an SRD item by name: "+N" magic weapons and armor on any base, magic items (on a base
 /// weapon or armor when they need one: "Flame Tongue Scimitar"), then mundane equipment; a typo
 /// is corrected when the match is clear, otherwise the error lists the closest names.
 pub fn lookup(c: &Compendium, name: &str) -> Result<SrdItem> {
     let name = name.trim();
+    if let Some(m) = c.magic_item(name) {
+        return magic(c, resolve_variant(c, m, name)?, None, None);
+    }
+    if let Some(v) = family_variant(c, name)? {
+        return magic(c, v, None, None);
+    }
     if let Some((base, n)) = split_bonus(name) {
         if let Some((e, exact)) = equipment_named(c, &base) {
             return Ok(SrdItem {
@@ -355,9 +459,6 @@ pub fn lookup(c: &Compendium, name: &str) -> Result<SrdItem> {
                 "no SRD weapon or armor '{base}' to make +{n}; e.g. 'Longsword +1', 'Chain Mail +1', 'Shield +2'"
             ),
         ));
-    }
-    if let Some(m) = c.magic_item(name) {
-        return magic(c, resolve_variant(c, m, name)?, None, None);
     }
     // "<magic weapon or armor> <base>", e.g. "Flame Tongue Scimitar".
     let words: Vec<&str> = name.split_whitespace().collect();
@@ -471,6 +572,17 @@ fn magic(
         }
         (None, false) => None,
     };
+    // "Weapon, +1", "Armor, +2": the +N on the base.
+    if let (Some(b), Some(n)) = (
+        base,
+        crate::catalog::items::entry(&m.index)
+            .filter(|e| e.kind == crate::catalog::items::ItemKind::Bonus)
+            .and_then(|e| e.bonus),
+    ) {
+        let mut item = magic_bonus_item(b, n)?;
+        item.srd = Some(m.index.clone());
+        return Ok(SrdItem { item, note });
+    }
     Ok(SrdItem {
         item: from_magic(m, base),
         note,

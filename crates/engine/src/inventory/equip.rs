@@ -40,11 +40,11 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
         vec![Slot::Ring1, Slot::Ring2]
     } else if has(&["belt", "girdle"]) {
         vec![Slot::Belt]
-    } else if has(&["boots", "slippers", "shoes", "sandals"]) {
+    } else if has(&["boots", "slippers", "shoes", "sandals", "horseshoes"]) {
         vec![Slot::Feet]
     } else if has(&["gloves", "gauntlets", "bracers"]) {
         vec![Slot::Hands]
-    } else if has(&["cloak", "cape", "mantle", "robe"]) {
+    } else if has(&["cloak", "cape", "mantle", "robe", "wings"]) {
         vec![Slot::Cloak]
     } else if has(&[
         "amulet",
@@ -59,7 +59,8 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
         vec![Slot::Neck]
     } else if has(&[
         "helm", "helmet", "headband", "circlet", "hat", "crown", "diadem", "cap", "goggles",
-        // Ioun stones orbit the head.
+        // Lenses over the eyes.
+        "eyes", // Ioun stones orbit the head.
         "ioun",
     ]) {
         vec![Slot::Head]
@@ -68,6 +69,9 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
     } else if has(&[
         "wand",
         "rod",
+        // Ridden or steered: held to be commanded.
+        "broom",
+        "carpet",
         "staff",
         "orb",
         "torch",

@@ -294,6 +294,7 @@ impl ItemDef {
             heal,
             effect: self.effect,
             lasts_rounds: None,
+            srd: None,
         })
     }
 }

@@ -560,7 +560,15 @@ pub fn use_item(
             item.name, ch.current, ch.max
         )));
     }
-    if item.heal.is_none() && item.charges.is_none() && item.item_type != ItemType::Consumable {
+    // Calls creatures, or deals damage or a condition (a Horn of Blasting has no charges).
+    let calls = item
+        .catalog_entry()
+        .is_some_and(|e| e.summon.is_some() || e.damage.is_some() || e.condition.is_some());
+    if item.heal.is_none()
+        && item.charges.is_none()
+        && item.item_type != ItemType::Consumable
+        && !calls
+    {
         return Err(EngineError::Rule(format!(
             "{} has no use the engine applies (no healing, charges, or consumable effect){}; narrate it, or redefine it with heal or charges",
             item.name,
@@ -580,6 +588,15 @@ pub fn use_item(
     let mut changes = Vec::new();
     let mut roll = None;
     let mut healing = None;
+    let entry = item.catalog_entry();
+    // A spell slot restored (Pearl of Power), refused before any charge is spent.
+    if let Some(max) = entry.and_then(|e| e.restore_slot) {
+        changes.push(super::regen::restore_slot(&mut c, max, &item.name)?);
+    }
+    // Creatures it calls (an Elemental Gem's elemental, a Horn of Valhalla's berserkers).
+    if let Some(s) = entry.and_then(|e| e.summon.as_ref()) {
+        changes.extend(super::summon::call_creatures(call, s, &c, &item.name)?);
+    }
     if let Some(h) = &item.heal {
         let r = dice::roll(h, call.rng()?)?;
         call.record_roll(&r);
@@ -591,23 +608,43 @@ pub fn use_item(
         healing = Some(result);
         roll = Some(r);
     }
-    // A potion's modifiers become an active effect on the user for its duration.
-    if let Some(rounds) = item.lasts_rounds.filter(|_| !item.effects.is_empty()) {
+    // A potion's modifiers (and what it grants: a fly speed, darkvision) become an active
+    // effect on the user for its duration; a Manual's or Tome's for good.
+    let grant = entry.and_then(|e| e.grant.clone());
+    let permanent = entry.is_some_and(|e| e.permanent);
+    // A charged item switched on for a while (Boots of Speed: speed doubled for 10 minutes).
+    let switched: Vec<tabletop_rules::modifiers::ModifierKind> = entry
+        .filter(|e| e.kind == crate::catalog::items::ItemKind::Charged && e.minutes.is_some())
+        .map(|e| e.modifiers.clone())
+        .unwrap_or_default();
+    let effects = if switched.is_empty() {
+        item.effects.clone()
+    } else {
+        switched
+    };
+    if let Some(rounds) = item
+        .lasts_rounds
+        .filter(|_| !effects.is_empty() || grant.is_some())
+    {
         let effect = crate::model::effects::ActiveEffect {
             id: call.new_id("ef")?,
             name: item.name.clone(),
             source: Some(item.name.clone()),
-            modifiers: item
-                .effects
+            modifiers: effects
                 .iter()
                 .map(|k| tabletop_rules::modifiers::Modifier::new(&item.name, k.clone()))
                 .collect(),
-            duration: crate::model::effects::Duration::Rounds { remaining: rounds },
+            duration: if permanent {
+                crate::model::effects::Duration::UntilDispelled
+            } else {
+                crate::model::effects::Duration::Rounds { remaining: rounds }
+            },
             ends_on: None,
             ends_when_attacked: false,
-            grant: None,
+            grant: grant.clone(),
         };
-        let what: Vec<String> = item.effects.iter().map(ToString::to_string).collect();
+        let mut what: Vec<String> = effects.iter().map(ToString::to_string).collect();
+        what.extend(grant.iter().flat_map(crate::model::senses::grant_lines));
         let bearer = other.as_mut().unwrap_or(&mut c);
         bearer.effects.retain(|e| e.name != item.name);
         bearer.effects.push(effect);
@@ -615,7 +652,9 @@ pub fn use_item(
             "{} gains {} for {} ({})",
             bearer.name,
             item.name,
-            if rounds % 600 == 0 {
+            if permanent {
+                "good".to_string()
+            } else if rounds % 600 == 0 {
                 format!("{} hour(s)", rounds / 600)
             } else {
                 format!("{} minute(s)", rounds / 10)
@@ -642,7 +681,14 @@ pub fn use_item(
         ));
     }
     let mut left = Some(it.clone());
-    if it.item_type == ItemType::Consumable {
+    // Its last charge spent, an item that is destroyed by it is gone (an Elemental Gem).
+    if entry.and_then(|e| e.last_charge) == Some(crate::catalog::items::LastCharge::Destroyed)
+        && it.charges.as_ref().is_some_and(|ch| ch.current == 0)
+    {
+        changes.push(format!("{} is spent and gone", it.name));
+        c.inventory.items.remove(i);
+        left = None;
+    } else if it.item_type == ItemType::Consumable {
         it.quantity -= 1;
         changes.push(format!("{} used up ({} left)", it.name, it.quantity));
         if it.quantity == 0 {

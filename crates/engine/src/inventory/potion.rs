@@ -18,9 +18,19 @@ use crate::model::inventory::Item;
 pub const UNTIL_OFFENSE: &str = "(until it attacks or casts a spell)";
 
 /// The catalog entry of a potion with more than modifiers, if `item` is one.
+/// (a charged item that imposes a condition on a save — a Mace of Terror — works the same on
+/// its target).
 pub fn entry_of(call: &Call<'_>, item: &Item) -> Option<&'static ItemEntry> {
-    let m = call.compendium()?.magic_item(&item.name)?;
-    crate::catalog::items::entry(&m.index).filter(|e| e.kind == ItemKind::Potion)
+    let e = match item.catalog_entry() {
+        Some(e) => e,
+        None => {
+            let m = call.compendium()?.magic_item(&item.name)?;
+            crate::catalog::items::entry(&m.index)?
+        }
+    };
+    (e.kind == ItemKind::Potion
+        || (e.kind == ItemKind::Charged && (e.condition.is_some() || e.damage.is_some())))
+    .then_some(e)
 }
 
 /// Applies `e`'s extras to `bearer`, who drank `item_name`; returns what changed.
@@ -46,6 +56,20 @@ pub fn drink(
             if hours == 1 { "" } else { "s" }
         ));
     }
+    if let Some(m) = &e.minutes_dice {
+        let r = dice::roll(m, call.rng()?)?;
+        call.record_roll(&r);
+        let minutes = u32::try_from(r.total.max(1)).unwrap_or(1);
+        let n = minutes.saturating_mul(10);
+        rounds = Some(n);
+        for ef in bearer.effects.iter_mut().filter(|x| x.name == item_name) {
+            ef.duration = Duration::Rounds { remaining: n };
+        }
+        changes.push(format!(
+            "{item_name} lasts {m} = {minutes} minute{}",
+            if minutes == 1 { "" } else { "s" }
+        ));
+    }
     if let Some(t) = e.temp_hp {
         if t > bearer.temp_hp {
             changes.push(format!(
@@ -60,10 +84,28 @@ pub fn drink(
             ));
         }
     }
+    // A save against the damage itself comes first (Horn of Blasting: half on a success).
+    let early = e.save.filter(|sv| sv.half || sv.negates);
+    let mut early_saved = None;
+    if let Some(sv) = early {
+        let ok = save(call, bearer, sv, item_name, &mut changes)?;
+        early_saved = Some(ok);
+    }
     if let Some(d) = &e.damage {
         let r = dice::roll(d, call.rng()?)?;
         call.record_roll(&r);
-        let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+        let rolled = u32::try_from(r.total.max(0)).unwrap_or(0);
+        let amount = match (early, early_saved) {
+            (Some(sv), Some(true)) if sv.negates => 0,
+            (Some(_), Some(true)) => rolled / 2,
+            _ => rolled,
+        };
+        if amount != rolled {
+            changes.push(format!(
+                "{} saves: {} damage instead of {rolled}",
+                bearer.name, amount
+            ));
+        }
         let mut lines = Vec::new();
         let res = crate::update::damage(
             bearer,
@@ -83,16 +125,11 @@ pub fn drink(
     }
     let mut impose = e.condition.is_some();
     if let (Some(sv), Some(c)) = (e.save, e.condition) {
-        let stats = bearer.effective();
-        let req = D20Request::new(D20Test::Save {
-            ability: sv.ability,
-        })
-        .dc(sv.dc)
-        .labelled(format!("{} save vs {item_name}", sv.ability.name()));
-        let out = roll_d20_test(&stats, &req, call.rng()?);
-        call.record_roll(&out);
-        changes.push(format!("{} — {}", bearer.name, out.summary()));
-        impose = out.success != Some(true);
+        let saved = match early_saved {
+            Some(s) => s,
+            None => save(call, bearer, sv, item_name, &mut changes)?,
+        };
+        impose = !saved;
         if !impose {
             changes.push(format!("{} is not {c}", bearer.name));
         }
@@ -130,6 +167,26 @@ pub fn drink(
         }
     }
     Ok(changes)
+}
+
+/// Rolls `bearer`'s save against `item_name`; says so in `changes`; whether it succeeded.
+fn save(
+    call: &mut Call<'_>,
+    bearer: &Character,
+    sv: crate::catalog::items::ItemSave,
+    item_name: &str,
+    changes: &mut Vec<String>,
+) -> Result<bool> {
+    let stats = bearer.effective();
+    let req = D20Request::new(D20Test::Save {
+        ability: sv.ability,
+    })
+    .dc(sv.dc)
+    .labelled(format!("{} save vs {item_name}", sv.ability.name()));
+    let out = roll_d20_test(&stats, &req, call.rng()?);
+    call.record_roll(&out);
+    changes.push(format!("{} — {}", bearer.name, out.summary()));
+    Ok(out.success == Some(true))
 }
 
 /// Ends the conditions on `c` that last until it attacks or casts a spell; returns a line for

@@ -102,6 +102,11 @@ pub fn weapon_attack(
         0 => vec![],
         n => vec![Contribution::new(&item.name, n)],
     };
+    // Magic ammunition in the quiver (Arrow +1 for a bow) adds its bonus to the shot.
+    let ammo = magic_ammunition(c, item);
+    if let Some(a) = ammo.filter(|a| a.attack_bonus() != 0) {
+        weapon_bonuses.push(Contribution::new(&a.name, a.attack_bonus()));
+    }
     if let Some((n, src)) = &style.to_hit {
         weapon_bonuses.push(Contribution::new(src, *n));
     }
@@ -138,6 +143,8 @@ pub fn weapon_attack(
     };
     let flat = ability_dmg
         + item.damage_bonus()
+        + ammo.map_or(0, Item::damage_bonus)
+        + archery_bracers(c, item)
         + crate::derive::gear::damage_bonus(
             stats,
             ability == Ability::Strength && !w.category.is_ranged(),
@@ -166,6 +173,48 @@ pub fn weapon_attack(
         damage: expr,
         two_handed,
     })
+}
+
+/// The magic ammunition `c` has equipped (in the quiver) that `weapon` fires: arrows for a bow,
+/// bolts for a crossbow, bullets for a sling, needles for a blowgun.
+pub fn magic_ammunition<'c>(c: &'c Character, weapon: &Item) -> Option<&'c Item> {
+    let w = weapon.weapon.as_ref()?;
+    if !w.has(WeaponProperty::Ammunition) {
+        return None;
+    }
+    let n = weapon.name.to_lowercase();
+    let kind = if n.contains("crossbow") {
+        "bolt"
+    } else if n.contains("bow") {
+        "arrow"
+    } else if n.contains("sling") {
+        "bullet"
+    } else if n.contains("blowgun") {
+        "needle"
+    } else {
+        return None;
+    };
+    c.inventory.items.iter().find(|i| {
+        i.item_type == crate::model::inventory::ItemType::Ammunition
+            && i.slot.is_some()
+            && i.quantity > 0
+            && i.name.to_lowercase().contains(kind)
+            && (i.attack_bonus() != 0 || i.damage_bonus() != 0)
+    })
+}
+
+/// Damage worn magic adds to attacks with a longbow or shortbow (Bracers of Archery +2).
+fn archery_bracers(c: &Character, weapon: &Item) -> i32 {
+    let n = weapon.name.to_lowercase();
+    if !(n.contains("longbow") || n.contains("shortbow")) {
+        return 0;
+    }
+    c.inventory
+        .items
+        .iter()
+        .filter_map(|i| i.active_entry())
+        .map(|e| e.bow_damage_bonus)
+        .sum()
 }
 
 /// The equipped weapon `name` of `c` (by item id or name).

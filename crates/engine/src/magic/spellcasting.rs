@@ -142,11 +142,20 @@ fn numbers_with(c: &Character, ability: Ability) -> CasterNumbers {
     let eff = c.effective();
     let modifier = eff.modifier(ability);
     let prof = eff.proficiency_bonus;
+    // Worn magic that sharpens spells (Wand of the War Mage, Robe of the Archmagi).
+    let (dc_bonus, attack_bonus) = c
+        .inventory
+        .items
+        .iter()
+        .filter_map(|i| i.active_entry())
+        .fold((0, 0), |(d, a), e| {
+            (d + e.spell_dc_bonus, a + e.spell_attack_bonus)
+        });
     CasterNumbers {
         ability,
         modifier,
-        save_dc: 8 + prof + modifier,
-        attack_bonus: prof + modifier,
+        save_dc: 8 + prof + modifier + dc_bonus,
+        attack_bonus: prof + modifier + attack_bonus,
         fixed: false,
     }
 }
@@ -603,10 +612,17 @@ pub fn resolve(
             call.record_roll(&out);
             saved = out.success == Some(true);
             tr.save = Some(out.summary());
-            tr.saved = Some(saved);
             report
                 .lines
                 .push(format!("{} — {}", target.name, out.summary()));
+            if !saved
+                && sv.ability == Ability::Dexterity
+                && let Some(line) = crate::inventory::regen::evade(&mut target)
+            {
+                saved = true;
+                report.lines.push(line);
+            }
+            tr.saved = Some(saved);
             evading =
                 shared_damage.is_some() && super::evasion::applies(&target, sv.ability, sv.half);
             if saved && evading {

@@ -95,26 +95,36 @@ pub use crate::model::senses::movement_modes;
 
 /// The fly speed an effect on `c` grants (Fly 60, Gaseous Form 10), if any.
 pub fn spell_fly_ft(c: &Character) -> Option<u32> {
-    c.effects
-        .iter()
-        .filter_map(|e| e.grant.as_ref()?.speeds.get("fly").copied())
+    let walk = u32::try_from(c.effective().speed.value.max(0)).unwrap_or(0);
+    crate::model::senses::grants(c)
+        .into_iter()
+        .filter_map(|(_, g)| {
+            let own = g.speeds.get("fly").copied();
+            let as_walk = g.speeds_as_walk.iter().any(|m| m == "fly").then_some(walk);
+            own.max(as_walk)
+        })
         .max()
 }
 
 /// Whether an effect on `c` lets it walk on water.
 pub fn walks_on_water(c: &Character) -> Option<String> {
-    c.effects
-        .iter()
-        .find(|e| e.grant.as_ref().is_some_and(|g| g.water_walk))
-        .map(|e| e.name.clone())
+    granted_by(c, |g| g.water_walk)
+}
+
+/// The first source (an effect, a worn item) whose grant passes `f`.
+fn granted_by(
+    c: &Character,
+    f: impl Fn(&crate::model::effects::SpellGrant) -> bool,
+) -> Option<String> {
+    crate::model::senses::grants(c)
+        .into_iter()
+        .find(|(_, g)| f(g))
+        .map(|(n, _)| n.to_string())
 }
 
 /// The effect on `c` that lets it cross difficult terrain at no extra cost, if any.
 pub fn ignores_difficult_terrain(c: &Character) -> Option<String> {
-    c.effects
-        .iter()
-        .find(|e| e.grant.as_ref().is_some_and(|g| g.ignore_difficult_terrain))
-        .map(|e| e.name.clone())
+    granted_by(c, |g| g.ignore_difficult_terrain)
 }
 
 /// The effect on `c` that lets it Dash as a bonus action, if any.

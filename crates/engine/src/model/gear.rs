@@ -213,14 +213,26 @@ pub fn save_advantages(
     magic: bool,
 ) -> Vec<String> {
     use tabletop_rules::{Condition, DamageType};
-    let Some(d) = &c.derived else {
-        return Vec::new();
-    };
-    d.save_advantages
+    // Worn magic items' (Mantle of Spell Resistance: every save against a spell).
+    let items = c.inventory.items.iter().filter_map(|i| {
+        let e = i.active_entry()?;
+        Some(
+            e.save_advantages
+                .iter()
+                .map(move |a| (i.name.clone(), a.clone())),
+        )
+    });
+    let derived = c
+        .derived
         .iter()
-        .filter(|s| {
-            let a = s.value.to_lowercase();
+        .flat_map(|d| d.save_advantages.iter())
+        .map(|s| (s.source.clone(), s.value.clone()));
+    derived
+        .chain(items.flatten())
+        .filter(|(_, value)| {
+            let a = value.to_lowercase();
             match a.as_str() {
+                "spells" => magic,
                 "poison" => {
                     damage == Some(DamageType::Poison) || condition == Some(Condition::Poisoned)
                 }
@@ -236,7 +248,7 @@ pub fn save_advantages(
                 _ => false,
             }
         })
-        .map(|s| format!("{}: {}", s.source, s.value))
+        .map(|(source, value)| format!("{source}: {value}"))
         .collect()
 }
 

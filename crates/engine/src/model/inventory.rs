@@ -372,12 +372,53 @@ pub struct Item {
     /// one hour); `None` when they apply while it is equipped instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lasts_rounds: Option<u32>,
+    /// The SRD magic item it is (its catalog index), when it came from the compendium.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub srd: Option<String>,
 }
 
 impl Item {
     /// Whether its magic is working: equipped, and attuned if it needs to be.
     pub fn is_active(&self) -> bool {
         self.slot.is_some() && (!self.requires_attunement || self.attuned)
+    }
+
+    /// Its entry in the magic-item catalog, when it is an SRD magic item.
+    pub fn catalog_entry(&self) -> Option<&'static crate::catalog::items::ItemEntry> {
+        self.srd.as_deref().and_then(crate::catalog::items::entry)
+    }
+
+    /// Its catalog entry while its magic is working (equipped, attuned if it must be).
+    pub fn active_entry(&self) -> Option<&'static crate::catalog::items::ItemEntry> {
+        self.catalog_entry().filter(|_| self.is_active())
+    }
+
+    /// What its magic adds to a hit whose attack roll is a natural 20 ("2d6[slashing]": Vicious
+    /// Weapon; "3d6[necrotic]": Sword of Life Stealing), `weapon_type` being the weapon's own.
+    pub fn natural_20_extra(&self, weapon_type: tabletop_rules::DamageType) -> Option<String> {
+        let e = self.active_entry()?;
+        let t = e.natural_20_type.unwrap_or(weapon_type);
+        Some(format!("{}[{t}]", e.natural_20_damage.as_deref()?))
+    }
+
+    /// Whether, worn, it turns critical hits against its wearer into normal hits (Adamantine).
+    pub fn stops_critical_hits(&self) -> bool {
+        self.active_entry().is_some_and(|e| e.no_critical_hits)
+    }
+
+    /// What, worn, it adds to AC against ranged attacks (Arrow-Catching Shield +2).
+    pub fn ranged_ac_bonus(&self) -> i32 {
+        self.active_entry().map_or(0, |e| e.ranged_ac_bonus)
+    }
+
+    /// Whether, worn, it resists ranged weapon damage (Shield of Missile Attraction).
+    pub fn resists_ranged(&self) -> bool {
+        self.active_entry().is_some_and(|e| e.ranged_resistance)
+    }
+
+    /// Whether, worn, it resists nonmagical weapon damage (Armor of Invulnerability).
+    pub fn resists_nonmagical(&self) -> bool {
+        self.active_entry().is_some_and(|e| e.nonmagical_resistance)
     }
 
     /// Whether it is a shield.
@@ -401,9 +442,10 @@ impl Item {
             .is_some_and(|w| w.has(WeaponProperty::TwoHanded))
     }
 
-    /// Whether an effect belongs to this weapon's own attacks rather than to the wearer.
+    /// Whether an effect belongs to this weapon's (or this ammunition's) own attacks rather than
+    /// to the wearer.
     pub fn weapon_bound(&self, kind: &ModifierKind) -> bool {
-        self.weapon.is_some()
+        (self.weapon.is_some() || self.item_type == ItemType::Ammunition)
             && matches!(
                 kind,
                 ModifierKind::RollBonus {
@@ -832,6 +874,7 @@ mod tests {
             heal: None,
             effect: None,
             lasts_rounds: None,
+            srd: None,
         }
     }
 

@@ -6,6 +6,55 @@ use tabletop_grid::Senses;
 use tabletop_rules::Condition;
 
 use crate::model::character::Character;
+use crate::model::effects::SpellGrant;
+
+/// What `c`'s active spells and worn magic items grant (movement modes, senses, walking on
+/// water…), each with the name of its source: the effects first, then every item whose magic
+/// is working (equipped, attuned if it must be).
+pub fn grants(c: &Character) -> Vec<(&str, &SpellGrant)> {
+    let mut out: Vec<(&str, &SpellGrant)> = c
+        .effects
+        .iter()
+        .filter_map(|e| Some((e.name.as_str(), e.grant.as_ref()?)))
+        .collect();
+    out.extend(c.inventory.items.iter().filter_map(|i| {
+        let e = i
+            .active_entry()
+            .filter(|e| e.kind == crate::catalog::items::ItemKind::Worn)?;
+        Some((i.name.as_str(), e.grant.as_ref()?))
+    }));
+    out
+}
+
+/// What a grant gives, one phrase each ("fly speed 60 ft", "darkvision 60 ft").
+pub fn grant_lines(g: &SpellGrant) -> Vec<String> {
+    let mut out = Vec::new();
+    for (mode, ft) in &g.speeds {
+        out.push(format!("{mode} speed {ft} ft"));
+    }
+    for mode in &g.speeds_as_walk {
+        out.push(format!("{mode} speed equal to its walking speed"));
+    }
+    if let Some(ft) = g.darkvision_ft {
+        out.push(format!("darkvision {ft} ft"));
+    }
+    if let Some(ft) = g.truesight_ft {
+        out.push(format!("truesight {ft} ft"));
+    }
+    if let Some(ac) = g.ac_base {
+        out.push(format!("AC {ac} + DEX without armor"));
+    }
+    if g.water_walk {
+        out.push("walks on water and other liquids as on solid ground".into());
+    }
+    if g.ignore_difficult_terrain {
+        out.push("difficult terrain costs it no extra movement".into());
+    }
+    if g.see_invisible {
+        out.push("sees invisible creatures".into());
+    }
+    out
+}
 
 /// The first number in a text ("darkvision 60 ft." → 60).
 fn first_number(s: &str) -> Option<u32> {
@@ -51,8 +100,8 @@ pub fn senses_of(c: &Character) -> Senses {
     {
         s.darkvision_ft = s.darkvision_ft.max(60);
     }
-    // Senses an active spell grants (Darkvision, True Seeing).
-    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
+    // Senses an active spell or a worn item grants (Darkvision, True Seeing, Goggles of Night).
+    for (_, g) in grants(c) {
         if let Some(ft) = g.darkvision_ft {
             s.darkvision_ft = s.darkvision_ft.max(ft);
         }
@@ -78,7 +127,7 @@ pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> 
         .map(|b| b.other_speeds.clone())
         .unwrap_or_default();
     let walk = u32::try_from(c.effective().speed.value.max(0)).unwrap_or(0);
-    for g in c.effects.iter().filter_map(|e| e.grant.as_ref()) {
+    for (_, g) in grants(c) {
         for (mode, ft) in &g.speeds {
             let v = out.entry(mode.clone()).or_insert(0);
             *v = (*v).max(*ft);
@@ -94,12 +143,8 @@ pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> 
 /// The effect that lets `c` see invisible creatures (See Invisibility, or truesight from True
 /// Seeing), if any.
 pub fn sees_invisible(c: &Character) -> Option<String> {
-    c.effects
-        .iter()
-        .find(|e| {
-            e.grant
-                .as_ref()
-                .is_some_and(|g| g.see_invisible || g.truesight_ft.is_some())
-        })
-        .map(|e| e.name.clone())
+    grants(c)
+        .into_iter()
+        .find(|(_, g)| g.see_invisible || g.truesight_ft.is_some())
+        .map(|(n, _)| n.to_string())
 }

@@ -67,10 +67,9 @@ impl Character {
             base.armor_class = ac;
         }
         // A spell's AC formula (Mage Armor) while unarmored, when it beats the base.
-        if self
-            .effects
+        if crate::model::senses::grants(self)
             .iter()
-            .any(|e| e.grant.as_ref().is_some_and(|g| g.ac_base.is_some()))
+            .any(|(_, g)| g.ac_base.is_some())
         {
             let dex = tabletop_rules::abilities::ability_modifier(
                 base.abilities.get(tabletop_rules::Ability::Dexterity),
@@ -271,9 +270,9 @@ pub fn formula_ac(
     if armored {
         return None;
     }
-    c.effects
-        .iter()
-        .filter_map(|e| Some((e.grant.as_ref()?.ac_base?, &e.name)))
+    crate::model::senses::grants(c)
+        .into_iter()
+        .filter_map(|(name, g)| Some((g.ac_base?, name)))
         .map(|(base, name)| (base + dex_mod, format!("{name}: {base} + DEX {dex_mod:+}")))
         .filter(|(v, _)| *v > current)
         .max_by_key(|(v, _)| *v)

@@ -476,7 +476,10 @@ pub fn strike(
     }
     let a_stats = attacker.effective();
     let t_stats = target.effective();
-    let ac = t_stats.armor_class.value + sit.cover_bonus;
+    // Worn magic against ranged attacks (Arrow-Catching Shield +2 AC).
+    let ranged = kind.delivery == Delivery::Ranged;
+    let ranged_ac = super::gear_magic::ranged_ac(&target, ranged);
+    let ac = t_stats.armor_class.value + sit.cover_bonus + ranged_ac;
     let label = opts.label.clone().map_or_else(
         || format!("{} attack with {}", attacker.name, profile.name),
         |l| format!("{l}: {} with {}", attacker.name, profile.name),
@@ -515,6 +518,12 @@ pub fn strike(
     };
     let mut lines = vec![roll.summary()];
     lines.extend(ward_lines);
+    if ranged_ac != 0 {
+        lines.push(format!(
+            "{}'s magic gives {ranged_ac:+} AC against ranged attacks (AC {ac}).",
+            target.name
+        ));
+    }
     // Effects that last until the target is next attacked (Guiding Bolt) are used up.
     if target.effects.iter().any(|e| e.ends_when_attacked) {
         let mut t = combat::sheet(call, &target.id)?;
@@ -563,7 +572,18 @@ pub fn strike(
         }
     }
     let hit = roll.success == Some(true) && paused.is_none();
-    let critical = hit && roll.critical;
+    // Armor that turns critical hits into normal hits (Adamantine Armor).
+    let crit_proof = super::gear_magic::crit_stopper(&target);
+    let critical = hit && roll.critical && crit_proof.is_none();
+    if hit
+        && roll.critical
+        && let Some(armor) = &crit_proof
+    {
+        lines.push(format!(
+            "{}'s {armor} turns the critical hit into a normal hit.",
+            target.name
+        ));
+    }
     let mut out = StrikeResult {
         attacker_id: attacker.id.clone(),
         attacker: attacker.name.clone(),
@@ -615,6 +635,14 @@ pub fn strike(
     )?;
     profile.damage.push_str(&riders.expr);
     out.lines.extend(riders.lines);
+    // A weapon's extra damage on a natural 20 (Vicious Weapon 7, Sword of Sharpness 14).
+    if out.roll.natural_20
+        && let ProfileSource::Weapon { item_id } = &profile.source
+        && let Some((expr, line)) = super::gear_magic::natural_20(&attacker, item_id, t)
+    {
+        profile.damage.push_str(&expr);
+        out.lines.push(line);
+    }
     if opts.smite_slot.is_some() {
         combat::put_sheet(call, &attacker)?;
     }
@@ -641,6 +669,9 @@ pub fn strike(
     };
     let magical = crate::combat::traits::magical_attack(&attacker, item_id);
     let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
+    // Resistance to ranged weapon attacks (Shield of Missile Attraction).
+    let ranged_weapon = ranged && item_id.is_some();
+    let parts = super::gear_magic::ranged_resistance(&target, ranged_weapon, parts, &mut out.lines);
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
     // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
     if !t.dead
