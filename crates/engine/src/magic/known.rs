@@ -115,8 +115,39 @@ pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
     };
     let mut always_prepared = Vec::new();
     let mut extra_list = Vec::new();
+    // The subclass's spells, from the level of a feature whose catalog entry grants them
+    // (Domain Spells, Oath Spells, Circle Spells); a land's circle spells need that land chosen.
+    let chosen: &[String] = c.build.as_ref().map_or(&[], |b| &b.choices.options);
+    let catalog = crate::catalog::Catalog::get();
+    let grants_spells = |index: &str| {
+        catalog.features.get(index).is_some_and(|e| {
+            e.grants
+                .iter()
+                .any(|g| matches!(g, crate::catalog::Grant::SubclassSpells))
+        })
+    };
     if let Some(sub) = subclass.as_deref().and_then(|s| srd.subclass(s)) {
-        for s in sub.spells.iter().filter(|s| u32::from(s.level) <= *level) {
+        // The levels of the class's and subclass's features that grant them; a subclass whose
+        // spells no feature names (the Fiend's expanded list) has them from their own levels.
+        let class_rows = (1..=20u8).filter_map(|l| srd.class_level(&k.index, l));
+        let mut granting: Vec<u32> = class_rows
+            .flat_map(|r| r.features.iter().map(move |f| (r.level, f.index.as_str())))
+            .chain(srd.features().iter().filter_map(|f| {
+                f.subclass
+                    .as_ref()
+                    .filter(|r| r.index == sub.index)
+                    .map(|_| (f.level, f.index.as_str()))
+            }))
+            .filter(|(_, i)| grants_spells(i))
+            .map(|(l, _)| u32::from(l))
+            .collect();
+        granting.sort_unstable();
+        let from = granting.first().copied().unwrap_or(1);
+        for s in sub.spells.iter().filter(|s| {
+            from <= u32::from(s.level)
+                && u32::from(s.level) <= *level
+                && s.features.iter().all(|f| chosen.contains(f))
+        }) {
             if known_caster {
                 extra_list.push(s.spell.index.clone());
             } else {
