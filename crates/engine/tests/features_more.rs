@@ -205,9 +205,17 @@ fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
     assert!(!d.proficiencies.iter().any(|p| p.value == "Heavy Armor"));
     build(&mut e, "Bess", "cleric", 1, Some("Life"), &[]).unwrap();
     let d = derived(&mut e, "Bess");
-    assert!(!d.choices.iter().any(|l| l.contains("(subclass)")), "{:?}", d.choices);
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        d.choices
+    );
     assert!(d.features.contains(&"Disciple of Life".to_string()));
-    let heavy = d.proficiencies.iter().find(|p| p.value == "Heavy Armor").unwrap();
+    let heavy = d
+        .proficiencies
+        .iter()
+        .find(|p| p.value == "Heavy Armor")
+        .unwrap();
     assert_eq!(heavy.source, "Bonus Proficiency (cleric 1)");
     // Domain spells: always prepared from cleric 1 (Bless, Cure Wounds).
     let c = character(&mut e, "Bess");
@@ -216,7 +224,11 @@ fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
     // A fighter 2 levels to 3 as a Champion: the placeholder's level brings Improved Critical.
     build(&mut e, "Cato", "fighter", 2, None, &[]).unwrap();
     let d = derived(&mut e, "Cato");
-    assert!(!d.choices.iter().any(|l| l.contains("(subclass)")), "{:?}", d.choices);
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        d.choices
+    );
     let refused = e
         .write("level_up", &serde_json::json!({}), |call| {
             level_up_with(
@@ -251,7 +263,10 @@ fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
             )
         })
         .unwrap();
-    assert_eq!(out.features_gained, ["Martial Archetype", "Improved Critical"]);
+    assert_eq!(
+        out.features_gained,
+        ["Martial Archetype", "Improved Critical"]
+    );
     // Its fighting style (fighter 1) is still open; the subclass is not.
     assert!(
         out.changes.iter().any(|l| l
@@ -259,7 +274,11 @@ fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
         "{:?}",
         out.changes
     );
-    assert!(!out.changes.iter().any(|l| l.contains("(subclass)")), "{:?}", out.changes);
+    assert!(
+        !out.changes.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        out.changes
+    );
     // Without a subclass, the levels that bring one say so.
     build(&mut e, "Dara", "fighter", 2, None, &[]).unwrap();
     let out = e
@@ -283,15 +302,19 @@ fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
         open,
         [
             "open choice: Fighter 7: Martial Archetype from level 3: choose the subclass (subclass): Champion",
-            "open choice: Martial Archetype Improvement (Fighter 7): the subclass's features of this level need a subclass (subclass): Champion"
+            "open choice: Martial Archetype feature (Fighter 7): the subclass's features of this level need a subclass (subclass): Champion"
         ]
     );
     // A fighter 7 Champion has Remarkable Athlete from the level-7 placeholder.
     build(&mut e, "Edda", "fighter", 7, Some("Champion"), &[]).unwrap();
     let d = derived(&mut e, "Edda");
     assert!(d.features.contains(&"Remarkable Athlete".to_string()));
-    assert!(d.modifiers.iter().any(|m| m.source == "Martial Archetype Improvement (fighter 7)"
-        && format!("{:?}", m.kind).contains("Champion: Remarkable Athlete")));
+    assert!(
+        d.modifiers
+            .iter()
+            .any(|m| m.source == "Martial Archetype feature (fighter 7)"
+                && format!("{:?}", m.kind).contains("Champion: Remarkable Athlete"))
+    );
 }
 
 #[test]
@@ -324,14 +347,21 @@ fn hunter_options_are_chosen_checked_and_applied() {
         "ranger",
         7,
         Some("Hunter"),
-        &["hunters-prey-colossus-slayer", "defensive-tactics-steel-will"],
+        &[
+            "hunters-prey-colossus-slayer",
+            "defensive-tactics-steel-will",
+        ],
     )
     .unwrap();
     let c = character(&mut e, "Rook");
     let d = c.derived.clone().unwrap();
     assert!(d.features.contains(&"Colossus Slayer".to_string()));
     assert!(d.features.contains(&"Steel Will".to_string()));
-    assert!(!d.choices.iter().any(|l| l.contains("(options)")), "{:?}", d.choices);
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(options)")),
+        "{:?}",
+        d.choices
+    );
     assert_eq!(
         tabletop_engine::derive::gear::save_advantages(
             &c,
@@ -396,14 +426,21 @@ fn eldritch_invocations_are_counted_by_the_warlock_table_and_applied() {
     .unwrap();
     let c = character(&mut e, "Vell");
     let d = c.derived.clone().unwrap();
-    assert!(!d.choices.iter().any(|l| l.contains("(options)")), "{:?}", d.choices);
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(options)")),
+        "{:?}",
+        d.choices
+    );
     // Armor of Shadows: 13 + DEX 3 unarmored.
     assert_eq!(c.effective().armor_class.value, 16);
     assert_eq!(
         d.skills[&tabletop_rules::Skill::Persuasion].source,
         "Eldritch Invocations: Beguiling Influence (warlock 5)"
     );
-    assert_eq!(tabletop_engine::model::senses::senses_of(&c).darkvision_ft, 120);
+    assert_eq!(
+        tabletop_engine::model::senses::senses_of(&c).darkvision_ft,
+        120
+    );
     // Thirsting Blade needs the Pact of the Blade; a fourth invocation is one too many at 5.
     let err = build(
         &mut e,
@@ -426,7 +463,9 @@ fn eldritch_invocations_are_counted_by_the_warlock_table_and_applied() {
         "{err}"
     );
     assert!(
-        err.contains("Eldritch Invocations gives 3 option(s) at this level (options); more are given"),
+        err.contains(
+            "Eldritch Invocations gives 3 option(s) at this level (options); more are given"
+        ),
         "{err}"
     );
     // With the blade pact it is a second attack.
@@ -453,15 +492,86 @@ fn a_land_druid_prepares_its_lands_circle_spells_only() {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 7);
-    build(&mut e, "Yew", "druid", 3, Some("Land"), &["circle-of-the-land-forest"]).unwrap();
+    build(
+        &mut e,
+        "Yew",
+        "druid",
+        3,
+        Some("Land"),
+        &["circle-of-the-land-forest"],
+    )
+    .unwrap();
     let c = character(&mut e, "Yew");
     let rules = tabletop_engine::magic::known::rules(&srd, &c).unwrap();
     assert_eq!(rules.always_prepared, ["Barkskin", "Spider Climb"]);
-    assert!(c.derived.unwrap().features.contains(&"Circle of the Land: Forest".to_string()));
+    assert!(
+        c.derived
+            .unwrap()
+            .features
+            .contains(&"Circle of the Land: Forest".to_string())
+    );
     build(&mut e, "Zed", "druid", 3, Some("Land"), &[]).unwrap();
     let c = character(&mut e, "Zed");
-    assert!(tabletop_engine::magic::known::rules(&srd, &c).unwrap().always_prepared.is_empty());
+    assert!(
+        tabletop_engine::magic::known::rules(&srd, &c)
+            .unwrap()
+            .always_prepared
+            .is_empty()
+    );
     assert!(c.derived.unwrap().choices.iter().any(|l| l.starts_with(
         "Druid 3: Circle of the Land: 1 more option(s) to choose (options): circle-of-the-land-arctic"
     )));
+}
+
+#[test]
+fn magical_secrets_allow_spells_of_other_lists_and_natures_ward_is_an_immunity() {
+    let Some(srd) = common::srd("magical_secrets") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    build(&mut e, "Lyra", "bard", 10, Some("Lore"), &[]).unwrap();
+    build(&mut e, "Mott", "bard", 9, Some("Lore"), &[]).unwrap();
+    let mut lyra = character(&mut e, "Lyra");
+    // Lore 6 (Additional Magical Secrets) and bard 10 (Magical Secrets): four off-list spells.
+    lyra.spells = ["Fireball", "Counterspell", "Haste", "Fly"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &lyra),
+        Vec::<String>::new()
+    );
+    lyra.spells.push("Lightning Bolt".into());
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &lyra),
+        [
+            "Lightning Bolt is not on the bard spell list (Magical Secrets allows 4 from other lists, all taken)"
+        ]
+    );
+    let mut mott = character(&mut e, "Mott");
+    mott.spells = ["Fireball", "Counterspell", "Haste"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &mott),
+        [
+            "Haste is not on the bard spell list (Magical Secrets allows 2 from other lists, all taken)"
+        ]
+    );
+    // A land druid 10: Nature's Ward makes it immune to poison damage and the poisoned condition.
+    build(
+        &mut e,
+        "Oak",
+        "druid",
+        10,
+        Some("Land"),
+        &["circle-of-the-land-swamp"],
+    )
+    .unwrap();
+    let oak = character(&mut e, "Oak");
+    assert!(oak.immunities.contains(&tabletop_rules::DamageType::Poison));
+    assert!(
+        oak.condition_immunities
+            .contains(&tabletop_rules::Condition::Poisoned)
+    );
 }

@@ -428,6 +428,12 @@ pub enum Grant {
     /// prepared for a prepared caster, added to the list of a known caster; Circle of the
     /// Land's need the land option chosen.
     SubclassSpells,
+    /// Spells from any class's spell list, `count` of them, among the spells known (Magical
+    /// Secrets): the spell rules accept that many off-list spells.
+    AnyListSpells {
+        /// How many.
+        count: u32,
+    },
     /// What choosing this option needs: a class level of the offering class and/or another
     /// option chosen (Thirsting Blade: warlock 5 and `pact-of-the-blade`). Not an effect.
     OptionPrerequisite {

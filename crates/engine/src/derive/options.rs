@@ -201,7 +201,8 @@ pub(super) fn apply<'a>(
                 continue;
             }
             if let Some(why) = unmet(catalog, key, &offer, &build.choices.options) {
-                d.choices.push(format!("{}: {why} (options): not applied", offer.feature));
+                d.choices
+                    .push(format!("{}: {why} (options): not applied", offer.feature));
                 continue;
             }
             taken.push(key.clone());
@@ -214,7 +215,12 @@ pub(super) fn apply<'a>(
                 d.features.push(t.clone());
             }
             picked.push(Picked {
-                label: format!("{}: {t} ({} {})", offer.feature, c.name.to_lowercase(), c.level),
+                label: format!(
+                    "{}: {t} ({} {})",
+                    offer.feature,
+                    c.name.to_lowercase(),
+                    c.level
+                ),
                 entry,
                 class: offer.class,
             });
@@ -222,7 +228,10 @@ pub(super) fn apply<'a>(
         if taken.len() < offer.count {
             let left: Vec<String> = choosable(catalog, &offer.prefix)
                 .into_iter()
-                .filter(|k| !taken.contains(k) && unmet(catalog, k, &offer, &build.choices.options).is_none())
+                .filter(|k| {
+                    !taken.contains(k)
+                        && unmet(catalog, k, &offer, &build.choices.options).is_none()
+                })
                 .collect();
             d.choices.push(format!(
                 "{} {}: {}: {} more option(s) to choose (options): {}",

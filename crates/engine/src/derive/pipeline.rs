@@ -537,7 +537,8 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 | Grant::FightingStyle { .. }
                 | Grant::Spellcasting
                 | Grant::SubclassSpells
-                | Grant::OptionPrerequisite { .. } => {}
+                | Grant::OptionPrerequisite { .. }
+                | Grant::AnyListSpells { .. } => {}
                 Grant::Skill { skill: s } => skill(&mut d, *s, p.label.clone()),
                 Grant::SkillChoice { count, .. } => skill_choice_slots += usize::from(*count),
                 Grant::Expertise { count } => expertise_slots += usize::from(*count),

@@ -44,6 +44,8 @@ pub struct SpellRules {
     pub always_prepared: Vec<String>,
     /// Subclass spells added to the class list (known casters), by SRD index.
     pub extra_list: Vec<String>,
+    /// Spells it may know from any class's list (Magical Secrets).
+    pub any_list: u32,
 }
 
 /// The class levels a character has: (class, level, subclass).
@@ -126,6 +128,30 @@ pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
                 .any(|g| matches!(g, crate::catalog::Grant::SubclassSpells))
         })
     };
+    // Magical Secrets: off-list spells its features allow, up to its level.
+    let mut any_list = 0u32;
+    let sub_rows = subclass
+        .as_deref()
+        .and_then(|s| srd.subclass(s))
+        .map(|s| srd.subclass_levels(&s.index))
+        .unwrap_or_default();
+    for row in (1..=lvl)
+        .filter_map(|l| srd.class_level(&k.index, l))
+        .chain(sub_rows.into_iter().filter(|r| r.level <= lvl))
+    {
+        for f in &row.features {
+            for g in catalog
+                .features
+                .get(&f.index)
+                .iter()
+                .flat_map(|e| &e.grants)
+            {
+                if let crate::catalog::Grant::AnyListSpells { count } = g {
+                    any_list += count;
+                }
+            }
+        }
+    }
     if let Some(sub) = subclass.as_deref().and_then(|s| srd.subclass(s)) {
         // The levels of the class's and subclass's features that grant them; a subclass whose
         // spells no feature names (the Fiend's expanded list) has them from their own levels.
@@ -167,6 +193,7 @@ pub fn rules(srd: &Compendium, c: &Character) -> Option<SpellRules> {
         max_spell_level,
         always_prepared,
         extra_list,
+        any_list,
     })
 }
 
@@ -188,6 +215,7 @@ pub fn problems(srd: &Compendium, c: &Character) -> Vec<String> {
     let mut out = Vec::new();
     let mut cantrips = Vec::new();
     let mut leveled = Vec::new();
+    let mut secrets_left = r.any_list;
     for name in &c.spells {
         let Some(s) = srd.spell(name) else {
             out.push(format!(
@@ -199,11 +227,22 @@ pub fn problems(srd: &Compendium, c: &Character) -> Vec<String> {
         let on_list = s.classes.iter().any(|k| k.index == r.class_index)
             || r.extra_list.contains(&s.index)
             || r.always(&s.name);
-        if !on_list {
+        if !on_list && secrets_left > 0 {
+            // Magical Secrets: a spell of any class's list.
+            secrets_left -= 1;
+        } else if !on_list {
             out.push(format!(
-                "{} is not on the {} spell list",
+                "{} is not on the {} spell list{}",
                 s.name,
-                r.class.to_lowercase()
+                r.class.to_lowercase(),
+                if r.any_list > 0 {
+                    format!(
+                        " (Magical Secrets allows {} from other lists, all taken)",
+                        r.any_list
+                    )
+                } else {
+                    String::new()
+                }
             ));
         }
         if s.level > r.max_spell_level {
