@@ -246,9 +246,10 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "draconicAncestry",
             "asi",
             "spellbook",
+            "options",
         ],
     ),
-    ("level_up", &["asi"]),
+    ("level_up", &["asi", "subclass", "options"]),
     (
         "manage_aura",
         &[

@@ -150,7 +150,7 @@ pub(super) fn apply<'a>(
                                 ));
                             } else {
                                 d.modifiers.push(tabletop_rules::modifiers::Modifier::new(
-                                    &format!("{name} ({} {at})", c.name.to_lowercase()),
+                                    format!("{name} ({} {at})", c.name.to_lowercase()),
                                     tabletop_rules::modifiers::ModifierKind::Note {
                                         text: format!("{sub}: {}", got.join(", ")),
                                     },
