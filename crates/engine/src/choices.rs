@@ -78,6 +78,46 @@ pub fn problems(
             ));
         }
     }
+    // Feature options (hunter options, invocations, ancestry, land, pact boon): offered by a
+    // class at its level, a catalog key, within the count, prerequisites met.
+    let offers = crate::derive::options::offers(resolved, catalog);
+    let mut per_offer = vec![0usize; offers.len()];
+    for key in &build.choices.options {
+        let Some(i) = offers.iter().position(|o| key.starts_with(&o.prefix)) else {
+            let open: Vec<String> = offers
+                .iter()
+                .map(|o| format!("{} ({}*)", o.feature, o.prefix))
+                .collect();
+            out.push(format!(
+                "option '{key}' is not offered by this build's features at their levels (options){}",
+                if open.is_empty() {
+                    String::new()
+                } else {
+                    format!("; offered: {}", open.join(", "))
+                }
+            ));
+            continue;
+        };
+        let o = &offers[i];
+        if !catalog.features.contains_key(key) {
+            out.push(format!(
+                "option '{key}' is not a {} option (options); choose: {}",
+                o.feature,
+                crate::derive::options::choosable(catalog, &o.prefix).join(", ")
+            ));
+            continue;
+        }
+        per_offer[i] += 1;
+        if per_offer[i] == o.count + 1 {
+            out.push(format!(
+                "{} gives {} option(s) at this level (options); more are given",
+                o.feature, o.count
+            ));
+        }
+        if let Some(why) = crate::derive::options::unmet(catalog, key, o, &build.choices.options) {
+            out.push(format!("{}: {why} (options)", o.feature));
+        }
+    }
     // Ability choices (half-elf): from the race's options, no more than it grants.
     if let Some(race) = &resolved.race {
         let chosen = &build.choices.ability_choices;

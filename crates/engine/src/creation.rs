@@ -142,6 +142,9 @@ pub struct CreateRequest {
     pub draconic_ancestry: Option<String>,
     /// Ability Score Improvements, in the order the levels reach them.
     pub asi: Vec<crate::derive::asi::AsiChoice>,
+    /// Feature options chosen, by catalog key ("hunters-prey-colossus-slayer",
+    /// "eldritch-invocation-devils-sight", "circle-of-the-land-forest"; see `options`).
+    pub options: Vec<String>,
     /// Class levels of a multiclassed character, the starting class first (instead of
     /// `class` + `level`).
     pub classes: Vec<ClassRequest>,
@@ -860,6 +863,7 @@ fn build_from_request(
     b.choices.fighting_style = req.fighting_style.clone();
     b.choices.draconic_ancestry = req.draconic_ancestry.clone();
     b.choices.asi = req.asi.clone();
+    b.choices.options = req.options.clone();
     b.overrides.max_hp = req.max_hp;
     b.overrides.armor_class = req.armor_class;
     b.overrides.speed = req.speed;

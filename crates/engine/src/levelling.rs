@@ -90,6 +90,46 @@ pub fn level_up_choosing(
     method: LevelHpMethod,
     asi_choices: Vec<AsiChoice>,
 ) -> Result<LevelUpOutcome> {
+    level_up_with(
+        call,
+        who,
+        class,
+        target,
+        method,
+        LevelChoices {
+            asi: asi_choices,
+            ..Default::default()
+        },
+    )
+}
+
+/// The choices made with new levels.
+#[derive(Debug, Clone, Default)]
+pub struct LevelChoices {
+    /// Ability Score Improvements the new levels reach, in order.
+    pub asi: Vec<AsiChoice>,
+    /// The subclass of the class levelled (an SRD subclass of it).
+    pub subclass: Option<String>,
+    /// Feature options chosen at the new levels (catalog keys, see `Choices::options`).
+    pub options: Vec<String>,
+}
+
+/// [`level_up_in`] with the choices the new levels ask for: Ability Score Improvements, the
+/// subclass, feature options (hunter options, invocations…). A subclass or option the class
+/// does not offer at its new level is refused; one still open is said in the changes.
+pub fn level_up_with(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    class: Option<&str>,
+    target: Option<u32>,
+    method: LevelHpMethod,
+    choices: LevelChoices,
+) -> Result<LevelUpOutcome> {
+    let LevelChoices {
+        asi: asi_choices,
+        subclass,
+        options,
+    } = choices;
     let bad = crate::derive::asi::problems(&asi_choices, crate::catalog::Catalog::get());
     if !bad.is_empty() {
         return Err(EngineError::invalid("asi", bad.join("; ")));
@@ -290,7 +330,51 @@ pub fn level_up_choosing(
         };
         b.choices.asi.extend(asi_choices.iter().cloned());
     }
+    if subclass.is_some() || !options.is_empty() {
+        let Some(b) = c.build.as_mut() else {
+            return Err(EngineError::Rule(format!(
+                "{} has no recorded build to hold a subclass or options",
+                c.name
+            )));
+        };
+        if let Some(sub) = &subclass
+            && let Some(k) = b.classes.get_mut(class_idx)
+        {
+            k.subclass = Some(sub.clone());
+        }
+        for o in &options {
+            if !b.choices.options.contains(o) {
+                b.choices.options.push(o.clone());
+            }
+        }
+        if let (Some(srd), Some(b)) = (call.compendium(), c.build.as_ref()) {
+            let catalog = crate::catalog::Catalog::get();
+            let resolved = crate::derive::resolve(b, Some(srd));
+            let bad = crate::choices::problems(srd, catalog, b, &resolved);
+            if !bad.is_empty() {
+                let field = if subclass.is_some() && bad.iter().any(|l| l.contains("(subclass)")) {
+                    "subclass"
+                } else {
+                    "options"
+                };
+                return Err(EngineError::invalid(field, bad.join("; ")));
+            }
+        }
+    }
     crate::derive::refresh(call, &mut c);
+    // What the derived sheet gained beyond the class table (the subclass's features, options).
+    for f in &c.features {
+        if !features_before.contains(f) && !features.contains(f) {
+            features.push(f.clone());
+        }
+    }
+    if let Some(d) = &c.derived {
+        for line in d.choices.iter().filter(|l| {
+            l.contains("(subclass)") || l.contains("(options)") || l.contains("(fightingStyle)")
+        }) {
+            changes.push(format!("open choice: {line}"));
+        }
+    }
     let open_after = open_asi(call, &c);
     if open_after < 0 {
         return Err(EngineError::invalid(

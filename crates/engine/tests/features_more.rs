@@ -139,3 +139,439 @@ fn evasion_takes_nothing_on_a_save_and_half_on_a_failure() {
     // Seed 7: 33 fire; Vex fails and takes half (16), Brom saves and takes half (16).
     assert_eq!(fireball(7), ((false, 16), (true, 16), 33));
 }
+
+// ---- Choices features make at a level (issue 17): subclass, placeholders, options. ----
+
+use tabletop_engine::creation::{ClassRequest, CreateOutcome};
+use tabletop_engine::error::EngineError;
+use tabletop_engine::levelling::{LevelChoices, LevelHpMethod, level_up_with};
+
+/// Creates `name`, a `class` `level` with `subclass` and feature `options` (scores STR 10,
+/// DEX 16, CON 14, INT 12, WIS 10, CHA 16).
+fn build(
+    e: &mut E,
+    name: &str,
+    class: &str,
+    level: u32,
+    subclass: Option<&str>,
+    options: &[&str],
+) -> Result<CreateOutcome, EngineError> {
+    let req = CreateRequest {
+        name: name.into(),
+        method: AbilityMethod::Manual,
+        scores: Some(
+            Ability::ALL
+                .iter()
+                .copied()
+                .zip([10, 16, 14, 12, 10, 16])
+                .collect(),
+        ),
+        classes: vec![ClassRequest {
+            class: class.into(),
+            level,
+            subclass: subclass.map(str::to_string),
+        }],
+        options: options.iter().map(|s| s.to_string()).collect(),
+        mode: CreateMode::Create,
+        ..Default::default()
+    };
+    e.write("create_character", &serde_json::json!({}), |call| {
+        create_character(call, req)
+    })
+}
+
+fn derived(e: &mut E, name: &str) -> tabletop_engine::derive::Derived {
+    character(e, name).derived.unwrap()
+}
+
+#[test]
+fn a_subclass_is_asked_for_at_its_level_and_its_features_come_with_it() {
+    let Some(srd) = common::srd("subclass") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    // A cleric 1 without a domain is told to pick one; with Life it has the domain's features.
+    build(&mut e, "Ansel", "cleric", 1, None, &[]).unwrap();
+    let d = derived(&mut e, "Ansel");
+    assert!(
+        d.choices.contains(
+            &"Cleric 1: Divine Domain from level 1: choose the subclass (subclass): Life".into()
+        ),
+        "{:?}",
+        d.choices
+    );
+    assert!(!d.features.contains(&"Disciple of Life".to_string()));
+    assert!(!d.proficiencies.iter().any(|p| p.value == "Heavy Armor"));
+    build(&mut e, "Bess", "cleric", 1, Some("Life"), &[]).unwrap();
+    let d = derived(&mut e, "Bess");
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        d.choices
+    );
+    assert!(d.features.contains(&"Disciple of Life".to_string()));
+    let heavy = d
+        .proficiencies
+        .iter()
+        .find(|p| p.value == "Heavy Armor")
+        .unwrap();
+    assert_eq!(heavy.source, "Bonus Proficiency (cleric 1)");
+    // Domain spells: always prepared from cleric 1 (Bless, Cure Wounds).
+    let c = character(&mut e, "Bess");
+    let rules = tabletop_engine::magic::known::rules(&srd, &c).unwrap();
+    assert_eq!(rules.always_prepared, ["Bless", "Cure Wounds"]);
+    // A fighter 2 levels to 3 as a Champion: the placeholder's level brings Improved Critical.
+    build(&mut e, "Cato", "fighter", 2, None, &[]).unwrap();
+    let d = derived(&mut e, "Cato");
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        d.choices
+    );
+    let refused = e
+        .write("level_up", &serde_json::json!({}), |call| {
+            level_up_with(
+                call,
+                CharacterRef::new(None, Some("Cato")),
+                None,
+                None,
+                LevelHpMethod::Rules(tabletop_rules::hp::HpMethod::Average),
+                LevelChoices {
+                    subclass: Some("Life".into()),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "subclass: 'Life' is not a Fighter subclass in the SRD (subclass); choose: Champion"
+    );
+    let out = e
+        .write("level_up", &serde_json::json!({}), |call| {
+            level_up_with(
+                call,
+                CharacterRef::new(None, Some("Cato")),
+                None,
+                None,
+                LevelHpMethod::Rules(tabletop_rules::hp::HpMethod::Average),
+                LevelChoices {
+                    subclass: Some("Champion".into()),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        out.features_gained,
+        ["Martial Archetype", "Improved Critical"]
+    );
+    // Its fighting style (fighter 1) is still open; the subclass is not.
+    assert!(
+        out.changes.iter().any(|l| l
+            == "open choice: Fighter 3: Fighting Style: choose a fighting style (fightingStyle): archery, defense, dueling, great-weapon-fighting, protection, two-weapon-fighting"),
+        "{:?}",
+        out.changes
+    );
+    assert!(
+        !out.changes.iter().any(|l| l.contains("(subclass)")),
+        "{:?}",
+        out.changes
+    );
+    // Without a subclass, the levels that bring one say so.
+    build(&mut e, "Dara", "fighter", 2, None, &[]).unwrap();
+    let out = e
+        .write("level_up", &serde_json::json!({}), |call| {
+            level_up_with(
+                call,
+                CharacterRef::new(None, Some("Dara")),
+                None,
+                Some(7),
+                LevelHpMethod::Rules(tabletop_rules::hp::HpMethod::Average),
+                LevelChoices::default(),
+            )
+        })
+        .unwrap();
+    let open: Vec<&String> = out
+        .changes
+        .iter()
+        .filter(|l| l.starts_with("open choice") && l.contains("(subclass)"))
+        .collect();
+    assert_eq!(
+        open,
+        [
+            "open choice: Fighter 7: Martial Archetype from level 3: choose the subclass (subclass): Champion",
+            "open choice: Martial Archetype feature (Fighter 7): the subclass's features of this level need a subclass (subclass): Champion"
+        ]
+    );
+    // A fighter 7 Champion has Remarkable Athlete from the level-7 placeholder.
+    build(&mut e, "Edda", "fighter", 7, Some("Champion"), &[]).unwrap();
+    let d = derived(&mut e, "Edda");
+    assert!(d.features.contains(&"Remarkable Athlete".to_string()));
+    assert!(
+        d.modifiers
+            .iter()
+            .any(|m| m.source == "Martial Archetype feature (fighter 7)"
+                && format!("{:?}", m.kind).contains("Champion: Remarkable Athlete"))
+    );
+}
+
+#[test]
+fn paladin_spellcasting_starts_with_its_feature() {
+    let Some(srd) = common::srd("spellcasting_feature") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    build(&mut e, "Pell", "paladin", 1, None, &[]).unwrap();
+    build(&mut e, "Quin", "paladin", 2, None, &[]).unwrap();
+    assert_eq!(derived(&mut e, "Pell").spellcasting_ability, None);
+    assert_eq!(
+        derived(&mut e, "Quin").spellcasting_ability,
+        Some(Ability::Charisma)
+    );
+}
+
+#[test]
+fn hunter_options_are_chosen_checked_and_applied() {
+    let Some(srd) = common::srd("hunter_options") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    // Steel Will: advantage on saves against being frightened, through the save rules.
+    build(
+        &mut e,
+        "Rook",
+        "ranger",
+        7,
+        Some("Hunter"),
+        &[
+            "hunters-prey-colossus-slayer",
+            "defensive-tactics-steel-will",
+        ],
+    )
+    .unwrap();
+    let c = character(&mut e, "Rook");
+    let d = c.derived.clone().unwrap();
+    assert!(d.features.contains(&"Colossus Slayer".to_string()));
+    assert!(d.features.contains(&"Steel Will".to_string()));
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(options)")),
+        "{:?}",
+        d.choices
+    );
+    assert_eq!(
+        tabletop_engine::derive::gear::save_advantages(
+            &c,
+            Ability::Wisdom,
+            Some(tabletop_rules::Condition::Frightened),
+            None,
+            true
+        ),
+        ["Defensive Tactics: Steel Will (ranger 7): frightened"]
+    );
+    // Open: a ranger 7 Hunter who chose nothing is told what is left.
+    build(&mut e, "Sable", "ranger", 3, Some("Hunter"), &[]).unwrap();
+    assert!(derived(&mut e, "Sable").choices.contains(
+        &"Ranger 3: Hunter's Prey: 1 more option(s) to choose (options): hunters-prey-colossus-slayer, hunters-prey-giant-killer, hunters-prey-horde-breaker".into()
+    ));
+    // Two Hunter's Prey options, an unknown one, one from a level not reached: refused.
+    let err = build(
+        &mut e,
+        "Tam",
+        "ranger",
+        3,
+        Some("Hunter"),
+        &[
+            "hunters-prey-colossus-slayer",
+            "hunters-prey-horde-breaker",
+            "defensive-tactics-steel-will",
+        ],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("Hunter's Prey gives 1 option(s) at this level (options); more are given"),
+        "{err}"
+    );
+    assert!(
+        err.contains("option 'defensive-tactics-steel-will' is not offered by this build's features at their levels (options)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn eldritch_invocations_are_counted_by_the_warlock_table_and_applied() {
+    let Some(srd) = common::srd("invocations") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    // Warlock 5: three invocations.
+    build(
+        &mut e,
+        "Vell",
+        "warlock",
+        5,
+        Some("Fiend"),
+        &[
+            "eldritch-invocation-armor-of-shadows",
+            "eldritch-invocation-devils-sight",
+            "eldritch-invocation-beguiling-influence",
+            "pact-of-the-tome",
+        ],
+    )
+    .unwrap();
+    let c = character(&mut e, "Vell");
+    let d = c.derived.clone().unwrap();
+    assert!(
+        !d.choices.iter().any(|l| l.contains("(options)")),
+        "{:?}",
+        d.choices
+    );
+    // Armor of Shadows: 13 + DEX 3 unarmored.
+    assert_eq!(c.effective().armor_class.value, 16);
+    assert_eq!(
+        d.skills[&tabletop_rules::Skill::Persuasion].source,
+        "Eldritch Invocations: Beguiling Influence (warlock 5)"
+    );
+    assert_eq!(
+        tabletop_engine::model::senses::senses_of(&c).darkvision_ft,
+        120
+    );
+    // Thirsting Blade needs the Pact of the Blade; a fourth invocation is one too many at 5.
+    let err = build(
+        &mut e,
+        "Wren",
+        "warlock",
+        5,
+        Some("Fiend"),
+        &[
+            "eldritch-invocation-thirsting-blade",
+            "eldritch-invocation-armor-of-shadows",
+            "eldritch-invocation-devils-sight",
+            "eldritch-invocation-beast-speech",
+            "pact-of-the-tome",
+        ],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("Eldritch Invocations: eldritch-invocation-thirsting-blade needs the option pact-of-the-blade (options)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "Eldritch Invocations gives 3 option(s) at this level (options); more are given"
+        ),
+        "{err}"
+    );
+    // With the blade pact it is a second attack.
+    build(
+        &mut e,
+        "Xan",
+        "warlock",
+        5,
+        Some("Fiend"),
+        &["eldritch-invocation-thirsting-blade", "pact-of-the-blade"],
+    )
+    .unwrap();
+    let d = derived(&mut e, "Xan");
+    assert_eq!(d.attacks_per_action, 2);
+    assert!(d.choices.contains(
+        &"Warlock 5: Eldritch Invocations: 2 more option(s) to choose (options): eldritch-invocation-agonizing-blast, eldritch-invocation-armor-of-shadows, eldritch-invocation-beast-speech, eldritch-invocation-beguiling-influence, eldritch-invocation-devils-sight, eldritch-invocation-eldritch-sight, eldritch-invocation-eldritch-spear, eldritch-invocation-eyes-of-the-rune-keeper, eldritch-invocation-fiendish-vigor, eldritch-invocation-gaze-of-two-minds, eldritch-invocation-mask-of-many-faces, eldritch-invocation-mire-the-mind, eldritch-invocation-misty-visions, eldritch-invocation-one-with-shadows, eldritch-invocation-repelling-blast, eldritch-invocation-sign-of-ill-omen, eldritch-invocation-thief-of-five-fates".into()
+    ), "{:?}", d.choices);
+}
+
+#[test]
+fn a_land_druid_prepares_its_lands_circle_spells_only() {
+    let Some(srd) = common::srd("land") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    build(
+        &mut e,
+        "Yew",
+        "druid",
+        3,
+        Some("Land"),
+        &["circle-of-the-land-forest"],
+    )
+    .unwrap();
+    let c = character(&mut e, "Yew");
+    let rules = tabletop_engine::magic::known::rules(&srd, &c).unwrap();
+    assert_eq!(rules.always_prepared, ["Barkskin", "Spider Climb"]);
+    assert!(
+        c.derived
+            .unwrap()
+            .features
+            .contains(&"Circle of the Land: Forest".to_string())
+    );
+    build(&mut e, "Zed", "druid", 3, Some("Land"), &[]).unwrap();
+    let c = character(&mut e, "Zed");
+    assert!(
+        tabletop_engine::magic::known::rules(&srd, &c)
+            .unwrap()
+            .always_prepared
+            .is_empty()
+    );
+    assert!(c.derived.unwrap().choices.iter().any(|l| l.starts_with(
+        "Druid 3: Circle of the Land: 1 more option(s) to choose (options): circle-of-the-land-arctic"
+    )));
+}
+
+#[test]
+fn magical_secrets_allow_spells_of_other_lists_and_natures_ward_is_an_immunity() {
+    let Some(srd) = common::srd("magical_secrets") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    build(&mut e, "Lyra", "bard", 10, Some("Lore"), &[]).unwrap();
+    build(&mut e, "Mott", "bard", 9, Some("Lore"), &[]).unwrap();
+    let mut lyra = character(&mut e, "Lyra");
+    // Lore 6 (Additional Magical Secrets) and bard 10 (Magical Secrets): four off-list spells.
+    lyra.spells = ["Fireball", "Counterspell", "Haste", "Fly"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &lyra),
+        Vec::<String>::new()
+    );
+    lyra.spells.push("Lightning Bolt".into());
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &lyra),
+        [
+            "Lightning Bolt is not on the bard spell list (Magical Secrets allows 4 from other lists, all taken)"
+        ]
+    );
+    let mut mott = character(&mut e, "Mott");
+    mott.spells = ["Fireball", "Counterspell", "Haste"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        tabletop_engine::magic::known::problems(&srd, &mott),
+        [
+            "Haste is not on the bard spell list (Magical Secrets allows 2 from other lists, all taken)"
+        ]
+    );
+    // A land druid 10: Nature's Ward makes it immune to poison damage and the poisoned condition.
+    build(
+        &mut e,
+        "Oak",
+        "druid",
+        10,
+        Some("Land"),
+        &["circle-of-the-land-swamp"],
+    )
+    .unwrap();
+    let oak = character(&mut e, "Oak");
+    assert!(oak.immunities.contains(&tabletop_rules::DamageType::Poison));
+    assert!(
+        oak.condition_immunities
+            .contains(&tabletop_rules::Condition::Poisoned)
+    );
+}

@@ -250,9 +250,10 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "asi",
             "spellbook",
             "spellClasses",
+            "options",
         ],
     ),
-    ("level_up", &["asi"]),
+    ("level_up", &["asi", "subclass", "options"]),
     (
         "manage_aura",
         &[

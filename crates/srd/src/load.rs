@@ -584,9 +584,22 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
                         .prerequisites
                         .iter()
                         .find_map(|p| p.index.rsplit('-').next()?.parse::<u8>().ok())?;
+                    // Other prerequisites name features ("circle-of-the-land-arctic").
+                    let features = s
+                        .prerequisites
+                        .iter()
+                        .filter(|p| {
+                            p.index
+                                .rsplit('-')
+                                .next()
+                                .is_none_or(|n| n.parse::<u8>().is_err())
+                        })
+                        .map(|p| p.index.clone())
+                        .collect();
                     Some(SubclassSpell {
                         level,
                         spell: r(s.spell),
+                        features,
                     })
                 })
                 .collect(),

@@ -163,6 +163,9 @@ pub struct SubclassSpell {
     pub level: u8,
     /// The spell.
     pub spell: Ref,
+    /// Features it also needs (Circle of the Land: "circle-of-the-land-forest").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
 }
 
 /// A class or subclass feature.

@@ -89,10 +89,24 @@ pub fn coverage(srd: &Compendium) -> Coverage {
         }),
     );
     // Race traits, class and subclass features, backgrounds and feats: the issue-16 catalog
-    // files. An entry is mechanical when it grants something (or reads its grants from the
-    // SRD's own data), narrative when it gives a reason.
+    // files. An entry is mechanical when it grants something the engine applies (or reads its
+    // grants from the SRD's own data), narrative when it gives a reason or only a note.
     let cat = super::Catalog::get();
-    let of = |e: &super::Entry| Some(!e.grants.is_empty() || e.srd_data);
+    // A text-only `note` modifier is shown, not applied: an entry of only those is not
+    // mechanical.
+    let of = |e: &super::Entry| {
+        Some(
+            e.srd_data
+                || e.grants.iter().any(|g| {
+                    !matches!(
+                        g,
+                        super::Grant::Modifier {
+                            modifier: tabletop_rules::modifiers::ModifierKind::Note { .. }
+                        } | super::Grant::OptionPrerequisite { .. }
+                    )
+                }),
+        )
+    };
     for (name, keys, section) in [
         (
             "traits",

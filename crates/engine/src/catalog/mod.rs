@@ -394,6 +394,56 @@ pub enum Grant {
     /// An Ability Score Improvement: the character's recorded choice for it (`asi`: +2 to one
     /// ability, +1 to two, or a feat) applies (see `derive::asi`).
     AbilityScoreImprovement,
+    /// The class's subclass choice (Primal Path, Divine Domain…): the build's `subclass` is
+    /// required from the class level that has this feature; the sheet asks for it until chosen
+    /// and `create_character` / `level_up` check it is one of the class's SRD subclasses.
+    Subclass,
+    /// A subclass placeholder ("Primal Path improvement"): the chosen subclass's own features
+    /// of this class level are granted (the derive reads them from the SRD subclass levels); the
+    /// sheet says when no subclass is chosen yet.
+    SubclassFeatures,
+    /// A choice among catalog options keyed `<prefix><option>` (hunter options, eldritch
+    /// invocations, draconic ancestry, land, pact boon): the build's `options` hold the chosen
+    /// keys, `count` of them (a class-table counter such as `invocations_known`); each chosen
+    /// option's grants apply, open or surplus choices are reported and refused at creation.
+    OptionChoice {
+        /// The options' key prefix ("hunters-prey-").
+        prefix: String,
+        /// How many to choose.
+        count: Amount,
+    },
+    /// The class's fighting style choice (`fightingStyle`): checked against the class's styles
+    /// and reported while open.
+    FightingStyleChoice,
+    /// A fighting style's rule, applied to attacks and AC by the gear rules (`archery`,
+    /// `defense`, `dueling`, `great-weapon-fighting`, `two-weapon-fighting`).
+    FightingStyle {
+        /// The style key.
+        style: String,
+    },
+    /// Spellcasting from the class's SRD level table: the class's spellcasting ability applies
+    /// from the level with this feature (spell slots are the table's row).
+    Spellcasting,
+    /// The subclass's spells (domain, oath, circle, patron) from the SRD subclass data: always
+    /// prepared for a prepared caster, added to the list of a known caster; Circle of the
+    /// Land's need the land option chosen.
+    SubclassSpells,
+    /// Spells from any class's spell list, `count` of them, among the spells known (Magical
+    /// Secrets): the spell rules accept that many off-list spells.
+    AnyListSpells {
+        /// How many.
+        count: u32,
+    },
+    /// What choosing this option needs: a class level of the offering class and/or another
+    /// option chosen (Thirsting Blade: warlock 5 and `pact-of-the-blade`). Not an effect.
+    OptionPrerequisite {
+        /// The least class level.
+        #[serde(default)]
+        level: u32,
+        /// An option that must be chosen too.
+        #[serde(default)]
+        option: Option<String>,
+    },
 }
 
 /// One catalog entry: grants, or narrative with a reason.
@@ -526,11 +576,17 @@ mod tests {
             .chain(&c.backgrounds)
             .chain(&c.feats)
         {
+            // An option's prerequisites may go with a narrative reason (they are no effect).
+            let effects = e
+                .grants
+                .iter()
+                .filter(|g| !matches!(g, Grant::OptionPrerequisite { .. }))
+                .count();
             let kinds = usize::from(!e.grants.is_empty())
                 + usize::from(e.narrative.is_some())
                 + usize::from(e.srd_data);
             assert!(
-                kinds >= 1 && (e.narrative.is_none() || e.grants.is_empty()),
+                kinds >= 1 && (e.narrative.is_none() || effects == 0),
                 "{k}: give grants, srd_data or a narrative reason (not grants and narrative)"
             );
         }

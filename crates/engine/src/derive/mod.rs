@@ -15,6 +15,7 @@
 pub mod asi;
 pub mod build;
 pub mod multiclass;
+pub mod options;
 mod pipeline;
 mod refresh;
 mod resolve;

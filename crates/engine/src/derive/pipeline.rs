@@ -134,7 +134,14 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     "Fighting Style: {}",
                     title.join(" ").replace("Two Weapon", "Two-Weapon")
                 ));
-                d.fighting_styles.push(style.clone());
+                // The style's rule applies when its entry grants it (Protection's does not).
+                if entry
+                    .grants
+                    .iter()
+                    .any(|g| matches!(g, Grant::FightingStyle { style: s } if *s == style))
+                {
+                    d.fighting_styles.push(style.clone());
+                }
                 in_play.push(InPlay {
                     entry,
                     label: format!("fighting style: {style}"),
@@ -142,6 +149,14 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 });
             }
         }
+    }
+    // Subclass, placeholder, fighting-style and option choices; chosen options join the play.
+    for p in super::options::apply(&mut d, build, resolved, catalog) {
+        in_play.push(InPlay {
+            entry: p.entry,
+            label: p.label,
+            class: Some(p.class),
+        });
     }
     if let Some(b) = &resolved.background {
         if let Some(f) = &b.feature {
@@ -446,7 +461,16 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         for p in &c.proficiencies {
             push_unique(&mut d.proficiencies, p, &src);
         }
-        if d.spellcasting_ability.is_none() {
+        // An SRD class casts from the level of its Spellcasting (Pact Magic) feature; a
+        // custom class from its first.
+        let casts = c.index.is_none()
+            || c.features.iter().any(|(index, _)| {
+                catalog
+                    .features
+                    .get(index)
+                    .is_some_and(|e| e.grants.iter().any(|g| matches!(g, Grant::Spellcasting)))
+            });
+        if d.spellcasting_ability.is_none() && casts {
             d.spellcasting_ability = c.spellcasting;
         }
     }
@@ -505,7 +529,16 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
             match g {
                 Grant::AbilityBonus { .. }
                 | Grant::HpPerLevel { .. }
-                | Grant::AbilityScoreImprovement => {}
+                | Grant::AbilityScoreImprovement
+                | Grant::Subclass
+                | Grant::SubclassFeatures
+                | Grant::OptionChoice { .. }
+                | Grant::FightingStyleChoice
+                | Grant::FightingStyle { .. }
+                | Grant::Spellcasting
+                | Grant::SubclassSpells
+                | Grant::OptionPrerequisite { .. }
+                | Grant::AnyListSpells { .. } => {}
                 Grant::Skill { skill: s } => skill(&mut d, *s, p.label.clone()),
                 Grant::SkillChoice { count, .. } => skill_choice_slots += usize::from(*count),
                 Grant::Expertise { count } => expertise_slots += usize::from(*count),

@@ -60,6 +60,18 @@ pub struct ResolvedClass {
     pub class_specific: serde_json::Map<String, serde_json::Value>,
     /// Features gained up to its level (class and subclass): SRD index and name.
     pub features: Vec<(String, String)>,
+    /// The class level at which each feature index is gained.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub feature_levels: std::collections::BTreeMap<String, u32>,
+    /// The chosen subclass, when it is one of this class's SRD subclasses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subclass: Option<String>,
+    /// The class's SRD subclasses (the choice's options).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subclass_options: Vec<String>,
+    /// The chosen subclass's features up to its level: class level and name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub subclass_features: Vec<(u32, String)>,
 }
 
 /// A background as its grants.
@@ -212,23 +224,51 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
         };
         let lvl = u8::try_from(cl.level.clamp(1, 20)).unwrap_or(20);
         let mut features = Vec::new();
+        let mut feature_levels = std::collections::BTreeMap::new();
         for l in 1..=lvl {
             if let Some(row) = srd.class_level(&class.index, l) {
-                features.extend(
-                    row.features
-                        .iter()
-                        .map(|f| (f.index.clone(), f.name.clone())),
-                );
+                for f in &row.features {
+                    features.push((f.index.clone(), f.name.clone()));
+                    feature_levels
+                        .entry(f.index.clone())
+                        .or_insert(u32::from(l));
+                }
             }
         }
-        if let Some(sub) = cl.subclass.as_deref() {
-            for row in srd.subclass_levels(sub) {
+        let mut subclass_features = Vec::new();
+        let subclass = cl
+            .subclass
+            .as_deref()
+            .and_then(|s| srd.subclass(s))
+            .filter(|s| s.class.index == class.index);
+        if let Some(sub) = subclass {
+            for row in srd.subclass_levels(&sub.index) {
                 if row.level <= lvl {
-                    features.extend(
-                        row.features
-                            .iter()
-                            .map(|f| (f.index.clone(), f.name.clone())),
-                    );
+                    for f in &row.features {
+                        features.push((f.index.clone(), f.name.clone()));
+                        feature_levels
+                            .entry(f.index.clone())
+                            .or_insert(u32::from(row.level));
+                        subclass_features.push((u32::from(row.level), f.name.clone()));
+                    }
+                }
+            }
+            // Subclass features the SRD lists but no level row names (Circle of the Land,
+            // Circle Spells); an option of another feature ("circle-of-the-land-forest") is not
+            // one: it is chosen (options).
+            let own: Vec<&tabletop_srd::model::Feature> = srd
+                .features()
+                .iter()
+                .filter(|f| f.subclass.as_ref().is_some_and(|r| r.index == sub.index))
+                .collect();
+            for f in &own {
+                let option = own
+                    .iter()
+                    .any(|p| f.index.starts_with(&format!("{}-", p.index)));
+                if f.level <= lvl && !option && !feature_levels.contains_key(&f.index) {
+                    features.push((f.index.clone(), f.name.clone()));
+                    feature_levels.insert(f.index.clone(), u32::from(f.level));
+                    subclass_features.push((u32::from(f.level), f.name.clone()));
                 }
             }
         }
@@ -258,6 +298,10 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 .map(|r| r.class_specific.clone())
                 .unwrap_or_default(),
             features,
+            feature_levels,
+            subclass: subclass.map(|s| s.name.clone()),
+            subclass_options: class.subclasses.iter().map(|r| r.name.clone()).collect(),
+            subclass_features,
         });
     }
     // Background.

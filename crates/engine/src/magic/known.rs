@@ -47,6 +47,8 @@ pub struct SpellRules {
     pub always_prepared: Vec<String>,
     /// Subclass spells added to the class list (known casters), by SRD index.
     pub extra_list: Vec<String>,
+    /// Spells it may know from any class's list (Magical Secrets).
+    pub any_list: u32,
 }
 
 /// The class levels a character has: (class, level, subclass).
@@ -139,8 +141,62 @@ fn class_rules(
     };
     let mut always_prepared = Vec::new();
     let mut extra_list = Vec::new();
+    // The subclass's spells, from the level of a feature whose catalog entry grants them
+    // (Domain Spells, Oath Spells, Circle Spells); a land's circle spells need that land chosen.
+    let chosen: &[String] = c.build.as_ref().map_or(&[], |b| &b.choices.options);
+    let catalog = crate::catalog::Catalog::get();
+    let grants_spells = |index: &str| {
+        catalog.features.get(index).is_some_and(|e| {
+            e.grants
+                .iter()
+                .any(|g| matches!(g, crate::catalog::Grant::SubclassSpells))
+        })
+    };
+    // Magical Secrets: off-list spells its features allow, up to its level.
+    let mut any_list = 0u32;
+    let sub_rows = subclass
+        .and_then(|s| srd.subclass(s))
+        .map(|s| srd.subclass_levels(&s.index))
+        .unwrap_or_default();
+    for row in (1..=lvl)
+        .filter_map(|l| srd.class_level(&k.index, l))
+        .chain(sub_rows.into_iter().filter(|r| r.level <= lvl))
+    {
+        for f in &row.features {
+            for g in catalog
+                .features
+                .get(&f.index)
+                .iter()
+                .flat_map(|e| &e.grants)
+            {
+                if let crate::catalog::Grant::AnyListSpells { count } = g {
+                    any_list += count;
+                }
+            }
+        }
+    }
     if let Some(sub) = subclass.and_then(|s| srd.subclass(s)) {
-        for s in sub.spells.iter().filter(|s| u32::from(s.level) <= *level) {
+        // The levels of the class's and subclass's features that grant them; a subclass whose
+        // spells no feature names (the Fiend's expanded list) has them from their own levels.
+        let class_rows = (1..=20u8).filter_map(|l| srd.class_level(&k.index, l));
+        let mut granting: Vec<u32> = class_rows
+            .flat_map(|r| r.features.iter().map(move |f| (r.level, f.index.as_str())))
+            .chain(srd.features().iter().filter_map(|f| {
+                f.subclass
+                    .as_ref()
+                    .filter(|r| r.index == sub.index)
+                    .map(|_| (f.level, f.index.as_str()))
+            }))
+            .filter(|(_, i)| grants_spells(i))
+            .map(|(l, _)| u32::from(l))
+            .collect();
+        granting.sort_unstable();
+        let from = granting.first().copied().unwrap_or(1);
+        for s in sub.spells.iter().filter(|s| {
+            from <= u32::from(s.level)
+                && u32::from(s.level) <= *level
+                && s.features.iter().all(|f| chosen.contains(f))
+        }) {
             if known_caster {
                 extra_list.push(s.spell.index.clone());
             } else {
@@ -160,6 +216,7 @@ fn class_rules(
         max_spell_level,
         always_prepared,
         extra_list,
+        any_list,
     })
 }
 
@@ -227,6 +284,7 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
     let mut out = Vec::new();
     let mut cantrips = Vec::new();
     let mut leveled = Vec::new();
+    let mut secrets_left = r.any_list;
     for name in spells.iter().copied() {
         let Some(s) = srd.spell(name) else {
             out.push(format!(
@@ -238,11 +296,22 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
         let on_list = s.classes.iter().any(|k| k.index == r.class_index)
             || r.extra_list.contains(&s.index)
             || r.always(&s.name);
-        if !on_list {
+        if !on_list && secrets_left > 0 {
+            // Magical Secrets: a spell of any class's list.
+            secrets_left -= 1;
+        } else if !on_list {
             out.push(format!(
-                "{} is not on the {} spell list",
+                "{} is not on the {} spell list{}",
                 s.name,
-                r.class.to_lowercase()
+                r.class.to_lowercase(),
+                if r.any_list > 0 {
+                    format!(
+                        " (Magical Secrets allows {} from other lists, all taken)",
+                        r.any_list
+                    )
+                } else {
+                    String::new()
+                }
             ));
         }
         if s.level > r.max_spell_level {

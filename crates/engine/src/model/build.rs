@@ -136,6 +136,12 @@ pub struct Choices {
     /// Ability Score Improvements, in the order the levels reach them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub asi: Vec<AsiChoice>,
+    /// Feature options chosen, by catalog key: hunter options ("hunters-prey-colossus-slayer"),
+    /// eldritch invocations ("eldritch-invocation-devils-sight"), the dragon ancestor
+    /// ("dragon-ancestor-red---fire-damage"), the land ("circle-of-the-land-forest"), the pact
+    /// boon ("pact-of-the-blade").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
 }
 
 /// One Ability Score Improvement's choice.

@@ -109,6 +109,18 @@ pub fn senses_of(c: &Character) -> Senses {
             s.truesight_ft = s.truesight_ft.max(ft);
         }
     }
+    // Senses the derived sheet's sources grant (Devil's Sight: darkvision 120 ft).
+    for sense in c.derived.iter().flat_map(|d| d.senses.iter()) {
+        let (name, ft) = (&sense.value.0, sense.value.1);
+        let slot = match name.to_ascii_lowercase().as_str() {
+            "darkvision" => &mut s.darkvision_ft,
+            "blindsight" => &mut s.blindsight_ft,
+            "tremorsense" => &mut s.tremorsense_ft,
+            "truesight" => &mut s.truesight_ft,
+            _ => continue,
+        };
+        *slot = (*slot).max(ft);
+    }
     for f in c.features.iter().map(|f| f.to_ascii_lowercase()) {
         if f.contains("darkvision") {
             let default = if f.contains("superior") { 120 } else { 60 };

@@ -173,6 +173,9 @@ pub struct CreateCharacterArgs {
     pub fighting_style: Option<String>,
     /// Dragonborn colour, e.g. red.
     pub draconic_ancestry: Option<String>,
+    /// Feature options by key, e.g. hunters-prey-colossus-slayer, eldritch-invocation-devils-sight.
+    #[serde(default)]
+    pub options: Vec<String>,
 }
 
 /// Levels in one class.
@@ -261,6 +264,7 @@ fn run_create(call: &mut Call<'_>, a: CreateCharacterArgs) -> Result<Reply, Engi
         languages: a.languages,
         fighting_style: a.fighting_style,
         draconic_ancestry: a.draconic_ancestry,
+        options: a.options,
         ..Default::default()
     };
     let out = create_character(call, req)?;

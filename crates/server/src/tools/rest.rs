@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tabletop_engine::character::CharacterRef;
-use tabletop_engine::levelling::{LevelHpMethod, level_up_choosing};
+use tabletop_engine::levelling::{LevelChoices, LevelHpMethod, level_up_with};
 use tabletop_engine::rest::{RestKind, take_rest};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::hp::HpMethod;
@@ -88,6 +88,11 @@ pub struct LevelUpArgs {
     /// ASI choices, level order.
     #[serde(default)]
     pub asi: Vec<tabletop_engine::derive::asi::AsiChoice>,
+    /// SRD subclass of the class levelled (when it reaches the subclass level).
+    pub subclass: Option<String>,
+    /// Feature options by key, e.g. hunters-prey-colossus-slayer.
+    #[serde(default)]
+    pub options: Vec<String>,
 }
 
 fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> {
@@ -115,13 +120,17 @@ fn run_level(call: &mut Call<'_>, a: LevelUpArgs) -> Result<Reply, EngineError> 
             _ => HpMethod::Average,
         }),
     };
-    let out = level_up_choosing(
+    let out = level_up_with(
         call,
         CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref()),
         a.class.as_deref(),
         a.target_level,
         method,
-        a.asi,
+        LevelChoices {
+            asi: a.asi,
+            subclass: a.subclass,
+            options: a.options,
+        },
     )?;
     let text = format!(
         "{}.\nSpell slots: {}.",
