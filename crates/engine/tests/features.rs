@@ -16,7 +16,7 @@ use tabletop_engine::combat::create::{
     create_encounter,
 };
 use tabletop_engine::combat::{self, Encounter};
-use tabletop_engine::creation::{CreateRequest, create_character};
+use tabletop_engine::creation::{ClassRequest, CreateRequest, create_character};
 use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
 use tabletop_grid::Position;
@@ -47,7 +47,32 @@ fn fight(srd: Arc<Compendium>) -> Fight {
     )
 }
 
+/// The SRD's one subclass of each class.
+fn srd_subclass(class: &str) -> &'static str {
+    match class {
+        "barbarian" => "Berserker",
+        "bard" => "Lore",
+        "cleric" => "Life",
+        "druid" => "Land",
+        "fighter" => "Champion",
+        "monk" => "Open Hand",
+        "paladin" => "Devotion",
+        "ranger" => "Hunter",
+        "rogue" => "Thief",
+        "sorcerer" => "Draconic",
+        "warlock" => "Fiend",
+        _ => "Evocation",
+    }
+}
+
 fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Fight {
+    fight_vs(srd, members, gob, &[])
+}
+
+/// SRD monsters joining a fight: (monster, position).
+type Foe = (&'static str, (i32, i32));
+
+fn fight_vs(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32), foes: &[Foe]) -> Fight {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
     let mut e = Engine::open(
@@ -66,6 +91,11 @@ fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Figh
             class: Some(class.into()),
             level: Some(level),
             scores: scores(s),
+            classes: vec![ClassRequest {
+                class: class.into(),
+                level,
+                subclass: (level >= 3).then(|| srd_subclass(class).to_string()),
+            }],
             ..Default::default()
         };
         let c = e
@@ -102,6 +132,19 @@ fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Figh
         surprised: false,
         initiative: Some(5),
     });
+    for &(monster, (x, y)) in foes {
+        participants.push(ParticipantSpec {
+            source: ParticipantSource::Monster {
+                monster: monster.into(),
+                count: 1,
+                name: None,
+            },
+            side: None,
+            positions: vec![Position::new(x, y)],
+            surprised: false,
+            initiative: Some(3),
+        });
+    }
     e.write("create_encounter", &json!({}), |call| {
         create_encounter(
             call,
@@ -459,5 +502,89 @@ fn martial_arts_uses_the_table_die_and_dex() {
         damage.starts_with("Damage: 1d4[bludgeoning] + 3[bludgeoning]"),
         "{:?}",
         out.lines
+    );
+}
+
+/// Gives every combatant its action, bonus action and attacks back, and `heal` 500 HP.
+fn fresh_turn(f: &mut Fight, heal: &str) {
+    let heal = heal.to_string();
+    f.e.write("edit", &json!({}), |call| {
+        let mut enc = combat::load_active(call, None)?;
+        for c in &mut enc.order {
+            c.economy = Default::default();
+        }
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == heal)
+            .unwrap()
+            .character_id
+            .clone();
+        combat::save(call, &enc)?;
+        let mut c = combat::sheet(call, &id)?;
+        c.max_hp = 500;
+        c.hp = 500;
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+}
+
+/// Attacks Gob with `weapon` until the kept d20 is `natural` (the campaign's pinned dice).
+fn attack_until(f: &mut Fight, who: &str, weapon: &str, natural: u32) -> ActionOutcome {
+    for _ in 0..200 {
+        fresh_turn(f, "Gob");
+        let out = attack(f, who, weapon, None, true);
+        let kept = out.details["attacks"][0]["roll"]["kept"].as_u64();
+        if kept == Some(u64::from(natural)) {
+            return out;
+        }
+    }
+    panic!("no natural {natural} in 200 pinned attacks");
+}
+
+#[test]
+fn improved_critical_crits_on_19_and_brutal_critical_adds_a_weapon_die() {
+    let Some(srd) = common::srd("crits") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Rook", "fighter", 3, [16, 12, 14, 10, 10, 8], (2, 2)),
+            ("Ugra", "barbarian", 9, [16, 14, 16, 8, 10, 10], (4, 2)),
+        ],
+        (3, 2),
+    );
+    give_and_equip(&mut f, "Rook", "Longsword");
+    give_and_equip(&mut f, "Ugra", "Greataxe");
+    // Champion 3: a natural 19 is a critical hit, its dice doubled.
+    let out = attack_until(&mut f, "Rook", "Longsword", 19);
+    assert_eq!(
+        out.headline,
+        "Critical hit! Gob takes 15 slashing (500 → 485 HP)."
+    );
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Rook attack with Longsword: d20 [19] + 25 = 44 vs AC 12 — critical hit (natural 19)",
+            "Damage (critical: dice doubled): 2d10[slashing] + 3[slashing]: [3, 9] slashing + 3 slashing = 15 (slashing 15)",
+        ]
+    );
+    // A barbarian's 19 is a plain hit; its 20 adds Brutal Critical's extra die (barbarian 9),
+    // rolled after the doubling so it is not doubled.
+    f.turn_of("Ugra");
+    let out = attack_until(&mut f, "Ugra", "Greataxe", 19);
+    assert_eq!(out.headline, "Hit! Gob takes 5 slashing (500 → 495 HP).");
+    let out = attack_until(&mut f, "Ugra", "Greataxe", 20);
+    assert_eq!(
+        out.lines[1..3],
+        [
+            "Brutal Critical: +1d12 (extra weapon dice on a melee critical hit).",
+            "Damage (critical: dice doubled): 2d12[slashing] + 3[slashing] + 1d12[slashing]: [10, 11] slashing + 3 slashing + [12] slashing = 36 (slashing 36)",
+        ]
+    );
+    assert_eq!(
+        out.headline,
+        "Critical hit! Gob takes 36 slashing (500 → 464 HP)."
     );
 }

@@ -650,6 +650,13 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     d.modifiers.push(Modifier::new(&p.label, modifier.clone()))
                 }
                 Grant::MartialArts { dice } => d.martial_arts = dice.eval(&ctx),
+                Grant::CritRange { min } => {
+                    d.crit_min = Some(d.crit_min.map_or(*min, |m| m.min(*min)));
+                }
+                Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
+                Grant::DestroyUndead { cr } => {
+                    d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));
+                }
                 Grant::ExtraAttack { attacks } => {
                     d.attacks_per_action = d.attacks_per_action.max(*attacks);
                 }

@@ -505,6 +505,7 @@ pub fn strike(
         req = req.disadvantage(d.clone());
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
+    req.crit_threshold = super::riders::crit_min(&attacker, &profile);
     let mut roll = match &opts.preset_roll {
         Some(r) => super::reactions::shield::replay(r, ac),
         None => {
@@ -621,6 +622,10 @@ pub fn strike(
     let mut expr = dice::parse(&profile.damage)?;
     if critical {
         expr = expr.with_doubled_dice()?;
+        if let Some((more, line)) = super::riders::brutal_critical(&attacker, &profile, kind) {
+            expr = dice::parse(&format!("{}{more}", expr.normalized()))?;
+            out.lines.push(line);
+        }
     }
     let droll = expr.roll(call.rng()?)?;
     call.record_roll(&droll);
