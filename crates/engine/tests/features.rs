@@ -588,3 +588,89 @@ fn improved_critical_crits_on_19_and_brutal_critical_adds_a_weapon_die() {
         "Critical hit! Gob takes 36 slashing (500 → 464 HP)."
     );
 }
+
+#[test]
+fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage() {
+    let Some(srd) = common::srd("turn_undead") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Vera", "cleric", 5, [10, 10, 14, 10, 16, 12], (2, 2)),
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (4, 3)),
+        ],
+        (3, 2),
+        &[("Zombie", (2, 5)), ("Ghoul", (5, 2)), ("Wight", (2, 8)), ("Skeleton", (10, 2))],
+    );
+    let out = f.feature("Vera", "Turn Undead").unwrap();
+    let turned = "turned for 10 rounds or until it takes damage: it must spend its turns trying to move as far from the turner as it can, can't willingly move within 30 ft of it, takes no reactions, and may only Dash or Dodge (or escape restraints); the DM moves it";
+    // Cleric 5: DC 8 + 3 + 3 (WIS 16); the skeleton 40 ft away and the (untyped) Gob are not
+    // touched; the zombie (CR 1/4 ≤ 1/2) is destroyed, the ghoul and the wight are turned.
+    assert_eq!(
+        out.headline,
+        "Vera uses Turn Undead (DC 14 WIS save) on every undead within 30 ft: 3 failed."
+    );
+    assert_eq!(
+        out.lines,
+        [
+            "Channel Divinity: 0/1 left".to_string(),
+            "Ghoul — Wisdom save (Turn Undead): d20 [4] = 4 vs DC 14 — fail".into(),
+            format!("Ghoul is {turned}"),
+            "Wight — Wisdom save (Turn Undead): d20 [3] + 1 = 4 vs DC 14 — fail".into(),
+            format!("Wight is {turned}"),
+            "Zombie — Wisdom save (Turn Undead): d20 [13] = 13 vs DC 14 — fail".into(),
+            "Zombie is destroyed (Destroy Undead: CR 0.25 ≤ 0.5)".into(),
+            "Zombie is dead; the body lies at (2, 5) (out of the initiative; revival brings it back there).".into(),
+        ]
+    );
+    let sheet_of = |f: &mut Fight, name: &str| {
+        let name = name.to_string();
+        f.e.read(|call| {
+            let enc = combat::load_active(call, None)?;
+            let id = enc.order.iter().find(|c| c.name == name).unwrap().character_id.clone();
+            combat::sheet(call, &id)
+        })
+        .unwrap()
+    };
+    assert!(sheet_of(&mut f, "Zombie").dead);
+    let effects = |c: &tabletop_engine::character::Character| -> Vec<String> {
+        c.effects.iter().map(|e| e.name.clone()).collect()
+    };
+    assert_eq!(effects(&sheet_of(&mut f, "Ghoul")), ["Turned"]);
+    assert_eq!(effects(&sheet_of(&mut f, "Wight")), ["Turned"]);
+    assert!(effects(&sheet_of(&mut f, "Skeleton")).is_empty());
+    // Damage ends the wight's turning; the ghoul stays turned.
+    f.turn_of("Rook");
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids["Rook"].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Wight".into()),
+        },
+        weapon: Some("unarmed strike".into()),
+        bonus: 20,
+        force: true,
+        ..Default::default()
+    };
+    let out = f.act(r).unwrap();
+    assert!(
+        out.lines.iter().any(|l| l == "Wight's Turned ends: it took damage"),
+        "{:?}",
+        out.lines
+    );
+    assert!(effects(&sheet_of(&mut f, "Wight")).is_empty());
+    assert_eq!(effects(&sheet_of(&mut f, "Ghoul")), ["Turned"]);
+    // The one Channel Divinity use is spent.
+    f.turn_of("Vera");
+    fresh_turn(&mut f, "Gob");
+    let err = f.feature("Vera", "Turn Undead").unwrap_err().to_string();
+    assert!(
+        err.contains("Vera has 0/1 Channel Divinity left and needs 1; it returns on a short or long rest"),
+        "{err}"
+    );
+}
