@@ -66,20 +66,26 @@ fn srd_subclass(class: &str) -> &'static str {
 }
 
 fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Fight {
-    fight_vs(srd, members, gob, &[])
+    fight_vs(srd, members, gob, &[], 7)
 }
 
 /// SRD monsters joining a fight: (monster, position).
 type Foe = (&'static str, (i32, i32));
 
-fn fight_vs(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32), foes: &[Foe]) -> Fight {
+fn fight_vs(
+    srd: Arc<Compendium>,
+    members: &[Member],
+    gob: (i32, i32),
+    foes: &[Foe],
+    seed: u64,
+) -> Fight {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
     let mut e = Engine::open(
         store,
         "main",
         EngineOptions {
-            seed: Some(7),
+            seed: Some(seed),
             compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
         },
     )
@@ -531,7 +537,7 @@ fn fresh_turn(f: &mut Fight, heal: &str) {
 
 /// Attacks Gob with `weapon` until the kept d20 is `natural` (the campaign's pinned dice).
 fn attack_until(f: &mut Fight, who: &str, weapon: &str, natural: u32) -> ActionOutcome {
-    for _ in 0..200 {
+    for _ in 0..40 {
         fresh_turn(f, "Gob");
         let out = attack(f, who, weapon, None, true);
         let kept = out.details["attacks"][0]["roll"]["kept"].as_u64();
@@ -539,7 +545,7 @@ fn attack_until(f: &mut Fight, who: &str, weapon: &str, natural: u32) -> ActionO
             return out;
         }
     }
-    panic!("no natural {natural} in 200 pinned attacks");
+    panic!("no natural {natural} in 40 pinned attacks");
 }
 
 #[test]
@@ -547,13 +553,15 @@ fn improved_critical_crits_on_19_and_brutal_critical_adds_a_weapon_die() {
     let Some(srd) = common::srd("crits") else {
         return;
     };
-    let mut f = fight_with(
+    let mut f = fight_vs(
         srd,
         &[
             ("Rook", "fighter", 3, [16, 12, 14, 10, 10, 8], (2, 2)),
             ("Ugra", "barbarian", 9, [16, 14, 16, 8, 10, 10], (4, 2)),
         ],
         (3, 2),
+        &[],
+        14,
     );
     give_and_equip(&mut f, "Rook", "Longsword");
     give_and_equip(&mut f, "Ugra", "Greataxe");
@@ -561,31 +569,31 @@ fn improved_critical_crits_on_19_and_brutal_critical_adds_a_weapon_die() {
     let out = attack_until(&mut f, "Rook", "Longsword", 19);
     assert_eq!(
         out.headline,
-        "Critical hit! Gob takes 15 slashing (500 → 485 HP)."
+        "Critical hit! Gob takes 19 slashing (500 → 481 HP)."
     );
     assert_eq!(
         out.lines[..2],
         [
             "Rook attack with Longsword: d20 [19] + 25 = 44 vs AC 12 — critical hit (natural 19)",
-            "Damage (critical: dice doubled): 2d10[slashing] + 3[slashing]: [3, 9] slashing + 3 slashing = 15 (slashing 15)",
+            "Damage (critical: dice doubled): 2d10[slashing] + 3[slashing]: [6, 10] slashing + 3 slashing = 19 (slashing 19)",
         ]
     );
     // A barbarian's 19 is a plain hit; its 20 adds Brutal Critical's extra die (barbarian 9),
     // rolled after the doubling so it is not doubled.
     f.turn_of("Ugra");
     let out = attack_until(&mut f, "Ugra", "Greataxe", 19);
-    assert_eq!(out.headline, "Hit! Gob takes 5 slashing (500 → 495 HP).");
+    assert_eq!(out.headline, "Hit! Gob takes 8 slashing (500 → 492 HP).");
     let out = attack_until(&mut f, "Ugra", "Greataxe", 20);
     assert_eq!(
         out.lines[1..3],
         [
             "Brutal Critical: +1d12 (extra weapon dice on a melee critical hit).",
-            "Damage (critical: dice doubled): 2d12[slashing] + 3[slashing] + 1d12[slashing]: [10, 11] slashing + 3 slashing + [12] slashing = 36 (slashing 36)",
+            "Damage (critical: dice doubled): 2d12[slashing] + 3[slashing] + 1d12[slashing]: [7, 1] slashing + 3 slashing + [12] slashing = 23 (slashing 23)",
         ]
     );
     assert_eq!(
         out.headline,
-        "Critical hit! Gob takes 36 slashing (500 → 464 HP)."
+        "Critical hit! Gob takes 23 slashing (500 → 477 HP)."
     );
 }
 
@@ -601,7 +609,13 @@ fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage()
             ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (4, 3)),
         ],
         (3, 2),
-        &[("Zombie", (2, 5)), ("Ghoul", (5, 2)), ("Wight", (2, 8)), ("Skeleton", (10, 2))],
+        &[
+            ("Zombie", (2, 5)),
+            ("Ghoul", (5, 2)),
+            ("Wight", (2, 8)),
+            ("Skeleton", (10, 2)),
+        ],
+        7,
     );
     let out = f.feature("Vera", "Turn Undead").unwrap();
     let turned = "turned for 10 rounds or until it takes damage: it must spend its turns trying to move as far from the turner as it can, can't willingly move within 30 ft of it, takes no reactions, and may only Dash or Dodge (or escape restraints); the DM moves it";
@@ -628,7 +642,13 @@ fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage()
         let name = name.to_string();
         f.e.read(|call| {
             let enc = combat::load_active(call, None)?;
-            let id = enc.order.iter().find(|c| c.name == name).unwrap().character_id.clone();
+            let id = enc
+                .order
+                .iter()
+                .find(|c| c.name == name)
+                .unwrap()
+                .character_id
+                .clone();
             combat::sheet(call, &id)
         })
         .unwrap()
@@ -659,7 +679,9 @@ fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage()
     };
     let out = f.act(r).unwrap();
     assert!(
-        out.lines.iter().any(|l| l == "Wight's Turned ends: it took damage"),
+        out.lines
+            .iter()
+            .any(|l| l == "Wight's Turned ends: it took damage"),
         "{:?}",
         out.lines
     );
@@ -670,7 +692,121 @@ fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage()
     fresh_turn(&mut f, "Gob");
     let err = f.feature("Vera", "Turn Undead").unwrap_err().to_string();
     assert!(
-        err.contains("Vera has 0/1 Channel Divinity left and needs 1; it returns on a short or long rest"),
+        err.contains(
+            "Vera has 0/1 Channel Divinity left and needs 1; it returns on a short or long rest"
+        ),
         "{err}"
+    );
+}
+
+#[test]
+fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
+    let Some(srd) = common::srd("stunning_strike") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Lin", "monk", 7, [10, 16, 12, 10, 14, 8], (2, 2)),
+            ("Ugra", "barbarian", 10, [16, 14, 16, 8, 10, 14], (6, 6)),
+        ],
+        (9, 9),
+        &[("Goblin", (3, 2)), ("Orc", (6, 7))],
+        7,
+    );
+    let on = |who: &str, name: &str, target: &str| ActionRequest {
+        actor: Who {
+            id: None,
+            name: Some(who.into()),
+        },
+        action_type: Some(ActionType::UseSpecialAbility),
+        ability_name: Some(name.into()),
+        target: Who {
+            id: None,
+            name: Some(target.into()),
+        },
+        ..Default::default()
+    };
+    // Monk 7: DC 8 + 3 + 2 (WIS 14), one ki point a use, a free action after a hit.
+    let out = f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    assert_eq!(
+        out.lines,
+        [
+            "Ki: 6/7 left",
+            "Goblin — Constitution save (Stunning Strike): d20 [20] = 20 vs DC 13 — success (natural 20)",
+        ]
+    );
+    f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    let out = f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    assert_eq!(
+        out.headline,
+        "Lin uses Stunning Strike (DC 13 CON save): 1 failed."
+    );
+    assert_eq!(
+        out.lines,
+        [
+            "Ki: 4/7 left",
+            "Goblin — Constitution save (Stunning Strike): d20 [4] = 4 vs DC 13 — fail",
+            "Goblin is stunned until the end of its next turn (Stunning Strike)",
+        ]
+    );
+    let goblin =
+        f.e.read(|call| {
+            let enc = combat::load_active(call, None)?;
+            let id = enc
+                .order
+                .iter()
+                .find(|c| c.name == "Goblin")
+                .unwrap()
+                .character_id
+                .clone();
+            combat::sheet(call, &id)
+        })
+        .unwrap();
+    assert!(goblin.has_condition(tabletop_rules::Condition::Stunned));
+    // Out of reach: refused.
+    let err = f
+        .act(on("Lin", "Stunning Strike", "Orc"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Orc is 25 ft from Lin; Stunning Strike reaches 5 ft (pass force: true to override as the game master)"
+    );
+    // Barbarian 10: DC 8 + 4 + 2 (CHA 14), an action.
+    f.turn_of("Ugra");
+    let out = f.act(on("Ugra", "Intimidating Presence", "Orc")).unwrap();
+    assert_eq!(
+        out.lines,
+        [
+            "Orc — Wisdom save (Intimidating Presence): d20 [3] = 3 vs DC 14 — fail",
+            "Orc is frightened until the end of its next turn (Intimidating Presence)",
+        ]
+    );
+    assert_eq!(out.cost, Some(ActionCost::Action));
+    // Stillness of Mind ends the monk's own frightened condition.
+    f.turn_of("Lin");
+    fresh_turn(&mut f, "Gob");
+    let id = f.ids["Lin"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.conditions
+            .push(tabletop_engine::character::ConditionEntry {
+                condition: tabletop_rules::Condition::Frightened,
+                level: None,
+                source: "Orc".into(),
+                duration: None,
+            });
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let out = f.feature("Lin", "Stillness of Mind").unwrap();
+    assert_eq!(
+        out.headline,
+        "Lin uses Stillness of Mind: no longer frightened."
+    );
+    assert!(
+        !f.sheet("Lin")
+            .has_condition(tabletop_rules::Condition::Frightened)
     );
 }

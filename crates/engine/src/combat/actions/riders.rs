@@ -189,15 +189,16 @@ pub fn brutal_critical(
     kind: AttackKind,
 ) -> Option<(String, String)> {
     let n = attacker.derived.as_ref()?.brutal_critical;
-    if n == 0 || kind.delivery != Delivery::Melee || matches!(profile.source, ProfileSource::StatBlock) {
+    if n == 0
+        || kind.delivery != Delivery::Melee
+        || matches!(profile.source, ProfileSource::StatBlock)
+    {
         return None;
     }
     let (faces, typ) = first_die(&profile.damage)?;
     Some((
         format!(" + {n}d{faces}{typ}"),
-        format!(
-            "Brutal Critical: +{n}d{faces} (extra weapon dice on a melee critical hit)."
-        ),
+        format!("Brutal Critical: +{n}d{faces} (extra weapon dice on a melee critical hit)."),
     ))
 }
 
@@ -212,7 +213,9 @@ fn first_die(expr: &str) -> Option<(u32, String)> {
     let faces: u32 = digits.parse().ok()?;
     let rest = &expr[i + 1 + digits.len()..];
     let typ = if rest.starts_with('[') {
-        rest.find(']').map(|j| rest[..=j].to_string()).unwrap_or_default()
+        rest.find(']')
+            .map(|j| rest[..=j].to_string())
+            .unwrap_or_default()
     } else {
         String::new()
     };

@@ -31,13 +31,21 @@ fn targets(
     let enc = &turn.encounter;
     if !se.creature_types.is_empty() {
         let mut out = Vec::new();
-        for cb in enc.order.iter().filter(|c| !c.removed && c.character_id != user.id) {
+        for cb in enc
+            .order
+            .iter()
+            .filter(|c| !c.removed && c.character_id != user.id)
+        {
             let c = crate::combat::sheet(call, &cb.character_id)?;
             if c.dead {
                 continue;
             }
             let kind = crate::magic::targets::creature_type(&c).unwrap_or_default();
-            if !se.creature_types.iter().any(|t| kind.starts_with(t.as_str())) {
+            if !se
+                .creature_types
+                .iter()
+                .any(|t| kind.starts_with(t.as_str()))
+            {
                 continue;
             }
             let d = super::distance(enc, &user.id, &c.id)?;
@@ -123,10 +131,7 @@ pub fn run(
             t.hp = 0;
             t.dead = true;
             crate::combat::put_sheet(call, &t)?;
-            let line = format!(
-                "{} is destroyed (Destroy Undead: CR {cr} ≤ {max})",
-                t.name
-            );
+            let line = format!("{} is destroyed (Destroy Undead: CR {cr} ≤ {max})", t.name);
             call.record_change("character", &t.id, line.clone());
             lines.push(line);
             if let Some(l) = crate::combat::bodies::lay_body(&mut turn.encounter, &t.id, &t.name)? {
@@ -163,7 +168,10 @@ pub fn run(
                 id: call.new_id("ef")?,
                 name: name.clone(),
                 source: Some(source),
-                modifiers: vec![Modifier::new(name, ModifierKind::Note { text: text.clone() })],
+                modifiers: vec![Modifier::new(
+                    name,
+                    ModifierKind::Note { text: text.clone() },
+                )],
                 duration: Duration::Rounds {
                     remaining: se.rounds,
                 },

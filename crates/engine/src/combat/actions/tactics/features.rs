@@ -188,10 +188,7 @@ pub fn use_feature(
                 .collect();
             me.conditions.retain(|c| !conditions.contains(&c.condition));
             if before.is_empty() {
-                format!(
-                    "{} uses {}: it has no condition it ends",
-                    a.name, spec.name
-                )
+                format!("{} uses {}: it has no condition it ends", a.name, spec.name)
             } else {
                 format!(
                     "{} uses {}: no longer {}",
