@@ -448,6 +448,13 @@ pub enum Grant {
         /// Extra dice.
         dice: u32,
     },
+    /// Half the proficiency bonus on checks of these abilities (all six when empty) without
+    /// proficiency, initiative included (Jack of All Trades, Remarkable Athlete).
+    HalfProficiency {
+        /// The abilities.
+        #[serde(default)]
+        abilities: Vec<Ability>,
+    },
     /// Turn Undead destroys a failing undead of at most this CR (Destroy Undead); the highest
     /// applies.
     DestroyUndead {

@@ -653,6 +653,16 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 Grant::CritRange { min } => {
                     d.crit_min = Some(d.crit_min.map_or(*min, |m| m.min(*min)));
                 }
+                Grant::HalfProficiency { abilities } => {
+                    let all = if abilities.is_empty() {
+                        Ability::ALL
+                    } else {
+                        abilities.as_slice()
+                    };
+                    for a in all {
+                        d.half_proficiency.insert(*a, p.label.clone());
+                    }
+                }
                 Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
                 Grant::DestroyUndead { cr } => {
                     d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));

@@ -372,6 +372,10 @@ pub struct Derived {
     /// Turn Undead destroys failing undead up to this CR (Destroy Undead).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destroy_undead_cr: Option<f32>,
+    /// Abilities whose checks without proficiency add half the bonus, with the source (Jack of
+    /// All Trades, Remarkable Athlete).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub half_proficiency: BTreeMap<Ability, String>,
     /// Martial Arts die (monk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub martial_arts: Option<(u32, u32)>,
