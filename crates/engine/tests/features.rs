@@ -810,3 +810,70 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
             .has_condition(tabletop_rules::Condition::Frightened)
     );
 }
+
+#[test]
+fn preserve_life_divides_its_pool_up_to_half_each_maximum() {
+    let Some(srd) = common::srd("preserve_life") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Vera", "cleric", 3, [10, 10, 14, 10, 16, 12], (2, 2)),
+            ("Rook", "fighter", 3, [16, 12, 14, 10, 10, 8], (4, 2)),
+        ],
+        (9, 9),
+        &[("Zombie", (2, 4))],
+        7,
+    );
+    for (who, hp) in [("Vera", 5), ("Rook", 3)] {
+        let id = f.ids[who].clone();
+        f.e.write("edit", &json!({}), |call| {
+            let mut c = combat::sheet(call, &id)?;
+            c.hp = hp;
+            combat::put_sheet(call, &c)
+        })
+        .unwrap();
+    }
+    assert_eq!((f.sheet("Vera").max_hp, f.sheet("Rook").max_hp), (24, 28));
+    let heal = |targets: &[&str], amount: &str| ActionRequest {
+        actor: Who {
+            id: None,
+            name: Some("Vera".into()),
+        },
+        action_type: Some(ActionType::UseSpecialAbility),
+        ability_name: Some("Preserve Life".into()),
+        targets: targets
+            .iter()
+            .map(|t| Who {
+                id: None,
+                name: Some((*t).into()),
+            })
+            .collect(),
+        amount: Some(amount.into()),
+        ..Default::default()
+    };
+    // Cleric 3: a pool of 15. More than the pool is refused, so is an undead.
+    let err = f
+        .act(heal(&["Vera", "Rook"], "10,6"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Preserve Life has 15 HP to divide; the shares add up to 16"
+    );
+    let err = f.act(heal(&["Zombie"], "5")).unwrap_err().to_string();
+    assert_eq!(err, "Preserve Life has no effect on Zombie (undead)");
+    // Vera (24 max) stops at 12; Rook (28 max) takes all 5.
+    let out = f.act(heal(&["Vera", "Rook"], "10,5")).unwrap();
+    assert_eq!(out.headline, "Vera uses Preserve Life (15 of 15 HP).");
+    assert_eq!(
+        out.lines,
+        [
+            "Channel Divinity: 0/1 left",
+            "Vera regains 7 HP (5 → 12); 10 asked, capped at half its maximum (12)",
+            "Rook regains 5 HP (3 → 8)",
+        ]
+    );
+    assert_eq!((f.sheet("Vera").hp, f.sheet("Rook").hp), (12, 8));
+}

@@ -238,6 +238,15 @@ pub enum Use {
     /// on a failure they get `condition` or the effect `effect` (Turn Undead, Stunning Strike,
     /// Intimidating Presence). See `combat::actions::tactics::feature_saves`.
     SaveEffect(SaveEffect),
+    /// Heal up to `pool` hit points divided among named creatures within `range_ft` (`amount`
+    /// lists each one's share in order, "10,5"), none above half its maximum HP, no undead or
+    /// constructs (Preserve Life).
+    SplitHeal {
+        /// The pool.
+        pool: Amount,
+        /// Reach in feet.
+        range_ft: u32,
+    },
     /// Ends these conditions on the user (Stillness of Mind).
     EndConditions {
         /// The conditions.

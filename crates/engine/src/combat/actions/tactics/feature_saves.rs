@@ -215,3 +215,108 @@ pub fn run(
         se.save.abbr()
     ))
 }
+
+/// Preserve Life: the pool (`spec.heal_plus`, 5 × cleric level) divided among the named
+/// creatures within `range_ft` as `amount` says ("10,5" in the targets' order); no creature
+/// above half its maximum HP, no undead or construct; the user may be one of them.
+pub fn split_heal(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    user: &mut Character,
+    spec: &ActionSpec,
+    range_ft: u32,
+    lines: &mut Vec<String>,
+) -> Result<String> {
+    let pool = u32::try_from(spec.heal_plus.max(0)).unwrap_or(0);
+    let mut whos = turn.req.targets.clone();
+    if !turn.req.target.is_empty() {
+        whos.insert(0, turn.req.target.clone());
+    }
+    let shares: Vec<u32> = turn
+        .req
+        .amount
+        .as_deref()
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse::<u32>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| {
+            EngineError::invalid(
+                "amount",
+                format!(
+                    "{} divides {pool} HP: give each target's share in order (amount: \"10,5\")",
+                    spec.name
+                ),
+            )
+        })?;
+    if whos.is_empty() || shares.len() != whos.len() {
+        return Err(EngineError::invalid(
+            "amount",
+            format!(
+                "{} divides {pool} HP among named creatures: one share per target, in order (targets + amount \"10,5\")",
+                spec.name
+            ),
+        ));
+    }
+    let total: u32 = shares
+        .iter()
+        .try_fold(0u32, |t, s| t.checked_add(*s))
+        .unwrap_or(u32::MAX);
+    if total > pool {
+        return Err(EngineError::Rule(format!(
+            "{} has {pool} HP to divide; the shares add up to {total}",
+            spec.name
+        )));
+    }
+    let mut out = Vec::new();
+    for w in &whos {
+        let (_, c) = super::resolve(call, &turn.encounter, w, "targets")?;
+        let c = if c.id == user.id { user.clone() } else { c };
+        let d = super::distance(&turn.encounter, &user.id, &c.id)?;
+        rule(
+            turn,
+            d <= range_ft,
+            format!(
+                "{} is {d} ft from {}; {} reaches {range_ft} ft",
+                c.name, user.name, spec.name
+            ),
+        )?;
+        let kind = crate::magic::targets::creature_type(&c).unwrap_or_default();
+        if kind.starts_with("undead") || kind.starts_with("construct") {
+            return Err(EngineError::Rule(format!(
+                "{} has no effect on {} ({kind})",
+                spec.name, c.name
+            )));
+        }
+        out.push(c);
+    }
+    for (mut c, share) in out.into_iter().zip(shares) {
+        let cap = c.max_hp / 2;
+        let room = cap.saturating_sub(c.hp);
+        let amount = share.min(room);
+        let mut changes = Vec::new();
+        let h = crate::update::heal(&mut c, amount, &mut changes)?;
+        lines.push(format!(
+            "{} regains {} HP ({} → {}){}",
+            c.name,
+            h.healed,
+            h.hp_before,
+            h.hp_after,
+            if amount < share {
+                format!("; {share} asked, capped at half its maximum ({cap})")
+            } else {
+                String::new()
+            }
+        ));
+        if c.id == user.id {
+            *user = c;
+        } else {
+            crate::combat::put_sheet(call, &c)?;
+        }
+    }
+    Ok(format!(
+        "{} uses {} ({total} of {pool} HP)",
+        user.name, spec.name
+    ))
+}

@@ -178,6 +178,9 @@ pub fn use_feature(
             lines.extend(changes);
             format!("{} uses {} ({points} points): {line}", a.name, spec.name)
         }
+        Use::SplitHeal { range_ft, .. } => {
+            super::feature_saves::split_heal(call, turn, &mut me, &spec, *range_ft, &mut lines)?
+        }
         Use::SaveEffect(se) => super::feature_saves::run(call, turn, &me, &spec, se, &mut lines)?,
         Use::EndConditions { conditions } => {
             let before: Vec<String> = me
