@@ -877,3 +877,61 @@ fn preserve_life_divides_its_pool_up_to_half_each_maximum() {
     );
     assert_eq!((f.sheet("Vera").hp, f.sheet("Rook").hp), (12, 8));
 }
+
+#[test]
+fn elusive_takes_away_advantage_on_attacks_against_the_rogue() {
+    let Some(srd) = common::srd("elusive") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (2, 2)),
+            ("Nim", "rogue", 18, [10, 16, 12, 10, 12, 10], (3, 2)),
+        ],
+        (8, 8),
+    );
+    give_and_equip(&mut f, "Rook", "Longsword");
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids["Rook"].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Nim".into()),
+        },
+        weapon: Some("Longsword".into()),
+        advantage: true,
+        ..Default::default()
+    };
+    let out = f.act(r.clone()).unwrap();
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Rook attack with Longsword: d20 [7] + 5 = 12 vs AC 13 — miss",
+            "No advantage against Nim (Elusive (rogue 18): not while it is incapacitated).",
+        ]
+    );
+    // Stunned (incapacitated), Nim loses it: two dice are rolled.
+    fresh_turn(&mut f, "Gob");
+    let id = f.ids["Nim"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.conditions
+            .push(tabletop_engine::character::ConditionEntry {
+                condition: tabletop_rules::Condition::Stunned,
+                level: None,
+                source: "test".into(),
+                duration: None,
+            });
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let out = f.act(r).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Rook attack with Longsword: d20 [~~19~~, 20] (advantage: target stunned, granted by the game master) + 5 = 25 vs AC 13 — critical hit"
+    );
+}

@@ -464,6 +464,8 @@ pub enum Grant {
         #[serde(default)]
         abilities: Vec<Ability>,
     },
+    /// No attack roll has advantage against it while it is not incapacitated (Elusive).
+    NoAdvantageAgainst,
     /// Turn Undead destroys a failing undead of at most this CR (Destroy Undead); the highest
     /// applies.
     DestroyUndead {

@@ -664,6 +664,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         d.half_proficiency.insert(*a, p.label.clone());
                     }
                 }
+                Grant::NoAdvantageAgainst => d.no_advantage_against = Some(p.label.clone()),
                 Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
                 Grant::DestroyUndead { cr } => {
                     d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));

@@ -376,6 +376,10 @@ pub struct Derived {
     /// All Trades, Remarkable Athlete).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub half_proficiency: BTreeMap<Ability, String>,
+    /// No attack roll has advantage against it while it is not incapacitated (Elusive): the
+    /// source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_advantage_against: Option<String>,
     /// Martial Arts die (monk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub martial_arts: Option<(u32, u32)>,

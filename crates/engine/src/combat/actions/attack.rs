@@ -439,7 +439,7 @@ pub fn strike(
             target.name
         )));
     }
-    let (attacker, ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
+    let (attacker, mut ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
     let mut profile = attack_profile(call, &attacker, weapon, opts.ability, opts.melee_only)?;
     if opts.two_weapon_style {
         // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
@@ -493,8 +493,13 @@ pub fn strike(
     if opts.bonus != 0 {
         req = req.bonus("situational bonus", opts.bonus);
     }
+    let elusive = super::riders::elusive(&target);
     for a in sit.advantage.iter().chain(&opts.advantage) {
         req = req.advantage(a.clone());
+    }
+    if let Some(line) = elusive.filter(|_| !req.advantage.is_empty()) {
+        req.advantage.clear();
+        ward_lines.push(line);
     }
     for d in sit
         .disadvantage

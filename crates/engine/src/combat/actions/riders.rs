@@ -221,3 +221,16 @@ fn first_die(expr: &str) -> Option<(u32, String)> {
     };
     Some((faces, typ))
 }
+
+/// Elusive (rogue 18): no attack roll has advantage against `target` while it is not
+/// incapacitated; the line saying the advantage is lost.
+pub fn elusive(target: &Character) -> Option<String> {
+    let src = target.derived.as_ref()?.no_advantage_against.clone()?;
+    if !target.effective().incapacitated.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "No advantage against {} ({src}: not while it is incapacitated).",
+        target.name
+    ))
+}
