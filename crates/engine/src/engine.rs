@@ -29,6 +29,17 @@ pub struct Engine<S: Store> {
     campaign: CampaignId,
     campaign_name: String,
     compendium: CompendiumSource,
+    /// Commits made through this engine (see [`Engine::revision`]).
+    commits: u64,
+}
+
+/// What a read's answer depends on besides its arguments: the commits seen, and whether the SRD
+/// has finished loading. Two equal revisions of one engine mean every read answers the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revision {
+    commits: u64,
+    data_version: u64,
+    compendium_ready: bool,
 }
 
 impl<S: Store> Engine<S> {
@@ -63,6 +74,19 @@ impl<S: Store> Engine<S> {
             campaign,
             campaign_name: name.to_string(),
             compendium: options.compendium,
+            commits: 0,
+        })
+    }
+
+    /// The state a read sees now, when the store can tell cheaply whether anything changed
+    /// (SQLite); `None` otherwise. Equal revisions mean no commit happened in between, through
+    /// this engine or any other connection, and the SRD is in the same state: a read-only call
+    /// with the same arguments answers the same.
+    pub fn revision(&mut self) -> Option<Revision> {
+        Some(Revision {
+            commits: self.commits,
+            data_version: self.store.data_version()?,
+            compendium_ready: self.compendium.get().is_some(),
         })
     }
 
@@ -150,6 +174,7 @@ impl<S: Store> Engine<S> {
         let out = f(&mut call)?;
         call.finish()?;
         tx.commit()?;
+        self.commits = self.commits.wrapping_add(1);
         Ok(out)
     }
 
@@ -158,6 +183,7 @@ impl<S: Store> Engine<S> {
         let mut tx = self.store.begin(true)?;
         let out = f(&mut tx)?;
         tx.commit()?;
+        self.commits = self.commits.wrapping_add(1);
         Ok(out)
     }
 }

@@ -79,6 +79,6 @@ pub mod sheet {
 
 pub use model::event;
 
-pub use engine::{Call, Engine, EngineOptions};
+pub use engine::{Call, Engine, EngineOptions, Revision};
 pub use error::{EngineError, Result};
 pub use store::{AnyStore, Durability, PgStore, SqliteStore, Store, StoreLocation};

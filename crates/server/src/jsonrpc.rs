@@ -77,6 +77,9 @@ pub fn inspect(bytes: &[u8]) -> Verdict {
             ));
         }
     };
+    if let Some(msg) = well_formed(text) {
+        return Verdict::Deliver(Box::new(msg));
+    }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
@@ -90,6 +93,89 @@ pub fn inspect(bytes: &[u8]) -> Verdict {
         }
     };
     inspect_value(value)
+}
+
+/// The message, when it reads straight into the SDK's types as a request or notification of a
+/// method the SDK knows, with `params` an object when present and a tool name that is not blank:
+/// the common case, read without first building a [`Value`]. Anything else (`None`) goes through
+/// [`inspect_value`], which finds what is wrong and says so.
+fn well_formed(text: &str) -> Option<RxJsonRpcMessage<RoleServer>> {
+    use rmcp::model::{ClientNotification, ClientRequest, JsonRpcMessage};
+    // Serde also reads a struct from an array: `params` must be seen to be an object first.
+    let probe: Probe = serde_json::from_str(text).ok()?;
+    if !matches!(probe.params, None | Some(Params::Object | Params::Null)) {
+        return None;
+    }
+    let msg: RxJsonRpcMessage<RoleServer> = serde_json::from_str(text).ok()?;
+    let standard = match &msg {
+        JsonRpcMessage::Request(r) => match &r.request {
+            ClientRequest::CustomRequest(_) => false,
+            ClientRequest::CallToolRequest(c) => !c.params.name.trim().is_empty(),
+            _ => true,
+        },
+        JsonRpcMessage::Notification(n) => {
+            !matches!(n.notification, ClientNotification::CustomNotification(_))
+        }
+        _ => false,
+    };
+    standard.then_some(msg)
+}
+
+/// The JSON type of a message's `params`, read without keeping them.
+#[derive(serde::Deserialize)]
+struct Probe {
+    params: Option<Params>,
+}
+
+enum Params {
+    Object,
+    Null,
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Params {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Kind;
+        impl<'de> serde::de::Visitor<'de> for Kind {
+            type Value = Params;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Params, A::Error> {
+                while m
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Params::Object)
+            }
+            fn visit_unit<E>(self) -> Result<Params, E> {
+                Ok(Params::Null)
+            }
+            fn visit_none<E>(self) -> Result<Params, E> {
+                Ok(Params::Null)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<Params, A::Error> {
+                while s.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Params::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Params, E> {
+                Ok(Params::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Params, E> {
+                Ok(Params::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Params, E> {
+                Ok(Params::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Params, E> {
+                Ok(Params::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Params, E> {
+                Ok(Params::Other)
+            }
+        }
+        d.deserialize_any(Kind)
+    }
 }
 
 /// Inspects one parsed message.

@@ -12,6 +12,7 @@ pub mod jsonrpc;
 pub mod limits;
 pub mod logging;
 pub mod mcp;
+pub mod memo;
 pub mod output;
 pub mod player;
 pub mod prompts;

@@ -20,6 +20,7 @@ use crate::args;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
 use crate::discover::{self, DiscoverArgs};
 use crate::limits;
+use crate::memo::Memo;
 use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::resources;
@@ -47,6 +48,8 @@ pub struct TabletopServer {
     /// Receivers made when a `subscriptions/listen` is accepted, before its acknowledgment, so a
     /// change right after the acknowledgment is not missed; `listen` takes them in order.
     pending_listeners: Arc<Mutex<VecDeque<broadcast::Receiver<()>>>>,
+    /// Answers of read-only calls while nothing changes; set only with a transport that splices.
+    memo: Option<Arc<Memo>>,
 }
 
 impl TabletopServer {
@@ -58,6 +61,40 @@ impl TabletopServer {
             surface: Arc::new(RwLock::new(surface)),
             list_changed,
             pending_listeners: Arc::default(),
+            memo: None,
+        }
+    }
+
+    /// Answers repeated read-only calls from `memo` while the campaign is unchanged. The
+    /// transport must splice the same memo's placeholders ([`crate::stdio::LineTransport::with_memo`]).
+    pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
+        self.memo = Some(memo);
+        self
+    }
+
+    /// A read-only call through the memo: the kept answer when the campaign has not changed
+    /// since it was made, else the call run and its answer kept. `None` when the memo does not
+    /// apply (no memo, a tool that writes or draws the table, an alias, a store that cannot
+    /// say whether it changed).
+    fn call_kept(&self, name: &str, args: &Value) -> Option<CallToolResult> {
+        let memo = self.memo.as_ref()?;
+        let spec = catalog::find(name)?;
+        if !spec.read_only || crate::table_view::has_ui(name) {
+            return None;
+        }
+        let revision = || self.engine.lock().ok()?.revision();
+        let before = revision()?;
+        let key = Memo::key(name, args);
+        if let Some(result) = memo.answer(&key, before) {
+            return Some(result);
+        }
+        let result = self.call(name, args);
+        // Kept only if nothing committed while it ran: the answer is then the state's at `before`.
+        match result {
+            Ok(reply) if revision() == Some(before) => memo
+                .keep(key, before, &reply)
+                .or_else(|| Some(to_result(Ok(reply)))),
+            other => Some(to_result(other)),
         }
     }
 
@@ -306,6 +343,9 @@ impl ServerHandler for TabletopServer {
                 }
                 Err(e) => Err(e),
             }
+        } else if let Some(result) = self.call_kept(&name, &args) {
+            tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
+            return Ok(CallToolResponse::Complete(result));
         } else {
             self.call(&name, &args)
         };

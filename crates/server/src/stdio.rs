@@ -14,6 +14,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::Mutex;
 
 use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
+use crate::memo::Memo;
 
 /// A line-delimited JSON-RPC transport over any reader and writer (stdin and stdout in `serve`).
 pub struct LineTransport<R, W> {
@@ -25,6 +26,8 @@ pub struct LineTransport<R, W> {
     write: Arc<Mutex<W>>,
     /// Error answers being written; awaited before the transport reports its end.
     answering: Vec<tokio::task::JoinHandle<()>>,
+    /// The server's memo, whose placeholders this transport splices into what it sends.
+    memo: Option<Arc<Memo>>,
 }
 
 enum Read {
@@ -47,7 +50,15 @@ where
             eof: false,
             write: Arc::new(Mutex::new(write)),
             answering: Vec::new(),
+            memo: None,
         }
+    }
+
+    /// Splices the kept answers of `memo` (the one given to the server with
+    /// [`crate::mcp::TabletopServer::with_memo`]) into the messages sent.
+    pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
+        self.memo = Some(memo);
+        self
     }
 
     /// Reads one line into `self.line` (cancellation-safe: a partial line stays buffered).
@@ -105,7 +116,14 @@ async fn write_message<W: AsyncWrite + Unpin>(
     write: &Mutex<W>,
     message: &impl serde::Serialize,
 ) -> std::io::Result<()> {
-    let mut bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    let bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
+    write_bytes(write, bytes).await
+}
+
+async fn write_bytes<W: AsyncWrite + Unpin>(
+    write: &Mutex<W>,
+    mut bytes: Vec<u8>,
+) -> std::io::Result<()> {
     bytes.push(b'\n');
     let mut w = write.lock().await;
     w.write_all(&bytes).await?;
@@ -124,7 +142,15 @@ where
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let write = self.write.clone();
-        async move { write_message(&write, &item).await }
+        let memo = self.memo.clone();
+        async move {
+            let bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            let bytes = match memo {
+                Some(m) => m.splice(bytes),
+                None => bytes,
+            };
+            write_bytes(&write, bytes).await
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {

@@ -777,3 +777,52 @@ async fn slots_levels_and_rests() {
     assert!(a.text.contains("3rd 1/2"), "{}", a.text);
     s.client.close().await.unwrap();
 }
+
+/// A repeated read is answered from the server's memo while nothing changes, and follows every
+/// change: a write through the same connection, and a write by another process on the same
+/// campaign (`tabletop call` on the data dir). The kept answer is the answer, byte for byte.
+#[tokio::test]
+async fn repeated_reads_follow_every_change() {
+    let s = Session::start(5).await;
+    s.hero("Mira").await;
+    let get = json!({"characterName": "Mira"});
+    let first = s.ok("get_character", get.clone()).await;
+    let again = s.ok("get_character", get.clone()).await;
+    assert_eq!(first.text, again.text);
+    assert_eq!(first.structured, again.structured);
+    let max = first.structured["maxHp"].as_i64().unwrap();
+    assert_eq!(first.structured["hp"].as_i64(), Some(max));
+
+    // A write through this connection.
+    s.ok(
+        "update_character",
+        json!({"characterName": "Mira", "hp": "-3"}),
+    )
+    .await;
+    let after = s.ok("get_character", get.clone()).await;
+    assert_eq!(after.structured["hp"].as_i64(), Some(max - 3));
+    assert_ne!(after.text, first.text);
+
+    // A write by another process on the same store.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tabletop"))
+        .arg("--data-dir")
+        .arg(s.data_dir())
+        .args([
+            "call",
+            "update_character",
+            r#"{"characterName":"Mira","hp":"+1"}"#,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen = s.ok("get_character", get.clone()).await;
+    assert_eq!(seen.structured["hp"].as_i64(), Some(max - 2));
+    // And a kept answer that is still right is given again.
+    let kept = s.ok("get_character", get).await;
+    assert_eq!(kept.structured, seen.structured);
+    assert_eq!(kept.text, seen.text);
+}

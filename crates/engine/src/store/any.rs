@@ -70,6 +70,13 @@ impl Store for AnyStore {
             AnyStore::Postgres(s) => AnyTx::Postgres(s.begin(write)?),
         })
     }
+
+    fn data_version(&mut self) -> Option<u64> {
+        match self {
+            AnyStore::Sqlite(s) => s.data_version(),
+            AnyStore::Postgres(s) => s.data_version(),
+        }
+    }
 }
 
 /// A transaction of either store.

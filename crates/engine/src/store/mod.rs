@@ -82,6 +82,14 @@ pub trait Store: Send {
 
     /// Starts a transaction; `write` asks for one that may modify state.
     fn begin(&mut self, write: bool) -> Result<Self::Txn<'_>, StoreError>;
+
+    /// A number that changes whenever another connection (of this process or another) commits
+    /// to the store, read cheaply between transactions (SQLite's `PRAGMA data_version`); `None`
+    /// when the store cannot say without a round trip (PostgreSQL). Commits through this
+    /// connection do not change it: the caller counts those itself.
+    fn data_version(&mut self) -> Option<u64> {
+        None
+    }
 }
 
 /// A transaction that is either committed or rolled back when dropped.

@@ -5,6 +5,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
+mod cached;
 mod rows;
 
 use super::{CampaignId, CampaignInfo, Durability, StoreError, Transaction, Tx};
@@ -113,6 +114,14 @@ impl super::Store for SqliteStore {
             open: true,
         })
     }
+
+    fn data_version(&mut self) -> Option<u64> {
+        let v = self
+            .conn
+            .prepare_cached("PRAGMA data_version")
+            .and_then(|mut s| s.query_row([], |r| r.get::<_, i64>(0)));
+        v.ok().and_then(|v| u64::try_from(v).ok())
+    }
 }
 
 /// One SQLite transaction; rolled back on drop unless committed.
@@ -155,13 +164,13 @@ impl Tx for SqliteTx<'_> {
             return Ok(id);
         }
         // Past every id ever handed out (the mark) and every id present: never a reused id.
-        let id: i64 = self.tx.query_row(
+        let id: i64 = self.query_row(
             "UPDATE campaign_ids SET last = max(last, (SELECT COALESCE(MAX(id), 0) FROM campaigns)) + 1
              RETURNING last",
             [],
             |r| r.get(0),
         )?;
-        self.tx.execute(
+        self.execute(
             &format!("INSERT INTO campaigns (id, name, created_at) VALUES (?1, ?2, {NOW})"),
             params![id, name],
         )?;
@@ -179,7 +188,6 @@ impl Tx for SqliteTx<'_> {
 
     fn find_campaign(&self, name: &str) -> Result<Option<CampaignId>, StoreError> {
         Ok(self
-            .tx
             .query_row(
                 "SELECT id FROM campaigns WHERE name = ?1",
                 params![name],
@@ -266,15 +274,11 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_campaign(&mut self, name: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .tx
-            .execute("DELETE FROM campaigns WHERE name = ?1", params![name])?
-            > 0)
+        Ok(self.execute("DELETE FROM campaigns WHERE name = ?1", params![name])? > 0)
     }
 
     fn rng_state(&self, campaign: CampaignId) -> Result<Option<String>, StoreError> {
         Ok(self
-            .tx
             .query_row(
                 "SELECT rng_state FROM campaigns WHERE id = ?1",
                 params![campaign.0],
@@ -285,7 +289,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "UPDATE campaigns SET rng_state = ?2 WHERE id = ?1",
             params![campaign.0, state],
         )?;
@@ -293,7 +297,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError> {
-        let n: i64 = self.tx.query_row(
+        let n: i64 = self.query_row(
             "INSERT INTO counters (campaign_id, kind, next) VALUES (?1, ?2, 1)
              ON CONFLICT (campaign_id, kind) DO UPDATE SET next = next + 1
              RETURNING next",
@@ -310,7 +314,7 @@ impl Tx for SqliteTx<'_> {
         past: u64,
     ) -> Result<(), StoreError> {
         let past = i64::try_from(past).unwrap_or(i64::MAX);
-        self.tx.execute(
+        self.execute(
             "INSERT INTO counters (campaign_id, kind, next) VALUES (?1, ?2, ?3)
              ON CONFLICT (campaign_id, kind) DO UPDATE SET next = max(next, excluded.next)",
             params![campaign.0, kind, past],
@@ -385,7 +389,7 @@ impl Tx for SqliteTx<'_> {
         let wh = clauses.join(" AND ");
         let params: Vec<(&str, &dyn rusqlite::ToSql)> =
             args.iter().map(|(k, v)| (*k, v.as_ref())).collect();
-        let total: i64 = self.tx.query_row(
+        let total: i64 = self.query_row(
             &format!("SELECT COUNT(*) FROM characters WHERE {wh}"),
             params.as_slice(),
             |r| r.get(0),
@@ -447,7 +451,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM characters WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)
@@ -496,7 +500,7 @@ impl Tx for SqliteTx<'_> {
 
     fn import_event(&mut self, campaign: CampaignId, e: &Event) -> Result<(), StoreError> {
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
-        self.tx.execute(
+        self.execute(
             "INSERT INTO events (campaign_id, at, tool, args, rolls, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![campaign.0, e.at, e.tool, enc(&e.args)?, enc(&e.rolls)?, enc(&e.changes)?],
         )?;
@@ -542,7 +546,7 @@ impl Tx for SqliteTx<'_> {
         limit: usize,
         offset: usize,
     ) -> Result<(Vec<Location>, u64), StoreError> {
-        let total: i64 = self.tx.query_row(
+        let total: i64 = self.query_row(
             "SELECT COUNT(*) FROM locations WHERE campaign_id = ?1",
             params![campaign.0],
             |r| r.get(0),
@@ -577,11 +581,11 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_location(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
-        self.tx.execute(
+        self.execute(
             "DELETE FROM connections WHERE campaign_id = ?1 AND (from_id = ?2 OR to_id = ?2)",
             params![campaign.0, id],
         )?;
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM locations WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)
@@ -633,7 +637,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_connection(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM connections WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)
@@ -684,7 +688,7 @@ impl Tx for SqliteTx<'_> {
                 p.active,
                 i64::try_from(p.elapsed_minutes).unwrap_or(i64::MAX)
             ])?;
-        self.tx.execute(
+        self.execute(
             "DELETE FROM party_members WHERE campaign_id = ?1 AND party_id = ?2",
             params![campaign.0, p.id],
         )?;
@@ -707,12 +711,12 @@ impl Tx for SqliteTx<'_> {
 
     fn delete_party(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
         for table in ["party_members", "party_travel"] {
-            self.tx.execute(
+            self.execute(
                 &format!("DELETE FROM {table} WHERE campaign_id = ?1 AND party_id = ?2"),
                 params![campaign.0, id],
             )?;
         }
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM parties WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)
@@ -788,7 +792,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_note(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM notes WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)
@@ -806,7 +810,7 @@ impl Tx for SqliteTx<'_> {
         let wh = clauses.join(" AND ");
         let params: Vec<(&str, &dyn rusqlite::ToSql)> =
             args.iter().map(|(k, v)| (k.as_str(), v.as_ref())).collect();
-        let total: i64 = self.tx.query_row(
+        let total: i64 = self.query_row(
             &format!("SELECT COUNT(*) FROM notes n WHERE {wh}"),
             params.as_slice(),
             |r| r.get(0),
@@ -915,7 +919,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_encounter(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
-        Ok(self.tx.execute(
+        Ok(self.execute(
             "DELETE FROM encounters WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],
         )? > 0)

@@ -187,12 +187,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .enable_all()
                 .build()?;
             rt.block_on(async move {
-                let server = TabletopServer::new(engine, surface);
+                // Repeated reads are answered from a memo while the campaign is unchanged; this
+                // transport splices its answers in.
+                let memo = tabletop_server::memo::Memo::new();
+                let server = TabletopServer::new(engine, surface).with_memo(memo.clone());
                 // Pipes (how MCP clients launch a server) are driven by the IO reactor; anything
                 // else falls back to Tokio's blocking stdio. Saves two thread hand-offs per call.
                 // Every line is checked first (`-32700`/`-32602` answers, never silence).
                 let (read, write) = rmcp::transport::stdio_pipes();
-                let transport = tabletop_server::stdio::LineTransport::new(read, write);
+                let transport =
+                    tabletop_server::stdio::LineTransport::new(read, write).with_memo(memo);
                 let running = server.serve(transport).await?;
                 running.waiting().await?;
                 anyhow::Ok(())

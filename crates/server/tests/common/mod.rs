@@ -55,6 +55,11 @@ impl Session {
         Self { client, _dir: dir }
     }
 
+    /// The server's data directory (for a second process on the same campaign).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
     /// Calls `tool` and asserts it answered without a tool error.
     pub async fn ok(&self, tool: &str, args: Value) -> Answer {
         let a = self.client.call(tool, args.clone()).await.unwrap();
