@@ -384,6 +384,16 @@ pub fn damage(
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;
     c.dead = r.dead;
+    // Effects that end when their bearer takes damage (a turned undead).
+    if r.total > 0 {
+        c.effects.retain(|e| {
+            let ends = e.grant.as_ref().is_some_and(|g| g.ends_on_damage);
+            if ends {
+                changes.push(format!("{}'s {} ends: it took damage", c.name, e.name));
+            }
+            !ends
+        });
+    }
     if r.add_conditions.contains(&Condition::Unconscious) {
         // An unconscious creature falls prone (and is still prone when it wakes).
         lie_prone(c);

@@ -16,7 +16,7 @@ use tabletop_engine::combat::create::{
     create_encounter,
 };
 use tabletop_engine::combat::{self, Encounter};
-use tabletop_engine::creation::{CreateRequest, create_character};
+use tabletop_engine::creation::{ClassRequest, CreateRequest, create_character};
 use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
 use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
 use tabletop_grid::Position;
@@ -47,14 +47,45 @@ fn fight(srd: Arc<Compendium>) -> Fight {
     )
 }
 
+/// The SRD's one subclass of each class.
+fn srd_subclass(class: &str) -> &'static str {
+    match class {
+        "barbarian" => "Berserker",
+        "bard" => "Lore",
+        "cleric" => "Life",
+        "druid" => "Land",
+        "fighter" => "Champion",
+        "monk" => "Open Hand",
+        "paladin" => "Devotion",
+        "ranger" => "Hunter",
+        "rogue" => "Thief",
+        "sorcerer" => "Draconic",
+        "warlock" => "Fiend",
+        _ => "Evocation",
+    }
+}
+
 fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Fight {
+    fight_vs(srd, members, gob, &[], 7)
+}
+
+/// SRD monsters joining a fight: (monster, position).
+type Foe = (&'static str, (i32, i32));
+
+fn fight_vs(
+    srd: Arc<Compendium>,
+    members: &[Member],
+    gob: (i32, i32),
+    foes: &[Foe],
+    seed: u64,
+) -> Fight {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
     let mut e = Engine::open(
         store,
         "main",
         EngineOptions {
-            seed: Some(7),
+            seed: Some(seed),
             compendium: tabletop_engine::compendium::CompendiumSource::ready(srd),
         },
     )
@@ -66,6 +97,11 @@ fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Figh
             class: Some(class.into()),
             level: Some(level),
             scores: scores(s),
+            classes: vec![ClassRequest {
+                class: class.into(),
+                level,
+                subclass: (level >= 3).then(|| srd_subclass(class).to_string()),
+            }],
             ..Default::default()
         };
         let c = e
@@ -102,6 +138,19 @@ fn fight_with(srd: Arc<Compendium>, members: &[Member], gob: (i32, i32)) -> Figh
         surprised: false,
         initiative: Some(5),
     });
+    for &(monster, (x, y)) in foes {
+        participants.push(ParticipantSpec {
+            source: ParticipantSource::Monster {
+                monster: monster.into(),
+                count: 1,
+                name: None,
+            },
+            side: None,
+            positions: vec![Position::new(x, y)],
+            surprised: false,
+            initiative: Some(3),
+        });
+    }
     e.write("create_encounter", &json!({}), |call| {
         create_encounter(
             call,
@@ -459,5 +508,430 @@ fn martial_arts_uses_the_table_die_and_dex() {
         damage.starts_with("Damage: 1d4[bludgeoning] + 3[bludgeoning]"),
         "{:?}",
         out.lines
+    );
+}
+
+/// Gives every combatant its action, bonus action and attacks back, and `heal` 500 HP.
+fn fresh_turn(f: &mut Fight, heal: &str) {
+    let heal = heal.to_string();
+    f.e.write("edit", &json!({}), |call| {
+        let mut enc = combat::load_active(call, None)?;
+        for c in &mut enc.order {
+            c.economy = Default::default();
+        }
+        let id = enc
+            .order
+            .iter()
+            .find(|c| c.name == heal)
+            .unwrap()
+            .character_id
+            .clone();
+        combat::save(call, &enc)?;
+        let mut c = combat::sheet(call, &id)?;
+        c.max_hp = 500;
+        c.hp = 500;
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+}
+
+/// Attacks Gob with `weapon` until the kept d20 is `natural` (the campaign's pinned dice).
+fn attack_until(f: &mut Fight, who: &str, weapon: &str, natural: u32) -> ActionOutcome {
+    for _ in 0..40 {
+        fresh_turn(f, "Gob");
+        let out = attack(f, who, weapon, None, true);
+        let kept = out.details["attacks"][0]["roll"]["kept"].as_u64();
+        if kept == Some(u64::from(natural)) {
+            return out;
+        }
+    }
+    panic!("no natural {natural} in 40 pinned attacks");
+}
+
+#[test]
+fn improved_critical_crits_on_19_and_brutal_critical_adds_a_weapon_die() {
+    let Some(srd) = common::srd("crits") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Rook", "fighter", 3, [16, 12, 14, 10, 10, 8], (2, 2)),
+            ("Ugra", "barbarian", 9, [16, 14, 16, 8, 10, 10], (4, 2)),
+        ],
+        (3, 2),
+        &[],
+        14,
+    );
+    give_and_equip(&mut f, "Rook", "Longsword");
+    give_and_equip(&mut f, "Ugra", "Greataxe");
+    // Champion 3: a natural 19 is a critical hit, its dice doubled.
+    let out = attack_until(&mut f, "Rook", "Longsword", 19);
+    assert_eq!(
+        out.headline,
+        "Critical hit! Gob takes 19 slashing (500 → 481 HP)."
+    );
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Rook attack with Longsword: d20 [19] + 25 = 44 vs AC 12 — critical hit (natural 19)",
+            "Damage (critical: dice doubled): 2d10[slashing] + 3[slashing]: [6, 10] slashing + 3 slashing = 19 (slashing 19)",
+        ]
+    );
+    // A barbarian's 19 is a plain hit; its 20 adds Brutal Critical's extra die (barbarian 9),
+    // rolled after the doubling so it is not doubled.
+    f.turn_of("Ugra");
+    let out = attack_until(&mut f, "Ugra", "Greataxe", 19);
+    assert_eq!(out.headline, "Hit! Gob takes 8 slashing (500 → 492 HP).");
+    let out = attack_until(&mut f, "Ugra", "Greataxe", 20);
+    assert_eq!(
+        out.lines[1..3],
+        [
+            "Brutal Critical: +1d12 (extra weapon dice on a melee critical hit).",
+            "Damage (critical: dice doubled): 2d12[slashing] + 3[slashing] + 1d12[slashing]: [7, 1] slashing + 3 slashing + [12] slashing = 23 (slashing 23)",
+        ]
+    );
+    assert_eq!(
+        out.headline,
+        "Critical hit! Gob takes 23 slashing (500 → 477 HP)."
+    );
+}
+
+#[test]
+fn turn_undead_turns_undead_in_range_destroys_low_cr_and_turned_ends_on_damage() {
+    let Some(srd) = common::srd("turn_undead") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Vera", "cleric", 5, [10, 10, 14, 10, 16, 12], (2, 2)),
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (4, 3)),
+        ],
+        (3, 2),
+        &[
+            ("Zombie", (2, 5)),
+            ("Ghoul", (5, 2)),
+            ("Wight", (2, 8)),
+            ("Skeleton", (10, 2)),
+        ],
+        7,
+    );
+    let out = f.feature("Vera", "Turn Undead").unwrap();
+    let turned = "turned for 10 rounds or until it takes damage: it must spend its turns trying to move as far from the turner as it can, can't willingly move within 30 ft of it, takes no reactions, and may only Dash or Dodge (or escape restraints); the DM moves it";
+    // Cleric 5: DC 8 + 3 + 3 (WIS 16); the skeleton 40 ft away and the (untyped) Gob are not
+    // touched; the zombie (CR 1/4 ≤ 1/2) is destroyed, the ghoul and the wight are turned.
+    assert_eq!(
+        out.headline,
+        "Vera uses Turn Undead (DC 14 WIS save) on every undead within 30 ft: 3 failed."
+    );
+    assert_eq!(
+        out.lines,
+        [
+            "Channel Divinity: 0/1 left".to_string(),
+            "Ghoul — Wisdom save (Turn Undead): d20 [4] = 4 vs DC 14 — fail".into(),
+            format!("Ghoul is {turned}"),
+            "Wight — Wisdom save (Turn Undead): d20 [3] + 1 = 4 vs DC 14 — fail".into(),
+            format!("Wight is {turned}"),
+            "Zombie — Wisdom save (Turn Undead): d20 [13] = 13 vs DC 14 — fail".into(),
+            "Zombie is destroyed (Destroy Undead: CR 0.25 ≤ 0.5)".into(),
+            "Zombie is dead; the body lies at (2, 5) (out of the initiative; revival brings it back there).".into(),
+        ]
+    );
+    let sheet_of = |f: &mut Fight, name: &str| {
+        let name = name.to_string();
+        f.e.read(|call| {
+            let enc = combat::load_active(call, None)?;
+            let id = enc
+                .order
+                .iter()
+                .find(|c| c.name == name)
+                .unwrap()
+                .character_id
+                .clone();
+            combat::sheet(call, &id)
+        })
+        .unwrap()
+    };
+    assert!(sheet_of(&mut f, "Zombie").dead);
+    let effects = |c: &tabletop_engine::character::Character| -> Vec<String> {
+        c.effects.iter().map(|e| e.name.clone()).collect()
+    };
+    assert_eq!(effects(&sheet_of(&mut f, "Ghoul")), ["Turned"]);
+    assert_eq!(effects(&sheet_of(&mut f, "Wight")), ["Turned"]);
+    assert!(effects(&sheet_of(&mut f, "Skeleton")).is_empty());
+    // Damage ends the wight's turning; the ghoul stays turned.
+    f.turn_of("Rook");
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids["Rook"].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Wight".into()),
+        },
+        weapon: Some("unarmed strike".into()),
+        bonus: 20,
+        force: true,
+        ..Default::default()
+    };
+    let out = f.act(r).unwrap();
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Wight's Turned ends: it took damage"),
+        "{:?}",
+        out.lines
+    );
+    assert!(effects(&sheet_of(&mut f, "Wight")).is_empty());
+    assert_eq!(effects(&sheet_of(&mut f, "Ghoul")), ["Turned"]);
+    // The one Channel Divinity use is spent.
+    f.turn_of("Vera");
+    fresh_turn(&mut f, "Gob");
+    let err = f.feature("Vera", "Turn Undead").unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "Vera has 0/1 Channel Divinity left and needs 1; it returns on a short or long rest"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
+    let Some(srd) = common::srd("stunning_strike") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Lin", "monk", 7, [10, 16, 12, 10, 14, 8], (2, 2)),
+            ("Ugra", "barbarian", 10, [16, 14, 16, 8, 10, 14], (6, 6)),
+        ],
+        (9, 9),
+        &[("Goblin", (3, 2)), ("Orc", (6, 7))],
+        7,
+    );
+    let on = |who: &str, name: &str, target: &str| ActionRequest {
+        actor: Who {
+            id: None,
+            name: Some(who.into()),
+        },
+        action_type: Some(ActionType::UseSpecialAbility),
+        ability_name: Some(name.into()),
+        target: Who {
+            id: None,
+            name: Some(target.into()),
+        },
+        ..Default::default()
+    };
+    // Monk 7: DC 8 + 3 + 2 (WIS 14), one ki point a use, a free action after a hit.
+    let out = f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    assert_eq!(
+        out.lines,
+        [
+            "Ki: 6/7 left",
+            "Goblin — Constitution save (Stunning Strike): d20 [20] = 20 vs DC 13 — success (natural 20)",
+        ]
+    );
+    f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    let out = f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
+    assert_eq!(
+        out.headline,
+        "Lin uses Stunning Strike (DC 13 CON save): 1 failed."
+    );
+    assert_eq!(
+        out.lines,
+        [
+            "Ki: 4/7 left",
+            "Goblin — Constitution save (Stunning Strike): d20 [4] = 4 vs DC 13 — fail",
+            "Goblin is stunned until the end of its next turn (Stunning Strike)",
+        ]
+    );
+    let goblin =
+        f.e.read(|call| {
+            let enc = combat::load_active(call, None)?;
+            let id = enc
+                .order
+                .iter()
+                .find(|c| c.name == "Goblin")
+                .unwrap()
+                .character_id
+                .clone();
+            combat::sheet(call, &id)
+        })
+        .unwrap();
+    assert!(goblin.has_condition(tabletop_rules::Condition::Stunned));
+    // Out of reach: refused.
+    let err = f
+        .act(on("Lin", "Stunning Strike", "Orc"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Orc is 25 ft from Lin; Stunning Strike reaches 5 ft (pass force: true to override as the game master)"
+    );
+    // Barbarian 10: DC 8 + 4 + 2 (CHA 14), an action.
+    f.turn_of("Ugra");
+    let out = f.act(on("Ugra", "Intimidating Presence", "Orc")).unwrap();
+    assert_eq!(
+        out.lines,
+        [
+            "Orc — Wisdom save (Intimidating Presence): d20 [3] = 3 vs DC 14 — fail",
+            "Orc is frightened until the end of its next turn (Intimidating Presence)",
+        ]
+    );
+    assert_eq!(out.cost, Some(ActionCost::Action));
+    // Stillness of Mind ends the monk's own frightened condition.
+    f.turn_of("Lin");
+    fresh_turn(&mut f, "Gob");
+    let id = f.ids["Lin"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.conditions
+            .push(tabletop_engine::character::ConditionEntry {
+                condition: tabletop_rules::Condition::Frightened,
+                level: None,
+                source: "Orc".into(),
+                duration: None,
+            });
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let out = f.feature("Lin", "Stillness of Mind").unwrap();
+    assert_eq!(
+        out.headline,
+        "Lin uses Stillness of Mind: no longer frightened."
+    );
+    assert!(
+        !f.sheet("Lin")
+            .has_condition(tabletop_rules::Condition::Frightened)
+    );
+}
+
+#[test]
+fn preserve_life_divides_its_pool_up_to_half_each_maximum() {
+    let Some(srd) = common::srd("preserve_life") else {
+        return;
+    };
+    let mut f = fight_vs(
+        srd,
+        &[
+            ("Vera", "cleric", 3, [10, 10, 14, 10, 16, 12], (2, 2)),
+            ("Rook", "fighter", 3, [16, 12, 14, 10, 10, 8], (4, 2)),
+        ],
+        (9, 9),
+        &[("Zombie", (2, 4))],
+        7,
+    );
+    for (who, hp) in [("Vera", 5), ("Rook", 3)] {
+        let id = f.ids[who].clone();
+        f.e.write("edit", &json!({}), |call| {
+            let mut c = combat::sheet(call, &id)?;
+            c.hp = hp;
+            combat::put_sheet(call, &c)
+        })
+        .unwrap();
+    }
+    assert_eq!((f.sheet("Vera").max_hp, f.sheet("Rook").max_hp), (24, 28));
+    let heal = |targets: &[&str], amount: &str| ActionRequest {
+        actor: Who {
+            id: None,
+            name: Some("Vera".into()),
+        },
+        action_type: Some(ActionType::UseSpecialAbility),
+        ability_name: Some("Preserve Life".into()),
+        targets: targets
+            .iter()
+            .map(|t| Who {
+                id: None,
+                name: Some((*t).into()),
+            })
+            .collect(),
+        amount: Some(amount.into()),
+        ..Default::default()
+    };
+    // Cleric 3: a pool of 15. More than the pool is refused, so is an undead.
+    let err = f
+        .act(heal(&["Vera", "Rook"], "10,6"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "Preserve Life has 15 HP to divide; the shares add up to 16"
+    );
+    let err = f.act(heal(&["Zombie"], "5")).unwrap_err().to_string();
+    assert_eq!(err, "Preserve Life has no effect on Zombie (undead)");
+    // Vera (24 max) stops at 12; Rook (28 max) takes all 5.
+    let out = f.act(heal(&["Vera", "Rook"], "10,5")).unwrap();
+    assert_eq!(out.headline, "Vera uses Preserve Life (15 of 15 HP).");
+    assert_eq!(
+        out.lines,
+        [
+            "Channel Divinity: 0/1 left",
+            "Vera regains 7 HP (5 → 12); 10 asked, capped at half its maximum (12)",
+            "Rook regains 5 HP (3 → 8)",
+        ]
+    );
+    assert_eq!((f.sheet("Vera").hp, f.sheet("Rook").hp), (12, 8));
+}
+
+#[test]
+fn elusive_takes_away_advantage_on_attacks_against_the_rogue() {
+    let Some(srd) = common::srd("elusive") else {
+        return;
+    };
+    let mut f = fight_with(
+        srd,
+        &[
+            ("Rook", "fighter", 1, [16, 12, 14, 10, 10, 8], (2, 2)),
+            ("Nim", "rogue", 18, [10, 16, 12, 10, 12, 10], (3, 2)),
+        ],
+        (8, 8),
+    );
+    give_and_equip(&mut f, "Rook", "Longsword");
+    let r = ActionRequest {
+        actor: Who {
+            id: Some(f.ids["Rook"].clone()),
+            name: None,
+        },
+        action_type: Some(ActionType::Attack),
+        target: Who {
+            id: None,
+            name: Some("Nim".into()),
+        },
+        weapon: Some("Longsword".into()),
+        advantage: true,
+        ..Default::default()
+    };
+    let out = f.act(r.clone()).unwrap();
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Rook attack with Longsword: d20 [7] + 5 = 12 vs AC 13 — miss",
+            "No advantage against Nim (Elusive (rogue 18): not while it is incapacitated).",
+        ]
+    );
+    // Stunned (incapacitated), Nim loses it: two dice are rolled.
+    fresh_turn(&mut f, "Gob");
+    let id = f.ids["Nim"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut c = combat::sheet(call, &id)?;
+        c.conditions
+            .push(tabletop_engine::character::ConditionEntry {
+                condition: tabletop_rules::Condition::Stunned,
+                level: None,
+                source: "test".into(),
+                duration: None,
+            });
+        combat::put_sheet(call, &c)
+    })
+    .unwrap();
+    let out = f.act(r).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Rook attack with Longsword: d20 [~~19~~, 20] (advantage: target stunned, granted by the game master) + 5 = 25 vs AC 13 — critical hit"
     );
 }

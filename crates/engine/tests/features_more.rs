@@ -575,3 +575,99 @@ fn magical_secrets_allow_spells_of_other_lists_and_natures_ward_is_an_immunity()
             .contains(&tabletop_rules::Condition::Poisoned)
     );
 }
+
+fn check(e: &mut E, who: &str, test: tabletop_rules::d20::D20Test, passive: bool) -> String {
+    let req = tabletop_engine::checks::CheckRequest {
+        test,
+        passive,
+        dc: Some(10),
+        advantage: None,
+        disadvantage: None,
+        bonus: 0,
+        reason: None,
+        weapon: None,
+        against: Default::default(),
+    };
+    e.write("roll_check", &serde_json::json!({}), |call| {
+        tabletop_engine::checks::roll_check(call, CharacterRef::new(None, Some(who)), &req)
+    })
+    .unwrap()
+    .summary()
+}
+
+/// Jack of All Trades (bard 2) adds half the proficiency bonus to every check it is not
+/// proficient in, initiative included; Remarkable Athlete (champion 7) only to STR, DEX and
+/// CON checks; a proficient skill keeps its full bonus.
+#[test]
+fn jack_of_all_trades_and_remarkable_athlete_add_half_proficiency() {
+    use tabletop_rules::Skill;
+    use tabletop_rules::d20::D20Test;
+    let Some(srd) = common::srd("half_proficiency") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    make(&mut e, "Lark", "bard", 2);
+    let req = CreateRequest {
+        name: "Brom".into(),
+        classes: vec![tabletop_engine::creation::ClassRequest {
+            class: "fighter".into(),
+            level: 7,
+            subclass: Some("Champion".into()),
+        }],
+        method: AbilityMethod::Manual,
+        scores: Some(
+            Ability::ALL
+                .iter()
+                .copied()
+                .zip([10, 16, 14, 12, 10, 10])
+                .collect(),
+        ),
+        skills: vec![Skill::Athletics, Skill::Perception],
+        ..Default::default()
+    };
+    e.write("create_character", &serde_json::json!({}), |call| {
+        create_character(call, req)
+    })
+    .unwrap();
+    let stealth = D20Test::SkillCheck {
+        skill: Skill::Stealth,
+    };
+    let arcana = D20Test::SkillCheck {
+        skill: Skill::Arcana,
+    };
+    let athletics = D20Test::SkillCheck {
+        skill: Skill::Athletics,
+    };
+    // Bard 2 (proficiency +2): half is +1 on an unproficient skill, on a raw check and on
+    // initiative.
+    assert_eq!(
+        check(&mut e, "Lark", arcana, true),
+        "Lark — Passive Arcana: 10 + 1 + 1 = 12 vs DC 10 — success"
+    );
+    let strength = D20Test::AbilityCheck {
+        ability: Ability::Strength,
+    };
+    assert_eq!(
+        check(&mut e, "Lark", strength, true),
+        "Lark — Passive Strength: 10 + 0 + 1 = 11 vs DC 10 — success"
+    );
+    assert_eq!(
+        check(&mut e, "Lark", D20Test::Initiative, false),
+        "Lark — Initiative: d20 [5] + 4 = 9 vs DC 10 — fail"
+    );
+    // Champion 7 (proficiency +3): +1 on Stealth (DEX), nothing on Arcana (INT); Athletics
+    // keeps its full +3.
+    assert_eq!(
+        check(&mut e, "Brom", stealth, true),
+        "Brom — Passive Stealth: 10 + 3 + 1 = 14 vs DC 10 — success"
+    );
+    assert_eq!(
+        check(&mut e, "Brom", arcana, true),
+        "Brom — Passive Arcana: 10 + 1 = 11 vs DC 10 — success"
+    );
+    assert_eq!(
+        check(&mut e, "Brom", athletics, true),
+        "Brom — Passive Athletics: 10 + 0 + 3 = 13 vs DC 10 — success"
+    );
+}

@@ -58,6 +58,10 @@ pub struct BaseStats {
     pub save_proficiencies: BTreeSet<Ability>,
     /// Skill proficiencies (absent = not proficient).
     pub skill_proficiencies: BTreeMap<Skill, ProficiencyLevel>,
+    /// Abilities whose checks without proficiency add half the proficiency bonus (Jack of All
+    /// Trades: every ability; Remarkable Athlete: STR, DEX, CON), initiative included.
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub half_proficiency: BTreeSet<Ability>,
     /// Base armor class with its source.
     pub armor_class: ArmorClass,
     /// Walking speed in feet.
@@ -87,6 +91,7 @@ impl Default for BaseStats {
             proficiency_bonus: 2,
             save_proficiencies: BTreeSet::new(),
             skill_proficiencies: BTreeMap::new(),
+            half_proficiency: BTreeSet::new(),
             armor_class: ArmorClass::default(),
             speed: 30,
             max_hp: 1,
@@ -702,24 +707,34 @@ pub fn effective_stats(
         &all,
     );
 
-    // Checks.
+    // Checks. Half proficiency (Jack of All Trades) on a check of a listed ability.
+    let half_part = |a: Ability| {
+        base.half_proficiency.contains(&a).then(|| {
+            Contribution::new(
+                ProficiencyLevel::Half.label(),
+                ProficiencyLevel::Half.bonus(base.proficiency_bonus),
+            )
+        })
+    };
     let mut ability_checks = BTreeMap::new();
     for &a in Ability::ALL {
         let targets = [
             RollTarget::AllChecks,
             RollTarget::AbilityChecks { ability: a },
         ];
-        ability_checks.insert(a, roll_stat(vec![ability_part(a)], &targets, &all));
+        let mut fixed = vec![ability_part(a)];
+        fixed.extend(half_part(a));
+        ability_checks.insert(a, roll_stat(fixed, &targets, &all));
     }
     let mut skills = BTreeMap::new();
     for &k in Skill::ALL {
         let a = k.ability();
         let mut fixed = vec![ability_part(a)];
-        let prof = base
-            .skill_proficiencies
-            .get(&k)
-            .copied()
-            .unwrap_or_default();
+        let prof = match base.skill_proficiencies.get(&k).copied() {
+            Some(p) if p != ProficiencyLevel::None => p,
+            _ if base.half_proficiency.contains(&a) => ProficiencyLevel::Half,
+            _ => ProficiencyLevel::None,
+        };
         let pb = prof.bonus(base.proficiency_bonus);
         if prof != ProficiencyLevel::None {
             fixed.push(Contribution::new(prof.label(), pb));
@@ -731,8 +746,10 @@ pub fn effective_stats(
         ];
         skills.insert(k, roll_stat(fixed, &targets, &all));
     }
+    let mut fixed = vec![ability_part(Ability::Dexterity)];
+    fixed.extend(half_part(Ability::Dexterity));
     let initiative = roll_stat(
-        vec![ability_part(Ability::Dexterity)],
+        fixed,
         &[
             RollTarget::AllChecks,
             RollTarget::AbilityChecks {

@@ -234,8 +234,63 @@ pub enum Use {
     ExtraAction,
     /// Heal a touched creature from the pool: `amount` points of the resource (Lay on Hands).
     PoolHeal,
+    /// Creatures make a saving throw against the user's DC (8 + proficiency + `dc_ability`);
+    /// on a failure they get `condition` or the effect `effect` (Turn Undead, Stunning Strike,
+    /// Intimidating Presence). See `combat::actions::tactics::feature_saves`.
+    SaveEffect(SaveEffect),
+    /// Heal up to `pool` hit points divided among named creatures within `range_ft` (`amount`
+    /// lists each one's share in order, "10,5"), none above half its maximum HP, no undead or
+    /// constructs (Preserve Life).
+    SplitHeal {
+        /// The pool.
+        pool: Amount,
+        /// Reach in feet.
+        range_ft: u32,
+    },
+    /// Ends these conditions on the user (Stillness of Mind).
+    EndConditions {
+        /// The conditions.
+        conditions: Vec<Condition>,
+    },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
+}
+
+/// Who a [`Use::SaveEffect`] affects and what a failed save does.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveEffect {
+    /// The save's ability.
+    pub save: Ability,
+    /// The ability whose modifier sets the DC.
+    pub dc_ability: Ability,
+    /// Every creature of these types within `range_ft` (not the user's side) is affected;
+    /// empty: the named targets.
+    #[serde(default)]
+    pub creature_types: Vec<String>,
+    /// How far it reaches (feet).
+    pub range_ft: u32,
+    /// At most this many named targets (when `creature_types` is empty).
+    #[serde(default)]
+    pub max_targets: Option<u32>,
+    /// The condition a failure imposes.
+    #[serde(default)]
+    pub condition: Option<Condition>,
+    /// Or the effect a failure gives, by name ("Turned"), with its text.
+    #[serde(default)]
+    pub effect: Option<String>,
+    /// What the effect means for the DM (shown with it).
+    #[serde(default)]
+    pub effect_text: Option<String>,
+    /// Rounds it lasts (ticking at the end of the bearer's turns).
+    pub rounds: u32,
+    /// The effect ends when the bearer takes damage (Turned).
+    #[serde(default)]
+    pub ends_on_damage: bool,
+    /// A failing creature of CR up to the sheet's Destroy Undead CR is destroyed.
+    #[serde(default)]
+    pub destroys: bool,
 }
 
 /// One typed thing a source grants.
@@ -390,6 +445,32 @@ pub enum Grant {
     MartialArts {
         /// The die.
         dice: DiceSpec,
+    },
+    /// Weapon attacks score a critical hit on a natural roll of at least `min` (Improved
+    /// Critical 19, Superior Critical 18); the lowest applies.
+    CritRange {
+        /// The lowest natural roll that crits.
+        min: u32,
+    },
+    /// Extra weapon damage dice on a melee critical hit (Brutal Critical); the highest applies.
+    BrutalCritical {
+        /// Extra dice.
+        dice: u32,
+    },
+    /// Half the proficiency bonus on checks of these abilities (all six when empty) without
+    /// proficiency, initiative included (Jack of All Trades, Remarkable Athlete).
+    HalfProficiency {
+        /// The abilities.
+        #[serde(default)]
+        abilities: Vec<Ability>,
+    },
+    /// No attack roll has advantage against it while it is not incapacitated (Elusive).
+    NoAdvantageAgainst,
+    /// Turn Undead destroys a failing undead of at most this CR (Destroy Undead); the highest
+    /// applies.
+    DestroyUndead {
+        /// The challenge rating.
+        cr: f32,
     },
     /// An Ability Score Improvement: the character's recorded choice for it (`asi`: +2 to one
     /// ability, +1 to two, or a feat) applies (see `derive::asi`).

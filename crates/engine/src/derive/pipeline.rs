@@ -663,6 +663,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 } => {
                     let (heal_plus, damage_bonus) = match does {
                         Use::Heal { plus, .. } => (plus.as_ref().map_or(0, |a| a.eval(&ctx)), 0),
+                        Use::SplitHeal { pool, .. } => (pool.eval(&ctx), 0),
                         Use::Effect { damage_bonus, .. } => {
                             (0, damage_bonus.as_ref().map_or(0, |a| a.eval(&ctx)))
                         }
@@ -683,6 +684,24 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     d.modifiers.push(Modifier::new(&p.label, modifier.clone()))
                 }
                 Grant::MartialArts { dice } => d.martial_arts = dice.eval(&ctx),
+                Grant::CritRange { min } => {
+                    d.crit_min = Some(d.crit_min.map_or(*min, |m| m.min(*min)));
+                }
+                Grant::HalfProficiency { abilities } => {
+                    let all = if abilities.is_empty() {
+                        Ability::ALL
+                    } else {
+                        abilities.as_slice()
+                    };
+                    for a in all {
+                        d.half_proficiency.insert(*a, p.label.clone());
+                    }
+                }
+                Grant::NoAdvantageAgainst => d.no_advantage_against = Some(p.label.clone()),
+                Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
+                Grant::DestroyUndead { cr } => {
+                    d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));
+                }
                 Grant::ExtraAttack { attacks } => {
                     d.attacks_per_action = d.attacks_per_action.max(*attacks);
                 }

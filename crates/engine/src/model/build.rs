@@ -369,6 +369,23 @@ pub struct Derived {
     pub actions: Vec<ActionSpec>,
     /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
     pub attacks_per_action: u32,
+    /// The lowest natural roll a weapon attack crits on (Improved Critical), when below 20.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crit_min: Option<u32>,
+    /// Extra weapon dice on a melee critical hit (Brutal Critical).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub brutal_critical: u32,
+    /// Turn Undead destroys failing undead up to this CR (Destroy Undead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destroy_undead_cr: Option<f32>,
+    /// Abilities whose checks without proficiency add half the bonus, with the source (Jack of
+    /// All Trades, Remarkable Athlete).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub half_proficiency: BTreeMap<Ability, String>,
+    /// No attack roll has advantage against it while it is not incapacitated (Elusive): the
+    /// source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_advantage_against: Option<String>,
     /// Martial Arts die (monk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub martial_arts: Option<(u32, u32)>,

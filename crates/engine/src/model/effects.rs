@@ -164,6 +164,9 @@ pub struct SpellGrant {
     /// Ward).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub death_ward: bool,
+    /// It ends when the bearer takes damage (Turn Undead's turned creature).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_on_damage: bool,
     /// Darkvision out to this many feet (Darkvision).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub darkvision_ft: Option<u32>,

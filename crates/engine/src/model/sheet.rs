@@ -19,6 +19,11 @@ impl Character {
             proficiency_bonus: self.proficiency_bonus,
             save_proficiencies: self.save_proficiencies.clone(),
             skill_proficiencies: self.skills.clone(),
+            half_proficiency: self
+                .derived
+                .as_ref()
+                .map(|d| d.half_proficiency.keys().copied().collect())
+                .unwrap_or_default(),
             armor_class: ArmorClass {
                 value: self.armor_class,
                 source: self.armor_source.clone(),

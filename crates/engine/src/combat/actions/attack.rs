@@ -439,7 +439,7 @@ pub fn strike(
             target.name
         )));
     }
-    let (attacker, ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
+    let (attacker, mut ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
     let mut profile = attack_profile(call, &attacker, weapon, opts.ability, opts.melee_only)?;
     if opts.two_weapon_style {
         // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
@@ -496,8 +496,13 @@ pub fn strike(
     if opts.bonus != 0 {
         req = req.bonus("situational bonus", opts.bonus);
     }
+    let elusive = super::riders::elusive(&target);
     for a in sit.advantage.iter().chain(&opts.advantage) {
         req = req.advantage(a.clone());
+    }
+    if let Some(line) = elusive.filter(|_| !req.advantage.is_empty()) {
+        req.advantage.clear();
+        ward_lines.push(line);
     }
     for d in sit
         .disadvantage
@@ -508,6 +513,7 @@ pub fn strike(
         req = req.disadvantage(d.clone());
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
+    req.crit_threshold = super::riders::crit_min(&attacker, &profile);
     let mut roll = match &opts.preset_roll {
         Some(r) => super::reactions::shield::replay(r, ac),
         None => {
@@ -649,6 +655,10 @@ pub fn strike(
     let mut expr = dice::parse(&profile.damage)?;
     if critical {
         expr = expr.with_doubled_dice()?;
+        if let Some((more, line)) = super::riders::brutal_critical(&attacker, &profile, kind) {
+            expr = dice::parse(&format!("{}{more}", expr.normalized()))?;
+            out.lines.push(line);
+        }
     }
     let droll = expr.roll(call.rng()?)?;
     call.record_roll(&droll);

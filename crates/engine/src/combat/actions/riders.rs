@@ -171,3 +171,66 @@ pub fn on_hit(
     }
     Ok(out)
 }
+
+/// The lowest natural roll `attacker`'s weapon attacks crit on (Improved Critical 19,
+/// Superior Critical 18); `None` for 20 or a stat-block attack.
+pub fn crit_min(attacker: &Character, profile: &AttackProfile) -> Option<u32> {
+    if matches!(profile.source, ProfileSource::StatBlock) {
+        return None;
+    }
+    attacker.derived.as_ref()?.crit_min.filter(|m| *m < 20)
+}
+
+/// Brutal Critical on a melee critical hit: the extra weapon dice (added after the crit
+/// doubling, so they are not doubled again) and the line saying so.
+pub fn brutal_critical(
+    attacker: &Character,
+    profile: &AttackProfile,
+    kind: AttackKind,
+) -> Option<(String, String)> {
+    let n = attacker.derived.as_ref()?.brutal_critical;
+    if n == 0
+        || kind.delivery != Delivery::Melee
+        || matches!(profile.source, ProfileSource::StatBlock)
+    {
+        return None;
+    }
+    let (faces, typ) = first_die(&profile.damage)?;
+    Some((
+        format!(" + {n}d{faces}{typ}"),
+        format!("Brutal Critical: +{n}d{faces} (extra weapon dice on a melee critical hit)."),
+    ))
+}
+
+/// The faces of the first die term of a damage expression and its "[type]" tag, if any.
+fn first_die(expr: &str) -> Option<(u32, String)> {
+    let b = expr.as_bytes();
+    let i = (1..b.len()).find(|&i| b[i] == b'd' && b[i - 1].is_ascii_digit())?;
+    let digits: String = expr[i + 1..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let faces: u32 = digits.parse().ok()?;
+    let rest = &expr[i + 1 + digits.len()..];
+    let typ = if rest.starts_with('[') {
+        rest.find(']')
+            .map(|j| rest[..=j].to_string())
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    Some((faces, typ))
+}
+
+/// Elusive (rogue 18): no attack roll has advantage against `target` while it is not
+/// incapacitated; the line saying the advantage is lost.
+pub fn elusive(target: &Character) -> Option<String> {
+    let src = target.derived.as_ref()?.no_advantage_against.clone()?;
+    if !target.effective().incapacitated.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "No advantage against {} ({src}: not while it is incapacitated).",
+        target.name
+    ))
+}

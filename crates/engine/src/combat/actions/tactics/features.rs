@@ -178,6 +178,29 @@ pub fn use_feature(
             lines.extend(changes);
             format!("{} uses {} ({points} points): {line}", a.name, spec.name)
         }
+        Use::SplitHeal { range_ft, .. } => {
+            super::feature_saves::split_heal(call, turn, &mut me, &spec, *range_ft, &mut lines)?
+        }
+        Use::SaveEffect(se) => super::feature_saves::run(call, turn, &me, &spec, se, &mut lines)?,
+        Use::EndConditions { conditions } => {
+            let before: Vec<String> = me
+                .conditions
+                .iter()
+                .filter(|c| conditions.contains(&c.condition))
+                .map(|c| c.condition.to_string())
+                .collect();
+            me.conditions.retain(|c| !conditions.contains(&c.condition));
+            if before.is_empty() {
+                format!("{} uses {}: it has no condition it ends", a.name, spec.name)
+            } else {
+                format!(
+                    "{} uses {}: no longer {}",
+                    a.name,
+                    spec.name,
+                    before.join(" or ")
+                )
+            }
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
