@@ -189,8 +189,12 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
             None => {}
         }
     }
+    let lit = shed_light(e, a, z, &mut g);
     let n = a.squares.len();
     let mut what = Vec::new();
+    if let Some(l) = lit {
+        what.push(l);
+    }
     if g.terrain
         .iter()
         .any(|(p, _)| e.map.terrain(*p).is_ok_and(|t| *t == Terrain::Difficult))
@@ -229,6 +233,55 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
     }
     a.ground = g;
     lines
+}
+
+/// Sheds the zone's light: each of its squares darker than the spell's light takes it, and the
+/// squares within `dim_ft` beyond the area that are darker than dim become dim (a light spell
+/// does not light magical darkness). Records each square's own light before, to restore it.
+/// Says what changed, if anything did.
+fn shed_light(
+    e: &mut Encounter,
+    a: &Aura,
+    z: &ZoneSpec,
+    g: &mut ZoneGround,
+) -> Option<&'static str> {
+    use tabletop_grid::Light;
+    let light = z.light?;
+    let mut set = |e: &mut Encounter, p: Position, to: Light| {
+        let now = e.map.light_at(p);
+        let darker = now > to && (now != Light::MagicalDarkness || to == Light::MagicalDarkness);
+        if darker {
+            let own = e.map.light_override(p);
+            if e.map.set_light(p, Some(to)).is_ok() {
+                g.light.push((p, own));
+            }
+        }
+    };
+    for &p in &a.squares {
+        set(e, p, light);
+    }
+    if let (Some(dim), Some(o)) = (z.dim_ft, a.origin) {
+        let r = i32::try_from(a.radius_ft.saturating_add(dim)).unwrap_or(i32::MAX);
+        if let Ok(shape) = tabletop_grid::Shape::from_name("sphere", r) {
+            let aoe = AreaOfEffect::new(shape, AreaOrigin::Square(o))
+                .with_metric(crate::combat::actions::attack::METRIC);
+            for p in e.map.area_squares(&aoe).unwrap_or_default() {
+                if !on(&a.squares, p) {
+                    set(e, p, Light::Dim);
+                }
+            }
+        }
+    }
+    if g.light.is_empty() {
+        return None;
+    }
+    Some(match light {
+        Light::Bright => "bright light (dim beyond) where it was darker",
+        Light::Dim => "dim light where it was darker",
+        Light::Darkness | Light::MagicalDarkness => {
+            "magical darkness: darkvision cannot see through it, truesight can"
+        }
+    })
 }
 
 /// A zone has ended (concentration, duration, removal): its ground is restored and the

@@ -64,12 +64,18 @@ pub struct ZoneGround {
     /// Props it placed (a wall that blocks movement but not sight, a sheet that hides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<String>,
+    /// Squares whose light it changed (Light, Daylight), with each square's own light before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub light: Vec<(Position, Option<tabletop_grid::Light>)>,
 }
 
 impl ZoneGround {
     /// Whether it changed nothing.
     pub fn is_empty(&self) -> bool {
-        self.terrain.is_empty() && self.obscured.is_empty() && self.props.is_empty()
+        self.terrain.is_empty()
+            && self.obscured.is_empty()
+            && self.props.is_empty()
+            && self.light.is_empty()
     }
 }
 
