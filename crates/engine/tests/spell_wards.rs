@@ -353,3 +353,110 @@ fn globe_of_invulnerability_keeps_out_spells_of_5th_level_or_lower_cast_from_out
         "Magic Missile (1st level): Aria takes 7 force (68 → 61 HP)."
     );
 }
+
+fn give_item(e: &mut E, to: &str, name: &str) {
+    use tabletop_engine::inventory::ops::{self, GiveRequest};
+    let to = to.to_string();
+    e.write("manage_inventory", &serde_json::json!({}), |call| {
+        ops::give(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&to), None),
+            GiveRequest {
+                srd_name: Some(name.into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+}
+
+#[test]
+fn divinations_answer_from_the_map_magic_items_creature_types_poison_and_identify() {
+    let Some(srd) = common::srd("divinations") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        5,
+        &["Detect Magic", "Identify", "Locate Object"],
+    );
+    let bran = caster(
+        &mut e,
+        "Bran",
+        "cleric",
+        7,
+        &[
+            "Detect Evil and Good",
+            "Detect Poison and Disease",
+            "Locate Creature",
+        ],
+    );
+    give_item(&mut e, &bran, "Cloak of Protection");
+    give_item(&mut e, &bran, "Wand of Magic Missiles");
+    // Identify (1 minute, outside the fight) the wand Bran carries: its catalog properties.
+    let out = cast(&mut e, &wiz, "Identify", |r| {
+        r.target = who(&bran);
+        r.item = Some("wand".into());
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Identify on Wand of Magic Missiles: Wand of Magic Missiles: magic, uncommon; charges: 7 of 7 (regained: dawn, 1d6+1)."
+    );
+    assert_eq!(out.details["identified"]["charges"]["max"], 7);
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&wiz, 5, 5, 20),
+            pc(&bran, 4, 5, 19),
+            monster("skeleton", 1, &[(7, 5)]),
+            monster("giant-spider", 1, &[(5, 9)]),
+            monster("zombie", 1, &[(5, 14)]),
+        ],
+    );
+    let zombie = id_of(&order, "Zombie");
+    let out = cast(&mut e, &wiz, "Detect Magic", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Detect Magic: Bran: Cloak of Protection (an item) at 5 ft; Bran: Wand of Magic Missiles (an item) at 5 ft."
+    );
+    assert_eq!(
+        sheet(&mut e, &wiz).concentration.unwrap().spell,
+        "Detect Magic"
+    );
+    advance(&mut e);
+    // Undead within 30 ft: the skeleton (15 ft), not the zombie (45 ft); the spider is a beast.
+    let out = cast(&mut e, &bran, "Detect Evil and Good", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Detect Evil and Good: Skeleton: undead at 15 ft."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &bran, "Detect Poison and Disease", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Detect Poison and Disease: Giant Spider: a poisonous creature at 20 ft."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &bran, "Locate Creature", |r| {
+        r.target = who(&zombie)
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Locate Creature: Zombie: south at 45 ft."
+    );
+    assert_eq!(out.details["detected"][0]["distanceFt"], 45);
+}
