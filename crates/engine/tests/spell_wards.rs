@@ -460,3 +460,93 @@ fn divinations_answer_from_the_map_magic_items_creature_types_poison_and_identif
     );
     assert_eq!(out.details["detected"][0]["distanceFt"], 45);
 }
+
+fn walk(e: &mut E, id: &str, x: i32, y: i32) -> tabletop_engine::combat::actions::ActionOutcome {
+    act(
+        e,
+        ActionRequest {
+            actor: who(id),
+            action_type: Some(ActionType::Move),
+            to: Some(tabletop_grid::Position::new(x, y)),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn alarm_reports_a_creature_entering_and_a_glyph_of_warding_bursts_once_then_ends() {
+    let Some(srd) = common::srd("alarm_glyph") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 5, &["Alarm", "Glyph of Warding"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 2, 7, 20), monster("goblin", 1, &[(12, 5)])],
+    );
+    let gob = id_of(&order, "Goblin");
+    // Both take longer than a round to cast: the DM sets the wards with force.
+    let out = cast(&mut e, &wiz, "Alarm", |r| {
+        r.to = Some(tabletop_grid::Position::new(6, 3));
+        r.direction = Some("se".into());
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Alarm: a zone (au1) on 16 squares from (6, 3); a creature that enters it alerts Aria."
+    );
+    let err = cast(&mut e, &wiz, "Glyph of Warding", |r| {
+        r.to = Some(tabletop_grid::Position::new(3, 6));
+        r.force = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains(
+            "Glyph of Warding needs damageType, one of acid, cold, fire, lightning, thunder"
+        ),
+        "{err}"
+    );
+    let out = cast(&mut e, &wiz, "Glyph of Warding", |r| {
+        r.to = Some(tabletop_grid::Position::new(3, 6));
+        r.damage_type = Some(tabletop_rules::DamageType::Thunder);
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Glyph of Warding: a zone (au2) on 9 squares from (3, 6); it strikes a creature that enters it for the first time on a turn: 5d8 thunder (dex save DC 14 for half), bursting 20 ft around its origin, once: then it ends."
+    );
+    advance(&mut e);
+    let out = walk(&mut e, &gob, 8, 5);
+    assert_eq!(
+        out.lines,
+        ["Alarm (au1): Goblin enters the warded area; Aria is alerted"]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    // Into the glyph: it bursts 20 ft around its square, catching Aria (5 ft away) too.
+    let out = walk(&mut e, &gob, 4, 5);
+    assert_eq!(
+        out.lines,
+        [
+            "Glyph of Warding (au2) is triggered: it bursts 20 ft around (3, 6)",
+            "Aria — Dexterity save (Glyph of Warding): d20 [20] + 2 = 22 vs DC 14 — success (natural 20)",
+            "Glyph of Warding (5d8: [4, 1, 7, 5, 7] = 24): Aria takes 12 (12 thunder); 32 → 20 HP (half)",
+            "Goblin — Dexterity save (Glyph of Warding): d20 [11] + 2 = 13 vs DC 14 — fail",
+            "Glyph of Warding (5d8: [8, 2, 1, 7, 8] = 26): Goblin takes 26 (26 thunder); 7 → 0 HP; dies",
+            "Goblin is dead; the body lies at (4, 5) (out of the initiative; revival brings it back there).",
+            "Glyph of Warding (au2) is spent and ends",
+        ]
+    );
+    assert_eq!(sheet(&mut e, &gob).hp, 0);
+    let names: Vec<String> = encounter(&mut e)
+        .auras
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    assert_eq!(names, ["Alarm"]);
+}

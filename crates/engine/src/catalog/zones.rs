@@ -87,6 +87,19 @@ pub struct ZoneSpec {
     /// Dim light for this many feet beyond the area (Light: bright 20 ft, dim 20 ft more).
     #[serde(default)]
     pub dim_ft: Option<u32>,
+    /// A creature entering it alerts the caster (Alarm).
+    #[serde(default)]
+    pub alarm: bool,
+    /// It strikes once, then ends (Glyph of Warding).
+    #[serde(default)]
+    pub once: bool,
+    /// When it strikes, every creature within this many feet of its origin is struck
+    /// (Glyph of Warding's 20-ft explosion).
+    #[serde(default)]
+    pub burst_ft: Option<u32>,
+    /// The caster chooses the damage type among these when casting (`damageType`).
+    #[serde(default)]
+    pub damage_choice: Vec<tabletop_rules::DamageType>,
     /// Lasts this many rounds when the spell's own duration does not say (Ice Storm's ground:
     /// until the end of the caster's next turn = 1).
     #[serde(default)]

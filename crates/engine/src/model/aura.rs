@@ -176,6 +176,25 @@ pub struct Aura {
     /// What it did to the map, undone when it ends.
     #[serde(default, skip_serializing_if = "ZoneGround::is_empty")]
     pub ground: ZoneGround,
+    /// A ward's trip: an alarm on entering (Alarm), or a one-time burst (Glyph of Warding).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ward: Option<ZoneWard>,
+}
+
+/// What a warding zone does when a creature enters it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ZoneWard {
+    /// Entering it alerts its caster (the answer of the move says so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alarm: bool,
+    /// It strikes once, then ends (Glyph of Warding).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
+    /// When it strikes, every creature within this many feet of its origin is struck.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_ft: Option<u32>,
 }
 
 impl Aura {
