@@ -550,3 +550,69 @@ fn alarm_reports_a_creature_entering_and_a_glyph_of_warding_bursts_once_then_end
         .collect();
     assert_eq!(names, ["Alarm"]);
 }
+
+#[test]
+fn mirror_image_duplicates_take_attacks_on_the_d20_and_end_when_all_are_destroyed() {
+    let Some(srd) = common::srd("mirror_image") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 5, &["Mirror Image"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 5, 5, 20), monster("goblin", 1, &[(6, 5)])],
+    );
+    let gob = id_of(&order, "Goblin");
+    let out = cast(&mut e, &wiz, "Mirror Image", |r| r.target = who(&wiz)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Mirror Image (2nd level): Aria gains Mirror Image (3 illusory duplicates: an attack against it may strike one instead (a d20))."
+    );
+    let images = |e: &mut E| {
+        sheet(e, &wiz)
+            .effects
+            .iter()
+            .find_map(|x| x.grant.as_ref()?.mirror_images)
+    };
+    assert_eq!(images(&mut e), Some(3));
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        advance(&mut e);
+        let out = act(
+            &mut e,
+            ActionRequest {
+                actor: who(&gob),
+                action_type: Some(ActionType::Attack),
+                target: who(&wiz),
+                weapon: Some("Scimitar".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        seen.push((out.headline.clone(), images(&mut e)));
+        advance(&mut e);
+    }
+    let dup =
+        "Goblin strikes a duplicate of Aria (AC 12): the illusion is destroyed, Aria is unharmed.";
+    let want: Vec<(&str, Option<u32>)> = vec![
+        (dup, Some(2)),
+        (dup, Some(1)),
+        // With one duplicate the d20 needs 11: these go to Aria herself.
+        ("Hit! Aria takes 5 slashing (32 → 27 HP).", Some(1)),
+        ("Hit! Aria takes 3 slashing (27 → 24 HP).", Some(1)),
+        // The last duplicate destroyed: the spell ends, every attack is Aria's.
+        (dup, None),
+        ("Hit! Aria takes 3 slashing (24 → 21 HP).", None),
+        ("Hit! Aria takes 3 slashing (21 → 18 HP).", None),
+        ("Miss (8 vs AC 12).", None),
+    ];
+    let seen: Vec<(&str, Option<u32>)> = seen.iter().map(|(h, n)| (h.as_str(), *n)).collect();
+    assert_eq!(seen, want);
+    assert!(
+        !sheet(&mut e, &wiz)
+            .effects
+            .iter()
+            .any(|x| x.name == "Mirror Image")
+    );
+}

@@ -333,6 +333,10 @@ pub struct SpellEntry {
     /// A globe's radius in feet (10).
     #[serde(default)]
     pub globe_radius_ft: Option<u32>,
+    /// An effect: this many illusory duplicates that attacks may strike instead (Mirror
+    /// Image 3).
+    #[serde(default)]
+    pub mirror_images: Option<u32>,
     /// What a divination senses (Detect Magic, Locate Creature, Identify).
     #[serde(default)]
     pub detect: Option<super::spell_senses::DetectSpec>,
@@ -387,6 +391,7 @@ impl SpellEntry {
             || self.sanctuary
             || self.see_invisible
             || self.ignore_difficult_terrain
+            || self.mirror_images.is_some()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster

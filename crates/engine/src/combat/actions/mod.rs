@@ -11,6 +11,7 @@ pub mod costs;
 pub mod dm;
 pub mod economy;
 mod forced;
+pub mod mirror;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
