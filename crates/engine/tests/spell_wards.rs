@@ -616,3 +616,69 @@ fn mirror_image_duplicates_take_attacks_on_the_d20_and_end_when_all_are_destroye
             .any(|x| x.name == "Mirror Image")
     );
 }
+
+#[test]
+fn maze_banishes_without_a_save_while_concentrating_and_imprisonment_holds_after_a_failed_wis_save()
+{
+    let Some(srd) = common::srd("maze_imprisonment") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 17, &["Maze", "Imprisonment"]);
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&wiz, 5, 5, 20),
+            monster("ogre", 1, &[(8, 5)]),
+            monster("goblin", 1, &[(5, 8)]),
+        ],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let goblin = id_of(&order, "Goblin");
+    let out = cast(&mut e, &wiz, "Maze", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(out.headline, "Aria casts Maze: Goblin banished.");
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Aria concentrates on Maze (up to 10 min)",
+            "Goblin is banished from (5, 8): off the map and the initiative while Aria concentrates on Maze"
+        ]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    // Imprisonment (no concentration): the ogre (WIS 7) saves or is held until dispelled.
+    // A 1-minute casting: the DM allows it in the fight with force.
+    let out = cast(&mut e, &wiz, "Imprisonment", |r| {
+        r.target = who(&ogre);
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(out.headline, "Aria casts Imprisonment: Ogre banished.");
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Ogre — WIS save vs Imprisonment: d20 [8] - 2 = 6 vs DC 17 — fail",
+            "Ogre is banished from (8, 5): off the map and the initiative until Imprisonment is dispelled"
+        ]
+    );
+    // Aria's concentration on Maze is untouched by Imprisonment; breaking it frees the goblin
+    // only.
+    let id = wiz.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    advance(&mut e);
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.position_of(&goblin),
+        Some(tabletop_grid::Position::new(5, 8))
+    );
+    assert_eq!(enc.position_of(&ogre), None);
+    assert!(enc.combatant(&ogre).unwrap().removed);
+}
