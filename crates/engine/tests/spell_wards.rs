@@ -382,7 +382,7 @@ fn divinations_answer_from_the_map_magic_items_creature_types_poison_and_identif
         "Aria",
         "wizard",
         5,
-        &["Detect Magic", "Identify", "Locate Object"],
+        &["Detect Magic", "Identify", "Locate Object", "Nondetection"],
     );
     let bran = caster(
         &mut e,
@@ -459,6 +459,19 @@ fn divinations_answer_from_the_map_magic_items_creature_types_poison_and_identif
         "Bran casts Locate Creature: Zombie: south at 45 ft."
     );
     assert_eq!(out.details["detected"][0]["distanceFt"], 45);
+    // Nondetection on Bran: Detect Magic no longer senses him or what he carries.
+    for _ in 0..4 {
+        advance(&mut e);
+    }
+    cast(&mut e, &wiz, "Nondetection", |r| r.target = who(&bran)).unwrap();
+    for _ in 0..5 {
+        advance(&mut e);
+    }
+    let out = cast(&mut e, &wiz, "Detect Magic", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Detect Magic: nothing within 30 ft."
+    );
 }
 
 fn walk(e: &mut E, id: &str, x: i32, y: i32) -> tabletop_engine::combat::actions::ActionOutcome {

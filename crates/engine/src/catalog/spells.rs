@@ -337,6 +337,9 @@ pub struct SpellEntry {
     /// Image 3).
     #[serde(default)]
     pub mirror_images: Option<u32>,
+    /// An effect hides the bearer from divination spells (Nondetection, Mind Blank).
+    #[serde(default)]
+    pub nondetection: bool,
     /// What a divination senses (Detect Magic, Locate Creature, Identify).
     #[serde(default)]
     pub detect: Option<super::spell_senses::DetectSpec>,
@@ -392,6 +395,7 @@ impl SpellEntry {
             || self.see_invisible
             || self.ignore_difficult_terrain
             || self.mirror_images.is_some()
+            || self.nondetection
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster

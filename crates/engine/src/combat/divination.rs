@@ -57,6 +57,13 @@ pub fn direction(from: Position, to: Position) -> &'static str {
     }
 }
 
+/// Whether divination magic can't sense `c` (Nondetection, Mind Blank).
+pub fn hidden(c: &Character) -> bool {
+    c.effects
+        .iter()
+        .any(|e| e.grant.as_ref().is_some_and(|g| g.nondetection))
+}
+
 /// Whether a creature is poisonous: an attack or ability that deals poison damage or poisons.
 fn poisonous(c: &Character) -> bool {
     c.stat_block.as_ref().is_some_and(|sb| {
@@ -126,6 +133,10 @@ pub fn cast(
             } else {
                 crate::combat::sheet(call, &cb.character_id)?
             };
+            // Nondetection and Mind Blank: divination senses neither it nor what it carries.
+            if c.id != caster.id && hidden(&c) {
+                continue;
+            }
             near.push((d, c, m.position));
         }
     }
@@ -248,7 +259,11 @@ pub fn cast(
                 req.target.name.as_deref(),
                 "targetId",
             )?;
-            let at = map.creature(&c.character_id).map(|m| m.position);
+            let hid = hidden(&crate::combat::sheet(call, &c.character_id)?);
+            let at = map
+                .creature(&c.character_id)
+                .map(|m| m.position)
+                .filter(|_| !hid);
             let d = map
                 .creature_distance_ft(&caster.id, &c.character_id, METRIC)
                 .ok();
