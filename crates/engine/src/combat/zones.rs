@@ -438,7 +438,7 @@ pub fn place(
         per_5ft: z.per_5ft.clone(),
         moves_ft: z.moves_ft,
         ground: ZoneGround::default(),
-        ward: (z.alarm || z.once || z.burst_ft.is_some()).then(|| ZoneWard {
+        ward: (z.alarm || z.once || z.burst_ft.is_some()).then_some(ZoneWard {
             alarm: z.alarm,
             once: z.once,
             burst_ft: z.burst_ft,
