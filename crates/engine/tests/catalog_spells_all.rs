@@ -11,6 +11,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use tabletop_engine::catalog::spell_senses as spells_senses;
 use tabletop_engine::catalog::spells::{self, Cure, SpellKind};
 use tabletop_engine::character::{Character, ConditionEntry};
 use tabletop_engine::combat::actions::{ActionOutcome, ActionRequest, ActionType, Who, execute};
@@ -665,12 +666,22 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             // Map spells (teleport, summons, banishment) act on an encounter's map: outside one
             // the answer says so (spell_movement, spell_summons and spell_wards cast them in
             // fights).
-            SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish | SpellKind::Globe => {
-                out.headline.contains(&format!(
-                    "no automation outside an encounter for {}",
-                    def.name
-                ))
+            // Identify reads the touched creature anywhere (no item named: the spells on it).
+            SpellKind::Detect
+                if entry.detect.as_ref().map(|d| d.what)
+                    == Some(spells_senses::DetectKind::Identify) =>
+            {
+                out.headline.starts_with("Aria casts Identify on ")
+                    && out.details["identified"].is_object()
             }
+            SpellKind::Teleport
+            | SpellKind::Summon
+            | SpellKind::Banish
+            | SpellKind::Globe
+            | SpellKind::Detect => out.headline.contains(&format!(
+                "no automation outside an encounter for {}",
+                def.name
+            )),
             SpellKind::Narrative => unreachable!(),
         };
         // A save made or an attack missed changes nothing, legitimately: the answer says so.

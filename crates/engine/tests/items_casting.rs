@@ -539,7 +539,8 @@ fn a_staff_uses_the_wielders_dc_and_a_narrative_spell_says_so() {
     })
     .unwrap();
     assert_eq!(character(&mut e, "Aria").hp, hp - 4, "8 fire halved");
-    // Teleport is narrative in the spell catalog: the helm pays its charge and says so.
+    // Teleport moves its caster on an encounter's map: outside one the helm pays its charge
+    // and says so.
     give(&mut e, "Aria", "Helm of Teleportation");
     inv(&mut e, |call| {
         attune(call, who("Aria"), named("Helm of Teleportation"))
@@ -553,7 +554,7 @@ fn a_staff_uses_the_wielders_dc_and_a_narrative_spell_says_so() {
     assert!(
         out.changes
             .iter()
-            .any(|l| l.starts_with("no automation for Teleport: the DM decides (")),
+            .any(|l| l.starts_with("no automation outside an encounter for Teleport: it moves the caster to a chosen square on the encounter map")),
         "{:#?}",
         out.changes
     );

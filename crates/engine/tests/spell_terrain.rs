@@ -483,3 +483,106 @@ fn forcecage_bars_a_creature_in_passwall_opens_a_wall_earthquake_shakes_the_grou
     // Prone lasts until the ogre stands up.
     assert!(prone.duration.is_none());
 }
+
+fn light_at(e: &mut E, x: i32, y: i32) -> tabletop_grid::Light {
+    encounter(e).map.light_at(Position::new(x, y))
+}
+
+#[test]
+fn light_and_dancing_lights_light_a_dark_map_so_attacks_lose_disadvantage_and_recasting_moves_them()
+{
+    use tabletop_grid::Light;
+    let Some(srd) = common::srd("terrain_light") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    let wiz = caster(
+        &mut e,
+        "Mira",
+        "wizard",
+        5,
+        &["Light", "Dancing Lights", "Fire Bolt"],
+    );
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 0, 0, 25), named("goblin", "Snik", 8, 0, 1)],
+    );
+    let snik = id_of(&order, "Snik");
+    let dark = e
+        .write("modify_terrain", &serde_json::json!({}), |call| {
+            tabletop_engine::combat::terrain::modify_terrain(
+                call,
+                &tabletop_engine::combat::terrain::TerrainRequest {
+                    operation: tabletop_engine::combat::terrain::TerrainOp::Light,
+                    light: Some(Light::Darkness),
+                    ..Default::default()
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(dark.headline, "The whole map is now in darkness.");
+    let bolt = |e: &mut E| {
+        let o = cast(e, &wiz, "Fire Bolt", |r| r.target = who(&snik)).unwrap();
+        o.lines[0].clone()
+    };
+    let first = bolt(&mut e);
+    assert!(
+        first.contains("(disadvantage: Mira can't see Snik (darkness"),
+        "{first}"
+    );
+    advance(&mut e);
+    advance(&mut e);
+    // Light on a stone at (1, 0), within touch: bright 20 ft, dim 20 ft more.
+    let out = cast(&mut e, &wiz, "Light", |r| r.to = Some(Position::new(1, 0))).unwrap();
+    assert_eq!(
+        out.lines[0],
+        "Light (au1) covers 30 squares: bright light (dim beyond) where it was darker"
+    );
+    assert_eq!(light_at(&mut e, 1, 0), Light::Bright);
+    assert_eq!(light_at(&mut e, 5, 0), Light::Bright);
+    assert_eq!(light_at(&mut e, 9, 0), Light::Dim);
+    assert_eq!(light_at(&mut e, 10, 0), Light::Darkness);
+    advance(&mut e);
+    advance(&mut e);
+    // Snik stands in dim light: Mira sees it, no disadvantage.
+    let second = bolt(&mut e);
+    assert!(!second.contains("disadvantage"), "{second}");
+    advance(&mut e);
+    advance(&mut e);
+    // A new Light elsewhere ends the first: its squares are dark again.
+    cast(&mut e, &wiz, "Light", |r| r.to = Some(Position::new(0, 1))).unwrap();
+    assert_eq!(light_at(&mut e, 1, 0), Light::Bright);
+    assert_eq!(light_at(&mut e, 5, 0), Light::Dim);
+    // (9, 0) was 40 ft from the first light (dim), and is 45 ft from this one (dark).
+    assert_eq!(light_at(&mut e, 9, 0), Light::Darkness);
+    advance(&mut e);
+    advance(&mut e);
+    // Dancing Lights: dim light 10 ft around a point within 120 ft, moved 60 ft by casting it
+    // again (no slot).
+    let out = cast(&mut e, &wiz, "Dancing Lights", |r| {
+        r.to = Some(Position::new(14, 0))
+    })
+    .unwrap();
+    assert_eq!(
+        out.lines[1],
+        "Dancing Lights (au2) covers 15 squares: dim light where it was darker"
+    );
+    assert_eq!(light_at(&mut e, 14, 0), Light::Dim);
+    assert_eq!(light_at(&mut e, 11, 0), Light::Darkness);
+    advance(&mut e);
+    advance(&mut e);
+    let mv = cast(&mut e, &wiz, "Dancing Lights", |r| {
+        r.to = Some(Position::new(11, 5))
+    })
+    .unwrap();
+    assert_eq!(
+        mv.headline,
+        "Mira moves Dancing Lights (au2) 25 ft to (11, 5) (no slot spent, no spell cast)."
+    );
+    assert_eq!(light_at(&mut e, 14, 0), Light::Darkness);
+    assert_eq!(light_at(&mut e, 11, 5), Light::Dim);
+    // Concentration ends: the lights go out.
+    break_concentration(&mut e, &wiz);
+    assert_eq!(light_at(&mut e, 11, 5), Light::Darkness);
+}

@@ -353,3 +353,345 @@ fn globe_of_invulnerability_keeps_out_spells_of_5th_level_or_lower_cast_from_out
         "Magic Missile (1st level): Aria takes 7 force (68 → 61 HP)."
     );
 }
+
+fn give_item(e: &mut E, to: &str, name: &str) {
+    use tabletop_engine::inventory::ops::{self, GiveRequest};
+    let to = to.to_string();
+    e.write("manage_inventory", &serde_json::json!({}), |call| {
+        ops::give(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&to), None),
+            GiveRequest {
+                srd_name: Some(name.into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+}
+
+#[test]
+fn divinations_answer_from_the_map_magic_items_creature_types_poison_and_identify() {
+    let Some(srd) = common::srd("divinations") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        5,
+        &["Detect Magic", "Identify", "Locate Object", "Nondetection"],
+    );
+    let bran = caster(
+        &mut e,
+        "Bran",
+        "cleric",
+        7,
+        &[
+            "Detect Evil and Good",
+            "Detect Poison and Disease",
+            "Locate Creature",
+        ],
+    );
+    give_item(&mut e, &bran, "Cloak of Protection");
+    give_item(&mut e, &bran, "Wand of Magic Missiles");
+    // Identify (1 minute, outside the fight) the wand Bran carries: its catalog properties.
+    let out = cast(&mut e, &wiz, "Identify", |r| {
+        r.target = who(&bran);
+        r.item = Some("wand".into());
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Identify on Wand of Magic Missiles: Wand of Magic Missiles: magic, uncommon; charges: 7 of 7 (regained: dawn, 1d6+1)."
+    );
+    assert_eq!(out.details["identified"]["charges"]["max"], 7);
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&wiz, 5, 5, 20),
+            pc(&bran, 4, 5, 19),
+            monster("skeleton", 1, &[(7, 5)]),
+            monster("giant-spider", 1, &[(5, 9)]),
+            monster("zombie", 1, &[(5, 14)]),
+        ],
+    );
+    let zombie = id_of(&order, "Zombie");
+    let out = cast(&mut e, &wiz, "Detect Magic", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Detect Magic: Bran: Cloak of Protection (an item) at 5 ft; Bran: Wand of Magic Missiles (an item) at 5 ft."
+    );
+    assert_eq!(
+        sheet(&mut e, &wiz).concentration.unwrap().spell,
+        "Detect Magic"
+    );
+    advance(&mut e);
+    // Undead within 30 ft: the skeleton (15 ft), not the zombie (45 ft); the spider is a beast.
+    let out = cast(&mut e, &bran, "Detect Evil and Good", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Detect Evil and Good: Skeleton: undead at 15 ft."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &bran, "Detect Poison and Disease", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Detect Poison and Disease: Giant Spider: a poisonous creature at 20 ft."
+    );
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &bran, "Locate Creature", |r| {
+        r.target = who(&zombie)
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Bran casts Locate Creature: Zombie: south at 45 ft."
+    );
+    assert_eq!(out.details["detected"][0]["distanceFt"], 45);
+    // Nondetection on Bran: Detect Magic no longer senses him or what he carries.
+    for _ in 0..4 {
+        advance(&mut e);
+    }
+    cast(&mut e, &wiz, "Nondetection", |r| r.target = who(&bran)).unwrap();
+    for _ in 0..5 {
+        advance(&mut e);
+    }
+    let out = cast(&mut e, &wiz, "Detect Magic", |_| {}).unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Detect Magic: nothing within 30 ft."
+    );
+}
+
+fn walk(e: &mut E, id: &str, x: i32, y: i32) -> tabletop_engine::combat::actions::ActionOutcome {
+    act(
+        e,
+        ActionRequest {
+            actor: who(id),
+            action_type: Some(ActionType::Move),
+            to: Some(tabletop_grid::Position::new(x, y)),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn alarm_reports_a_creature_entering_and_a_glyph_of_warding_bursts_once_then_ends() {
+    let Some(srd) = common::srd("alarm_glyph") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 5, &["Alarm", "Glyph of Warding"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 2, 7, 20), monster("goblin", 1, &[(12, 5)])],
+    );
+    let gob = id_of(&order, "Goblin");
+    // Both take longer than a round to cast: the DM sets the wards with force.
+    let out = cast(&mut e, &wiz, "Alarm", |r| {
+        r.to = Some(tabletop_grid::Position::new(6, 3));
+        r.direction = Some("se".into());
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Alarm: a zone (au1) on 16 squares from (6, 3); a creature that enters it alerts Aria."
+    );
+    let err = cast(&mut e, &wiz, "Glyph of Warding", |r| {
+        r.to = Some(tabletop_grid::Position::new(3, 6));
+        r.force = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains(
+            "Glyph of Warding needs damageType, one of acid, cold, fire, lightning, thunder"
+        ),
+        "{err}"
+    );
+    let out = cast(&mut e, &wiz, "Glyph of Warding", |r| {
+        r.to = Some(tabletop_grid::Position::new(3, 6));
+        r.damage_type = Some(tabletop_rules::DamageType::Thunder);
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Glyph of Warding: a zone (au2) on 9 squares from (3, 6); it strikes a creature that enters it for the first time on a turn: 5d8 thunder (dex save DC 14 for half), bursting 20 ft around its origin, once: then it ends."
+    );
+    advance(&mut e);
+    let out = walk(&mut e, &gob, 8, 5);
+    assert_eq!(
+        out.lines,
+        ["Alarm (au1): Goblin enters the warded area; Aria is alerted"]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    // Into the glyph: it bursts 20 ft around its square, catching Aria (5 ft away) too.
+    let out = walk(&mut e, &gob, 4, 5);
+    assert_eq!(
+        out.lines,
+        [
+            "Glyph of Warding (au2) is triggered: it bursts 20 ft around (3, 6)",
+            "Aria — Dexterity save (Glyph of Warding): d20 [20] + 2 = 22 vs DC 14 — success (natural 20)",
+            "Glyph of Warding (5d8: [4, 1, 7, 5, 7] = 24): Aria takes 12 (12 thunder); 32 → 20 HP (half)",
+            "Goblin — Dexterity save (Glyph of Warding): d20 [11] + 2 = 13 vs DC 14 — fail",
+            "Glyph of Warding (5d8: [8, 2, 1, 7, 8] = 26): Goblin takes 26 (26 thunder); 7 → 0 HP; dies",
+            "Goblin is dead; the body lies at (4, 5) (out of the initiative; revival brings it back there).",
+            "Glyph of Warding (au2) is spent and ends",
+        ]
+    );
+    assert_eq!(sheet(&mut e, &gob).hp, 0);
+    let names: Vec<String> = encounter(&mut e)
+        .auras
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    assert_eq!(names, ["Alarm"]);
+}
+
+#[test]
+fn mirror_image_duplicates_take_attacks_on_the_d20_and_end_when_all_are_destroyed() {
+    let Some(srd) = common::srd("mirror_image") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 5, &["Mirror Image"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 5, 5, 20), monster("goblin", 1, &[(6, 5)])],
+    );
+    let gob = id_of(&order, "Goblin");
+    let out = cast(&mut e, &wiz, "Mirror Image", |r| r.target = who(&wiz)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Mirror Image (2nd level): Aria gains Mirror Image (3 illusory duplicates: an attack against it may strike one instead (a d20))."
+    );
+    let images = |e: &mut E| {
+        sheet(e, &wiz)
+            .effects
+            .iter()
+            .find_map(|x| x.grant.as_ref()?.mirror_images)
+    };
+    assert_eq!(images(&mut e), Some(3));
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        advance(&mut e);
+        let out = act(
+            &mut e,
+            ActionRequest {
+                actor: who(&gob),
+                action_type: Some(ActionType::Attack),
+                target: who(&wiz),
+                weapon: Some("Scimitar".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        seen.push((out.headline.clone(), images(&mut e)));
+        advance(&mut e);
+    }
+    let dup =
+        "Goblin strikes a duplicate of Aria (AC 12): the illusion is destroyed, Aria is unharmed.";
+    let want: Vec<(&str, Option<u32>)> = vec![
+        (dup, Some(2)),
+        (dup, Some(1)),
+        // With one duplicate the d20 needs 11: these go to Aria herself.
+        ("Hit! Aria takes 5 slashing (32 → 27 HP).", Some(1)),
+        ("Hit! Aria takes 3 slashing (27 → 24 HP).", Some(1)),
+        // The last duplicate destroyed: the spell ends, every attack is Aria's.
+        (dup, None),
+        ("Hit! Aria takes 3 slashing (24 → 21 HP).", None),
+        ("Hit! Aria takes 3 slashing (21 → 18 HP).", None),
+        ("Miss (8 vs AC 12).", None),
+    ];
+    let seen: Vec<(&str, Option<u32>)> = seen.iter().map(|(h, n)| (h.as_str(), *n)).collect();
+    assert_eq!(seen, want);
+    assert!(
+        !sheet(&mut e, &wiz)
+            .effects
+            .iter()
+            .any(|x| x.name == "Mirror Image")
+    );
+}
+
+#[test]
+fn maze_banishes_without_a_save_while_concentrating_and_imprisonment_holds_after_a_failed_wis_save()
+{
+    let Some(srd) = common::srd("maze_imprisonment") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 9);
+    let wiz = caster(&mut e, "Aria", "wizard", 17, &["Maze", "Imprisonment"]);
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&wiz, 5, 5, 20),
+            monster("ogre", 1, &[(8, 5)]),
+            monster("goblin", 1, &[(5, 8)]),
+        ],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let goblin = id_of(&order, "Goblin");
+    let out = cast(&mut e, &wiz, "Maze", |r| r.target = who(&goblin)).unwrap();
+    assert_eq!(out.headline, "Aria casts Maze: Goblin banished.");
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Aria concentrates on Maze (up to 10 min)",
+            "Goblin is banished from (5, 8): off the map and the initiative while Aria concentrates on Maze"
+        ]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    // Imprisonment (no concentration): the ogre (WIS 7) saves or is held until dispelled.
+    // A 1-minute casting: the DM allows it in the fight with force.
+    let out = cast(&mut e, &wiz, "Imprisonment", |r| {
+        r.target = who(&ogre);
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(out.headline, "Aria casts Imprisonment: Ogre banished.");
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Ogre — WIS save vs Imprisonment: d20 [8] - 2 = 6 vs DC 17 — fail",
+            "Ogre is banished from (8, 5): off the map and the initiative until Imprisonment is dispelled"
+        ]
+    );
+    // Aria's concentration on Maze is untouched by Imprisonment; breaking it frees the goblin
+    // only.
+    let id = wiz.clone();
+    e.write("concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            Some("hit"),
+        )
+    })
+    .unwrap();
+    advance(&mut e);
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.position_of(&goblin),
+        Some(tabletop_grid::Position::new(5, 8))
+    );
+    assert_eq!(enc.position_of(&ogre), None);
+    assert!(enc.combatant(&ogre).unwrap().removed);
+}

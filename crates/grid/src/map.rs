@@ -270,6 +270,15 @@ impl BattleMap {
         Ok(())
     }
 
+    /// A square's own light, when it overrides the map default.
+    pub fn light_override(&self, pos: Position) -> Option<Light> {
+        if self.contains(pos) {
+            self.cells[self.idx(pos.x, pos.y)].light
+        } else {
+            None
+        }
+    }
+
     /// Light at a square: its own override, else the map default.
     pub fn light_at(&self, pos: Position) -> Light {
         if self.contains(pos) {

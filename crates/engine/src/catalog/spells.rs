@@ -69,6 +69,9 @@ pub enum SpellKind {
     /// per slot above) cast from outside have no effect on creatures inside (Globe of
     /// Invulnerability).
     Globe,
+    /// A divination answered from the engine's state (`detect`): magic, creature types,
+    /// poison, traps, a creature or object located, an item identified.
+    Detect,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -330,6 +333,16 @@ pub struct SpellEntry {
     /// A globe's radius in feet (10).
     #[serde(default)]
     pub globe_radius_ft: Option<u32>,
+    /// An effect: this many illusory duplicates that attacks may strike instead (Mirror
+    /// Image 3).
+    #[serde(default)]
+    pub mirror_images: Option<u32>,
+    /// An effect hides the bearer from divination spells (Nondetection, Mind Blank).
+    #[serde(default)]
+    pub nondetection: bool,
+    /// What a divination senses (Detect Magic, Locate Creature, Identify).
+    #[serde(default)]
+    pub detect: Option<super::spell_senses::DetectSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -381,6 +394,8 @@ impl SpellEntry {
             || self.sanctuary
             || self.see_invisible
             || self.ignore_difficult_terrain
+            || self.mirror_images.is_some()
+            || self.nondetection
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -524,6 +539,10 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         SpellKind::Revive => need(e.within_rounds.is_some(), "within_rounds", &mut bad),
         SpellKind::Zone => bad.extend(e.zone.iter().flat_map(|z| z.check(index))),
         SpellKind::Teleport => need(e.teleport.is_some(), "teleport", &mut bad),
+        SpellKind::Detect => match &e.detect {
+            Some(d) => bad.extend(d.check(index)),
+            None => need(false, "detect", &mut bad),
+        },
         SpellKind::Globe => need(
             e.globe_max_level.is_some() && e.globe_radius_ft.is_some(),
             "globe_max_level and globe_radius_ft",

@@ -80,6 +80,26 @@ pub struct ZoneSpec {
     /// Whom it touches.
     #[serde(default)]
     pub affects: ZoneAffects,
+    /// The light it sheds on its squares (Light, Daylight bright; Dancing Lights dim): a square
+    /// darker than this becomes this while it lasts.
+    #[serde(default)]
+    pub light: Option<tabletop_grid::Light>,
+    /// Dim light for this many feet beyond the area (Light: bright 20 ft, dim 20 ft more).
+    #[serde(default)]
+    pub dim_ft: Option<u32>,
+    /// A creature entering it alerts the caster (Alarm).
+    #[serde(default)]
+    pub alarm: bool,
+    /// It strikes once, then ends (Glyph of Warding).
+    #[serde(default)]
+    pub once: bool,
+    /// When it strikes, every creature within this many feet of its origin is struck
+    /// (Glyph of Warding's 20-ft explosion).
+    #[serde(default)]
+    pub burst_ft: Option<u32>,
+    /// The caster chooses the damage type among these when casting (`damageType`).
+    #[serde(default)]
+    pub damage_choice: Vec<tabletop_rules::DamageType>,
     /// Lasts this many rounds when the spell's own duration does not say (Ice Storm's ground:
     /// until the end of the caster's next turn = 1).
     #[serde(default)]
@@ -107,6 +127,9 @@ impl ZoneSpec {
             && tabletop_rules::dice::parse(d).is_err()
         {
             bad.push(format!("{index}: zone per_5ft '{d}' is not dice"));
+        }
+        if self.dim_ft.is_some() && self.light.is_none() {
+            bad.push(format!("{index}: zone dim_ft without light"));
         }
         if self.moves_ft.is_some_and(|m| m < 5) {
             bad.push(format!("{index}: zone moves_ft under 5 ft"));

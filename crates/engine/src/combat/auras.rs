@@ -444,6 +444,7 @@ pub fn create(call: &mut Call<'_>, e: &mut Encounter, n: NewAura) -> Result<(Aur
         per_5ft: None,
         moves_ft: None,
         ground: Default::default(),
+        ward: None,
     };
     lines.push(format!(
         "aura {} ({}) surrounds {} ({} ft)",

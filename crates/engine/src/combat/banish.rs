@@ -1,9 +1,8 @@
-//! Banishment on the encounter map: each target within range makes a Charisma save against
-//! the caster's DC; one that fails leaves the map and the initiative while the caster
+//! Banishment (and Maze, Imprisonment) on the encounter map: each target within range makes the
+//! spell's save (Banishment CHA, Imprisonment WIS, Maze none) against the caster's DC; one that fails leaves the map and the initiative while the caster
 //! concentrates, and comes back to the space it left (or the nearest free one) when the
 //! concentration ends ([`expire`], at each turn change).
 
-use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 
 use super::actions::{ActionOutcome, Turn, Who};
@@ -72,24 +71,28 @@ pub fn cast(
     }
     let dc = crate::magic::spellcasting::caster_numbers(call, caster)?.save_dc;
     let mut lines = Vec::new();
-    crate::concentration::begin(call, caster, &def.name, &mut lines)?;
+    if def.concentration {
+        crate::concentration::begin(call, caster, &def.name, &mut lines)?;
+    }
+    let save = def.save.map(|s| s.ability);
     let mut gone = Vec::new();
     for id in ids {
         let t = crate::combat::sheet(call, &id)?;
-        let mut sreq = D20Request::new(D20Test::Save {
-            ability: Ability::Charisma,
-        })
-        .dc(dc)
-        .labelled(format!("CHA save vs {}", def.name));
-        if crate::combat::traits::magic_resistance(&t) {
-            sreq = sreq.advantage("Magic Resistance");
-        }
-        let out = roll_d20_test(&t.effective(), &sreq, call.rng()?);
-        call.record_roll(&out);
-        lines.push(format!("{} — {}", t.name, out.summary()));
-        if out.success == Some(true) {
-            lines.push(format!("{} resists {}", t.name, def.name));
-            continue;
+        // The SRD's save (Banishment CHA, Imprisonment WIS); Maze has none.
+        if let Some(ability) = save {
+            let mut sreq = D20Request::new(D20Test::Save { ability })
+                .dc(dc)
+                .labelled(format!("{} save vs {}", ability.abbr(), def.name));
+            if crate::combat::traits::magic_resistance(&t) {
+                sreq = sreq.advantage("Magic Resistance");
+            }
+            let out = roll_d20_test(&t.effective(), &sreq, call.rng()?);
+            call.record_roll(&out);
+            lines.push(format!("{} — {}", t.name, out.summary()));
+            if out.success == Some(true) {
+                lines.push(format!("{} resists {}", t.name, def.name));
+                continue;
+            }
         }
         let enc = &mut turn.encounter;
         let Ok(spot) = enc.map.remove_creature(&id) else {
@@ -104,11 +107,19 @@ pub fn cast(
             caster_id: caster.id.clone(),
             spell: def.name.clone(),
             position: spot.position,
+            lasting: !def.concentration,
         });
-        let line = format!(
-            "{} is banished from {}: off the map and the initiative while {} concentrates on {}",
-            t.name, spot.position, caster.name, def.name
-        );
+        let line = if def.concentration {
+            format!(
+                "{} is banished from {}: off the map and the initiative while {} concentrates on {}",
+                t.name, spot.position, caster.name, def.name
+            )
+        } else {
+            format!(
+                "{} is banished from {}: off the map and the initiative until {} is dispelled",
+                t.name, spot.position, def.name
+            )
+        };
         enc.log(line.clone());
         lines.push(line);
         gone.push(t.name.clone());
@@ -137,12 +148,13 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
     let mut kept = Vec::new();
     for b in std::mem::take(&mut e.banished) {
         let caster = crate::combat::sheet(call, &b.caster_id).ok();
-        let holds = caster.as_ref().is_some_and(|c| {
-            !c.dead
-                && c.concentration
-                    .as_ref()
-                    .is_some_and(|x| name_key(&x.spell) == name_key(&b.spell))
-        });
+        let holds = b.lasting
+            || caster.as_ref().is_some_and(|c| {
+                !c.dead
+                    && c.concentration
+                        .as_ref()
+                        .is_some_and(|x| name_key(&x.spell) == name_key(&b.spell))
+            });
         if holds {
             kept.push(b);
             continue;

@@ -11,6 +11,7 @@ pub mod banish;
 pub mod bodies;
 pub mod create;
 pub mod death;
+pub mod divination;
 pub mod end;
 pub mod manage;
 pub mod render;

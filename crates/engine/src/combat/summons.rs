@@ -37,6 +37,10 @@ pub fn map_spell(
         }
         (SpellKind::Summon, _, Some(s)) => summon(call, turn, caster, def, s, slot).map(Some),
         (SpellKind::Banish, _, _) => super::banish::cast(call, turn, caster, def, slot).map(Some),
+        (SpellKind::Detect, _, _) => match &e.detect {
+            Some(d) => super::divination::cast(call, turn, caster, def, d).map(Some),
+            None => Ok(None),
+        },
         (SpellKind::Globe, _, _) => {
             super::banish::raise_globe(call, turn, caster, def, slot).map(Some)
         }

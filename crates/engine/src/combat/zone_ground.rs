@@ -17,6 +17,10 @@ pub fn lift(e: &mut Encounter, a: &mut Aura) {
     for p in g.obscured {
         let _ = e.map.set_obscured(p, false);
     }
+    // Last changed first, so a square two lights touched gets its first light back.
+    for (p, l) in g.light.into_iter().rev() {
+        let _ = e.map.set_light(p, l);
+    }
     for id in g.props {
         let _ = e.map.remove_prop(&id);
     }

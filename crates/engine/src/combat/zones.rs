@@ -14,7 +14,7 @@ use crate::combat::actions::{ActionOutcome, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::magic::spellcasting::{CasterNumbers, SlotUse};
-use crate::model::aura::{Aura, AuraAffects, AuraSave, ZoneGround};
+use crate::model::aura::{Aura, AuraAffects, AuraSave, ZoneGround, ZoneWard};
 use crate::model::character::Character;
 use crate::model::encounter::Encounter;
 use crate::model::names::name_key;
@@ -189,8 +189,12 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
             None => {}
         }
     }
+    let lit = shed_light(e, a, z, &mut g);
     let n = a.squares.len();
     let mut what = Vec::new();
+    if let Some(l) = lit {
+        what.push(l);
+    }
     if g.terrain
         .iter()
         .any(|(p, _)| e.map.terrain(*p).is_ok_and(|t| *t == Terrain::Difficult))
@@ -229,6 +233,55 @@ fn lay_ground(e: &mut Encounter, a: &mut Aura, z: &ZoneSpec) -> Vec<String> {
     }
     a.ground = g;
     lines
+}
+
+/// Sheds the zone's light: each of its squares darker than the spell's light takes it, and the
+/// squares within `dim_ft` beyond the area that are darker than dim become dim (a light spell
+/// does not light magical darkness). Records each square's own light before, to restore it.
+/// Says what changed, if anything did.
+fn shed_light(
+    e: &mut Encounter,
+    a: &Aura,
+    z: &ZoneSpec,
+    g: &mut ZoneGround,
+) -> Option<&'static str> {
+    use tabletop_grid::Light;
+    let light = z.light?;
+    let mut set = |e: &mut Encounter, p: Position, to: Light| {
+        let now = e.map.light_at(p);
+        let darker = now > to && (now != Light::MagicalDarkness || to == Light::MagicalDarkness);
+        if darker {
+            let own = e.map.light_override(p);
+            if e.map.set_light(p, Some(to)).is_ok() {
+                g.light.push((p, own));
+            }
+        }
+    };
+    for &p in &a.squares {
+        set(e, p, light);
+    }
+    if let (Some(dim), Some(o)) = (z.dim_ft, a.origin) {
+        let r = i32::try_from(a.radius_ft.saturating_add(dim)).unwrap_or(i32::MAX);
+        if let Ok(shape) = tabletop_grid::Shape::from_name("sphere", r) {
+            let aoe = AreaOfEffect::new(shape, AreaOrigin::Square(o))
+                .with_metric(crate::combat::actions::attack::METRIC);
+            for p in e.map.area_squares(&aoe).unwrap_or_default() {
+                if !on(&a.squares, p) {
+                    set(e, p, Light::Dim);
+                }
+            }
+        }
+    }
+    if g.light.is_empty() {
+        return None;
+    }
+    Some(match light {
+        Light::Bright => "bright light (dim beyond) where it was darker",
+        Light::Dim => "dim light where it was darker",
+        Light::Darkness | Light::MagicalDarkness => {
+            "magical darkness: darkvision cannot see through it, truesight can"
+        }
+    })
 }
 
 /// A zone has ended (concentration, duration, removal): its ground is restored and the
@@ -327,7 +380,34 @@ pub fn place(
         .max()
         .unwrap_or(0)
         + 1;
-    let damage = def.damage_dice(slot.level, caster.level, numbers.modifier);
+    // The catalog's dice when the SRD data has none (Glyph of Warding 5d8, +1d8 a slot).
+    let damage = def
+        .damage_dice(slot.level, caster.level, numbers.modifier)
+        .or_else(|| entry.and_then(|m| m.dice_at(def.level, slot.level)));
+    let damage_type = if z.damage_choice.is_empty() {
+        def.damage_type
+    } else {
+        match req.damage_type {
+            Some(t) if z.damage_choice.contains(&t) => Some(t),
+            other => {
+                return Err(EngineError::invalid(
+                    "damageType",
+                    format!(
+                        "{} needs damageType, one of {}{}",
+                        def.name,
+                        z.damage_choice
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        other
+                            .map(|t| format!(" ({t} is not one)"))
+                            .unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+    };
     let condition = entry.and_then(|m| m.condition);
     let mut a = Aura {
         id: format!("au{next}"),
@@ -335,7 +415,7 @@ pub fn place(
         bearer_id: caster.id.clone(),
         radius_ft: z.size_ft.or(def.area.map(|x| x.size_ft)).unwrap_or(5),
         damage: damage.clone(),
-        damage_type: def.damage_type,
+        damage_type,
         healing: None,
         condition,
         save: def.save.map(|s| AuraSave {
@@ -358,10 +438,29 @@ pub fn place(
         per_5ft: z.per_5ft.clone(),
         moves_ft: z.moves_ft,
         ground: ZoneGround::default(),
+        ward: (z.alarm || z.once || z.burst_ft.is_some()).then_some(ZoneWard {
+            alarm: z.alarm,
+            once: z.once,
+            burst_ft: z.burst_ft,
+        }),
     };
     lines.extend(lay_ground(&mut turn.encounter, &mut a, z));
     let strikes = a.damage.is_some() || a.condition.is_some() || a.per_5ft.is_some();
-    let summary = describe(&a, strikes);
+    let mut summary = describe(&a, strikes);
+    if let Some(w) = &a.ward {
+        if w.alarm {
+            summary.push_str(&format!(
+                "; a creature that enters it alerts {}",
+                caster.name
+            ));
+        }
+        if let Some(r) = w.burst_ft {
+            summary.push_str(&format!(", bursting {r} ft around its origin"));
+        }
+        if w.once {
+            summary.push_str(", once: then it ends");
+        }
+    }
     turn.encounter.auras.push(a.clone());
     if z.on_cast && strikes && a.per_5ft.is_none() {
         let index = turn.encounter.auras.len() - 1;
@@ -546,6 +645,7 @@ pub fn crossed(
     let Some(size) = e.map.creature(id).map(|c| c.size) else {
         return Ok(lines);
     };
+    let mut spent: Vec<usize> = Vec::new();
     for i in 0..e.auras.len() {
         let a = &e.auras[i];
         if a.squares.is_empty() || !crate::combat::auras::touches(call, e, i, id) {
@@ -565,12 +665,86 @@ pub fn crossed(
             lines.extend(hurt(call, e, i, id, &expr, steps_inside)?);
         }
         let a = &e.auras[i];
+        let fresh = !crate::combat::auras::touched_now(e, a, id);
+        let ward = a.ward.clone().unwrap_or_default();
+        if ward.alarm && fresh {
+            lines.push(alarm(e, i, id));
+        }
+        let a = &e.auras[i];
         let strikes = a.damage.is_some() || a.condition.is_some();
-        if strikes && a.trigger.on_enter() && !crate::combat::auras::touched_now(e, a, id) {
-            lines.extend(crate::combat::auras::apply(call, e, i, id)?);
+        if strikes && a.trigger.on_enter() && fresh {
+            match (ward.burst_ft, a.origin) {
+                (Some(r), Some(o)) => {
+                    lines.push(format!(
+                        "{} ({}) is triggered: it bursts {r} ft around ({}, {})",
+                        a.name, a.id, o.x, o.y
+                    ));
+                    for who in burst(call, e, i, o, r)? {
+                        lines.extend(crate::combat::auras::apply(call, e, i, &who)?);
+                    }
+                }
+                _ => lines.extend(crate::combat::auras::apply(call, e, i, id)?),
+            }
+            if ward.once {
+                spent.push(i);
+            }
         }
     }
+    for i in spent.into_iter().rev() {
+        let a = e.auras.remove(i);
+        lines.push(format!("{} ({}) is spent and ends", a.name, a.id));
+        lines.extend(ended(call, e, &a)?);
+    }
     Ok(lines)
+}
+
+/// Alarm: `id` entered ward `index`; its caster is alerted (and the zone remembers it touched
+/// `id` this turn, so one entry is one alarm).
+fn alarm(e: &mut Encounter, index: usize, id: &str) -> String {
+    let (round, turn) = (e.round, e.turn);
+    let who = e
+        .combatant(id)
+        .map_or_else(|| id.to_string(), |c| c.name.clone());
+    let Some(a) = e.auras.get(index) else {
+        return String::new();
+    };
+    let caster = e
+        .combatant(&a.bearer_id)
+        .map_or_else(|| a.bearer_id.clone(), |c| c.name.clone());
+    let line = format!(
+        "{} ({}): {who} enters the warded area; {caster} is alerted",
+        a.name, a.id
+    );
+    e.log(line.clone());
+    if let Some(a) = e.auras.get_mut(index) {
+        a.touched.push((id.to_string(), round, turn));
+    }
+    line
+}
+
+/// The creatures zone `index` affects within `r` ft of `o`.
+fn burst(call: &Call<'_>, e: &Encounter, index: usize, o: Position, r: u32) -> Result<Vec<String>> {
+    let a = &e.auras[index];
+    let mut out = Vec::new();
+    for c in e.order.iter().filter(|c| !c.removed) {
+        let Some(m) = e.map.creature(&c.character_id) else {
+            continue;
+        };
+        let d = m
+            .squares()
+            .map(|q| tabletop_grid::distance_ft(o, q, crate::combat::actions::attack::METRIC))
+            .min()
+            .unwrap_or(u32::MAX);
+        let side_ok = match a.affects {
+            AuraAffects::Enemies => e.combatant(&a.bearer_id).is_none_or(|b| b.side != c.side),
+            _ => true,
+        };
+        let _ = call;
+        if d <= r && side_ok {
+            out.push(c.character_id.clone());
+        }
+    }
+    Ok(out)
 }
 
 fn hurt(

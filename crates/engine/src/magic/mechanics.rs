@@ -72,19 +72,30 @@ pub fn resolve_special(
     }
     if matches!(
         e.kind,
-        SpellKind::Teleport | SpellKind::Summon | SpellKind::Banish | SpellKind::Globe
+        SpellKind::Teleport
+            | SpellKind::Summon
+            | SpellKind::Banish
+            | SpellKind::Globe
+            | SpellKind::Detect
     ) {
         let line = format!(
-            "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM places the creatures)",
+            "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM {})",
             spell.name,
             if e.kind == SpellKind::Teleport {
                 "moves the caster to a chosen square"
             } else if e.kind == SpellKind::Banish {
                 "takes the banished off the map while the caster concentrates"
+            } else if e.kind == SpellKind::Detect {
+                "senses what lies within its range on the encounter map"
             } else if e.kind == SpellKind::Globe {
                 "raises a barrier on the encounter map that keeps lower-level spells out"
             } else {
                 "adds the creatures beside the caster"
+            },
+            if e.kind == SpellKind::Detect {
+                "says what the caster senses"
+            } else {
+                "places the creatures"
             }
         );
         report.lines.push(line.clone());

@@ -29,6 +29,8 @@ pub fn movement_and_wards(e: &SpellEntry, plan: &CastPlan, g: &mut SpellGrant) {
     }
     g.see_invisible = e.see_invisible;
     g.ignore_difficult_terrain = e.ignore_difficult_terrain;
+    g.mirror_images = e.mirror_images;
+    g.nondetection = e.nondetection;
 }
 
 /// How much an effect raises the hit point maximum at the plan's slot (Aid: 5, +5 per slot
@@ -74,6 +76,14 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
         what.push(format!(
             "a creature attacking it first makes a DC {} WIS save or must choose a new target",
             plan.save_dc
+        ));
+    }
+    if e.nondetection {
+        what.push("hidden from divination magic".into());
+    }
+    if let Some(n) = e.mirror_images {
+        what.push(format!(
+            "{n} illusory duplicates: an attack against it may strike one instead (a d20)"
         ));
     }
     if e.ignore_difficult_terrain {

@@ -64,12 +64,18 @@ pub struct ZoneGround {
     /// Props it placed (a wall that blocks movement but not sight, a sheet that hides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub props: Vec<String>,
+    /// Squares whose light it changed (Light, Daylight), with each square's own light before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub light: Vec<(Position, Option<tabletop_grid::Light>)>,
 }
 
 impl ZoneGround {
     /// Whether it changed nothing.
     pub fn is_empty(&self) -> bool {
-        self.terrain.is_empty() && self.obscured.is_empty() && self.props.is_empty()
+        self.terrain.is_empty()
+            && self.obscured.is_empty()
+            && self.props.is_empty()
+            && self.light.is_empty()
     }
 }
 
@@ -170,6 +176,25 @@ pub struct Aura {
     /// What it did to the map, undone when it ends.
     #[serde(default, skip_serializing_if = "ZoneGround::is_empty")]
     pub ground: ZoneGround,
+    /// A ward's trip: an alarm on entering (Alarm), or a one-time burst (Glyph of Warding).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ward: Option<ZoneWard>,
+}
+
+/// What a warding zone does when a creature enters it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ZoneWard {
+    /// Entering it alerts its caster (the answer of the move says so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alarm: bool,
+    /// It strikes once, then ends (Glyph of Warding).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
+    /// When it strikes, every creature within this many feet of its origin is struck.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst_ft: Option<u32>,
 }
 
 impl Aura {

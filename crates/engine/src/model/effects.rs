@@ -199,6 +199,12 @@ pub struct SpellGrant {
     /// Difficult terrain costs no extra movement (Freedom of Movement).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ignore_difficult_terrain: bool,
+    /// Divination magic can't target or sense the bearer (Nondetection, Mind Blank).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub nondetection: bool,
+    /// Illusory duplicates left (Mirror Image): an attack may strike one instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror_images: Option<u32>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

@@ -427,6 +427,10 @@ pub struct Banished {
     pub spell: String,
     /// Where it stood (it returns there, or to the nearest free space).
     pub position: Position,
+    /// The spell holds it without concentration (Imprisonment): it does not come back when
+    /// the caster's concentration changes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lasting: bool,
 }
 
 /// A creature a spell called into the fight (Conjure Animals' wolves, a familiar).

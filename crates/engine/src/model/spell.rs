@@ -412,7 +412,8 @@ impl SpellDef {
             | SpellKind::Teleport
             | SpellKind::Summon
             | SpellKind::Banish
-            | SpellKind::Globe => {
+            | SpellKind::Globe
+            | SpellKind::Detect => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

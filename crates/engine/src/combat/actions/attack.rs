@@ -514,6 +514,12 @@ pub fn strike(
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
     req.crit_threshold = super::riders::crit_min(&attacker, &profile);
+    if opts.preset_roll.is_none()
+        && let Some(r) =
+            super::mirror::check(call, &attacker, &target, &profile.name, kind, &sit, &req)?
+    {
+        return Ok(r);
+    }
     let mut roll = match &opts.preset_roll {
         Some(r) => super::reactions::shield::replay(r, ac),
         None => {

@@ -12,6 +12,7 @@ pub mod dm;
 pub mod economy;
 mod forced;
 pub mod gear_magic;
+pub mod mirror;
 pub mod movement;
 pub mod profile;
 pub mod reactions;

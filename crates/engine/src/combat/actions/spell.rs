@@ -176,6 +176,13 @@ pub fn cast_outside_combat(
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
+    // Identify reads the touched item (or creature) anywhere: no map needed.
+    if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {
+        if slot.spent || def.concentration {
+            crate::combat::put_sheet(call, &caster)?;
+        }
+        return Ok(Some(out));
+    }
     let mut targets: Vec<super::Who> = Vec::new();
     if !req.target.is_empty() {
         targets.push(req.target.clone());
