@@ -3,6 +3,7 @@
 
 mod combat_support;
 mod common;
+mod fidelity;
 
 use combat_support::*;
 use serde_json::{Value, json};
@@ -913,4 +914,82 @@ fn two_weapon_fighting_is_a_bonus_action_after_the_attack_action_without_the_dam
     // Only one bonus action.
     let err = act(&mut e, off).unwrap_err().to_string();
     assert!(err.contains("bonus action"), "{err}");
+}
+
+/// Issue 18: a bow spends an arrow per attack (refused with none, `force` says so), half the
+/// arrows come back when the fight ends; a thrown javelin leaves the hand for the target's
+/// square and comes back at the end; a dagger used in melee stays in the hand.
+#[test]
+fn arrows_are_spent_and_half_recovered_and_a_thrown_javelin_lands_by_the_target() {
+    let Some(mut t) = fidelity::Table::new(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("ogre", "Ogre", vec![(8, 2)], 5)],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.turn_of("Rook");
+    t.arm("Rook", "Shortbow");
+    t.give("Rook", "Arrow", 2);
+    let shot = json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Shortbow"});
+    let o = t.act(shot.clone()).unwrap();
+    assert_eq!(o.headline, "Hit! Ogre takes 3 piercing (59 → 56 HP).");
+    assert_eq!(
+        o.lines.last().unwrap(),
+        "Rook fires one Arrow from the Shortbow (1 left)."
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 1);
+    let o = t.act(shot.clone()).unwrap();
+    assert_eq!(o.headline, "Hit! Ogre takes 7 piercing (56 → 49 HP).");
+    assert_eq!(
+        o.lines.last().unwrap(),
+        "Rook fires one Arrow from the Shortbow (0 left)."
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 0);
+    t.turn_of("Rook");
+    assert_eq!(
+        t.refused(shot.clone()),
+        "Rook has no arrows left for the Shortbow; give some with manage_inventory (or pass force: true to fire anyway as the game master)"
+    );
+    assert_eq!(t.sheet("Ogre").hp, 49);
+    let mut forced = shot.clone();
+    forced["force"] = json!(true);
+    let o = t.act(forced).unwrap();
+    assert_eq!(o.headline, "Miss (10 vs AC 11).");
+    assert_eq!(
+        o.forced,
+        vec!["Rook has no arrows for the Shortbow: fired anyway (forced, nothing spent)"]
+    );
+    t.arm("Rook", "Javelin");
+    assert_eq!(t.count("Rook", "Javelin"), 1);
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Javelin"}))
+        .unwrap();
+    assert_eq!(o.headline, "Miss (8 vs AC 11).");
+    assert_eq!(
+        o.lines,
+        vec![
+            "Rook attack with Javelin: d20 [2] + 6 = 8 vs AC 11 — miss",
+            "The Javelin leaves Rook's hands and lands at (8, 2) (prop thrown-2; it comes back to Rook when the fight ends, or give it back with manage_inventory).",
+        ]
+    );
+    assert_eq!(t.count("Rook", "Javelin"), 0);
+    let props: Vec<(String, i32, i32)> = t
+        .enc()
+        .map
+        .props()
+        .map(|p| (p.name.clone(), p.position.x, p.position.y))
+        .collect();
+    assert_eq!(props, vec![("Javelin (thrown by Rook)".to_string(), 8, 2)]);
+    let s = t.end();
+    assert_eq!(
+        s.recovered,
+        vec![
+            "Rook recovers 1 Arrow of the 2 fired (half, rounded down)",
+            "Rook picks up the thrown Javelin",
+        ]
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 1);
+    assert_eq!(t.count("Rook", "Javelin"), 1);
 }

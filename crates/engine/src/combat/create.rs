@@ -703,6 +703,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         banished: Vec::new(),
         globes: Vec::new(),
         pending_reaction: None,
+        spent: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

@@ -278,4 +278,51 @@ impl Table {
             })
             .unwrap();
     }
+
+    /// Gives `qty` of an SRD item (not equipped).
+    pub fn give(&mut self, who: &str, srd_name: &str, qty: u32) {
+        let id = self.ids[who].clone();
+        let name = srd_name.to_string();
+        self.e
+            .write("give", &json!({}), |call| {
+                give(
+                    call,
+                    CharacterRef::new(Some(&id), None),
+                    GiveRequest {
+                        item: None,
+                        srd_name: Some(name.clone()),
+                        quantity: Some(qty),
+                        currency: None,
+                    },
+                )
+            })
+            .unwrap();
+    }
+
+    /// How many of items named `name` (case-insensitive) `who` carries.
+    pub fn count(&mut self, who: &str, name: &str) -> u32 {
+        self.sheet(who)
+            .inventory
+            .items
+            .iter()
+            .filter(|i| i.name.eq_ignore_ascii_case(name))
+            .map(|i| i.quantity)
+            .sum()
+    }
+
+    /// end_encounter (outcome victory).
+    pub fn end(&mut self) -> tabletop_engine::combat::end::EndSummary {
+        use tabletop_engine::combat::end::{EndRequest, Outcome, end_encounter};
+        self.e
+            .write("end_encounter", &json!({}), |call| {
+                end_encounter(
+                    call,
+                    &EndRequest {
+                        outcome: Some(Outcome::Victory),
+                        ..Default::default()
+                    },
+                )
+            })
+            .unwrap()
+    }
 }

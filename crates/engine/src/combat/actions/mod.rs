@@ -6,6 +6,7 @@
 //! [`tactics`] (dodge, help, hide, ready, search, objects and magic items, grapple, shove,
 //! special, legendary and lair actions) and [`spell`] (cast_spell).
 
+pub mod ammo;
 pub mod attack;
 pub mod costs;
 pub mod dm;
