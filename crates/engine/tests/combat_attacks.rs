@@ -993,3 +993,93 @@ fn arrows_are_spent_and_half_recovered_and_a_thrown_javelin_lands_by_the_target(
     assert_eq!(t.count("Rook", "Arrow"), 1);
     assert_eq!(t.count("Rook", "Javelin"), 1);
 }
+
+/// Issue 18: one target per attack in one execute_action — a fighter's Extra Attack on two
+/// goblins (a third target refused), an owlbear's Multiattack beak on one and claws on another.
+#[test]
+fn extra_attack_and_multiattack_take_a_target_per_attack() {
+    let Some(mut t) = fidelity::Table::new(
+        5,
+        &[fidelity::FIGHTER, fidelity::ROGUE],
+        vec![
+            ("goblin", "Goblin", vec![(3, 1), (3, 2)], 6),
+            ("owlbear", "Owlbear", vec![(0, 2)], 5),
+        ],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.arm("Rook", "Longsword");
+    t.turn_of("Rook");
+    let three = json!({"actorName": "Rook", "actionType": "attack", "targetNames": ["Goblin 1", "Goblin 2", "Goblin 1"]});
+    assert_eq!(
+        t.refused(three),
+        "Rook has 2 attacks left in this Attack action and 3 targets were given (one attack per target); attack again next turn or pass fewer targets (pass force: true to override as the game master)"
+    );
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetNames": ["Goblin 1", "Goblin 2"]}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies. Hit! Goblin 2 takes 6 slashing (7 → 1 HP)."
+    );
+    let per: Vec<(String, String)> = o.details["attacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["target"].as_str().unwrap().to_string(),
+                a["headline"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        per,
+        vec![
+            (
+                "Goblin 1".to_string(),
+                "Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies.".to_string()
+            ),
+            (
+                "Goblin 2".to_string(),
+                "Hit! Goblin 2 takes 6 slashing (7 → 1 HP).".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        o.lines[0],
+        "— Longsword → Goblin 1: Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies."
+    );
+    assert_eq!(
+        o.lines[5],
+        "— Longsword → Goblin 2: Hit! Goblin 2 takes 6 slashing (7 → 1 HP)."
+    );
+    assert!(t.sheet("Goblin 1").dead);
+    assert_eq!(t.sheet("Goblin 2").hp, 1);
+    let rid = t.ids["Rook"].clone();
+    let econ = t.enc().combatant(&rid).unwrap().economy.clone();
+    assert_eq!((econ.action, econ.attacks_left), (true, 0));
+    // The action is spent: a third attack needs force.
+    assert_eq!(
+        t.refused(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Goblin 2"})),
+        "Rook has already used its action this turn (pass force: true to override as the game master)"
+    );
+    t.turn_of("Owlbear");
+    let o = t
+        .act(json!({"actorName": "Owlbear", "actionType": "attack", "weapon": "Multiattack", "targetNames": ["Rook", "Nim"]}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Owlbear uses Multiattack. Hit! Rook takes 13 piercing (44 → 31 HP). Hit! Nim takes 13 slashing (21 → 8 HP)."
+    );
+    assert_eq!(
+        o.lines[0],
+        "— Beak → Rook: Hit! Rook takes 13 piercing (44 → 31 HP)."
+    );
+    assert_eq!(
+        o.lines[4],
+        "— Claws → Nim: Hit! Nim takes 13 slashing (21 → 8 HP)."
+    );
+    assert_eq!((t.sheet("Rook").hp, t.sheet("Nim").hp), (31, 8));
+}

@@ -866,10 +866,10 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         return Ok(out);
     }
     if targets.len() > 1 {
-        return Err(EngineError::invalid(
-            "targets",
-            "one attack has one target; give several targets only with Multiattack, or attack again",
-        ));
+        let (strikes, notes) = super::extra::per_target(call, turn, &actor, &targets, &opts)?;
+        let mut out = outcome_of(&strikes);
+        out.lines.extend(notes);
+        return Ok(out);
     }
     let s = strike(
         call,

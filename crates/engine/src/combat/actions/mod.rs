@@ -11,6 +11,7 @@ pub mod attack;
 pub mod costs;
 pub mod dm;
 pub mod economy;
+pub mod extra;
 mod forced;
 pub mod movement;
 pub mod profile;
