@@ -44,6 +44,25 @@ pub type Foe = (&'static str, &'static str, Vec<(i32, i32)>, i32);
 impl Table {
     /// Creates the party and starts a fight on a `w`×`h` map against `foes`.
     pub fn new(seed: u64, party: &[Member], foes: Vec<Foe>, size: (u32, u32)) -> Option<Table> {
+        Self::new_on(
+            seed,
+            party,
+            foes,
+            TerrainSpec {
+                width: Some(size.0),
+                height: Some(size.1),
+                ..Default::default()
+            },
+        )
+    }
+
+    /// [`Table::new`] on a map with terrain (walls, light, …).
+    pub fn new_on(
+        seed: u64,
+        party: &[Member],
+        foes: Vec<Foe>,
+        terrain: TerrainSpec,
+    ) -> Option<Table> {
         let srd: Arc<Compendium> = crate::common::srd("fidelity")?;
         let dir = tempfile::tempdir().unwrap();
         let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
@@ -107,11 +126,7 @@ impl Table {
                     CreateEncounter {
                         name: Some("Fidelity".into()),
                         participants,
-                        terrain: TerrainSpec {
-                            width: Some(size.0),
-                            height: Some(size.1),
-                            ..Default::default()
-                        },
+                        terrain,
                         auto_end: false,
                     },
                 )

@@ -592,6 +592,9 @@ fn pick_targets(
                     ))?;
                 }
             }
+            let (to, moved) =
+                super::area_path::near_side(&e.map, me_pos, to, &caster.name, &def.name)?;
+            notes.extend(moved);
             let dir = match req.direction.as_deref() {
                 Some(d) => Some(Direction::Compass(compass(d)?)),
                 None if area.shape.directed() => Some(Direction::Toward(away(me_pos, to))),
