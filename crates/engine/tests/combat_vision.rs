@@ -6,6 +6,8 @@
 mod common;
 mod fidelity;
 
+#[allow(unused_imports)]
+use fidelity::ROGUE;
 use fidelity::{FIGHTER, Table, WIZARD};
 use serde_json::json;
 use tabletop_engine::combat::terrain::{TerrainOp, TerrainRequest, modify_terrain};
@@ -203,4 +205,55 @@ fn a_fireball_stops_at_walls_and_starts_on_the_casters_side_of_them() {
     );
     assert_eq!(t.sheet("Goblin 2").hp, 7);
     assert_eq!(t.sheet("Wren").spell_slots.used[2], 2);
+}
+
+/// Issue 18: a rogue hidden behind a wall is revealed at the first square of its move where the
+/// goblin sees it clearly; its next attack from hiding would have had advantage, but now it
+/// has none and the log says why.
+#[test]
+fn a_hidden_rogue_walking_into_view_is_revealed_where_it_is_seen() {
+    let Some(mut t) = Table::new_on(
+        2,
+        &[fidelity::ROGUE],
+        vec![("goblin", "Goblin", vec![(10, 3)], 5)],
+        tabletop_engine::combat::create::TerrainSpec {
+            width: Some(16),
+            height: Some(16),
+            walls: vec![
+                Position::new(6, 2),
+                Position::new(6, 3),
+                Position::new(6, 4),
+            ],
+            ..Default::default()
+        },
+    ) else {
+        return;
+    };
+    t.turn_of("Nim");
+    let o = t
+        .act(json!({"actorName": "Nim", "actionType": "hide"}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Nim hides (Stealth 18), hidden from Goblin (passive 9)."
+    );
+    let nid = t.ids["Nim"].clone();
+    // One step along the wall keeps it out of sight: still hidden.
+    let o = t
+        .act(json!({"actorName": "Nim", "actionType": "move", "to": {"x": 3, "y": 3}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Nim moves 5 ft to (3, 3) (25 ft of movement left)."
+    );
+    assert!(o.lines.is_empty(), "{:?}", o.lines);
+    assert_eq!(t.enc().combatant(&nid).unwrap().flags.hidden, Some(18));
+    let o = t
+        .act(json!({"actorName": "Nim", "actionType": "move", "to": {"x": 2, "y": 8}}))
+        .unwrap();
+    assert_eq!(
+        o.lines,
+        vec!["Nim steps into Goblin's view at (4, 6) and is no longer hidden."]
+    );
+    assert_eq!(t.enc().combatant(&nid).unwrap().flags.hidden, None);
 }

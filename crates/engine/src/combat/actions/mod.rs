@@ -17,6 +17,7 @@ mod forced;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
+pub mod reveal;
 pub mod riders;
 pub mod sanctuary;
 pub mod spell;

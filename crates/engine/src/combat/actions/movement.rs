@@ -427,6 +427,14 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         }
         forced.push(why);
     }
+    // A hidden mover that walks into plain view is revealed there.
+    let revealed = super::reveal::along(call, &turn.encounter, &actor, &squares)?;
+    if let Some((_, line)) = &revealed {
+        if let Some(cb) = turn.encounter.combatant_mut(&id) {
+            cb.flags.hidden = None;
+        }
+        lines.push(line.clone());
+    }
     // Opportunity attacks where the path leaves a hostile's reach.
     let disengaged = turn
         .encounter
@@ -439,6 +447,14 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         turn.encounter
             .map
             .opportunity_attack_risks(&squares, &id, &th, METRIC)?
+    };
+    // Squares left while still hidden provoke nothing.
+    let risks: Vec<_> = match &revealed {
+        Some((k, _)) => risks
+            .into_iter()
+            .filter(|r| r.step.saturating_sub(1) >= *k)
+            .collect(),
+        None => risks,
     };
     let mut oas = Vec::new();
     let mut stopped_at = None;
