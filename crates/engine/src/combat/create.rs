@@ -315,6 +315,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
         hit_dice: 1,
         death_saves: Default::default(),
         dead: false,
+        died_at: None,
         resistances: sb.resistances.iter().copied().collect(),
         immunities: sb.immunities.iter().copied().collect(),
         vulnerabilities: sb.vulnerabilities.iter().copied().collect(),
