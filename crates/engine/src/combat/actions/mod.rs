@@ -14,6 +14,7 @@ pub mod dm;
 pub mod economy;
 pub mod extra;
 mod forced;
+pub mod move_rules;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
