@@ -412,6 +412,10 @@ pub fn cast_in_encounter(
     };
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
+    // A target that answered with Shield has spent its reaction.
+    for id in &report.reacted {
+        super::reactions::eligible::spend_reaction(&mut turn.encounter, id);
+    }
     report.spell = format!("{}{tag}", def.name);
     // Riders the map carries out: pushes away from the caster, lost reactions.
     report
