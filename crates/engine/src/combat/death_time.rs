@@ -36,11 +36,11 @@ pub fn stamp(call: &Call<'_>, c: &mut Character) -> Result<()> {
 
 /// "2 minutes", "11 days", "36 seconds".
 fn span(seconds: u64) -> String {
-    let (n, unit) = if seconds >= DAY && seconds % DAY == 0 {
+    let (n, unit) = if seconds >= DAY && seconds.is_multiple_of(DAY) {
         (seconds / DAY, "day")
-    } else if seconds >= HOUR && seconds % HOUR == 0 {
+    } else if seconds >= HOUR && seconds.is_multiple_of(HOUR) {
         (seconds / HOUR, "hour")
-    } else if seconds >= MINUTE && seconds % MINUTE == 0 {
+    } else if seconds >= MINUTE && seconds.is_multiple_of(MINUTE) {
         (seconds / MINUTE, "minute")
     } else {
         (seconds, "second")

@@ -413,13 +413,25 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         }
         forced.push(why);
     }
-    let held = super::move_rules::dragged(call, &turn.encounter, &actor)?;
+    let mut held = super::move_rules::dragged(call, &turn.encounter, &actor)?;
     let my_size = turn
         .encounter
         .map
         .creature(&id)
         .map_or(actor.size, |c| c.size);
-    if squares.len() >= 2 && super::move_rules::halves(my_size, &held) {
+    let plain: u32 = costs.iter().sum();
+    let dragging = squares.len() >= 2 && super::move_rules::halves(my_size, &held);
+    if dragging && used + plain.saturating_mul(2) > budget && used + plain <= budget {
+        // Too far to drag: the grappler moves alone and lets go (the grapple breaks below).
+        let names: Vec<&str> = held.iter().map(|h| h.1.as_str()).collect();
+        lines.push(format!(
+            "{} lets go of {}: dragging would cost {} ft and it has {budget} ft left.",
+            actor.name,
+            names.join(", "),
+            plain.saturating_mul(2)
+        ));
+        held.clear();
+    } else if dragging {
         for c in costs.iter_mut() {
             *c = c.saturating_mul(2);
         }
