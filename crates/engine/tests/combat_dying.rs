@@ -261,7 +261,7 @@ fn revivify_works_within_a_minute_raise_dead_ten_days_resurrection_beyond() {
     t.hurt("Rook", "200");
     wait(&mut t, 2, 0);
     t.turn_of("Sera");
-    let slots = t.sheet("Sera").spell_slots.used.clone();
+    let slots = t.sheet("Sera").spell_slots.used;
     assert_eq!(
         t.refused(cast("Revivify")),
         "Rook died 2 minutes ago (Day 1, 08:01); Revivify works only on a creature dead for at most 1 minute"
