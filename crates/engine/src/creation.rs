@@ -542,6 +542,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         hit_dice: level,
         death_saves: Default::default(),
         dead: false,
+        died_at: None,
         resistances: req.resistances.iter().copied().collect(),
         immunities: req.immunities.iter().copied().collect(),
         vulnerabilities: req.vulnerabilities.iter().copied().collect(),

@@ -295,6 +295,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         hit_dice: hit_count,
         death_saves: Default::default(),
         dead: false,
+        died_at: None,
         resistances: m.resistant_to.iter().copied().collect(),
         immunities: m.immune_to.iter().copied().collect(),
         vulnerabilities: m.vulnerable_to.iter().copied().collect(),

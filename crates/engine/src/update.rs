@@ -252,6 +252,7 @@ pub fn update_character(
             "nothing to change: give a field (name, stats, ac, …), hp, damage, healing or tempHp",
         ));
     }
+    crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));

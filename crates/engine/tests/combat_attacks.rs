@@ -3,6 +3,7 @@
 
 mod combat_support;
 mod common;
+mod fidelity;
 
 use combat_support::*;
 use serde_json::{Value, json};
@@ -1037,4 +1038,171 @@ fn a_vicious_weapon_adds_two_d6_on_a_natural_20() {
     );
     assert_eq!(a["damage"]["total"], 29);
     check_hp(&mut e, "Dummy", 80, &a);
+
+/// Issue 18: a bow spends an arrow per attack (refused with none, `force` says so), half the
+/// arrows come back when the fight ends; a thrown javelin leaves the hand for the target's
+/// square and comes back at the end; a dagger used in melee stays in the hand.
+#[test]
+fn arrows_are_spent_and_half_recovered_and_a_thrown_javelin_lands_by_the_target() {
+    let Some(mut t) = fidelity::Table::new(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("ogre", "Ogre", vec![(8, 2)], 5)],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.turn_of("Rook");
+    t.arm("Rook", "Shortbow");
+    t.give("Rook", "Arrow", 2);
+    let shot = json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Shortbow"});
+    let o = t.act(shot.clone()).unwrap();
+    assert_eq!(o.headline, "Hit! Ogre takes 3 piercing (59 → 56 HP).");
+    assert_eq!(
+        o.lines.last().unwrap(),
+        "Rook fires one Arrow from the Shortbow (1 left)."
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 1);
+    let o = t.act(shot.clone()).unwrap();
+    assert_eq!(o.headline, "Hit! Ogre takes 7 piercing (56 → 49 HP).");
+    assert_eq!(
+        o.lines.last().unwrap(),
+        "Rook fires one Arrow from the Shortbow (0 left)."
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 0);
+    t.turn_of("Rook");
+    assert_eq!(
+        t.refused(shot.clone()),
+        "Rook has no arrows left for the Shortbow; give some with manage_inventory (or pass force: true to fire anyway as the game master)"
+    );
+    assert_eq!(t.sheet("Ogre").hp, 49);
+    let mut forced = shot.clone();
+    forced["force"] = json!(true);
+    let o = t.act(forced).unwrap();
+    assert_eq!(o.headline, "Miss (10 vs AC 11).");
+    assert_eq!(
+        o.forced,
+        vec!["Rook has no arrows for the Shortbow: fired anyway (forced, nothing spent)"]
+    );
+    t.arm("Rook", "Javelin");
+    assert_eq!(t.count("Rook", "Javelin"), 1);
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Javelin"}))
+        .unwrap();
+    assert_eq!(o.headline, "Miss (8 vs AC 11).");
+    assert_eq!(
+        o.lines,
+        vec![
+            "Rook attack with Javelin: d20 [2] + 6 = 8 vs AC 11 — miss",
+            "The Javelin leaves Rook's hands and lands at (8, 2) (prop thrown-2; it comes back to Rook when the fight ends, or give it back with manage_inventory).",
+        ]
+    );
+    assert_eq!(t.count("Rook", "Javelin"), 0);
+    let props: Vec<(String, i32, i32)> = t
+        .enc()
+        .map
+        .props()
+        .map(|p| (p.name.clone(), p.position.x, p.position.y))
+        .collect();
+    assert_eq!(props, vec![("Javelin (thrown by Rook)".to_string(), 8, 2)]);
+    let s = t.end();
+    assert_eq!(
+        s.recovered,
+        vec![
+            "Rook recovers 1 Arrow of the 2 fired (half, rounded down)",
+            "Rook picks up the thrown Javelin",
+        ]
+    );
+    assert_eq!(t.count("Rook", "Arrow"), 1);
+    assert_eq!(t.count("Rook", "Javelin"), 1);
+}
+
+/// Issue 18: one target per attack in one execute_action — a fighter's Extra Attack on two
+/// goblins (a third target refused), an owlbear's Multiattack beak on one and claws on another.
+#[test]
+fn extra_attack_and_multiattack_take_a_target_per_attack() {
+    let Some(mut t) = fidelity::Table::new(
+        5,
+        &[fidelity::FIGHTER, fidelity::ROGUE],
+        vec![
+            ("goblin", "Goblin", vec![(3, 1), (3, 2)], 6),
+            ("owlbear", "Owlbear", vec![(0, 2)], 5),
+        ],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.arm("Rook", "Longsword");
+    t.turn_of("Rook");
+    let three = json!({"actorName": "Rook", "actionType": "attack", "targetNames": ["Goblin 1", "Goblin 2", "Goblin 1"]});
+    assert_eq!(
+        t.refused(three),
+        "Rook has 2 attacks left in this Attack action and 3 targets were given (one attack per target); attack again next turn or pass fewer targets (pass force: true to override as the game master)"
+    );
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetNames": ["Goblin 1", "Goblin 2"]}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies. Hit! Goblin 2 takes 6 slashing (7 → 1 HP)."
+    );
+    let per: Vec<(String, String)> = o.details["attacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["target"].as_str().unwrap().to_string(),
+                a["headline"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        per,
+        vec![
+            (
+                "Goblin 1".to_string(),
+                "Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies.".to_string()
+            ),
+            (
+                "Goblin 2".to_string(),
+                "Hit! Goblin 2 takes 6 slashing (7 → 1 HP).".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        o.lines[0],
+        "— Longsword → Goblin 1: Hit! Goblin 1 takes 8 slashing (7 → 0 HP) and dies."
+    );
+    assert_eq!(
+        o.lines[5],
+        "— Longsword → Goblin 2: Hit! Goblin 2 takes 6 slashing (7 → 1 HP)."
+    );
+    assert!(t.sheet("Goblin 1").dead);
+    assert_eq!(t.sheet("Goblin 2").hp, 1);
+    let rid = t.ids["Rook"].clone();
+    let econ = t.enc().combatant(&rid).unwrap().economy.clone();
+    assert_eq!((econ.action, econ.attacks_left), (true, 0));
+    // The action is spent: a third attack needs force.
+    assert_eq!(
+        t.refused(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Goblin 2"})),
+        "Rook has already used its action this turn (pass force: true to override as the game master)"
+    );
+    t.turn_of("Owlbear");
+    let o = t
+        .act(json!({"actorName": "Owlbear", "actionType": "attack", "weapon": "Multiattack", "targetNames": ["Rook", "Nim"]}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Owlbear uses Multiattack. Hit! Rook takes 13 piercing (44 → 31 HP). Hit! Nim takes 13 slashing (21 → 8 HP)."
+    );
+    assert_eq!(
+        o.lines[0],
+        "— Beak → Rook: Hit! Rook takes 13 piercing (44 → 31 HP)."
+    );
+    assert_eq!(
+        o.lines[4],
+        "— Claws → Nim: Hit! Nim takes 13 slashing (21 → 8 HP)."
+    );
+    assert_eq!((t.sheet("Rook").hp, t.sheet("Nim").hp), (31, 8));
 }

@@ -211,3 +211,87 @@ fn each_creature_within_abilities_pass_over_the_dead() {
     assert_eq!(t.sheet("Wren").hp, 24);
     assert!(t.sheet("Nim").dead);
 }
+
+fn wait(t: &mut Table, minutes: u64, days: u64) {
+    use tabletop_engine::clock::{TimeRequest, advance_time};
+    t.e.write("advance_time", &json!({}), |call| {
+        advance_time(
+            call,
+            &TimeRequest {
+                minutes,
+                days,
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+}
+
+/// Issue 18: the moment of death is kept (world clock; rounds move it 6 s), and revival spells
+/// are refused past their limits as written: Revivify 1 minute, Raise Dead 10 days,
+/// Resurrection 100 years.
+#[test]
+fn revivify_works_within_a_minute_raise_dead_ten_days_resurrection_beyond() {
+    const SERA: fidelity::Member = ("Sera", "cleric", 13, [14, 10, 14, 10, 16, 12], (3, 2), 16);
+    let Some(mut t) = Table::new(31, &[FIGHTER, SERA], ogre(), (16, 16)) else {
+        return;
+    };
+    let cast = |spell: &str| json!({"actorName": "Sera", "actionType": "cast_spell", "spell": spell, "targetName": "Rook"});
+    // An hour's casting in the middle of a fight is the DM's call: `force`, which does not
+    // lift the time limit of death.
+    let long = |spell: &str| json!({"actorName": "Sera", "actionType": "cast_spell", "spell": spell, "targetName": "Rook", "force": true});
+    t.hurt("Rook", "200");
+    assert_eq!(t.sheet("Rook").died_at, Some(8 * 3600));
+    // Exactly a minute later Revivify still works.
+    wait(&mut t, 1, 0);
+    t.turn_of("Sera");
+    let o = t.act(cast("Revivify")).unwrap();
+    assert_eq!(
+        o.headline,
+        "Revivify (3rd level): Rook returns to life with 1 HP, prone."
+    );
+    assert!(
+        o.lines
+            .contains(&"Rook died 1 minute ago, within Revivify's 1 minute".to_string()),
+        "{:?}",
+        o.lines
+    );
+    assert_eq!(t.sheet("Rook").died_at, None);
+    // Dead again; two minutes on, Revivify is refused (no slot spent), Raise Dead works.
+    t.hurt("Rook", "200");
+    wait(&mut t, 2, 0);
+    t.turn_of("Sera");
+    let slots = t.sheet("Sera").spell_slots.used;
+    assert_eq!(
+        t.refused(cast("Revivify")),
+        "Rook died 2 minutes ago (Day 1, 08:01); Revivify works only on a creature dead for at most 1 minute"
+    );
+    assert_eq!(t.sheet("Sera").spell_slots.used, slots);
+    assert!(t.sheet("Rook").dead);
+    let o = t.act(long("Raise Dead")).unwrap();
+    assert!(
+        o.headline
+            .starts_with("Raise Dead (5th level): Rook returns to life with 1 HP, prone"),
+        "{}",
+        o.headline
+    );
+    // Dead again for eleven days: Raise Dead is refused, Resurrection (100 years) works.
+    t.hurt("Rook", "200");
+    wait(&mut t, 0, 11);
+    t.turn_of("Sera");
+    assert_eq!(
+        t.refused(long("Raise Dead")),
+        "Rook died 11 days ago (Day 1, 08:03); Raise Dead works only on a creature dead for at most 10 days"
+    );
+    let o = t.act(long("Resurrection")).unwrap();
+    assert_eq!(
+        o.headline,
+        "Resurrection (7th level): Rook returns to life with 44 HP, prone."
+    );
+    assert!(
+        o.lines
+            .contains(&"Rook died 11 days ago, within Resurrection's 36500 days".to_string()),
+        "{:?}",
+        o.lines
+    );
+}

@@ -3,6 +3,7 @@
 
 mod combat_support;
 mod common;
+mod fidelity;
 
 use combat_support::*;
 use serde_json::json;
@@ -289,4 +290,128 @@ fn hostiles_block_allies_do_not() {
     // The foe holds the corridor.
     let err = mv(&mut e, "Mover", 4, 1).unwrap_err().to_string();
     assert!(err.contains("no path"), "{err}");
+}
+
+/// Issue 18: a frightened fighter can't move closer to the dragon that frightened it (force
+/// overrides and says so); moving away is fine.
+#[test]
+fn a_frightened_creature_cannot_move_closer_to_its_fear() {
+    let Some(mut t) = fidelity::Table::new(
+        24,
+        &[fidelity::FIGHTER],
+        vec![("adult-red-dragon", "Dragon", vec![(8, 2)], 5)],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.turn_of("Dragon");
+    let f = t
+        .act(json!({"actorName": "Dragon", "actionType": "use_special_ability", "abilityName": "Frightful Presence"}))
+        .unwrap();
+    assert_eq!(
+        f.headline,
+        "Dragon uses Frightful Presence: Rook fail, no one succeed."
+    );
+    assert_eq!(t.conditions("Rook"), vec!["Frightened"]);
+    t.turn_of("Rook");
+    assert_eq!(
+        t.refused(json!({"actorName": "Rook", "actionType": "move", "to": {"x": 4, "y": 2}})),
+        "Rook is frightened of Dragon (Frightful Presence (Dragon)) and can't willingly move closer to it: (3, 1) is 25 ft from it, nearer than the 30 ft it starts at (pass force: true to override as the game master)"
+    );
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "move", "to": {"x": 1, "y": 2}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Rook moves 5 ft to (1, 2) (25 ft of movement left)."
+    );
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "move", "to": {"x": 3, "y": 2}, "force": true}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Rook moves 10 ft to (3, 2) (15 ft of movement left)."
+    );
+    assert_eq!(
+        o.forced,
+        vec![
+            "Rook is frightened of Dragon (Frightful Presence (Dragon)) and can't willingly move closer to it: (2, 1) is 30 ft from it, nearer than the 35 ft it starts at"
+        ]
+    );
+}
+
+/// Issue 18: a grappler drags its target at half speed, the target ends beside it (still
+/// grappled), and it takes no opportunity attack on the grappler it moves with.
+#[test]
+fn a_grappler_drags_its_target_at_half_speed() {
+    let Some(mut t) = fidelity::Table::new(
+        1,
+        &[fidelity::FIGHTER],
+        vec![("goblin", "Goblin", vec![(3, 2)], 5)],
+        (16, 16),
+    ) else {
+        return;
+    };
+    t.turn_of("Rook");
+    let g = t
+        .act(json!({"actorName": "Rook", "actionType": "grapple", "targetName": "Goblin"}))
+        .unwrap();
+    assert_eq!(
+        g.headline,
+        "Rook grapples Goblin: Goblin is grappled (speed 0)."
+    );
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "move", "to": {"x": 0, "y": 2}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Rook moves 20 ft to (0, 2) (10 ft of movement left)."
+    );
+    assert_eq!(
+        o.lines,
+        vec![
+            "Rook drags Goblin (grappled): every foot of movement costs 2 (half speed).",
+            "Goblin is dragged along to (1, 3).",
+        ]
+    );
+    let gid = t.ids["Goblin"].clone();
+    assert_eq!(t.enc().position_of(&gid), Some(Position::new(1, 3)));
+    assert_eq!(t.conditions("Goblin"), vec!["Grappled"]);
+    assert_eq!(t.sheet("Rook").hp, 44);
+}
+
+/// Issue 18: in darkness a fighter without darkvision does not see the goblin leave its reach:
+/// no opportunity attack; in bright light the same move draws one.
+#[test]
+fn no_opportunity_attack_on_a_creature_the_watcher_cannot_see() {
+    for (light, oa) in [
+        (tabletop_grid::Light::Darkness, false),
+        (tabletop_grid::Light::Bright, true),
+    ] {
+        let Some(mut t) = fidelity::Table::new_on(
+            6,
+            &[fidelity::FIGHTER],
+            vec![("goblin", "Goblin", vec![(3, 2)], 5)],
+            TerrainSpec {
+                width: Some(16),
+                height: Some(16),
+                lighting: Some(light),
+                ..Default::default()
+            },
+        ) else {
+            return;
+        };
+        t.arm("Rook", "Longsword");
+        t.turn_of("Goblin");
+        let o = t
+            .act(json!({"actorName": "Goblin", "actionType": "move", "to": {"x": 6, "y": 2}}))
+            .unwrap();
+        let expected = if oa {
+            "Goblin is stopped at (3, 2) after 0 ft: it drops to 0 HP. Opportunity attack by Rook: Hit! Goblin takes 8 slashing (7 → 0 HP) and dies."
+        } else {
+            "Goblin moves 15 ft to (6, 2) (15 ft of movement left)."
+        };
+        assert_eq!(o.headline, expected);
+        assert_eq!(o.lines.is_empty(), !oa, "{:?}", o.lines);
+    }
 }

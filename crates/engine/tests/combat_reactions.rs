@@ -452,3 +452,50 @@ fn hellish_rebuke_answers_damage_taken() {
     );
     assert_eq!(t.sheet("Ogre").hp, 43);
 }
+
+/// Issue 18: Shield answers Magic Missile (the darts do nothing) and a spell attack that hits
+/// (+5 AC turns it into a miss), spending Wren's slot and reaction. (Wren's 3rd-level slots are
+/// spent so Counterspell does not come first.)
+#[test]
+fn shield_stops_magic_missile_and_turns_a_spell_attack_hit_into_a_miss() {
+    let Some(mut t) = duel(1) else { return };
+    t.edit("Wren", |w| w.spell_slots.used[2] = 2);
+    let hp = t.sheet("Wren").hp;
+    let o = t
+        .act(json!({"actorName": "Vex", "actionType": "cast_spell", "spell": "Magic Missile", "targetName": "Wren"}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Magic Missile (1st level): Wren is untouched (Shield)."
+    );
+    assert_eq!(
+        o.lines[..2],
+        [
+            "Wren casts Shield as a reaction (1st-level slot): AC 12 → 17 until the start of its next turn.",
+            "Wren takes no damage from the Magic Missile darts (Shield).",
+        ]
+    );
+    let w = t.sheet("Wren");
+    assert_eq!((w.hp, w.spell_slots.used[0]), (hp, 1));
+    assert_eq!(w.effective().armor_class.value, 17);
+    let wid = t.ids["Wren"].clone();
+    assert!(t.enc().combatant(&wid).unwrap().economy.reaction);
+    // A Fire Bolt that hits AC 12 with 14 misses AC 17.
+    let Some(mut t) = duel(3) else { return };
+    t.edit("Wren", |w| w.spell_slots.used[2] = 2);
+    let o = t
+        .act(json!({"actorName": "Vex", "actionType": "cast_spell", "spell": "Fire Bolt", "targetName": "Wren"}))
+        .unwrap();
+    assert_eq!(o.headline, "Fire Bolt (cantrip): misses Wren.");
+    assert_eq!(
+        o.lines[..3],
+        [
+            "Vex — Fire Bolt spell attack vs Wren: d20 [8] + 6 = 14 vs AC 12 — hit",
+            "Wren casts Shield as a reaction (1st-level slot): AC 12 → 17 until the start of its next turn.",
+            "14 vs AC 17: the Fire Bolt misses Wren (Shield).",
+        ]
+    );
+    let w = t.sheet("Wren");
+    assert_eq!((w.hp, w.spell_slots.used[0]), (hp, 1));
+    assert!(t.enc().combatant(&wid).unwrap().economy.reaction);
+}

@@ -939,7 +939,8 @@ fn srd_dragon_breath_hits_the_cone() {
 
 #[test]
 fn a_grapple_ends_when_the_grappler_moves_away_or_drops() {
-    // Moving away: the grappled goblin is left behind and free.
+    // Moving farther than it could drag the goblin (20 ft, 40 at half speed): the grappler
+    // goes alone and the goblin is left behind and free.
     let mut f = fight(9, Size::Medium, vec![]);
     let (thorn, gob) = (f.thorn.clone(), f.gob.clone());
     let mut r = req(&thorn, ActionType::Grapple);
@@ -948,7 +949,7 @@ fn a_grapple_ends_when_the_grappler_moves_away_or_drops() {
     f.act(r).unwrap();
     assert!(f.sheet(&gob).has_condition(Condition::Grappled));
     let mut mv = req(&thorn, ActionType::Move);
-    mv.to = Some(p(0, 2));
+    mv.to = Some(p(2, 6));
     let out = f.act(mv).unwrap();
     assert!(!f.sheet(&gob).has_condition(Condition::Grappled));
     assert!(

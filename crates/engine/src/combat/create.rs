@@ -315,6 +315,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
         hit_dice: 1,
         death_saves: Default::default(),
         dead: false,
+        died_at: None,
         resistances: sb.resistances.iter().copied().collect(),
         immunities: sb.immunities.iter().copied().collect(),
         vulnerabilities: sb.vulnerabilities.iter().copied().collect(),
@@ -704,6 +705,7 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
         banished: Vec::new(),
         globes: Vec::new(),
         pending_reaction: None,
+        spent: Vec::new(),
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));

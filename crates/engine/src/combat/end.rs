@@ -198,6 +198,10 @@ pub struct EndSummary {
     /// Created creatures kept as characters.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kept_created: Vec<String>,
+    /// Ammunition and thrown weapons given back (half the ammunition fired, rounded down;
+    /// every thrown weapon).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recovered: Vec<String>,
 }
 
 /// The diff of every linked character: its snapshot at the start against its sheet now.
@@ -367,6 +371,7 @@ pub(crate) fn summarize(
         cleared,
         removed_created,
         kept_created,
+        recovered: super::actions::ammo::recover(call, &mut enc.clone(), false)?,
     })
 }
 
@@ -388,6 +393,7 @@ pub(crate) fn finish(
         keep_spawned,
     )?;
     summary.cleared = clear_combat_state(call, &enc, true)?;
+    summary.recovered = super::actions::ammo::recover(call, &mut enc, true)?;
     enc.status = EncounterStatus::Ended;
     enc.outcome = summary.outcome.clone();
     enc.log(format!(

@@ -12,6 +12,7 @@ pub mod bodies;
 pub mod create;
 pub mod death;
 pub mod divination;
+pub mod death_time;
 pub mod end;
 pub mod manage;
 pub mod render;
@@ -168,7 +169,11 @@ pub fn sheet(call: &Call<'_>, character_id: &str) -> Result<Character> {
 /// Stores a combatant's sheet.
 pub fn put_sheet(call: &mut Call<'_>, c: &Character) -> Result<()> {
     let campaign = call.campaign();
-    call.tx().put_character(campaign, c)?;
+    // The moment of death is kept for revival's time limits.
+    match death_time::stamped(call, c)? {
+        Some(s) => call.tx().put_character(campaign, &s)?,
+        None => call.tx().put_character(campaign, c)?,
+    }
     Ok(())
 }
 

@@ -327,15 +327,17 @@ fn revive(
                 false,
             ));
         }
+        // Too long dead is refused before anything is spent.
+        if let Some(r) = e.within_rounds {
+            lines.push(crate::combat::death_time::revival_window(
+                call,
+                t,
+                r,
+                &spell.name,
+            )?);
+        }
         if let Some(m) = &e.consumes {
             lines.push(consume(caster, &m.item, m.gp, &spell.name));
-        }
-        if let Some(r) = e.within_rounds {
-            lines.push(format!(
-                "{} works only on a creature dead for at most {}; the engine does not record the moment of death, so the DM confirms it",
-                spell.name,
-                rounds_words(r)
-            ));
         }
         t.dead = false;
         t.death_saves = Default::default();
@@ -375,14 +377,6 @@ fn revive(
         Ok((p, true))
     })?;
     Ok(())
-}
-
-fn rounds_words(r: u32) -> String {
-    match r {
-        10 => "1 minute".into(),
-        n if n % 14_400 == 0 => format!("{} days", n / 14_400),
-        n => format!("{n} rounds"),
-    }
 }
 
 /// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.

@@ -132,6 +132,9 @@ pub struct CastReport {
     /// What the engine leaves to the DM ("no automation for Wish: the DM decides …").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub automation: Option<String>,
+    /// Targets that answered the spell with a reaction (Shield): the fight spends it.
+    #[serde(skip)]
+    pub reacted: Vec<String>,
 }
 
 impl CastReport {

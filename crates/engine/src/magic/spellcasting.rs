@@ -550,17 +550,40 @@ pub fn resolve(
             for d in &plan.disadvantage {
                 req = req.disadvantage(d.clone());
             }
-            let out = roll_d20_test(&caster.effective(), &req, call.rng()?);
+            let mut out = roll_d20_test(&caster.effective(), &req, call.rng()?);
             call.record_roll(&out);
+            // A hit may be answered by the target's Shield.
+            let mut shield_lines = Vec::new();
+            if let Some(e) = enc
+                && !own
+                && out.success == Some(true)
+            {
+                use crate::combat::actions::reactions::shield_spell::{SpellShield, on_spell_hit};
+                let ac = out.dc.unwrap_or(t_eff.armor_class.value);
+                let summary = out.summary();
+                match on_spell_hit(call, e, &target, &mut out, ac, &spell.name)? {
+                    SpellShield::Cast(l) => {
+                        shield_lines.push(format!("{} — {summary}", caster.name));
+                        shield_lines.extend(l);
+                        report.reacted.push(target.id.clone());
+                        target = crate::combat::sheet(call, &id)?;
+                    }
+                    SpellShield::Lands(l) => shield_lines.extend(l),
+                }
+            }
             report.lines.extend(target.spend_on_attacked());
             let hit = out.success == Some(true);
             critical = hit && out.critical;
             tr.attack = Some(out.summary());
             tr.hit = Some(hit);
             tr.critical = critical;
-            report
-                .lines
-                .push(format!("{} — {}", caster.name, out.summary()));
+            if shield_lines.is_empty() {
+                report
+                    .lines
+                    .push(format!("{} — {}", caster.name, out.summary()));
+            } else {
+                report.lines.extend(shield_lines);
+            }
             if !hit {
                 affected = false;
                 phrase.push(format!("misses {}", target.name));
@@ -635,6 +658,24 @@ pub fn resolve(
                 phrase.push(format!("{} fails: Evasion, half damage", target.name));
             } else if saved {
                 phrase.push(format!("{} saves for half", target.name));
+            }
+        }
+        // Magic Missile's darts may be stopped by the target's Shield.
+        if affected
+            && !own
+            && let Some(e) = enc
+            && darts.iter().any(|(t, _)| *t == id)
+        {
+            use crate::combat::actions::reactions::shield_spell::{SpellShield, on_darts};
+            match on_darts(call, e, &target, &spell.name)? {
+                SpellShield::Cast(l) => {
+                    report.lines.extend(l);
+                    report.reacted.push(target.id.clone());
+                    target = crate::combat::sheet(call, &id)?;
+                    affected = false;
+                    phrase.push(format!("{} is untouched (Shield)", target.name));
+                }
+                SpellShield::Lands(l) => report.lines.extend(l),
             }
         }
         // Damage.

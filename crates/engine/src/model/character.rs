@@ -80,6 +80,10 @@ pub struct Character {
     /// True once the character has died.
     #[serde(default)]
     pub dead: bool,
+    /// When it died, in world-clock seconds (combat rounds move the clock 6 s each); set when
+    /// a dead sheet is stored, cleared when it lives again. Revival spells' time limits read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub died_at: Option<u64>,
     /// Damage resistances.
     #[serde(default)]
     pub resistances: BTreeSet<DamageType>,

@@ -394,6 +394,29 @@ pub struct Encounter {
     /// Immobile barriers that keep spells out (Globe of Invulnerability).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub globes: Vec<Globe>,
+    /// Ammunition fired and weapons thrown in this fight (see `combat::actions::ammo`), given
+    /// back (half the ammunition, every thrown weapon) when the fight ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent: Vec<SpentGear>,
+}
+
+/// Gear that left its owner in a fight: ammunition fired (`count` pieces of `item`) or a
+/// weapon thrown (lying on the map as the prop `prop_id`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpentGear {
+    /// The owner's id.
+    pub owner_id: String,
+    /// The owner's name.
+    pub owner: String,
+    /// One of the items spent (quantity 1): its stack returns to this shape.
+    pub item: crate::model::inventory::Item,
+    /// How many were spent.
+    pub count: u32,
+    /// A thrown weapon: the prop marking where it lies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prop_id: Option<String>,
 }
 
 /// An immobile barrier: spells of `max_level` or lower cast from outside it have no effect on

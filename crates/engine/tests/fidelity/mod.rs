@@ -44,6 +44,25 @@ pub type Foe = (&'static str, &'static str, Vec<(i32, i32)>, i32);
 impl Table {
     /// Creates the party and starts a fight on a `w`×`h` map against `foes`.
     pub fn new(seed: u64, party: &[Member], foes: Vec<Foe>, size: (u32, u32)) -> Option<Table> {
+        Self::new_on(
+            seed,
+            party,
+            foes,
+            TerrainSpec {
+                width: Some(size.0),
+                height: Some(size.1),
+                ..Default::default()
+            },
+        )
+    }
+
+    /// [`Table::new`] on a map with terrain (walls, light, …).
+    pub fn new_on(
+        seed: u64,
+        party: &[Member],
+        foes: Vec<Foe>,
+        terrain: TerrainSpec,
+    ) -> Option<Table> {
         let srd: Arc<Compendium> = crate::common::srd("fidelity")?;
         let dir = tempfile::tempdir().unwrap();
         let store = SqliteStore::open(&dir.path().join("t.sqlite")).unwrap();
@@ -109,11 +128,7 @@ impl Table {
                     CreateEncounter {
                         name: Some("Fidelity".into()),
                         participants,
-                        terrain: TerrainSpec {
-                            width: Some(size.0),
-                            height: Some(size.1),
-                            ..Default::default()
-                        },
+                        terrain,
                         auto_end: false,
                     },
                 )
@@ -279,5 +294,52 @@ impl Table {
                 )
             })
             .unwrap();
+    }
+
+    /// Gives `qty` of an SRD item (not equipped).
+    pub fn give(&mut self, who: &str, srd_name: &str, qty: u32) {
+        let id = self.ids[who].clone();
+        let name = srd_name.to_string();
+        self.e
+            .write("give", &json!({}), |call| {
+                give(
+                    call,
+                    CharacterRef::new(Some(&id), None),
+                    GiveRequest {
+                        item: None,
+                        srd_name: Some(name.clone()),
+                        quantity: Some(qty),
+                        currency: None,
+                    },
+                )
+            })
+            .unwrap();
+    }
+
+    /// How many of items named `name` (case-insensitive) `who` carries.
+    pub fn count(&mut self, who: &str, name: &str) -> u32 {
+        self.sheet(who)
+            .inventory
+            .items
+            .iter()
+            .filter(|i| i.name.eq_ignore_ascii_case(name))
+            .map(|i| i.quantity)
+            .sum()
+    }
+
+    /// end_encounter (outcome victory).
+    pub fn end(&mut self) -> tabletop_engine::combat::end::EndSummary {
+        use tabletop_engine::combat::end::{EndRequest, Outcome, end_encounter};
+        self.e
+            .write("end_encounter", &json!({}), |call| {
+                end_encounter(
+                    call,
+                    &EndRequest {
+                        outcome: Some(Outcome::Victory),
+                        ..Default::default()
+                    },
+                )
+            })
+            .unwrap()
     }
 }

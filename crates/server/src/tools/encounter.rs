@@ -226,6 +226,9 @@ pub fn end_text(s: &EndSummary) -> String {
             s.kept_created.join(", ")
         ));
     }
+    for l in &s.recovered {
+        t.push_str(&format!("\nRecovered: {l}."));
+    }
     t
 }
 

@@ -408,7 +408,22 @@ pub fn damage_parts(roll: &DiceRoll, default_type: Option<DamageType>) -> Vec<Da
 /// advantage source of [`situation`] and the attacker's sheet against AC + cover; on a hit the
 /// damage (dice doubled on a crit) goes through the damage pipeline, concentration and death.
 /// Attacking reveals a hidden attacker and uses up its Help advantage against the target.
+/// Ammunition and thrown weapons are spent ([`super::ammo`]).
 pub fn strike(
+    call: &mut Call<'_>,
+    enc: &mut Encounter,
+    attacker_id: &str,
+    target_id: &str,
+    weapon: Option<&str>,
+    opts: &StrikeOptions,
+) -> Result<StrikeResult> {
+    let spend = super::ammo::before(call, enc, attacker_id, target_id, weapon, opts)?;
+    let mut out = strike_core(call, enc, attacker_id, target_id, weapon, opts)?;
+    super::ammo::after(call, enc, spend, &mut out)?;
+    Ok(out)
+}
+
+fn strike_core(
     call: &mut Call<'_>,
     enc: &mut Encounter,
     attacker_id: &str,
@@ -898,10 +913,10 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         return Ok(out);
     }
     if targets.len() > 1 {
-        return Err(EngineError::invalid(
-            "targets",
-            "one attack has one target; give several targets only with Multiattack, or attack again",
-        ));
+        let (strikes, notes) = super::extra::per_target(call, turn, &actor, &targets, &opts)?;
+        let mut out = outcome_of(&strikes);
+        out.lines.extend(notes);
+        return Ok(out);
     }
     let s = strike(
         call,

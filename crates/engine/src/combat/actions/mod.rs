@@ -6,16 +6,21 @@
 //! [`tactics`] (dodge, help, hide, ready, search, objects and magic items, grapple, shove,
 //! special, legendary and lair actions) and [`spell`] (cast_spell).
 
+pub mod ammo;
+pub mod area_path;
 pub mod attack;
 pub mod costs;
 pub mod dm;
 pub mod economy;
+pub mod extra;
 mod forced;
 pub mod gear_magic;
 pub mod mirror;
+pub mod move_rules;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
+pub mod reveal;
 pub mod riders;
 pub mod sanctuary;
 pub mod spell;

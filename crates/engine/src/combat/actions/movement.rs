@@ -273,7 +273,10 @@ fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
         || enc
             .combatant(&mover.id)
             .is_some_and(|c| c.flags.hidden.is_some());
-    !mover_unseen && !watcher.has_condition(Condition::Blinded)
+    // Light, walls and senses: a watcher in the dark without darkvision does not see it go.
+    !mover_unseen
+        && !watcher.has_condition(Condition::Blinded)
+        && super::vision::unseen(enc, watcher, &mover.id).is_none()
 }
 
 /// Who may make an opportunity attack on `mover` now, with the reach of the melee weapon it
@@ -401,6 +404,44 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         &squares,
         &mut costs,
     ));
+    // Fear holds the frightened back; a grappler drags what it holds at half speed.
+    if let Some(why) = super::move_rules::fear(&turn.encounter, &actor, &squares) {
+        if !req.force {
+            return Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )));
+        }
+        forced.push(why);
+    }
+    let mut held = super::move_rules::dragged(call, &turn.encounter, &actor)?;
+    let my_size = turn
+        .encounter
+        .map
+        .creature(&id)
+        .map_or(actor.size, |c| c.size);
+    let plain: u32 = costs.iter().sum();
+    let dragging = squares.len() >= 2 && super::move_rules::halves(my_size, &held);
+    if dragging && used + plain.saturating_mul(2) > budget && used + plain <= budget {
+        // Too far to drag: the grappler moves alone and lets go (the grapple breaks below).
+        let names: Vec<&str> = held.iter().map(|h| h.1.as_str()).collect();
+        lines.push(format!(
+            "{} lets go of {}: dragging would cost {} ft and it has {budget} ft left.",
+            actor.name,
+            names.join(", "),
+            plain.saturating_mul(2)
+        ));
+        held.clear();
+    } else if dragging {
+        for c in costs.iter_mut() {
+            *c = c.saturating_mul(2);
+        }
+        let names: Vec<&str> = held.iter().map(|h| h.1.as_str()).collect();
+        lines.push(format!(
+            "{} drags {} (grappled): every foot of movement costs 2 (half speed).",
+            actor.name,
+            names.join(", ")
+        ));
+    }
     let cost: u32 = costs.iter().sum();
     if used + cost > budget {
         let why = format!(
@@ -427,6 +468,14 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         }
         forced.push(why);
     }
+    // A hidden mover that walks into plain view is revealed there.
+    let revealed = super::reveal::along(call, &turn.encounter, &actor, &squares)?;
+    if let Some((_, line)) = &revealed {
+        if let Some(cb) = turn.encounter.combatant_mut(&id) {
+            cb.flags.hidden = None;
+        }
+        lines.push(line.clone());
+    }
     // Opportunity attacks where the path leaves a hostile's reach.
     let disengaged = turn
         .encounter
@@ -440,6 +489,17 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
             .map
             .opportunity_attack_risks(&squares, &id, &th, METRIC)?
     };
+    // Squares left while still hidden provoke nothing; a dragged creature comes along and
+    // is never left behind.
+    let risks: Vec<_> = risks
+        .into_iter()
+        .filter(|r| {
+            revealed
+                .as_ref()
+                .is_none_or(|(k, _)| r.step.saturating_sub(1) >= *k)
+        })
+        .filter(|r| !held.iter().any(|h| h.0 == r.hostile_id))
+        .collect();
     let mut oas = Vec::new();
     let mut stopped_at = None;
     let mut paused_at = None;
@@ -533,6 +593,11 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
                 format!("{} cannot end its move at {last}: {e}", actor.name),
             )
         })?;
+        lines.extend(super::move_rules::drag_along(
+            &mut turn.encounter,
+            &held,
+            &squares,
+        ));
         // Auras entered for the first time this turn apply now.
         if squares.len() >= 2 {
             lines.extend(crate::combat::auras::on_enter(

@@ -419,6 +419,10 @@ pub fn cast_in_encounter(
     };
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
+    // A target that answered with Shield has spent its reaction.
+    for id in &report.reacted {
+        super::reactions::eligible::spend_reaction(&mut turn.encounter, id);
+    }
     report.spell = format!("{}{tag}", def.name);
     // Riders the map carries out: pushes away from the caster, lost reactions.
     report
@@ -599,6 +603,9 @@ fn pick_targets(
                     ))?;
                 }
             }
+            let (to, moved) =
+                super::area_path::near_side(&e.map, me_pos, to, &caster.name, &def.name)?;
+            notes.extend(moved);
             let dir = match req.direction.as_deref() {
                 Some(d) => Some(Direction::Compass(compass(d)?)),
                 None if area.shape.directed() => Some(Direction::Toward(away(me_pos, to))),

@@ -38,6 +38,7 @@ fn blank(id: String, spec: &TerrainSpec) -> Result<Encounter> {
         banished: Vec::new(),
         globes: Vec::new(),
         pending_reaction: None,
+        spent: Vec::new(),
     })
 }
 

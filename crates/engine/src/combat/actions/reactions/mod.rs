@@ -13,6 +13,7 @@ pub mod counter;
 pub mod eligible;
 pub mod rebuke;
 pub mod shield;
+pub mod shield_spell;
 
 pub use shield::{set_rest, set_then};
 

@@ -1,0 +1,85 @@
+//! The moment of death, for revival's time limits. A dead sheet is stamped with the world clock
+//! (in seconds; each combat round moves it 6 s) the first time it is stored dead, and the stamp
+//! is cleared when the creature lives again. [`revival_window`] refuses a revival spell cast
+//! after its limit (Revivify 1 minute, Raise Dead 10 days, Resurrection 100 years, as written),
+//! with how long ago the creature died.
+
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::memory::{DAY, HOUR, MINUTE, ROUND, describe_time};
+
+/// A copy of `c` with its death stamped (or the stamp cleared), when that changes anything.
+pub fn stamped(call: &Call<'_>, c: &Character) -> Result<Option<Character>> {
+    match (c.dead, c.died_at) {
+        (true, None) => {
+            let mut s = c.clone();
+            s.died_at = Some(crate::clock::now(call)?.seconds);
+            Ok(Some(s))
+        }
+        (false, Some(_)) => {
+            let mut s = c.clone();
+            s.died_at = None;
+            Ok(Some(s))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Stamps `c` in place (see [`stamped`]).
+pub fn stamp(call: &Call<'_>, c: &mut Character) -> Result<()> {
+    if let Some(s) = stamped(call, c)? {
+        c.died_at = s.died_at;
+    }
+    Ok(())
+}
+
+/// "2 minutes", "11 days", "36 seconds".
+fn span(seconds: u64) -> String {
+    let (n, unit) = if seconds >= DAY && seconds.is_multiple_of(DAY) {
+        (seconds / DAY, "day")
+    } else if seconds >= HOUR && seconds.is_multiple_of(HOUR) {
+        (seconds / HOUR, "hour")
+    } else if seconds >= MINUTE && seconds.is_multiple_of(MINUTE) {
+        (seconds / MINUTE, "minute")
+    } else {
+        (seconds, "second")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Refuses `spell` on the dead `target` when it died more than `within_rounds` rounds ago; the
+/// line to report when it is in time. `None` stamp (a death from before stamps were kept):
+/// the DM confirms, and the line says so.
+pub fn revival_window(
+    call: &Call<'_>,
+    target: &Character,
+    within_rounds: u32,
+    spell: &str,
+) -> Result<String> {
+    let limit = u64::from(within_rounds).saturating_mul(ROUND);
+    let Some(at) = target.died_at else {
+        return Ok(format!(
+            "{spell} works only on a creature dead for at most {}; {} has no recorded time of death, so the DM confirms it",
+            span(limit),
+            target.name
+        ));
+    };
+    let now = crate::clock::now(call)?.seconds;
+    let ago = now.saturating_sub(at);
+    if ago > limit {
+        return Err(EngineError::Rule(format!(
+            "{} died {} ago ({}); {spell} works only on a creature dead for at most {}",
+            target.name,
+            span(ago),
+            describe_time(at),
+            span(limit)
+        )));
+    }
+    Ok(format!(
+        "{} died {} ago, within {spell}'s {}",
+        target.name,
+        span(ago),
+        span(limit)
+    ))
+}
