@@ -9,12 +9,22 @@ use crate::error::{EngineError, Result};
 use crate::model::character::Character;
 use crate::model::memory::{DAY, HOUR, MINUTE, ROUND, describe_time};
 
+/// The world clock now, in seconds (read from the store, as `clock::now` does; this module sits
+/// under the clock, which heals and ends effects through the use cases that stamp deaths).
+fn world_seconds(call: &Call<'_>) -> Result<u64> {
+    Ok(call
+        .tx_ref()
+        .clock(call.campaign())?
+        .unwrap_or_default()
+        .seconds)
+}
+
 /// A copy of `c` with its death stamped (or the stamp cleared), when that changes anything.
 pub fn stamped(call: &Call<'_>, c: &Character) -> Result<Option<Character>> {
     match (c.dead, c.died_at) {
         (true, None) => {
             let mut s = c.clone();
-            s.died_at = Some(crate::clock::now(call)?.seconds);
+            s.died_at = Some(world_seconds(call)?);
             Ok(Some(s))
         }
         (false, Some(_)) => {
@@ -65,7 +75,7 @@ pub fn revival_window(
             target.name
         ));
     };
-    let now = crate::clock::now(call)?.seconds;
+    let now = world_seconds(call)?;
     let ago = now.saturating_sub(at);
     if ago > limit {
         return Err(EngineError::Rule(format!(

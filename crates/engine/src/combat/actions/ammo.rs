@@ -11,7 +11,8 @@
 
 use tabletop_grid::Prop;
 
-use super::attack::{Delivery, ProfileSource, StrikeOptions, StrikeResult, attack_profile};
+use super::profile::{Delivery, ProfileSource, attack_profile};
+use super::strike::{StrikeOptions, StrikeResult};
 use crate::combat;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
@@ -100,7 +101,7 @@ pub fn before(
     };
     let Ok(d) = enc
         .map
-        .creature_distance_ft(attacker_id, target_id, super::attack::METRIC)
+        .creature_distance_ft(attacker_id, target_id, super::strike::METRIC)
     else {
         return Ok(Spend::Nothing);
     };

@@ -8,7 +8,7 @@ use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Request, roll_d20_test};
 use tabletop_rules::dice;
 
-use super::attack::{Situation, StrikeResult};
+use super::strike::{Situation, StrikeResult};
 use super::profile::AttackKind;
 use crate::combat;
 use crate::engine::Call;

@@ -20,6 +20,7 @@ pub mod move_rules;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
+pub mod strike;
 pub mod reveal;
 pub mod riders;
 pub mod sanctuary;

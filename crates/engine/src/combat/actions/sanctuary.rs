@@ -5,7 +5,7 @@
 use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 
-use super::attack::{Situation, StrikeResult};
+use super::strike::{Situation, StrikeResult};
 use super::profile::AttackKind;
 use crate::combat;
 use crate::engine::Call;
