@@ -4,7 +4,7 @@
 //! the derived scores, capped at 20; missing choices are open choices, bad ones refused, and
 //! validateOnly lists them.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! Protection work only equipped and attuned; attunement is its own step, survives unequipping,
 //! is capped at three and checks class restrictions; magic weapons weigh their base item.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! over their mundane base; potions put a timed effect on the drinker that changes the sheet;
 //! healing potions heal; charged items spend a charge and say what the DM resolves.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

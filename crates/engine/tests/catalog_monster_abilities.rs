@@ -4,7 +4,7 @@
 //! dice, Multiattack makes as many attacks as the SRD lists, checks roll. The expected numbers
 //! are read from the SRD JSON at run time, not from the engine's stat-block reader.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! advantage; a werewolf shrugs off a mundane longsword but not a +1 one; Magic Resistance gives
 //! advantage on saves against spells; the SRD Mage has its slots and casts.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

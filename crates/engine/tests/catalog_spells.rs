@@ -4,7 +4,7 @@
 //! Spiritual Weapon and a narrative spell are cast by SRD-built casters at SRD monsters with
 //! seeded dice, and their exact results checked on the sheets.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

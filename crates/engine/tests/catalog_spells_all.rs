@@ -6,7 +6,7 @@
 //! thresholds, Raise Dead's penalty) are checked with exact results. Skipped without
 //! TABLETOP_SRD_DIR.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

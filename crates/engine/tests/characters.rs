@@ -1,6 +1,6 @@
 //! Character use cases on a real SQLite file: creation rules, damage and healing, checks.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 

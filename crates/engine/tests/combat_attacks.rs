@@ -1,9 +1,9 @@
 //! Attacks through execute_action: every rule is checked on the rolls the engine recorded and on
 //! the sheets afterwards, so a rule that were only displayed would fail here.
 
-mod combat_support;
-mod common;
-mod fidelity;
+use super::combat_support;
+use super::common;
+use super::fidelity;
 
 use combat_support::*;
 use serde_json::{Value, json};
@@ -1038,6 +1038,7 @@ fn a_vicious_weapon_adds_two_d6_on_a_natural_20() {
     );
     assert_eq!(a["damage"]["total"], 29);
     check_hp(&mut e, "Dummy", 80, &a);
+}
 
 /// Issue 18: a bow spends an arrow per attack (refused with none, `force` says so), half the
 /// arrows come back when the fight ends; a thrown javelin leaves the hand for the target's

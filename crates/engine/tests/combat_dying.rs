@@ -1,8 +1,7 @@
 //! Issue 18 B: dying and revival. SRD party (fighter 5, rogue 3, wizard 5, cleric 5) against SRD
 //! monsters, pinned dice, through execute_action, roll_death_save and advance_turn.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 use fidelity::{CLERIC, FIGHTER, ROGUE, Table, WIZARD};
 use serde_json::json;

@@ -1,8 +1,7 @@
 //! Issue 18 A: the action economy as rules, not labels. SRD party (fighter 5, rogue 3, wizard 5)
 //! against an SRD ogre, pinned dice, every action through execute_action.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 use fidelity::{FIGHTER, ROGUE, Table, WIZARD};
 use serde_json::json;

@@ -1,9 +1,9 @@
 //! Movement through execute_action: the budget, terrain costs, standing up, dash, disengage and
 //! the opportunity attacks the engine resolves, checked on the map and the sheets afterwards.
 
-mod combat_support;
-mod common;
-mod fidelity;
+use super::combat_support;
+use super::common;
+use super::fidelity;
 
 use combat_support::*;
 use serde_json::json;

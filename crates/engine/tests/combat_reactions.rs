@@ -2,8 +2,7 @@
 //! opportunity attacks, Shield, Counterspell and Hellish Rebuke; with `ask` the triggering action
 //! pauses until `react` answers. SRD party against SRD monsters, pinned dice, exact results.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 use fidelity::{FIGHTER, Member, Table, WIZARD};
 use serde_json::json;

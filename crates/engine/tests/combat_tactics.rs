@@ -3,7 +3,7 @@
 //! Outcomes that depend on dice are made certain with large situational bonuses, or checked
 //! against the recorded rolls.
 
-mod common;
+use super::common;
 
 use serde_json::{Value, json};
 use tabletop_engine::character::CharacterRef;

@@ -1,7 +1,7 @@
 //! Turns, death saves, ending and managing encounters, played through the engine with fixed
 //! seeds: every assertion reads the stored sheets and encounter after the fact.
 
-mod common;
+use super::common;
 
 use tabletop_engine::character::{CharacterRef, StatAction};
 use tabletop_engine::combat::actions::Who;

@@ -3,8 +3,7 @@
 //! disadvantage, a target that cannot see its attacker gives advantage. SRD party against SRD
 //! goblins (darkvision 60 ft), pinned dice, exact results.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 #[allow(unused_imports)]
 use fidelity::ROGUE;

@@ -1,7 +1,7 @@
 //! Compendium use cases against the real SRD (see `common::srd_env`): look-ups with
 //! provenance, filtered search, and characters made from stat blocks that survive a restart.
 
-mod common;
+use super::common;
 
 use tabletop_engine::compendium::CompendiumSource;
 use tabletop_engine::creation::{CreateMode, CreateRequest, create_character};

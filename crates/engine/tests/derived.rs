@@ -1,7 +1,7 @@
 //! Characters derived from their sources (DESIGN §4a, issue 16), through the real use cases
 //! with the SRD configured: SRD-built characters, exact numbers, SRD facts read from the data.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Class features used in combat through execute_action use_special_ability, with SRD-built
 //! characters and pinned dice (issue 16 C): Rage, Second Wind, Action Surge, Lay on Hands.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! pinned seeds: Evasion (rogue 7) against a Fireball from a Wand of Fireballs — a saved DEX save
 //! takes nothing and a failed one half, where a fighter beside it takes half and all.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! Small creature with a heavy weapon, weapon proficiency by the base weapon, and the fighting
 //! styles.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! weapon, attunement stops at three, potions heal through the pipeline, coins make change,
 //! transfers are one transaction, and everything survives a restart.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! (extra charges buy higher slots), the item's own DC or the wielder's, no slot spent, narrative
 //! spells said, the last charge's d20, and the charges coming back at dawn by the SRD's dice.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

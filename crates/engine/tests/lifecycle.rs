@@ -1,7 +1,7 @@
 //! The character lifecycle on a real SQLite file: effects and conditions on every roll,
 //! concentration, rests, level-ups, spell slots and resources, and nothing lost across restarts.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! encounter (Fireball, Fire Bolt, Magic Missile, Cure Wounds, Hold Person, Bless, Shield),
 //! spell scrolls, auras and improvised spells, every effect checked on the sheets afterwards.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The store keeps everything across restarts, isolates campaigns, and logs every change.
 
-mod common;
+use super::common;
 
 use tabletop_engine::campaign;
 use tabletop_engine::character::CharacterRef;

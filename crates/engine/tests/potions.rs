@@ -4,7 +4,7 @@
 //! gives temporary HP and Bless's d4, Invisibility makes the drinker invisible until it attacks,
 //! Growth lasts a rolled 1d4 hours, Poison deals 3d6 and poisons on a failed save.
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! noticed by a server still holding it; an import is validated input, cannot collide with ids
 //! made later, is bounded in time and is all or nothing.
 
-mod common;
+use super::common;
 
 use tabletop_engine::SqliteStore;
 use tabletop_engine::campaign::{self, CampaignExport};

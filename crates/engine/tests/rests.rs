@@ -2,7 +2,7 @@
 //! (issue 16): hit dice per class for a multiclass character, no dice spent at full HP, a long
 //! rest regaining half the total, XP kept on the sheet with the level it reaches.
 
-mod common;
+use super::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

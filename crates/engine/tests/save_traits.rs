@@ -4,7 +4,7 @@
 //! that say what they resist, and on a monster's hit rider (a poisoning bite gives the dwarf
 //! advantage, a wolf's prone bite does not).
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! The spatial tools on encounter maps: worked examples from the rules, through the engine's use
 //! cases (distances, areas, sight, cover, props, movement, terrain, rendering).
 
-mod common;
+use super::common;
 
 use tabletop_engine::combat::actions::Who;
 use tabletop_engine::combat::create::{

@@ -3,8 +3,7 @@
 //! `measure_distance` and spell ranges use; the `calculate_aoe` preview and the resolved spell
 //! agree on who is caught.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 use fidelity::{Table, WIZARD};
 use serde_json::json;

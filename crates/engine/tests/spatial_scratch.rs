@@ -1,8 +1,7 @@
 //! Issue 18 C: the spatial tools without a fight: on a scratch map (plain squares, terrain given
 //! in the call) when no encounter is active, and on an ended encounter's map by id.
 
-mod common;
-mod fidelity;
+use super::fidelity;
 
 use fidelity::{FIGHTER, Table, WIZARD};
 use serde_json::json;

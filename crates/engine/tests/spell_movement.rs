@@ -5,8 +5,8 @@
 //! Walk walks on water; Spider Climb gives a climb speed; Expeditious Retreat allows Dash as a
 //! bonus action.
 
-mod common;
-mod spell_support;
+use super::common;
+use super::spell_support;
 
 use spell_support::*;
 use tabletop_engine::combat::actions::{ActionRequest, ActionType};

@@ -4,8 +4,8 @@
 //! beside the caster on its side with one group initiative, act, and vanish when the caster's
 //! concentration ends.
 
-mod common;
-mod spell_support;
+use super::common;
+use super::spell_support;
 
 use spell_support::*;
 use tabletop_engine::combat::actions::{ActionRequest, ActionType};

@@ -4,8 +4,8 @@
 //! casters with execute_action; the squares' terrain, line of sight, movement and conditions
 //! checked exactly with seeded dice, and gone when the spell ends.
 
-mod common;
-mod zone_support;
+use super::common;
+use super::zone_support;
 
 use zone_support::*;
 

@@ -7,8 +7,8 @@
 //! caster's concentration ends; Globe of Invulnerability keeps out a Magic Missile cast from
 //! outside until its concentration ends.
 
-mod common;
-mod spell_support;
+use super::common;
+use super::spell_support;
 
 use spell_support::*;
 use tabletop_engine::combat::actions::{ActionRequest, ActionType};

@@ -4,8 +4,8 @@
 //! the zone strike as the spell's text says (starting a turn inside, entering it for the first
 //! time on a turn, ending a turn inside); seeded dice give exact HP.
 
-mod common;
-mod zone_support;
+use super::common;
+use super::zone_support;
 
 use zone_support::*;
 

@@ -4,7 +4,7 @@
 //! counted, `validateOnly` reports what breaks the rules, `update_character` refuses illegal
 //! lists unless forced, and casting a spell not prepared or known is refused (or forced, said so).
 
-mod common;
+use super::common;
 
 use std::sync::Arc;
 

@@ -10,7 +10,7 @@
 //! its issue. The test fails on any mismatch not listed, and on any listed gap that no longer
 //! shows (fixed: remove it from the list), so the list stays honest.
 
-mod common;
+use super::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -19,8 +19,7 @@ use tabletop_engine::world::{self, LinkSpec, LocationPatch, LocationRef};
 use tabletop_engine::{Engine, EngineOptions, PgStore, SqliteStore, Store};
 use tabletop_rules::Ability;
 
-#[path = "../../../test-support/pg_env.rs"]
-mod pg_env;
+use super::pg_env;
 
 fn open<S: Store>(store: S, name: &str, seed: Option<u64>) -> Engine<S> {
     Engine::open(

@@ -12,8 +12,7 @@ use tabletop_engine::update::{HpChange, UpdateRequest, update_character};
 use tabletop_engine::{Engine, EngineError, EngineOptions, PgStore, Store};
 use tabletop_rules::Ability;
 
-#[path = "../../../test-support/pg_env.rs"]
-mod pg_env;
+use super::pg_env;
 
 fn open(url: &str, seed: Option<u64>) -> Engine<PgStore> {
     Engine::open(

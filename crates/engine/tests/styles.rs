@@ -3,8 +3,8 @@
 //! Fighting, Protection's note; Rage's damage only on Strength melee attacks, and a Rage that
 //! ends when the barbarian's turn passes without attacking or taking damage.
 
-mod combat_support;
-mod common;
+use super::combat_support;
+use super::common;
 
 use std::collections::BTreeMap;
 

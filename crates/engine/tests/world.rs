@@ -2,7 +2,7 @@
 //! found by a word in the middle of a sentence, campaigns do not see each other's world, and
 //! deleting a character takes it out of its party.
 
-mod common;
+use super::common;
 
 use serde_json::json;
 use tabletop_engine::character::{CharacterRef, delete_character};

@@ -1,8 +1,7 @@
 //! Every hidden alias is callable through the real server, none is advertised, and retired names
 //! answer with the nearest tool.
 
-#[path = "../../../test-support/srd_env.rs"]
-mod srd_env;
+use super::common::srd_env;
 
 use std::path::PathBuf;
 

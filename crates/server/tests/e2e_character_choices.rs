@@ -2,7 +2,7 @@
 //! skills, languages, fighting style, expertise, subclass, the half-elf's ability choices and
 //! spells, each with its exact answer, and bad choices refused naming the allowed values.
 
-mod common;
+use super::common;
 
 use common::Session;
 use serde_json::{Value, json};

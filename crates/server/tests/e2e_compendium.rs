@@ -12,8 +12,7 @@ struct Session {
     _dir: tempfile::TempDir,
 }
 
-#[path = "../../../test-support/srd_env.rs"]
-mod srd_env;
+use super::common::srd_env;
 
 /// The SRD folder for the running test (panics under CI without it; see `srd_env`).
 fn srd_dir() -> Option<PathBuf> {

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-mod common;
+use super::common;
 
 use common::Session;
 

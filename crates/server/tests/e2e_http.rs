@@ -4,8 +4,7 @@
 
 use serde_json::{Value, json};
 
-#[path = "common/http.rs"]
-mod http;
+use super::common::http;
 
 use http::{Mcp, cli, serve, token};
 

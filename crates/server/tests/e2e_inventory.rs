@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use tabletop_server::client::Answer;
 
-mod common;
+use super::common;
 
 use common::Session;
 
@@ -12,7 +12,7 @@ impl Session {
         self.ok("manage_inventory", args).await
     }
 
-    async fn hero(&self, name: &str, str_score: i64) {
+    async fn strong_hero(&self, name: &str, str_score: i64) {
         self.ok(
             "create_character",
             json!({"name": name, "customClass": {"name": "Fighter", "hitDie": 10}, "hp": 20,
@@ -29,8 +29,8 @@ fn modifier_total(a: &Answer) -> i64 {
 #[tokio::test]
 async fn custom_items_change_the_sheet_and_the_attack() {
     let s = Session::start(9).await;
-    s.hero("Thorin", 12).await;
-    s.hero("Elara", 10).await;
+    s.strong_hero("Thorin", 12).await;
+    s.strong_hero("Elara", 10).await;
     s.inv(
         json!({"characterName": "Thorin", "operation": "give", "item": {
         "name": "Longsword +1", "type": "weapon", "rarity": "uncommon", "equipped": true,
@@ -192,7 +192,7 @@ async fn custom_items_change_the_sheet_and_the_attack() {
 #[tokio::test]
 async fn bad_inventory_inputs_name_the_fix() {
     let s = Session::start(9).await;
-    s.hero("Vex", 14).await;
+    s.strong_hero("Vex", 14).await;
     s.inv(json!({"characterName": "Vex", "operation": "give", "item": {"name": "Shield", "equipped": true,
         "armorStats": {"baseAc": 2, "category": "shield"}}}))
         .await;
@@ -274,7 +274,7 @@ async fn srd_items_by_name() {
         return;
     }
     let s = Session::start(9).await;
-    s.hero("Tor", 12).await;
+    s.strong_hero("Tor", 12).await;
     for n in [
         "Chain Mail",
         "Shield",

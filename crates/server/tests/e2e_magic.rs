@@ -2,7 +2,7 @@
 //! on the grid, slots spent), use_scroll, manage_aura applied by hand, synthesize_spell, and the
 //! errors that name the fix. SRD-dependent parts need the SRD data (see `common::srd_env`).
 
-mod common;
+use super::common;
 
 use common::Session;
 use serde_json::json;

@@ -5,7 +5,7 @@
 //! advance_time), travel, rests and combat rounds,
 //! ending Longstrider after an hour; and all of it still there after a restart.
 
-mod common;
+use super::common;
 
 use std::path::{Path, PathBuf};
 

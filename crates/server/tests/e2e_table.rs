@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-#[path = "common/http.rs"]
-mod http;
+use super::common::http;
 
 use http::{Mcp, Server, cli, serve, srd_env, token};
 

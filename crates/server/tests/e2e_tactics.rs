@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use tabletop_server::client::Answer;
 
-mod common;
+use super::common;
 
 use common::Session;
 

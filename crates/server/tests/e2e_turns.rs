@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-mod common;
+use super::common;
 
 use common::Session;
 

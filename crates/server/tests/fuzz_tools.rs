@@ -9,7 +9,7 @@
 //! the long mode runs `TABLETOP_FUZZ_CASES` (default 1,000,000):
 //! `cargo test --release -p tabletop-server --test fuzz_tools -- --ignored fuzz_long`.
 
-mod common;
+use super::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;

@@ -11,8 +11,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
-#[path = "../../../../test-support/srd_env.rs"]
-pub mod srd_env;
+pub use super::srd_env;
 
 pub fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_tabletop")

@@ -11,6 +11,9 @@ use tabletop_server::client::{Answer, Client};
 #[path = "../../../../test-support/srd_env.rs"]
 pub mod srd_env;
 
+/// The Streamable HTTP harness (a `tabletop serve --http` and a client).
+pub mod http;
+
 /// `--srd DIR` (absolute) for a spawned server when the SRD data is there, else nothing: the
 /// server would otherwise read a relative `TABLETOP_SRD_DIR` against the crate's folder.
 pub fn srd_args() -> Vec<String> {

@@ -12,11 +12,11 @@
 //! reports.
 
 use tabletop_grid::{Cover, CoverOptions};
+use tabletop_rules::DamageType;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::EffectiveStats;
-use tabletop_rules::DamageType;
 
 /// Attack profiles live in [`super::profile`]; re-exported so `attack::attack_profile` and the
 /// like keep their paths.
@@ -37,7 +37,6 @@ use crate::model::encounter::ActionCost;
 use crate::model::encounter::{Encounter, Side};
 use crate::model::inventory::{Slot, WeaponProperty};
 use crate::model::names::name_key;
-
 
 fn side_of(enc: &Encounter, id: &str) -> Side {
     enc.combatant(id).map_or(Side::Neutral, |c| c.side)

@@ -8,8 +8,8 @@ use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Request, roll_d20_test};
 use tabletop_rules::dice;
 
-use super::strike::{Situation, StrikeResult};
 use super::profile::AttackKind;
+use super::strike::{Situation, StrikeResult};
 use crate::combat;
 use crate::engine::Call;
 use crate::error::Result;

@@ -20,11 +20,11 @@ pub mod move_rules;
 pub mod movement;
 pub mod profile;
 pub mod reactions;
-pub mod strike;
 pub mod reveal;
 pub mod riders;
 pub mod sanctuary;
 pub mod spell;
+pub mod strike;
 pub mod tactics;
 pub mod vision;
 
