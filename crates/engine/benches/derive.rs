@@ -142,9 +142,9 @@ fn built(srd: &Arc<Compendium>) -> Vec<(&'static str, Character)> {
         "Haste",
         "Heroism",
         "Longstrider",
-        "Aid",
-        "Barkskin",
-        "Protection from Energy",
+        "Blur",
+        "Stoneskin",
+        "Foresight",
         "Resistance",
         "Guidance",
     ] {
