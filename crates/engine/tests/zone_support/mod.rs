@@ -4,8 +4,11 @@
 
 #![allow(dead_code)]
 
-pub use std::sync::Arc;
+// The set-up both spell test families share (an engine over the SRD, SRD-built casters, sheets,
+// turns) is `spell_support`'s; this module adds zones, terrain and sight.
+pub use super::spell_support::{E, advance, caster, engine, id_of, pc, sheet, who};
 
+pub use tabletop_engine::EngineError;
 pub use tabletop_engine::character::Character;
 pub use tabletop_engine::combat::actions::{
     ActionOutcome, ActionRequest, ActionType, Who, execute,
@@ -13,67 +16,8 @@ pub use tabletop_engine::combat::actions::{
 pub use tabletop_engine::combat::create::{
     CreateEncounter, ParticipantSource, ParticipantSpec, create_encounter,
 };
-pub use tabletop_engine::combat::turn::{AdvanceRequest, TurnReport, advance_turn};
-pub use tabletop_engine::compendium::CompendiumSource;
-pub use tabletop_engine::creation::{AbilityMethod, CreateMode, CreateRequest, create_character};
-pub use tabletop_engine::{Engine, EngineError, EngineOptions, SqliteStore};
 pub use tabletop_grid::{Position, Terrain};
-pub use tabletop_rules::{Ability, Condition};
-pub use tabletop_srd::Compendium;
-
-pub type E = Engine<SqliteStore>;
-
-pub fn engine(dir: &tempfile::TempDir, srd: &Arc<Compendium>, seed: u64) -> E {
-    Engine::open(
-        SqliteStore::open(&dir.path().join("c.sqlite")).unwrap(),
-        "c",
-        EngineOptions {
-            seed: Some(seed),
-            compendium: CompendiumSource::ready(srd.clone()),
-        },
-    )
-    .unwrap()
-}
-
-/// An SRD-built caster: DEX 14, CON 14, INT and WIS 16 (save DC 8 + prof + 3).
-pub fn caster(e: &mut E, name: &str, class: &str, level: u32, spells: &[&str]) -> String {
-    let scores = [10, 14, 14, 16, 16, 10];
-    let req = CreateRequest {
-        name: name.into(),
-        class: Some(class.into()),
-        level: Some(level),
-        method: AbilityMethod::Manual,
-        scores: Some(Ability::ALL.iter().copied().zip(scores).collect()),
-        spells: spells.iter().map(|s| s.to_string()).collect(),
-        mode: CreateMode::Create,
-        ..Default::default()
-    };
-    e.write("create_character", &serde_json::json!({}), |call| {
-        create_character(call, req)
-    })
-    .unwrap()
-    .character
-    .id
-}
-
-pub fn sheet(e: &mut E, id: &str) -> Character {
-    let id = id.to_string();
-    e.read(|call| tabletop_engine::combat::sheet(call, &id))
-        .unwrap()
-}
-
-pub fn pc(id: &str, x: i32, y: i32, init: i32) -> ParticipantSpec {
-    ParticipantSpec {
-        source: ParticipantSource::Character {
-            id: Some(id.into()),
-            name: None,
-        },
-        side: None,
-        positions: vec![Position::new(x, y)],
-        surprised: false,
-        initiative: Some(init),
-    }
-}
+pub use tabletop_rules::Condition;
 
 pub fn monster(m: &str, at: &[(i32, i32)]) -> ParticipantSpec {
     ParticipantSpec {
@@ -122,21 +66,6 @@ pub fn fight(e: &mut E, parts: Vec<ParticipantSpec>) -> Vec<(String, String)> {
         .collect()
 }
 
-pub fn id_of(order: &[(String, String)], name: &str) -> String {
-    order
-        .iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, id)| id.clone())
-        .unwrap_or_else(|| panic!("{name} not in {order:?}"))
-}
-
-pub fn who(id: &str) -> Who {
-    Who {
-        id: Some(id.into()),
-        name: None,
-    }
-}
-
 pub fn cast(
     e: &mut E,
     actor: &str,
@@ -165,13 +94,6 @@ pub fn step(e: &mut E, actor: &str, to: (i32, i32)) -> Result<ActionOutcome, Eng
     e.write("execute_action", &serde_json::json!({}), |call| {
         execute(call, &req)
     })
-}
-
-pub fn advance(e: &mut E) -> TurnReport {
-    e.write("advance_turn", &serde_json::json!({}), |call| {
-        advance_turn(call, &AdvanceRequest::default())
-    })
-    .unwrap()
 }
 
 pub fn encounter(e: &mut E) -> tabletop_engine::combat::Encounter {
