@@ -148,6 +148,8 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
         ],
     ),
     ("manage_encounter", &["reactionPolicy"]),
+    // The kind is optional here (the name finds the entry); search_compendium lists the kinds.
+    ("get_compendium_entry", &["type"]),
     (
         "search_compendium",
         &[

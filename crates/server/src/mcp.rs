@@ -32,7 +32,8 @@ Roll through its tools rather than inventing numbers: every roll is recorded and
 Name a character by characterId or characterName (case-insensitive), a party by partyId or partyName (default: the active party). \
 Tools with a batch field take {\"batch\": [...]}: up to 20 objects of the tool's other fields, answered per item. \
 Errors say what was wrong and how to fix it; read them and retry. \
-Schemas in tools/list are compact (names, types, short enums); the resource tabletop://tools/{name} describes every field of a tool. \
+A square on the map is {\"x\": column, \"y\": row, \"z\": height} counted in 5-ft squares from the top-left (0, 0). \
+Schemas in tools/list are compact: every field by name, types, short enums; a field shown as {} is rarely needed and takes what tabletop://tools/{name} describes, with every field's description. \
 SRD 5.1 content is by Wizards of the Coast LLC, licensed CC-BY-4.0.";
 
 /// The key under which a tool's result-size cap is advertised in `_meta`.
@@ -119,7 +120,7 @@ impl TabletopServer {
                 .tools()
                 .into_iter()
                 .map(|t| {
-                    let mut tool = to_mcp_tool(t, s.schema_of(t));
+                    let mut tool = to_mcp_tool(t, s.schema_of(t), s.detail());
                     // Full detail also advertises what each answer's structuredContent holds.
                     if s.detail() == crate::catalog::SchemaDetail::Full {
                         tool.output_schema = crate::output::schema(t.name).map(Arc::new);
@@ -240,13 +241,24 @@ fn unknown_tool(name: &str) -> ToolError {
     }
 }
 
-/// The MCP form of a catalog entry advertising `schema` (its full or its lean core schema).
-pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> Tool {
+/// The MCP form of a catalog entry advertising `schema` (its full or its lean core schema) at
+/// `detail`. Full detail adds the display title and the result-size cap
+/// (`anthropic/maxResultSizeChars`); compact leaves both out of every `tools/list` (a client
+/// shows the tool's name; every cap is below the clients' own output limits, and the server
+/// enforces it either way).
+pub fn to_mcp_tool(
+    spec: &ToolSpec,
+    schema: serde_json::Map<String, Value>,
+    detail: crate::catalog::SchemaDetail,
+) -> Tool {
+    let full = detail == crate::catalog::SchemaDetail::Full;
     let mut meta = serde_json::Map::new();
-    meta.insert(
-        MAX_RESULT_META_KEY.into(),
-        Value::from(spec.max_result_chars),
-    );
+    if full {
+        meta.insert(
+            MAX_RESULT_META_KEY.into(),
+            Value::from(spec.max_result_chars),
+        );
+    }
     if crate::table_view::has_ui(spec.name) {
         // MCP Apps: hosts that render apps show the live table beside this tool's results.
         meta.insert("ui".into(), crate::table_view::tool_ui_meta());
@@ -258,7 +270,10 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
     // stated): the same meaning in fewer tokens on every `tools/list`. `destructiveHint` and
     // `idempotentHint` are meaningful only when `readOnlyHint` is false, so a read-only tool
     // states neither.
-    let mut annotations = ToolAnnotations::with_title(spec.title).open_world(false);
+    let mut annotations = ToolAnnotations::new().open_world(false);
+    if full {
+        annotations.title = Some(spec.title.to_string());
+    }
     if spec.read_only {
         annotations = annotations.read_only(true);
     } else {
@@ -271,7 +286,9 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
     }
     let mut tool =
         Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations);
-    tool.meta = Some(MetaObject(meta));
+    if !meta.is_empty() {
+        tool.meta = Some(MetaObject(meta));
+    }
     tool
 }
 
@@ -279,13 +296,14 @@ pub fn to_mcp_tool(spec: &ToolSpec, schema: serde_json::Map<String, Value>) -> T
 pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
     match r {
         Ok(reply) => {
-            let mut content = vec![ContentBlock::text(reply.text)];
-            if let Some(png) = reply.image_png_base64 {
+            let mut content = vec![ContentBlock::text(reply.text.clone())];
+            if let Some(png) = reply.image_png_base64.clone() {
                 content.push(ContentBlock::image(png, "image/png"));
             }
+            let structured = reply.into_structured();
             let mut result = CallToolResult::success(content);
-            if !reply.structured.is_null() {
-                result.structured_content = Some(reply.structured);
+            if !structured.is_null() {
+                result.structured_content = Some(structured);
             }
             result
         }
@@ -352,7 +370,12 @@ impl ServerHandler for TabletopServer {
             self.call(&name, &args)
         };
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
-        let mut result = to_result(result);
+        // Over stdio the answer's JSON is spliced in by the transport as it was serialized from
+        // the tool's typed result (no `Value` tree built, serialized again and freed).
+        let mut result = match (&self.memo, result) {
+            (Some(memo), Ok(reply)) => memo.wrap(&reply).unwrap_or_else(|| to_result(Ok(reply))),
+            (_, other) => to_result(other),
+        };
         crate::table_view::attach(&mut result, &name, &self.engine, None);
         Ok(CallToolResponse::Complete(result))
     }

@@ -31,7 +31,8 @@ const PENDING_CAPACITY: usize = 256;
 /// One kept answer, serialized.
 #[derive(Debug)]
 struct Kept {
-    revision: Revision,
+    /// The revision it was made at; `None` for a one-off answer that is only spliced.
+    revision: Option<Revision>,
     /// The text block, as a JSON string literal (quotes included).
     text: String,
     /// The structured content as JSON, if the answer has one.
@@ -59,6 +60,39 @@ impl std::fmt::Debug for Memo {
 
 /// Reads the current revision of the campaign a memo serves (`None`: the store cannot say).
 pub type RevisionSource = Box<dyn Fn() -> Option<Revision> + Send + Sync>;
+
+/// A plain `tools/call` request, read: its id as JSON text and its memo key.
+pub struct PlainCall {
+    /// The request id as it goes back in the response (a number or a JSON string).
+    pub id: String,
+    /// [`Memo::key`] of the call.
+    pub key: String,
+}
+
+impl PlainCall {
+    /// `message` when it is a `tools/call` request in its plainest form (`jsonrpc`, `id`,
+    /// `method`, `params` with `name` and `arguments` only); `None` otherwise.
+    pub fn read(message: &[u8]) -> Option<Self> {
+        let call: CallLine = serde_json::from_slice(message).ok()?;
+        if call.jsonrpc != "2.0" || call.method != "tools/call" {
+            return None;
+        }
+        let id = match &call.id {
+            Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
+            Value::String(s) => serde_json::to_string(s).ok()?,
+            _ => return None,
+        };
+        let args = call
+            .params
+            .arguments
+            .map(Value::Object)
+            .unwrap_or(Value::Null);
+        Some(Self {
+            id,
+            key: Memo::key(&call.params.name, &args),
+        })
+    }
+}
 
 /// A `tools/call` request line in its plainest form: the only shape the transport answers from
 /// the memo itself. Anything else (a `_meta`, a progress token, another method) fails to read
@@ -108,28 +142,14 @@ impl Memo {
     /// being served, so the answer cannot overtake a write sent before it. The response is the
     /// one the full path would send: the same kept text and structured content.
     pub fn answer_line(&self, line: &[u8]) -> Option<Vec<u8>> {
-        // Cheap refusals first: nothing kept, or not a tools/call at all.
+        // Cheap refusal first: nothing kept.
         if self.kept.lock().ok()?.is_empty() {
             return None;
         }
-        let call: CallLine = serde_json::from_slice(line).ok()?;
-        if call.jsonrpc != "2.0" || call.method != "tools/call" {
-            return None;
-        }
-        let id = match &call.id {
-            Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
-            Value::String(s) => serde_json::to_string(s).ok()?,
-            _ => return None,
-        };
-        let args = call
-            .params
-            .arguments
-            .map(Value::Object)
-            .unwrap_or(Value::Null);
-        let key = Self::key(&call.params.name, &args);
+        let PlainCall { id, key } = PlainCall::read(line)?;
         let kept = self.kept.lock().ok()?.get(&key).cloned()?;
         let now = (self.revision.get()?)()?;
-        if kept.revision != now {
+        if kept.revision != Some(now) {
             return None;
         }
         let structured = kept.structured.as_deref();
@@ -156,24 +176,13 @@ impl Memo {
     /// The placeholder result of the answer kept for `key` at `revision`, if there is one.
     pub fn answer(&self, key: &str, revision: Revision) -> Option<CallToolResult> {
         let kept = self.kept.lock().ok()?.get(key).cloned()?;
-        (kept.revision == revision).then(|| self.placeholder(kept))
+        (kept.revision == Some(revision)).then(|| self.placeholder(kept))
     }
 
     /// Keeps `reply` as the answer to `key` at `revision` and returns its placeholder result;
     /// `None` (nothing kept) when the reply cannot be kept (an image).
     pub fn keep(&self, key: String, revision: Revision, reply: &Reply) -> Option<CallToolResult> {
-        if reply.image_png_base64.is_some() {
-            return None;
-        }
-        let kept = Arc::new(Kept {
-            revision,
-            text: serde_json::to_string(&reply.text).ok()?,
-            structured: if reply.structured.is_null() {
-                None
-            } else {
-                Some(serde_json::to_string(&reply.structured).ok()?)
-            },
-        });
+        let kept = Arc::new(Self::serialized(Some(revision), reply)?);
         if let Ok(mut map) = self.kept.lock() {
             if map.len() >= CAPACITY && !map.contains_key(&key) {
                 map.clear();
@@ -181,6 +190,23 @@ impl Memo {
             map.insert(key, kept.clone());
         }
         Some(self.placeholder(kept))
+    }
+
+    /// The placeholder result of a one-off answer (a write's, a first read's): its JSON goes
+    /// out as the tool serialized it. `None` when it cannot be spliced (an image).
+    pub fn wrap(&self, reply: &Reply) -> Option<CallToolResult> {
+        Some(self.placeholder(Arc::new(Self::serialized(None, reply)?)))
+    }
+
+    fn serialized(revision: Option<Revision>, reply: &Reply) -> Option<Kept> {
+        if reply.image_png_base64.is_some() {
+            return None;
+        }
+        Some(Kept {
+            revision,
+            text: serde_json::to_string(&reply.text).ok()?,
+            structured: reply.structured_json().map(|s| s.into_owned()),
+        })
     }
 
     fn placeholder(&self, kept: Arc<Kept>) -> CallToolResult {

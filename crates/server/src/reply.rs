@@ -8,20 +8,79 @@ use serde_json::Value;
 pub struct Reply {
     /// Text for the model: the outcome first, then what changed.
     pub text: String,
-    /// The same result as structured JSON for programs.
-    pub structured: Value,
+    /// The same result as structured JSON for programs (see [`Reply::structured`]).
+    structured: Structured,
     /// An optional image (base64 PNG).
     pub image_png_base64: Option<String>,
+}
+
+/// A reply's structured result, kept as it was made: serialized text from a tool's typed
+/// answer (the stdio transport sends it as it is, never building a [`Value`] tree), or a
+/// [`Value`] a caller assembled.
+#[derive(Debug, Clone)]
+enum Structured {
+    None,
+    Json(String),
+    Value(Value),
 }
 
 impl Reply {
     /// A reply with text and the serialized form of `data`.
     pub fn new(text: impl Into<String>, data: &impl Serialize) -> Self {
+        let structured = match serde_json::to_string(data) {
+            Ok(s) if s != "null" => Structured::Json(s),
+            _ => Structured::None,
+        };
         Self {
             text: text.into(),
-            structured: serde_json::to_value(data).unwrap_or(Value::Null),
+            structured,
             image_png_base64: None,
         }
+    }
+
+    /// A reply with text and an assembled JSON value (`null`: no structured result).
+    pub fn from_value(text: impl Into<String>, structured: Value) -> Self {
+        Self {
+            text: text.into(),
+            structured: if structured.is_null() {
+                Structured::None
+            } else {
+                Structured::Value(structured)
+            },
+            image_png_base64: None,
+        }
+    }
+
+    /// The structured result as a JSON value (`null` when there is none).
+    pub fn structured(&self) -> Value {
+        match &self.structured {
+            Structured::None => Value::Null,
+            Structured::Json(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+            Structured::Value(v) => v.clone(),
+        }
+    }
+
+    /// Takes the structured result as a JSON value (`null` when there is none).
+    pub fn into_structured(self) -> Value {
+        match self.structured {
+            Structured::None => Value::Null,
+            Structured::Json(s) => serde_json::from_str(&s).unwrap_or(Value::Null),
+            Structured::Value(v) => v,
+        }
+    }
+
+    /// The structured result as JSON text, if there is one.
+    pub fn structured_json(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.structured {
+            Structured::None => None,
+            Structured::Json(s) => Some(std::borrow::Cow::Borrowed(s)),
+            Structured::Value(v) => serde_json::to_string(v).ok().map(std::borrow::Cow::Owned),
+        }
+    }
+
+    /// Whether the reply has a structured result.
+    pub fn has_structured(&self) -> bool {
+        !matches!(self.structured, Structured::None)
     }
 }
 

@@ -184,7 +184,9 @@ fn tool_schema(name: &str, uri: &str) -> Result<ReadResourceResult, ResourceErro
     })?;
     let doc = serde_json::json!({
         "name": spec.name,
+        "title": spec.title,
         "description": spec.description,
+        "maxResultChars": spec.max_result_chars,
         "inputSchema": (spec.schema)(),
         "outputSchema": crate::output::schema(spec.name),
     });
@@ -193,4 +195,22 @@ fn tool_schema(name: &str, uri: &str) -> Result<ReadResourceResult, ResourceErro
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(text, uri).with_mime_type("application/json"),
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_resource_gives_its_title_cap_and_every_field() {
+        let r = tool_schema("update_character", "tabletop://tools/update_character").unwrap();
+        let text = match &r.contents[0] {
+            ResourceContents::TextResourceContents { text, .. } => text.clone(),
+            other => panic!("{other:?}"),
+        };
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["title"], "Update character");
+        assert_eq!(doc["maxResultChars"], 6_000);
+        assert!(doc["inputSchema"]["properties"]["xp"]["description"].is_string());
+    }
 }

@@ -50,10 +50,11 @@ fn cleaned<T: JsonSchema>() -> Map<String, Value> {
     }
 }
 
-/// Enums up to this many values are advertised whole in a compact schema (every vocabulary of
-/// the rules does); a longer one, unless required or a selector, becomes a plain string and the
-/// server still rejects unknown values with the allowed list and a suggestion.
-pub const COMPACT_ENUM_MAX: usize = 100;
+/// Enums up to this many values are advertised whole in a compact schema (abilities, shapes,
+/// rarities, schools…); a longer one (the 13 damage types, 15 conditions, 18 skills), unless
+/// required or a selector, becomes a plain string: the words are the SRD's own, and the server
+/// rejects an unknown value with the allowed list and a suggestion.
+pub const COMPACT_ENUM_MAX: usize = 12;
 
 /// Fields that select what a tool does: their values are always advertised.
 const SELECTORS: &[&str] = &[
@@ -66,11 +67,14 @@ const SELECTORS: &[&str] = &[
     "verbosity",
 ];
 
-/// The compact form of a cleaned schema, as advertised by default: top-level fields with their
-/// types, short enums and `required`; no descriptions, nested objects as `object`, arrays
-/// without their item type (unless a short enum). Fields in `rare`, and an `xId` that has an
-/// `xName` beside it, are left out (still accepted). The full schema (with every field's description and nested shape) is what
-/// the server validates against and what `tabletop://tools/{name}` serves.
+/// The compact form of a cleaned schema, as advertised by default: every field a caller can set,
+/// by name. Common fields keep their type, their enum when it is short (or the field selects
+/// what the tool does) and a few words where the name and type are not enough ([`HINTS`]);
+/// nested objects are `object`, arrays keep a plain item type. A tool's rarely used fields are
+/// listed as `{}` (any value: the name alone, so an agent knows they exist and reads their shape
+/// from `tabletop://tools/{name}`). An `xId` beside an `xName` is the same field by id (the
+/// server's instructions say so once) and is not listed again. The full schema (every field's
+/// description and nested shape) is what the server validates against.
 pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value> {
     let mut out = Map::new();
     out.insert("type".into(), Value::String("object".into()));
@@ -83,18 +87,19 @@ pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value>
             .iter()
             .filter(|(k, _)| {
                 let k = k.as_str();
-                if required.contains(&k) {
-                    return true;
-                }
                 // `xId` beside `xName`: the name is advertised, the id still accepted.
                 let paired = k
                     .strip_suffix("Id")
                     .is_some_and(|stem| props.contains_key(&format!("{stem}Name")));
-                !paired && !rare.contains(&k)
+                required.contains(&k) || !paired
             })
             .map(|(k, v)| {
-                let keep = required.contains(&k.as_str()) || SELECTORS.contains(&k.as_str());
-                (k.clone(), compact_field(v, keep, k == "batch"))
+                let ks = k.as_str();
+                if !required.contains(&ks) && rare.contains(&ks) {
+                    return (k.clone(), Value::Object(Map::new()));
+                }
+                let keep = required.contains(&ks) || SELECTORS.contains(&ks);
+                (k.clone(), compact_field(k, v, keep))
             })
             .collect();
         out.insert("properties".into(), Value::Object(props));
@@ -109,7 +114,43 @@ pub fn compact(schema: &Map<String, Value>, rare: &[&str]) -> Map<String, Value>
     out
 }
 
-fn compact_field(v: &Value, keep_enum: bool, batch: bool) -> Value {
+/// A few words for compact fields whose name and type do not say what to send. Squares
+/// (`{x, y, z?}`: `to`, `from`, `origin`, `position`…) are described once, in the server's
+/// instructions.
+const HINTS: &[(&str, &str)] = &[
+    ("classes", "[{class, level, subclass?}]"),
+    ("damage", "[{amount, type}]"),
+    ("filter", "{class, race, type, minLevel, …}"),
+    ("item", "{name, type?, quantity?, …}"),
+    ("modifiers", "[{type, amount?, on?}]"),
+    ("participant", "one of create_encounter's participants"),
+    (
+        "participants",
+        "[{monster|characterName|name, count?, position?}]",
+    ),
+    ("rewards", "{xp?, gp?, items?}"),
+    ("stats", "{str, dex, con, int, wis, cha}"),
+    ("targets", "[{id|name}]"),
+    ("terrain", "{width, height, walls?, obstacles?, …}"),
+];
+
+/// The hint for `name` when its compact form is an object or an array of objects.
+fn hint(name: &str, v: &Value) -> Option<&'static str> {
+    let shaped = match v.get("type").and_then(Value::as_str) {
+        Some("object") => true,
+        Some("array") => v.get("items").is_none_or(|i| {
+            i.get("type") == Some(&"object".into()) || i.get("properties").is_some()
+        }),
+        _ => false,
+    };
+    if !shaped {
+        return None;
+    }
+    HINTS.iter().find(|(n, _)| *n == name).map(|(_, h)| *h)
+}
+
+fn compact_field(name: &str, v: &Value, keep_enum: bool) -> Value {
+    let batch = name == "batch";
     let mut m = Map::new();
     if let Some(Value::Array(values)) = v.get("enum")
         && (keep_enum || values.len() <= COMPACT_ENUM_MAX)
@@ -136,8 +177,19 @@ fn compact_field(v: &Value, keep_enum: bool, batch: bool) -> Value {
             _ if batch => {
                 m.insert("items".into(), serde_json::json!({ "type": "object" }));
             }
-            _ => {}
+            // A plain item type is short: `[string]`.
+            _ => {
+                if let Some(t @ Value::String(kind)) = items.get("type")
+                    && matches!(kind.as_str(), "string" | "integer" | "number" | "boolean")
+                    && items.get("enum").is_none()
+                {
+                    m.insert("items".into(), serde_json::json!({ "type": t }));
+                }
+            }
         }
+    }
+    if let Some(h) = hint(name, v) {
+        m.insert("description".into(), Value::String(h.into()));
     }
     Value::Object(m)
 }
@@ -422,7 +474,8 @@ mod tests {
             b["anyOf"],
             serde_json::json!([{"required": ["mode"]}, {"required": ["batch"]}])
         );
-        assert!(b["properties"].get("count").is_none());
+        // A rare field is still listed, by name alone.
+        assert_eq!(b["properties"]["count"], serde_json::json!({}));
     }
 
     #[test]

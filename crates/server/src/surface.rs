@@ -12,7 +12,10 @@ pub fn tools_list_json(profile: Profile) -> Value {
     let tools: Vec<Value> = surface
         .tools()
         .into_iter()
-        .map(|t| serde_json::to_value(to_mcp_tool(t, surface.schema_of(t))).unwrap_or(Value::Null))
+        .map(|t| {
+            serde_json::to_value(to_mcp_tool(t, surface.schema_of(t), surface.detail()))
+                .unwrap_or(Value::Null)
+        })
         .collect();
     json!({ "tools": tools })
 }

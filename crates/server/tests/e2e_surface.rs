@@ -32,7 +32,13 @@ async fn the_advertised_surface_is_pinned() {
             .annotations
             .as_ref()
             .unwrap_or_else(|| panic!("{} has annotations", t.name));
-        assert!(a.title.is_some(), "{} has a title", t.name);
+        // Compact detail leaves the display title and the result cap to `--schemas full`.
+        assert!(a.title.is_none(), "{}: no title in compact detail", t.name);
+        assert!(
+            t.meta
+                .as_ref()
+                .is_none_or(|m| m.0.get("anthropic/maxResultSizeChars").is_none())
+        );
         // Only hints that differ from the MCP defaults are stated (readOnly false, destructive
         // true, idempotent false); destructive/idempotent only for tools that are not read-only.
         assert_ne!(a.read_only_hint, Some(false), "{}", t.name);
@@ -46,16 +52,6 @@ async fn the_advertised_surface_is_pinned() {
             );
         }
         assert_eq!(a.open_world_hint, Some(false), "{}", t.name);
-        let cap = t
-            .meta
-            .as_ref()
-            .and_then(|m| m.0.get("anthropic/maxResultSizeChars"))
-            .and_then(Value::as_u64);
-        assert!(
-            cap.is_some_and(|c| c >= 1000),
-            "{} has a result cap",
-            t.name
-        );
         let schema = serde_json::to_string(&*t.input_schema).unwrap();
         for banned in ["$schema", "$defs", "$ref", "uint32", "\"null\""] {
             assert!(
@@ -90,6 +86,26 @@ async fn the_advertised_surface_is_pinned() {
         .map(|t| t.name.to_string())
         .collect();
     insta::assert_json_snapshot!("core_profile_tool_names", core);
+    client.close().await.unwrap();
+
+    // Full detail: every tool also has its display title and its result cap.
+    let client = Client::spawn(&exe(), &args(dir.path(), &["--schemas", "full"]))
+        .await
+        .unwrap();
+    for t in client.tools().await.unwrap() {
+        let a = t.annotations.as_ref().unwrap();
+        assert!(a.title.is_some(), "{} has a title", t.name);
+        let cap = t
+            .meta
+            .as_ref()
+            .and_then(|m| m.0.get("anthropic/maxResultSizeChars"))
+            .and_then(Value::as_u64);
+        assert!(
+            cap.is_some_and(|c| c >= 1000),
+            "{} has a result cap",
+            t.name
+        );
+    }
     client.close().await.unwrap();
 }
 
@@ -152,13 +168,15 @@ fn lean_core_schemas_are_subsets_and_give_way_to_the_full_ones() {
     );
 }
 
-/// By default every schema is advertised compact: the full schema's fields less the rare ones
-/// and the ids that have a name beside them, the same `required`, no descriptions;
-/// `SchemaDetail::Full` advertises the full schema.
+/// By default every schema is advertised compact and lists every field of the full schema but
+/// the ids that have a name beside them: common fields with their type (and a few words where the
+/// shape is not obvious), rare ones as `{}`; the same `required`. `SchemaDetail::Full` advertises
+/// the full schema.
 #[test]
-fn compact_schemas_leave_out_only_rare_fields_and_prose() {
+fn compact_schemas_list_every_field() {
     let compact = Surface::new(Profile::Full, &[]);
     let full = Surface::new(Profile::Full, &[]).with_detail(SchemaDetail::Full);
+    let mut rare_listed = 0;
     for t in compact.tools() {
         let c = compact.schema_of(t);
         let f = full.schema_of(t);
@@ -175,24 +193,44 @@ fn compact_schemas_leave_out_only_rare_fields_and_prose() {
             let paired = k
                 .strip_suffix("Id")
                 .is_some_and(|stem| ck.contains(&format!("{stem}Name")));
-            assert!(
-                paired || rare_fields(t.name).contains(&k.as_str()),
-                "{}.{k} left out without being rare",
-                t.name
-            );
+            assert!(paired, "{}.{k} is not listed", t.name);
         }
+        let props = c["properties"].as_object().unwrap();
         for r in rare_fields(t.name) {
             assert!(
                 fk.iter().any(|k| k == r),
                 "{}: rare field {r} is not a field",
                 t.name
             );
+            assert_eq!(
+                props.get(*r),
+                Some(&json!({})),
+                "{}.{r} listed as {{}}",
+                t.name
+            );
+            rare_listed += 1;
         }
         assert_eq!(c.get("required"), f.get("required"), "{}", t.name);
-        for (k, field) in c["properties"].as_object().into_iter().flatten() {
-            assert!(field.get("description").is_none(), "{}.{k}", t.name);
+        for (k, field) in props {
+            if let Some(d) = field.get("description") {
+                let d = d.as_str().unwrap();
+                assert!(d.len() <= 60, "{}.{k}: a few words, not prose: {d}", t.name);
+                assert!(
+                    matches!(field["type"].as_str(), Some("object" | "array")),
+                    "{}.{k}: words only where the shape is not obvious",
+                    t.name
+                );
+            }
         }
     }
+    assert!(rare_listed > 150, "{rare_listed}");
+    // A field whose shape the name does not give carries its few words.
+    let update = compact.schema_of(tabletop_server::catalog::find("update_character").unwrap());
+    assert_eq!(
+        update["properties"]["damage"],
+        json!({"type": "array", "description": "[{amount, type}]"})
+    );
+    assert_eq!(update["properties"]["xp"], json!({}));
 }
 
 /// Speaks newline-delimited JSON-RPC to a child, as an initialize-era client would.

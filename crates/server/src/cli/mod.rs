@@ -214,7 +214,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match server.call(&tool, &args) {
                 Ok(reply) => {
                     if json_output {
-                        outln!("{}", serde_json::to_string_pretty(&reply.structured)?);
+                        outln!("{}", serde_json::to_string_pretty(&reply.structured())?);
                     } else {
                         outln!("{}", reply.text);
                     }

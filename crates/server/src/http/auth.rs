@@ -137,6 +137,12 @@ pub async fn guard(State(g): State<Guard>, mut req: Request, next: Next) -> Resp
 /// For `/mcp` POSTs: a body within the limit (413) that parses as JSON (400, -32700) and is one
 /// JSON-RPC message (400, -32600), before the MCP service sees it.
 pub async fn check_body(State(g): State<Guard>, req: Request, next: Next) -> Response {
+    if req.method() == Method::DELETE
+        && let Some(session) = req.headers().get("mcp-session-id")
+        && let Ok(session) = session.to_str()
+    {
+        g.table.memo.closed(session);
+    }
     if req.method() != Method::POST {
         return next.run(req).await;
     }
@@ -158,6 +164,14 @@ pub async fn check_body(State(g): State<Guard>, req: Request, next: Next) -> Res
             );
         }
     };
+    // A repeated read answered from the memo, without the session machinery.
+    if let Some(r) = g
+        .table
+        .memo
+        .answer(&parts, &bytes, |c, i| g.table.revision(c, i))
+    {
+        return r;
+    }
     let value: Value = match serde_json::from_slice(&bytes) {
         Ok(v) => v,
         Err(e) => {
@@ -200,8 +214,15 @@ pub async fn check_body(State(g): State<Guard>, req: Request, next: Next) -> Res
         )
             .into_response();
     }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    if let Some(session) = response.headers().get("mcp-session-id")
+        && let Ok(session) = session.to_str()
+    {
+        g.table.memo.opened(session);
+    }
+    response
 }
 
 #[cfg(test)]

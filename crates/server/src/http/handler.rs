@@ -108,7 +108,7 @@ impl ServerHandler for TableServer {
         Ok(ListToolsResult::with_all_items(
             specs
                 .into_iter()
-                .map(|t| mcp::to_mcp_tool(t, surface.schema_of(t)))
+                .map(|t| mcp::to_mcp_tool(t, surface.schema_of(t), surface.detail()))
                 .collect(),
         ))
     }
@@ -124,6 +124,11 @@ impl ServerHandler for TableServer {
         let engine = who.engine();
         engine.lock().map(|e| e.warm_compendium()).ok();
         let viewer = player_viewer(&who)?;
+        // A plain read-only call may be kept and answered again while nothing changes.
+        let keepable =
+            catalog::find(&name).is_some_and(|s| s.read_only && !crate::table_view::has_ui(&name));
+        let revision = || engine.lock().ok()?.revision();
+        let before = if keepable { revision() } else { None };
         let result = match &viewer {
             None => mcp::call_spec(engine, &name, &args),
             Some(v) => player::call(engine, v, &name, &args),
@@ -132,8 +137,18 @@ impl ServerHandler for TableServer {
         if result.is_ok() && wrote {
             self.table.changed(&who.grant.campaign);
         }
+        let ok = result.is_ok();
         let mut result = mcp::to_result(result);
         crate::table_view::attach(&mut result, &name, engine, viewer.as_ref());
+        if let Some(before) = before
+            && ok
+            && revision() == Some(before)
+            && let Some(index) = who.engines.iter().position(|e| std::ptr::eq(e, engine))
+            && let Ok(text) = serde_json::to_string(&result)
+        {
+            let key = crate::memo::Memo::key(&name, &args);
+            self.table.memo.keep(&who.grant, &key, index, before, text);
+        }
         Ok(CallToolResponse::Complete(result))
     }
 

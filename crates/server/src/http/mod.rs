@@ -7,6 +7,7 @@
 
 pub mod auth;
 mod handler;
+mod memo;
 pub mod table;
 
 use std::collections::HashMap;
@@ -71,6 +72,8 @@ pub struct Table {
     auth: Mutex<AnyStore>,
     changes: broadcast::Sender<String>,
     watches: table::Watches,
+    /// Repeated reads answered while their campaign is unchanged.
+    memo: memo::HttpMemo,
 }
 
 impl Table {
@@ -94,6 +97,7 @@ impl Table {
             auth: Mutex::new(auth),
             changes,
             watches: table::Watches::default(),
+            memo: memo::HttpMemo::default(),
         })
     }
 
@@ -134,6 +138,18 @@ impl Table {
         let v = Arc::new(v);
         map.insert(campaign.to_string(), v.clone());
         Ok(v)
+    }
+
+    /// The current revision of engine `index` of `campaign` (`None`: not open, or a store that
+    /// cannot say whether it changed).
+    pub(crate) fn revision(
+        &self,
+        campaign: &str,
+        index: usize,
+    ) -> Option<tabletop_engine::Revision> {
+        let engines = self.engines.lock().ok()?.get(campaign)?.clone();
+        let mut engine = engines.get(index)?.lock().ok()?;
+        engine.revision()
     }
 
     /// Forgets a campaign's engines (after its deletion).

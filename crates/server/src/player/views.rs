@@ -142,13 +142,9 @@ pub fn execute_action(
     let spec = catalog::find("execute_action")
         .ok_or_else(|| ToolError("internal: execute_action missing".into()))?;
     let done = (spec.handler)(engine, spec.name, &Value::Object(obj))?;
-    let headline = done
-        .structured
-        .get("headline")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let done = done.into_structured();
+    let headline = done.get("headline").and_then(Value::as_str).unwrap_or("");
     let lines: Vec<String> = done
-        .structured
         .get("lines")
         .and_then(Value::as_array)
         .into_iter()

@@ -789,7 +789,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "update_character",
             title: "Update character",
             category: Category::Characters,
-            description: "Change a character's sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
+            description: "Change a sheet, or apply damage (resistances, temp HP, death saves), healing and temp HP.",
             read_only: false,
             destructive: true,
             idempotent: false,

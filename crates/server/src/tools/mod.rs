@@ -142,7 +142,7 @@ pub fn invoke_batch<A: DeserializeOwned>(
         match r {
             Ok(reply) => {
                 text.push_str(&format!("\n{}. {}", i + 1, reply.text));
-                structured.push(json!({ "ok": true, "result": reply.structured }));
+                structured.push(json!({ "ok": true, "result": reply.into_structured() }));
             }
             Err(e) => {
                 text.push_str(&format!("\n{}. Error: {e}", i + 1));
@@ -150,11 +150,7 @@ pub fn invoke_batch<A: DeserializeOwned>(
             }
         }
     }
-    Ok(Reply {
-        text,
-        structured: json!({ "results": structured }),
-        image_png_base64: None,
-    })
+    Ok(Reply::from_value(text, json!({ "results": structured })))
 }
 
 /// Rejects fields the chosen operation does not use, naming the ones it does.

@@ -421,7 +421,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "manage_aura",
             title: "Manage auras",
             category: Category::Magic,
-            description: "Create, process, remove or list auras centred on a combatant; applied at turn start and on entering.",
+            description: "Create, process, remove or list auras around a combatant; applied at turn start and on entry.",
             read_only: false,
             destructive: true,
             idempotent: false,

@@ -751,7 +751,7 @@ pub(super) fn specs() -> Vec<ToolSpec> {
             name: "move_party",
             title: "Move party",
             category: Category::World,
-            description: "Move a party along a connection (locks, hidden and one-way ways enforced); status; history; wait (clock).",
+            description: "Move a party along a way (locks, hidden and one-way ways enforced); status, history, wait.",
             read_only: false,
             destructive: true,
             idempotent: false,
