@@ -36,6 +36,7 @@ use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 // Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
+pub mod class_rules;
 pub mod coverage;
 pub mod items;
 pub mod monster_abilities;
@@ -515,6 +516,12 @@ pub enum Grant {
     AnyListSpells {
         /// How many.
         count: u32,
+    },
+    /// A class-feature rule applied in play where it bites (a save, a check, a hit, a turn's
+    /// start, an action's cost): see [`class_rules::ClassRule`].
+    Rule {
+        /// The rule.
+        rule: class_rules::ClassRule,
     },
     /// What choosing this option needs: a class level of the offering class and/or another
     /// option chosen (Thirsting Blade: warlock 5 and `pact-of-the-blade`). Not an effect.
