@@ -63,6 +63,8 @@ pub fn adjust_check(c: &Character, out: &mut D20Outcome) -> Vec<String> {
             format!("Reliable Talent (d20 {kept} counts as 10)"),
             by,
         );
+        out.label
+            .push_str(&format!(" (Reliable Talent: d20 {kept} counts as 10)"));
         lines.push(format!(
             "{}'s Reliable Talent: the d20 of {kept} counts as 10 (total {}).",
             c.name,
@@ -78,6 +80,9 @@ pub fn adjust_check(c: &Character, out: &mut D20Outcome) -> Vec<String> {
                 format!("Indomitable Might (total becomes the STR score {score})"),
                 score - total,
             );
+            out.label.push_str(&format!(
+                " (Indomitable Might: total {total} becomes the STR score {score})"
+            ));
             lines.push(format!(
                 "{}'s Indomitable Might: the total {total} becomes its Strength score {score}.",
                 c.name

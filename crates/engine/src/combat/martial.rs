@@ -420,12 +420,23 @@ pub fn sync_auras(call: &mut Call<'_>, enc: &Encounter) -> Result<Vec<String>> {
         let mut s = c.clone();
         s.effects
             .retain(|e| e.name != PROTECTION && e.name != DEVOTION);
+        for h in &had {
+            if !wanted.iter().any(|w| w.name == h.name) {
+                lines.push(format!(
+                    "{} is no longer within {}",
+                    s.name,
+                    h.source.clone().unwrap_or_default()
+                ));
+            }
+        }
         for w in &wanted {
-            lines.push(format!(
-                "{} is within {}",
-                s.name,
-                w.source.clone().unwrap_or_default()
-            ));
+            if !had.iter().any(|h| **h == *w) {
+                lines.push(format!(
+                    "{} is within {}",
+                    s.name,
+                    w.source.clone().unwrap_or_default()
+                ));
+            }
         }
         s.effects.extend(wanted);
         super::put_sheet(call, &s)?;
