@@ -942,3 +942,29 @@ fn escape_the_horde_and_feral_senses() {
         o.lines[0]
     );
 }
+
+/// Frenzy (Berserker 3): while raging, a melee weapon attack as a bonus action; not before the
+/// rage, and not for a barbarian without the feature.
+#[test]
+fn frenzy_gives_a_bonus_action_attack_while_raging() {
+    let Some(mut f) = Fight::new(5, &[GROK], &[("ogre", "Ogre", (6, 5))]) else {
+        return;
+    };
+    f.arm("Grok", "Greataxe");
+    f.turn_of("Grok");
+    let bonus = json!({"actorName": "Grok", "actionType": "attack", "targetName": "Ogre", "weapon": "Greataxe", "actionCost": "bonus_action"});
+    assert!(f.act(bonus.clone()).unwrap_err().to_string().starts_with(
+        "attack costs an action by the rules and no rule lets Grok take it as a bonus action"
+    ));
+    f.act(json!({"actorName": "Grok", "actionType": "use_special_ability", "abilityName": "Rage"}))
+        .unwrap();
+    f.turn_of("Grok");
+    let o = f.act(bonus.clone()).unwrap();
+    let eco = o.economy.unwrap();
+    assert!(eco.bonus_action && !eco.action);
+    // Without the feature, raging is not enough.
+    f.without("Grok", ClassRule::Frenzy);
+    f.edit("Grok", |c| c.features.retain(|x| x != "Frenzy"));
+    f.turn_of("Grok");
+    assert!(f.act(bonus).is_err());
+}

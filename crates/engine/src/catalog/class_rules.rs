@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClassRule {
+    /// While raging: one melee weapon attack as a bonus action each turn (Frenzy).
+    Frenzy,
     /// While raging: immune to charmed and frightened (Mindless Rage).
     MindlessRage,
     /// At 0 HP while raging: a CON save (DC 10, +5 per use since the last rest) to drop to 1 HP
@@ -69,6 +71,7 @@ impl ClassRule {
     /// The feature's name, for the lines that say it applied.
     pub fn label(self) -> &'static str {
         match self {
+            ClassRule::Frenzy => "Frenzy",
             ClassRule::MindlessRage => "Mindless Rage",
             ClassRule::RelentlessRage => "Relentless Rage",
             ClassRule::PersistentRage => "Persistent Rage",

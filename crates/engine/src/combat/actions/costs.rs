@@ -94,7 +94,7 @@ pub fn alternative(
             if me.economy.attacked && has_feature(actor, "martial arts") {
                 return Some("Martial Arts (after the Attack action)".into());
             }
-            if has_feature(actor, "frenzy")
+            if (actor.has_rule(ClassRule::Frenzy) || has_feature(actor, "frenzy"))
                 && actor
                     .effects
                     .iter()
