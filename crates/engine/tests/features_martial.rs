@@ -941,6 +941,26 @@ fn escape_the_horde_and_feral_senses() {
         "{}",
         o.lines[0]
     );
+    // Vanish (ranger 14): Hide as a bonus action (unseen while invisible).
+    f.edit("Wild", |c| {
+        c.conditions.push(ConditionEntry {
+            condition: Condition::Invisible,
+            level: None,
+            source: "test".into(),
+            duration: None,
+        })
+    });
+    let hide = json!({"actorName": "Wild", "actionType": "hide", "actionCost": "bonus_action"});
+    let o = f.act(hide.clone()).unwrap();
+    assert_eq!(
+        o.cost,
+        Some(tabletop_engine::combat::actions::ActionCost::BonusAction)
+    );
+    f.without("Wild", ClassRule::Vanish);
+    f.turn_of("Wild");
+    assert!(f.act(hide).unwrap_err().to_string().starts_with(
+        "hide costs an action by the rules and no rule lets Wild take it as a bonus action"
+    ));
 }
 
 /// Frenzy (Berserker 3): while raging, a melee weapon attack as a bonus action; not before the
@@ -967,4 +987,52 @@ fn frenzy_gives_a_bonus_action_attack_while_raging() {
     f.edit("Grok", |c| c.features.retain(|x| x != "Frenzy"));
     f.turn_of("Grok");
     assert!(f.act(bonus).is_err());
+}
+
+/// Holy Nimbus (Devotion 20): once per long rest, for 10 rounds each hostile creature starting
+/// its turn within 30 ft takes 10 radiant; one farther away does not.
+#[test]
+fn holy_nimbus_burns_enemies_starting_their_turn_near_the_paladin() {
+    let avatar: Hero = (
+        "Avatar",
+        "paladin",
+        20,
+        "Devotion",
+        &[],
+        [16, 10, 14, 8, 10, 18],
+        (5, 5),
+    );
+    let Some(mut f) = Fight::new(
+        9,
+        &[avatar],
+        &[("ogre", "Ogre", (9, 5)), ("goblin", "Goblin", (15, 15))],
+    ) else {
+        return;
+    };
+    f.turn_of("Avatar");
+    let o = f
+        .act(json!({"actorName": "Avatar", "actionType": "use_special_ability", "abilityName": "Holy Nimbus"}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Avatar uses Holy Nimbus: 10 radiant to each hostile creature starting its turn within 30 ft, for 10 rounds (aura au1)."
+    );
+    assert_eq!(o.lines[0], "Holy Nimbus: 0/1 left");
+    let rep = f.advance();
+    assert_eq!(rep.current.as_deref(), Some("Goblin"));
+    assert!(rep.start_of_turn.is_empty(), "{:?}", rep.start_of_turn);
+    let rep = f.advance();
+    assert_eq!(rep.current.as_deref(), Some("Ogre"));
+    assert_eq!(
+        rep.start_of_turn,
+        ["Holy Nimbus (10: 10 = 10): Ogre takes 10 (10 radiant); 59 → 49 HP"]
+    );
+    assert_eq!(f.sheet("Ogre").hp, 49);
+    assert_eq!(f.sheet("Goblin").hp, 7);
+    // Spent until a long rest.
+    f.turn_of("Avatar");
+    assert!(
+        f.act(json!({"actorName": "Avatar", "actionType": "use_special_ability", "abilityName": "Holy Nimbus"}))
+            .is_err()
+    );
 }

@@ -254,6 +254,19 @@ pub enum Use {
         /// The conditions.
         conditions: Vec<Condition>,
     },
+    /// An aura centred on the user for `rounds` rounds: `damage` of `damage_type` to each
+    /// hostile creature that starts its turn within `radius_ft` (Holy Nimbus), run by the
+    /// encounter's auras.
+    Aura {
+        /// Radius in feet.
+        radius_ft: u32,
+        /// Damage dice or a number ("10").
+        damage: String,
+        /// The damage type.
+        damage_type: DamageType,
+        /// Rounds it lasts.
+        rounds: u32,
+    },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }

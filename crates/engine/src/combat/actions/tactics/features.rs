@@ -212,6 +212,42 @@ pub fn use_feature(
                 )
             }
         }
+        Use::Aura {
+            radius_ft,
+            damage,
+            damage_type,
+            rounds,
+        } => {
+            let (aura, made) = crate::combat::auras::create(
+                call,
+                &mut turn.encounter,
+                crate::combat::auras::NewAura {
+                    name: spec.name.clone(),
+                    bearer: crate::combat::actions::Who {
+                        id: Some(a.id.clone()),
+                        name: None,
+                    },
+                    radius_ft: *radius_ft,
+                    damage: Some(damage.clone()),
+                    damage_type: Some(*damage_type),
+                    healing: None,
+                    condition: None,
+                    save: None,
+                    affects: crate::combat::auras::AuraAffects::Enemies,
+                    rounds: Some(*rounds),
+                    concentration: None,
+                },
+            )?;
+            lines.extend(made);
+            // Only a creature starting its turn in it is hurt, not one entering it.
+            if let Some(x) = turn.encounter.auras.iter_mut().find(|x| x.id == aura.id) {
+                x.trigger = crate::model::aura::ZoneTrigger::Start;
+            }
+            format!(
+                "{} uses {}: {damage} {damage_type} to each hostile creature starting its turn within {radius_ft} ft, for {rounds} rounds (aura {})",
+                a.name, spec.name, aura.id
+            )
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
