@@ -377,7 +377,8 @@ pub fn roll_check(
             outcome: d20::passive_score(&stats, &rules),
         }
     } else {
-        let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        let mut outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        crate::class_rules::adjust_check(&c, &mut outcome);
         CheckOutcome::Rolled {
             character: c.name.clone(),
             outcome,
@@ -456,7 +457,9 @@ pub fn roll_group(
         let rules = req
             .to_rules()
             .labelled(format!("{} {}", c.name, req.test.label()));
-        outcomes.push(d20::roll_d20_test(&stats, &rules, call.rng()?));
+        let mut outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        crate::class_rules::adjust_check(&c, &mut outcome);
+        outcomes.push(outcome);
     }
     let out = d20::group_check(outcomes);
     call.record_roll(&out);

@@ -51,6 +51,8 @@ mod compendium;
 mod derived;
 #[path = "features.rs"]
 mod features;
+#[path = "features_martial.rs"]
+mod features_martial;
 #[path = "features_more.rs"]
 mod features_more;
 #[path = "gear.rs"]

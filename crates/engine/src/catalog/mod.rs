@@ -36,6 +36,7 @@ use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 // Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
+pub mod class_rules;
 pub mod coverage;
 pub mod items;
 pub mod monster_abilities;
@@ -252,6 +253,19 @@ pub enum Use {
     EndConditions {
         /// The conditions.
         conditions: Vec<Condition>,
+    },
+    /// An aura centred on the user for `rounds` rounds: `damage` of `damage_type` to each
+    /// hostile creature that starts its turn within `radius_ft` (Holy Nimbus), run by the
+    /// encounter's auras.
+    Aura {
+        /// Radius in feet.
+        radius_ft: u32,
+        /// Damage dice or a number ("10").
+        damage: String,
+        /// The damage type.
+        damage_type: DamageType,
+        /// Rounds it lasts.
+        rounds: u32,
     },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
@@ -515,6 +529,12 @@ pub enum Grant {
     AnyListSpells {
         /// How many.
         count: u32,
+    },
+    /// A class-feature rule applied in play where it bites (a save, a check, a hit, a turn's
+    /// start, an action's cost): see [`class_rules::ClassRule`].
+    Rule {
+        /// The rule.
+        rule: class_rules::ClassRule,
     },
     /// What choosing this option needs: a class level of the offering class and/or another
     /// option chosen (Thirsting Blade: warlock 5 and `pact-of-the-blade`). Not an effect.

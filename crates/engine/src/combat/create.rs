@@ -709,6 +709,10 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
     };
     let first = enc.current().map(|c| c.name.clone()).unwrap_or_default();
     enc.log(format!("Encounter begins; {first} acts first"));
+    for j in joining.iter().filter(|j| !j.spawned) {
+        notes.extend(super::martial::perfect_self(call, &j.character.id)?);
+    }
+    notes.extend(super::martial::sync_auras(call, &enc)?);
     super::save(call, &enc)?;
     call.record_change(
         "encounter",

@@ -401,6 +401,7 @@ pub(crate) fn finish(
         enc.round,
         summary.outcome.as_deref().unwrap_or("other")
     ));
+    super::martial::sync_auras(call, &enc)?;
     super::save(call, &enc)?;
     if !keep_spawned {
         for cb in enc.order.iter().filter(|c| c.spawned) {

@@ -193,6 +193,9 @@ fn add(
                 .or_insert_with(|| Snapshot::of(&j.character));
         }
         added.push(roll);
+        if !j.spawned {
+            notes.extend(super::martial::perfect_self(call, &j.character.id)?);
+        }
     }
     create::sort_initiative(&mut enc.order);
     enc.turn = current_id
@@ -204,6 +207,7 @@ fn add(
         .map(|r| format!("{} (initiative {})", r.name, r.total))
         .collect();
     enc.log(format!("{} join the fight", names.join(", ")));
+    notes.extend(super::martial::sync_auras(call, &enc)?);
     super::save(call, &enc)?;
     call.record_change("encounter", &enc.id, format!("added {}", names.join(", ")));
     let whose = enc.current().map(|c| c.name.clone()).unwrap_or_default();

@@ -124,6 +124,9 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     start_of_turn(call, &mut enc, req.auto_death_saves, &mut report)?;
     let name = report.current.clone().unwrap_or_default();
     enc.log(format!("Round {}: {name}'s turn", enc.round));
+    report
+        .start_of_turn
+        .extend(super::martial::sync_auras(call, &enc)?);
     super::save(call, &enc)?;
     call.record_change(
         "encounter",
@@ -383,6 +386,7 @@ fn start_of_turn(
     if !c.dead {
         lines.extend(crate::magic::mechanics::start_of_turn(&mut c));
     }
+    super::martial::survivor(&mut c, lines)?;
     super::put_sheet(call, &c)?;
     let aura_lines = super::auras::at_turn_start(call, enc, &id)?;
     lines.extend(aura_lines);

@@ -182,3 +182,45 @@ pub fn fill_choices(b: &mut Build, resolved: &Resolved, catalog: &Catalog) -> Ve
     }
     lines
 }
+
+/// A paladin aura's effect on its bearer (the creatures around it get theirs in a fight, from
+/// `combat::martial`): Aura of Protection adds the CHA modifier (min +1) to each of its saves
+/// (not death saves: it must be conscious), Aura of Devotion makes it immune to charmed.
+pub fn own_aura(
+    d: &mut crate::model::build::Derived,
+    rule: crate::catalog::class_rules::ClassRule,
+    ctx: &crate::catalog::AmountContext<'_>,
+    label: &str,
+) {
+    use crate::catalog::class_rules::ClassRule;
+    use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
+    match rule {
+        ClassRule::AuraOfProtection => {
+            let bonus = ctx
+                .modifiers
+                .get(&Ability::Charisma)
+                .copied()
+                .unwrap_or(0)
+                .max(1);
+            for ability in Ability::ALL {
+                d.modifiers.push(Modifier::new(
+                    label,
+                    ModifierKind::RollBonus {
+                        on: RollTarget::Save { ability: *ability },
+                        amount: bonus,
+                    },
+                ));
+            }
+        }
+        ClassRule::AuraOfDevotion => {
+            let c = tabletop_rules::Condition::Charmed;
+            if !d.condition_immunities.iter().any(|x| x.value == c) {
+                d.condition_immunities.push(crate::model::build::Sourced {
+                    value: c,
+                    source: label.to_string(),
+                });
+            }
+        }
+        _ => {}
+    }
+}

@@ -698,6 +698,15 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     }
                 }
                 Grant::NoAdvantageAgainst => d.no_advantage_against = Some(p.label.clone()),
+                Grant::Rule { rule } => {
+                    if !d.has_rule(*rule) {
+                        d.rules.push(Sourced {
+                            value: *rule,
+                            source: p.label.clone(),
+                        });
+                        super::build::own_aura(&mut d, *rule, &ctx, &p.label);
+                    }
+                }
                 Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
                 Grant::DestroyUndead { cr } => {
                     d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));

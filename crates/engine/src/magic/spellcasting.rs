@@ -724,6 +724,7 @@ pub fn resolve(
                     critical,
                     &mut changes,
                 )?;
+                crate::combat::martial::relentless_rage(call, &mut target, &mut r, &mut changes)?;
                 tr.damage_taken = Some(r.total);
                 phrase.push(format!(
                     "{} takes {}",

@@ -398,6 +398,10 @@ pub struct Derived {
     /// Fighting styles in play ("archery", "defense", "great-weapon-fighting", …).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fighting_styles: Vec<String>,
+    /// Class-feature rules applied in play (Relentless Rage, Aura of Protection…), each with
+    /// its source.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<Sourced<crate::catalog::class_rules::ClassRule>>,
     /// Feature and trait names.
     pub features: Vec<String>,
     /// What the engine does not automate, one line each.
@@ -415,6 +419,11 @@ pub struct Derived {
 }
 
 impl Derived {
+    /// Whether a feature gives the sheet `rule`.
+    pub fn has_rule(&self, rule: crate::catalog::class_rules::ClassRule) -> bool {
+        self.rules.iter().any(|r| r.value == rule)
+    }
+
     /// The resource spec named `name` (case-insensitive).
     pub fn resource(&self, name: &str) -> Option<&ResourceSpec> {
         let k = crate::model::names::name_key(name);

@@ -374,6 +374,13 @@ pub struct ConditionEntry {
 }
 
 impl Character {
+    /// Whether a class feature gives this creature `rule` (its derived sheet lists it).
+    pub fn has_rule(&self, rule: crate::catalog::class_rules::ClassRule) -> bool {
+        self.derived.as_ref().is_some_and(|d| d.has_rule(rule))
+    }
+}
+
+impl Character {
     /// Whether the character has `condition`.
     pub fn has_condition(&self, condition: Condition) -> bool {
         self.conditions.iter().any(|c| c.condition == condition)

@@ -132,6 +132,9 @@ pub struct TurnFlags {
     /// It attacked or took damage since its last turn ended (keeps a Rage going).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fought: bool,
+    /// The turn (round, index) its Colossus Slayer last added damage: once per turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colossus_slayer_turn: Option<(u32, usize)>,
 }
 
 /// One combatant: a character in the initiative order.

@@ -148,16 +148,18 @@ pub fn situation(
         .extend(dis.into_iter().map(|r| format!("target {r}")));
     s.crit_on_hit
         .extend(crit.into_iter().map(|r| format!("target {r}")));
+    // Feral Senses: not seeing the target imposes no disadvantage.
+    let feral = attacker.has_rule(crate::catalog::class_rules::ClassRule::FeralSenses);
     if let Some(t) = enc.combatant(&target.id) {
         if t.flags.dodging && !incapacitated(&t_stats) {
             s.disadvantage.push("target dodging".into());
         }
-        if t.flags.hidden.is_some() {
+        if t.flags.hidden.is_some() && !feral {
             s.disadvantage.push("target hidden".into());
         }
     }
     // Light, sight-blocking features and senses: who sees whom.
-    if let Some(why) = super::vision::unseen(enc, attacker, &target.id) {
+    if let Some(why) = super::vision::unseen(enc, attacker, &target.id).filter(|_| !feral) {
         s.disadvantage.push(format!(
             "{} can't see {} ({why})",
             attacker.name, target.name
@@ -269,6 +271,7 @@ pub fn apply_damage_to(
         cb.flags.fought = true;
     }
     crate::combat::traits::undead_fortitude(call, &mut t, parts, &mut r, critical, lines)?;
+    crate::combat::martial::relentless_rage(call, &mut t, &mut r, lines)?;
     let mut check = None;
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
@@ -391,7 +394,9 @@ fn strike_core(
     // Worn magic against ranged attacks (Arrow-Catching Shield +2 AC).
     let ranged = kind.delivery == Delivery::Ranged;
     let ranged_ac = super::gear_magic::ranged_ac(&target, ranged);
-    let ac = t_stats.armor_class.value + sit.cover_bonus + ranged_ac;
+    // Multiattack Defense: +4 AC against an attacker that already hit it this turn.
+    let defense = crate::combat::martial::multiattack_defense_ac(&attacker, &target);
+    let ac = t_stats.armor_class.value + sit.cover_bonus + ranged_ac + defense;
     let label = opts.label.clone().map_or_else(
         || format!("{} attack with {}", attacker.name, profile.name),
         |l| format!("{l}: {} with {}", attacker.name, profile.name),
@@ -442,6 +447,12 @@ fn strike_core(
     };
     let mut lines = vec![roll.summary()];
     lines.extend(ward_lines);
+    if defense != 0 {
+        lines.push(format!(
+            "{}'s Multiattack Defense: +{defense} AC against {} (AC {ac}).",
+            target.name, attacker.name
+        ));
+    }
     if ranged_ac != 0 {
         lines.push(format!(
             "{}'s magic gives {ranged_ac:+} AC against ranged attacks (AC {ac}).",
@@ -595,12 +606,31 @@ fn strike_core(
         ProfileSource::Weapon { item_id } => Some(item_id.as_str()),
         _ => None,
     };
-    let magical = crate::combat::traits::magical_attack(&attacker, item_id);
+    let magical = crate::combat::traits::magical_attack(&attacker, item_id)
+        || crate::combat::martial::ki_empowered(
+            &attacker,
+            matches!(profile.source, ProfileSource::Unarmed),
+        );
     let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
     // Resistance to ranged weapon attacks (Shield of Missile Attraction).
     let ranged_weapon = ranged && item_id.is_some();
-    let parts = super::gear_magic::ranged_resistance(&target, ranged_weapon, parts, &mut out.lines);
+    let mut parts =
+        super::gear_magic::ranged_resistance(&target, ranged_weapon, parts, &mut out.lines);
+    // The target's reaction against the hit (Deflect Missiles, Uncanny Dodge).
+    let ranged_weapon_attack = ranged
+        && (item_id.is_some()
+            || crate::combat::martial::stat_block_weapon(&attacker, &profile.name));
+    crate::combat::martial::defend(
+        call,
+        enc,
+        &attacker,
+        &target.id,
+        ranged_weapon_attack,
+        &mut parts,
+        &mut out.lines,
+    )?;
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
     // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
     if !t.dead
         && let Some((dc, ability, conds)) =

@@ -9,6 +9,7 @@
 //! bonus-action Disengage) is refused unless `force`, and then the answer names the rule set aside.
 
 use super::{ActionRequest, ActionType};
+use crate::catalog::class_rules::ClassRule;
 use crate::engine::Call;
 use crate::model::character::Character;
 use crate::model::encounter::{ActionCost, Combatant};
@@ -64,8 +65,13 @@ pub fn alternative(
     use ActionType as T;
     match (t, asked) {
         (T::Dash | T::Disengage | T::Hide, C::BonusAction) => {
-            if has_feature(actor, "cunning action") && class_level(actor, "rogue") >= 2 {
+            if actor.has_rule(ClassRule::CunningAction)
+                || (has_feature(actor, "cunning action") && class_level(actor, "rogue") >= 2)
+            {
                 return Some("Cunning Action".into());
+            }
+            if t == T::Hide && actor.has_rule(ClassRule::Vanish) {
+                return Some("Vanish".into());
             }
             if t == T::Dash
                 && let Some(spell) = crate::magic::wards::dash_as_bonus(actor)
@@ -88,7 +94,7 @@ pub fn alternative(
             if me.economy.attacked && has_feature(actor, "martial arts") {
                 return Some("Martial Arts (after the Attack action)".into());
             }
-            if has_feature(actor, "frenzy")
+            if (actor.has_rule(ClassRule::Frenzy) || has_feature(actor, "frenzy"))
                 && actor
                     .effects
                     .iter()
@@ -97,6 +103,10 @@ pub fn alternative(
                 return Some("Frenzy (while raging)".into());
             }
             None
+        }
+        // Retaliation: a melee attack with the reaction on a creature that damaged it.
+        (T::Attack, C::Reaction) if actor.has_rule(ClassRule::Retaliation) => {
+            Some("Retaliation (after taking damage from a creature within 5 ft)".into())
         }
         // A readied action is taken with the reaction when its trigger happens.
         (_, C::Reaction) if me.flags.readied.is_some() => Some("a readied action".into()),
@@ -107,6 +117,10 @@ pub fn alternative(
         }
         // Using an object beyond the one free interaction takes the action.
         (T::UseObject, C::Action) => Some("the Use an Object action".into()),
+        // Fast Hands: Use an Object (Sleight of Hand, thieves' tools) as a bonus action.
+        (T::UseObject, C::BonusAction) if actor.has_rule(ClassRule::FastHands) => {
+            Some("Fast Hands (Cunning Action)".into())
+        }
         _ => {
             let _ = call;
             None

@@ -473,6 +473,8 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     turn.encounter.log(line);
     // Damage taken may offer Hellish Rebuke (taken now with `auto`, pending with `ask`).
     let rebuke = reactions::rebuke::after(call, &mut turn.encounter, &watch)?;
+    out.lines
+        .extend(super::martial::sync_auras(call, &turn.encounter)?);
     super::save(call, &turn.encounter)?;
     let id = turn.encounter.id.clone();
     call.record_change("encounter", &id, out.headline.clone());

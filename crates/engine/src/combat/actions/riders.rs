@@ -163,6 +163,7 @@ pub fn on_hit(
             RiderWhen::WhileEffect => {}
         }
     }
+    colossus_slayer(enc, attacker, target, weapon, damage_type, &mut out);
     if smite_slot.is_some() && !d.riders.iter().any(|r| r.when == RiderWhen::DivineSmite) {
         return Err(EngineError::invalid(
             "slotLevel",
@@ -170,6 +171,45 @@ pub fn on_hit(
         ));
     }
     Ok(out)
+}
+
+/// Colossus Slayer: once per turn, +1d8 on a weapon hit against a creature below its hit point
+/// maximum.
+fn colossus_slayer(
+    enc: &mut Encounter,
+    attacker: &Character,
+    target: &Character,
+    weapon: bool,
+    damage_type: DamageType,
+    out: &mut Riders,
+) {
+    use crate::catalog::class_rules::ClassRule;
+    if !weapon || !attacker.has_rule(ClassRule::ColossusSlayer) {
+        return;
+    }
+    let max = u32::try_from(target.effective().max_hp.value.max(0)).unwrap_or(0);
+    if target.hp >= max {
+        out.lines.push(format!(
+            "No Colossus Slayer: {} is at its hit point maximum.",
+            target.name
+        ));
+        return;
+    }
+    let turn = (enc.round, enc.turn);
+    let Some(cb) = enc.combatant_mut(&attacker.id) else {
+        return;
+    };
+    if cb.flags.colossus_slayer_turn == Some(turn) {
+        out.lines
+            .push("Colossus Slayer already used this turn.".to_string());
+        return;
+    }
+    cb.flags.colossus_slayer_turn = Some(turn);
+    out.expr.push_str(&format!(" + 1d8[{damage_type}]"));
+    out.lines.push(format!(
+        "Colossus Slayer: +1d8 ({} is below its hit point maximum; once per turn).",
+        target.name
+    ));
 }
 
 /// The lowest natural roll `attacker`'s weapon attacks crit on (Improved Critical 19,

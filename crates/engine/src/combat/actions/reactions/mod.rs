@@ -48,11 +48,17 @@ pub fn opportunity(
     mover: &str,
     weapon: Option<&str>,
 ) -> Result<StrikeResult> {
-    let opts = StrikeOptions {
+    let mut opts = StrikeOptions {
         melee_only: true,
         label: Some("Opportunity attack".into()),
         ..Default::default()
     };
+    // Escape the Horde: opportunity attacks against the mover have disadvantage.
+    if combat::sheet(call, mover)?.has_rule(crate::catalog::class_rules::ClassRule::EscapeTheHorde)
+    {
+        opts.disadvantage
+            .push("Escape the Horde (the mover's)".into());
+    }
     eligible::spend_reaction(enc, reactor);
     strike(call, enc, reactor, mover, weapon, &opts)
 }

@@ -1,6 +1,10 @@
 //! Hellish Rebuke as a reaction: a creature damaged by another it can see within 60 ft, that
 //! knows the spell and has a slot, answers after the action that hurt it. `auto` casts it at
 //! once (the spell's own DEX save for half), `ask` leaves it pending for the agent.
+//!
+//! Retaliation (Berserker 14) answers the same way: a creature with the rule, damaged by another
+//! within 5 ft, makes one melee weapon attack against it with its reaction (`auto`); with `ask`
+//! the answer says it may (execute_action attack, actionCost reaction).
 
 use super::super::{ActionOutcome, ActionRequest, ActionType, Who, execute};
 use super::eligible;
@@ -29,6 +33,13 @@ pub enum Rebuke {
     Cast(String, String),
     /// Left pending (policy ask): the line saying so.
     Asked(String),
+    /// Retaliation now (policy auto): reactor, target.
+    Retaliate(String, String),
+}
+
+/// Whether `c` could answer damage with Retaliation.
+fn retaliates(c: &crate::model::character::Character) -> bool {
+    c.has_rule(crate::catalog::class_rules::ClassRule::Retaliation)
 }
 
 /// Notes, before an action, who could answer its damage with Hellish Rebuke.
@@ -56,8 +67,9 @@ pub fn watch(call: &Call<'_>, enc: &Encounter, req: &ActionRequest) -> Result<Wa
             continue;
         }
         if let Some(c) = eligible::reactor(call, enc, &cb.character_id)?
-            && eligible::lowest_slot(&c, 1).is_some()
-            && eligible::knows_spell(call, &c, SPELL)
+            && (retaliates(&c)
+                || (eligible::lowest_slot(&c, 1).is_some()
+                    && eligible::knows_spell(call, &c, SPELL)))
         {
             w.before.push((c.id.clone(), c.hp + c.temp_hp));
         }
@@ -79,8 +91,25 @@ pub fn after(call: &mut Call<'_>, enc: &mut Encounter, w: &Watch) -> Result<Opti
         let Some(r) = eligible::reactor(call, enc, id)? else {
             continue;
         };
-        let near = eligible::distance(enc, id, actor_id).is_some_and(|d| d <= RANGE_FT);
-        if r.hp + r.temp_hp >= *before || !near || !eligible::sees(enc, &r, &actor) {
+        if r.hp + r.temp_hp >= *before {
+            continue;
+        }
+        let feet = eligible::distance(enc, id, actor_id);
+        if retaliates(&r) && feet.is_some_and(|d| d <= 5) {
+            if eligible::policy(enc, id) == ReactionPolicy::Ask {
+                return Ok(Some(Rebuke::Asked(format!(
+                    "{} was damaged by {} within 5 ft and may use Retaliation: execute_action attack with actorId {}, actionCost reaction.",
+                    r.name, actor.name, r.id
+                ))));
+            }
+            return Ok(Some(Rebuke::Retaliate(r.id.clone(), actor.id.clone())));
+        }
+        let near = feet.is_some_and(|d| d <= RANGE_FT);
+        if !near
+            || !eligible::sees(enc, &r, &actor)
+            || eligible::lowest_slot(&r, 1).is_none()
+            || !eligible::knows_spell(call, &r, SPELL)
+        {
             continue;
         }
         if eligible::policy(enc, id) == ReactionPolicy::Ask {
@@ -139,6 +168,32 @@ pub fn finish(call: &mut Call<'_>, r: Option<Rebuke>, out: &mut ActionOutcome) -
     match r {
         None => {}
         Some(Rebuke::Asked(line)) => out.lines.push(line),
+        Some(Rebuke::Retaliate(reactor, target)) => {
+            let req = ActionRequest {
+                encounter_id: Some(out.encounter_id.clone()),
+                actor: Who {
+                    id: Some(reactor),
+                    name: None,
+                },
+                action_type: Some(ActionType::Attack),
+                action_cost: Some(ActionCost::Reaction),
+                target: Who {
+                    id: Some(target),
+                    name: None,
+                },
+                ..Default::default()
+            };
+            match execute(call, &req) {
+                Ok(o) => {
+                    out.lines.push(format!(
+                        "{} answers with Retaliation (reaction, melee attack): {}",
+                        o.actor, o.headline
+                    ));
+                    out.lines.extend(o.lines);
+                }
+                Err(e) => out.lines.push(format!("No Retaliation: {e}")),
+            }
+        }
         Some(Rebuke::Cast(reactor, target)) => {
             let o = cast(call, &out.encounter_id.clone(), &reactor, &target, None)?;
             out.lines.push(format!(

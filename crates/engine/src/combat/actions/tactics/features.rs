@@ -2,9 +2,11 @@
 //! derived sheet offers (Rage, Second Wind, Action Surge, Lay on Hands, Patient Defense, Flurry
 //! of Blows, …), each spending its resource and doing what the mechanics catalog says.
 
+use tabletop_rules::Condition;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 use super::{ActionOutcome, Turn, rule};
+use crate::catalog::class_rules::ClassRule;
 use crate::catalog::{self, Use};
 use crate::character::{Character, name_key};
 use crate::effects::{ActiveEffect, Duration};
@@ -128,6 +130,15 @@ pub fn use_feature(
                     },
                 ));
             }
+            // Mindless Rage: no charm or fear while raging (one already on it is suspended).
+            if key == "rage" && me.has_rule(ClassRule::MindlessRage) {
+                for condition in [Condition::Charmed, Condition::Frightened] {
+                    mods.push(Modifier::new(
+                        ClassRule::MindlessRage.label(),
+                        ModifierKind::ConditionImmunity { condition },
+                    ));
+                }
+            }
             let what: Vec<String> = mods.iter().map(|m| m.kind.to_string()).collect();
             me.effects.retain(|e| name_key(&e.name) != key);
             me.effects.push(ActiveEffect {
@@ -201,6 +212,42 @@ pub fn use_feature(
                 )
             }
         }
+        Use::Aura {
+            radius_ft,
+            damage,
+            damage_type,
+            rounds,
+        } => {
+            let (aura, made) = crate::combat::auras::create(
+                call,
+                &mut turn.encounter,
+                crate::combat::auras::NewAura {
+                    name: spec.name.clone(),
+                    bearer: crate::combat::actions::Who {
+                        id: Some(a.id.clone()),
+                        name: None,
+                    },
+                    radius_ft: *radius_ft,
+                    damage: Some(damage.clone()),
+                    damage_type: Some(*damage_type),
+                    healing: None,
+                    condition: None,
+                    save: None,
+                    affects: crate::combat::auras::AuraAffects::Enemies,
+                    rounds: Some(*rounds),
+                    concentration: None,
+                },
+            )?;
+            lines.extend(made);
+            // Only a creature starting its turn in it is hurt, not one entering it.
+            if let Some(x) = turn.encounter.auras.iter_mut().find(|x| x.id == aura.id) {
+                x.trigger = crate::model::aura::ZoneTrigger::Start;
+            }
+            format!(
+                "{} uses {}: {damage} {damage_type} to each hostile creature starting its turn within {radius_ft} ft, for {rounds} rounds (aura {})",
+                a.name, spec.name, aura.id
+            )
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
@@ -238,6 +285,10 @@ pub fn rage_lapses(
         return Ok(());
     }
     let mut c = crate::combat::sheet(call, id)?;
+    // Persistent Rage: the rage ends early only when it falls unconscious or chooses to.
+    if c.has_rule(ClassRule::PersistentRage) {
+        return Ok(());
+    }
     let before = c.effects.len();
     let mut ended = Vec::new();
     c.effects.retain(|e| {

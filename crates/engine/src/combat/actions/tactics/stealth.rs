@@ -98,11 +98,23 @@ pub fn hide(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     if let Some(why) = take_helped_check(&mut turn.encounter, &a.id) {
         req = req.advantage(why);
     }
+    // Supreme Sneak: no more than half its speed moved this turn.
+    let speed = u32::try_from(a.effective().speed.value.max(0)).unwrap_or(0);
+    if a.has_rule(crate::catalog::class_rules::ClassRule::SupremeSneak)
+        && me.economy.movement_used_ft * 2 <= speed
+    {
+        req = req.advantage(format!(
+            "Supreme Sneak (moved {} ft of {speed} ft this turn)",
+            me.economy.movement_used_ft
+        ));
+    }
     req = with_caller(req, turn);
-    let roll = roll_d20_test(&a.effective(), &req, call.rng()?);
+    let mut roll = roll_d20_test(&a.effective(), &req, call.rng()?);
+    let adjusted = crate::class_rules::adjust_check(&a, &mut roll);
     call.record_roll(&roll);
     let total = roll.total.unwrap_or(i32::MIN);
     lines.insert(0, roll.summary());
+    lines.splice(1..1, adjusted);
     let mut hidden_from = Vec::new();
     let mut noticed_by = Vec::new();
     for (_, c) in &hostiles {
@@ -177,10 +189,12 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         req = req.advantage(why);
     }
     req = with_caller(req, turn);
-    let roll = roll_d20_test(&a.effective(), &req, call.rng()?);
+    let mut roll = roll_d20_test(&a.effective(), &req, call.rng()?);
+    let adjusted = crate::class_rules::adjust_check(&a, &mut roll);
     call.record_roll(&roll);
     let total = roll.total.unwrap_or(i32::MIN);
     let mut lines = vec![roll.summary()];
+    lines.extend(adjusted);
     let senses = senses_of(&a);
     let opts = SightOptions {
         creatures_block: false,
