@@ -6,6 +6,7 @@
 
 pub mod divination;
 pub mod evasion;
+pub mod feature_spells;
 pub mod grants;
 pub mod item_cast;
 pub mod item_spells;

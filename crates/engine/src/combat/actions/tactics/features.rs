@@ -201,6 +201,26 @@ pub fn use_feature(
                 )
             }
         }
+        Use::RestorePactSlots => {
+            super::feature_uses::restore_pact_slots(&mut me, &spec, &mut lines)
+        }
+        Use::Damage {
+            dice,
+            damage_type,
+            not_types,
+        } => super::feature_uses::damage(
+            call,
+            turn,
+            &me,
+            &spec,
+            dice,
+            *damage_type,
+            not_types,
+            &mut lines,
+        )?,
+        Use::ChosenResistance => {
+            super::feature_uses::chosen_resistance(call, turn, &mut me, &spec)?
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
