@@ -53,6 +53,8 @@ mod derived;
 mod features;
 #[path = "features_more.rs"]
 mod features_more;
+#[path = "features_pact.rs"]
+mod features_pact;
 #[path = "gear.rs"]
 mod gear;
 #[path = "inventory.rs"]

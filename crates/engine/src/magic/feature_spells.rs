@@ -37,6 +37,10 @@ pub enum Via {
 /// The feature's short name: "Eldritch Invocations: Mask Of Many Faces (warlock 2)" → "Mask Of
 /// Many Faces"; "Mystic Arcanum (6th level)" stays.
 pub fn feature_name(spec: &FeatureSpellSpec) -> String {
+    if let Some(boon) = spec.source.strip_prefix("Pact Boon: ") {
+        let b = boon.split(" (").next().unwrap_or(boon);
+        return format!("Pact of the {b}");
+    }
     let s = spec
         .source
         .split_once(": ")
@@ -163,11 +167,7 @@ pub fn spend(
             pact: true,
             spent: true,
         };
-        parts.push(format!(
-            "a {} warlock slot spent (left: {})",
-            ordinal(p.level),
-            c.spell_slots.summary()
-        ));
+        parts.push(format!("with a {}-level warlock slot", ordinal(p.level)));
     } else {
         parts.push("no spell slot spent".into());
     }
@@ -188,7 +188,7 @@ pub fn spend(
         }
         None => parts.push("at will".into()),
     }
-    if slot.level > 0 && !slot.pact {
+    if spec.level.is_some() && !slot.pact {
         parts.insert(0, format!("cast at {} level", ordinal(slot.level)));
     }
     Ok((
@@ -355,7 +355,7 @@ pub fn after_hits(c: &Character, def: &SpellDef, targets: &mut [TargetResult]) {
         return;
     }
     for t in targets.iter_mut() {
-        if t.hit == Some(true) && t.id != c.id {
+        if t.hit == Some(true) && t.id != c.id && t.hp_after > 0 {
             t.push_ft = Some(t.push_ft.unwrap_or(0).max(push));
         }
     }
