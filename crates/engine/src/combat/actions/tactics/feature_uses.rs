@@ -81,12 +81,11 @@ pub fn damage(
         lines,
     )?;
     Ok(format!(
-        "{} uses {}: {} takes {} ({} HP left)",
+        "{} uses {}: {} takes {}",
         me.name,
         spec.name,
         t.name,
         crate::combat::actions::attack::damage_phrase(&d),
-        t.hp
     ))
 }
 
