@@ -8,13 +8,11 @@
 //!   a self-only grant made self-ranged, Overchannel's maximum damage (`abilityName`);
 //! - [`after_hits`]: Repelling Blast's push per beam that hits;
 //! - [`shaping`]/[`sculpted`]/[`empower`]: Sculpt Spells, Potent Cantrip, Empowered Evocation
-//!   inside the casting's resolution;
-//! - [`on_drop`]: Dark One's Blessing's temporary hit points when a hostile creature drops.
+//!   inside the casting's resolution.
 
 use tabletop_rules::Ability;
 
-use super::plan::TargetResult;
-use super::spellcasting::SlotUse;
+use super::plan::{SlotUse, TargetResult};
 use crate::catalog::SpellShaping;
 use crate::error::{EngineError, Result};
 use crate::model::build::FeatureSpellSpec;
@@ -417,34 +415,4 @@ pub fn empowered(
         r.total += i64::from(b);
         lines.push(format!("Empowered Evocation: {b:+} → {}", r.total));
     }
-}
-
-/// Dark One's Blessing: `c` gains its temporary HP (if more than it has) when it reduces a
-/// hostile creature to 0 HP. `hp_before` is the target's HP before the damage.
-pub fn on_drop(
-    c: &mut Character,
-    target: &Character,
-    hp_before: u32,
-    hostile: bool,
-) -> Option<String> {
-    if !hostile || hp_before == 0 || target.hp > 0 || target.id == c.id {
-        return None;
-    }
-    let spec = c.derived.as_ref()?.kill_temp_hp.clone()?;
-    let n = u32::try_from(spec.value.max(0)).ok()?;
-    if n == 0 {
-        return None;
-    }
-    let name = short(&spec.source);
-    if c.temp_hp >= n {
-        return Some(format!(
-            "{name}: {} keeps its {} temporary HP (the blessing's {n} is not more)",
-            c.name, c.temp_hp
-        ));
-    }
-    c.temp_hp = n;
-    Some(format!(
-        "{name}: {} drops {} and gains {n} temporary HP",
-        c.name, target.name
-    ))
 }

@@ -26,7 +26,7 @@ use crate::model::names::name_key;
 use crate::model::slots::ordinal;
 
 /// The plan and report types live in `plan`; re-exported so the old paths keep working.
-pub use super::plan::{AttackNumbers, CastChoice, CastPlan, CastReport, TargetResult};
+pub use super::plan::{AttackNumbers, CastChoice, CastPlan, CastReport, SlotUse, TargetResult};
 /// The data of this family lives in the model; re-exported so the old paths keep working.
 use crate::model::spell::slug;
 pub use crate::model::spell::{
@@ -247,19 +247,6 @@ pub fn cannot_cast(
         c.name,
         c.class.as_deref().unwrap_or("no class")
     ))
-}
-
-/// Which slot a casting used.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlotUse {
-    /// The level the spell was cast at (0 for cantrips and rituals).
-    pub level: u8,
-    /// A pact-magic slot was spent.
-    pub pact: bool,
-    /// Whether a slot was spent at all.
-    pub spent: bool,
 }
 
 /// Spends a slot of `level` (a regular slot first, else a pact slot of that level). With no
@@ -814,7 +801,7 @@ pub fn resolve(
                 let side = |x: &str| e.combatant(x).map(|c| c.side);
                 matches!((side(&caster.id), side(&id)), (Some(a), Some(b)) if a.hostile_to(b))
             });
-        if let Some(line) = super::feature_spells::on_drop(caster, &target, hp_before, hostile) {
+        if let Some(line) = super::blessing::on_drop(caster, &target, hp_before, hostile) {
             report.lines.push(line);
         }
         tr.hp_after = target.hp;

@@ -612,7 +612,7 @@ fn strike_core(
         let hostile =
             matches!((side(attacker_id), side(&t.id)), (Some(a), Some(b)) if a.hostile_to(b));
         let mut me = combat::sheet(call, attacker_id)?;
-        if let Some(line) = crate::magic::feature_spells::on_drop(&mut me, &t, target.hp, hostile) {
+        if let Some(line) = crate::magic::blessing::on_drop(&mut me, &t, target.hp, hostile) {
             combat::put_sheet(call, &me)?;
             out.lines.push(line);
         }

@@ -6,7 +6,7 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 use super::Turn;
-use crate::catalog::{AmountContext, DiceSpec};
+use crate::catalog::{AmountContext, Use};
 use crate::character::{Character, name_key};
 use crate::derive::ActionSpec;
 use crate::effects::{ActiveEffect, Duration};
@@ -42,11 +42,17 @@ pub fn damage(
     turn: &mut Turn<'_>,
     me: &Character,
     spec: &ActionSpec,
-    dice: &DiceSpec,
-    damage_type: tabletop_rules::DamageType,
-    not_types: &[String],
     lines: &mut Vec<String>,
 ) -> Result<String> {
+    let Use::Damage {
+        dice,
+        damage_type,
+        not_types,
+    } = &spec.does
+    else {
+        return Ok(format!("{} uses {}", me.name, spec.name));
+    };
+    let damage_type = *damage_type;
     let who = turn
         .req
         .targets

@@ -204,20 +204,7 @@ pub fn use_feature(
         Use::RestorePactSlots => {
             super::feature_uses::restore_pact_slots(&mut me, &spec, &mut lines)
         }
-        Use::Damage {
-            dice,
-            damage_type,
-            not_types,
-        } => super::feature_uses::damage(
-            call,
-            turn,
-            &me,
-            &spec,
-            dice,
-            *damage_type,
-            not_types,
-            &mut lines,
-        )?,
+        Use::Damage { .. } => super::feature_uses::damage(call, turn, &me, &spec, &mut lines)?,
         Use::ChosenResistance => {
             super::feature_uses::chosen_resistance(call, turn, &mut me, &spec)?
         }
