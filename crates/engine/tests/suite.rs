@@ -55,6 +55,8 @@ mod features;
 mod features_martial;
 #[path = "features_more.rs"]
 mod features_more;
+#[path = "features_pact.rs"]
+mod features_pact;
 #[path = "gear.rs"]
 mod gear;
 #[path = "inventory.rs"]

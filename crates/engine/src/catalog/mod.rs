@@ -267,6 +267,21 @@ pub enum Use {
         /// Rounds it lasts.
         rounds: u32,
     },
+    /// Regain every expended pact-magic slot (Eldritch Master).
+    RestorePactSlots,
+    /// Damage to the one named creature (Hurl Through Hell: 10d10 psychic, not to fiends).
+    Damage {
+        /// The dice.
+        dice: DiceSpec,
+        /// Its type.
+        damage_type: tabletop_rules::DamageType,
+        /// Creature types it does not harm.
+        #[serde(default)]
+        not_types: Vec<String>,
+    },
+    /// Resistance to the damage type the user names (`damageType`) until it is chosen again
+    /// (Fiendish Resilience).
+    ChosenResistance,
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }
@@ -306,6 +321,24 @@ pub struct SaveEffect {
     /// A failing creature of CR up to the sheet's Destroy Undead CR is destroyed.
     #[serde(default)]
     pub destroys: bool,
+}
+
+/// A rule that shapes the spells its bearer casts.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpellShaping {
+    /// Sculpt Spells: up to 1 + the spell's level of the caster's side in its evocation area
+    /// automatically succeed on the save and take no damage.
+    SculptSpells,
+    /// Potent Cantrip: a creature that succeeds on the save against its damaging cantrip takes
+    /// half the damage.
+    PotentCantrip,
+    /// Empowered Evocation: + INT modifier to one damage roll of its wizard evocation spells.
+    EmpoweredEvocation,
+    /// Overchannel: a wizard spell of 1st–5th level deals maximum damage (asked with
+    /// `abilityName: "Overchannel"`); later uses before a long rest cost necrotic damage.
+    Overchannel,
 }
 
 /// One typed thing a source grants.
@@ -535,6 +568,60 @@ pub enum Grant {
     Rule {
         /// The rule.
         rule: class_rules::ClassRule,
+    },
+    /// A spell the feature lets its bearer cast through `cast_spell` without the usual rules:
+    /// `spell` (an SRD spell index), or with no `spell` the one spell of `level` among the
+    /// caster's spells (Mystic Arcanum); cast at `level` (or the spell's own), no slot spent
+    /// unless `pact_slot` (a warlock slot is spent: Mire the Mind); `resource` (1 per cast)
+    /// limits the uses, none means at will; `self_only` limits it to the caster.
+    FeatureSpell {
+        /// The spell (SRD index), when fixed.
+        #[serde(default)]
+        spell: Option<String>,
+        /// The level it is cast at (and, with no `spell`, the level of the chosen spell).
+        #[serde(default)]
+        level: Option<u8>,
+        /// The resource one cast spends; none: at will.
+        #[serde(default)]
+        resource: Option<String>,
+        /// A warlock spell slot is spent.
+        #[serde(default)]
+        pact_slot: bool,
+        /// Only on the caster.
+        #[serde(default)]
+        self_only: bool,
+    },
+    /// A rider on one spell when this creature casts it (Agonizing Blast, Repelling Blast,
+    /// Eldritch Spear on eldritch blast): damage added to each hit, a push per hit, a range.
+    SpellRider {
+        /// The spell (SRD index).
+        spell: String,
+        /// Added to the damage of each hit (beam).
+        #[serde(default)]
+        damage: Option<Amount>,
+        /// Feet each hit pushes the target away.
+        #[serde(default)]
+        push_ft: Option<u32>,
+        /// The spell's range becomes this many feet.
+        #[serde(default)]
+        range_ft: Option<u32>,
+    },
+    /// A rule shaping this creature's spells (Evocation wizards): see [`SpellShaping`].
+    SpellShaping {
+        /// The rule.
+        rule: SpellShaping,
+    },
+    /// Temporary hit points when this creature reduces a hostile creature to 0 HP (Dark One's
+    /// Blessing).
+    KillTempHp {
+        /// How many.
+        amount: Amount,
+    },
+    /// Cantrips from any class's list, `count` of them, known beyond the class's count (Pact of
+    /// the Tome): the spell rules accept them.
+    AnyListCantrips {
+        /// How many.
+        count: u32,
     },
     /// What choosing this option needs: a class level of the offering class and/or another
     /// option chosen (Thirsting Blade: warlock 5 and `pact-of-the-blade`). Not an effect.

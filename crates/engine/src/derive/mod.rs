@@ -19,6 +19,7 @@ pub mod options;
 mod pipeline;
 mod refresh;
 mod resolve;
+mod spell_grants;
 
 use crate::catalog::ActionCost;
 

@@ -538,7 +538,8 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 | Grant::Spellcasting
                 | Grant::SubclassSpells
                 | Grant::OptionPrerequisite { .. }
-                | Grant::AnyListSpells { .. } => {}
+                | Grant::AnyListSpells { .. }
+                | Grant::AnyListCantrips { .. } => {}
                 Grant::Skill { skill: s } => skill(&mut d, *s, p.label.clone()),
                 Grant::SkillChoice { count, .. } => skill_choice_slots += usize::from(*count),
                 Grant::Expertise { count } => expertise_slots += usize::from(*count),
@@ -713,6 +714,12 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 }
                 Grant::ExtraAttack { attacks } => {
                     d.attacks_per_action = d.attacks_per_action.max(*attacks);
+                }
+                Grant::FeatureSpell { .. }
+                | Grant::SpellRider { .. }
+                | Grant::SpellShaping { .. }
+                | Grant::KillTempHp { .. } => {
+                    crate::derive::spell_grants::apply(&mut d, g, &ctx, &p.label)
                 }
             }
         }

@@ -49,6 +49,10 @@ pub struct SpellRules {
     pub extra_list: Vec<String>,
     /// Spells it may know from any class's list (Magical Secrets).
     pub any_list: u32,
+    /// Cantrips from any class's list, beyond the class's count (Pact of the Tome).
+    pub any_list_cantrips: u32,
+    /// Levels above its slots of which it knows one spell (Mystic Arcanum).
+    pub arcanum: Vec<u8>,
 }
 
 /// The class levels a character has: (class, level, subclass).
@@ -175,6 +179,27 @@ fn class_rules(
             }
         }
     }
+    // Chosen options (a pact boon) may add cantrips from any list; a pact caster's Mystic
+    // Arcanum lets it know one spell of each arcanum level.
+    let any_list_cantrips: u32 = chosen
+        .iter()
+        .filter_map(|o| catalog.features.get(o))
+        .flat_map(|e| &e.grants)
+        .map(|g| match g {
+            crate::catalog::Grant::AnyListCantrips { count } => *count,
+            _ => 0,
+        })
+        .sum();
+    let arcanum: Vec<u8> = if row.pact_slots.is_some() {
+        c.derived
+            .iter()
+            .flat_map(|d| &d.feature_spells)
+            .filter(|f| f.spell.is_none())
+            .filter_map(|f| f.level)
+            .collect()
+    } else {
+        Vec::new()
+    };
     if let Some(sub) = subclass.and_then(|s| srd.subclass(s)) {
         // The levels of the class's and subclass's features that grant them; a subclass whose
         // spells no feature names (the Fiend's expanded list) has them from their own levels.
@@ -217,6 +242,8 @@ fn class_rules(
         always_prepared,
         extra_list,
         any_list,
+        any_list_cantrips,
+        arcanum,
     })
 }
 
@@ -285,6 +312,8 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
     let mut cantrips = Vec::new();
     let mut leveled = Vec::new();
     let mut secrets_left = r.any_list;
+    let mut tome_left = r.any_list_cantrips;
+    let mut arcana: Vec<u8> = Vec::new();
     for name in spells.iter().copied() {
         let Some(s) = srd.spell(name) else {
             out.push(format!(
@@ -296,7 +325,12 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
         let on_list = s.classes.iter().any(|k| k.index == r.class_index)
             || r.extra_list.contains(&s.index)
             || r.always(&s.name);
-        if !on_list && secrets_left > 0 {
+        if !on_list && s.level == 0 && tome_left > 0 {
+            // Pact of the Tome: a cantrip of any class's list.
+            tome_left -= 1;
+            cantrips.push(s.name.clone());
+            continue;
+        } else if !on_list && secrets_left > 0 {
             // Magical Secrets: a spell of any class's list.
             secrets_left -= 1;
         } else if !on_list {
@@ -314,6 +348,17 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
                 }
             ));
         }
+        if s.level > r.max_spell_level && r.arcanum.contains(&s.level) {
+            // Mystic Arcanum: one spell of the level, cast once per long rest, not counted.
+            if arcana.contains(&s.level) {
+                out.push(format!(
+                    "{} is a second level-{} spell; Mystic Arcanum gives one spell of that level",
+                    s.name, s.level
+                ));
+            }
+            arcana.push(s.level);
+            continue;
+        }
         if s.level > r.max_spell_level {
             out.push(format!(
                 "{} is a level-{} spell; a {} {} has slots up to level {}",
@@ -330,7 +375,7 @@ fn check_class(srd: &Compendium, c: &Character, r: &SpellRules, spells: &[&Strin
             leveled.push(s.name.clone());
         }
     }
-    let max_cantrips = r.cantrips.unwrap_or(0);
+    let max_cantrips = r.cantrips.unwrap_or(0) + (r.any_list_cantrips - tome_left);
     if cantrips.len() as u32 > max_cantrips {
         out.push(format!(
             "a {} {} knows {max_cantrips} cantrips; {} given ({})",

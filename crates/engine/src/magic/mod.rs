@@ -4,8 +4,10 @@
 //! per-target loop ([`targets`]), spell scrolls ([`scroll`]) and improvised spells
 //! ([`synthesis`]).
 
+pub mod blessing;
 pub mod divination;
 pub mod evasion;
+pub mod feature_spells;
 pub mod grants;
 pub mod item_cast;
 pub mod item_spells;

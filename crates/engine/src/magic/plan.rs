@@ -162,3 +162,16 @@ impl CastReport {
         }
     }
 }
+
+/// Which slot a casting used.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotUse {
+    /// The level the spell was cast at (0 for cantrips and rituals).
+    pub level: u8,
+    /// A pact-magic slot was spent.
+    pub pact: bool,
+    /// Whether a slot was spent at all.
+    pub spent: bool,
+}

@@ -26,7 +26,7 @@ use crate::model::names::name_key;
 use crate::model::slots::ordinal;
 
 /// The plan and report types live in `plan`; re-exported so the old paths keep working.
-pub use super::plan::{AttackNumbers, CastChoice, CastPlan, CastReport, TargetResult};
+pub use super::plan::{AttackNumbers, CastChoice, CastPlan, CastReport, SlotUse, TargetResult};
 /// The data of this family lives in the model; re-exported so the old paths keep working.
 use crate::model::spell::slug;
 pub use crate::model::spell::{
@@ -249,19 +249,6 @@ pub fn cannot_cast(
     ))
 }
 
-/// Which slot a casting used.
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlotUse {
-    /// The level the spell was cast at (0 for cantrips and rituals).
-    pub level: u8,
-    /// A pact-magic slot was spent.
-    pub pact: bool,
-    /// Whether a slot was spent at all.
-    pub spent: bool,
-}
-
 /// Spends a slot of `level` (a regular slot first, else a pact slot of that level). With no
 /// `level`, the spell's own level, or the pact slots' level when only those are left.
 pub fn spend_slot(c: &mut Character, spell_level: u8, level: Option<u8>) -> Result<SlotUse> {
@@ -414,11 +401,23 @@ pub fn resolve(
     } else {
         None
     };
-    if let Some(r) = &shared_damage {
+    // Empowered Evocation: + INT to one damage roll (the shared one, else the first).
+    let mut empower = super::feature_spells::empower(caster, spell);
+    let mut shared_damage = shared_damage;
+    if let Some(r) = shared_damage.as_mut() {
         report
             .lines
             .push(format!("{} damage: {}", spell.name, r.summary()));
+        super::feature_spells::empowered(&mut empower, r, &mut report.lines);
     }
+    // Sculpt Spells: the caster's side in its evocation area is spared.
+    let sculpted = super::feature_spells::sculpted(caster, spell, &plan.targets, |id| {
+        enc.is_some_and(|e| {
+            let side = |x: &str| e.combatant(x).map(|c| c.side);
+            matches!((side(&caster.id), side(id)), (Some(a), Some(b)) if !a.hostile_to(b))
+        })
+    });
+    let potent = super::feature_spells::potent(caster, spell);
     let shared_heal = match &heal {
         Some(h) => {
             let r = roll_amount(call, "healing", h, false)?;
@@ -471,6 +470,19 @@ pub fn resolve(
             report.targets.push(tr);
             continue;
         }
+        if sculpted.contains(&id) {
+            let why = format!(
+                "{} is sculpted out of {} (Sculpt Spells): it succeeds on the save and takes no damage",
+                target.name, spell.name
+            );
+            report.lines.push(why.clone());
+            tr.saved = spell.save.map(|_| true);
+            tr.phrase = why;
+            tr.hp_after = target.hp;
+            report.targets.push(tr);
+            continue;
+        }
+        let hp_before = target.hp;
         let mut phrase: Vec<String> = Vec::new();
         let mut affected = true;
         let mut critical = false;
@@ -646,16 +658,21 @@ pub fn resolve(
                 report.lines.push(line);
             }
             tr.saved = Some(saved);
-            evading =
-                shared_damage.is_some() && super::evasion::applies(&target, sv.ability, sv.half);
+            let half = sv.half || (potent && shared_damage.is_some());
+            evading = shared_damage.is_some() && super::evasion::applies(&target, sv.ability, half);
             if saved && evading {
                 affected = false;
                 phrase.push(format!("{} saves: Evasion, no damage", target.name));
-            } else if saved && !(sv.half && shared_damage.is_some()) {
+            } else if saved && !(half && shared_damage.is_some()) {
                 affected = false;
                 phrase.push(format!("{} saves", target.name));
             } else if evading {
                 phrase.push(format!("{} fails: Evasion, half damage", target.name));
+            } else if saved && !sv.half {
+                phrase.push(format!(
+                    "{} saves: half damage (Potent Cantrip)",
+                    target.name
+                ));
             } else if saved {
                 phrase.push(format!("{} saves for half", target.name));
             }
@@ -682,13 +699,14 @@ pub fn resolve(
         if affected {
             let amount: Option<i64> = if let Some(&(_, n)) = darts.iter().find(|(t, _)| *t == id) {
                 let one = damage.clone().unwrap_or_else(|| "1d4+1".into());
-                let r = roll_expr(call, &super::mechanics::times_dice(&one, n), false)?;
+                let mut r = roll_expr(call, &super::mechanics::times_dice(&one, n), false)?;
                 report.lines.push(format!(
                     "{n} dart{} at {}: {}",
                     if n == 1 { "" } else { "s" },
                     target.name,
                     r.summary()
                 ));
+                super::feature_spells::empowered(&mut empower, &mut r, &mut report.lines);
                 let t = r.total;
                 damage_total = Some(r);
                 Some(t)
@@ -699,10 +717,11 @@ pub fn resolve(
                     r.total
                 })
             } else if let Some(d) = &damage {
-                let r = roll_expr(call, d, critical)?;
+                let mut r = roll_expr(call, d, critical)?;
                 report
                     .lines
                     .push(format!("Damage to {}: {}", target.name, r.summary()));
+                super::feature_spells::empowered(&mut empower, &mut r, &mut report.lines);
                 let t = r.total;
                 damage_total = Some(r);
                 Some(t)
@@ -776,6 +795,15 @@ pub fn resolve(
                 phrase.extend(lines.iter().cloned());
                 report.lines.extend(lines);
             }
+        }
+        // Dark One's Blessing: a hostile creature dropped to 0 HP.
+        let hostile = !own
+            && enc.is_some_and(|e| {
+                let side = |x: &str| e.combatant(x).map(|c| c.side);
+                matches!((side(&caster.id), side(&id)), (Some(a), Some(b)) if a.hostile_to(b))
+            });
+        if let Some(line) = super::blessing::on_drop(caster, &target, hp_before, hostile) {
+            report.lines.push(line);
         }
         tr.hp_after = target.hp;
         tr.phrase = phrase.join(", ");

@@ -280,6 +280,50 @@ pub struct RiderSpec {
     pub source: String,
 }
 
+/// A spell a feature lets its bearer cast (see `catalog::Grant::FeatureSpell`).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureSpellSpec {
+    /// The spell's SRD index, when fixed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell: Option<String>,
+    /// The level it is cast at (with no spell: the chosen spell's level).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// The resource a cast spends; none: at will.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// A warlock slot is spent.
+    #[serde(default)]
+    pub pact_slot: bool,
+    /// Only on the caster.
+    #[serde(default)]
+    pub self_only: bool,
+    /// Its source ("Eldritch Invocations: Mask Of Many Faces (warlock 2)").
+    pub source: String,
+}
+
+/// A rider on one spell, resolved at the current level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellRiderSpec {
+    /// The spell's SRD index.
+    pub spell: String,
+    /// Added to each hit's damage.
+    #[serde(default)]
+    pub damage: i64,
+    /// Feet each hit pushes.
+    #[serde(default)]
+    pub push_ft: u32,
+    /// The range it gives (feet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range_ft: Option<u32>,
+    /// Its source.
+    pub source: String,
+}
+
 /// An action a feature offers, its numbers resolved at the current level.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -367,6 +411,18 @@ pub struct Derived {
     pub riders: Vec<RiderSpec>,
     /// Actions features offer (use_special_ability by name).
     pub actions: Vec<ActionSpec>,
+    /// Spells features let it cast without the usual rules (invocations, Mystic Arcanum).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub feature_spells: Vec<FeatureSpellSpec>,
+    /// Riders on spells it casts (Agonizing Blast), amounts resolved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spell_riders: Vec<SpellRiderSpec>,
+    /// Rules shaping its spells (Sculpt Spells, Potent Cantrip…), with their sources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spell_shaping: Vec<Sourced<crate::catalog::SpellShaping>>,
+    /// Temporary HP when it drops a hostile creature to 0 HP (Dark One's Blessing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kill_temp_hp: Option<Sourced<i64>>,
     /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
     pub attacks_per_action: u32,
     /// The lowest natural roll a weapon attack crits on (Improved Critical), when below 20.

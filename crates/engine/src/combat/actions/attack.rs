@@ -631,6 +631,22 @@ fn strike_core(
     )?;
     let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
     crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
+    // Dark One's Blessing: the attacker dropped a hostile creature.
+    if t.hp == 0
+        && attacker
+            .derived
+            .as_ref()
+            .is_some_and(|d| d.kill_temp_hp.is_some())
+    {
+        let side = |x: &str| enc.combatant(x).map(|c| c.side);
+        let hostile =
+            matches!((side(attacker_id), side(&t.id)), (Some(a), Some(b)) if a.hostile_to(b));
+        let mut me = combat::sheet(call, attacker_id)?;
+        if let Some(line) = crate::magic::blessing::on_drop(&mut me, &t, target.hp, hostile) {
+            combat::put_sheet(call, &me)?;
+            out.lines.push(line);
+        }
+    }
     // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
     if !t.dead
         && let Some((dc, ability, conds)) =

@@ -9,6 +9,7 @@ use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Position};
 use super::{ActionOutcome, ActionRequest, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::magic::feature_spells::{self, Via};
 use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse};
 use crate::model::character::Character;
 use crate::model::encounter::ActionCost;
@@ -30,12 +31,34 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
             "name the spell to cast, e.g. \"Fireball\"",
         ));
     };
-    let def = spellcasting::find_spell(call, &caster, name)?;
-    if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
+    let mut def = spellcasting::find_spell(call, &caster, name)?;
+    let named = req.ability_name.as_deref();
+    // A feature may cast it (an invocation, Mystic Arcanum): no slot, its own uses.
+    let feature = match feature_spells::find(&caster, &def, req.slot_level, named) {
+        Via::Feature(s) => Some(s),
+        Via::Spent(why)
+            if spellcasting::cannot_cast(call.compendium(), &caster, &def).is_some() =>
+        {
+            rule(turn, why)?;
+            None
+        }
+        _ => None,
+    };
+    if feature.is_none()
+        && let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def)
+    {
         rule(turn, why)?;
     }
     crate::slots::ensure(call, &mut caster);
     let numbers = spellcasting::caster_numbers_for(call, &caster, &def.name)?;
+    let mut feature_lines = Vec::new();
+    let backlash = feature_spells::shape(
+        &mut caster,
+        &mut def,
+        feature.as_ref(),
+        named,
+        &mut feature_lines,
+    )?;
     // A zone its caster already holds on the map moves instead (Moonbeam), no slot spent.
     if let Some(z) = crate::combat::zones::spec(&def)
         && z.moves_ft.is_some()
@@ -65,14 +88,22 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
             pact: false,
             spent: false,
         }
+    } else if let Some(spec) = &feature {
+        let (slot, line) = feature_spells::spend(&mut caster, spec, &def)?;
+        feature_lines.push(line);
+        slot
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
-    let out = if again.is_some() {
+    let mut out = if again.is_some() {
         cast_in_encounter_again(call, turn, caster, def, numbers, slot)?
     } else {
         cast_in_encounter(call, turn, caster, def, numbers, slot, "")?
     };
+    out.lines.extend(feature_lines);
+    if let Some(dice) = backlash {
+        out.lines.push(overchannel_backlash(call, turn, &dice)?);
+    }
     Ok(out)
 }
 
@@ -153,9 +184,24 @@ pub fn cast_outside_combat(
             "name the spell to cast, e.g. \"Cure Wounds\"",
         ));
     };
-    let def = spellcasting::find_spell(call, &caster, name)?;
+    let mut def = spellcasting::find_spell(call, &caster, name)?;
+    let named = req.ability_name.as_deref();
     let mut forced = Vec::new();
-    if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
+    let feature = match feature_spells::find(&caster, &def, req.slot_level, named) {
+        Via::Feature(s) => Some(s),
+        Via::Spent(why)
+            if !req.force
+                && spellcasting::cannot_cast(call.compendium(), &caster, &def).is_some() =>
+        {
+            return Err(EngineError::Rule(format!(
+                "{why} (pass force: true to override as the game master)"
+            )));
+        }
+        _ => None,
+    };
+    if feature.is_none()
+        && let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def)
+    {
         if !req.force {
             return Err(EngineError::Rule(format!(
                 "{why} (pass force: true to override as the game master)"
@@ -166,7 +212,19 @@ pub fn cast_outside_combat(
     let mut caster = caster;
     crate::slots::ensure(call, &mut caster);
     let numbers = spellcasting::caster_numbers_for(call, &caster, &def.name)?;
-    let slot = if req.ritual {
+    let mut feature_lines = Vec::new();
+    let backlash = feature_spells::shape(
+        &mut caster,
+        &mut def,
+        feature.as_ref(),
+        named,
+        &mut feature_lines,
+    )?;
+    let slot = if let Some(spec) = &feature {
+        let (slot, line) = feature_spells::spend(&mut caster, spec, &def)?;
+        feature_lines.push(line);
+        slot
+    } else if req.ritual {
         ritual_check(&caster, &def)?;
         SlotUse {
             level: def.level,
@@ -176,6 +234,9 @@ pub fn cast_outside_combat(
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
+    if let Some(dice) = &backlash {
+        feature_lines.push(overchannel_self(call, &mut caster, dice)?);
+    }
     // Identify reads the touched item (or creature) anywhere: no map needed.
     if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {
         if slot.spent || def.concentration {
@@ -218,6 +279,7 @@ pub fn cast_outside_combat(
     if !slot_note.is_empty() {
         lines.push(slot_note);
     }
+    lines.extend(feature_lines);
     Ok(Some(ActionOutcome {
         actor: name,
         action_type: Some(super::ActionType::CastSpell),
@@ -227,6 +289,35 @@ pub fn cast_outside_combat(
         details: d.details,
         ..Default::default()
     }))
+}
+
+/// Overchannel's necrotic backlash on the caster (ignores resistance and immunity).
+fn overchannel_self(call: &mut Call<'_>, c: &mut Character, dice: &str) -> Result<String> {
+    let r = tabletop_rules::dice::roll(dice, call.rng()?)?;
+    call.record_roll(&r);
+    let n = u32::try_from(r.total.max(0)).unwrap_or(0);
+    let mut changes = Vec::new();
+    let parts = [tabletop_rules::damage::DamagePart::new(None, n)];
+    let before = c.hp;
+    let d = crate::update::damage(c, &parts, false, &mut changes)?;
+    Ok(format!(
+        "Overchannel again before a long rest: {} takes {} necrotic ({}), ignoring resistance and immunity ({before} → {} HP)",
+        c.name,
+        d.total,
+        r.summary(),
+        c.hp
+    ))
+}
+
+/// [`overchannel_self`] on the caster stored in the encounter after its casting.
+fn overchannel_backlash(call: &mut Call<'_>, turn: &mut Turn<'_>, dice: &str) -> Result<String> {
+    let Some(mut c) = turn.actor.clone() else {
+        return Ok(String::new());
+    };
+    let line = overchannel_self(call, &mut c, dice)?;
+    crate::combat::put_sheet(call, &c)?;
+    turn.actor = Some(c);
+    Ok(line)
 }
 
 /// A broken rule: refused, or recorded when forced.
@@ -424,7 +515,9 @@ pub fn cast_in_encounter(
         super::reactions::eligible::spend_reaction(&mut turn.encounter, id);
     }
     report.spell = format!("{}{tag}", def.name);
-    // Riders the map carries out: pushes away from the caster, lost reactions.
+    // Riders the map carries out: pushes away from the caster (Repelling Blast's per hit),
+    // lost reactions.
+    feature_spells::after_hits(&caster, &def, &mut report.targets);
     report
         .lines
         .extend(apply_map_riders(turn, &caster, &report.targets));

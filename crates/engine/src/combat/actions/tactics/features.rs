@@ -248,6 +248,13 @@ pub fn use_feature(
                 a.name, spec.name, aura.id
             )
         }
+        Use::RestorePactSlots => {
+            super::feature_uses::restore_pact_slots(&mut me, &spec, &mut lines)
+        }
+        Use::Damage { .. } => super::feature_uses::damage(call, turn, &me, &spec, &mut lines)?,
+        Use::ChosenResistance => {
+            super::feature_uses::chosen_resistance(call, turn, &mut me, &spec)?
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",

@@ -12,6 +12,7 @@ pub mod ability_text;
 pub mod basic;
 pub mod contest;
 pub mod feature_saves;
+pub mod feature_uses;
 pub mod features;
 pub mod first_aid;
 pub mod special;

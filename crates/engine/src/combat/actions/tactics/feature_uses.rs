@@ -1,0 +1,136 @@
+//! Feature actions beyond heals and effects (`use_special_ability`): regaining the pact slots
+//! (Eldritch Master), damage to the creature just hit (Hurl Through Hell) and a resistance
+//! chosen by the user (Fiendish Resilience).
+
+use tabletop_rules::damage::DamagePart;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
+
+use super::Turn;
+use crate::catalog::{AmountContext, Use};
+use crate::character::{Character, name_key};
+use crate::derive::ActionSpec;
+use crate::effects::{ActiveEffect, Duration};
+use crate::engine::Call;
+use crate::error::{EngineError, Result};
+
+/// Eldritch Master: every expended pact slot comes back.
+pub fn restore_pact_slots(
+    me: &mut Character,
+    spec: &ActionSpec,
+    lines: &mut Vec<String>,
+) -> String {
+    match me.spell_slots.pact.as_mut() {
+        Some(p) => {
+            let back = p.used;
+            p.used = 0;
+            lines.push(format!("pact slots: {}", me.spell_slots.summary()));
+            format!(
+                "{} uses {}: regains {back} expended warlock slot{}",
+                me.name,
+                spec.name,
+                if back == 1 { "" } else { "s" }
+            )
+        }
+        None => format!("{} uses {}: it has no pact slots", me.name, spec.name),
+    }
+}
+
+/// Hurl Through Hell: the named creature (the one just hit) takes the dice of `damage_type`,
+/// unless it is of a type in `not_types` (a fiend).
+pub fn damage(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    me: &Character,
+    spec: &ActionSpec,
+    lines: &mut Vec<String>,
+) -> Result<String> {
+    let Use::Damage {
+        dice,
+        damage_type,
+        not_types,
+    } = &spec.does
+    else {
+        return Ok(format!("{} uses {}", me.name, spec.name));
+    };
+    let damage_type = *damage_type;
+    let who = turn
+        .req
+        .targets
+        .first()
+        .cloned()
+        .or_else(|| (!turn.req.target.is_empty()).then(|| turn.req.target.clone()))
+        .ok_or_else(|| {
+            EngineError::invalid(
+                "targetId",
+                format!("say which creature {} sends away (targetId)", spec.name),
+            )
+        })?;
+    let (cb, t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
+    let (n, f) = dice.eval(&AmountContext::default()).unwrap_or((1, 1));
+    if let Some(kind) = crate::magic::mechanics::creature_type(&t)
+        && not_types.iter().any(|x| name_key(x) == name_key(&kind))
+    {
+        lines.push(format!("{} is a {kind}: no damage", t.name));
+        return Ok(format!("{} uses {} on {}", me.name, spec.name, t.name));
+    }
+    let r = tabletop_rules::dice::roll(&format!("{n}d{f}"), call.rng()?)?;
+    call.record_roll(&r);
+    lines.push(format!("{} damage: {}", spec.name, r.summary()));
+    let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
+    let parts = [DamagePart::new(Some(damage_type), amount)];
+    let (d, _, t) = crate::combat::actions::attack::apply_damage_to(
+        call,
+        &mut turn.encounter,
+        &cb.character_id,
+        &parts,
+        false,
+        lines,
+    )?;
+    Ok(format!(
+        "{} uses {}: {} takes {}",
+        me.name,
+        spec.name,
+        t.name,
+        crate::combat::actions::attack::damage_phrase(&d),
+    ))
+}
+
+/// Fiendish Resilience: resistance to the damage type named (`damageType`), replacing the one
+/// chosen before.
+pub fn chosen_resistance(
+    call: &mut Call<'_>,
+    turn: &Turn<'_>,
+    me: &mut Character,
+    spec: &ActionSpec,
+) -> Result<String> {
+    let Some(t) = turn.req.damage_type else {
+        return Err(EngineError::invalid(
+            "damageType",
+            format!(
+                "{} gives resistance to one damage type: pass damageType",
+                spec.name
+            ),
+        ));
+    };
+    let key = name_key(&spec.name);
+    me.effects.retain(|e| name_key(&e.name) != key);
+    me.effects.push(ActiveEffect {
+        id: call.new_id("ef")?,
+        name: spec.name.clone(),
+        source: Some(spec.source.clone()),
+        modifiers: vec![Modifier::new(
+            &spec.name,
+            ModifierKind::Resistance {
+                damage_type: Some(t),
+            },
+        )],
+        duration: Duration::UntilDispelled,
+        ends_on: None,
+        ends_when_attacked: false,
+        grant: None,
+    });
+    Ok(format!(
+        "{} uses {}: resistant to {t} damage until it chooses again",
+        me.name, spec.name
+    ))
+}
