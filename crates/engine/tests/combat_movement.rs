@@ -415,3 +415,88 @@ fn no_opportunity_attack_on_a_creature_the_watcher_cannot_see() {
         assert_eq!(o.lines.is_empty(), !oa, "{:?}", o.lines);
     }
 }
+
+/// Issue 18: a Large ogre squeezes through a 5-ft gap in a wall (each foot costs 1 extra foot);
+/// squeezed, its attacks have disadvantage and attacks against it advantage; once through it
+/// fights normally; a Huge hill giant cannot squeeze through a space two sizes smaller.
+#[test]
+fn a_large_ogre_squeezes_through_a_5_ft_gap_and_a_huge_giant_cannot() {
+    // A wall down column 8 with one gap at (8, 5).
+    let walls: Vec<Position> = (0..12)
+        .filter(|&y| y != 5)
+        .map(|y| Position::new(8, y))
+        .collect();
+    let terrain = || TerrainSpec {
+        width: Some(16),
+        height: Some(12),
+        walls: walls.clone(),
+        ..Default::default()
+    };
+    let Some(mut t) = fidelity::Table::new_on(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("ogre", "Ogre", vec![(5, 4)], 5)],
+        terrain(),
+    ) else {
+        return;
+    };
+    t.arm("Rook", "Longsword");
+    let rook = t.ids["Rook"].clone();
+    t.edit_enc(|enc| {
+        enc.map.move_creature(&rook, Position::new(10, 5)).unwrap();
+    });
+    t.turn_of("Ogre");
+    // Into the gap: 5 ft to (6, 4), then two squeezed steps of 10 ft.
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "move", "to": {"x": 8, "y": 5}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Ogre moves 25 ft to (8, 5) (15 ft of movement left)."
+    );
+    let ogre = t.ids["Ogre"].clone();
+    assert!(t.enc().map.is_squeezing(&ogre));
+    // Squeezed: its greatclub at disadvantage, the fighter's longsword at advantage.
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "attack", "targetName": "Rook", "weapon": "Greatclub"}))
+        .unwrap();
+    assert_eq!(
+        o.lines[0],
+        "Ogre attack with Greatclub: d20 [~~19~~, 1] (disadvantage: Ogre squeezing into a smaller space) + 6 = 7 vs AC 12 — miss (natural 1)"
+    );
+    t.turn_of("Rook");
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Longsword"}))
+        .unwrap();
+    assert_eq!(
+        o.lines[0],
+        "Rook attack with Longsword: d20 [8, ~~7~~] (advantage: Ogre squeezing into a smaller space) + 6 = 14 vs AC 11 — hit"
+    );
+    // Out of the gap: its next space is clear of the wall, so 5 + 5 ft at the normal cost.
+    t.turn_of("Ogre");
+    t.edit_enc(|enc| {
+        enc.map.move_creature(&rook, Position::new(13, 9)).unwrap();
+    });
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "move", "to": {"x": 10, "y": 4}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Ogre moves 10 ft to (10, 4) (30 ft of movement left)."
+    );
+    assert!(!t.enc().map.is_squeezing(&ogre));
+
+    // A Huge hill giant (3×3) would need a 10-ft gap: no route.
+    let Some(mut g) = fidelity::Table::new_on(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("hill-giant", "Giant", vec![(4, 4)], 5)],
+        terrain(),
+    ) else {
+        return;
+    };
+    g.turn_of("Giant");
+    let err =
+        g.refused(json!({"actorName": "Giant", "actionType": "move", "to": {"x": 10, "y": 4}}));
+    assert!(err.contains("no path for Giant"), "{err}");
+}

@@ -141,6 +141,28 @@ fn step_cost(
         _ => {}
     }
     let mut cost = if double { 10 } else { 5 };
+    // A Large or bigger mover whose space meets walls squeezes through the space one size
+    // smaller: each foot costs 1 extra foot; two sizes smaller does not fit.
+    let n = tabletop_grid::geometry::size_squares(mover_size);
+    if n > 1 {
+        let hits = |k: i32| {
+            (to.y..to.y + k).any(|y| {
+                (to.x..to.x + k).any(|x| {
+                    let q = Position::new(x, y);
+                    !map.contains(q) || map.blocks_movement(q)
+                })
+            })
+        };
+        if hits(n) {
+            if hits(n - 1) {
+                return Err(format!(
+                    "a {} creature's space at {to} runs into walls even squeezed (one size smaller)",
+                    mover_size
+                ));
+            }
+            cost += 5;
+        }
+    }
     let rise = map.ground_z(to) - map.ground_z(from);
     if rise > 0 {
         cost += 10 * rise as u32;
