@@ -500,3 +500,71 @@ fn a_large_ogre_squeezes_through_a_5_ft_gap_and_a_huge_giant_cannot() {
         g.refused(json!({"actorName": "Giant", "actionType": "move", "to": {"x": 10, "y": 4}}));
     assert!(err.contains("no path for Giant"), "{err}");
 }
+
+/// Halfling Nimbleness: an SRD halfling rogue walks through a hostile orc's square (one size
+/// larger) in a 5-ft corridor, paying double for it and not stopping there; a human rogue is
+/// refused the same path.
+#[test]
+fn a_halfling_moves_through_a_larger_hostile_and_a_human_cannot() {
+    let Some(srd) = common::srd("halfling_nimbleness") else {
+        return;
+    };
+    for (race, through) in [("halfling", true), ("human", false)] {
+        let (_d, mut e) = open(8, Some(srd.clone()));
+        let req = tabletop_engine::creation::CreateRequest {
+            name: "Pip".into(),
+            class: Some("rogue".into()),
+            race: Some(race.into()),
+            level: Some(3),
+            ..Default::default()
+        };
+        e.write("create_character", &json!({}), |call| {
+            tabletop_engine::creation::create_character(call, req)
+        })
+        .unwrap();
+        // A corridor along y = 5: walls at y = 4 and y = 6.
+        let walls: Vec<Position> = (0..12)
+            .flat_map(|x| [Position::new(x, 4), Position::new(x, 6)])
+            .collect();
+        start(
+            &mut e,
+            vec![
+                character("Pip", Side::Party, 2, 5, 20),
+                tabletop_engine::combat::create::ParticipantSpec {
+                    source: tabletop_engine::combat::create::ParticipantSource::Monster {
+                        monster: "orc".into(),
+                        count: 1,
+                        name: Some("Orc".into()),
+                    },
+                    side: None,
+                    positions: vec![Position::new(4, 5)],
+                    surprised: false,
+                    initiative: Some(5),
+                },
+            ],
+            TerrainSpec {
+                width: Some(12),
+                height: Some(10),
+                walls,
+                ..Default::default()
+            },
+        );
+        let r = mv(&mut e, "Pip", 6, 5);
+        if through {
+            // 5 ft to (3, 5), 10 ft through the orc's square, 5 + 5 ft on: all 25 ft, and the
+            // orc's opportunity attack as Pip leaves its reach (pinned dice).
+            let o = r.unwrap();
+            assert_eq!(
+                o.headline,
+                "Pip moves 25 ft to (6, 5) (0 ft of movement left). Opportunity attack by Orc: Hit! Pip takes 8 slashing (18 → 10 HP)."
+            );
+            assert_eq!(pos(&mut e, "Pip"), Position::new(6, 5));
+            // It may not stop in the orc's square.
+            let err = mv(&mut e, "Pip", 4, 5).unwrap_err().to_string();
+            assert!(err.contains("Pip cannot move to (4, 5)"), "{err}");
+        } else {
+            let err = r.unwrap_err().to_string();
+            assert!(err.contains("no path for Pip"), "{err}");
+        }
+    }
+}

@@ -54,6 +54,9 @@ pub struct MoveOptions {
     pub flying: bool,
     /// Whether difficult terrain costs normal movement (e.g. a feature that ignores it).
     pub ignore_difficult_terrain: bool,
+    /// Whether it may move through the space of any larger creature, hostile too (Halfling
+    /// Nimbleness).
+    pub through_larger: bool,
 }
 
 /// A path: the squares visited (start first) and what each step cost.
@@ -206,7 +209,9 @@ impl<'a> Mover<'a> {
             if c.size != Size::Tiny && size != Size::Tiny {
                 bits |= OCC_NO_STOP;
             }
-            if hostile.contains(c.id.as_str()) && sizes_apart(c.size, size) < 2 {
+            let nimble = opts.through_larger
+                && crate::geometry::size_rank(c.size) > crate::geometry::size_rank(size);
+            if hostile.contains(c.id.as_str()) && sizes_apart(c.size, size) < 2 && !nimble {
                 bits |= OCC_HOSTILE_WALL;
             }
             for q in c.squares() {

@@ -383,6 +383,9 @@ pub enum Grant {
     },
     /// Heavy armor's Strength requirement does not reduce speed (dwarves).
     IgnoreHeavyArmorSpeed,
+    /// May move through the space of any creature larger than itself, hostile or not
+    /// (Halfling Nimbleness); it still may not end its move there.
+    MoveThroughLarger,
     /// An AC formula: `base` + the abilities' modifiers; the best formula applies when no armor
     /// is worn.
     AcFormula {

@@ -611,6 +611,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     }
                 }
                 Grant::IgnoreHeavyArmorSpeed => d.ignore_heavy_armor_speed.push(p.label.clone()),
+                Grant::MoveThroughLarger => d.move_through_larger.push(p.label.clone()),
                 Grant::AcFormula {
                     base,
                     abilities,

@@ -338,6 +338,9 @@ pub struct Derived {
     pub speed_rules: Vec<SpeedRule>,
     /// Sources that keep heavy armor's Strength rule from reducing speed.
     pub ignore_heavy_armor_speed: Vec<String>,
+    /// Sources that let it move through the space of larger creatures (Halfling Nimbleness).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub move_through_larger: Vec<String>,
     /// Size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,

@@ -126,7 +126,10 @@ fn step_cost(
         if Some(&c.id) == opts.mover.as_ref() {
             continue;
         }
-        if opts.hostile_ids.contains(&c.id) && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+        let nimble = opts.through_larger && size_rank(c.size) > size_rank(mover_size);
+        if opts.hostile_ids.contains(&c.id)
+            && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+            && !nimble
         {
             return Err(format!(
                 "{to} is held by a hostile creature ({}); go around it",
@@ -168,6 +171,13 @@ fn step_cost(
         cost += 10 * rise as u32;
     }
     Ok(cost)
+}
+
+/// Whether `c` may move through larger creatures' spaces (Halfling Nimbleness).
+pub fn moves_through_larger(c: &Character) -> bool {
+    c.derived
+        .as_ref()
+        .is_some_and(|d| !d.move_through_larger.is_empty())
 }
 
 fn hostile_ids(enc: &Encounter, id: &str) -> Vec<String> {
@@ -418,6 +428,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         swim_speed: swim,
         flying: spell_fly.is_some(),
         ignore_difficult_terrain: crate::magic::wards::ignores_difficult_terrain(&actor).is_some(),
+        through_larger: moves_through_larger(&actor),
     };
     let (squares, mut costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
     lines.extend(crate::combat::auras::slowed_costs(
