@@ -568,3 +568,79 @@ fn a_halfling_moves_through_a_larger_hostile_and_a_human_cannot() {
         }
     }
 }
+
+/// Naturally Stealthy: a lightfoot halfling may hide from an orc when only a Medium ally stands
+/// between them; a human rogue in the same spot is refused (the orc sees it clearly).
+#[test]
+fn a_lightfoot_halfling_hides_behind_a_larger_creature_and_a_human_cannot() {
+    let Some(srd) = common::srd("naturally_stealthy") else {
+        return;
+    };
+    for (race, subrace, hides) in [
+        ("halfling", Some("Lightfoot Halfling"), true),
+        ("human", None, false),
+    ] {
+        let (_d, mut e) = open(8, Some(srd.clone()));
+        let req = tabletop_engine::creation::CreateRequest {
+            name: "Pip".into(),
+            class: Some("rogue".into()),
+            race: Some(race.into()),
+            subrace: subrace.map(Into::into),
+            level: Some(3),
+            ..Default::default()
+        };
+        e.write("create_character", &json!({}), |call| {
+            tabletop_engine::creation::create_character(call, req)
+        })
+        .unwrap();
+        start(
+            &mut e,
+            vec![
+                character("Pip", Side::Party, 2, 5, 20),
+                at(creature("Brute", 30, 12, vec![]), Side::Party, 5, 5, 10),
+                tabletop_engine::combat::create::ParticipantSpec {
+                    source: tabletop_engine::combat::create::ParticipantSource::Monster {
+                        monster: "orc".into(),
+                        count: 1,
+                        name: Some("Orc".into()),
+                    },
+                    side: None,
+                    positions: vec![Position::new(8, 5)],
+                    surprised: false,
+                    initiative: Some(5),
+                },
+            ],
+            TerrainSpec {
+                width: Some(12),
+                height: Some(10),
+                ..Default::default()
+            },
+        );
+        let r = act(
+            &mut e,
+            json!({"actor": {"name": "Pip"}, "actionType": "hide"}),
+        );
+        if hides {
+            let o = r.unwrap();
+            assert_eq!(
+                o.lines,
+                vec![
+                    "Pip Stealth (hide): d20 [13] + 3 = 16",
+                    "Orc: cannot see Pip clearly (Naturally Stealthy (lightfoot halfling): obscured by a larger creature)",
+                ],
+                "{}",
+                o.headline
+            );
+            assert_eq!(
+                o.headline,
+                "Pip hides (Stealth 16), hidden from Orc (passive 10)."
+            );
+        } else {
+            let err = r.unwrap_err().to_string();
+            assert!(
+                err.contains("Pip cannot hide while Orc can see it clearly"),
+                "{err}"
+            );
+        }
+    }
+}

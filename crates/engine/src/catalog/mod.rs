@@ -386,6 +386,9 @@ pub enum Grant {
     /// May move through the space of any creature larger than itself, hostile or not
     /// (Halfling Nimbleness); it still may not end its move there.
     MoveThroughLarger,
+    /// May try to hide when obscured only by a creature at least one size larger (Naturally
+    /// Stealthy): such a creature between it and an observer counts for the hide.
+    HideBehindLarger,
     /// An AC formula: `base` + the abilities' modifiers; the best formula applies when no armor
     /// is worn.
     AcFormula {

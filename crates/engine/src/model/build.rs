@@ -341,6 +341,9 @@ pub struct Derived {
     /// Sources that let it move through the space of larger creatures (Halfling Nimbleness).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub move_through_larger: Vec<String>,
+    /// Sources that let it hide behind a creature one size larger (Naturally Stealthy).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hide_behind_larger: Vec<String>,
     /// Size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,
