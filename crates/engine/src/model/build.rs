@@ -344,6 +344,10 @@ pub struct Derived {
     /// Sources that let it hide behind a creature one size larger (Naturally Stealthy).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hide_behind_larger: Vec<String>,
+    /// Double proficiency on a skill's checks about some topics (Stonecunning, Artificer's
+    /// Lore): the skill and the words naming the topic in a check's reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub topic_expertise: Vec<Sourced<(Skill, Vec<String>)>>,
     /// Size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,
