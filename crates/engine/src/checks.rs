@@ -254,6 +254,26 @@ fn with_stat_block_attacks(e: EngineError, c: &Character) -> EngineError {
     )
 }
 
+/// Double proficiency on a skill check whose reason names a topic the character knows
+/// (Stonecunning: History about stonework; Artificer's Lore: about magic items): the label and
+/// what it adds over the skill's own proficiency.
+fn topic_expertise(c: &Character, req: &CheckRequest) -> Option<(String, i32)> {
+    let D20Test::SkillCheck { skill } = req.test else {
+        return None;
+    };
+    let reason = req.reason.as_deref()?.to_lowercase();
+    let d = c.derived.as_ref()?;
+    let (source, topic) = d.topic_expertise.iter().find_map(|t| {
+        let (s, topics) = &t.value;
+        let hit = topics.iter().find(|w| reason.contains(&w.to_lowercase()))?;
+        (*s == skill).then(|| (t.source.clone(), hit.clone()))
+    })?;
+    let prof = d.proficiency_bonus;
+    let has = d.skills.get(&skill).map_or(0, |l| l.value.bonus(prof));
+    let delta = 2 * prof - has;
+    (delta > 0).then(|| (format!("{source} (double proficiency: {topic})"), delta))
+}
+
 /// Rolls (or computes the passive score of) one check for one character.
 pub fn roll_check(
     call: &mut Call<'_>,
@@ -366,6 +386,9 @@ pub fn roll_check(
         return Ok(out);
     }
     let mut rules = req.to_rules();
+    if let Some((why, delta)) = topic_expertise(&c, req) {
+        rules = rules.bonus(why, delta);
+    }
     if let D20Test::Save { ability } = req.test {
         for why in crate::saves::trait_advantages(&c, ability, &req.against) {
             rules = rules.advantage(why);

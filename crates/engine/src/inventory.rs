@@ -4,6 +4,7 @@
 
 pub mod attune;
 pub mod catalog;
+pub mod containers;
 pub mod equip;
 pub mod item_def;
 pub mod locate;

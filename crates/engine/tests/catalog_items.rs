@@ -127,7 +127,7 @@ fn every_srd_magic_item_is_encoded_and_every_key_is_an_srd_index() {
     let unknown: Vec<&String> = cat.keys().filter(|k| !keys.contains(*k)).collect();
     assert!(unknown.is_empty(), "not SRD indexes: {unknown:?}");
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
-    assert_eq!((mechanical, cat.len() - mechanical), (298, 64));
+    assert_eq!((mechanical, cat.len() - mechanical), (308, 54));
     // Every spell an item casts is an SRD spell.
     let bad: Vec<String> = cat
         .iter()
@@ -335,14 +335,14 @@ fn a_potion_of_fire_resistance_halves_fire_for_an_hour_once_drunk() {
         tabletop_engine::effects::Duration::Rounds { remaining: 600 }
     );
     // A narrative item says what the DM decides when it is used.
-    give(&mut e, "Ada", "Bag of Holding");
+    give(&mut e, "Ada", "Rope of Climbing");
     let err = inv(&mut e, |call| {
-        ops::use_item(call, who("Ada"), named("Bag of Holding"), None, None)
+        ops::use_item(call, who("Ada"), named("Rope of Climbing"), None, None)
     })
     .unwrap_err()
     .to_string();
     assert!(
-        err.contains("its effect: no automation for Bag of Holding: a utility or exploration effect the DM narrates"),
+        err.contains("its effect: no automation for Rope of Climbing: a utility or exploration effect the DM narrates"),
         "{err}"
     );
 }
@@ -503,5 +503,371 @@ fn mithral_armor_drops_the_stealth_disadvantage_and_strength_requirement() {
             a.strength_requirement
         ),
         ("Mithral Armor Chain Mail", 16, false, None)
+    );
+}
+
+fn stow(
+    e: &mut E,
+    on: &str,
+    item: &str,
+    into: Option<&str>,
+    quantity: Option<u32>,
+) -> Result<InventoryOutcome, EngineError> {
+    inv(e, |call| {
+        tabletop_engine::inventory::containers::stow(
+            call,
+            who(on),
+            named(item),
+            into.map(named),
+            quantity,
+        )
+    })
+}
+
+fn give_custom(e: &mut E, to: &str, name: &str, weight: f64, quantity: u32) -> InventoryOutcome {
+    inv(e, |call| {
+        ops::give(
+            call,
+            who(to),
+            GiveRequest {
+                item: Some(ops::ItemDef {
+                    name: name.into(),
+                    weight: Some(weight),
+                    stackable: Some(true),
+                    ..Default::default()
+                }),
+                quantity: Some(quantity),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_bag_of_holding_carries_500_lb_that_weigh_nothing_and_refuses_more() {
+    let Some(srd) = common::srd("bag_of_holding") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Bo", "fighter");
+    let bag = give(&mut e, "Bo", "Bag of Holding");
+    assert_eq!(bag.weight, 15.0);
+    // Three 100-lb ingots carried: 315 lb; stowed: the bag's own 15 lb.
+    assert_eq!(
+        give_custom(&mut e, "Bo", "Iron Ingot", 100.0, 3).weight,
+        315.0
+    );
+    let out = stow(&mut e, "Bo", "Iron Ingot", Some("Bag of Holding"), None).unwrap();
+    assert_eq!(out.weight, 15.0);
+    assert!(
+        out.summary.contains("Bag of Holding holds 300.0/500 lb"),
+        "{}",
+        out.summary
+    );
+    assert!(
+        out.summary.contains("no automation for its 64 cubic feet"),
+        "{}",
+        out.summary
+    );
+    // Two more: 500 lb, exactly full.
+    give_custom(&mut e, "Bo", "Iron Ingot", 100.0, 2);
+    let out = stow(&mut e, "Bo", "Iron Ingot", Some("Bag of Holding"), Some(2)).unwrap();
+    assert_eq!(out.weight, 15.0);
+    // A sixth would overload it: refused, the ingot stays carried.
+    give_custom(&mut e, "Bo", "Iron Ingot", 100.0, 1);
+    let err = stow(&mut e, "Bo", "Iron Ingot", Some("Bag of Holding"), None).unwrap_err();
+    assert!(
+        err.to_string().contains("holds 500.0 lb of its 500"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("ruptures"), "{err}");
+    let view = e.read(|call| ops::view(call, who("Bo"))).unwrap();
+    assert_eq!(view.weight, 115.0);
+    // A stowed item is taken out before it is equipped; taken out, it weighs again.
+    give(&mut e, "Bo", "Longsword");
+    stow(&mut e, "Bo", "Longsword", Some("Bag of Holding"), None).unwrap_err(); // 500 + 3 lb
+    let err = stow(&mut e, "Bo", "Iron Ingot", Some("Bag of Holding"), None).unwrap_err();
+    assert!(matches!(err, EngineError::Rule(_)));
+    let out = stow(&mut e, "Bo", "Iron Ingot", None, Some(1)).unwrap();
+    assert!(
+        out.changes[0].starts_with("1 × Iron Ingot taken out of Bag of Holding"),
+        "{:?}",
+        out.changes
+    );
+    assert_eq!(out.weight, 218.0);
+    // Handed over, the bag carries its contents along.
+    make(&mut e, "Cy", "fighter");
+    let out = inv(&mut e, |call| {
+        ops::transfer(
+            call,
+            who("Bo"),
+            who("Cy"),
+            Some(named("Bag of Holding")),
+            None,
+            None,
+        )
+    })
+    .unwrap();
+    assert_eq!(out.weight, 203.0);
+    let cy = e.read(|call| ops::view(call, who("Cy"))).unwrap();
+    assert_eq!(cy.weight, 15.0);
+    let stowed: u32 = cy
+        .carried
+        .iter()
+        .filter(|i| i.name == "Iron Ingot" && i.inside.is_some())
+        .map(|i| i.quantity)
+        .sum();
+    assert_eq!(stowed, 4);
+}
+
+#[test]
+fn a_bag_of_holding_in_a_portable_hole_is_refused_with_the_rule_and_the_quiver_counts() {
+    let Some(srd) = common::srd("portable_hole") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Po", "ranger");
+    give(&mut e, "Po", "Bag of Holding");
+    let hole = give(&mut e, "Po", "Portable Hole");
+    assert_eq!(hole.weight, 15.0);
+    let err = stow(&mut e, "Po", "Bag of Holding", Some("Portable Hole"), None).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("both are destroyed") && msg.contains("Astral Plane"),
+        "{msg}"
+    );
+    // The hole has no weight limit: 400 lb inside weigh nothing.
+    give_custom(&mut e, "Po", "Stone Block", 200.0, 2);
+    let out = stow(&mut e, "Po", "Stone Block", Some("Portable Hole"), None).unwrap();
+    assert_eq!(out.weight, 15.0);
+    // The Efficient Quiver: 60 arrows in the short compartment, not 61; 18 javelins.
+    give(&mut e, "Po", "Efficient Quiver");
+    inv(&mut e, |call| {
+        ops::give(
+            call,
+            who("Po"),
+            GiveRequest {
+                srd_name: Some("Arrow".into()),
+                quantity: Some(61),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    let err = stow(&mut e, "Po", "Arrow", Some("Efficient Quiver"), None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("ammunition compartment holds 0 of its 60; 61 more"),
+        "{err}"
+    );
+    let before = e.read(|call| ops::view(call, who("Po"))).unwrap().weight;
+    let out = stow(&mut e, "Po", "Arrow", Some("Efficient Quiver"), Some(60)).unwrap();
+    assert!(
+        (before - out.weight - 60.0 * 0.05).abs() < 1e-9,
+        "{before} → {}",
+        out.weight
+    );
+    let err = stow(&mut e, "Po", "Arrow", Some("Efficient Quiver"), None).unwrap_err();
+    assert!(
+        err.to_string().contains("holds 60 of its 60; 1 more"),
+        "{err}"
+    );
+    inv(&mut e, |call| {
+        ops::give(
+            call,
+            who("Po"),
+            GiveRequest {
+                srd_name: Some("Javelin".into()),
+                quantity: Some(18),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    stow(&mut e, "Po", "Javelin", Some("Efficient Quiver"), None).unwrap();
+}
+
+fn take(e: &mut E, on: &str, t: DamageType, amount: u32) -> u32 {
+    let hp = |e: &mut E| {
+        e.read(|call| get_character(call, who(on)))
+            .unwrap()
+            .character
+            .hp
+    };
+    let before = hp(e);
+    e.write("update_character", &serde_json::json!({}), |call| {
+        update_character(
+            call,
+            who(on),
+            UpdateRequest {
+                damage: vec![DamagePart::new(Some(t), amount)],
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    before - hp(e)
+}
+
+#[test]
+fn armor_of_resistance_resists_the_type_named_and_armor_of_vulnerability_curses() {
+    let Some(srd) = common::srd("armor_of_resistance") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Ar", "fighter");
+    let err = inv(&mut e, |call| {
+        ops::give(
+            call,
+            who("Ar"),
+            GiveRequest {
+                srd_name: Some("Armor of Resistance".into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("named in parentheses"), "{err}");
+    let a = give(&mut e, "Ar", "Armor of Resistance (fire)");
+    let name = a.item.unwrap().name;
+    assert_eq!(name, "Armor of Resistance Chain Mail (fire)");
+    assert_eq!(take(&mut e, "Ar", DamageType::Fire, 10), 10);
+    equip_attune(&mut e, "Ar", &name);
+    assert_eq!(take(&mut e, "Ar", DamageType::Fire, 10), 5);
+    assert_eq!(take(&mut e, "Ar", DamageType::Cold, 6), 6);
+
+    make(&mut e, "Vu", "fighter");
+    let v = give(&mut e, "Vu", "Armor of Vulnerability (slashing)")
+        .item
+        .unwrap();
+    assert_eq!(v.name, "Armor of Vulnerability Plate Armor (slashing)");
+    equip_attune(&mut e, "Vu", &v.name);
+    assert_eq!(take(&mut e, "Vu", DamageType::Slashing, 8), 4);
+    assert_eq!(take(&mut e, "Vu", DamageType::Piercing, 4), 8);
+    // Taken off, the curse stays: still vulnerable, no longer resistant.
+    inv(&mut e, |call| {
+        ops::unequip(call, who("Vu"), Some(named(&v.name)), None)
+    })
+    .unwrap();
+    assert_eq!(take(&mut e, "Vu", DamageType::Bludgeoning, 3), 6);
+    assert_eq!(take(&mut e, "Vu", DamageType::Slashing, 3), 3);
+    let out = inv(&mut e, |call| unattune(call, who("Vu"), named(&v.name))).unwrap();
+    assert!(
+        out.warnings[0].contains("only Remove Curse"),
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(take(&mut e, "Vu", DamageType::Bludgeoning, 3), 3);
+}
+
+#[test]
+fn boots_of_striding_and_springing_make_walking_speed_30_whatever_the_armor() {
+    let Some(srd) = common::srd("striding_boots") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    // A fighter with STR 14 in plate (STR 15): 30 − 10 = 20 ft.
+    make(&mut e, "St", "fighter");
+    give(&mut e, "St", "Plate Armor");
+    inv(&mut e, |call| {
+        ops::equip(call, who("St"), named("Plate Armor"), None)
+    })
+    .unwrap();
+    let speed = |e: &mut E| {
+        e.read(|call| get_character(call, who("St")))
+            .unwrap()
+            .effective
+            .speed
+            .value
+    };
+    assert_eq!(speed(&mut e), 20);
+    give(&mut e, "St", "Boots of Striding and Springing");
+    inv(&mut e, |call| {
+        ops::equip(
+            call,
+            who("St"),
+            named("Boots of Striding and Springing"),
+            None,
+        )
+    })
+    .unwrap();
+    assert_eq!(speed(&mut e), 20, "not attuned: no magic");
+    inv(&mut e, |call| {
+        attune(call, who("St"), named("Boots of Striding and Springing"))
+    })
+    .unwrap();
+    assert_eq!(speed(&mut e), 30);
+    assert_eq!(
+        e.read(|call| ops::view(call, who("St")))
+            .unwrap()
+            .speed
+            .value,
+        30
+    );
+}
+
+#[test]
+fn the_amulet_of_proof_hides_its_wearer_from_divination_and_boots_levitate_at_will() {
+    let Some(srd) = common::srd("amulet_of_proof") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd);
+    make(&mut e, "Am", "wizard");
+    give(
+        &mut e,
+        "Am",
+        "Amulet of Proof against Detection and Location",
+    );
+    let hidden = |e: &mut E| {
+        let c = e
+            .read(|call| get_character(call, who("Am")))
+            .unwrap()
+            .character;
+        tabletop_engine::combat::divination::hidden(&c)
+    };
+    assert!(!hidden(&mut e));
+    equip_attune(
+        &mut e,
+        "Am",
+        "Amulet of Proof against Detection and Location",
+    );
+    assert!(hidden(&mut e));
+    // Boots of Levitation: Levitate on the wearer from the boots, no slot spent.
+    give(&mut e, "Am", "Boots of Levitation");
+    equip_attune(&mut e, "Am", "Boots of Levitation");
+    let out = inv(&mut e, |call| {
+        tabletop_engine::magic::item_cast::use_or_cast(
+            call,
+            who("Am"),
+            named("Boots of Levitation"),
+            Some(who("Am")),
+            None,
+            Some("levitate"),
+            None,
+        )
+    })
+    .unwrap();
+    assert!(out.cast.is_some());
+    let c = e.read(|call| get_character(call, who("Am"))).unwrap();
+    assert!(
+        c.character.effects.iter().any(|x| x.name == "Levitate"),
+        "{:?}",
+        c.character.effects
+    );
+    assert_eq!(c.effective.speed.value, 0);
+    assert_eq!(
+        c.character
+            .spell_slots
+            .used
+            .iter()
+            .map(|&u| u32::from(u))
+            .sum::<u32>(),
+        0
     );
 }

@@ -157,8 +157,9 @@ fn magic_view(e: &mut E, c: &Character) -> String {
         .read(|call| tabletop_engine::magic::spellcasting::caster_numbers(call, c))
         .ok()
         .map(|n| (n.save_dc, n.attack_bonus));
+    let hidden = tabletop_engine::combat::divination::hidden(c);
     format!(
-        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?} {acts:?}",
+        "{} {:?} {:?} {:?} {:?} {:?} {caster:?} {attacks:?} {acts:?} {hidden}",
         effective_json(c),
         sheet.speeds,
         sheet.senses,
@@ -205,15 +206,20 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
             .find(|m| &m.index == index)
             .unwrap();
         let pc = format!("T{n}");
-        make(
-            &mut e,
-            &pc,
-            m.attunement_note.as_deref(),
-            !entry.spells.is_empty(),
-        );
+        // A speed floor shows on a dwarf (25 ft).
+        let restriction = if entry.speed_floor.is_some() {
+            Some("dwarf")
+        } else {
+            m.attunement_note.as_deref()
+        };
+        make(&mut e, &pc, restriction, !entry.spells.is_empty());
         // A family is given by naming a variant ("Ring of Resistance (fire)"): the variant's
         // own entry is what it becomes.
         let name = match entry.variants.first() {
+            // A chosen damage type: "Armor of Resistance (fire)".
+            _ if !entry.resist_choice.is_empty() => {
+                format!("{} ({})", m.name, entry.resist_choice[0])
+            }
             Some(v) if entry.kind == ItemKind::Family => format!(
                 "{} ({})",
                 m.name.split(',').next().unwrap_or(&m.name),
@@ -390,6 +396,41 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                     }
                 }
             }
+            ItemKind::Container => {
+                // Forty arrows (or 100 lb of iron) stowed in it weigh nothing on the carrier.
+                let arrows = inv(&mut e, |call| {
+                    ops::give(
+                        call,
+                        who(&pc),
+                        GiveRequest {
+                            srd_name: Some("Arrow".into()),
+                            quantity: Some(40),
+                            ..Default::default()
+                        },
+                    )
+                })
+                .unwrap();
+                let w = arrows.weight;
+                match inv(&mut e, |call| {
+                    tabletop_engine::inventory::containers::stow(
+                        call,
+                        who(&pc),
+                        named("Arrow"),
+                        Some(named(&item.name)),
+                        None,
+                    )
+                }) {
+                    Err(err) => failures.push(format!("{index}: stow: {err}")),
+                    Ok(out) => {
+                        if (w - out.weight - 2.0).abs() > 1e-9 {
+                            failures.push(format!(
+                                "{index}: 40 arrows stowed: {w} lb → {} lb",
+                                out.weight
+                            ));
+                        }
+                    }
+                }
+            }
             ItemKind::Charged | ItemKind::Spells if !entry.spells.is_empty() => {}
             ItemKind::Charged => {
                 if item.requires_attunement {
@@ -487,7 +528,11 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                         .iter()
                         .find(|i| i.id == item.id)
                         .and_then(|i| i.charges.as_ref().map(|c| c.current));
-                    if out.cast.is_none() || left != max.map(|m| m - s.charges) {
+                    // A one-use item (a potion that casts) is gone with its last charge.
+                    let gone = left.is_none()
+                        && max == Some(s.charges)
+                        && entry.last_charge == Some(items::LastCharge::Destroyed);
+                    if out.cast.is_none() || !(gone || left == max.map(|m| m - s.charges)) {
                         failures.push(format!(
                             "{index}: cast {}: {left:?} of {max:?} charges left, cast {:?}",
                             s.spell,

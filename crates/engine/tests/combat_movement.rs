@@ -415,3 +415,232 @@ fn no_opportunity_attack_on_a_creature_the_watcher_cannot_see() {
         assert_eq!(o.lines.is_empty(), !oa, "{:?}", o.lines);
     }
 }
+
+/// Issue 18: a Large ogre squeezes through a 5-ft gap in a wall (each foot costs 1 extra foot);
+/// squeezed, its attacks have disadvantage and attacks against it advantage; once through it
+/// fights normally; a Huge hill giant cannot squeeze through a space two sizes smaller.
+#[test]
+fn a_large_ogre_squeezes_through_a_5_ft_gap_and_a_huge_giant_cannot() {
+    // A wall down column 8 with one gap at (8, 5).
+    let walls: Vec<Position> = (0..12)
+        .filter(|&y| y != 5)
+        .map(|y| Position::new(8, y))
+        .collect();
+    let terrain = || TerrainSpec {
+        width: Some(16),
+        height: Some(12),
+        walls: walls.clone(),
+        ..Default::default()
+    };
+    let Some(mut t) = fidelity::Table::new_on(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("ogre", "Ogre", vec![(5, 4)], 5)],
+        terrain(),
+    ) else {
+        return;
+    };
+    t.arm("Rook", "Longsword");
+    let rook = t.ids["Rook"].clone();
+    t.edit_enc(|enc| {
+        enc.map.move_creature(&rook, Position::new(10, 5)).unwrap();
+    });
+    t.turn_of("Ogre");
+    // Into the gap: 5 ft to (6, 4), then two squeezed steps of 10 ft.
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "move", "to": {"x": 8, "y": 5}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Ogre moves 25 ft to (8, 5) (15 ft of movement left)."
+    );
+    let ogre = t.ids["Ogre"].clone();
+    assert!(t.enc().map.is_squeezing(&ogre));
+    // Squeezed: its greatclub at disadvantage, the fighter's longsword at advantage.
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "attack", "targetName": "Rook", "weapon": "Greatclub"}))
+        .unwrap();
+    assert_eq!(
+        o.lines[0],
+        "Ogre attack with Greatclub: d20 [~~19~~, 1] (disadvantage: Ogre squeezing into a smaller space) + 6 = 7 vs AC 12 — miss (natural 1)"
+    );
+    t.turn_of("Rook");
+    let o = t
+        .act(json!({"actorName": "Rook", "actionType": "attack", "targetName": "Ogre", "weapon": "Longsword"}))
+        .unwrap();
+    assert_eq!(
+        o.lines[0],
+        "Rook attack with Longsword: d20 [8, ~~7~~] (advantage: Ogre squeezing into a smaller space) + 6 = 14 vs AC 11 — hit"
+    );
+    // Out of the gap: its next space is clear of the wall, so 5 + 5 ft at the normal cost.
+    t.turn_of("Ogre");
+    t.edit_enc(|enc| {
+        enc.map.move_creature(&rook, Position::new(13, 9)).unwrap();
+    });
+    let o = t
+        .act(json!({"actorName": "Ogre", "actionType": "move", "to": {"x": 10, "y": 4}}))
+        .unwrap();
+    assert_eq!(
+        o.headline,
+        "Ogre moves 10 ft to (10, 4) (30 ft of movement left)."
+    );
+    assert!(!t.enc().map.is_squeezing(&ogre));
+
+    // A Huge hill giant (3×3) would need a 10-ft gap: no route.
+    let Some(mut g) = fidelity::Table::new_on(
+        3,
+        &[fidelity::FIGHTER],
+        vec![("hill-giant", "Giant", vec![(4, 4)], 5)],
+        terrain(),
+    ) else {
+        return;
+    };
+    g.turn_of("Giant");
+    let err =
+        g.refused(json!({"actorName": "Giant", "actionType": "move", "to": {"x": 10, "y": 4}}));
+    assert!(err.contains("no path for Giant"), "{err}");
+}
+
+/// Halfling Nimbleness: an SRD halfling rogue walks through a hostile orc's square (one size
+/// larger) in a 5-ft corridor, paying double for it and not stopping there; a human rogue is
+/// refused the same path.
+#[test]
+fn a_halfling_moves_through_a_larger_hostile_and_a_human_cannot() {
+    let Some(srd) = common::srd("halfling_nimbleness") else {
+        return;
+    };
+    for (race, through) in [("halfling", true), ("human", false)] {
+        let (_d, mut e) = open(8, Some(srd.clone()));
+        let req = tabletop_engine::creation::CreateRequest {
+            name: "Pip".into(),
+            class: Some("rogue".into()),
+            race: Some(race.into()),
+            level: Some(3),
+            ..Default::default()
+        };
+        e.write("create_character", &json!({}), |call| {
+            tabletop_engine::creation::create_character(call, req)
+        })
+        .unwrap();
+        // A corridor along y = 5: walls at y = 4 and y = 6.
+        let walls: Vec<Position> = (0..12)
+            .flat_map(|x| [Position::new(x, 4), Position::new(x, 6)])
+            .collect();
+        start(
+            &mut e,
+            vec![
+                character("Pip", Side::Party, 2, 5, 20),
+                tabletop_engine::combat::create::ParticipantSpec {
+                    source: tabletop_engine::combat::create::ParticipantSource::Monster {
+                        monster: "orc".into(),
+                        count: 1,
+                        name: Some("Orc".into()),
+                    },
+                    side: None,
+                    positions: vec![Position::new(4, 5)],
+                    surprised: false,
+                    initiative: Some(5),
+                },
+            ],
+            TerrainSpec {
+                width: Some(12),
+                height: Some(10),
+                walls,
+                ..Default::default()
+            },
+        );
+        let r = mv(&mut e, "Pip", 6, 5);
+        if through {
+            // 5 ft to (3, 5), 10 ft through the orc's square, 5 + 5 ft on: all 25 ft, and the
+            // orc's opportunity attack as Pip leaves its reach (pinned dice).
+            let o = r.unwrap();
+            assert_eq!(
+                o.headline,
+                "Pip moves 25 ft to (6, 5) (0 ft of movement left). Opportunity attack by Orc: Hit! Pip takes 8 slashing (18 → 10 HP)."
+            );
+            assert_eq!(pos(&mut e, "Pip"), Position::new(6, 5));
+            // It may not stop in the orc's square.
+            let err = mv(&mut e, "Pip", 4, 5).unwrap_err().to_string();
+            assert!(err.contains("Pip cannot move to (4, 5)"), "{err}");
+        } else {
+            let err = r.unwrap_err().to_string();
+            assert!(err.contains("no path for Pip"), "{err}");
+        }
+    }
+}
+
+/// Naturally Stealthy: a lightfoot halfling may hide from an orc when only a Medium ally stands
+/// between them; a human rogue in the same spot is refused (the orc sees it clearly).
+#[test]
+fn a_lightfoot_halfling_hides_behind_a_larger_creature_and_a_human_cannot() {
+    let Some(srd) = common::srd("naturally_stealthy") else {
+        return;
+    };
+    for (race, subrace, hides) in [
+        ("halfling", Some("Lightfoot Halfling"), true),
+        ("human", None, false),
+    ] {
+        let (_d, mut e) = open(8, Some(srd.clone()));
+        let req = tabletop_engine::creation::CreateRequest {
+            name: "Pip".into(),
+            class: Some("rogue".into()),
+            race: Some(race.into()),
+            subrace: subrace.map(Into::into),
+            level: Some(3),
+            ..Default::default()
+        };
+        e.write("create_character", &json!({}), |call| {
+            tabletop_engine::creation::create_character(call, req)
+        })
+        .unwrap();
+        start(
+            &mut e,
+            vec![
+                character("Pip", Side::Party, 2, 5, 20),
+                at(creature("Brute", 30, 12, vec![]), Side::Party, 5, 5, 10),
+                tabletop_engine::combat::create::ParticipantSpec {
+                    source: tabletop_engine::combat::create::ParticipantSource::Monster {
+                        monster: "orc".into(),
+                        count: 1,
+                        name: Some("Orc".into()),
+                    },
+                    side: None,
+                    positions: vec![Position::new(8, 5)],
+                    surprised: false,
+                    initiative: Some(5),
+                },
+            ],
+            TerrainSpec {
+                width: Some(12),
+                height: Some(10),
+                ..Default::default()
+            },
+        );
+        let r = act(
+            &mut e,
+            json!({"actor": {"name": "Pip"}, "actionType": "hide"}),
+        );
+        if hides {
+            let o = r.unwrap();
+            assert_eq!(
+                o.lines,
+                vec![
+                    "Pip Stealth (hide): d20 [13] + 3 = 16",
+                    "Orc: cannot see Pip clearly (Naturally Stealthy (lightfoot halfling): obscured by a larger creature)",
+                ],
+                "{}",
+                o.headline
+            );
+            assert_eq!(
+                o.headline,
+                "Pip hides (Stealth 16), hidden from Orc (passive 10)."
+            );
+        } else {
+            let err = r.unwrap_err().to_string();
+            assert!(
+                err.contains("Pip cannot hide while Orc can see it clearly"),
+                "{err}"
+            );
+        }
+    }
+}

@@ -413,3 +413,74 @@ fn repeated_saves_keep_the_racial_advantage_of_the_first() {
     assert!(sheet(&mut e, &human).has_condition(Condition::Frightened));
     assert!(!sheet(&mut e, &dwarf).has_condition(Condition::Poisoned));
 }
+
+fn history(e: &mut E, id: &str, reason: Option<&str>) -> D20Outcome {
+    let req = CheckRequest {
+        test: D20Test::SkillCheck {
+            skill: tabletop_rules::Skill::History,
+        },
+        passive: false,
+        dc: None,
+        advantage: None,
+        disadvantage: None,
+        bonus: 0,
+        reason: reason.map(str::to_string),
+        weapon: None,
+        against: SaveAgainst::default(),
+    };
+    match e
+        .write("roll_check", &json!({}), |call| {
+            roll_check(call, CharacterRef::new(Some(id), None), &req)
+        })
+        .unwrap()
+    {
+        CheckOutcome::Rolled { outcome, .. } => outcome,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Stonecunning: a hill dwarf's History check about stonework adds double the proficiency
+/// bonus (+4 at level 1, not proficient in History); about anything else, nothing. Artificer's
+/// Lore does the same for a rock gnome's check about a magic item.
+#[test]
+fn stonecunning_and_artificers_lore_double_proficiency_on_history_about_their_topic() {
+    let Some(srd) = common::srd("stonecunning") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let dwarf = hero(&mut e, "Dain", "dwarf", Some("Hill Dwarf"));
+    let plain = history(&mut e, &dwarf, Some("the old king's name"));
+    let d20 = i32::try_from(plain.rolls[0]).unwrap();
+    assert_eq!(plain.total, Some(d20));
+    let stone = history(&mut e, &dwarf, Some("who cut this stonework"));
+    assert_eq!(
+        stone.total,
+        Some(i32::try_from(stone.rolls[0]).unwrap() + 4),
+        "{}",
+        stone.summary()
+    );
+    assert!(
+        stone.modifiers.iter().any(|m| m.source
+            == "Stonecunning (hill dwarf) (double proficiency: stonework)"
+            && m.delta == 4),
+        "{:?}",
+        stone.modifiers
+    );
+    let gnome = hero(&mut e, "Fizz", "gnome", Some("Rock Gnome"));
+    let lore = history(&mut e, &gnome, Some("what this magic item is"));
+    // INT 10 + racial +1 (rock gnome: CON; gnome: INT +2) → 12: +1, and double proficiency +4.
+    assert_eq!(
+        lore.total,
+        Some(i32::try_from(lore.rolls[0]).unwrap() + 1 + 4),
+        "{}",
+        lore.summary()
+    );
+    let other = history(&mut e, &gnome, Some("the old king's name"));
+    assert_eq!(
+        other.total,
+        Some(i32::try_from(other.rolls[0]).unwrap() + 1),
+        "{}",
+        other.summary()
+    );
+}

@@ -458,8 +458,13 @@ impl BattleMap {
         };
         self.check_with_z(pos)?;
         self.check_rect(&label, pos, n, n)?;
+        // Squeezed: the space one size smaller, at the same corner, is clear of walls.
+        let squeezed = n > 1
+            && footprint(pos, size).any(|sq| self.flags(sq.x, sq.y) & F_BLOCK_MOVE != 0)
+            && (pos.y..pos.y + n - 1)
+                .all(|y| (pos.x..pos.x + n - 1).all(|x| self.flags(x, y) & F_BLOCK_MOVE == 0));
         for sq in footprint(pos, size) {
-            if self.flags(sq.x, sq.y) & F_BLOCK_MOVE != 0 {
+            if !squeezed && self.flags(sq.x, sq.y) & F_BLOCK_MOVE != 0 {
                 return Err(GridError::Blocked {
                     action: format!("place {label}"),
                     pos: sq,
@@ -531,6 +536,17 @@ impl BattleMap {
             c.position = to;
         }
         Ok(())
+    }
+
+    /// Whether a creature is squeezing: Large or bigger, its space runs into walls or obstacles
+    /// and it fits only the space one size smaller (attack rolls and DEX saves at
+    /// disadvantage, attacks against it at advantage).
+    pub fn is_squeezing(&self, id: &str) -> bool {
+        self.creatures.get(id).is_some_and(|c| {
+            size_squares(c.size) > 1
+                && c.squares()
+                    .any(|q| self.contains(q) && self.flags(q.x, q.y) & F_BLOCK_MOVE != 0)
+        })
     }
 
     /// Changes a creature's size (enlarge/reduce); its new space must be free.

@@ -14,7 +14,10 @@
 //! the corner. A mover may pass through a non-hostile creature's space but not stop there; a
 //! hostile's space is impassable unless the two differ by at least two size categories. Nobody
 //! may end a move overlapping another creature unless one of them is tiny. Large and bigger
-//! movers need every square of their space to be passable at every step.
+//! movers need every square of their space to be passable at every step, or else squeeze: where
+//! walls or obstacles leave room only for the space one size smaller (a Large ogre through a
+//! 5-ft gap), the step costs double (each foot 1 extra foot, on top of difficult terrain); a
+//! space two sizes smaller stays closed. [`BattleMap::is_squeezing`] says who is squeezed.
 //!
 //! Walking movers follow the ground: path positions carry `z` = the ground level of each square.
 //! Flyers keep their starting `z`. Only creatures at the mover's level are considered (walking:
@@ -51,6 +54,9 @@ pub struct MoveOptions {
     pub flying: bool,
     /// Whether difficult terrain costs normal movement (e.g. a feature that ignores it).
     pub ignore_difficult_terrain: bool,
+    /// Whether it may move through the space of any larger creature, hostile too (Halfling
+    /// Nimbleness).
+    pub through_larger: bool,
 }
 
 /// A path: the squares visited (start first) and what each step cost.
@@ -140,6 +146,10 @@ const OCC_HOSTILE_WALL: u8 = 4;
 const ENTER_BLOCKED: u8 = 0;
 const ENTER_NORMAL: u8 = 1;
 const ENTER_DOUBLE: u8 = 2;
+/// Squeezing (the space one size smaller is clear, the whole space is not): each foot costs 1
+/// extra foot, on top of any other extra cost.
+const ENTER_SQUEEZE: u8 = 3;
+const ENTER_SQUEEZE_DOUBLE: u8 = 4;
 const ENTER_UNKNOWN: u8 = u8::MAX;
 
 const STEPS: [(i32, i32); 8] = [
@@ -199,7 +209,9 @@ impl<'a> Mover<'a> {
             if c.size != Size::Tiny && size != Size::Tiny {
                 bits |= OCC_NO_STOP;
             }
-            if hostile.contains(c.id.as_str()) && sizes_apart(c.size, size) < 2 {
+            let nimble = opts.through_larger
+                && crate::geometry::size_rank(c.size) > crate::geometry::size_rank(size);
+            if hostile.contains(c.id.as_str()) && sizes_apart(c.size, size) < 2 && !nimble {
                 bits |= OCC_HOSTILE_WALL;
             }
             for q in c.squares() {
@@ -269,20 +281,39 @@ impl<'a> Mover<'a> {
         if cached.get() != ENTER_UNKNOWN {
             return cached.get();
         }
+        let mut code = self.space_code(x, y, self.n);
+        // Walls leave no room for the whole space: a creature may squeeze through a space one
+        // size smaller (a Large ogre through a 5-ft gap), never two.
+        if code == ENTER_BLOCKED && self.walled(x, y, self.n) {
+            code = match self.space_code(x, y, self.n - 1) {
+                ENTER_NORMAL => ENTER_SQUEEZE,
+                ENTER_DOUBLE => ENTER_SQUEEZE_DOUBLE,
+                _ => ENTER_BLOCKED,
+            };
+        }
+        cached.set(code);
+        code
+    }
+
+    /// The entry code of the `n`×`n` space anchored at `(x, y)` (within the map).
+    fn space_code(&self, x: i32, y: i32, n: i32) -> u8 {
         let mut code = ENTER_NORMAL;
-        'space: for yy in y..y + self.n {
-            for xx in x..x + self.n {
+        for yy in y..y + n {
+            for xx in x..x + n {
                 match self.square_code(xx, yy) {
-                    ENTER_BLOCKED => {
-                        code = ENTER_BLOCKED;
-                        break 'space;
-                    }
+                    ENTER_BLOCKED => return ENTER_BLOCKED,
                     c => code = code.max(c),
                 }
             }
         }
-        cached.set(code);
         code
+    }
+
+    /// Whether the `n`×`n` space at `(x, y)` is kept out by walls or obstacles only (not by a
+    /// creature): what squeezing can get around.
+    fn walled(&self, x: i32, y: i32, n: i32) -> bool {
+        (y..y + n).any(|yy| (x..x + n).any(|xx| self.map.flags(xx, yy) & F_BLOCK_MOVE != 0))
+            && (y..y + n).all(|yy| (x..x + n).all(|xx| self.occ(xx, yy) & OCC_HOSTILE_WALL == 0))
     }
 
     /// Whether the mover may end its move with its space anchored at `(x, y)`.
@@ -318,7 +349,11 @@ impl<'a> Mover<'a> {
                 (true, Metric::GridAlt) => (if node.odd { 10 } else { 5 }, !node.odd),
                 (true, Metric::Euclidean) => (7, false),
             };
-            let mut cost = if code == ENTER_DOUBLE { 2 * base } else { base };
+            let mut cost = match code {
+                ENTER_DOUBLE | ENTER_SQUEEZE => 2 * base,
+                ENTER_SQUEEZE_DOUBLE => 3 * base,
+                _ => base,
+            };
             if self.ground.is_some() {
                 let rise = self.ground(nx, ny) - self.ground(x, y);
                 if rise > 0 {
@@ -658,6 +693,57 @@ mod tests {
     }
 
     #[test]
+    fn a_large_creature_squeezes_through_a_5_ft_gap_at_double_cost_and_a_huge_one_cannot() {
+        // A wall down column 6 with one gap at (6, 5).
+        let mut m = BattleMap::new(14, 10).unwrap();
+        for y in 0..10 {
+            if y != 5 {
+                m.set_terrain(Position::new(6, y), crate::Terrain::Wall)
+                    .unwrap();
+            }
+        }
+        m.place_creature("ogre", Position::new(2, 4), Size::Large)
+            .unwrap();
+        let opts = MoveOptions {
+            mover: Some("ogre".into()),
+            ..Default::default()
+        };
+        let p = m
+            .find_path(Position::new(2, 4), Position::new(9, 4), &opts)
+            .unwrap()
+            .expect("squeezes through");
+        // Every anchor whose 2×2 space overlaps the wall costs 10; the rest 5.
+        let squeezed: Vec<u32> = p
+            .squares
+            .iter()
+            .skip(1)
+            .zip(&p.step_costs_ft)
+            .map(|(q, c)| {
+                let walled = (q.y..q.y + 2).any(|y| (q.x..q.x + 2).any(|x| x == 6 && y != 5));
+                assert_eq!(*c, if walled { 10 } else { 5 }, "{q}");
+                *c
+            })
+            .collect();
+        assert!(squeezed.contains(&10));
+        assert!(p.squares.iter().any(|q| q.x == 6 && q.y == 5));
+        // It may stop squeezed in the gap, and is then squeezing.
+        m.move_creature("ogre", Position::new(6, 5)).unwrap();
+        assert!(m.is_squeezing("ogre"));
+        m.move_creature("ogre", Position::new(8, 4)).unwrap();
+        assert!(!m.is_squeezing("ogre"));
+        // Huge (3×3) would need a 10-ft gap: two sizes smaller stays closed.
+        let huge = MoveOptions {
+            size: Some(Size::Huge),
+            ..Default::default()
+        };
+        assert_eq!(
+            m.find_path(Position::new(1, 3), Position::new(10, 3), &huge)
+                .unwrap(),
+            None
+        );
+    }
+
+    #[test]
     fn no_squeezing_through_diagonal_pinch() {
         let mut m = BattleMap::new(3, 3).unwrap();
         m.set_terrain(p(1, 0), Terrain::Wall).unwrap();
@@ -722,10 +808,17 @@ mod tests {
             size: Some(Size::Large),
             ..Default::default()
         };
+        // A 1-square gap: squeezed through, the squeezed steps at double cost.
+        let squeezed = m.find_path(p(0, 0), p(8, 0), &big).unwrap().unwrap();
+        assert_eq!(squeezed.cost_ft, 60);
+        let huge = MoveOptions {
+            size: Some(Size::Huge),
+            ..Default::default()
+        };
         assert_eq!(
-            m.find_path(p(0, 0), p(8, 0), &big).unwrap(),
+            m.find_path(p(0, 0), p(7, 0), &huge).unwrap(),
             None,
-            "a 1-square gap is too narrow"
+            "a 1-square gap is two sizes too narrow for a huge creature"
         );
         m.set_terrain(p(5, 6), Terrain::Open).unwrap();
         let path = m.find_path(p(0, 0), p(8, 0), &big).unwrap().unwrap();

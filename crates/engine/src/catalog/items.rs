@@ -32,8 +32,40 @@ pub enum ItemKind {
     /// A family of SRD variants (Ring of Resistance, +N Weapon): giving it names a variant
     /// (`variants`), which is resolved to that variant's own entry and applied.
     Family,
+    /// An extradimensional container (Bag of Holding): what is stowed in it with
+    /// `manage_inventory` `transfer` weighs nothing, up to its `container` capacity.
+    Container,
     /// Not automated: the DM decides; `reason` says why.
     Narrative,
+}
+
+/// What a container holds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemContainer {
+    /// What the container itself weighs, whatever it holds, in pounds.
+    pub weight: f64,
+    /// The most its contents may weigh, in pounds (none: no weight limit).
+    #[serde(default)]
+    pub capacity_lb: Option<f64>,
+    /// Its volume in cubic feet (not enforced: items carry no volume; said in the answer).
+    #[serde(default)]
+    pub capacity_ft3: Option<f64>,
+    /// Compartments that count objects instead of weighing them (Efficient Quiver): an item
+    /// goes in the first whose `holds` it matches.
+    #[serde(default)]
+    pub compartments: Vec<Compartment>,
+}
+
+/// A compartment holding up to `max` objects of one shape.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Compartment {
+    /// "ammunition" (arrows, bolts), "thrown" (javelins and the like), "long" (bows,
+    /// quarterstaffs, spears: any other weapon).
+    pub holds: String,
+    /// How many objects.
+    pub max: u32,
 }
 
 /// A spell an item casts (Wand of Magic Missiles: magic-missile for 1 charge at 1st level, one
@@ -195,6 +227,21 @@ pub struct ItemEntry {
     /// Worn, hit points regained as time passes (Ring of Regeneration: 1d6 every 10 minutes).
     #[serde(default)]
     pub regenerate: Option<ItemRegen>,
+    /// An extradimensional container's capacity (kind `container`).
+    #[serde(default)]
+    pub container: Option<ItemContainer>,
+    /// The damage types one of which the item's name chooses ("Armor of Resistance (fire)"):
+    /// resistance to it while worn and attuned.
+    #[serde(default)]
+    pub resist_choice: Vec<tabletop_rules::DamageType>,
+    /// A curse (Armor of Vulnerability): attuned, the bearer is vulnerable to the
+    /// `resist_choice` types not chosen, worn or not, and attunement ends only by Remove Curse.
+    #[serde(default)]
+    pub cursed: bool,
+    /// Worn, the walking speed is at least this, and neither armor nor encumbrance lowers it
+    /// (Boots of Striding and Springing: 30).
+    #[serde(default)]
+    pub speed_floor: Option<i32>,
     /// Advantage on the wearer's saves against these ("spells": every save against a spell;
     /// "poison", "charmed", "frightened" as the race traits say).
     #[serde(default)]
@@ -274,6 +321,8 @@ impl ItemEntry {
             || self.stabilize_when_dying
             || self.evasion_charges
             || self.regenerate.is_some()
+            || !self.resist_choice.is_empty()
+            || self.speed_floor.is_some()
     }
 }
 
@@ -317,6 +366,7 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
             e.charges.is_some() || e.heal.is_some() || e.damage.is_some() || e.condition.is_some()
         }
         ItemKind::Spells => !e.spells.is_empty(),
+        ItemKind::Container => e.container.is_some(),
         ItemKind::Scroll => true,
         ItemKind::Potion => {
             (!e.modifiers.is_empty()

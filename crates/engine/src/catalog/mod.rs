@@ -430,6 +430,20 @@ pub enum Grant {
     },
     /// Heavy armor's Strength requirement does not reduce speed (dwarves).
     IgnoreHeavyArmorSpeed,
+    /// May move through the space of any creature larger than itself, hostile or not
+    /// (Halfling Nimbleness); it still may not end its move there.
+    MoveThroughLarger,
+    /// May try to hide when obscured only by a creature at least one size larger (Naturally
+    /// Stealthy): such a creature between it and an observer counts for the hide.
+    HideBehindLarger,
+    /// Double the proficiency bonus (proficient or not) on checks of `skill` about one of
+    /// `topics`, named in the check's reason (Stonecunning: History about stonework).
+    TopicExpertise {
+        /// The skill.
+        skill: tabletop_rules::Skill,
+        /// Words that name the topic in a check's reason ("stonework", "masonry").
+        topics: Vec<String>,
+    },
     /// An AC formula: `base` + the abilities' modifiers; the best formula applies when no armor
     /// is worn.
     AcFormula {

@@ -57,11 +57,12 @@ pub fn direction(from: Position, to: Position) -> &'static str {
     }
 }
 
-/// Whether divination magic can't sense `c` (Nondetection, Mind Blank).
+/// Whether divination magic can't sense `c`: an active spell (Nondetection, Mind Blank) or a
+/// worn item (Amulet of Proof against Detection and Location).
 pub fn hidden(c: &Character) -> bool {
-    c.effects
+    crate::model::senses::grants(c)
         .iter()
-        .any(|e| e.grant.as_ref().is_some_and(|g| g.nondetection))
+        .any(|(_, g)| g.nondetection)
 }
 
 /// Whether a creature is poisonous: an attack or ability that deals poison damage or poisons.

@@ -612,6 +612,12 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     }
                 }
                 Grant::IgnoreHeavyArmorSpeed => d.ignore_heavy_armor_speed.push(p.label.clone()),
+                Grant::MoveThroughLarger => d.move_through_larger.push(p.label.clone()),
+                Grant::HideBehindLarger => d.hide_behind_larger.push(p.label.clone()),
+                Grant::TopicExpertise { skill, topics } => d.topic_expertise.push(Sourced {
+                    value: (*skill, topics.clone()),
+                    source: p.label.clone(),
+                }),
                 Grant::AcFormula {
                     base,
                     abilities,

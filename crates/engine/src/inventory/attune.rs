@@ -94,6 +94,15 @@ pub fn unattune(
     };
     let mut out = outcome("unattune", &c, summary, changes);
     out.changes.extend(effect);
+    if c.inventory.items[i]
+        .catalog_entry()
+        .is_some_and(|e| e.cursed)
+    {
+        out.warnings.push(format!(
+            "{} is cursed: by the SRD only Remove Curse (or similar magic) ends this attunement; unattuned here on the DM's word",
+            c.inventory.items[i].name
+        ));
+    }
     out.item = Some(c.inventory.items[i].clone());
     Ok(out)
 }

@@ -45,6 +45,7 @@ fn blank(name: &str, item_type: ItemType) -> Item {
         effect: None,
         lasts_rounds: None,
         srd: None,
+        inside: None,
     }
 }
 
@@ -253,6 +254,10 @@ fn from_magic(m: &MagicItem, base: Option<&Equipment>) -> Item {
         if e.kind == crate::catalog::items::ItemKind::Potion {
             item.item_type = ItemType::Consumable;
         }
+        // A container weighs the same whatever it holds.
+        if let Some(box_) = &e.container {
+            item.weight = box_.weight;
+        }
         // Mithral: no Strength requirement, no Stealth disadvantage.
         if e.light_as_mithral
             && let Some(a) = item.armor.as_mut()
@@ -437,9 +442,72 @@ fn family_variant<'a>(c: &'a Compendium, name: &str) -> Result<Option<&'a MagicI
 
 /// Finds an SRD item by name: "+N" magic weapons and armor on any base, magic items (on a base
 /// weapon or armor when they need one: "Flame Tongue Scimitar"), then mundane equipment; a typo
-/// is corrected when the match is clear, otherwise the error lists the closest names.
+/// is corrected when the match is clear, otherwise the error lists the closest names. An item
+/// whose damage type is chosen (Armor of Resistance) takes it in parentheses: "Armor of
+/// Resistance (fire)", "Armor of Vulnerability (slashing) Plate Armor".
 pub fn lookup(c: &Compendium, name: &str) -> Result<SrdItem> {
     let name = name.trim();
+    // A "(damage type)" anywhere in the name.
+    let chosen = name.split_once('(').and_then(|(head, rest)| {
+        let (inner, tail) = rest.split_once(')')?;
+        let t = inner.trim().parse::<DamageType>().ok()?;
+        Some((
+            t,
+            format!("{} {}", head.trim(), tail.trim())
+                .trim()
+                .to_string(),
+        ))
+    });
+    let (choice, rest) = match &chosen {
+        Some((t, rest)) => (Some(*t), rest.as_str()),
+        None => (None, name),
+    };
+    let mut found = match lookup_plain(c, rest) {
+        Ok(f) => f,
+        // Not a choosing item: the parentheses are part of a name ("Ring of Resistance (fire)").
+        Err(_) if choice.is_some() => return lookup_plain(c, name),
+        Err(e) => return Err(e),
+    };
+    let Some(entry) = found
+        .item
+        .srd
+        .as_deref()
+        .and_then(crate::catalog::items::entry)
+        .filter(|e| !e.resist_choice.is_empty())
+    else {
+        return match choice {
+            Some(_) => lookup_plain(c, name),
+            None => Ok(found),
+        };
+    };
+    let options: Vec<String> = entry.resist_choice.iter().map(|t| t.to_string()).collect();
+    let Some(t) = choice.filter(|t| entry.resist_choice.contains(t)) else {
+        let base = found.item.name.clone();
+        return Err(EngineError::invalid(
+            "itemName",
+            format!(
+                "{base} resists one damage type, named in parentheses: e.g. '{base} ({})'; one of {}",
+                options[0],
+                options.join(", ")
+            ),
+        ));
+    };
+    let item = &mut found.item;
+    item.name = format!("{} ({t})", item.name);
+    item.effects.push(ModifierKind::Resistance {
+        damage_type: Some(t),
+    });
+    if entry.cursed {
+        for other in entry.resist_choice.iter().filter(|o| **o != t) {
+            item.effects.push(ModifierKind::Vulnerability {
+                damage_type: Some(*other),
+            });
+        }
+    }
+    Ok(found)
+}
+
+fn lookup_plain(c: &Compendium, name: &str) -> Result<SrdItem> {
     if let Some(m) = c.magic_item(name) {
         return magic(c, resolve_variant(c, m, name)?, None, None);
     }

@@ -268,6 +268,18 @@ pub fn equip(
             ),
         ));
     }
+    if let Some(bag) = &item.inside {
+        let bag = c
+            .inventory
+            .items
+            .iter()
+            .find(|x| &x.id == bag)
+            .map_or(bag.clone(), |x| x.name.clone());
+        return Err(EngineError::Rule(format!(
+            "{} is stowed in {bag}: take it out first (manage_inventory transfer with only the item; an action in combat)",
+            item.name
+        )));
+    }
     let slot = choose_slot(&c, &item, slot)?;
     let inv = &c.inventory;
     if slot == Slot::Mainhand

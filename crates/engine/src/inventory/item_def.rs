@@ -295,6 +295,7 @@ impl ItemDef {
             effect: self.effect,
             lasts_rounds: None,
             srd: None,
+            inside: None,
         })
     }
 }

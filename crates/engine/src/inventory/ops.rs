@@ -314,6 +314,11 @@ pub fn remove(
         let (it, ch) = take(&mut c, r, quantity)?;
         changes.extend(ch);
         changes.push(format!("removed {}", stack_label(&it)));
+        let contents = take_contents(&mut c, &it.id);
+        if !contents.is_empty() {
+            let names: Vec<String> = contents.iter().map(stack_label).collect();
+            changes.push(format!("with what it held: {}", names.join(", ")));
+        }
         removed = Some(it);
     }
     if changes.is_empty() {
@@ -327,6 +332,19 @@ pub fn remove(
     let mut out = outcome("remove", &c, summary, changes);
     out.item = removed;
     Ok(out)
+}
+
+/// Takes out of `c` everything stowed in the container `id` (carried away with it), when no
+/// item of that id is left on `c`.
+fn take_contents(c: &mut Character, id: &str) -> Vec<Item> {
+    if id.is_empty() || c.inventory.items.iter().any(|x| x.id == id) {
+        return Vec::new();
+    }
+    let (inside, rest): (Vec<Item>, Vec<Item>) = std::mem::take(&mut c.inventory.items)
+        .into_iter()
+        .partition(|x| x.inside.as_deref() == Some(id));
+    c.inventory.items = rest;
+    inside
 }
 
 fn stack_label(it: &Item) -> String {
@@ -390,6 +408,15 @@ fn take(c: &mut Character, r: ItemRef<'_>, quantity: Option<u32>) -> Result<(Ite
     };
     if let Some(s) = taken.slot.take() {
         changes.push(format!("{} unequipped from {s}", taken.name));
+    }
+    if let Some(bag) = taken.inside.take() {
+        let bag = c
+            .inventory
+            .items
+            .iter()
+            .find(|x| x.id == bag)
+            .map_or(bag, |x| x.name.clone());
+        changes.push(format!("{} taken out of {bag}", taken.name));
     }
     if taken.attuned {
         taken.attuned = false;
@@ -488,8 +515,14 @@ pub fn transfer(
             taker.name,
             stack_label(&it)
         ));
+        let contents = take_contents(&mut giver, &it.id);
         let i = put_item(call, &mut taker, it)?;
         moved = Some(taker.inventory.items[i].clone());
+        if !contents.is_empty() {
+            let names: Vec<String> = contents.iter().map(stack_label).collect();
+            changes.push(format!("with what it holds: {}", names.join(", ")));
+            taker.inventory.items.extend(contents);
+        }
     }
     if changes.is_empty() {
         return Err(EngineError::invalid(

@@ -630,6 +630,9 @@ pub fn resolve(
                 if dodging.contains(&id) {
                     req = req.advantage("dodging");
                 }
+                if map.is_some_and(|m| m.is_squeezing(&id)) {
+                    req = req.disadvantage("squeezing into a smaller space");
+                }
             }
             if crate::combat::traits::magic_resistance(&target) {
                 req = req.advantage("Magic Resistance");

@@ -382,6 +382,16 @@ pub struct Derived {
     pub speed_rules: Vec<SpeedRule>,
     /// Sources that keep heavy armor's Strength rule from reducing speed.
     pub ignore_heavy_armor_speed: Vec<String>,
+    /// Sources that let it move through the space of larger creatures (Halfling Nimbleness).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub move_through_larger: Vec<String>,
+    /// Sources that let it hide behind a creature one size larger (Naturally Stealthy).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hide_behind_larger: Vec<String>,
+    /// Double proficiency on a skill's checks about some topics (Stonecunning, Artificer's
+    /// Lore): the skill and the words naming the topic in a check's reason.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub topic_expertise: Vec<Sourced<(Skill, Vec<String>)>>,
     /// Size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<Size>,

@@ -375,6 +375,10 @@ pub struct Item {
     /// The SRD magic item it is (its catalog index), when it came from the compendium.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub srd: Option<String>,
+    /// The id of the carried container it is stowed in (a Bag of Holding): what is inside one
+    /// of the SRD's extradimensional containers weighs nothing on its carrier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inside: Option<String>,
 }
 
 impl Item {
@@ -496,6 +500,7 @@ impl Item {
             && self.heal == other.heal
             && self.charges == other.charges
             && self.requires_attunement == other.requires_attunement
+            && self.inside == other.inside
     }
 
     /// "Longsword +1 (it3, mainhand, attuned)".
@@ -514,6 +519,9 @@ impl Item {
         }
         if let Some(c) = &self.charges {
             tags.push(format!("{}/{} charges", c.current, c.max));
+        }
+        if let Some(c) = &self.inside {
+            tags.push(format!("in {c}"));
         }
         format!("{} ({})", self.name, tags.join(", "))
     }
@@ -685,14 +693,29 @@ impl Inventory {
         self.items.iter().find(|i| i.slot == Some(slot))
     }
 
+    /// The walking speed a worn item guarantees, which armor and encumbrance do not lower
+    /// (Boots of Striding and Springing: 30), with the item's name.
+    pub fn speed_floor(&self) -> Option<(i32, &str)> {
+        self.items
+            .iter()
+            .filter_map(|i| Some((i.active_entry()?.speed_floor?, i.name.as_str())))
+            .max_by_key(|(f, _)| *f)
+    }
+
     /// Items attuned now.
     pub fn attuned(&self) -> Vec<&Item> {
         self.items.iter().filter(|i| i.attuned).collect()
     }
 
-    /// Total carried weight in pounds (coins: 50 to the pound).
+    /// Total carried weight in pounds (coins: 50 to the pound); what is stowed in a container
+    /// (the SRD's are all extradimensional: Bag of Holding, Handy Haversack, Portable Hole,
+    /// Efficient Quiver) weighs nothing, the container its own fixed weight.
     pub fn weight(&self) -> f64 {
-        self.items.iter().map(Item::total_weight).sum::<f64>()
+        self.items
+            .iter()
+            .filter(|i| i.inside.is_none())
+            .map(Item::total_weight)
+            .sum::<f64>()
             + self.currency.coins() as f64 / COINS_PER_POUND as f64
     }
 
@@ -709,6 +732,19 @@ impl Inventory {
             for k in &item.effects {
                 if !item.weapon_bound(k) {
                     modifiers.push(Modifier::new(&item.name, k.clone()));
+                }
+            }
+        }
+        // A cursed item's vulnerabilities follow its attuned bearer even when it is taken off
+        // (Armor of Vulnerability): only Remove Curse ends them.
+        for item in self
+            .items
+            .iter()
+            .filter(|i| i.attuned && !i.is_active() && i.catalog_entry().is_some_and(|e| e.cursed))
+        {
+            for k in &item.effects {
+                if matches!(k, ModifierKind::Vulnerability { .. }) {
+                    modifiers.push(Modifier::new(format!("{} (curse)", item.name), k.clone()));
                 }
             }
         }
@@ -752,6 +788,7 @@ impl Inventory {
             }
             if let Some(need) = a.strength_requirement
                 && str_score < need
+                && self.speed_floor().is_none()
             {
                 modifiers.push(Modifier::new(
                     format!("{} (needs STR {need})", item.name),
@@ -761,7 +798,7 @@ impl Inventory {
         }
         let capacity = carrying_capacity(str_score);
         let carried = self.weight();
-        if carried > capacity {
+        if carried > capacity && self.speed_floor().is_none() {
             let feet = 5 - i32::try_from(base.speed).unwrap_or(i32::MAX);
             modifiers.push(Modifier::new(
                 format!("over carrying capacity ({carried:.0}/{capacity:.0} lb)"),
@@ -875,6 +912,7 @@ mod tests {
             effect: None,
             lasts_rounds: None,
             srd: None,
+            inside: None,
         }
     }
 

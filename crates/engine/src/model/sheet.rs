@@ -68,6 +68,11 @@ impl Character {
         let mut gear = self.inventory.equipment_layer(&base);
         let armored = gear.armor_class.is_some();
         crate::model::gear::sheet_layer(self, &mut base, &mut gear);
+        // "Your walking speed becomes 30 feet, unless it is higher" (Boots of Striding and
+        // Springing): the base speed, before spells and conditions change it.
+        if let Some((floor, _)) = self.inventory.speed_floor() {
+            base.speed = base.speed.max(u32::try_from(floor).unwrap_or(0));
+        }
         if let Some(ac) = gear.armor_class {
             base.armor_class = ac;
         }

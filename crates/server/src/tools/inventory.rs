@@ -232,9 +232,9 @@ pub struct ManageInventoryArgs {
     pub to_character_id: Option<String>,
     /// transfer: recipient name.
     pub to_character_name: Option<String>,
-    /// use: target id (default self).
+    /// use: target id (default self); transfer: a container.
     pub target_id: Option<String>,
-    /// use: target name.
+    /// use: target name; transfer: a container.
     pub target_name: Option<String>,
     /// use: charges to spend (default 1).
     pub charges: Option<u32>,
@@ -459,12 +459,31 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
                     "currency",
                     "toCharacterId",
                     "toCharacterName",
+                    "targetId",
+                    "targetName",
                 ],
             )?;
+            // A container (Bag of Holding) as the target stows the item; neither recipient nor
+            // container takes a stowed item out.
             if a.to_character_id.is_none() && a.to_character_name.is_none() {
+                let into = (a.target_id.is_some() || a.target_name.is_some()).then_some(ItemRef {
+                    id: a.target_id.as_deref(),
+                    name: a.target_name.as_deref(),
+                });
+                let r = item_ref.ok_or_else(|| {
+                    EngineError::invalid(
+                        "toCharacterName",
+                        "transfer needs the recipient (toCharacterName or toCharacterId), or an item (itemName) to stow in a container (targetName) or take out of one",
+                    )
+                })?;
+                let out =
+                    tabletop_engine::inventory::containers::stow(call, who, r, into, a.quantity)?;
+                return Ok(Reply::new(render_outcome(&out), &out));
+            }
+            if a.target_id.is_some() || a.target_name.is_some() {
                 return Err(EngineError::invalid(
-                    "toCharacterName",
-                    "transfer needs the recipient: toCharacterName or toCharacterId",
+                    "targetName",
+                    "transfer goes to a recipient or into a container, not both",
                 ));
             }
             let to =

@@ -158,6 +158,15 @@ pub fn situation(
             s.disadvantage.push("target hidden".into());
         }
     }
+    // Squeezing through a space one size smaller (a Large ogre in a 5-ft gap).
+    if enc.map.is_squeezing(&attacker.id) {
+        s.disadvantage
+            .push(format!("{} squeezing into a smaller space", attacker.name));
+    }
+    if enc.map.is_squeezing(&target.id) {
+        s.advantage
+            .push(format!("{} squeezing into a smaller space", target.name));
+    }
     // Light, sight-blocking features and senses: who sees whom.
     if let Some(why) = super::vision::unseen(enc, attacker, &target.id).filter(|_| !feral) {
         s.disadvantage.push(format!(

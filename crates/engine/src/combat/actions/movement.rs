@@ -126,7 +126,10 @@ fn step_cost(
         if Some(&c.id) == opts.mover.as_ref() {
             continue;
         }
-        if opts.hostile_ids.contains(&c.id) && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+        let nimble = opts.through_larger && size_rank(c.size) > size_rank(mover_size);
+        if opts.hostile_ids.contains(&c.id)
+            && (size_rank(c.size) - size_rank(mover_size)).abs() < 2
+            && !nimble
         {
             return Err(format!(
                 "{to} is held by a hostile creature ({}); go around it",
@@ -141,11 +144,40 @@ fn step_cost(
         _ => {}
     }
     let mut cost = if double { 10 } else { 5 };
+    // A Large or bigger mover whose space meets walls squeezes through the space one size
+    // smaller: each foot costs 1 extra foot; two sizes smaller does not fit.
+    let n = tabletop_grid::geometry::size_squares(mover_size);
+    if n > 1 {
+        let hits = |k: i32| {
+            (to.y..to.y + k).any(|y| {
+                (to.x..to.x + k).any(|x| {
+                    let q = Position::new(x, y);
+                    !map.contains(q) || map.blocks_movement(q)
+                })
+            })
+        };
+        if hits(n) {
+            if hits(n - 1) {
+                return Err(format!(
+                    "a {} creature's space at {to} runs into walls even squeezed (one size smaller)",
+                    mover_size
+                ));
+            }
+            cost += 5;
+        }
+    }
     let rise = map.ground_z(to) - map.ground_z(from);
     if rise > 0 {
         cost += 10 * rise as u32;
     }
     Ok(cost)
+}
+
+/// Whether `c` may move through larger creatures' spaces (Halfling Nimbleness).
+pub fn moves_through_larger(c: &Character) -> bool {
+    c.derived
+        .as_ref()
+        .is_some_and(|d| !d.move_through_larger.is_empty())
 }
 
 fn hostile_ids(enc: &Encounter, id: &str) -> Vec<String> {
@@ -396,6 +428,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         swim_speed: swim,
         flying: spell_fly.is_some(),
         ignore_difficult_terrain: crate::magic::wards::ignores_difficult_terrain(&actor).is_some(),
+        through_larger: moves_through_larger(&actor),
     };
     let (squares, mut costs) = plan(&turn.encounter, &actor, from, req, &opts, &mut forced)?;
     lines.extend(crate::combat::auras::slowed_costs(

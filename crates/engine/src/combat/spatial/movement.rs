@@ -225,6 +225,7 @@ pub fn calculate_movement(call: &Call<'_>, req: &MovementRequest) -> Result<Move
         flying: req.locomotion == Locomotion::Fly,
         ignore_difficult_terrain: sheet
             .is_some_and(|s| crate::magic::wards::ignores_difficult_terrain(s).is_some()),
+        through_larger: sheet.is_some_and(crate::combat::actions::movement::moves_through_larger),
     };
     let disengaged = mover.is_some_and(|m| m.flags.disengaged);
     let mut out = MovementOutcome {

@@ -359,6 +359,9 @@ fn resolve_effect(
             if let Some(why) = dodging_dex_save_advantage(&turn.encounter, id, &c, dc.ability) {
                 req = req.advantage(why);
             }
+            if dc.ability == Ability::Dexterity && turn.encounter.map.is_squeezing(id) {
+                req = req.disadvantage("squeezing into a smaller space");
+            }
             if dc.ability == Ability::Dexterity
                 && let Some(origin) = land.origin
                 && let Some(cr) = turn.encounter.map.creature(id)

@@ -60,6 +60,38 @@ fn unseen_because(
             }
         )));
     }
+    // Naturally Stealthy: a creature at least one size larger between them obscures it.
+    if let Some(source) = hider
+        .derived
+        .as_ref()
+        .and_then(|d| d.hide_behind_larger.first())
+        && let Some(me) = enc.map.creature(&hider.id)
+    {
+        let mut only_larger = enc.map.clone();
+        let smaller: Vec<String> = only_larger
+            .creatures()
+            .filter(|c| {
+                c.id != hider.id
+                    && c.id != observer.character_id
+                    && tabletop_grid::geometry::size_rank(c.size)
+                        <= tabletop_grid::geometry::size_rank(me.size)
+            })
+            .map(|c| c.id.clone())
+            .collect();
+        for id in smaller {
+            let _ = only_larger.remove_creature(&id);
+        }
+        let behind = only_larger.creature_cover(
+            &observer.character_id,
+            &hider.id,
+            &CoverOptions {
+                creatures_give_cover: true,
+            },
+        )?;
+        if behind.cover >= Cover::Half {
+            return Ok(Some(format!("{source}: obscured by a larger creature")));
+        }
+    }
     Ok(None)
 }
 
