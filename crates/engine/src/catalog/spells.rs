@@ -72,6 +72,9 @@ pub enum SpellKind {
     /// A divination answered from the engine's state (`detect`): magic, creature types,
     /// poison, traps, a creature or object located, an item identified.
     Detect,
+    /// Targets take the form of an SRD creature (`shape`): Polymorph, Animal Shapes,
+    /// Shapechange, True Polymorph.
+    Shape,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -343,6 +346,9 @@ pub struct SpellEntry {
     /// What a divination senses (Detect Magic, Locate Creature, Identify).
     #[serde(default)]
     pub detect: Option<super::spell_senses::DetectSpec>,
+    /// The forms a shape-changing spell allows (Polymorph, Shapechange).
+    #[serde(default)]
+    pub shape: Option<super::shapes::ShapeSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -542,6 +548,10 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         SpellKind::Detect => match &e.detect {
             Some(d) => bad.extend(d.check(index)),
             None => need(false, "detect", &mut bad),
+        },
+        SpellKind::Shape => match &e.shape {
+            Some(s) => bad.extend(s.check(index)),
+            None => need(false, "shape", &mut bad),
         },
         SpellKind::Globe => need(
             e.globe_max_level.is_some() && e.globe_radius_ft.is_some(),

@@ -77,6 +77,7 @@ pub fn resolve_special(
             | SpellKind::Banish
             | SpellKind::Globe
             | SpellKind::Detect
+            | SpellKind::Shape
     ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM {})",
@@ -89,6 +90,8 @@ pub fn resolve_special(
                 "senses what lies within its range on the encounter map"
             } else if e.kind == SpellKind::Globe {
                 "raises a barrier on the encounter map that keeps lower-level spells out"
+            } else if e.kind == SpellKind::Shape {
+                "needs the chosen form (creature) from execute_action cast_spell"
             } else {
                 "adds the creatures beside the caster"
             },

@@ -180,6 +180,12 @@ pub fn cannot_cast(
     c: &Character,
     spell: &SpellDef,
 ) -> Option<String> {
+    if let Some(shape) = c.active_shape().filter(|s| s.no_spells) {
+        return Some(format!(
+            "{} is in {} form ({}) and can't cast spells in it; revert first",
+            c.name, shape.form, shape.source
+        ));
+    }
     if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
         return Some(format!(
             "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",

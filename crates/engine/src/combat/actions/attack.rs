@@ -719,8 +719,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
 
 fn multiattack_of<'c>(c: &'c Character, weapon: Option<&str>) -> Option<&'c StatAction> {
     let key = name_key(weapon?);
-    c.stat_block
-        .as_ref()?
+    c.action_block()?
         .actions
         .iter()
         .find(|a| !a.multiattack.is_empty() && (name_key(&a.name) == key || key == "multiattack"))

@@ -176,6 +176,48 @@ pub fn cast_outside_combat(
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
+    // A shape-changing spell (Polymorph) changes the named characters: no map needed.
+    if let Some(spec) = def.mechanics().and_then(|m| m.shape.as_ref()) {
+        let mut ids = Vec::new();
+        for w in std::iter::once(&req.target).chain(&req.targets) {
+            if w.is_empty() {
+                continue;
+            }
+            let t = crate::characters::resolve_with_fields(
+                call,
+                crate::model::character::CharacterRef::new(w.id.as_deref(), w.name.as_deref()),
+                "targetId",
+                "targetName",
+            )?;
+            ids.push(t.id);
+        }
+        let mine = caster.kind;
+        let hostile = move |t: &Character| {
+            (t.kind == tabletop_rules::CharacterType::Enemy)
+                != (mine == tabletop_rules::CharacterType::Enemy)
+        };
+        let (headline, mut lines) = crate::shape::cast(
+            call,
+            &mut caster,
+            &def,
+            spec,
+            &ids,
+            req.creature.as_deref(),
+            numbers.save_dc,
+            &hostile,
+        )?;
+        lines.extend(component_notes(&def, false));
+        crate::combat::put_sheet(call, &caster)?;
+        call.record_change("character", &caster.id, headline.clone());
+        return Ok(Some(ActionOutcome {
+            actor: caster.name.clone(),
+            action_type: Some(super::ActionType::CastSpell),
+            headline,
+            lines,
+            forced,
+            ..Default::default()
+        }));
+    }
     // Identify reads the touched item (or creature) anywhere: no map needed.
     if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {
         if slot.spent || def.concentration {
