@@ -457,6 +457,9 @@ pub fn cast(
             crate::combat::put_sheet(call, &t)?;
         }
     }
+    if changed.is_empty() && def.concentration {
+        crate::concentration::end(call, caster, "no one took the form", &mut lines)?;
+    }
     let headline = if changed.is_empty() {
         format!("{} casts {}: no one changes form.", caster.name, def.name)
     } else {
