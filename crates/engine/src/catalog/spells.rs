@@ -349,6 +349,14 @@ pub struct SpellEntry {
     /// The forms a shape-changing spell allows (Polymorph, Shapechange).
     #[serde(default)]
     pub shape: Option<super::shapes::ShapeSpec>,
+    /// An effect on the target: the caster's weapon hits on it deal these extra dice, of the
+    /// weapon's type (Hunter's Mark "1d6").
+    #[serde(default)]
+    pub mark_dice: Option<String>,
+    /// An effect on the caster: its next weapon hit deals `dice` (+ `dice_per_slot`) of
+    /// `damage_type` more, then it ends (Branding Smite).
+    #[serde(default)]
+    pub next_hit: bool,
 }
 
 /// A costly material the spell consumes.
@@ -388,6 +396,8 @@ impl SpellEntry {
             || self.darkvision_ft.is_some()
             || self.truesight_ft.is_some()
             || self.grants_movement_or_ward()
+            || self.mark_dice.is_some()
+            || self.next_hit
     }
 
     /// Whether an effect entry grants a movement mode, a ward or a raised HP maximum.
@@ -567,9 +577,15 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         ),
         _ => {}
     }
-    for d in [&e.dice, &e.dice_per_slot, &e.temp_hp, &e.temp_hp_each_turn]
-        .into_iter()
-        .flatten()
+    for d in [
+        &e.dice,
+        &e.dice_per_slot,
+        &e.temp_hp,
+        &e.temp_hp_each_turn,
+        &e.mark_dice,
+    ]
+    .into_iter()
+    .flatten()
     {
         let probe = d.replace("MOD", "3");
         if tabletop_rules::dice::parse(&probe).is_err() {
@@ -588,6 +604,8 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && e.darkvision_ft.is_none()
         && e.truesight_ft.is_none()
         && !e.grants_movement_or_ward()
+        && e.mark_dice.is_none()
+        && !e.next_hit
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

@@ -546,6 +546,7 @@ fn strike_core(
     let mut attacker = attacker;
     let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
     let mode = out.roll.mode;
+    let charges = attacker.effects.len();
     let riders = super::riders::on_hit(
         enc,
         &mut attacker,
@@ -567,7 +568,8 @@ fn strike_core(
         profile.damage.push_str(&expr);
         out.lines.push(line);
     }
-    if opts.smite_slot.is_some() {
+    // A slot spent (Divine Smite) or a spell charge used up (Branding Smite).
+    if opts.smite_slot.is_some() || attacker.effects.len() != charges {
         combat::put_sheet(call, &attacker)?;
     }
     let mut expr = dice::parse(&profile.damage)?;

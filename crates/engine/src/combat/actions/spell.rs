@@ -45,9 +45,18 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     }
     // A persistent spell still active attacks again at its level, no slot and no new casting.
     let again = crate::magic::mechanics::persistent_level(&caster, &def);
+    // A mark whose quarry dropped to 0 HP moves to a new creature with no new slot (Hunter's
+    // Mark), while the caster still concentrates on it.
+    let moved = mark_moves(call, &caster, &def);
     let slot = if let Some(level) = again {
         SlotUse {
             level,
+            pact: false,
+            spent: false,
+        }
+    } else if moved {
+        SlotUse {
+            level: def.level,
             pact: false,
             spent: false,
         }
@@ -68,12 +77,36 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
-    let out = if again.is_some() {
-        cast_in_encounter_again(call, turn, caster, def, numbers, slot)?
+    let mut out = if again.is_some() {
+        cast_in_encounter_again(call, turn, caster, def.clone(), numbers, slot)?
     } else {
-        cast_in_encounter(call, turn, caster, def, numbers, slot, "")?
+        cast_in_encounter(call, turn, caster, def.clone(), numbers, slot, "")?
     };
+    if moved {
+        out.lines.push(format!(
+            "{} moves to a new creature: its last one dropped to 0 HP (no slot spent)",
+            def.name
+        ));
+    }
     Ok(out)
+}
+
+/// Whether `caster` concentrates on the mark `def` (Hunter's Mark) and every creature it marks
+/// has dropped to 0 HP, so the mark may move without a new slot.
+fn mark_moves(call: &Call<'_>, caster: &Character, def: &SpellDef) -> bool {
+    if !def.mechanics().is_some_and(|m| m.mark_dice.is_some()) {
+        return false;
+    }
+    let Some(conc) = caster.concentration.as_ref().filter(|c| {
+        crate::model::names::name_key(&c.spell) == crate::model::names::name_key(&def.name)
+    }) else {
+        return false;
+    };
+    !conc.links.is_empty()
+        && conc
+            .links
+            .iter()
+            .all(|l| crate::combat::sheet(call, &l.character_id).is_ok_and(|t| t.dead || t.hp == 0))
 }
 
 /// A persistent spell's later attack: the bonus action spent, no spell cast (the bonus-action
