@@ -94,7 +94,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
 /// Whether `caster` concentrates on the mark `def` (Hunter's Mark) and every creature it marks
 /// has dropped to 0 HP, so the mark may move without a new slot.
 fn mark_moves(call: &Call<'_>, caster: &Character, def: &SpellDef) -> bool {
-    if !def.mechanics().is_some_and(|m| m.mark_dice.is_some()) {
+    if def.mechanics().is_none_or(|m| m.mark_dice.is_none()) {
         return false;
     }
     let Some(conc) = caster.concentration.as_ref().filter(|c| {
