@@ -276,6 +276,10 @@ fn drop_linked(bearer: &mut Character, caster_id: &str, link: &ConcentrationLink
             !hit
         });
     }
+    // A form held by the effect (Polymorph) ends with it.
+    if let Some(line) = bearer.drop_stale_shape() {
+        gone.push(line);
+    }
     gone
 }
 

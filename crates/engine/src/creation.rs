@@ -560,6 +560,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         spell_slots: Default::default(),
         resources: Vec::new(),
         stat_block: None,
+        shape: None,
         mastered_spells: Vec::new(),
         spellbook: req.spellbook.clone(),
         spell_classes: req.spell_classes.clone(),

@@ -406,7 +406,9 @@ pub fn remove_effect(
         });
     };
     let e = c.effects.remove(pos);
-    let changes = vec![format!("{} loses {}", c.name, e.name)];
+    let mut changes = vec![format!("{} loses {}", c.name, e.name)];
+    // A form held by the effect (Wild Shape, Polymorph) ends with it.
+    changes.extend(c.drop_stale_shape());
     if let Some(caster_id) = e.duration.caster() {
         let link = ConcentrationLink::effect(&c.id, &e.name);
         concentration::unlink(call, &mut c, caster_id, &link)?;
@@ -512,6 +514,7 @@ pub fn tick_effects(
         kept.push(e);
     }
     c.effects = kept;
+    changes.extend(c.drop_stale_shape());
     if changes.is_empty() {
         changes.push(format!("no round-based effects on {} to tick", c.name));
     }

@@ -58,6 +58,7 @@ pub mod rest_dice;
 pub mod rolls;
 pub mod saves;
 pub mod session;
+pub mod shape;
 pub mod slots;
 pub mod store;
 pub mod table;

@@ -342,6 +342,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             legendary_actions: m.legendary_actions.iter().map(action).collect(),
             reactions: m.reactions.iter().map(action).collect(),
         }),
+        shape: None,
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

@@ -351,6 +351,9 @@ pub fn damage(
             c.name
         )));
     }
+    if c.active_shape().is_some() {
+        return form_damage(c, parts, critical, changes);
+    }
     let eff = c.effective();
     let target = DamageTarget {
         vitals: vitals(c, &eff),
@@ -413,8 +416,100 @@ pub fn damage(
     Ok(r)
 }
 
-/// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset.
+/// Damage to a creature in another form (Wild Shape, Polymorph): the form's hit points take it
+/// (with the form's defences); at 0 the creature reverts to its normal form and the damage left
+/// over carries over to it.
+fn form_damage(
+    c: &mut Character,
+    parts: &[DamagePart],
+    critical: bool,
+    changes: &mut Vec<String>,
+) -> Result<DamageResult> {
+    let eff = c.effective();
+    let Some(shape) = c.shape.as_mut() else {
+        return Err(EngineError::Rule("internal: no form to damage".into()));
+    };
+    let target = DamageTarget {
+        vitals: Vitals {
+            hp: shape.hp,
+            max_hp: shape.max_hp.max(1),
+            temp_hp: c.temp_hp,
+            death_saves: Default::default(),
+            dead: false,
+        },
+        defenses: eff.defenses,
+        at_zero: AtZeroHp::Dies,
+    };
+    let mut r = apply_damage(&target, parts, critical)?;
+    c.temp_hp = r.temp_hp_after;
+    shape.hp = r.hp_after;
+    let form = shape.form.clone();
+    let to_form = r.total.saturating_sub(r.temp_absorbed);
+    if r.hp_after > 0 {
+        r.dead = false;
+        r.add_conditions.clear();
+        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
+        r.concentration_ends = false;
+        if c.concentration.is_none() {
+            r.concentration_dc = None;
+        }
+        changes.push(format!("{} ({form} form) {}", c.name, r.summary()));
+        return Ok(r);
+    }
+    let carried = to_form.saturating_sub(r.hp_before);
+    changes.push(format!(
+        "{} ({form} form) takes {to_form}: the form drops to 0 HP ({} → 0)",
+        c.name, r.hp_before
+    ));
+    if let Some(line) = c.revert_shape("its form dropped to 0 HP") {
+        changes.push(line);
+    }
+    if carried == 0 {
+        r.dead = false;
+        r.add_conditions.clear();
+        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
+        r.concentration_ends = false;
+        r.hp_before = c.hp;
+        r.hp_after = c.hp;
+        if c.concentration.is_none() {
+            r.concentration_dc = None;
+        }
+        return Ok(r);
+    }
+    changes.push(format!(
+        "{carried} damage carries over to {}'s normal form",
+        c.name
+    ));
+    let mut after = damage(c, &[DamagePart::new(None, carried)], false, changes)?;
+    // One damage event: the concentration save is against everything taken.
+    after.total = r.total;
+    after.by_type = r.by_type;
+    after.temp_absorbed = r.temp_absorbed;
+    after.critical = critical;
+    if c.concentration.is_some() && !after.concentration_ends {
+        after.concentration_dc = Some(tabletop_rules::damage::concentration_dc(r.total));
+    }
+    Ok(after)
+}
+
+/// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset. A creature in
+/// another form heals the form.
 pub fn heal(c: &mut Character, amount: u32, changes: &mut Vec<String>) -> Result<HealResult> {
+    if c.active_shape().is_some()
+        && let Some(shape) = c.shape.as_mut()
+    {
+        let v = Vitals {
+            hp: shape.hp,
+            max_hp: shape.max_hp.max(1),
+            temp_hp: 0,
+            death_saves: Default::default(),
+            dead: false,
+        };
+        let r = apply_healing(&v, amount)?;
+        shape.hp = r.hp_after;
+        changes.push(format!("{} ({} form) {}", c.name, shape.form, r.summary()));
+        return Ok(r);
+    }
     let r = apply_healing(&vitals(c, &c.effective()), amount)?;
     c.hp = r.hp_after;
     c.death_saves = r.death_saves;

@@ -202,7 +202,7 @@ fn every_srd_spell_is_encoded_and_every_key_is_an_srd_index() {
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
     let narrative = cat.len() - mechanical;
     // The measured coverage (see README): held here so a change is deliberate.
-    assert_eq!((cat.len(), mechanical, narrative), (319, 200, 119));
+    assert_eq!((cat.len(), mechanical, narrative), (319, 206, 113));
 }
 
 #[test]
@@ -726,7 +726,7 @@ fn coverage_counts_every_category_against_the_srd() {
             sp["narrative"].as_u64(),
             sp["unencoded"].as_u64()
         ),
-        (Some(319), Some(200), Some(119), Some(0))
+        (Some(319), Some(206), Some(113), Some(0))
     );
     let keys: Vec<&String> = json["categories"].as_object().unwrap().keys().collect();
     assert_eq!(
@@ -793,4 +793,150 @@ fn spirit_guardians_halves_the_speed_of_enemies_moving_inside() {
         out.lines
     );
     assert_eq!(out.details["costFt"], 30, "{}", out.details);
+}
+
+fn strike(e: &mut E, actor: &str, target: &str) -> ActionOutcome {
+    let req = ActionRequest {
+        actor: who(actor),
+        action_type: Some(ActionType::Attack),
+        target: who(target),
+        weapon: Some("unarmed strike".into()),
+        force: true,
+        ..Default::default()
+    };
+    e.write("execute_action", &serde_json::json!({}), |call| {
+        execute(call, &req)
+    })
+    .unwrap()
+}
+
+/// Hunter's Mark (spells5a): the ranger's weapon hits on the marked goblin deal +1d6 of the
+/// weapon's type; another attacker's hits do not.
+#[test]
+fn hunters_mark_adds_1d6_to_the_casters_weapon_hits_on_the_marked_target() {
+    let Some(srd) = common::srd("hunters_mark") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let ranger = caster(&mut e, "Vex", "ranger", 5, &["Hunter's Mark"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&ranger, 0, 0, 20), monster("ogre", 2, &[(1, 0), (1, 2)])],
+    );
+    let ogre = id_of(&order, "Ogre 1");
+    let ogre2 = id_of(&order, "Ogre 2");
+    let out = cast(&mut e, &ranger, "Hunter's Mark", |r| {
+        r.target = who(&ogre);
+        r.action_cost = Some(tabletop_engine::model::encounter::ActionCost::BonusAction);
+    })
+    .unwrap();
+    assert!(
+        out.headline.contains("Vex's weapon hits on it deal +1d6"),
+        "{}",
+        out.headline
+    );
+    // Unarmed: 1 bludgeoning (STR 10) + the mark's 1d6 [2] of the weapon's type.
+    let hit = strike(&mut e, &ranger, &ogre);
+    assert!(
+        hit.lines
+            .iter()
+            .any(|l| l == "Hunter's Mark: +1d6 on Ogre 1 (marked)."),
+        "{:?}",
+        hit.lines
+    );
+    assert!(
+        hit.lines.iter().any(|l| l
+            == "Damage: 1[bludgeoning] + 1d6[bludgeoning]: 1 bludgeoning + [2] bludgeoning = 3 (bludgeoning 3)"),
+        "{:?}",
+        hit.lines
+    );
+    assert_eq!(sheet(&mut e, &ogre).hp, 56);
+    // The mark answers Vex's hits only (hitBy: Vex).
+    let mark = sheet(&mut e, &ogre)
+        .effects
+        .iter()
+        .find(|x| x.name == "Hunter's Mark")
+        .and_then(|x| x.grant.clone())
+        .unwrap();
+    assert_eq!(
+        (mark.hit_dice.as_deref(), mark.hit_by.as_deref()),
+        (Some("1d6"), Some(ranger.as_str()))
+    );
+    let slots = sheet(&mut e, &ranger).spell_slots.used[0];
+    // While the ogre stands, casting it again is a new casting (a slot); once it drops, the
+    // mark moves with no slot spent.
+    let mut o = sheet(&mut e, &ogre);
+    o.hp = 0;
+    o.dead = true;
+    put(&mut e, &o);
+    let out = cast(&mut e, &ranger, "Hunter's Mark", |r| {
+        r.target = who(&ogre2);
+        r.force = true;
+        r.action_cost = Some(tabletop_engine::model::encounter::ActionCost::BonusAction);
+    })
+    .unwrap();
+    assert!(
+        out.lines.iter().any(|l| l
+            == "Hunter's Mark moves to a new creature: its last one dropped to 0 HP (no slot spent)"),
+        "{:?}",
+        out.lines
+    );
+    assert_eq!(sheet(&mut e, &ranger).spell_slots.used[0], slots);
+}
+
+/// Branding Smite (spells5a): the paladin's next weapon hit deals +2d6 radiant (+1d6 per slot
+/// above 2nd), then the charge is spent.
+#[test]
+fn branding_smite_adds_radiant_dice_to_the_next_weapon_hit_only() {
+    let Some(srd) = common::srd("branding_smite") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let pal = caster(&mut e, "Lia", "paladin", 9, &["Branding Smite"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&pal, 0, 0, 20), monster("ogre", 1, &[(1, 0)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &pal, "Branding Smite", |r| {
+        r.slot_level = Some(3);
+        r.action_cost = Some(tabletop_engine::model::encounter::ActionCost::BonusAction);
+    })
+    .unwrap();
+    assert!(
+        out.headline
+            .contains("its next weapon hit deals +3d6[radiant]"),
+        "{}",
+        out.headline
+    );
+    assert!(
+        sheet(&mut e, &pal)
+            .effects
+            .iter()
+            .any(|x| x.name == "Branding Smite")
+    );
+    // 1 bludgeoning (unarmed, STR 10) + 3d6 [1, 2, 1] radiant.
+    let hit = strike(&mut e, &pal, &ogre);
+    assert_eq!(
+        hit.headline,
+        "Hit! Ogre takes 1 bludgeoning + 4 radiant (59 → 54 HP)."
+    );
+    assert!(
+        hit.lines
+            .iter()
+            .any(|l| l == "Branding Smite: +3d6[radiant] on this hit."),
+        "{:?}",
+        hit.lines
+    );
+    // Spent: the next hit has no radiant dice left to add.
+    assert!(
+        !sheet(&mut e, &pal)
+            .effects
+            .iter()
+            .any(|x| x.name == "Branding Smite")
+    );
+    let again = strike(&mut e, &pal, &ogre);
+    assert!(!again.lines.iter().any(|l| l.contains("Branding Smite")));
 }

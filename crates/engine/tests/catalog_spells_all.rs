@@ -607,6 +607,8 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             r.force = true;
             r.damage_type = Some(DamageType::Fire);
             r.ability = Some(Ability::Strength);
+            // A shape-changing spell's form: a frog (a CR 0 Tiny beast) fits every one.
+            r.creature = Some("frog".into());
         });
         let out = match out {
             Ok(o) => o,
@@ -682,6 +684,17 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                 "no automation outside an encounter for {}",
                 def.name
             )),
+            // A form taken (the effect that holds it on the target or, for Shapechange, the
+            // caster), or a save that resisted it, said in the answer.
+            SpellKind::Shape => {
+                let held = |x: &Snap| x.effects.contains(&def.name);
+                (held(&after) && !held(&before))
+                    || (held(&caster_after) && !held(&caster_before))
+                    || out
+                        .lines
+                        .iter()
+                        .any(|l| l.contains(&format!("resists {}", def.name)))
+            }
             SpellKind::Narrative => unreachable!(),
         };
         // A save made or an attack missed changes nothing, legitimately: the answer says so.

@@ -671,3 +671,167 @@ fn jack_of_all_trades_and_remarkable_athlete_add_half_proficiency() {
         "Brom — Passive Athletics: 10 + 0 + 3 = 13 vs DC 10 — success"
     );
 }
+
+// Wild Shape (issue 17, spells5a): an SRD-built druid takes an SRD beast's form through
+// use_special_ability; the class table's CR and movement limits, the uses, the form's numbers
+// on the sheet and its attacks, no spellcasting, damage past the form's HP carried over.
+mod wild_shape {
+    use super::super::spell_support as ss;
+    use tabletop_engine::combat::actions::{ActionRequest, ActionType};
+    use tabletop_rules::Ability;
+
+    fn shape(e: &mut ss::E, id: &str, beast: Option<&str>) -> Result<String, String> {
+        ss::act(
+            e,
+            ActionRequest {
+                actor: ss::who(id),
+                action_type: Some(ActionType::UseSpecialAbility),
+                ability_name: Some("Wild Shape".into()),
+                creature: beast.map(str::to_string),
+                // Reverting is a bonus action.
+                action_cost: beast
+                    .is_none()
+                    .then_some(tabletop_engine::model::encounter::ActionCost::BonusAction),
+                ..Default::default()
+            },
+        )
+        .map(|o| format!("{}\n{}", o.headline, o.lines.join("\n")))
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_2nd_level_druid_becomes_a_wolf_and_damage_past_its_hp_carries_over() {
+        let Some(srd) = super::common::srd("wild_shape_wolf") else {
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = ss::engine(&dir, &srd, 7);
+        let d = ss::caster(&mut e, "Ash", "druid", 2, &[]);
+        let order = ss::fight(
+            &mut e,
+            vec![ss::pc(&d, 0, 0, 20), ss::monster("goblin", 1, &[(1, 0)])],
+        );
+        let gob = ss::id_of(&order, "Goblin");
+        let before = ss::sheet(&mut e, &d);
+        assert_eq!((before.hp, before.max_hp), (17, 17));
+        // CR 1 is above a 2nd-level druid's CR 1/4; a swimmer is not allowed yet.
+        let bear = shape(&mut e, &d, Some("brown bear")).unwrap_err();
+        assert!(bear.contains("challenge rating 1 is above 1/4"), "{bear}");
+        let crab = shape(&mut e, &d, Some("giant crab")).unwrap_err();
+        assert!(crab.contains("swimming speed"), "{crab}");
+        let out = shape(&mut e, &d, Some("wolf")).unwrap();
+        assert!(out.contains("Wild Shape: 1/2 uses left"), "{out}");
+        let s = ss::sheet(&mut e, &d);
+        let form = s.active_shape().expect("in wolf form");
+        assert_eq!((form.form.as_str(), form.hp, form.max_hp), ("Wolf", 11, 11));
+        let eff = s.effective();
+        assert_eq!(eff.armor_class.value, 13);
+        assert_eq!(eff.speed.value, 40);
+        assert_eq!(eff.abilities[&Ability::Strength].value, 12);
+        assert_eq!(eff.abilities[&Ability::Dexterity].value, 15);
+        // The druid's own WIS (16) stays.
+        assert_eq!(eff.abilities[&Ability::Wisdom].value, 16);
+        // The goblin's turn, then Ash's again.
+        ss::advance(&mut e);
+        ss::advance(&mut e);
+        // No spells in beast form.
+        let spell = ss::cast(&mut e, &d, "Produce Flame", |r| r.target = ss::who(&gob))
+            .unwrap_err()
+            .to_string();
+        assert!(spell.contains("in Wolf form"), "{spell}");
+        // The wolf's bite: +4 to hit, 2d4+2 piercing; a scimitar is not the wolf's.
+        let refused = ss::act(
+            &mut e,
+            ActionRequest {
+                actor: ss::who(&d),
+                action_type: Some(ActionType::Attack),
+                target: ss::who(&gob),
+                weapon: Some("scimitar".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            refused.contains("attacks with its attacks only: Bite"),
+            "{refused}"
+        );
+        let bite = ss::act(
+            &mut e,
+            ActionRequest {
+                actor: ss::who(&d),
+                action_type: Some(ActionType::Attack),
+                target: ss::who(&gob),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let text = format!("{}\n{}", bite.headline, bite.lines.join("\n"));
+        assert!(text.contains("Bite"), "{text}");
+        // 15 damage: the wolf's 11 HP go, 4 carry over to the druid (17 → 13).
+        let hit = ss::act(
+            &mut e,
+            ActionRequest {
+                action_type: Some(ActionType::Damage),
+                target: ss::who(&d),
+                amount: Some("15".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let text = format!("{}\n{}", hit.headline, hit.lines.join("\n"));
+        assert!(text.contains("4 damage carries over"), "{text}");
+        let s = ss::sheet(&mut e, &d);
+        assert!(s.active_shape().is_none() && s.shape.is_none());
+        assert_eq!(s.hp, 13);
+        assert_eq!(
+            s.effective().armor_class.value,
+            before.effective().armor_class.value
+        );
+        assert!(!s.effects.iter().any(|x| x.name == "Wild Shape"));
+    }
+
+    #[test]
+    fn an_8th_level_druid_becomes_a_brown_bear_and_reverts_by_choice() {
+        let Some(srd) = super::common::srd("wild_shape_bear") else {
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = ss::engine(&dir, &srd, 7);
+        let d = ss::caster(&mut e, "Oak", "druid", 8, &[]);
+        ss::fight(
+            &mut e,
+            vec![ss::pc(&d, 0, 0, 20), ss::monster("goblin", 1, &[(3, 0)])],
+        );
+        shape(&mut e, &d, Some("brown bear")).unwrap();
+        let s = ss::sheet(&mut e, &d);
+        let form = s.active_shape().unwrap();
+        assert_eq!((form.hp, form.armor_class, form.speed), (34, 11, 40));
+        assert_eq!(s.effective().abilities[&Ability::Strength].value, 19);
+        // Four hours (2,400 rounds) of Wild Shape.
+        let held = s.effects.iter().find(|x| x.name == "Wild Shape").unwrap();
+        assert_eq!(
+            held.duration,
+            tabletop_engine::effects::Duration::Rounds { remaining: 2400 }
+        );
+        // Damage under the form's HP stays in the form.
+        ss::act(
+            &mut e,
+            ActionRequest {
+                action_type: Some(ActionType::Damage),
+                target: ss::who(&d),
+                amount: Some("10".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let s = ss::sheet(&mut e, &d);
+        assert_eq!((s.active_shape().unwrap().hp, s.hp), (24, s.max_hp));
+        // Reverting by choice (no creature named while in a form).
+        let out = shape(&mut e, &d, None).unwrap();
+        assert!(out.contains("reverts from Brown Bear form"), "{out}");
+        let s = ss::sheet(&mut e, &d);
+        assert!(s.shape.is_none());
+        assert_eq!(s.hp, s.max_hp);
+    }
+}

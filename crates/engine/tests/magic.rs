@@ -1175,3 +1175,149 @@ fn spirit_guardians_cast_makes_an_aura_that_strikes_at_turn_start_not_at_once() 
     assert!((1..=24).contains(&hurt), "{lines:?}");
     assert_eq!(sheet(&mut e, &far).hp, 59);
 }
+
+/// Polymorph (issue 17, spells5a) on an SRD ogre (CR 2, WIS 7): a beast of CR 2 or lower, the
+/// WIS save against the caster's DC 14 (pinned), the form's statistics on the ogre's sheet
+/// (every one, mind included), the form's HP on top (damage past it carries over), and the end
+/// of the caster's concentration ending the form.
+#[test]
+fn polymorph_turns_an_ogre_into_a_beast_until_concentration_ends() {
+    let Some(srd) = common::srd("polymorph_ogre") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let wiz = make(&mut e, caster("Mira", "wizard", 7, &["Polymorph"]));
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 0, 0, 20), monster("ogre", 1, &[(4, 0)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    // A giant ape is CR 7, above the ogre's 2; a gelatinous cube is no beast.
+    let ape = cast(&mut e, &wiz, "Polymorph", |r| {
+        r.target = who(&ogre);
+        r.creature = Some("giant ape".into());
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(ape.contains("challenge rating 7 is above 2"), "{ape}");
+    let cube = cast(&mut e, &wiz, "Polymorph", |r| {
+        r.target = who(&ogre);
+        r.creature = Some("gelatinous cube".into());
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(cube.contains("not a beast"), "{cube}");
+    let out = cast(&mut e, &wiz, "Polymorph", |r| {
+        r.target = who(&ogre);
+        r.creature = Some("frog".into());
+    })
+    .unwrap();
+    let text = format!("{}\n{}", out.headline, out.lines.join("\n"));
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Ogre — WIS save vs Polymorph: d20 [6] - 2 = 4 vs DC 14 — fail"),
+        "{text}"
+    );
+    assert_eq!(out.headline, "Mira casts Polymorph: Ogre becomes a frog.");
+    let o = sheet(&mut e, &ogre);
+    let form = o.active_shape().expect("a frog");
+    assert_eq!((form.form.as_str(), form.hp), ("Frog", 1));
+    let eff = o.effective();
+    assert_eq!(eff.armor_class.value, 11);
+    assert_eq!(eff.speed.value, 20);
+    // Every statistic is the frog's, its INT 1 and WIS 8 too.
+    assert_eq!(eff.abilities[&Ability::Strength].value, 1);
+    assert_eq!(eff.abilities[&Ability::Intelligence].value, 1);
+    assert_eq!(eff.abilities[&Ability::Wisdom].value, 8);
+    assert_eq!(
+        sheet(&mut e, &wiz).concentration.unwrap().spell,
+        "Polymorph"
+    );
+    // 6 damage: the frog's 1 HP, then 5 carry over to the ogre (59 → 54); the form is gone.
+    e.write("execute_action", &serde_json::json!({}), |call| {
+        execute(
+            call,
+            &ActionRequest {
+                action_type: Some(ActionType::Damage),
+                target: who(&ogre),
+                amount: Some("6".into()),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    let o = sheet(&mut e, &ogre);
+    assert!(o.active_shape().is_none());
+    assert_eq!(o.hp, 54);
+    assert_eq!(o.effective().armor_class.value, 11);
+    assert_eq!(o.effective().abilities[&Ability::Strength].value, 19);
+}
+
+/// The form lasts as long as the caster's concentration: when it ends, the target is itself
+/// again with the HP it had.
+#[test]
+fn a_polymorphed_creature_reverts_when_the_casters_concentration_ends() {
+    let Some(srd) = common::srd("polymorph_concentration") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let wiz = make(&mut e, caster("Mira", "wizard", 7, &["Polymorph"]));
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 0, 0, 20), monster("ogre", 1, &[(4, 0)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    cast(&mut e, &wiz, "Polymorph", |r| {
+        r.target = who(&ogre);
+        r.creature = Some("frog".into());
+    })
+    .unwrap();
+    assert!(sheet(&mut e, &ogre).active_shape().is_some());
+    e.write("manage_concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&wiz), None),
+            None,
+        )
+    })
+    .unwrap();
+    let o = sheet(&mut e, &ogre);
+    assert!(o.active_shape().is_none() && o.shape.is_none());
+    assert_eq!(o.hp, 59);
+    assert_eq!(o.effective().abilities[&Ability::Strength].value, 19);
+}
+
+/// A target that makes its save keeps its shape, and with no one changed the caster holds no
+/// concentration on it.
+#[test]
+fn an_ogre_that_saves_against_polymorph_keeps_its_form() {
+    let Some(srd) = common::srd("polymorph_saved") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    let wiz = make(&mut e, caster("Mira", "wizard", 7, &["Polymorph"]));
+    let order = fight(
+        &mut e,
+        vec![pc(&wiz, 0, 0, 20), monster("ogre", 1, &[(4, 0)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &wiz, "Polymorph", |r| {
+        r.target = who(&ogre);
+        r.creature = Some("frog".into());
+    })
+    .unwrap();
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Ogre — WIS save vs Polymorph: d20 [19] - 2 = 17 vs DC 14 — success"),
+        "{:?}",
+        out.lines
+    );
+    assert_eq!(out.headline, "Mira casts Polymorph: no one changes form.");
+    assert!(sheet(&mut e, &ogre).shape.is_none());
+    assert!(sheet(&mut e, &wiz).concentration.is_none());
+}

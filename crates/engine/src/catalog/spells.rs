@@ -72,6 +72,9 @@ pub enum SpellKind {
     /// A divination answered from the engine's state (`detect`): magic, creature types,
     /// poison, traps, a creature or object located, an item identified.
     Detect,
+    /// Targets take the form of an SRD creature (`shape`): Polymorph, Animal Shapes,
+    /// Shapechange, True Polymorph.
+    Shape,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -343,6 +346,17 @@ pub struct SpellEntry {
     /// What a divination senses (Detect Magic, Locate Creature, Identify).
     #[serde(default)]
     pub detect: Option<super::spell_senses::DetectSpec>,
+    /// The forms a shape-changing spell allows (Polymorph, Shapechange).
+    #[serde(default)]
+    pub shape: Option<super::shapes::ShapeSpec>,
+    /// An effect on the target: the caster's weapon hits on it deal these extra dice, of the
+    /// weapon's type (Hunter's Mark "1d6").
+    #[serde(default)]
+    pub mark_dice: Option<String>,
+    /// An effect on the caster: its next weapon hit deals `dice` (+ `dice_per_slot`) of
+    /// `damage_type` more, then it ends (Branding Smite).
+    #[serde(default)]
+    pub next_hit: bool,
 }
 
 /// A costly material the spell consumes.
@@ -382,6 +396,8 @@ impl SpellEntry {
             || self.darkvision_ft.is_some()
             || self.truesight_ft.is_some()
             || self.grants_movement_or_ward()
+            || self.mark_dice.is_some()
+            || self.next_hit
     }
 
     /// Whether an effect entry grants a movement mode, a ward or a raised HP maximum.
@@ -543,6 +559,10 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
             Some(d) => bad.extend(d.check(index)),
             None => need(false, "detect", &mut bad),
         },
+        SpellKind::Shape => match &e.shape {
+            Some(s) => bad.extend(s.check(index)),
+            None => need(false, "shape", &mut bad),
+        },
         SpellKind::Globe => need(
             e.globe_max_level.is_some() && e.globe_radius_ft.is_some(),
             "globe_max_level and globe_radius_ft",
@@ -557,9 +577,15 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         ),
         _ => {}
     }
-    for d in [&e.dice, &e.dice_per_slot, &e.temp_hp, &e.temp_hp_each_turn]
-        .into_iter()
-        .flatten()
+    for d in [
+        &e.dice,
+        &e.dice_per_slot,
+        &e.temp_hp,
+        &e.temp_hp_each_turn,
+        &e.mark_dice,
+    ]
+    .into_iter()
+    .flatten()
     {
         let probe = d.replace("MOD", "3");
         if tabletop_rules::dice::parse(&probe).is_err() {
@@ -578,6 +604,8 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && e.darkvision_ft.is_none()
         && e.truesight_ft.is_none()
         && !e.grants_movement_or_ward()
+        && e.mark_dice.is_none()
+        && !e.next_hit
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

@@ -358,6 +358,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             legendary_actions: Vec::new(),
             reactions: Vec::new(),
         }),
+        shape: None,
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

@@ -41,6 +41,10 @@ pub fn map_spell(
             Some(d) => super::divination::cast(call, turn, caster, def, d).map(Some),
             None => Ok(None),
         },
+        (SpellKind::Shape, _, _) => match &e.shape {
+            Some(s) => crate::shape::cast_in_encounter(call, turn, caster, def, s).map(Some),
+            None => Ok(None),
+        },
         (SpellKind::Globe, _, _) => {
             super::banish::raise_globe(call, turn, caster, def, slot).map(Some)
         }

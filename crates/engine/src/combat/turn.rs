@@ -240,6 +240,7 @@ fn tick_turn_point(
             kept.push(e);
         }
         c.effects = kept;
+        changes.extend(c.drop_stale_shape());
         if own && at == TurnPoint::End {
             let mut kept = Vec::new();
             for mut e in std::mem::take(&mut c.conditions) {

@@ -45,6 +45,8 @@ fn refresh_by(
     c: &mut Character,
     derive_build: impl FnOnce(&Build, Option<&Compendium>) -> Derivation,
 ) {
+    // A form whose holding effect ended (its duration, concentration, dismissal) is gone.
+    let _ = c.drop_stale_shape();
     if c.stat_block.is_some() {
         return;
     }

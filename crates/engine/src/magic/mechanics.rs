@@ -77,6 +77,7 @@ pub fn resolve_special(
             | SpellKind::Banish
             | SpellKind::Globe
             | SpellKind::Detect
+            | SpellKind::Shape
     ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM {})",
@@ -89,6 +90,8 @@ pub fn resolve_special(
                 "senses what lies within its range on the encounter map"
             } else if e.kind == SpellKind::Globe {
                 "raises a barrier on the encounter map that keeps lower-level spells out"
+            } else if e.kind == SpellKind::Shape {
+                "needs the chosen form (creature) from execute_action cast_spell"
             } else {
                 "adds the creatures beside the caster"
             },
@@ -654,19 +657,31 @@ pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
         || e.death_ward
         || e.darkvision_ft.is_some()
         || e.truesight_ft.is_some()
-        || e.grants_movement_or_ward())
-    .then(|| {
-        let mut g = SpellGrant {
-            temp_hp_each_turn: each,
-            ac_floor: e.ac_floor,
-            death_ward: e.death_ward,
-            darkvision_ft: e.darkvision_ft,
-            truesight_ft: e.truesight_ft,
-            ..Default::default()
-        };
-        super::wards::movement_and_wards(e, plan, &mut g);
-        g
-    })
+        || e.grants_movement_or_ward()
+        || e.mark_dice.is_some()
+        || e.next_hit)
+        .then(|| {
+            let mut g = SpellGrant {
+                temp_hp_each_turn: each,
+                ac_floor: e.ac_floor,
+                death_ward: e.death_ward,
+                darkvision_ft: e.darkvision_ft,
+                truesight_ft: e.truesight_ft,
+                ..Default::default()
+            };
+            super::wards::movement_and_wards(e, plan, &mut g);
+            if let Some(d) = &e.mark_dice {
+                g.hit_dice = Some(d.clone());
+            } else if e.next_hit {
+                let slot = plan.slot_level.max(spell.level);
+                g.hit_dice = e.dice_at(spell.level, slot).map(|d| match e.damage_type {
+                    Some(t) => format!("{d}[{t}]"),
+                    None => d,
+                });
+                g.hit_once = true;
+            }
+            g
+        })
 }
 
 /// At the start of a creature's turn: temporary HP its effects grant each turn (Heroism),

@@ -180,6 +180,12 @@ pub fn cannot_cast(
     c: &Character,
     spell: &SpellDef,
 ) -> Option<String> {
+    if let Some(shape) = c.active_shape().filter(|s| s.no_spells) {
+        return Some(format!(
+            "{} is in {} form ({}) and can't cast spells in it; revert first",
+            c.name, shape.form, shape.source
+        ));
+    }
     if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
         return Some(format!(
             "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
@@ -956,10 +962,26 @@ fn apply_effect(
         duration,
         ends_on,
         ends_when_attacked: false,
-        grant: super::mechanics::effect_grant(spell, plan),
+        grant: super::mechanics::effect_grant(spell, plan).map(|mut g| {
+            // A mark (Hunter's Mark) answers its caster's hits only.
+            if entry.is_some_and(|e| e.mark_dice.is_some()) {
+                g.hit_by = Some(caster.id.clone());
+            }
+            g
+        }),
     });
     if let Some(e) = entry {
         what.extend(super::wards::after_effect(e, plan, target));
+        if let Some(d) = &e.mark_dice {
+            what.push(format!("{}'s weapon hits on it deal +{d}", caster.name));
+        } else if e.next_hit
+            && let Some(d) = target
+                .effects
+                .last()
+                .and_then(|x| x.grant.as_ref()?.hit_dice.clone())
+        {
+            what.push(format!("its next weapon hit deals +{d}"));
+        }
     }
     if let Some(floor) = entry.and_then(|e| e.ac_floor) {
         let ac = target.effective().armor_class.value;

@@ -143,6 +143,9 @@ pub struct Character {
     /// The SRD stat block the character was made from (`fromMonster`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat_block: Option<StatBlock>,
+    /// A form worn over this sheet (Wild Shape, Polymorph): see [`crate::model::shape`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<crate::model::shape::Shape>,
     /// Improvised spells mastered with synthesize_spell (castable by name with cast_spell).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mastered_spells: Vec<crate::model::spell::SpellDef>,

@@ -205,6 +205,17 @@ pub struct SpellGrant {
     /// Illusory duplicates left (Mirror Image): an attack may strike one instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mirror_images: Option<u32>,
+    /// Extra dice on weapon hits ("1d6", "2d6[radiant]"; untyped dice take the weapon's type):
+    /// the bearer's own hits, or with `hit_by` the hits of that creature on the bearer (Hunter's
+    /// Mark on its quarry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_dice: Option<String>,
+    /// Whose weapon hits on the bearer take `hit_dice` (the caster's id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_by: Option<String>,
+    /// The effect ends after its first weapon hit (Branding Smite).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hit_once: bool,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

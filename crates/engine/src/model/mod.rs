@@ -23,6 +23,7 @@ pub mod names;
 pub mod notes;
 pub mod party;
 pub mod senses;
+pub mod shape;
 pub mod sheet;
 pub mod slots;
 pub mod spell;

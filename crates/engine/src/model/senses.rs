@@ -134,8 +134,7 @@ pub fn senses_of(c: &Character) -> Senses {
 /// (the best of each), in feet.
 pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> {
     let mut out: std::collections::BTreeMap<String, u32> = c
-        .stat_block
-        .as_ref()
+        .action_block()
         .map(|b| b.other_speeds.clone())
         .unwrap_or_default();
     let walk = u32::try_from(c.effective().speed.value.max(0)).unwrap_or(0);

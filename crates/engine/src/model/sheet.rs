@@ -65,6 +65,12 @@ impl Character {
     /// checks, saves, attacks, damage defences, max HP, speed) reads this.
     pub fn effective(&self) -> EffectiveStats {
         let mut base = self.base_stats();
+        // A form (Wild Shape, Polymorph) replaces the body: its scores, AC, speed and size;
+        // the gear merges into it (its armor and items give nothing while it lasts).
+        if let Some(shape) = self.active_shape() {
+            crate::model::shape::overlay(shape, &mut base);
+            return effective_stats(&base, &[], &self.condition_set(), &self.effect_modifiers());
+        }
         let mut gear = self.inventory.equipment_layer(&base);
         let armored = gear.armor_class.is_some();
         crate::model::gear::sheet_layer(self, &mut base, &mut gear);

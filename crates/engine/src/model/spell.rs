@@ -413,6 +413,7 @@ impl SpellDef {
             | SpellKind::Summon
             | SpellKind::Banish
             | SpellKind::Globe
+            | SpellKind::Shape
             | SpellKind::Detect => {
                 clear(def);
                 def.heal_at_slot.clear();

@@ -566,6 +566,7 @@ fn strike_core(
     let mut attacker = attacker;
     let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
     let mode = out.roll.mode;
+    let charges = attacker.effects.len();
     let riders = super::riders::on_hit(
         enc,
         &mut attacker,
@@ -587,7 +588,8 @@ fn strike_core(
         profile.damage.push_str(&expr);
         out.lines.push(line);
     }
-    if opts.smite_slot.is_some() {
+    // A slot spent (Divine Smite) or a spell charge used up (Branding Smite).
+    if opts.smite_slot.is_some() || attacker.effects.len() != charges {
         combat::put_sheet(call, &attacker)?;
     }
     let mut expr = dice::parse(&profile.damage)?;
@@ -774,8 +776,7 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
 
 fn multiattack_of<'c>(c: &'c Character, weapon: Option<&str>) -> Option<&'c StatAction> {
     let key = name_key(weapon?);
-    c.stat_block
-        .as_ref()?
+    c.action_block()?
         .actions
         .iter()
         .find(|a| !a.multiattack.is_empty() && (name_key(&a.name) == key || key == "multiattack"))

@@ -47,8 +47,7 @@ fn class_level(c: &Character, class: &str) -> u32 {
 fn stat_reaction(c: &Character, name: Option<&str>) -> bool {
     let Some(name) = name else { return false };
     let key = name_key(name);
-    c.stat_block
-        .as_ref()
+    c.action_block()
         .is_some_and(|s| s.reactions.iter().any(|r| name_key(&r.name) == key))
 }
 
@@ -78,7 +77,7 @@ pub fn alternative(
             {
                 return Some(spell);
             }
-            if actor.stat_block.as_ref().is_some_and(|s| {
+            if actor.action_block().is_some_and(|s| {
                 s.special_abilities
                     .iter()
                     .any(|a| name_key(&a.name) == "nimble escape")
@@ -114,6 +113,19 @@ pub fn alternative(
             if stat_reaction(actor, req.ability_name.as_deref()) =>
         {
             Some("the stat block's reaction".into())
+        }
+        // Leaving a form (Wild Shape) is a bonus action.
+        (T::UseSpecialAbility, C::BonusAction)
+            if actor.active_shape().is_some()
+                && req.creature.is_none()
+                && req.ability_name.as_deref().is_some_and(|n| {
+                    matches!(
+                        name_key(n).as_str(),
+                        "wild shape" | "revert" | "revert form" | "normal form"
+                    )
+                }) =>
+        {
+            Some("reverting from a form".into())
         }
         // Using an object beyond the one free interaction takes the action.
         (T::UseObject, C::Action) => Some("the Use an Object action".into()),

@@ -24,6 +24,7 @@ pub mod reveal;
 pub mod riders;
 pub mod sanctuary;
 pub mod spell;
+pub mod spell_riders;
 pub mod strike;
 pub mod tactics;
 pub mod vision;

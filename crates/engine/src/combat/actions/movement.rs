@@ -410,8 +410,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         ));
     }
     let swim = actor
-        .stat_block
-        .as_ref()
+        .action_block()
         .is_some_and(|b| b.other_speeds.contains_key("swim"))
         || crate::magic::wards::walks_on_water(&actor).is_some();
     if let Some(f) = spell_fly {

@@ -108,8 +108,8 @@ pub fn parse_reach_range(desc: &str) -> (Option<u32>, Option<(u32, u32)>) {
 }
 
 fn stat_block_attacks(c: &Character) -> impl Iterator<Item = &StatAction> {
-    c.stat_block
-        .iter()
+    c.action_block()
+        .into_iter()
         .flat_map(|b| b.actions.iter())
         .filter(|a| a.attack_bonus.is_some())
 }
@@ -239,6 +239,38 @@ pub fn attack_profile(
 ) -> Result<AttackProfile> {
     let stats = c.effective();
     let name = weapon.map(str::trim).filter(|s| !s.is_empty());
+    // A creature in another form (Wild Shape, Polymorph) attacks with the form's attacks only:
+    // its gear has merged into the form.
+    if let Some(shape) = c.active_shape() {
+        let found = match name {
+            Some(n) => stat_block_attacks(c).find(|a| name_key(&a.name) == name_key(n)),
+            None => stat_block_attacks(c)
+                .find(|a| !melee_only || stat_block_profile(a, &stats).reach_ft.is_some()),
+        };
+        return match found {
+            Some(a) => Ok(stat_block_profile(a, &stats)),
+            None => Err(EngineError::invalid(
+                "weapon",
+                format!(
+                    "{} is in {} form and attacks with its attacks only: {}",
+                    c.name,
+                    shape.form,
+                    stat_block_attacks(c)
+                        .map(|a| a.name.clone())
+                        .chain(
+                            shape
+                                .block
+                                .actions
+                                .iter()
+                                .filter(|a| !a.multiattack.is_empty())
+                                .map(|_| "Multiattack".to_string())
+                        )
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        };
+    }
     if let Some(name) = name {
         let key = name_key(name);
         let own_attack = stat_block_attacks(c).any(|a| name_key(&a.name) == key);
@@ -258,8 +290,8 @@ pub fn attack_profile(
                         .map(|it| it.name.clone())
                         .collect();
                     options.extend(stat_block_attacks(c).map(|a| a.name.clone()));
-                    if c.stat_block
-                        .iter()
+                    if c.action_block()
+                        .into_iter()
                         .any(|b| b.actions.iter().any(|a| !a.multiattack.is_empty()))
                     {
                         options.push("Multiattack".into());

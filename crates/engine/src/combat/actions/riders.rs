@@ -67,6 +67,10 @@ pub fn on_hit(
     damage_type: DamageType,
 ) -> Result<Riders> {
     let mut out = Riders::default();
+    // Spells on the attacker or its target that add to weapon hits (Hunter's Mark).
+    if !matches!(profile.source, ProfileSource::StatBlock) {
+        super::spell_riders::on_weapon_hit(attacker, target, damage_type, &mut out);
+    }
     let Some(d) = attacker.derived.clone() else {
         if smite_slot.is_some() {
             return Err(EngineError::invalid(

@@ -68,9 +68,18 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     }
     // A persistent spell still active attacks again at its level, no slot and no new casting.
     let again = crate::magic::mechanics::persistent_level(&caster, &def);
+    // A mark whose quarry dropped to 0 HP moves to a new creature with no new slot (Hunter's
+    // Mark), while the caster still concentrates on it.
+    let moved = mark_moves(call, &caster, &def);
     let slot = if let Some(level) = again {
         SlotUse {
             level,
+            pact: false,
+            spent: false,
+        }
+    } else if moved {
+        SlotUse {
+            level: def.level,
             pact: false,
             spent: false,
         }
@@ -96,15 +105,39 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
     let mut out = if again.is_some() {
-        cast_in_encounter_again(call, turn, caster, def, numbers, slot)?
+        cast_in_encounter_again(call, turn, caster, def.clone(), numbers, slot)?
     } else {
-        cast_in_encounter(call, turn, caster, def, numbers, slot, "")?
+        cast_in_encounter(call, turn, caster, def.clone(), numbers, slot, "")?
     };
     out.lines.extend(feature_lines);
     if let Some(dice) = backlash {
         out.lines.push(overchannel_backlash(call, turn, &dice)?);
     }
+    if moved {
+        out.lines.push(format!(
+            "{} moves to a new creature: its last one dropped to 0 HP (no slot spent)",
+            def.name
+        ));
+    }
     Ok(out)
+}
+
+/// Whether `caster` concentrates on the mark `def` (Hunter's Mark) and every creature it marks
+/// has dropped to 0 HP, so the mark may move without a new slot.
+fn mark_moves(call: &Call<'_>, caster: &Character, def: &SpellDef) -> bool {
+    if def.mechanics().is_none_or(|m| m.mark_dice.is_none()) {
+        return false;
+    }
+    let Some(conc) = caster.concentration.as_ref().filter(|c| {
+        crate::model::names::name_key(&c.spell) == crate::model::names::name_key(&def.name)
+    }) else {
+        return false;
+    };
+    !conc.links.is_empty()
+        && conc
+            .links
+            .iter()
+            .all(|l| crate::combat::sheet(call, &l.character_id).is_ok_and(|t| t.dead || t.hp == 0))
 }
 
 /// A persistent spell's later attack: the bonus action spent, no spell cast (the bonus-action
@@ -236,6 +269,49 @@ pub fn cast_outside_combat(
     };
     if let Some(dice) = &backlash {
         feature_lines.push(overchannel_self(call, &mut caster, dice)?);
+    }
+    // A shape-changing spell (Polymorph) changes the named characters: no map needed.
+    if let Some(spec) = def.mechanics().and_then(|m| m.shape.as_ref()) {
+        let mut ids = Vec::new();
+        for w in std::iter::once(&req.target).chain(&req.targets) {
+            if w.is_empty() {
+                continue;
+            }
+            let t = crate::characters::resolve_with_fields(
+                call,
+                crate::model::character::CharacterRef::new(w.id.as_deref(), w.name.as_deref()),
+                "targetId",
+                "targetName",
+            )?;
+            ids.push(t.id);
+        }
+        let mine = caster.kind;
+        let hostile = move |t: &Character| {
+            (t.kind == tabletop_rules::CharacterType::Enemy)
+                != (mine == tabletop_rules::CharacterType::Enemy)
+        };
+        let (headline, mut lines) = crate::shape::cast(
+            call,
+            &mut caster,
+            &def,
+            spec,
+            &ids,
+            req.creature.as_deref(),
+            numbers.save_dc,
+            &hostile,
+        )?;
+        lines.extend(std::mem::take(&mut feature_lines));
+        lines.extend(component_notes(&def, false));
+        crate::combat::put_sheet(call, &caster)?;
+        call.record_change("character", &caster.id, headline.clone());
+        return Ok(Some(ActionOutcome {
+            actor: caster.name.clone(),
+            action_type: Some(super::ActionType::CastSpell),
+            headline,
+            lines,
+            forced,
+            ..Default::default()
+        }));
     }
     // Identify reads the touched item (or creature) anywhere: no map needed.
     if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {

@@ -33,7 +33,7 @@ pub fn use_feature(
         .and_then(|d| d.actions.iter().find(|x| name_key(&x.name) == key))
         .cloned()
     else {
-        if a.stat_block.is_some() {
+        if a.action_block().is_some() {
             return Ok(None);
         }
         return Err(EngineError::invalid(

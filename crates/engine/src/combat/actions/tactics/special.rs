@@ -463,8 +463,7 @@ fn attack_named_in<'c>(c: &'c Character, text: &str) -> Option<&'c StatAction> {
     let end = rest.find(" attack")?;
     let words: Vec<&str> = rest[..end].split_whitespace().collect();
     let name = words.last()?;
-    c.stat_block
-        .as_ref()?
+    c.action_block()?
         .actions
         .iter()
         .find(|a| a.attack_bonus.is_some() && bare(&a.name).split_whitespace().any(|w| w == *name))
@@ -593,10 +592,15 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     if super::first_aid::is_first_aid(&name) {
         return super::first_aid::first_aid(call, turn, &a);
     }
+    match crate::model::names::name_key(&name).as_str() {
+        "wild shape" => return crate::shape::wild_shape(call, turn, &a),
+        "revert" | "revert form" | "normal form" => return crate::shape::revert(call, turn, &a),
+        _ => {}
+    }
     if let Some(out) = super::features::use_feature(call, turn, &a, &name)? {
         return Ok(out);
     }
-    let Some(block) = &a.stat_block else {
+    let Some(block) = a.action_block() else {
         return Err(EngineError::invalid(
             "abilityName",
             format!(
