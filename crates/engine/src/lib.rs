@@ -32,6 +32,7 @@ pub mod catalog;
 pub mod characters;
 pub mod checks;
 pub mod choices;
+pub mod class_features;
 pub mod clock;
 pub mod combat;
 pub mod compendium;

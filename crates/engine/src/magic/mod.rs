@@ -4,6 +4,7 @@
 //! per-target loop ([`targets`]), spell scrolls ([`scroll`]) and improvised spells
 //! ([`synthesis`]).
 
+pub mod class_magic;
 pub mod divination;
 pub mod evasion;
 pub mod grants;

@@ -400,13 +400,24 @@ pub fn resolve(
         report.automation = Some(line);
         return Ok(report);
     }
-    let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
-    let heal = spell.heal_dice(plan.slot_level, plan.modifier);
+    let mut mm = super::class_magic::Resolving::new(caster, plan, enc);
+    let damage = super::class_magic::affinity(
+        caster,
+        spell,
+        spell.damage_dice(plan.slot_level, caster.level, plan.modifier),
+        &mut report.lines,
+    );
+    let heal = super::class_magic::healing(
+        caster,
+        plan.slot_level,
+        spell.heal_dice(plan.slot_level, plan.modifier),
+        &mut report.lines,
+    )?;
     if spell.save.is_some() {
         report.save_dc = Some(plan.save_dc);
     }
     // A save-for-half area rolls its damage once for everyone (PHB "Combining effects").
-    let shared_damage = if spell.attack.is_none() && !spell.per_projectile() {
+    let mut shared_damage = if spell.attack.is_none() && !spell.per_projectile() {
         match &damage {
             Some(d) => Some(roll_expr(call, d, false)?),
             None => None,
@@ -414,6 +425,11 @@ pub fn resolve(
     } else {
         None
     };
+    if let Some(r) = shared_damage.as_mut()
+        && let Some(l) = super::class_magic::empower(call, r, plan.metamagic.empowered)?
+    {
+        report.lines.push(l);
+    }
     if let Some(r) = &shared_damage {
         report
             .lines
@@ -601,6 +617,7 @@ pub fn resolve(
             })
             .dc(plan.save_dc)
             .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
+            req = mm.before_save(req);
             if sv.ability == Ability::Dexterity && !own {
                 let cover = map.and_then(|m| match plan.origin {
                     Some(o) => {
@@ -631,8 +648,9 @@ pub fn resolve(
             ) {
                 req = req.advantage(why);
             }
-            let out = roll_d20_test(&eff, &req, call.rng()?);
+            let mut out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
+            mm.after_save(&id, &mut out);
             saved = out.success == Some(true);
             tr.save = Some(out.summary());
             report
@@ -699,7 +717,12 @@ pub fn resolve(
                     r.total
                 })
             } else if let Some(d) = &damage {
-                let r = roll_expr(call, d, critical)?;
+                let mut r = roll_expr(call, d, critical)?;
+                if let Some(l) =
+                    super::class_magic::empower(call, &mut r, plan.metamagic.empowered)?
+                {
+                    report.lines.push(l);
+                }
                 report
                     .lines
                     .push(format!("Damage to {}: {}", target.name, r.summary()));
@@ -741,6 +764,7 @@ pub fn resolve(
                 let mut changes = Vec::new();
                 let h = crate::update::heal(&mut target, amount, &mut changes)?;
                 tr.healed = Some(h.healed);
+                mm.healed(own, h.healed);
                 phrase.push(format!("{} {}", target.name, h.summary()));
                 report.lines.append(&mut changes);
             }
@@ -792,6 +816,7 @@ pub fn resolve(
         }
         report.targets.push(tr);
     }
+    report.lines.extend(mm.finish(caster, plan.slot_level));
     Ok(report)
 }
 

@@ -263,6 +263,19 @@ pub struct ResourceSpec {
     pub source: String,
 }
 
+/// A class rule in play: the rule, the granting class's level, the source.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassRuleSpec {
+    /// The rule.
+    pub rule: crate::catalog::class_rules::ClassRule,
+    /// The granting class's level.
+    pub level: u32,
+    /// Its source.
+    pub source: String,
+}
+
 /// A damage rider with its dice at the current level.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -367,6 +380,10 @@ pub struct Derived {
     pub riders: Vec<RiderSpec>,
     /// Actions features offer (use_special_ability by name).
     pub actions: Vec<ActionSpec>,
+    /// Class rules in play (Metamagic options, Song of Rest, Disciple of Life…), with the
+    /// granting class's level.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_rules: Vec<ClassRuleSpec>,
     /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
     pub attacks_per_action: u32,
     /// The lowest natural roll a weapon attack crits on (Improved Critical), when below 20.

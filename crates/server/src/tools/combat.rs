@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabletop_engine::catalog::class_rules::Metamagic;
 use tabletop_engine::combat::Side;
 use tabletop_engine::combat::actions::{
     ActionCost, ActionOutcome, ActionRequest, ActionType, ReactionAnswer, ShoveMode, Who, execute,
@@ -538,6 +539,28 @@ pub struct ExecuteActionArgs {
     pub creature: Option<String>,
     /// react: accept or decline the pending reaction.
     pub answer: Option<AnswerArg>,
+    /// Sorcerer's options (sorcery points).
+    pub metamagic: Option<Vec<MetamagicArg>>,
+}
+
+arg_enum! {
+    pub enum MetamagicArg {
+        Careful = "careful", Distant = "distant", Empowered = "empowered", Extended = "extended",
+        Heightened = "heightened", Quickened = "quickened", Subtle = "subtle", Twinned = "twinned",
+    }
+}
+
+fn metamagic(m: MetamagicArg) -> Metamagic {
+    match m {
+        MetamagicArg::Careful => Metamagic::Careful,
+        MetamagicArg::Distant => Metamagic::Distant,
+        MetamagicArg::Empowered => Metamagic::Empowered,
+        MetamagicArg::Extended => Metamagic::Extended,
+        MetamagicArg::Heightened => Metamagic::Heightened,
+        MetamagicArg::Quickened => Metamagic::Quickened,
+        MetamagicArg::Subtle => Metamagic::Subtle,
+        MetamagicArg::Twinned => Metamagic::Twinned,
+    }
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -588,6 +611,12 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
             AnswerArg::Decline => ReactionAnswer::Decline,
         }),
         reactions_decided: Vec::new(),
+        metamagic: a
+            .metamagic
+            .unwrap_or_default()
+            .into_iter()
+            .map(metamagic)
+            .collect(),
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))

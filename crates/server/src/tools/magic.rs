@@ -109,6 +109,8 @@ arg_enum! {
         Expend = "expend",
         Restore = "restore",
         Set = "set",
+        CreateSlot = "create_slot",
+        ConvertSlot = "convert_slot",
     }
 }
 
@@ -118,7 +120,7 @@ arg_enum! {
 pub struct ManageSlotsArgs {
     pub character_id: Option<String>,
     pub character_name: Option<String>,
-    /// view, expend, restore (no level: all) or set.
+    /// view, expend, restore (no level: all), set; create_slot/convert_slot: Flexible Casting.
     pub operation: SlotOperation,
     /// Slot level 1–9.
     pub level: Option<u8>,
@@ -149,6 +151,8 @@ fn run_slots(call: &mut Call<'_>, a: ManageSlotsArgs) -> Result<Reply, EngineErr
             count: a.count,
             pact: a.pact,
         },
+        SlotOperation::CreateSlot => SlotOp::Create { level: a.level },
+        SlotOperation::ConvertSlot => SlotOp::Convert { level: a.level },
         SlotOperation::Set => SlotOp::Set {
             level: a.level,
             max: a.max,

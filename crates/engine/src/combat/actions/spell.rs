@@ -7,8 +7,10 @@
 use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Position};
 
 use super::{ActionOutcome, ActionRequest, Turn};
+use crate::catalog::class_rules::Metamagic;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
+use crate::magic::class_magic;
 use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse};
 use crate::model::character::Character;
 use crate::model::encounter::ActionCost;
@@ -30,7 +32,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
             "name the spell to cast, e.g. \"Fireball\"",
         ));
     };
-    let def = spellcasting::find_spell(call, &caster, name)?;
+    let mut def = spellcasting::find_spell(call, &caster, name)?;
     if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
         rule(turn, why)?;
     }
@@ -71,7 +73,13 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let out = if again.is_some() {
         cast_in_encounter_again(call, turn, caster, def, numbers, slot)?
     } else {
-        cast_in_encounter(call, turn, caster, def, numbers, slot, "")?
+        let chosen = class_magic::check(&caster, &def, slot.level, &req.metamagic)?;
+        let line = class_magic::apply(&mut caster, &mut def, &chosen)?;
+        let mut out = cast_in_encounter(call, turn, caster, def, numbers, slot, "")?;
+        if let Some(l) = line {
+            out.lines.insert(0, l);
+        }
+        out
     };
     Ok(out)
 }
@@ -153,7 +161,7 @@ pub fn cast_outside_combat(
             "name the spell to cast, e.g. \"Cure Wounds\"",
         ));
     };
-    let def = spellcasting::find_spell(call, &caster, name)?;
+    let mut def = spellcasting::find_spell(call, &caster, name)?;
     let mut forced = Vec::new();
     if let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def) {
         if !req.force {
@@ -176,6 +184,8 @@ pub fn cast_outside_combat(
     } else {
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
+    let chosen = class_magic::check(&caster, &def, slot.level, &req.metamagic)?;
+    let mm_line = class_magic::apply(&mut caster, &mut def, &chosen)?;
     // Identify reads the touched item (or creature) anywhere: no map needed.
     if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {
         if slot.spent || def.concentration {
@@ -192,6 +202,7 @@ pub fn cast_outside_combat(
         targets,
         damage_type: req.damage_type,
         ability: req.ability,
+        metamagic: class_magic::plan(&caster, &chosen.options),
         ..Default::default()
     };
     let mut areq = ActionRequest::default();
@@ -215,6 +226,9 @@ pub fn cast_outside_combat(
     let d =
         crate::magic::scroll::deliver(call, &mut ctx, caster, def, numbers, slot, &targeting, "")?;
     let mut lines = d.lines;
+    if let Some(l) = mm_line {
+        lines.insert(0, l);
+    }
     if !slot_note.is_empty() {
         lines.push(slot_note);
     }
@@ -255,6 +269,10 @@ pub fn cast_in_encounter(
                 def.name, def.casting_time
             ),
         )?,
+        Some(ActionCost::Action)
+            if turn.cost == ActionCost::BonusAction
+                && tag.is_empty()
+                && req.metamagic.contains(&Metamagic::Quickened) => {}
         Some(c) if c != turn.cost && turn.cost != ActionCost::Free => {
             turn.forced.push(format!(
                 "{} is cast with {}, charged as {}",
@@ -376,7 +394,10 @@ pub fn cast_in_encounter(
         &caster,
         &def,
         req,
-        slot.level,
+        (
+            slot.level,
+            tag.is_empty() && req.metamagic.contains(&Metamagic::Twinned),
+        ),
         &mut range_forced,
     )?;
     turn.forced.extend(range_forced);
@@ -415,6 +436,11 @@ pub fn cast_in_encounter(
         choice: crate::magic::spellcasting::CastChoice {
             damage_type: req.damage_type,
             ability: req.ability,
+        },
+        metamagic: if tag.is_empty() {
+            class_magic::plan(&caster, &req.metamagic)
+        } else {
+            Default::default()
         },
     };
     let enc = turn.encounter.clone();
@@ -541,7 +567,7 @@ fn pick_targets(
     caster: &Character,
     def: &SpellDef,
     req: &ActionRequest,
-    slot: u8,
+    (slot, twin): (u8, bool),
     forced: &mut Vec<String>,
 ) -> Result<(Vec<String>, Option<AreaOrigin>, Vec<String>)> {
     let mut notes = Vec::new();
@@ -698,6 +724,13 @@ fn pick_targets(
         ids.push(c.character_id.clone());
     }
     if let Some(max) = def.max_targets(slot, caster.level) {
+        let max = max + usize::from(twin);
+        if twin && ids.len() == 2 && ids[0] == ids[1] {
+            return Err(EngineError::invalid(
+                "targets",
+                "Twinned Spell's second target must be another creature",
+            ));
+        }
         if def.per_projectile() {
             // Cycle the named targets over every dart, ray or beam.
             let named = ids.clone();
