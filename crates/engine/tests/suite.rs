@@ -51,6 +51,8 @@ mod compendium;
 mod derived;
 #[path = "features.rs"]
 mod features;
+#[path = "features_casters.rs"]
+mod features_casters;
 #[path = "features_more.rs"]
 mod features_more;
 #[path = "gear.rs"]

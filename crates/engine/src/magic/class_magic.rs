@@ -405,7 +405,15 @@ impl Resolving {
     pub fn after_save(&self, id: &str, out: &mut tabletop_rules::d20::D20Outcome) {
         if self.careful.iter().any(|c| c == id) && out.success != Some(true) {
             out.success = Some(true);
-            out.label = format!("{} (Careful Spell: succeeds automatically)", out.label);
+            let despite = if out.auto_fail.is_empty() {
+                String::new()
+            } else {
+                format!(" despite {}", std::mem::take(&mut out.auto_fail).join(", "))
+            };
+            out.label = format!(
+                "{} (Careful Spell: succeeds automatically{despite})",
+                out.label
+            );
         }
     }
 
