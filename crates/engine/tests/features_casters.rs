@@ -818,3 +818,31 @@ fn natural_recovery_brings_back_slots_once_between_long_rests() {
     );
     assert_eq!(sheet(&mut e, &id).spell_slots.left(1), 2);
 }
+
+#[test]
+fn bonus_cantrip_lets_a_circle_of_the_land_druid_know_one_more() {
+    let Some(srd) = common::srd("bonus_cantrip") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = s::engine(&dir, &srd, 4);
+    let land = ["circle-of-the-land-forest"];
+    let four = ["Druidcraft", "Guidance", "Produce Flame", "Shillelagh"];
+    make(&mut e, "Fern", "druid", (5, "Land"), &land, &four).unwrap();
+    let five = [
+        "Druidcraft",
+        "Guidance",
+        "Produce Flame",
+        "Shillelagh",
+        "Resistance",
+    ];
+    let err = make(&mut e, "Moss", "druid", (5, "Land"), &land, &five)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("knows 4 cantrips; 5 given"), "{err}");
+    // Before the circle (druid 1): the table's 2.
+    let err = make(&mut e, "Reed", "druid", (1, ""), &[], &four[..3])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("knows 2 cantrips; 3 given"), "{err}");
+}

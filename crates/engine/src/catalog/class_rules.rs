@@ -48,6 +48,8 @@ pub enum ClassRule {
     NaturalRecovery,
     /// One Bardic Inspiration regained when initiative is rolled with none left.
     SuperiorInspiration,
+    /// One more cantrip known of the class (Circle of the Land).
+    BonusCantrip,
     /// Once per turn a weapon hit deals 1d8 more of this type (2d8 from class level 14).
     DivineStrike {
         /// The type.
