@@ -72,7 +72,7 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
         pct(&features) >= 85.0,
         true,
         false,
-        "metamagic, Channel Divinity options, most invocations and hunter options (their effects are play-time), attack-time features and many prose features are narrative; note-only entries do not count",
+        "Channel Divinity options, most invocations and hunter options (their effects are play-time), attack-time features and many prose features are narrative; note-only entries do not count",
     );
     // Measured today (see README): held so that a change is deliberate.
     let items = at("magicItems");
@@ -102,6 +102,6 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
     );
 }
 
-const PINNED_FEATURES: (usize, usize, usize) = (407, 254, 153);
+const PINNED_FEATURES: (usize, usize, usize) = (407, 291, 116);
 const PINNED_ITEMS: (usize, usize) = (298, 64);
 const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 884, 617);
