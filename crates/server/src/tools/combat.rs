@@ -539,28 +539,25 @@ pub struct ExecuteActionArgs {
     pub creature: Option<String>,
     /// react: accept or decline the pending reaction.
     pub answer: Option<AnswerArg>,
-    /// Sorcerer's options (sorcery points).
-    pub metamagic: Option<Vec<MetamagicArg>>,
+    /// Sorcerer's options ("quickened", "twinned"…).
+    pub metamagic: Option<Vec<String>>,
 }
 
-arg_enum! {
-    pub enum MetamagicArg {
-        Careful = "careful", Distant = "distant", Empowered = "empowered", Extended = "extended",
-        Heightened = "heightened", Quickened = "quickened", Subtle = "subtle", Twinned = "twinned",
-    }
-}
-
-fn metamagic(m: MetamagicArg) -> Metamagic {
-    match m {
-        MetamagicArg::Careful => Metamagic::Careful,
-        MetamagicArg::Distant => Metamagic::Distant,
-        MetamagicArg::Empowered => Metamagic::Empowered,
-        MetamagicArg::Extended => Metamagic::Extended,
-        MetamagicArg::Heightened => Metamagic::Heightened,
-        MetamagicArg::Quickened => Metamagic::Quickened,
-        MetamagicArg::Subtle => Metamagic::Subtle,
-        MetamagicArg::Twinned => Metamagic::Twinned,
-    }
+fn metamagic(names: Option<Vec<String>>) -> Result<Vec<Metamagic>, EngineError> {
+    names
+        .unwrap_or_default()
+        .iter()
+        .map(|n| {
+            Metamagic::parse(n).ok_or_else(|| {
+                EngineError::invalid(
+                    "metamagic",
+                    format!(
+                        "'{n}' is no Metamagic option; use careful, distant, empowered, extended, heightened, quickened, subtle, twinned"
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -611,12 +608,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
             AnswerArg::Decline => ReactionAnswer::Decline,
         }),
         reactions_decided: Vec::new(),
-        metamagic: a
-            .metamagic
-            .unwrap_or_default()
-            .into_iter()
-            .map(metamagic)
-            .collect(),
+        metamagic: metamagic(a.metamagic)?,
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))

@@ -109,8 +109,6 @@ arg_enum! {
         Expend = "expend",
         Restore = "restore",
         Set = "set",
-        CreateSlot = "create_slot",
-        ConvertSlot = "convert_slot",
     }
 }
 
@@ -120,7 +118,7 @@ arg_enum! {
 pub struct ManageSlotsArgs {
     pub character_id: Option<String>,
     pub character_name: Option<String>,
-    /// view, expend, restore (no level: all), set; create_slot/convert_slot: Flexible Casting.
+    /// view, expend, restore (no level: all) or set.
     pub operation: SlotOperation,
     /// Slot level 1–9.
     pub level: Option<u8>,
@@ -139,7 +137,15 @@ pub struct ManageSlotsArgs {
 
 fn run_slots(call: &mut Call<'_>, a: ManageSlotsArgs) -> Result<Reply, EngineError> {
     let who = CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref());
+    // Flexible Casting: `class: "sorcery points"` pays a restored slot with sorcery points, or
+    // turns an expended one into them.
+    let flexible = a
+        .class
+        .as_deref()
+        .is_some_and(|c| c.trim().eq_ignore_ascii_case("sorcery points"));
     let op = match a.operation {
+        SlotOperation::Restore if flexible => SlotOp::Create { level: a.level },
+        SlotOperation::Expend if flexible => SlotOp::Convert { level: a.level },
         SlotOperation::View => SlotOp::View,
         SlotOperation::Expend => SlotOp::Expend {
             level: a.level,
@@ -151,8 +157,6 @@ fn run_slots(call: &mut Call<'_>, a: ManageSlotsArgs) -> Result<Reply, EngineErr
             count: a.count,
             pact: a.pact,
         },
-        SlotOperation::CreateSlot => SlotOp::Create { level: a.level },
-        SlotOperation::ConvertSlot => SlotOp::Convert { level: a.level },
         SlotOperation::Set => SlotOp::Set {
             level: a.level,
             max: a.max,
