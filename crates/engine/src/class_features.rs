@@ -4,25 +4,28 @@
 //! healing); Superior Inspiration when initiative is rolled; Flexible Casting's conversions
 //! between sorcery points and spell slots (`manage_spell_slots`).
 
-use crate::catalog::class_rules::{ClassRule, slot_cost};
+use crate::catalog::caster_rules::{CasterRule, slot_cost};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::model::build::ClassRuleSpec;
+use crate::model::build::CasterRuleSpec;
 use crate::model::character::Character;
 use crate::model::slots::ordinal;
 
 /// The class rules `c` has in play.
-pub fn rules(c: &Character) -> &[ClassRuleSpec] {
+pub fn rules(c: &Character) -> &[CasterRuleSpec] {
     c.derived.as_ref().map_or(&[], |d| d.class_rules.as_slice())
 }
 
 /// The first rule of `c` that `f` picks.
-pub fn find<T>(c: &Character, f: impl Fn(&ClassRule) -> Option<T>) -> Option<(T, &ClassRuleSpec)> {
+pub fn find<T>(
+    c: &Character,
+    f: impl Fn(&CasterRule) -> Option<T>,
+) -> Option<(T, &CasterRuleSpec)> {
     rules(c).iter().find_map(|r| f(&r.rule).map(|t| (t, r)))
 }
 
 /// Whether `c` has `rule`.
-pub fn has(c: &Character, rule: ClassRule) -> bool {
+pub fn has(c: &Character, rule: CasterRule) -> bool {
     rules(c).iter().any(|r| r.rule == rule)
 }
 
@@ -60,7 +63,7 @@ pub fn spend_points(c: &mut Character, n: u32, what: &str) -> Result<u32> {
 /// and Natural Recovery. Lines say what came back.
 pub fn short_rest(c: &mut Character, changes: &mut Vec<String>) {
     if let Some((points, _)) = find(c, |r| match r {
-        ClassRule::SorcerousRestoration { points } => Some(*points),
+        CasterRule::SorcerousRestoration { points } => Some(*points),
         _ => None,
     }) && let Some(r) = c
         .resources
@@ -76,7 +79,7 @@ pub fn short_rest(c: &mut Character, changes: &mut Vec<String>) {
         ));
     }
     let Some(level) =
-        find(c, |r| (*r == ClassRule::NaturalRecovery).then_some(())).map(|(_, spec)| spec.level)
+        find(c, |r| (*r == CasterRule::NaturalRecovery).then_some(())).map(|(_, spec)| spec.level)
     else {
         return;
     };
@@ -126,7 +129,7 @@ fn song_of_rest(call: &Call<'_>, c: &Character) -> Result<Option<(u32, String)>>
         rules(b)
             .iter()
             .filter_map(|r| match r.rule {
-                ClassRule::SongOfRest { faces } => Some(faces),
+                CasterRule::SongOfRest { faces } => Some(faces),
                 _ => None,
             })
             .max()
@@ -179,7 +182,7 @@ pub fn after_hit_dice(
 /// Initiative is rolled with `c` in the fight: Superior Inspiration gives one Bardic Inspiration
 /// back when none is left. Returns the line when it did.
 pub fn on_initiative(c: &mut Character) -> Option<String> {
-    if !has(c, ClassRule::SuperiorInspiration) {
+    if !has(c, CasterRule::SuperiorInspiration) {
         return None;
     }
     let r = c
@@ -203,7 +206,7 @@ pub struct Conversion {
 /// Flexible Casting, sorcery points into a slot of `level` (1st–5th) that lasts until the long
 /// rest (a bonus action in combat: the DM charges it).
 pub fn create_slot(c: &mut Character, level: u8) -> Result<Conversion> {
-    if !has(c, ClassRule::FlexibleCasting) {
+    if !has(c, CasterRule::FlexibleCasting) {
         return Err(EngineError::Rule(format!(
             "{} has no Flexible Casting (sorcerer 2)",
             c.name
@@ -237,7 +240,7 @@ pub fn create_slot(c: &mut Character, level: u8) -> Result<Conversion> {
 
 /// Flexible Casting, a slot of `level` into that many sorcery points (up to the maximum).
 pub fn convert_slot(c: &mut Character, level: u8) -> Result<Conversion> {
-    if !has(c, ClassRule::FlexibleCasting) {
+    if !has(c, CasterRule::FlexibleCasting) {
         return Err(EngineError::Rule(format!(
             "{} has no Flexible Casting (sorcerer 2)",
             c.name

@@ -8,7 +8,7 @@ use super::common;
 use super::spell_support::{self as s, E};
 
 use tabletop_engine::EngineError;
-use tabletop_engine::catalog::class_rules::Metamagic;
+use tabletop_engine::catalog::caster_rules::Metamagic;
 use tabletop_engine::character::{Character, CharacterRef};
 use tabletop_engine::combat::actions::{ActionCost, ActionRequest, ActionType};
 use tabletop_engine::creation::{ClassRequest, CreateRequest, create_character};

@@ -680,7 +680,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         source: p.label.clone(),
                     });
                 }
-                Grant::Rule { rule } => d.class_rules.push(super::ClassRuleSpec {
+                Grant::CasterRule { rule } => d.class_rules.push(super::CasterRuleSpec {
                     rule: *rule,
                     level: ctx.level,
                     source: p.label.clone(),

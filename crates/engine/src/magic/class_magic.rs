@@ -8,7 +8,7 @@ use tabletop_rules::DieRoller;
 use tabletop_rules::dice::DiceRoll;
 
 use super::plan::MetamagicPlan;
-use crate::catalog::class_rules::{ClassRule, Metamagic};
+use crate::catalog::caster_rules::{CasterRule, Metamagic};
 use crate::class_features::{find, has, rules, sorcery_points, spend_points};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
@@ -36,7 +36,7 @@ pub fn known(c: &Character) -> Vec<Metamagic> {
     rules(c)
         .iter()
         .filter_map(|r| match r.rule {
-            ClassRule::Metamagic { option } => Some(option),
+            CasterRule::Metamagic { option } => Some(option),
             _ => None,
         })
         .collect()
@@ -285,11 +285,11 @@ pub fn affinity(
     lines: &mut Vec<String>,
 ) -> Option<String> {
     let d = damage?;
-    if !has(c, ClassRule::ElementalAffinity) || def.per_projectile() {
+    if !has(c, CasterRule::ElementalAffinity) || def.per_projectile() {
         return Some(d);
     }
     let Some((ty, _)) = find(c, |r| match r {
-        ClassRule::DraconicAncestry { damage } => Some(*damage),
+        CasterRule::DraconicAncestry { damage } => Some(*damage),
         _ => None,
     }) else {
         return Some(d);
@@ -316,12 +316,12 @@ pub fn healing(
     let Some(mut h) = heal else {
         return Ok(None);
     };
-    if has(c, ClassRule::SupremeHealing) {
+    if has(c, CasterRule::SupremeHealing) {
         let max = crate::rolls::caller_amount("healing", &h)?.max_total();
         lines.push(format!("Supreme Healing: {h} heals its maximum, {max}"));
         h = max.to_string();
     }
-    if slot >= 1 && has(c, ClassRule::DiscipleOfLife) {
+    if slot >= 1 && has(c, CasterRule::DiscipleOfLife) {
         let more = 2 + u32::from(slot);
         lines.push(format!("Disciple of Life: +{more} (2 + spell level)"));
         h = format!("{h}+{more}");
@@ -332,7 +332,7 @@ pub fn healing(
 /// Blessed Healer: after a healing spell of 1st level or higher healed another creature, the
 /// caster regains 2 + the slot level.
 pub fn blessed_healer(c: &mut Character, slot: u8, healed_other: bool) -> Option<String> {
-    if slot == 0 || !healed_other || !has(c, ClassRule::BlessedHealer) || c.hp == 0 {
+    if slot == 0 || !healed_other || !has(c, CasterRule::BlessedHealer) || c.hp == 0 {
         return None;
     }
     let max = u32::try_from(c.effective().max_hp.value.max(1)).unwrap_or(1);

@@ -173,8 +173,8 @@ fn class_rules(
                 match g {
                     crate::catalog::Grant::AnyListSpells { count } => any_list += count,
                     // Bonus Cantrip (Circle of the Land): one more cantrip of the class.
-                    crate::catalog::Grant::Rule {
-                        rule: crate::catalog::class_rules::ClassRule::BonusCantrip,
+                    crate::catalog::Grant::CasterRule {
+                        rule: crate::catalog::caster_rules::CasterRule::BonusCantrip,
                     } => bonus_cantrips += 1,
                     _ => {}
                 }

@@ -267,9 +267,9 @@ pub struct ResourceSpec {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClassRuleSpec {
+pub struct CasterRuleSpec {
     /// The rule.
-    pub rule: crate::catalog::class_rules::ClassRule,
+    pub rule: crate::catalog::caster_rules::CasterRule,
     /// The granting class's level.
     pub level: u32,
     /// Its source.
@@ -383,7 +383,7 @@ pub struct Derived {
     /// Class rules in play (Metamagic options, Song of Rest, Disciple of Life…), with the
     /// granting class's level.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub class_rules: Vec<ClassRuleSpec>,
+    pub class_rules: Vec<CasterRuleSpec>,
     /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
     pub attacks_per_action: u32,
     /// The lowest natural roll a weapon attack crits on (Improved Critical), when below 20.

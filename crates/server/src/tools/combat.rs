@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tabletop_engine::catalog::class_rules::Metamagic;
+use tabletop_engine::catalog::caster_rules::Metamagic;
 use tabletop_engine::combat::Side;
 use tabletop_engine::combat::actions::{
     ActionCost, ActionOutcome, ActionRequest, ActionType, ReactionAnswer, ShoveMode, Who, execute,

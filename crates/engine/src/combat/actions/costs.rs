@@ -187,7 +187,7 @@ pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
         // Quickened Spell: a 1-action spell is cast with a bonus action.
         let quick = req
             .metamagic
-            .contains(&crate::catalog::class_rules::Metamagic::Quickened);
+            .contains(&crate::catalog::caster_rules::Metamagic::Quickened);
         match def.cost() {
             Some(ActionCost::Action) if quick => Some(ActionCost::BonusAction),
             c => c,

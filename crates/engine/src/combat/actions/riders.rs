@@ -165,7 +165,7 @@ pub fn on_hit(
     }
     if weapon
         && let Some((ty, spec)) = crate::class_features::find(attacker, |r| match r {
-            crate::catalog::class_rules::ClassRule::DivineStrike { damage } => Some(*damage),
+            crate::catalog::caster_rules::CasterRule::DivineStrike { damage } => Some(*damage),
             _ => None,
         })
     {

@@ -7,7 +7,7 @@
 use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Position};
 
 use super::{ActionOutcome, ActionRequest, Turn};
-use crate::catalog::class_rules::Metamagic;
+use crate::catalog::caster_rules::Metamagic;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::magic::class_magic;

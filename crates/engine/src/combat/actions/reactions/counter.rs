@@ -38,7 +38,7 @@ pub fn before_cast(call: &mut Call<'_>, enc: Encounter, req: &ActionRequest) -> 
     // Subtle Spell: cast with no words or gestures, no one sees a spell being cast.
     if req
         .metamagic
-        .contains(&crate::catalog::class_rules::Metamagic::Subtle)
+        .contains(&crate::catalog::caster_rules::Metamagic::Subtle)
     {
         return Ok(CastGate::Goes(Box::new(enc), Vec::new()));
     }

@@ -1,5 +1,5 @@
 //! Class rules the use cases apply where they happen (casting, resting, healing), granted by
-//! sorcerer, bard, cleric and druid features: `{ grant = "rule", rule = { rule = "…" } }`.
+//! sorcerer, bard, cleric and druid features: `{ grant = "caster_rule", rule = { rule = "…" } }`.
 //! The derive puts each in play with the granting class's level ([`crate::model::build::Derived`]'s
 //! `class_rules`); casting (`magic::class_magic`), resting (`rest_features`) and slot
 //! conversion read them.
@@ -11,7 +11,7 @@ use tabletop_rules::DamageType;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
-pub enum ClassRule {
+pub enum CasterRule {
     /// A known Metamagic option: `cast_spell` accepts it and spends its sorcery points.
     Metamagic {
         /// The option.
