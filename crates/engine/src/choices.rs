@@ -99,7 +99,7 @@ pub fn problems(
             continue;
         };
         let o = &offers[i];
-        if !catalog.features.contains_key(key) {
+        if !crate::derive::options::choosable(catalog, &o.prefix).contains(key) {
             out.push(format!(
                 "option '{key}' is not a {} option (options); choose: {}",
                 o.feature,

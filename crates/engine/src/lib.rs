@@ -33,6 +33,7 @@ pub mod characters;
 pub mod checks;
 pub mod choices;
 pub mod class_rules;
+pub mod class_features;
 pub mod clock;
 pub mod combat;
 pub mod compendium;

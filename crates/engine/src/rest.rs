@@ -146,6 +146,9 @@ pub fn take_rest(
                     c.hp
                 ));
             }
+            if !rolls.is_empty() {
+                crate::class_features::after_hit_dice(call, &mut c, max_hp, &mut changes)?;
+            }
             if unspent > 0 {
                 changes.push(format!(
                     "{} is at full HP ({}/{max_hp}): {unspent} hit dice not spent",
@@ -169,6 +172,7 @@ pub fn take_rest(
                     changes.push(format!("{} restored to {}", r.name, r.max));
                 }
             }
+            crate::class_features::short_rest(&mut c, &mut changes);
         }
         RestKind::Long => {
             if hit_dice > 0 {

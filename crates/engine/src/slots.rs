@@ -48,6 +48,16 @@ pub enum SlotOp {
         /// Pact slots.
         pact: bool,
     },
+    /// Flexible Casting: sorcery points into a slot of `level` (1st–5th).
+    Create {
+        /// The slot's level.
+        level: Option<u8>,
+    },
+    /// Flexible Casting: a slot of `level` into sorcery points.
+    Convert {
+        /// The slot's level.
+        level: Option<u8>,
+    },
     /// Set slots by hand, or from an SRD class table.
     Set {
         /// Spell level 1–9 (pact: the pact slot level 1–5).
@@ -100,9 +110,20 @@ pub fn manage_spell_slots(
     let mut c = resolve(call, who)?;
     ensure(call, &mut c);
     let mut changes = Vec::new();
+    if let SlotOp::Create { level } | SlotOp::Convert { level } = &op {
+        let Some(level) = *level else {
+            return Err(EngineError::invalid("level", "name the slot's level"));
+        };
+        let done = if matches!(op, SlotOp::Create { .. }) {
+            crate::class_features::create_slot(&mut c, level)?
+        } else {
+            crate::class_features::convert_slot(&mut c, level)?
+        };
+        changes.push(done.line);
+    }
     let s = &mut c.spell_slots;
     match &op {
-        SlotOp::View => {}
+        SlotOp::View | SlotOp::Create { .. } | SlotOp::Convert { .. } => {}
         SlotOp::Expend { level, count, pact } => {
             if *count == 0 || *count > 9 {
                 return Err(EngineError::invalid(

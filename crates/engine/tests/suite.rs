@@ -53,6 +53,8 @@ mod derived;
 mod features;
 #[path = "features_martial.rs"]
 mod features_martial;
+#[path = "features_casters.rs"]
+mod features_casters;
 #[path = "features_more.rs"]
 mod features_more;
 #[path = "features_pact.rs"]

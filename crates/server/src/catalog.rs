@@ -145,6 +145,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
             "creature",
             "answer",
             "shoveMode",
+            "metamagic",
         ],
     ),
     ("manage_encounter", &["reactionPolicy"]),

@@ -37,6 +37,7 @@ use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 // Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
 pub mod class_rules;
+pub mod caster_rules;
 pub mod coverage;
 pub mod items;
 pub mod monster_abilities;
@@ -534,6 +535,12 @@ pub enum Grant {
     DestroyUndead {
         /// The challenge rating.
         cr: f32,
+    },
+    /// A spellcasting class's rule applied where it happens (Metamagic, Song of Rest, Disciple
+    /// of Life…): see [`caster_rules`].
+    CasterRule {
+        /// The rule.
+        rule: caster_rules::CasterRule,
     },
     /// An Ability Score Improvement: the character's recorded choice for it (`asi`: +2 to one
     /// ability, +1 to two, or a feat) applies (see `derive::asi`).

@@ -602,6 +602,7 @@ pub(crate) fn enter(call: &mut Call<'_>, j: &Joining) -> Result<(Combatant, Init
             legendary_actions: legendary_count(c),
             spent_abilities: Vec::new(),
             sneak_attack_turn: None,
+            divine_strike_turn: None,
             death_save_turn: None,
             reaction_policy: Default::default(),
         },
@@ -665,7 +666,13 @@ pub fn create_encounter(call: &mut Call<'_>, req: CreateEncounter) -> Result<Cre
     let id = call.new_id("enc")?;
     let mut snapshots = BTreeMap::new();
     let mut spawned = Vec::new();
-    for j in &joining {
+    for j in joining.iter_mut() {
+        if let Some(line) = crate::class_features::on_initiative(&mut j.character) {
+            if !j.spawned {
+                call.tx().put_character(campaign, &j.character)?;
+            }
+            notes.push(line);
+        }
         if j.spawned {
             call.tx().put_character(campaign, &j.character)?;
             call.record_change(

@@ -163,8 +163,6 @@ pub fn combined_slots(
             used: keep.pact.map_or(0, |k| k.used.min(p.count)),
         });
     }
-    for i in 0..9 {
-        s.used[i] = keep.used[i].min(s.max[i]);
-    }
+    s.keep_created(keep);
     Some(s)
 }

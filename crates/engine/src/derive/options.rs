@@ -66,10 +66,18 @@ pub fn offers(resolved: &Resolved, catalog: &Catalog) -> Vec<Offer> {
 pub fn choosable(catalog: &Catalog, prefix: &str) -> Vec<String> {
     catalog
         .features
-        .keys()
-        .filter(|k| k.starts_with(prefix) && k.len() > prefix.len())
-        .cloned()
+        .iter()
+        .filter(|(k, e)| k.starts_with(prefix) && k.len() > prefix.len() && !offering(e))
+        .map(|(k, _)| k.clone())
         .collect()
+}
+
+/// An entry that offers the choice itself (Metamagic's "metamagic-2" under "metamagic-") is
+/// no option of it.
+fn offering(e: &Entry) -> bool {
+    e.grants
+        .iter()
+        .any(|g| matches!(g, Grant::OptionChoice { .. }))
 }
 
 /// "eldritch-invocation-devils-sight" under "eldritch-invocation-" → "Devils Sight";
@@ -190,7 +198,7 @@ pub(super) fn apply<'a>(
             if !key.starts_with(&offer.prefix) || taken.contains(key) {
                 continue;
             }
-            let Some(entry) = catalog.features.get(key) else {
+            let Some(entry) = catalog.features.get(key).filter(|e| !offering(e)) else {
                 continue;
             };
             if taken.len() >= offer.count {

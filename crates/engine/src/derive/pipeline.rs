@@ -687,6 +687,11 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         source: p.label.clone(),
                     });
                 }
+                Grant::CasterRule { rule } => d.class_rules.push(super::CasterRuleSpec {
+                    rule: *rule,
+                    level: ctx.level,
+                    source: p.label.clone(),
+                }),
                 Grant::Modifier { modifier } => {
                     d.modifiers.push(Modifier::new(&p.label, modifier.clone()))
                 }

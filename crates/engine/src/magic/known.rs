@@ -158,6 +158,7 @@ fn class_rules(
     };
     // Magical Secrets: off-list spells its features allow, up to its level.
     let mut any_list = 0u32;
+    let mut bonus_cantrips = 0u32;
     let sub_rows = subclass
         .and_then(|s| srd.subclass(s))
         .map(|s| srd.subclass_levels(&s.index))
@@ -173,8 +174,13 @@ fn class_rules(
                 .iter()
                 .flat_map(|e| &e.grants)
             {
-                if let crate::catalog::Grant::AnyListSpells { count } = g {
-                    any_list += count;
+                match g {
+                    crate::catalog::Grant::AnyListSpells { count } => any_list += count,
+                    // Bonus Cantrip (Circle of the Land): one more cantrip of the class.
+                    crate::catalog::Grant::CasterRule {
+                        rule: crate::catalog::caster_rules::CasterRule::BonusCantrip,
+                    } => bonus_cantrips += 1,
+                    _ => {}
                 }
             }
         }
@@ -234,7 +240,7 @@ fn class_rules(
         class_index: k.index.clone(),
         level: *level,
         ability,
-        cantrips: row.cantrips_known.map(u32::from),
+        cantrips: row.cantrips_known.map(|n| u32::from(n) + bonus_cantrips),
         known,
         prepared,
         spellbook: k.index == "wizard",

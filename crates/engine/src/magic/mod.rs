@@ -5,6 +5,7 @@
 //! ([`synthesis`]).
 
 pub mod blessing;
+pub mod class_magic;
 pub mod divination;
 pub mod evasion;
 pub mod feature_spells;

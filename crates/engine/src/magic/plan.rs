@@ -48,6 +48,21 @@ pub struct CastPlan {
     pub repeat: bool,
     /// What the caster chose (a damage type, an ability) for spells that ask.
     pub choice: CastChoice,
+    /// Metamagic that changes the resolution (sorcery points already spent).
+    pub metamagic: MetamagicPlan,
+}
+
+/// The Metamagic options [`super::spellcasting::resolve`] applies.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MetamagicPlan {
+    /// Heightened Spell: the first target to save has disadvantage.
+    pub heightened: bool,
+    /// Careful Spell: this many of the caster's allies among the targets succeed on the save.
+    pub careful: u32,
+    /// Empowered Spell: this many damage dice below average are rerolled.
+    pub empowered: u32,
+    /// Twinned Spell: one more target than the spell's one.
+    pub twinned: bool,
 }
 
 /// What a caster chooses when a spell asks: Protection from Energy's damage type

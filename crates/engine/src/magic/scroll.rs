@@ -75,6 +75,8 @@ pub struct Targeting {
     pub damage_type: Option<tabletop_rules::DamageType>,
     /// An ability the spell asks the caster to choose (Enhance Ability).
     pub ability: Option<tabletop_rules::Ability>,
+    /// Metamagic already paid for (a sorcerer's own casting outside an encounter).
+    pub metamagic: super::plan::MetamagicPlan,
 }
 
 /// A `use_scroll` request.
@@ -272,7 +274,7 @@ pub fn deliver(
             if def.per_projectile() && !ids.is_empty() {
                 let named = ids.clone();
                 ids = (0..max).map(|i| named[i % named.len()].clone()).collect();
-            } else if ids.len() > max {
+            } else if ids.len() > max + usize::from(targeting.metamagic.twinned) {
                 return Err(EngineError::invalid(
                     "targets",
                     format!("{} affects at most {max} target(s) at this level", def.name),
@@ -301,6 +303,7 @@ pub fn deliver(
             damage_type: targeting.damage_type,
             ability: targeting.ability,
         },
+        metamagic: targeting.metamagic,
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);

@@ -393,8 +393,19 @@ pub fn resolve(
         report.automation = Some(line);
         return Ok(report);
     }
-    let damage = spell.damage_dice(plan.slot_level, caster.level, plan.modifier);
-    let heal = spell.heal_dice(plan.slot_level, plan.modifier);
+    let mut mm = super::class_magic::Resolving::new(caster, plan, enc);
+    let damage = super::class_magic::affinity(
+        caster,
+        spell,
+        spell.damage_dice(plan.slot_level, caster.level, plan.modifier),
+        &mut report.lines,
+    );
+    let heal = super::class_magic::healing(
+        caster,
+        plan.slot_level,
+        spell.heal_dice(plan.slot_level, plan.modifier),
+        &mut report.lines,
+    )?;
     if spell.save.is_some() {
         report.save_dc = Some(plan.save_dc);
     }
@@ -410,6 +421,11 @@ pub fn resolve(
     // Empowered Evocation: + INT to one damage roll (the shared one, else the first).
     let mut empower = super::feature_spells::empower(caster, spell);
     let mut shared_damage = shared_damage;
+    if let Some(r) = shared_damage.as_mut()
+        && let Some(l) = super::class_magic::empower(call, r, plan.metamagic.empowered)?
+    {
+        report.lines.push(l);
+    }
     if let Some(r) = shared_damage.as_mut() {
         report
             .lines
@@ -619,6 +635,7 @@ pub fn resolve(
             })
             .dc(plan.save_dc)
             .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
+            req = mm.before_save(req);
             if sv.ability == Ability::Dexterity && !own {
                 let cover = map.and_then(|m| match plan.origin {
                     Some(o) => {
@@ -652,8 +669,9 @@ pub fn resolve(
             ) {
                 req = req.advantage(why);
             }
-            let out = roll_d20_test(&eff, &req, call.rng()?);
+            let mut out = roll_d20_test(&eff, &req, call.rng()?);
             call.record_roll(&out);
+            mm.after_save(&id, &mut out);
             saved = out.success == Some(true);
             tr.save = Some(out.summary());
             report
@@ -727,6 +745,11 @@ pub fn resolve(
                 })
             } else if let Some(d) = &damage {
                 let mut r = roll_expr(call, d, critical)?;
+                if let Some(l) =
+                    super::class_magic::empower(call, &mut r, plan.metamagic.empowered)?
+                {
+                    report.lines.push(l);
+                }
                 report
                     .lines
                     .push(format!("Damage to {}: {}", target.name, r.summary()));
@@ -770,6 +793,7 @@ pub fn resolve(
                 let mut changes = Vec::new();
                 let h = crate::update::heal(&mut target, amount, &mut changes)?;
                 tr.healed = Some(h.healed);
+                mm.healed(own, h.healed);
                 phrase.push(format!("{} {}", target.name, h.summary()));
                 report.lines.append(&mut changes);
             }
@@ -830,6 +854,7 @@ pub fn resolve(
         }
         report.targets.push(tr);
     }
+    report.lines.extend(mm.finish(caster, plan.slot_level));
     Ok(report)
 }
 

@@ -263,6 +263,19 @@ pub struct ResourceSpec {
     pub source: String,
 }
 
+/// A class rule in play: the rule, the granting class's level, the source.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CasterRuleSpec {
+    /// The rule.
+    pub rule: crate::catalog::caster_rules::CasterRule,
+    /// The granting class's level.
+    pub level: u32,
+    /// Its source.
+    pub source: String,
+}
+
 /// A damage rider with its dice at the current level.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -433,6 +446,10 @@ pub struct Derived {
     /// Temporary HP when it drops a hostile creature to 0 HP (Dark One's Blessing).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kill_temp_hp: Option<Sourced<i64>>,
+    /// Class rules in play (Metamagic options, Song of Rest, Disciple of Life…), with the
+    /// granting class's level.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_rules: Vec<CasterRuleSpec>,
     /// Attacks per Attack action (Extra Attack; 0 = no feature, one attack).
     pub attacks_per_action: u32,
     /// The lowest natural roll a weapon attack crits on (Improved Critical), when below 20.

@@ -176,6 +176,9 @@ pub struct Combatant {
     /// The (round, turn) in which it last added Sneak Attack (once per turn).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sneak_attack_turn: Option<(u32, usize)>,
+    /// The (round, turn) in which it last added Divine Strike (once per turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divine_strike_turn: Option<(u32, usize)>,
     /// The (round, turn) in which it last rolled a death save (once per turn, its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub death_save_turn: Option<(u32, usize)>,

@@ -148,6 +148,15 @@ pub fn movement_modes(c: &Character) -> std::collections::BTreeMap<String, u32> 
             *v = (*v).max(walk);
         }
     }
+    // Dragon Wings: a flying speed equal to the walking speed.
+    if c.derived.as_ref().is_some_and(|d| {
+        d.class_rules
+            .iter()
+            .any(|r| r.rule == crate::catalog::caster_rules::CasterRule::DragonWings)
+    }) {
+        let v = out.entry("fly".into()).or_insert(0);
+        *v = (*v).max(walk);
+    }
     out
 }
 

@@ -33,6 +33,14 @@ pub struct SpellSlots {
     /// Set by hand: level-ups leave them alone.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub manual: bool,
+    /// Slots per level created beyond the table by Flexible Casting (counted in `max`; gone
+    /// on a long rest).
+    #[serde(skip_serializing_if = "no_created")]
+    pub created: [u8; 9],
+}
+
+fn no_created(c: &[u8; 9]) -> bool {
+    c.iter().all(|n| *n == 0)
 }
 
 /// The ordinal of a spell level ("1st", "2nd", "3rd", "4th").
@@ -120,14 +128,26 @@ impl SpellSlots {
         } else {
             s.max = row.spell_slots;
         }
-        for i in 0..9 {
-            s.used[i] = keep.used[i].min(s.max[i]);
-        }
+        s.keep_created(keep);
         Some(s)
     }
 
-    /// Restores every slot (a long rest).
+    /// Keeps `keep`'s Flexible Casting slots on top of these maxima, and its used counts
+    /// (capped at the maxima).
+    pub fn keep_created(&mut self, keep: &SpellSlots) {
+        for i in 0..9 {
+            self.created[i] = keep.created[i];
+            self.max[i] = self.max[i].saturating_add(keep.created[i]);
+            self.used[i] = keep.used[i].min(self.max[i]);
+        }
+    }
+
+    /// Restores every slot (a long rest); Flexible Casting's created slots vanish.
     pub fn restore_all(&mut self) {
+        for i in 0..9 {
+            self.max[i] = self.max[i].saturating_sub(self.created[i]);
+        }
+        self.created = [0; 9];
         self.used = [0; 9];
         if let Some(p) = self.pact.as_mut() {
             p.used = 0;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use tabletop_engine::catalog::caster_rules::Metamagic;
 use tabletop_engine::combat::Side;
 use tabletop_engine::combat::actions::{
     ActionCost, ActionOutcome, ActionRequest, ActionType, ReactionAnswer, ShoveMode, Who, execute,
@@ -538,6 +539,25 @@ pub struct ExecuteActionArgs {
     pub creature: Option<String>,
     /// react: accept or decline the pending reaction.
     pub answer: Option<AnswerArg>,
+    /// Sorcerer's options ("quickened", "twinned"…).
+    pub metamagic: Option<Vec<String>>,
+}
+
+fn metamagic(names: Option<Vec<String>>) -> Result<Vec<Metamagic>, EngineError> {
+    names
+        .unwrap_or_default()
+        .iter()
+        .map(|n| {
+            Metamagic::parse(n).ok_or_else(|| {
+                EngineError::invalid(
+                    "metamagic",
+                    format!(
+                        "'{n}' is no Metamagic option; use careful, distant, empowered, extended, heightened, quickened, subtle, twinned"
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 fn who(id: Option<String>, name: Option<String>) -> Who {
@@ -588,6 +608,7 @@ fn run_action(call: &mut Call<'_>, a: ExecuteActionArgs) -> Result<Reply, Engine
             AnswerArg::Decline => ReactionAnswer::Decline,
         }),
         reactions_decided: Vec::new(),
+        metamagic: metamagic(a.metamagic)?,
     };
     let out = execute(call, &req)?;
     Ok(Reply::new(action_text(&out), &out))

@@ -137,7 +137,15 @@ pub struct ManageSlotsArgs {
 
 fn run_slots(call: &mut Call<'_>, a: ManageSlotsArgs) -> Result<Reply, EngineError> {
     let who = CharacterRef::new(a.character_id.as_deref(), a.character_name.as_deref());
+    // Flexible Casting: `class: "sorcery points"` pays a restored slot with sorcery points, or
+    // turns an expended one into them.
+    let flexible = a
+        .class
+        .as_deref()
+        .is_some_and(|c| c.trim().eq_ignore_ascii_case("sorcery points"));
     let op = match a.operation {
+        SlotOperation::Restore if flexible => SlotOp::Create { level: a.level },
+        SlotOperation::Expend if flexible => SlotOp::Convert { level: a.level },
         SlotOperation::View => SlotOp::View,
         SlotOperation::Expend => SlotOp::Expend {
             level: a.level,

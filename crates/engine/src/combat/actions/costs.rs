@@ -210,7 +210,14 @@ pub fn casting_cost(call: &Call<'_>, req: &ActionRequest) -> ActionCost {
             // Spiritual Weapon again: its attack is a bonus action.
             return Some(ActionCost::BonusAction);
         }
-        def.cost()
+        // Quickened Spell: a 1-action spell is cast with a bonus action.
+        let quick = req
+            .metamagic
+            .contains(&crate::catalog::caster_rules::Metamagic::Quickened);
+        match def.cost() {
+            Some(ActionCost::Action) if quick => Some(ActionCost::BonusAction),
+            c => c,
+        }
     })();
     found.unwrap_or(ActionCost::Action)
 }

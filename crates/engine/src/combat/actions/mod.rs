@@ -259,6 +259,9 @@ pub struct ActionRequest {
     /// `react`: accept or decline the pending reaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<ReactionAnswer>,
+    /// cast_spell: the sorcerer's Metamagic options applied (sorcery points spent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metamagic: Vec<crate::catalog::caster_rules::Metamagic>,
     /// Combatants that already answered a reaction this action triggered (set by the engine
     /// when it resumes a paused action, so the same trigger is not offered twice).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -168,6 +168,27 @@ pub fn on_hit(
         }
     }
     colossus_slayer(enc, attacker, target, weapon, damage_type, &mut out);
+    if weapon
+        && let Some((ty, spec)) = crate::class_features::find(attacker, |r| match r {
+            crate::catalog::caster_rules::CasterRule::DivineStrike { damage } => Some(*damage),
+            _ => None,
+        })
+    {
+        let turn = (enc.round, enc.turn);
+        let n = if spec.level >= 14 { 2 } else { 1 };
+        match enc.combatant_mut(&attacker.id) {
+            Some(cb) if cb.divine_strike_turn == Some(turn) => out
+                .lines
+                .push("Divine Strike already used this turn.".to_string()),
+            Some(cb) => {
+                cb.divine_strike_turn = Some(turn);
+                out.expr.push_str(&format!(" + {n}d8[{ty}]"));
+                out.lines
+                    .push(format!("Divine Strike: +{n}d8 {ty} (once per turn)."));
+            }
+            None => {}
+        }
+    }
     if smite_slot.is_some() && !d.riders.iter().any(|r| r.when == RiderWhen::DivineSmite) {
         return Err(EngineError::invalid(
             "slotLevel",

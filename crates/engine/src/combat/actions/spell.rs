@@ -7,9 +7,11 @@
 use tabletop_grid::{AreaOfEffect, AreaOrigin, Compass, Direction, Position};
 
 use super::{ActionOutcome, ActionRequest, Turn};
+use crate::catalog::caster_rules::Metamagic;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::magic::feature_spells::{self, Via};
+use crate::magic::class_magic;
 use crate::magic::spellcasting::{self, AttackNumbers, CastPlan, CasterNumbers, SlotUse};
 use crate::model::character::Character;
 use crate::model::encounter::ActionCost;
@@ -107,7 +109,13 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let mut out = if again.is_some() {
         cast_in_encounter_again(call, turn, caster, def.clone(), numbers, slot)?
     } else {
-        cast_in_encounter(call, turn, caster, def.clone(), numbers, slot, "")?
+        let chosen = class_magic::check(&caster, &def, slot.level, &req.metamagic)?;
+        let line = class_magic::apply(&mut caster, &mut def, &chosen)?;
+        let mut out = cast_in_encounter(call, turn, caster, def.clone(), numbers, slot, "")?;
+        if let Some(l) = line {
+            out.lines.insert(0, l);
+        }
+        out
     };
     out.lines.extend(feature_lines);
     if let Some(dice) = backlash {
@@ -313,6 +321,8 @@ pub fn cast_outside_combat(
             ..Default::default()
         }));
     }
+    let chosen = class_magic::check(&caster, &def, slot.level, &req.metamagic)?;
+    let mm_line = class_magic::apply(&mut caster, &mut def, &chosen)?;
     // Identify reads the touched item (or creature) anywhere: no map needed.
     if let Some(out) = crate::combat::divination::identify_outside(call, &caster, &def, req)? {
         if slot.spent || def.concentration {
@@ -329,6 +339,7 @@ pub fn cast_outside_combat(
         targets,
         damage_type: req.damage_type,
         ability: req.ability,
+        metamagic: class_magic::plan(&caster, &chosen.options),
         ..Default::default()
     };
     let mut areq = ActionRequest::default();
@@ -352,6 +363,9 @@ pub fn cast_outside_combat(
     let d =
         crate::magic::scroll::deliver(call, &mut ctx, caster, def, numbers, slot, &targeting, "")?;
     let mut lines = d.lines;
+    if let Some(l) = mm_line {
+        lines.insert(0, l);
+    }
     if !slot_note.is_empty() {
         lines.push(slot_note);
     }
@@ -422,6 +436,10 @@ pub fn cast_in_encounter(
                 def.name, def.casting_time
             ),
         )?,
+        Some(ActionCost::Action)
+            if turn.cost == ActionCost::BonusAction
+                && tag.is_empty()
+                && req.metamagic.contains(&Metamagic::Quickened) => {}
         Some(c) if c != turn.cost && turn.cost != ActionCost::Free => {
             turn.forced.push(format!(
                 "{} is cast with {}, charged as {}",
@@ -543,7 +561,10 @@ pub fn cast_in_encounter(
         &caster,
         &def,
         req,
-        slot.level,
+        (
+            slot.level,
+            tag.is_empty() && req.metamagic.contains(&Metamagic::Twinned),
+        ),
         &mut range_forced,
     )?;
     turn.forced.extend(range_forced);
@@ -582,6 +603,11 @@ pub fn cast_in_encounter(
         choice: crate::magic::spellcasting::CastChoice {
             damage_type: req.damage_type,
             ability: req.ability,
+        },
+        metamagic: if tag.is_empty() {
+            class_magic::plan(&caster, &req.metamagic)
+        } else {
+            Default::default()
         },
     };
     let enc = turn.encounter.clone();
@@ -710,7 +736,7 @@ fn pick_targets(
     caster: &Character,
     def: &SpellDef,
     req: &ActionRequest,
-    slot: u8,
+    (slot, twin): (u8, bool),
     forced: &mut Vec<String>,
 ) -> Result<(Vec<String>, Option<AreaOrigin>, Vec<String>)> {
     let mut notes = Vec::new();
@@ -867,6 +893,13 @@ fn pick_targets(
         ids.push(c.character_id.clone());
     }
     if let Some(max) = def.max_targets(slot, caster.level) {
+        let max = max + usize::from(twin);
+        if twin && ids.len() == 2 && ids[0] == ids[1] {
+            return Err(EngineError::invalid(
+                "targets",
+                "Twinned Spell's second target must be another creature",
+            ));
+        }
         if def.per_projectile() {
             // Cycle the named targets over every dart, ray or beam.
             let named = ids.clone();

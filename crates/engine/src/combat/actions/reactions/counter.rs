@@ -35,6 +35,13 @@ pub fn before_cast(call: &mut Call<'_>, enc: Encounter, req: &ActionRequest) -> 
     let Some((caster_id, def, level)) = spell_of(call, &enc, req)? else {
         return Ok(CastGate::Goes(Box::new(enc), Vec::new()));
     };
+    // Subtle Spell: cast with no words or gestures, no one sees a spell being cast.
+    if req
+        .metamagic
+        .contains(&crate::catalog::caster_rules::Metamagic::Subtle)
+    {
+        return Ok(CastGate::Goes(Box::new(enc), Vec::new()));
+    }
     let Some(side) = enc.combatant(&caster_id).map(|c| c.side) else {
         return Ok(CastGate::Goes(Box::new(enc), Vec::new()));
     };
