@@ -41,6 +41,7 @@ pub mod items;
 pub mod monster_abilities;
 pub mod monsters;
 pub mod spell_moves;
+pub mod spell_objects;
 pub mod spell_senses;
 pub mod spells;
 pub mod zones;

@@ -15,6 +15,7 @@ pub mod death_time;
 pub mod divination;
 pub mod end;
 pub mod manage;
+pub mod objects;
 pub mod render;
 pub mod spatial;
 pub mod summons;

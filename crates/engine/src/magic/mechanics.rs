@@ -77,6 +77,7 @@ pub fn resolve_special(
             | SpellKind::Banish
             | SpellKind::Globe
             | SpellKind::Detect
+            | SpellKind::Door
     ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM {})",
@@ -89,11 +90,17 @@ pub fn resolve_special(
                 "senses what lies within its range on the encounter map"
             } else if e.kind == SpellKind::Globe {
                 "raises a barrier on the encounter map that keeps lower-level spells out"
+            } else if e.kind == SpellKind::Door {
+                "locks or unlocks a door of the encounter map"
+            } else if !e.tokens.is_empty() {
+                "puts its creatures or objects on the encounter map"
             } else {
                 "adds the creatures beside the caster"
             },
             if e.kind == SpellKind::Detect {
                 "says what the caster senses"
+            } else if e.kind == SpellKind::Door {
+                "opens or seals the door"
             } else {
                 "places the creatures"
             }

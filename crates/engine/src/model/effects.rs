@@ -205,6 +205,9 @@ pub struct SpellGrant {
     /// Illusory duplicates left (Mirror Image): an attack may strike one instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mirror_images: Option<u32>,
+    /// Ways of communicating while it lasts (Tongues, Speak with Animals), on the sheet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub communication: Vec<String>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

@@ -413,7 +413,8 @@ impl SpellDef {
             | SpellKind::Summon
             | SpellKind::Banish
             | SpellKind::Globe
-            | SpellKind::Detect => {
+            | SpellKind::Detect
+            | SpellKind::Door => {
                 clear(def);
                 def.heal_at_slot.clear();
             }
