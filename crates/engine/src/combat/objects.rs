@@ -136,7 +136,10 @@ fn choose<'a>(
             .iter()
             .find(|t| {
                 name_key(&t.name) == name_key(c)
-                    || name_key(&t.name).ends_with(&format!(" {}", name_key(c)))
+                    || name_key(&t.name)
+                        .split(' ')
+                        .next()
+                        .is_some_and(|w| w == name_key(c))
             })
             .ok_or_else(|| {
                 EngineError::invalid(
@@ -377,10 +380,14 @@ pub fn tokens(
         caster.name, def.name, t.name
     ));
     let headline = format!(
-        "{} casts {} ({} level): {count} {}{} on {}'s side.",
+        "{} casts {} ({}): {count} {}{} on {}'s side.",
         caster.name,
         def.name,
-        crate::model::slots::ordinal(slot),
+        if def.level == 0 {
+            "cantrip".to_string()
+        } else {
+            format!("{} level", crate::model::slots::ordinal(slot))
+        },
         t.name,
         if count == 1 { " appears" } else { "s appear" },
         caster.name
