@@ -68,6 +68,8 @@ impl TabletopServer {
     /// Answers repeated read-only calls from `memo` while the campaign is unchanged. The
     /// transport must splice the same memo's placeholders ([`crate::stdio::LineTransport::with_memo`]).
     pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
+        let engine = self.engine.clone();
+        memo.set_revision_source(Box::new(move || engine.lock().ok()?.revision()));
         self.memo = Some(memo);
         self
     }

@@ -12,12 +12,13 @@
 //! ([`crate::stdio::LineTransport`]) replaces them, in the serialized message, with the kept
 //! text and structured content. Only a transport that splices may be given a memo.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use tabletop_engine::Revision;
 
 use crate::reply::Reply;
@@ -38,13 +39,49 @@ struct Kept {
 }
 
 /// The answers of read-only calls of one connection.
-#[derive(Debug)]
 pub struct Memo {
     /// Starts every placeholder: random per process, so no caller's text can forge one.
     secret: String,
     kept: Mutex<HashMap<String, Arc<Kept>>>,
     pending: Mutex<HashMap<u64, Arc<Kept>>>,
     next: AtomicU64,
+    /// Where the campaign's current revision is read (set by the server the memo serves).
+    revision: OnceLock<RevisionSource>,
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo")
+            .field("kept", &self.kept.lock().map(|k| k.len()).unwrap_or(0))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads the current revision of the campaign a memo serves (`None`: the store cannot say).
+pub type RevisionSource = Box<dyn Fn() -> Option<Revision> + Send + Sync>;
+
+/// A `tools/call` request line in its plainest form: the only shape the transport answers from
+/// the memo itself. Anything else (a `_meta`, a progress token, another method) fails to read
+/// and takes the full path.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallLine<'a> {
+    #[serde(borrow)]
+    jsonrpc: Cow<'a, str>,
+    id: Value,
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(borrow)]
+    params: CallParams<'a>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
 }
 
 impl Memo {
@@ -55,7 +92,60 @@ impl Memo {
             kept: Mutex::default(),
             pending: Mutex::default(),
             next: AtomicU64::new(1),
+            revision: OnceLock::new(),
         })
+    }
+
+    /// Tells the memo where to read the campaign's revision, so the transport can answer a
+    /// repeated read by itself ([`Memo::answer_line`]). Set once; later calls are ignored.
+    pub fn set_revision_source(&self, source: RevisionSource) {
+        let _ = self.revision.set(source);
+    }
+
+    /// The complete response line to `line` (a JSON-RPC message without its newline) when it is
+    /// a plain `tools/call` whose answer is kept at the campaign's current revision; `None` sends
+    /// it down the full path. The transport calls this only while no earlier request is still
+    /// being served, so the answer cannot overtake a write sent before it. The response is the
+    /// one the full path would send: the same kept text and structured content.
+    pub fn answer_line(&self, line: &[u8]) -> Option<Vec<u8>> {
+        // Cheap refusals first: nothing kept, or not a tools/call at all.
+        if self.kept.lock().ok()?.is_empty() {
+            return None;
+        }
+        let call: CallLine = serde_json::from_slice(line).ok()?;
+        if call.jsonrpc != "2.0" || call.method != "tools/call" {
+            return None;
+        }
+        let id = match &call.id {
+            Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
+            Value::String(s) => serde_json::to_string(s).ok()?,
+            _ => return None,
+        };
+        let args = call
+            .params
+            .arguments
+            .map(Value::Object)
+            .unwrap_or(Value::Null);
+        let key = Self::key(&call.params.name, &args);
+        let kept = self.kept.lock().ok()?.get(&key).cloned()?;
+        let now = (self.revision.get()?)()?;
+        if kept.revision != now {
+            return None;
+        }
+        let structured = kept.structured.as_deref();
+        let mut out =
+            Vec::with_capacity(kept.text.len() + structured.map_or(0, str::len) + id.len() + 128);
+        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
+        out.extend_from_slice(kept.text.as_bytes());
+        out.extend_from_slice(b"}]");
+        if let Some(s) = structured {
+            out.extend_from_slice(b",\"structuredContent\":");
+            out.extend_from_slice(s.as_bytes());
+        }
+        out.extend_from_slice(b",\"isError\":false}}");
+        Some(out)
     }
 
     /// The key of a call: its tool and its arguments as sent.

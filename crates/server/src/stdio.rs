@@ -3,6 +3,7 @@
 //! reader, a line that cannot be read (invalid JSON or UTF-8, over 16 MiB) is answered with a
 //! JSON-RPC error and the next line is served.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -28,6 +29,10 @@ pub struct LineTransport<R, W> {
     answering: Vec<tokio::task::JoinHandle<()>>,
     /// The server's memo, whose placeholders this transport splices into what it sends.
     memo: Option<Arc<Memo>>,
+    /// Ids (as JSON) of the requests handed to the service and not yet answered. A repeated read
+    /// is answered from the memo by the transport itself only while this is empty, so it never
+    /// overtakes a request sent before it.
+    in_flight: Arc<std::sync::Mutex<HashSet<String>>>,
 }
 
 enum Read {
@@ -51,6 +56,7 @@ where
             write: Arc::new(Mutex::new(write)),
             answering: Vec::new(),
             memo: None,
+            in_flight: Arc::default(),
         }
     }
 
@@ -95,13 +101,54 @@ where
     /// Writes an error response without blocking `receive` (which may be cancelled).
     fn answer(&mut self, response: Value) {
         tracing::debug!(%response, "answering a message the service cannot take");
+        match serde_json::to_vec(&response) {
+            Ok(bytes) => self.answer_bytes(bytes),
+            Err(e) => tracing::debug!("could not answer: {e}"),
+        }
+    }
+
+    /// Writes a complete message without blocking `receive` (which may be cancelled).
+    fn answer_bytes(&mut self, bytes: Vec<u8>) {
         let write = self.write.clone();
         self.answering.retain(|h| !h.is_finished());
         self.answering.push(tokio::spawn(async move {
-            if let Err(e) = write_message(&write, &response).await {
+            if let Err(e) = write_bytes(&write, bytes).await {
                 tracing::debug!("could not answer: {e}");
             }
         }));
+    }
+
+    /// The memo's answer to `body` when it is a repeated read and nothing is in flight.
+    fn kept_answer(&self, body: &[u8]) -> Option<Vec<u8>> {
+        let memo = self.memo.as_ref()?;
+        if !self.in_flight.lock().ok()?.is_empty() {
+            return None;
+        }
+        memo.answer_line(body)
+    }
+
+    /// Notes a message handed to the service: a request is in flight until its answer is sent,
+    /// or until the client cancels it.
+    fn track(&self, msg: &RxJsonRpcMessage<RoleServer>) {
+        use rmcp::model::{ClientNotification, JsonRpcMessage};
+        let Ok(mut in_flight) = self.in_flight.lock() else {
+            return;
+        };
+        match msg {
+            JsonRpcMessage::Request(r) => {
+                if let Ok(id) = serde_json::to_string(&r.id) {
+                    in_flight.insert(id);
+                }
+            }
+            JsonRpcMessage::Notification(n) => {
+                if let ClientNotification::CancelledNotification(c) = &n.notification {
+                    if let Ok(id) = serde_json::to_string(&c.params.request_id) {
+                        in_flight.remove(&id);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Waits for the error answers still being written.
@@ -110,14 +157,6 @@ where
             let _ = h.await;
         }
     }
-}
-
-async fn write_message<W: AsyncWrite + Unpin>(
-    write: &Mutex<W>,
-    message: &impl serde::Serialize,
-) -> std::io::Result<()> {
-    let bytes = serde_json::to_vec(message).map_err(std::io::Error::other)?;
-    write_bytes(write, bytes).await
 }
 
 async fn write_bytes<W: AsyncWrite + Unpin>(
@@ -141,6 +180,15 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        use rmcp::model::JsonRpcMessage;
+        let answered = match &item {
+            JsonRpcMessage::Response(r) => serde_json::to_string(&r.id).ok(),
+            JsonRpcMessage::Error(e) => serde_json::to_string(&e.id).ok(),
+            _ => None,
+        };
+        if let (Some(id), Ok(mut in_flight)) = (answered, self.in_flight.lock()) {
+            in_flight.remove(&id);
+        }
         let write = self.write.clone();
         let memo = self.memo.clone();
         async move {
@@ -180,12 +228,21 @@ where
             }
             let line = std::mem::take(&mut self.line);
             let body = line.strip_suffix(b"\n").unwrap_or(&line);
+            if let Some(answer) = self.kept_answer(body) {
+                self.line = line;
+                self.line.clear();
+                self.answer_bytes(answer);
+                continue;
+            }
             let verdict = jsonrpc::inspect(body);
             // Keep the buffer's capacity for the next line.
             self.line = line;
             self.line.clear();
             match verdict {
-                Verdict::Deliver(msg) => return Some(*msg),
+                Verdict::Deliver(msg) => {
+                    self.track(&msg);
+                    return Some(*msg);
+                }
                 Verdict::Answer(response) => self.answer(response),
                 Verdict::Ignore => {}
             }

@@ -290,3 +290,51 @@ fn capabilities_are_served_and_set_level_works_in_the_initialize_era() {
 fn capabilities_are_served_and_set_level_works_in_2026_07_28() {
     capabilities_and_log_level(MODERN);
 }
+
+/// A repeated read is answered by the transport from the memo: the same bytes as the full path
+/// (bar the id), string ids included, and never ahead of a write sent before it without waiting.
+#[test]
+fn kept_reads_are_the_full_answer_and_never_overtake_a_write() {
+    let (mut s, _) = Raw::start(LEGACY);
+    let create = s.request(
+        "tools/call",
+        json!({"name": "create_character", "arguments": {"name": "Ona", "class": "fighter", "level": 3, "hp": 28}}),
+    );
+    assert_eq!(create["result"]["isError"], json!(false), "{create}");
+    let get = |id: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"get_character","arguments":{{"characterName":"Ona"}}}}}}"#
+        )
+    };
+    let raw_line = |s: &mut Raw, line: &str| {
+        s.line(line.as_bytes());
+        let mut out = String::new();
+        s.out.read_line(&mut out).unwrap();
+        out
+    };
+    let first = raw_line(&mut s, &get("100"));
+    let kept = raw_line(&mut s, &get("101"));
+    let kept_str = raw_line(&mut s, &get(r#""r-1""#));
+    assert_eq!(kept, first.replacen(r#""id":100"#, r#""id":101"#, 1));
+    assert_eq!(kept_str, first.replacen(r#""id":100"#, r#""id":"r-1""#, 1));
+    let v: Value = serde_json::from_str(&kept).unwrap();
+    assert_eq!(
+        v["result"]["structuredContent"]["character"]["hp"],
+        json!(28)
+    );
+
+    // A write and the same read sent together: the read must see the write.
+    let write = r#"{"jsonrpc":"2.0","id":102,"method":"tools/call","params":{"name":"update_character","arguments":{"characterName":"Ona","hp":"-5"}}}"#;
+    let both = format!("{write}\n{}", get("103"));
+    s.line(both.as_bytes());
+    let mut answers = [s.next(), s.next()];
+    answers.sort_by_key(|a| a["id"].as_u64());
+    assert_eq!(answers[0]["id"], json!(102), "{:?}", answers);
+    assert_eq!(answers[0]["result"]["isError"], json!(false));
+    assert_eq!(
+        answers[1]["result"]["structuredContent"]["character"]["hp"],
+        json!(23),
+        "the read sent after the write shows it"
+    );
+    s.stop();
+}
