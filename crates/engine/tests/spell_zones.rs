@@ -396,7 +396,7 @@ fn minor_illusion_blocks_sight_until_an_investigation_search_meets_the_dc() {
     // Perception does not see through it; an Investigation total under 14 neither.
     let low = search(&mut e, -20);
     assert_eq!(low.details["stillHidden"], 1, "{}", low.headline);
-    assert_eq!(sight(&mut e, (10, 5), (5, 5)).0, false);
+    assert!(!sight(&mut e, (10, 5), (5, 5)).0);
     // Perception, however high, does not see through an illusion.
     let look = search(&mut e, 19);
     assert!(

@@ -141,10 +141,10 @@ where
                 }
             }
             JsonRpcMessage::Notification(n) => {
-                if let ClientNotification::CancelledNotification(c) = &n.notification {
-                    if let Ok(id) = serde_json::to_string(&c.params.request_id) {
-                        in_flight.remove(&id);
-                    }
+                if let ClientNotification::CancelledNotification(c) = &n.notification
+                    && let Ok(id) = serde_json::to_string(&c.params.request_id)
+                {
+                    in_flight.remove(&id);
                 }
             }
             _ => {}
