@@ -347,7 +347,7 @@ impl<'a> Call<'a> {
             self.tx.set_rng_state(self.campaign, &s)?;
         }
         if let Some(ev) = self.event.take() {
-            self.tx.append_event(self.campaign, &ev)?;
+            self.tx.log_event(self.campaign, &ev)?;
         }
         Ok(())
     }

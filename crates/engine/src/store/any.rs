@@ -133,6 +133,7 @@ impl Tx for AnyTx<'_> {
     delegate!(mut put_character(campaign: CampaignId, character: &Character) -> Result<(), StoreError>);
     delegate!(mut delete_character(campaign: CampaignId, id: &str) -> Result<bool, StoreError>);
     delegate!(mut append_event(campaign: CampaignId, event: &EventDraft) -> Result<i64, StoreError>);
+    delegate!(mut log_event(campaign: CampaignId, event: &EventDraft) -> Result<(), StoreError>);
     delegate!(ref recent_events(campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError>);
     delegate!(ref all_events(campaign: CampaignId) -> Result<Vec<Event>, StoreError>);
     delegate!(mut import_event(campaign: CampaignId, event: &Event) -> Result<(), StoreError>);

@@ -160,6 +160,11 @@ pub trait Tx {
     /// Appends an event to the campaign's log and returns its sequence number.
     fn append_event(&mut self, campaign: CampaignId, event: &EventDraft)
     -> Result<i64, StoreError>;
+    /// Appends an event to the campaign's log when its sequence number is not needed (a store
+    /// may then send it with the commit).
+    fn log_event(&mut self, campaign: CampaignId, event: &EventDraft) -> Result<(), StoreError> {
+        self.append_event(campaign, event).map(|_| ())
+    }
     /// The most recent events, newest first.
     fn recent_events(&self, campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError>;
     /// Every event in order (for export and audit).

@@ -228,27 +228,24 @@ impl super::Store for PgStore {
         } else {
             "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         };
-        // A connection lost since the last call (server restart, network) is replaced here.
-        let first = {
-            let conn = self.connect()?;
-            wait(conn.client.batch_execute(begin)).map_err(pg_error)
-        };
-        if let Err(e) = first {
-            if !self.conn.as_ref().is_some_and(|c| c.client.is_closed()) {
-                return Err(e);
-            }
-            let conn = self.connect()?;
-            wait(conn.client.batch_execute(begin)).map_err(pg_error)?;
+        // A connection lost since the last call (server restart, network) is replaced here;
+        // the BEGIN itself travels with the transaction's first statement.
+        if self.conn.as_ref().is_some_and(|c| c.client.is_closed()) {
+            self.conn = None;
         }
         let conn = self.connect()?;
-        Ok(PgTx::new(conn))
+        Ok(PgTx::new(conn, begin))
     }
 }
 
 impl Transaction for PgTx<'_> {
     fn commit(mut self) -> Result<(), StoreError> {
         self.open = false;
-        let done = wait(self.conn.client.batch_execute("COMMIT")).map_err(pg_error);
+        if !self.started() && self.queued_is_empty() {
+            // Nothing was sent: nothing to commit.
+            return Ok(());
+        }
+        let done = self.send(self.conn.client.batch_execute("COMMIT"));
         if done.is_err() && !self.conn.client.is_closed() {
             let _ = wait(self.conn.client.batch_execute("ROLLBACK"));
         }
@@ -258,7 +255,8 @@ impl Transaction for PgTx<'_> {
 
 impl Drop for PgTx<'_> {
     fn drop(&mut self) {
-        if self.open && !self.conn.client.is_closed() {
+        // Queued writes are dropped unsent; a BEGIN never sent needs no ROLLBACK.
+        if self.open && self.started() && !self.conn.client.is_closed() {
             // Nothing to report to; a failure here leaves a closed connection, replaced by
             // the next `begin`.
             let _ = wait(self.conn.client.batch_execute("ROLLBACK"));

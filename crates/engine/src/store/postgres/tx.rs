@@ -2,8 +2,11 @@
 //! `"C"` collation, which compares bytes like SQLite's default, so both stores list in the
 //! same order whatever the database's locale.
 
-use tokio_postgres::Row;
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+
 use tokio_postgres::types::ToSql;
+use tokio_postgres::{Row, Statement};
 
 use super::rows::{
     NOTE_COLUMNS, NOW, Param, TOKEN_SELECT, big, clamp, corrupt, decode, encode, note_filter_sql,
@@ -23,15 +26,103 @@ use crate::model::world::{Connection as WorldConnection, Location};
 use crate::store::{CampaignId, CampaignInfo, StoreError, StoredToken, Tx};
 
 /// One PostgreSQL transaction; rolled back on drop unless committed.
+///
+/// Round trips are what a write costs on PostgreSQL, so a transaction sends as few as it can:
+/// its `BEGIN` goes out with its first statement, and writes whose answer nothing waits for
+/// ([`PgTx::exec_later`]: the character, the dice state, the event) are sent with the next
+/// statement or with `COMMIT`, pipelined on the one connection. The database runs them in the
+/// order they were issued, so a later read sees them; the first error fails the whole call and
+/// nothing of it is committed.
 pub struct PgTx<'a> {
     pub(super) conn: &'a PgConn,
     /// Whether COMMIT or ROLLBACK is still due.
     pub(super) open: bool,
+    /// The `BEGIN …` not sent yet.
+    begin: Cell<Option<&'static str>>,
+    /// Writes not sent yet, in order.
+    queued: RefCell<Vec<Queued>>,
+}
+
+/// A write held back to travel with the next statement.
+struct Queued {
+    stmt: Statement,
+    params: Vec<Box<dyn ToSql + Sync + Send>>,
 }
 
 impl<'a> PgTx<'a> {
-    pub(super) fn new(conn: &'a PgConn) -> Self {
-        Self { conn, open: true }
+    pub(super) fn new(conn: &'a PgConn, begin: &'static str) -> Self {
+        Self {
+            conn,
+            open: true,
+            begin: Cell::new(Some(begin)),
+            queued: RefCell::default(),
+        }
+    }
+
+    /// Whether no write is waiting to be sent.
+    pub(super) fn queued_is_empty(&self) -> bool {
+        self.queued.borrow().is_empty()
+    }
+
+    /// Whether anything was sent to the database (else there is nothing to commit or roll back).
+    pub(super) fn started(&self) -> bool {
+        self.begin.get().is_none()
+    }
+
+    /// Runs `last` after whatever is still held back (the `BEGIN`, queued writes), all in one
+    /// round trip; the first error wins.
+    pub(super) fn send<T>(
+        &self,
+        last: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, StoreError> {
+        let begin = self.begin.take();
+        let queued = std::mem::take(&mut *self.queued.borrow_mut());
+        if begin.is_none() && queued.is_empty() {
+            return wait(last).map_err(pg_error);
+        }
+        let client = &self.conn.client;
+        let params: Vec<Vec<&(dyn ToSql + Sync)>> = queued
+            .iter()
+            .map(|q| {
+                q.params
+                    .iter()
+                    .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                    .collect()
+            })
+            .collect();
+        wait(async {
+            let begin = async {
+                match begin {
+                    Some(sql) => client.batch_execute(sql).await,
+                    None => Ok(()),
+                }
+            };
+            let writes = futures_util::future::join_all(
+                queued
+                    .iter()
+                    .zip(&params)
+                    .map(|(q, p)| client.execute(&q.stmt, p)),
+            );
+            // Polled together: each request is written before any answer is awaited.
+            let (b, w, l) = futures_util::join!(begin, writes, last);
+            b?;
+            for r in w {
+                r?;
+            }
+            l
+        })
+        .map_err(pg_error)
+    }
+
+    /// Queues a write whose answer nothing needs; it is sent with the next statement or COMMIT.
+    pub(super) fn exec_later(
+        &self,
+        sql: &str,
+        params: Vec<Box<dyn ToSql + Sync + Send>>,
+    ) -> Result<(), StoreError> {
+        let stmt = self.conn.stmt(sql)?;
+        self.queued.borrow_mut().push(Queued { stmt, params });
+        Ok(())
     }
 
     pub(super) fn query(
@@ -40,7 +131,7 @@ impl<'a> PgTx<'a> {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Vec<Row>, StoreError> {
         let stmt = self.conn.stmt(sql)?;
-        wait(self.conn.client.query(&stmt, params)).map_err(pg_error)
+        self.send(self.conn.client.query(&stmt, params))
     }
 
     pub(super) fn query_opt(
@@ -49,7 +140,7 @@ impl<'a> PgTx<'a> {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Option<Row>, StoreError> {
         let stmt = self.conn.stmt(sql)?;
-        wait(self.conn.client.query_opt(&stmt, params)).map_err(pg_error)
+        self.send(self.conn.client.query_opt(&stmt, params))
     }
 
     pub(super) fn exec(
@@ -58,7 +149,7 @@ impl<'a> PgTx<'a> {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<u64, StoreError> {
         let stmt = self.conn.stmt(sql)?;
-        wait(self.conn.client.execute(&stmt, params)).map_err(pg_error)
+        self.send(self.conn.client.execute(&stmt, params))
     }
 
     pub(super) fn docs(
@@ -171,11 +262,10 @@ impl Tx for PgTx<'_> {
     }
 
     fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError> {
-        self.exec(
+        self.exec_later(
             "UPDATE campaigns SET rng_state = $2 WHERE id = $1",
-            &[&campaign.0, &state],
-        )?;
-        Ok(())
+            vec![Box::new(campaign.0), Box::new(state.to_string())],
+        )
     }
 
     fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError> {
@@ -301,7 +391,7 @@ impl Tx for PgTx<'_> {
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
         let doc = encode("character", c)?;
-        self.exec(
+        self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW}, {NOW})
@@ -310,18 +400,17 @@ impl Tx for PgTx<'_> {
                    class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
                    updated_at = excluded.updated_at"
             ),
-            &[
-                &campaign.0,
-                &c.id,
-                &c.name,
-                &name_key(&c.name),
-                &c.kind.key(),
-                &c.class.as_deref().map(name_key),
-                &i64::from(c.level),
-                &doc,
+            vec![
+                Box::new(campaign.0),
+                Box::new(c.id.clone()),
+                Box::new(c.name.clone()),
+                Box::new(name_key(&c.name)),
+                Box::new(c.kind.key().to_string()),
+                Box::new(c.class.as_deref().map(name_key)),
+                Box::new(i64::from(c.level)),
+                Box::new(doc),
             ],
-        )?;
-        Ok(())
+        )
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
@@ -347,6 +436,22 @@ impl Tx for PgTx<'_> {
         )?
         .map(|r| r.get(0))
         .ok_or_else(|| StoreError::Database("the event insert returned no sequence".into()))
+    }
+
+    fn log_event(&mut self, campaign: CampaignId, e: &EventDraft) -> Result<(), StoreError> {
+        self.exec_later(
+            &format!(
+                "INSERT INTO events (campaign_id, at, tool, args, rolls, changes)
+                 VALUES ($1, {NOW}, $2, $3, $4, $5)"
+            ),
+            vec![
+                Box::new(campaign.0),
+                Box::new(e.tool.clone()),
+                Box::new(encode("event", &e.args)?),
+                Box::new(encode("event", &e.rolls)?),
+                Box::new(encode("event", &e.changes)?),
+            ],
+        )
     }
 
     fn recent_events(&self, campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError> {
