@@ -202,7 +202,7 @@ fn every_srd_spell_is_encoded_and_every_key_is_an_srd_index() {
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
     let narrative = cat.len() - mechanical;
     // The measured coverage (see README): held here so a change is deliberate.
-    assert_eq!((cat.len(), mechanical, narrative), (319, 206, 113));
+    assert_eq!((cat.len(), mechanical, narrative), (319, 234, 85));
 }
 
 #[test]
@@ -401,7 +401,7 @@ fn mage_armor_sets_13_plus_dex_only_without_armor() {
         "Aria",
         "wizard",
         3,
-        &["Mage Armor", "Comprehend Languages"],
+        &["Mage Armor", "Illusory Script"],
     );
     let before = sheet(&mut e, &aria).effective().armor_class.value;
     assert_eq!(before, 12, "10 + DEX 2");
@@ -416,10 +416,10 @@ fn mage_armor_sets_13_plus_dex_only_without_armor() {
     assert_eq!(fx.duration, Duration::Rounds { remaining: 4800 });
     assert_eq!(s.spell_slots.used[0], 1);
     // A narrative spell says so instead of "is cast".
-    let out = cast(&mut e, &aria, "Comprehend Languages", |_| {}).unwrap();
+    let out = cast(&mut e, &aria, "Illusory Script", |_| {}).unwrap();
     assert!(
         out.headline.starts_with(
-            "Comprehend Languages (1st level): no automation for Comprehend Languages: the DM decides (reveals information"
+            "Illusory Script (1st level): no automation for Illusory Script: the DM decides (an illusion"
         ),
         "{}",
         out.headline
@@ -726,7 +726,7 @@ fn coverage_counts_every_category_against_the_srd() {
             sp["narrative"].as_u64(),
             sp["unencoded"].as_u64()
         ),
-        (Some(319), Some(206), Some(113), Some(0))
+        (Some(319), Some(234), Some(85), Some(0))
     );
     let keys: Vec<&String> = json["categories"].as_object().unwrap().keys().collect();
     assert_eq!(

@@ -680,6 +680,7 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             | SpellKind::Summon
             | SpellKind::Banish
             | SpellKind::Globe
+            | SpellKind::Door
             | SpellKind::Detect => out.headline.contains(&format!(
                 "no automation outside an encounter for {}",
                 def.name

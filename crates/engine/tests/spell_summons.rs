@@ -340,5 +340,155 @@ fn every_summoning_spell_adds_the_count_its_slot_gives_on_the_casters_side() {
         assert!(joined.iter().all(|c| c.side == Side::Party), "{}", s.index);
         assert_eq!(enc.summoned.len() as u32, want, "{}", s.index);
     }
-    assert_eq!(tried, 11);
+    assert_eq!(tried, 12);
+}
+
+#[test]
+fn arcane_hand_has_the_casters_hit_points_ac_20_and_a_fist_that_hits_for_force() {
+    let Some(srd) = common::srd("arcane_hand") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 21);
+    let aria = caster(&mut e, "Aria", "wizard", 9, &["Arcane Hand"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 5, 5, 20), monster("ogre", 1, &[(9, 5)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let max = sheet(&mut e, &aria).effective().max_hp.value;
+    let out = cast(&mut e, &aria, "Arcane Hand", |r| {
+        r.to = Some(Position::new(7, 5))
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Arcane Hand (5th level): 1 Arcane Hand appears on Aria's side."
+    );
+    assert_eq!(out.details["hp"], max);
+    assert_eq!(out.details["ac"], 20);
+    let enc = encounter(&mut e);
+    let hand = enc
+        .order
+        .iter()
+        .find(|c| c.name == "Aria's Arcane Hand")
+        .unwrap()
+        .character_id
+        .clone();
+    assert_eq!(enc.position_of(&hand), Some(Position::new(7, 5)));
+    let h = sheet(&mut e, &hand);
+    assert_eq!((h.hp as i32, h.effective().armor_class.value), (max, 20));
+    assert_eq!(
+        out.lines[2],
+        "statistics (encoded from the spell): AC 20, 56 HP, speed 60 ft; Clenched Fist +7, 4d8 force"
+    );
+    // The fist: the caster's spell attack (+7), 4d8 force.
+    let before = sheet(&mut e, &ogre).hp;
+    let hit = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&hand),
+            action_type: Some(ActionType::Attack),
+            target: who(&ogre),
+            weapon: Some("Clenched Fist".into()),
+            force: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(hit.headline, "Hit! Ogre takes 27 force (59 → 32 HP).");
+    assert_eq!(
+        hit.lines[..2],
+        [
+            "Aria's Arcane Hand attack with Clenched Fist: d20 [8] + 7 = 15 vs AC 11 — hit"
+                .to_string(),
+            "Damage: 4d8[force]: [6, 5, 8, 8] force = 27 (force 27)".to_string()
+        ]
+    );
+    assert_eq!(sheet(&mut e, &ogre).hp, before - 27);
+}
+
+#[test]
+fn animate_objects_makes_the_table_s_objects_by_size_and_mage_hand_lasts_a_minute() {
+    let Some(srd) = common::srd("animate_objects") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 21);
+    let aria = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        9,
+        &["Animate Objects", "Mage Hand"],
+    );
+    fight(
+        &mut e,
+        vec![pc(&aria, 5, 5, 20), monster("goblin", 1, &[(15, 15)])],
+    );
+    let err = cast(&mut e, &aria, "Animate Objects", |_| {})
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "creature: Animate Objects makes one of: Tiny Object, Small Object, Medium Object, Large Object, Huge Object; pass creature"
+    );
+    let out = cast(&mut e, &aria, "Animate Objects", |r| {
+        r.creature = Some("medium".into())
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Animate Objects (5th level): 5 Medium Objects appear on Aria's side."
+    );
+    let enc = encounter(&mut e);
+    let objs: Vec<_> = enc
+        .order
+        .iter()
+        .filter(|c| c.name.starts_with("Aria's Medium Object"))
+        .collect();
+    assert_eq!(objs.len(), 5);
+    let o = sheet(&mut e, &objs[0].character_id);
+    assert_eq!((o.hp, o.effective().armor_class.value), (40, 13));
+    // Mage Hand: a cantrip token at a point within 30 ft, gone after its minute.
+    let out = cast(&mut e, &aria, "Mage Hand", |r| {
+        r.to = Some(Position::new(7, 5));
+        r.force = true;
+    })
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        out.headline,
+        "Aria casts Mage Hand (cantrip): 1 Mage Hand appears on Aria's side."
+    );
+    let enc = encounter(&mut e);
+    let s = enc
+        .summoned
+        .iter()
+        .find(|s| s.spell == "Mage Hand")
+        .unwrap();
+    assert_eq!(s.until_round, Some(enc.round + 10));
+    // Concentration on Animate Objects ends: the objects leave at the next turn change.
+    let id = aria.clone();
+    e.write("manage_concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            None,
+        )
+    })
+    .unwrap();
+    advance(&mut e);
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.order
+            .iter()
+            .filter(|c| c.name.starts_with("Aria's Medium Object") && !c.removed)
+            .count(),
+        0
+    );
+    assert!(
+        enc.order
+            .iter()
+            .any(|c| c.name == "Aria's Mage Hand" && !c.removed)
+    );
 }

@@ -695,3 +695,254 @@ fn maze_banishes_without_a_save_while_concentrating_and_imprisonment_holds_after
     assert_eq!(enc.position_of(&ogre), None);
     assert!(enc.combatant(&ogre).unwrap().removed);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Spells part B: communication on the sheet, doors, wards by creature type, plane shift.
+
+#[test]
+fn tongues_and_detect_thoughts_show_on_the_sheet_until_they_end() {
+    let Some(srd) = common::srd("tongues") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let aria = caster(&mut e, "Aria", "wizard", 5, &["Tongues", "Detect Thoughts"]);
+    let bran = caster(&mut e, "Bran", "fighter", 5, &[]);
+    let comm = |e: &mut E, id: &str| tabletop_engine::sheet::Sheet::of(sheet(e, id)).communication;
+    assert!(comm(&mut e, &bran).is_empty());
+    let out = cast(&mut e, &aria, "Tongues", |r| r.target = who(&bran)).unwrap();
+    assert_eq!(
+        comm(&mut e, &bran),
+        vec![
+            "understands any spoken language it hears; any creature that knows a language understands what it says (Tongues)"
+                .to_string()
+        ],
+        "{:?}",
+        out.lines
+    );
+    let fx = sheet(&mut e, &bran);
+    let fx = fx.effects.iter().find(|x| x.name == "Tongues").unwrap();
+    assert_eq!(
+        fx.duration,
+        tabletop_engine::effects::Duration::Rounds { remaining: 600 }
+    );
+    assert_eq!(sheet(&mut e, &aria).spell_slots.used[2], 1);
+    // Detect Thoughts is held by concentration: breaking it ends the reading.
+    cast(&mut e, &aria, "Detect Thoughts", |r| r.target = who(&aria)).unwrap();
+    assert_eq!(
+        comm(&mut e, &aria),
+        vec![
+            "reads the surface thoughts of a creature within 30 ft it can see (Detect Thoughts)"
+                .to_string()
+        ]
+    );
+    let id = aria.clone();
+    e.write("manage_concentration", &serde_json::json!({}), |call| {
+        tabletop_engine::concentration::break_concentration(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            None,
+        )
+    })
+    .unwrap();
+    assert!(comm(&mut e, &aria).is_empty());
+    assert_eq!(comm(&mut e, &bran).len(), 1);
+}
+
+fn edit_map(e: &mut E, f: impl FnOnce(&mut tabletop_engine::combat::Encounter)) {
+    let mut enc = encounter(e);
+    f(&mut enc);
+    e.write("test", &serde_json::json!({}), |call| {
+        tabletop_engine::combat::save(call, &enc)
+    })
+    .unwrap();
+}
+
+#[test]
+fn knock_unlocks_a_locked_door_and_arcane_lock_locks_a_closed_one() {
+    use tabletop_grid::{DoorState, Position};
+    let Some(srd) = common::srd("knock") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let aria = caster(&mut e, "Aria", "wizard", 5, &["Knock", "Arcane Lock"]);
+    fight(
+        &mut e,
+        vec![pc(&aria, 5, 5, 20), monster("goblin", 1, &[(15, 15)])],
+    );
+    edit_map(&mut e, |enc| {
+        enc.map
+            .set_door(Position::new(9, 5), DoorState::Locked)
+            .unwrap();
+        enc.map
+            .set_door(Position::new(5, 6), DoorState::Closed)
+            .unwrap();
+        enc.map
+            .set_door(Position::new(4, 5), DoorState::Open)
+            .unwrap();
+    });
+    let err = cast(&mut e, &aria, "Knock", |r| {
+        r.to = Some(Position::new(19, 19))
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "the door at (19, 19) is 70 ft from Aria; Knock has a range of 60 feet"
+    );
+    let err = cast(&mut e, &aria, "Knock", |r| r.to = Some(Position::new(5, 6)))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "the door at (5, 6) is closed, not locked: Knock has nothing to open"
+    );
+    let out = cast(&mut e, &aria, "Knock", |r| r.to = Some(Position::new(9, 5))).unwrap();
+    assert_eq!(
+        out.headline,
+        "Aria casts Knock: the door at (9, 5) unlocks (closed, no longer locked); a loud knock audible 300 ft away."
+    );
+    assert_eq!(
+        encounter(&mut e).map.door(Position::new(9, 5)),
+        Some(DoorState::Closed)
+    );
+    assert_eq!(sheet(&mut e, &aria).spell_slots.used[1], 1);
+    // Arcane Lock: touch, a closed door only.
+    let err = cast(&mut e, &aria, "Arcane Lock", |r| {
+        r.to = Some(Position::new(9, 5));
+        r.force = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "the door at (9, 5) is 20 ft from Aria; Arcane Lock has a range of Touch"
+    );
+    let err = cast(&mut e, &aria, "Arcane Lock", |r| {
+        r.to = Some(Position::new(4, 5));
+        r.force = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "the door at (4, 5) is open; close it first (Arcane Lock locks a closed door)"
+    );
+    cast(&mut e, &aria, "Arcane Lock", |r| {
+        r.to = Some(Position::new(5, 6));
+        r.force = true;
+    })
+    .unwrap();
+    assert_eq!(
+        encounter(&mut e).map.door(Position::new(5, 6)),
+        Some(DoorState::Locked)
+    );
+    assert_eq!(sheet(&mut e, &aria).spell_slots.used[1], 2);
+    // The locked door now refuses to open.
+    let err = act(
+        &mut e,
+        ActionRequest {
+            actor: who(&aria),
+            action_type: Some(ActionType::UseObject),
+            to: Some(Position::new(5, 6)),
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("the door at (5, 6) is locked"), "{err}");
+}
+
+#[test]
+fn forbiddance_burns_undead_that_start_their_turn_in_it_and_spares_the_living() {
+    let Some(srd) = common::srd("forbiddance") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 6);
+    let bran = caster(&mut e, "Bran", "cleric", 11, &["Forbiddance"]);
+    let order = fight(
+        &mut e,
+        vec![
+            pc(&bran, 5, 5, 20),
+            monster("zombie", 1, &[(8, 7)]),
+            monster("goblin", 1, &[(7, 8)]),
+        ],
+    );
+    let zombie = id_of(&order, "Zombie");
+    let goblin = id_of(&order, "Goblin");
+    let err = cast(&mut e, &bran, "Forbiddance", |r| {
+        r.to = Some(tabletop_grid::Position::new(5, 5));
+        r.direction = Some("se".into());
+        r.force = true;
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "damageType: Forbiddance needs damageType, one of radiant, necrotic"
+    );
+    let out = cast(&mut e, &bran, "Forbiddance", |r| {
+        r.to = Some(tabletop_grid::Position::new(5, 5));
+        r.direction = Some("se".into());
+        r.force = true;
+        r.damage_type = Some(tabletop_rules::DamageType::Radiant);
+    })
+    .unwrap();
+    assert!(
+        out.headline
+            .starts_with("Bran casts Forbiddance: a zone (au1)"),
+        "{}",
+        out.headline
+    );
+    let z_hp = sheet(&mut e, &zombie).hp;
+    let g_hp = sheet(&mut e, &goblin).hp;
+    // Bran ends his turn; the zombie and goblin start theirs inside.
+    let r1 = advance(&mut e);
+    let r2 = advance(&mut e);
+    let lines: Vec<String> = [r1, r2]
+        .iter()
+        .flat_map(|r| r.start_of_turn.iter().chain(r.end_of_turn.iter()))
+        .cloned()
+        .collect();
+    assert_eq!(sheet(&mut e, &goblin).hp, g_hp);
+    assert!(
+        lines.iter().any(|l| l == "Goblin is unaffected by Forbiddance: it harms only celestial, elemental, fey, fiend, undead (Goblin is humanoid)"),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[1],
+        "Forbiddance (5d10: [5, 3, 5, 5, 10] = 28): Zombie takes 28 (28 radiant); 22 → 0 HP; dies"
+    );
+    assert_eq!(z_hp, 22);
+    assert!(sheet(&mut e, &zombie).dead);
+}
+
+#[test]
+fn plane_shift_sends_a_failed_saver_away_for_good() {
+    let Some(srd) = common::srd("plane_shift") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 6);
+    let aria = caster(&mut e, "Aria", "wizard", 13, &["Plane Shift"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 5, 5, 20), monster("ogre", 1, &[(6, 5)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &aria, "Plane Shift", |r| r.target = who(&ogre)).unwrap();
+    assert_eq!(out.headline, "Aria casts Plane Shift: Ogre banished.");
+    assert_eq!(
+        out.lines[..2],
+        [
+            "Ogre — CHA save vs Plane Shift: d20 [10] - 2 = 8 vs DC 16 — fail".to_string(),
+            "Ogre is sent to another plane from (6, 5): off the map and the initiative for good (it must find its own way back)".to_string()
+        ]
+    );
+    assert_eq!(position(&mut e, &ogre), None);
+    advance(&mut e);
+    advance(&mut e);
+    assert_eq!(position(&mut e, &ogre), None);
+}

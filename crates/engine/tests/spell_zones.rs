@@ -341,3 +341,75 @@ fn guardian_of_faith_strikes_an_enemy_entering_its_reach_never_an_ally_nor_one_s
     assert!(t.start_of_turn.is_empty(), "{:?}", t.start_of_turn);
     assert_eq!(sheet(&mut e, &ogre).hp, 39);
 }
+
+#[test]
+fn minor_illusion_blocks_sight_until_an_investigation_search_meets_the_dc() {
+    let Some(srd) = common::srd("zone_illusion") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 7);
+    // Wizard 5, INT 16: spell save DC 8 + 3 + 3 = 14.
+    let aria = caster(&mut e, "Aria", "wizard", 5, &["Minor Illusion"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&aria, 5, 5, 20), named("goblin", "Scout", 10, 5, 5)],
+    );
+    let scout = id_of(&order, "Scout");
+    assert!(sight(&mut e, (10, 5), (5, 5)).0);
+    let out = cast(&mut e, &aria, "Minor Illusion", |r| {
+        r.to = Some(Position::new(7, 5));
+        r.direction = Some("e".into());
+    })
+    .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(
+        out.headline,
+        "Aria casts Minor Illusion: a zone (au1) on 1 square from (7, 5); an illusion: a Search with Investigation (ability int) against DC 14 sees through it."
+    );
+    assert_eq!(
+        out.lines[0],
+        "Minor Illusion (au1) covers 1 square: an opaque sheet creatures can cross"
+    );
+    assert_eq!(
+        sight(&mut e, (10, 5), (5, 5)),
+        (false, Some(Position::new(8, 5)))
+    );
+    advance(&mut e);
+    let search = |e: &mut E, bonus: i32| {
+        let req = ActionRequest {
+            actor: who(&scout),
+            action_type: Some(ActionType::Search),
+            ability: Some(if bonus == 19 {
+                tabletop_rules::Ability::Wisdom
+            } else {
+                tabletop_rules::Ability::Intelligence
+            }),
+            bonus,
+            force: true,
+            ..Default::default()
+        };
+        e.write("execute_action", &serde_json::json!({}), |call| {
+            execute(call, &req)
+        })
+        .unwrap()
+    };
+    // Perception does not see through it; an Investigation total under 14 neither.
+    let low = search(&mut e, -20);
+    assert_eq!(low.details["stillHidden"], 1, "{}", low.headline);
+    assert!(!sight(&mut e, (10, 5), (5, 5)).0);
+    // Perception, however high, does not see through an illusion.
+    let look = search(&mut e, 19);
+    assert!(
+        look.headline.ends_with("and finds nothing hidden."),
+        "{}",
+        look.headline
+    );
+    assert!(!sight(&mut e, (10, 5), (5, 5)).0);
+    let high = search(&mut e, 20);
+    assert_eq!(
+        high.headline,
+        "Scout searches (Investigation 39) and finds that Minor Illusion (au1) is an illusion (DC 14): seen through, it no longer blocks sight."
+    );
+    assert!(encounter(&mut e).map.props().next().is_none());
+    assert!(sight(&mut e, (10, 5), (5, 5)).0);
+}

@@ -51,10 +51,10 @@ mod compendium;
 mod derived;
 #[path = "features.rs"]
 mod features;
-#[path = "features_martial.rs"]
-mod features_martial;
 #[path = "features_casters.rs"]
 mod features_casters;
+#[path = "features_martial.rs"]
+mod features_martial;
 #[path = "features_more.rs"]
 mod features_more;
 #[path = "features_pact.rs"]

@@ -171,7 +171,13 @@ pub fn sheet(s: &Sheet) -> String {
         out.push_str(&why.join("; "));
     }
     for fx in &c.effects {
-        let mods: Vec<String> = fx.modifiers.iter().map(|m| m.kind.to_string()).collect();
+        let mut mods: Vec<String> = fx.modifiers.iter().map(|m| m.kind.to_string()).collect();
+        // What the effect grants beyond modifiers (senses, movement, ways of communicating).
+        mods.extend(
+            fx.grant
+                .iter()
+                .flat_map(tabletop_engine::model::senses::grant_lines),
+        );
         let dur = fx.duration.describe(|id| {
             if id == c.id {
                 c.name.clone()

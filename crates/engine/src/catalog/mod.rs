@@ -36,14 +36,15 @@ use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType, Skill};
 
 // Spells, magic items and monster abilities (issue 17), and the coverage count over them all.
-pub mod class_rules;
 pub mod caster_rules;
+pub mod class_rules;
 pub mod coverage;
 pub mod items;
 pub mod monster_abilities;
 pub mod monsters;
 pub mod shapes;
 pub mod spell_moves;
+pub mod spell_objects;
 pub mod spell_senses;
 pub mod spells;
 pub mod zones;

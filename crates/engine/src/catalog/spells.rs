@@ -75,6 +75,8 @@ pub enum SpellKind {
     /// Targets take the form of an SRD creature (`shape`): Polymorph, Animal Shapes,
     /// Shapechange, True Polymorph.
     Shape,
+    /// A door on the encounter map locked or unlocked (`door`: Arcane Lock, Knock).
+    Door,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -357,6 +359,17 @@ pub struct SpellEntry {
     /// `damage_type` more, then it ends (Branding Smite).
     #[serde(default)]
     pub next_hit: bool,
+    /// An effect grants ways of communicating, on the bearer's sheet while it lasts (Tongues:
+    /// "understands any spoken language and is understood by any creature that knows one").
+    #[serde(default)]
+    pub communication: Vec<String>,
+    /// A door spell on the encounter map (`door`): Knock unlocks, Arcane Lock locks.
+    #[serde(default)]
+    pub door: Option<super::spell_objects::DoorSpell>,
+    /// Creatures or objects a spell puts on the map with a stat block we encode from the
+    /// spell's own numbers (Mage Hand, Arcane Hand, Animate Objects), as a `summon`.
+    #[serde(default)]
+    pub tokens: Vec<super::spell_objects::TokenSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -412,6 +425,7 @@ impl SpellEntry {
             || self.ignore_difficult_terrain
             || self.mirror_images.is_some()
             || self.nondetection
+            || !self.communication.is_empty()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -568,13 +582,18 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
             "globe_max_level and globe_radius_ft",
             &mut bad,
         ),
-        SpellKind::Summon => need(
-            e.summon
-                .as_ref()
-                .is_some_and(|s| !s.options.is_empty() || !s.types.is_empty()),
-            "summon options or types",
-            &mut bad,
-        ),
+        SpellKind::Summon => {
+            need(
+                e.summon
+                    .as_ref()
+                    .is_some_and(|s| !s.options.is_empty() || !s.types.is_empty())
+                    || !e.tokens.is_empty(),
+                "summon options or types, or tokens",
+                &mut bad,
+            );
+            bad.extend(e.tokens.iter().flat_map(|t| t.check(index)));
+        }
+        SpellKind::Door => need(e.door.is_some(), "door", &mut bad),
         _ => {}
     }
     for d in [

@@ -100,6 +100,11 @@ pub struct ZoneSpec {
     /// The caster chooses the damage type among these when casting (`damageType`).
     #[serde(default)]
     pub damage_choice: Vec<tabletop_rules::DamageType>,
+    /// An illusion: its wall (a screen) blocks sight until a creature's Intelligence
+    /// (Investigation) check with the Search action meets the caster's spell save DC; then the
+    /// image no longer blocks sight (Minor Illusion, Silent Image, Major Image).
+    #[serde(default)]
+    pub illusion: bool,
     /// Lasts this many rounds when the spell's own duration does not say (Ice Storm's ground:
     /// until the end of the caster's next turn = 1).
     #[serde(default)]
@@ -130,6 +135,9 @@ impl ZoneSpec {
         }
         if self.dim_ft.is_some() && self.light.is_none() {
             bad.push(format!("{index}: zone dim_ft without light"));
+        }
+        if self.illusion && self.wall != Some(WallKind::Screen) {
+            bad.push(format!("{index}: an illusion is a screen wall"));
         }
         if self.moves_ft.is_some_and(|m| m < 5) {
             bad.push(format!("{index}: zone moves_ft under 5 ft"));

@@ -171,6 +171,28 @@ pub fn apply(
     if t.dead {
         return Ok(lines);
     }
+    // A zone that touches only some creature types (Forbiddance: celestials, elementals, fey,
+    // fiends and undead) leaves the others alone.
+    if let Some(only) = crate::catalog::spells::by_name(&a.name)
+        .map(|m| &m.only_types)
+        .filter(|o| !o.is_empty())
+    {
+        let kind = crate::magic::targets::creature_type(&t).unwrap_or_default();
+        if !only.iter().any(|o| kind.starts_with(o.as_str())) {
+            return Ok(vec![format!(
+                "{} is unaffected by {}: it harms only {} ({} is {})",
+                t.name,
+                a.name,
+                only.join(", "),
+                t.name,
+                if kind.is_empty() {
+                    "of no listed type"
+                } else {
+                    kind.as_str()
+                }
+            )]);
+        }
+    }
     let mut saved = false;
     // A creature the zone already holds (restrained by Black Tentacles) takes its damage again
     // without a new save.

@@ -109,7 +109,12 @@ pub fn cast(
             position: spot.position,
             lasting: !def.concentration,
         });
-        let line = if def.concentration {
+        let line = if !def.concentration && def.duration.eq_ignore_ascii_case("instantaneous") {
+            format!(
+                "{} is sent to another plane from {}: off the map and the initiative for good (it must find its own way back)",
+                t.name, spot.position
+            )
+        } else if def.concentration {
             format!(
                 "{} is banished from {}: off the map and the initiative while {} concentrates on {}",
                 t.name, spot.position, caster.name, def.name

@@ -16,6 +16,7 @@ pub mod divination;
 pub mod end;
 pub mod manage;
 pub mod martial;
+pub mod objects;
 pub mod render;
 pub mod spatial;
 pub mod summons;

@@ -36,6 +36,13 @@ pub fn map_spell(
             super::teleport::cast(call, turn, caster, def, t).map(Some)
         }
         (SpellKind::Summon, _, Some(s)) => summon(call, turn, caster, def, s, slot).map(Some),
+        (SpellKind::Summon, _, None) if !e.tokens.is_empty() => {
+            super::objects::tokens(call, turn, caster, def, e, slot).map(Some)
+        }
+        (SpellKind::Door, _, _) => match e.door {
+            Some(d) => super::objects::door(turn, caster, def, d).map(Some),
+            None => Ok(None),
+        },
         (SpellKind::Banish, _, _) => super::banish::cast(call, turn, caster, def, slot).map(Some),
         (SpellKind::Detect, _, _) => match &e.detect {
             Some(d) => super::divination::cast(call, turn, caster, def, d).map(Some),

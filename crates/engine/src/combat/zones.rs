@@ -438,10 +438,11 @@ pub fn place(
         per_5ft: z.per_5ft.clone(),
         moves_ft: z.moves_ft,
         ground: ZoneGround::default(),
-        ward: (z.alarm || z.once || z.burst_ft.is_some()).then_some(ZoneWard {
+        ward: (z.alarm || z.once || z.burst_ft.is_some() || z.illusion).then_some(ZoneWard {
             alarm: z.alarm,
             once: z.once,
             burst_ft: z.burst_ft,
+            illusion_dc: z.illusion.then_some(numbers.save_dc),
         }),
     };
     lines.extend(lay_ground(&mut turn.encounter, &mut a, z));
@@ -459,6 +460,11 @@ pub fn place(
         }
         if w.once {
             summary.push_str(", once: then it ends");
+        }
+        if let Some(dc) = w.illusion_dc {
+            summary.push_str(&format!(
+                "; an illusion: a Search with Investigation (ability int) against DC {dc} sees through it"
+            ));
         }
     }
     turn.encounter.auras.push(a.clone());

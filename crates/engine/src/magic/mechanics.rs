@@ -78,6 +78,7 @@ pub fn resolve_special(
             | SpellKind::Globe
             | SpellKind::Detect
             | SpellKind::Shape
+            | SpellKind::Door
     ) {
         let line = format!(
             "no automation outside an encounter for {}: it {} on the encounter map; cast it in an encounter (outside one the DM {})",
@@ -92,11 +93,17 @@ pub fn resolve_special(
                 "raises a barrier on the encounter map that keeps lower-level spells out"
             } else if e.kind == SpellKind::Shape {
                 "needs the chosen form (creature) from execute_action cast_spell"
+            } else if e.kind == SpellKind::Door {
+                "locks or unlocks a door of the encounter map"
+            } else if !e.tokens.is_empty() {
+                "puts its creatures or objects on the encounter map"
             } else {
                 "adds the creatures beside the caster"
             },
             if e.kind == SpellKind::Detect {
                 "says what the caster senses"
+            } else if e.kind == SpellKind::Door {
+                "opens or seals the door"
             } else {
                 "places the creatures"
             }

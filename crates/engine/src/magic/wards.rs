@@ -31,6 +31,7 @@ pub fn movement_and_wards(e: &SpellEntry, plan: &CastPlan, g: &mut SpellGrant) {
     g.ignore_difficult_terrain = e.ignore_difficult_terrain;
     g.mirror_images = e.mirror_images;
     g.nondetection = e.nondetection;
+    g.communication = e.communication.clone();
 }
 
 /// How much an effect raises the hit point maximum at the plan's slot (Aid: 5, +5 per slot
@@ -92,6 +93,7 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
     if e.see_invisible {
         what.push("sees invisible creatures".into());
     }
+    what.extend(e.communication.iter().cloned());
     if !e.ward_types.is_empty() {
         what.push(format!(
             "attacks against it by {} have disadvantage",

@@ -195,6 +195,10 @@ pub struct ZoneWard {
     /// When it strikes, every creature within this many feet of its origin is struck.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub burst_ft: Option<u32>,
+    /// An illusion: an Intelligence (Investigation) check with the Search action against this
+    /// DC sees through it, and its image stops blocking sight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illusion_dc: Option<i32>,
 }
 
 impl Aura {

@@ -216,6 +216,9 @@ pub struct SpellGrant {
     /// The effect ends after its first weapon hit (Branding Smite).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hit_once: bool,
+    /// Ways of communicating while it lasts (Tongues, Speak with Animals), on the sheet.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub communication: Vec<String>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

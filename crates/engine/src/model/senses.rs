@@ -53,7 +53,17 @@ pub fn grant_lines(g: &SpellGrant) -> Vec<String> {
     if g.see_invisible {
         out.push("sees invisible creatures".into());
     }
+    out.extend(g.communication.iter().cloned());
     out
+}
+
+/// The ways of communicating `c`'s active spells and worn items grant, each with its source
+/// ("understands every spoken language (Comprehend Languages)").
+pub fn communication(c: &Character) -> Vec<String> {
+    grants(c)
+        .into_iter()
+        .flat_map(|(n, g)| g.communication.iter().map(move |w| format!("{w} ({n})")))
+        .collect()
 }
 
 /// The first number in a text ("darkvision 60 ft." → 60).

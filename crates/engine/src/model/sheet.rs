@@ -145,6 +145,10 @@ pub struct Sheet {
     /// active spells (Darkvision, True Seeing).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub senses: Vec<String>,
+    /// Ways of communicating active spells grant, beyond its languages (Tongues, Speak with
+    /// Animals, Telepathic Bond), each with its source; they end with the effect.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub communication: Vec<String>,
 }
 
 impl Sheet {
@@ -168,12 +172,14 @@ impl Sheet {
                 .map(|e| format!("sees invisible creatures ({e})")),
         )
         .collect();
+        let communication = crate::model::senses::communication(&character);
         Self {
             character,
             effective,
             hit_dice,
             speeds,
             senses,
+            communication,
         }
     }
 }

@@ -414,7 +414,8 @@ impl SpellDef {
             | SpellKind::Banish
             | SpellKind::Globe
             | SpellKind::Shape
-            | SpellKind::Detect => {
+            | SpellKind::Detect
+            | SpellKind::Door => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

@@ -296,6 +296,11 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
             missed += 1;
         }
     }
+    if skill == Skill::Investigation {
+        let (seen, unseen) = see_through(&mut turn.encounter, me, total)?;
+        found.extend(seen);
+        missed += unseen;
+    }
     if let Some(d) = turn
         .req
         .description
@@ -324,6 +329,52 @@ pub fn search(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         details: json!({"roll": roll, "found": found, "stillHidden": missed}),
         ..Default::default()
     })
+}
+
+/// Illusions (zones with an illusion DC) within line of sight of `me`: a total that meets the
+/// DC sees through one, and its image no longer blocks sight (its screen is lifted). Says
+/// which were seen through and how many held.
+fn see_through(
+    e: &mut crate::model::encounter::Encounter,
+    me: tabletop_grid::Position,
+    total: i32,
+) -> Result<(Vec<String>, usize)> {
+    let sight = SightOptions {
+        creatures_block: false,
+        metric: METRIC,
+    };
+    let mut seen = Vec::new();
+    let mut held = 0;
+    let mut auras = std::mem::take(&mut e.auras);
+    for a in auras.iter_mut() {
+        let Some(dc) = a.ward.as_ref().and_then(|w| w.illusion_dc) else {
+            continue;
+        };
+        if a.ground.props.is_empty() {
+            continue;
+        }
+        let mut visible = false;
+        for &q in &a.squares {
+            if e.map.line_of_sight(me, q, &sight)?.clear {
+                visible = true;
+                break;
+            }
+        }
+        if !visible {
+            continue;
+        }
+        if total >= dc {
+            crate::combat::zone_ground::lift(e, a);
+            seen.push(format!(
+                "that {} ({}) is an illusion (DC {dc}): seen through, it no longer blocks sight",
+                a.name, a.id
+            ));
+        } else {
+            held += 1;
+        }
+    }
+    e.auras = auras;
+    Ok((seen, held))
 }
 
 fn skill_name(s: Skill) -> &'static str {
