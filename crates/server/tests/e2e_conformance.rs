@@ -197,7 +197,9 @@ async fn compact_schemas_state_required_fields_and_batch_items() {
                 "batch": {"type": "array", "items": {"type": "object"}},
                 "disadvantage": {"type": "boolean"},
                 "expression": {"type": "string"},
-                "reason": {"type": "string"}
+                "reason": {"type": "string"},
+                // A rare field, listed by name (its shape is in tabletop://tools/roll_dice).
+                "seed": {}
             },
             "anyOf": [{"required": ["expression"]}, {"required": ["batch"]}]
         })

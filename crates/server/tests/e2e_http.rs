@@ -458,3 +458,87 @@ async fn tokens_roles_isolation_and_no_leaks_over_http() {
         .unwrap();
     assert_eq!(r.status().as_u16(), 401);
 }
+
+/// A repeated read is answered from the server's memo (no session round trip: the event stream
+/// has no priming event) with the same answer, and only while nothing changed: a write through
+/// HTTP or by another process is seen at once; a player never gets the DM's kept answer; a
+/// closed session is not served.
+#[tokio::test]
+async fn repeated_reads_over_http_follow_every_change_and_each_caller() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, hp) in [("Mira", 30), ("Pell", 20)] {
+        cli(
+            d,
+            &[
+                "--campaign",
+                "alpha",
+                "call",
+                "create_character",
+                &json!({"name": name, "class": "fighter", "level": 3, "hp": hp}).to_string(),
+            ],
+        );
+    }
+    let dm_token = token(d, "alpha", "dm", None);
+    let player_token = token(d, "alpha", "player", Some("Pell"));
+    let srv = serve(d);
+    let mut dm = Mcp::new(&srv.url, &dm_token).await;
+    let get = json!({"jsonrpc": "2.0", "id": 50, "method": "tools/call",
+        "params": {"name": "get_character", "arguments": {"characterName": "Mira"}}});
+    let (s1, _, first) = dm.post(get.clone()).await;
+    let (s2, _, kept) = dm.post(get.clone()).await;
+    assert_eq!((s1, s2), (200, 200));
+    // The full path opens its stream with a priming event; the memo answers at once.
+    assert!(first.starts_with("data: \n"), "{first}");
+    assert!(kept.starts_with("data: {"), "{kept}");
+    let (a, b) = (http::body_json(&first), http::body_json(&kept));
+    assert_eq!(a, b);
+    assert_eq!(b["result"]["structuredContent"]["character"]["hp"], 30);
+
+    // A write through another session is seen by the next read.
+    let mut dm2 = Mcp::new(&srv.url, &dm_token).await;
+    dm2.ok(
+        "update_character",
+        json!({"characterName": "Mira", "hp": "-3"}),
+    )
+    .await;
+    let (_, _, after) = dm.post(get.clone()).await;
+    assert_eq!(
+        http::body_json(&after)["result"]["structuredContent"]["character"]["hp"],
+        27
+    );
+    // And a write by another process.
+    cli(
+        d,
+        &[
+            "--campaign",
+            "alpha",
+            "call",
+            "update_character",
+            r#"{"characterName":"Mira","hp":"-2"}"#,
+        ],
+    );
+    let (_, _, later) = dm.post(get.clone()).await;
+    let later = http::body_json(&later);
+    assert_eq!(later["result"]["structuredContent"]["character"]["hp"], 25);
+
+    // A player asking the same never gets the DM's kept sheet.
+    let mut player = Mcp::new(&srv.url, &player_token).await;
+    let (_, _, seen) = player.post(get.clone()).await;
+    let seen = http::body_json(&seen);
+    assert_ne!(seen["result"], later["result"], "{seen}");
+    assert!(!seen.to_string().contains("\"maxHp\":30"), "{seen}");
+
+    // A closed session is not answered from the memo.
+    let session = dm.session.clone().unwrap();
+    let r = reqwest::Client::new()
+        .delete(&srv.url)
+        .bearer_auth(&dm_token)
+        .header("Mcp-Session-Id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let (status, _, gone) = dm.post(get).await;
+    assert_ne!(status, 200, "{gone}");
+}

@@ -144,10 +144,27 @@ impl ServerHandler for TableServer {
             && ok
             && revision() == Some(before)
             && let Some(index) = who.engines.iter().position(|e| std::ptr::eq(e, engine))
-            && let Ok(text) = serde_json::to_string(&result)
+            && let Ok(mut wire) = serde_json::to_value(&result)
         {
+            // As the SDK sends it: `resultType` on 2026-07-28 and later, not before.
+            let modern = context
+                .protocol_version()
+                .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+            if let Some(o) = wire.as_object_mut() {
+                if modern {
+                    o.insert("resultType".into(), Value::String("complete".into()));
+                } else {
+                    o.remove("resultType");
+                }
+            }
+            let header = context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(super::memo::protocol_header);
             let key = crate::memo::Memo::key(&name, &args);
-            self.table.memo.keep(&who.grant, &key, index, before, text);
+            self.table
+                .memo
+                .keep(&who.grant, header, &key, index, before, wire.to_string());
         }
         Ok(CallToolResponse::Complete(result))
     }

@@ -41,22 +41,29 @@ pub struct HttpMemo {
     sessions: Mutex<HashSet<String>>,
 }
 
+/// The protocol version a request names in its header, if any: the SDK shapes its answers by
+/// it, so a kept answer is served only to requests naming the same.
+pub fn protocol_header(parts: &Parts) -> Option<&str> {
+    parts.headers.get("mcp-protocol-version")?.to_str().ok()
+}
+
 /// The session a request names, if any.
 pub fn session_of(parts: &Parts) -> Option<&str> {
     parts.headers.get("mcp-session-id")?.to_str().ok()
 }
 
 impl HttpMemo {
-    /// The memo key of `call` made by `grant`.
-    fn key(grant: &Grant, call_key: &str) -> String {
+    /// The memo key of `call` made by `grant` with protocol header `version`.
+    fn key(grant: &Grant, version: Option<&str>, call_key: &str) -> String {
         let role = match grant.role {
             Role::Dm => "dm",
             Role::Player => "player",
         };
         format!(
-            "{}\u{0}{role}\u{0}{}\u{0}{call_key}",
+            "{}\u{0}{role}\u{0}{}\u{0}{}\u{0}{call_key}",
             grant.campaign,
-            grant.character_id.as_deref().unwrap_or("")
+            grant.character_id.as_deref().unwrap_or(""),
+            version.unwrap_or("")
         )
     }
 
@@ -82,6 +89,7 @@ impl HttpMemo {
     pub fn keep(
         &self,
         grant: &Grant,
+        version: Option<&str>,
         call_key: &str,
         engine: usize,
         revision: Revision,
@@ -92,7 +100,7 @@ impl HttpMemo {
                 map.clear();
             }
             map.insert(
-                Self::key(grant, call_key),
+                Self::key(grant, version, call_key),
                 Arc::new(Kept {
                     campaign: grant.campaign.clone(),
                     engine,
@@ -130,7 +138,7 @@ impl HttpMemo {
             .kept
             .lock()
             .ok()?
-            .get(&Self::key(grant, &call.key))
+            .get(&Self::key(grant, protocol_header(parts), &call.key))
             .cloned()?;
         if kept.campaign != grant.campaign
             || revision(&kept.campaign, kept.engine)? != kept.revision
