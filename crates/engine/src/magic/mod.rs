@@ -16,6 +16,7 @@ pub mod known;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;
+pub mod spell_lookup;
 pub mod spellcasting;
 pub mod synthesis;
 pub mod targets;

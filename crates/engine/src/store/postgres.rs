@@ -32,6 +32,7 @@ use tokio_postgres::{Client, NoTls, Statement};
 use super::{StoreError, Transaction};
 
 mod memory;
+mod pipe;
 mod rows;
 mod search;
 mod tx;

@@ -72,7 +72,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let again = crate::magic::mechanics::persistent_level(&caster, &def);
     // A mark whose quarry dropped to 0 HP moves to a new creature with no new slot (Hunter's
     // Mark), while the caster still concentrates on it.
-    let moved = mark_moves(call, &caster, &def);
+    let moved = super::spell_riders::mark_moves(call, &caster, &def);
     let slot = if let Some(level) = again {
         SlotUse {
             level,
@@ -128,24 +128,6 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         ));
     }
     Ok(out)
-}
-
-/// Whether `caster` concentrates on the mark `def` (Hunter's Mark) and every creature it marks
-/// has dropped to 0 HP, so the mark may move without a new slot.
-fn mark_moves(call: &Call<'_>, caster: &Character, def: &SpellDef) -> bool {
-    if def.mechanics().is_none_or(|m| m.mark_dice.is_none()) {
-        return false;
-    }
-    let Some(conc) = caster.concentration.as_ref().filter(|c| {
-        crate::model::names::name_key(&c.spell) == crate::model::names::name_key(&def.name)
-    }) else {
-        return false;
-    };
-    !conc.links.is_empty()
-        && conc
-            .links
-            .iter()
-            .all(|l| crate::combat::sheet(call, &l.character_id).is_ok_and(|t| t.dead || t.hp == 0))
 }
 
 /// A persistent spell's later attack: the bonus action spent, no spell cast (the bonus-action

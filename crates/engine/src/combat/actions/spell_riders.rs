@@ -49,3 +49,25 @@ pub fn on_weapon_hit(
             .push("the spell's extra damage is spent on this hit".to_string());
     }
 }
+
+/// Whether `caster` concentrates on the mark `def` (Hunter's Mark) and every creature it marks
+/// has dropped to 0 HP, so the mark may move without a new slot.
+pub(super) fn mark_moves(
+    call: &crate::engine::Call<'_>,
+    caster: &Character,
+    def: &crate::model::spell::SpellDef,
+) -> bool {
+    if def.mechanics().is_none_or(|m| m.mark_dice.is_none()) {
+        return false;
+    }
+    let Some(conc) = caster.concentration.as_ref().filter(|c| {
+        crate::model::names::name_key(&c.spell) == crate::model::names::name_key(&def.name)
+    }) else {
+        return false;
+    };
+    !conc.links.is_empty()
+        && conc
+            .links
+            .iter()
+            .all(|l| crate::combat::sheet(call, &l.character_id).is_ok_and(|t| t.dead || t.hp == 0))
+}
