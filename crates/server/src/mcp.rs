@@ -296,11 +296,11 @@ pub fn to_mcp_tool(
 pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
     match r {
         Ok(reply) => {
-            let mut content = vec![ContentBlock::text(reply.text.clone())];
-            if let Some(png) = reply.image_png_base64.clone() {
+            let (text, png, structured) = reply.into_parts();
+            let mut content = vec![ContentBlock::text(text)];
+            if let Some(png) = png {
                 content.push(ContentBlock::image(png, "image/png"));
             }
-            let structured = reply.into_structured();
             let mut result = CallToolResult::success(content);
             if !structured.is_null() {
                 result.structured_content = Some(structured);

@@ -62,11 +62,18 @@ impl Reply {
 
     /// Takes the structured result as a JSON value (`null` when there is none).
     pub fn into_structured(self) -> Value {
-        match self.structured {
+        self.into_parts().2
+    }
+
+    /// The reply taken apart: its text, its image and its structured result as a JSON value
+    /// (`null` when there is none).
+    pub fn into_parts(self) -> (String, Option<String>, Value) {
+        let structured = match self.structured {
             Structured::None => Value::Null,
             Structured::Json(s) => serde_json::from_str(&s).unwrap_or(Value::Null),
             Structured::Value(v) => v,
-        }
+        };
+        (self.text, self.image_png_base64, structured)
     }
 
     /// The structured result as JSON text, if there is one.

@@ -125,16 +125,15 @@ impl ServerHandler for TableServer {
         engine.lock().map(|e| e.warm_compendium()).ok();
         let viewer = player_viewer(&who)?;
         // A plain read-only call may be kept and answered again while nothing changes.
-        let keepable =
-            catalog::find(&name).is_some_and(|s| s.read_only && !crate::table_view::has_ui(&name));
+        let read_only = catalog::find(&name).is_some_and(|s| s.read_only);
+        let keepable = read_only && !crate::table_view::has_ui(&name);
         let revision = || engine.lock().ok()?.revision();
         let before = if keepable { revision() } else { None };
         let result = match &viewer {
             None => mcp::call_spec(engine, &name, &args),
             Some(v) => player::call(engine, v, &name, &args),
         };
-        let wrote = catalog::find(&name).is_none_or(|s| !s.read_only);
-        if result.is_ok() && wrote {
+        if result.is_ok() && !read_only {
             self.table.changed(&who.grant.campaign);
         }
         let ok = result.is_ok();
