@@ -31,13 +31,9 @@ impl Raw {
         let dir = tempfile::tempdir().unwrap();
         let stderr = dir.path().join("stderr.txt");
         let mut child = Command::new(exe())
-            .args([
-                "--data-dir",
-                dir.path().to_str().unwrap(),
-                "--seed",
-                "11",
-                "serve",
-            ])
+            .args(["--data-dir", dir.path().to_str().unwrap(), "--seed", "11"])
+            .args(crate::common::srd_args())
+            .arg("serve")
             .env_remove("TABLETOP_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -295,6 +291,9 @@ fn capabilities_are_served_and_set_level_works_in_2026_07_28() {
 /// (bar the id), string ids included, and never ahead of a write sent before it without waiting.
 #[test]
 fn kept_reads_are_the_full_answer_and_never_overtake_a_write() {
+    if !crate::common::srd("kept_reads_are_the_full_answer_and_never_overtake_a_write") {
+        return;
+    }
     let (mut s, _) = Raw::start(LEGACY);
     let create = s.request(
         "tools/call",
