@@ -77,6 +77,9 @@ pub enum SpellKind {
     Shape,
     /// A door on the encounter map locked or unlocked (`door`: Arcane Lock, Knock).
     Door,
+    /// Travel, sensing, messages and the cantrips' tricks resolved by the spell's index from the
+    /// cast request (`magic::lore6`): Augury, Scrying, Sending, Thaumaturgy, Teleportation Circle…
+    Lore,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.

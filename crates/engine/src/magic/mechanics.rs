@@ -70,6 +70,12 @@ pub fn resolve_special(
         report.automation = Some(line);
         return Ok(true);
     }
+    if e.kind == SpellKind::Lore {
+        let line = super::lore6::elsewhere(spell);
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(true);
+    }
     if matches!(
         e.kind,
         SpellKind::Teleport
@@ -390,7 +396,7 @@ fn revive(
 }
 
 /// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
-fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
+pub(crate) fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
     let key = item.to_lowercase();
     let pos = caster.inventory.items.iter().position(|i| {
         i.name.to_lowercase().contains(&key)

@@ -243,7 +243,7 @@ pub fn cast_outside_combat(
         named,
         &mut feature_lines,
     )?;
-    let slot = if let Some(spec) = &feature {
+    let mut slot = if let Some(spec) = &feature {
         let (slot, line) = feature_spells::spend(&mut caster, spec, &def)?;
         feature_lines.push(line);
         slot
@@ -310,6 +310,25 @@ pub fn cast_outside_combat(
         if slot.spent || def.concentration {
             crate::combat::put_sheet(call, &caster)?;
         }
+        return Ok(Some(out));
+    }
+    // Travel, sensing and messages (magic::lore6) read the request's own fields.
+    if let Some(mut out) =
+        crate::magic::lore6::cast(call, &mut caster, &def, req, numbers.save_dc, &mut slot)?
+    {
+        out.forced = forced;
+        out.lines.extend(feature_lines);
+        if slot.spent {
+            out.lines.push(format!(
+                "{}{} slot spent; left: {}",
+                crate::model::slots::ordinal(slot.level),
+                if slot.pact { " pact" } else { "" },
+                caster.spell_slots.summary()
+            ));
+        }
+        out.lines.extend(component_notes(&def, false));
+        crate::combat::put_sheet(call, &caster)?;
+        call.record_change("character", &caster.id, out.headline.clone());
         return Ok(Some(out));
     }
     let mut targets: Vec<super::Who> = Vec::new();
@@ -406,7 +425,7 @@ pub fn cast_in_encounter(
     mut caster: Character,
     def: SpellDef,
     numbers: CasterNumbers,
-    slot: SlotUse,
+    mut slot: SlotUse,
     tag: &str,
 ) -> Result<ActionOutcome> {
     let req = turn.req;
@@ -471,10 +490,24 @@ pub fn cast_in_encounter(
         out.lines.extend(component_notes(&def, !tag.is_empty()));
         return Ok(out);
     }
-    // Teleports and summons act on the map (combat::summons).
-    if let Some(mut out) =
-        crate::combat::summons::map_spell(call, turn, &mut caster, &def, slot.level)?
-    {
+    // Teleports and summons act on the map (combat::summons); travel, sensing and messages
+    // read the request (magic::lore6).
+    let lore = match crate::combat::summons::map_spell(call, turn, &mut caster, &def, slot.level)? {
+        Some(out) => Some(out),
+        None => crate::magic::lore6::cast(
+            call,
+            &mut caster,
+            &def,
+            turn.req,
+            numbers.save_dc,
+            &mut slot,
+        )?
+        .map(|mut o| {
+            o.encounter_id = turn.encounter.id.clone();
+            o
+        }),
+    };
+    if let Some(mut out) = lore {
         out.lines.extend(component_notes(&def, !tag.is_empty()));
         if slot.spent {
             out.lines.push(format!(
