@@ -517,6 +517,39 @@ fn monster_for(only: &[String]) -> &'static str {
     }
 }
 
+/// A lore spell's description for the generic casting.
+fn lore_sample(index: &str) -> Option<&'static str> {
+    Some(match index {
+        "augury" => "open the vault",
+        "divination" | "commune" => "Is the vault safe?",
+        "legend-lore" => "the Crown of Ash",
+        "scrying" => "firsthand",
+        "clairvoyance" => "the vault, seeing",
+        "sending" | "animal-messenger" => "Come to the vault",
+        "thaumaturgy" => "voice",
+        "prestidigitation" => "chill",
+        "teleportation-circle" => "the vault",
+        _ => return None,
+    })
+}
+
+/// The lore spells the generic casting cannot satisfy, and their exact refusals.
+const LORE_REFUSALS: &[(&str, &str)] = &[
+    (
+        "animal-messenger",
+        "Animal Messenger needs a Tiny beast; Ogre is a large giant",
+    ),
+    (
+        "planar-binding",
+        "Planar Binding binds a celestial, elemental, fey or fiend; Ogre is a giant",
+    ),
+    ("teleportation-circle", "to: no place named 'the vault'"),
+    (
+        "instant-summons",
+        "item: Instant Summons needs item: the object to mark (or, once marked, to call back)",
+    ),
+];
+
 #[test]
 fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
     let Some(srd) = common::srd("every_mechanical_spell") else {
@@ -609,9 +642,18 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             r.ability = Some(Ability::Strength);
             // A shape-changing spell's form: a frog (a CR 0 Tiny beast) fits every one.
             r.creature = Some("frog".into());
+            // A lore spell's question, message, option or place (spell_lore casts each).
+            r.description = lore_sample(&s.index).map(Into::into);
         });
         let out = match out {
             Ok(o) => o,
+            // A lore spell refused for its own precondition, said exactly (spell_lore meets it).
+            Err(err)
+                if entry.kind == SpellKind::Lore
+                    && LORE_REFUSALS.contains(&(s.index.as_str(), err.to_string().as_str())) =>
+            {
+                continue;
+            }
             Err(err) => {
                 failures.push(format!("{}: refused: {err}", s.index));
                 continue;
@@ -695,6 +737,14 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                         .lines
                         .iter()
                         .any(|l| l.contains(&format!("resists {}", def.name)))
+            }
+            // A counted casting, a sensor, a trick or a charm on the caster or the target; a
+            // message kept as a note.
+            SpellKind::Lore => {
+                after != before
+                    || caster_after != caster_before
+                    || out.details.get("message").is_some()
+                    || out.details.get("lore").is_some()
             }
             SpellKind::Narrative => unreachable!(),
         };

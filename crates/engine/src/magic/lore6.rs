@@ -32,16 +32,15 @@ use crate::model::spell::SpellDef;
 /// Rounds in 24 hours (6 seconds a round).
 pub const DAY_ROUNDS: u32 = 14_400;
 
-/// Casts a `lore` spell from `req` for `caster` (slot already spent; `dc` the caster's save DC;
-/// a trigger that is no casting, Instant Summons' recall, gives the slot back and clears
-/// `slot.spent`); `None` for every other spell.
+/// Casts a `lore` spell from `req` for `caster` (slot already spent, none for a trigger that is
+/// no casting: [`is_trigger`]; `dc` the caster's save DC); `None` for every other spell.
 pub fn cast(
     call: &mut Call<'_>,
     caster: &mut Character,
     def: &SpellDef,
     req: &ActionRequest,
     dc: i32,
-    slot: &mut super::plan::SlotUse,
+    slot: u8,
 ) -> Result<Option<ActionOutcome>> {
     let Some(e) = def.mechanics() else {
         return Ok(None);
@@ -59,9 +58,9 @@ pub fn cast(
         "augury" | "divination" | "commune" | "legend-lore" => oracle(call, caster, def, said)?,
         "scrying" => scrying(call, caster, def, req, said, dc)?,
         "clairvoyance" => clairvoyance(call, caster, def, said)?,
-        "planar-binding" => super::lore6_bonds::binding(call, caster, def, req, dc, slot.level)?,
-        "instant-summons" => super::lore6_bonds::summons(call, caster, req, slot)?,
-        _ => match super::lore6_ways::cast(call, caster, def, req, said, slot.level, &index)? {
+        "planar-binding" => super::lore6_bonds::binding(call, caster, def, req, dc, slot)?,
+        "instant-summons" => super::lore6_bonds::summons(call, caster, req)?,
+        _ => match super::lore6_ways::cast(call, caster, def, req, said, slot, &index)? {
             Some(x) => x,
             None => return Ok(None),
         },
@@ -74,6 +73,30 @@ pub fn cast(
         details,
         ..Default::default()
     }))
+}
+
+pub use super::lore6_bonds::is_trigger;
+
+/// The SRD indexes this module resolves (every `lore` entry of the catalog must be one).
+pub const HANDLED: &[&str] = &[
+    "animal-messenger",
+    "augury",
+    "clairvoyance",
+    "commune",
+    "divination",
+    "instant-summons",
+    "legend-lore",
+    "planar-binding",
+    "prestidigitation",
+    "scrying",
+    "sending",
+    "teleportation-circle",
+    "thaumaturgy",
+];
+
+/// Whether a `lore` entry with this index is resolved here.
+pub fn handles(index: &str) -> bool {
+    HANDLED.contains(&index)
 }
 
 /// What a `lore` spell cast another way (a scroll, an item) is told: how to cast it.

@@ -9,7 +9,6 @@ use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::{Ability, Condition};
 
 use super::lore6::{DAY_ROUNDS, mark, one_target};
-use super::plan::SlotUse;
 use crate::combat::actions::ActionRequest;
 use crate::effects::Duration;
 use crate::engine::Call;
@@ -107,23 +106,10 @@ fn mark_name(item: &str) -> String {
     format!("Instant Summons: {item}")
 }
 
-/// Instant Summons: the first casting naming an item the caster carries marks it; naming a
-/// marked item crushes the sapphire (no slot: the slot this casting took is given back) and
-/// calls the item.
-pub fn summons(
-    call: &mut Call<'_>,
-    caster: &mut Character,
-    req: &ActionRequest,
-    slot: &mut SlotUse,
-) -> Result<Done> {
-    let Some(item) = req.item.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
-        return Err(EngineError::invalid(
-            "item",
-            "Instant Summons needs item: the object to mark (or, once marked, to call back)",
-        ));
-    };
+/// The caster's Instant Summons mark on `item`, if any.
+fn marked(caster: &Character, item: &str) -> Option<String> {
     let key = name_key(item);
-    let marked = caster
+    caster
         .effects
         .iter()
         .find(|e| {
@@ -131,7 +117,30 @@ pub fn summons(
                 .strip_prefix("Instant Summons: ")
                 .is_some_and(|n| name_key(n) == key)
         })
-        .map(|e| e.name.clone());
+        .map(|e| e.name.clone())
+}
+
+/// Whether this request is Instant Summons' trigger (the sapphire crushed as an action for an
+/// item the caster marked): no slot and no casting time.
+pub fn is_trigger(caster: &Character, def: &SpellDef, req: &ActionRequest) -> bool {
+    crate::catalog::spells::index_of(&def.name) == "instant-summons"
+        && req
+            .item
+            .as_deref()
+            .is_some_and(|i| marked(caster, i.trim()).is_some())
+}
+
+/// Instant Summons: the first casting naming an item the caster carries marks it; naming a
+/// marked item crushes the sapphire (an action: no slot, see [`is_trigger`]) and calls the item.
+pub fn summons(call: &mut Call<'_>, caster: &mut Character, req: &ActionRequest) -> Result<Done> {
+    let Some(item) = req.item.as_deref().map(str::trim).filter(|s| !s.is_empty()) else {
+        return Err(EngineError::invalid(
+            "item",
+            "Instant Summons needs item: the object to mark (or, once marked, to call back)",
+        ));
+    };
+    let key = name_key(item);
+    let marked = marked(caster, item);
     let who = caster.name.clone();
     let Some(marked) = marked else {
         let it = caster
@@ -173,21 +182,6 @@ pub fn summons(
             json!({ "summons": { "marked": item_name } }),
         ));
     };
-    // The trigger: crushing the sapphire is an action, not a casting.
-    if slot.spent {
-        if slot.pact {
-            if let Some(p) = caster.spell_slots.pact.as_mut() {
-                p.used = p.used.saturating_sub(1);
-            }
-        } else if let Some(u) = caster
-            .spell_slots
-            .used
-            .get_mut(usize::from(slot.level.saturating_sub(1)))
-        {
-            *u = u.saturating_sub(1);
-        }
-        slot.spent = false;
-    }
     let item_name = marked.trim_start_matches("Instant Summons: ").to_string();
     if caster
         .inventory

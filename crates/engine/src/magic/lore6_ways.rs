@@ -288,7 +288,11 @@ fn trick(
         name.clone(),
         Duration::Rounds { remaining: rounds },
     )?;
-    let span = crate::model::memory::span(u64::from(rounds) * 6);
+    let span = match rounds {
+        1 => "until the end of the caster's next turn",
+        10 => "1 minute",
+        _ => "1 hour",
+    };
     Ok((
         format!("{who} casts {}: {what} for {span}.", def.name),
         vec![format!(

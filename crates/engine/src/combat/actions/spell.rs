@@ -71,7 +71,8 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     // A persistent spell still active attacks again at its level, no slot and no new casting.
     let again = crate::magic::mechanics::persistent_level(&caster, &def);
     // A mark whose quarry dropped to 0 HP moves to a new creature with no new slot (Hunter's
-    // Mark), while the caster still concentrates on it.
+    // Mark), while the caster still concentrates on it. Instant Summons' recall is an action
+    // that crushes the sapphire, no casting.
     let moved = super::spell_riders::mark_moves(call, &caster, &def);
     let slot = if let Some(level) = again {
         SlotUse {
@@ -79,7 +80,7 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
             pact: false,
             spent: false,
         }
-    } else if moved {
+    } else if moved || crate::magic::lore6::is_trigger(&caster, &def, req) {
         SlotUse {
             level: def.level,
             pact: false,
@@ -243,7 +244,14 @@ pub fn cast_outside_combat(
         named,
         &mut feature_lines,
     )?;
-    let mut slot = if let Some(spec) = &feature {
+    let slot = if crate::magic::lore6::is_trigger(&caster, &def, req) {
+        // Instant Summons' recall: the sapphire crushed, no slot.
+        SlotUse {
+            level: def.level,
+            pact: false,
+            spent: false,
+        }
+    } else if let Some(spec) = &feature {
         let (slot, line) = feature_spells::spend(&mut caster, spec, &def)?;
         feature_lines.push(line);
         slot
@@ -314,7 +322,7 @@ pub fn cast_outside_combat(
     }
     // Travel, sensing and messages (magic::lore6) read the request's own fields.
     if let Some(mut out) =
-        crate::magic::lore6::cast(call, &mut caster, &def, req, numbers.save_dc, &mut slot)?
+        crate::magic::lore6::cast(call, &mut caster, &def, req, numbers.save_dc, slot.level)?
     {
         out.forced = forced;
         out.lines.extend(feature_lines);
@@ -425,12 +433,12 @@ pub fn cast_in_encounter(
     mut caster: Character,
     def: SpellDef,
     numbers: CasterNumbers,
-    mut slot: SlotUse,
+    slot: SlotUse,
     tag: &str,
 ) -> Result<ActionOutcome> {
     let req = turn.req;
     match def.cost() {
-        None => rule(
+        None if !crate::magic::lore6::is_trigger(&caster, &def, req) => rule(
             turn,
             format!(
                 "{} takes {} to cast, longer than a round; cast it outside combat",
@@ -500,7 +508,7 @@ pub fn cast_in_encounter(
             &def,
             turn.req,
             numbers.save_dc,
-            &mut slot,
+            slot.level,
         )?
         .map(|mut o| {
             o.encounter_id = turn.encounter.id.clone();
