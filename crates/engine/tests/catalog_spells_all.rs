@@ -543,7 +543,12 @@ const LORE_REFUSALS: &[(&str, &str)] = &[
         "planar-binding",
         "Planar Binding binds a celestial, elemental, fey or fiend; Ogre is a giant",
     ),
-    ("teleportation-circle", "to: no place named 'the vault'"),
+    (
+        "teleportation-circle",
+        "description: no location 'the vault': this campaign has no locations yet; create one with manage_location operation create",
+    ),
+    // A self-range spell is tried on its caster here.
+    ("scrying", "targetId: Scrying watches another creature"),
     (
         "instant-summons",
         "item: Instant Summons needs item: the object to mark (or, once marked, to call back)",
