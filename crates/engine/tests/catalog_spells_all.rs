@@ -528,7 +528,7 @@ fn lore_sample(index: &str) -> Option<&'static str> {
         "sending" | "animal-messenger" => "Come to the vault",
         "thaumaturgy" => "voice",
         "prestidigitation" => "chill",
-        "teleportation-circle" => "the vault",
+        "teleportation-circle" | "transport-via-plants" | "find-the-path" => "the vault",
         _ => return None,
     })
 }
@@ -545,6 +545,14 @@ const LORE_REFUSALS: &[(&str, &str)] = &[
     ),
     (
         "teleportation-circle",
+        "description: no location 'the vault': this campaign has no locations yet; create one with manage_location operation create",
+    ),
+    (
+        "transport-via-plants",
+        "description: no location 'the vault': this campaign has no locations yet; create one with manage_location operation create",
+    ),
+    (
+        "find-the-path",
         "description: no location 'the vault': this campaign has no locations yet; create one with manage_location operation create",
     ),
     // A self-range spell is tried on its caster here.

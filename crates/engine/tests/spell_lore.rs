@@ -66,6 +66,7 @@ fn every_lore_entry_is_resolved_by_the_engine() {
             "clairvoyance",
             "commune",
             "divination",
+            "find-the-path",
             "instant-summons",
             "legend-lore",
             "planar-binding",
@@ -73,7 +74,8 @@ fn every_lore_entry_is_resolved_by_the_engine() {
             "scrying",
             "sending",
             "teleportation-circle",
-            "thaumaturgy"
+            "thaumaturgy",
+            "transport-via-plants"
         ]
     );
     for k in lore {
@@ -752,4 +754,132 @@ fn planar_ally_calls_the_named_celestial_beside_the_cleric() {
         enc.combatant(&s.id).map(|c| c.name.as_str()),
         Some("Oren's Deva")
     );
+}
+
+#[test]
+fn find_the_path_gives_the_fewest_minutes_route_and_transport_via_plants_needs_plants() {
+    let Some(srd) = common::srd("lore_paths") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    let cleric = caster(&mut e, "Oren", "cleric", 11, &["Find the Path"]);
+    let druid = caster(&mut e, "Dara", "druid", 11, &["Transport via Plants"]);
+    e.write("setup", &serde_json::json!({}), |call| {
+        use tabletop_engine::model::world::LocationRef;
+        use tabletop_engine::world::{LinkSpec, LocationPatch, create_location, link};
+        for (name, terrain) in [
+            ("Village", None),
+            ("Old Road", None),
+            ("Deep Wood", Some("forest")),
+            ("Shrine", Some("forest")),
+            ("Quarry", Some("rock")),
+        ] {
+            create_location(
+                call,
+                LocationPatch {
+                    name: Some(name.into()),
+                    terrain: terrain.map(Into::into),
+                    ..Default::default()
+                },
+            )?;
+        }
+        // Village → Shrine: 60 + 60 by the road, 30 + 20 through the wood (one hidden leg).
+        for (a, b, m, hidden) in [
+            ("Village", "Old Road", 60, false),
+            ("Old Road", "Shrine", 60, false),
+            ("Village", "Deep Wood", 30, false),
+            ("Deep Wood", "Shrine", 20, true),
+        ] {
+            link(
+                call,
+                LocationRef::either(a),
+                LocationRef::either(b),
+                LinkSpec {
+                    travel_minutes: Some(m),
+                    hidden: Some(hidden),
+                    find_dc: hidden.then_some(15),
+                    ..Default::default()
+                },
+            )?;
+        }
+        for (party, who) in [("Band", &cleric), ("Grove", &druid)] {
+            tabletop_engine::party::create_party(
+                call,
+                tabletop_engine::party::PartyDraft {
+                    name: party.into(),
+                    description: None,
+                    location: Some(LocationRef::either(if party == "Band" {
+                        "Village"
+                    } else {
+                        "Deep Wood"
+                    })),
+                    member: Some((CharacterRef::new(Some(who), None), Default::default())),
+                },
+            )?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    let err = cast(&mut e, &cleric, "Find the Path", |r| {
+        r.description = Some("Quarry".into())
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "no way the world knows leads from Village to Quarry: Find the Path fails (the DM decides whether another plane or an unmapped way is involved)"
+    );
+    let out = cast(&mut e, &cleric, "Find the Path", |r| {
+        r.description = Some("Shrine".into())
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Oren casts Find the Path to Shrine: Village → Deep Wood → Shrine (50 minutes of travel)."
+    );
+    assert_eq!(
+        out.lines[1],
+        "the way into Shrine is hidden; the spell shows which path to take, finding it is still a search"
+    );
+    let o = sheet(&mut e, &cleric);
+    assert_eq!(
+        o.concentration.as_ref().map(|c| c.spell.as_str()),
+        Some("Find the Path")
+    );
+    assert!(effect(&o, "Find the Path: Shrine").is_some());
+    // Transport via Plants: the quarry has no plant; the shrine does.
+    let err = cast(&mut e, &druid, "Transport via Plants", |r| {
+        r.description = Some("Quarry".into())
+    })
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "Quarry has no Large living plant to step through (tag it plants, or give it forest, jungle, swamp or grassland terrain)"
+    );
+    let out = cast(&mut e, &druid, "Transport via Plants", |r| {
+        r.description = Some("Shrine".into())
+    })
+    .unwrap();
+    assert_eq!(
+        out.headline,
+        "Dara casts Transport via Plants: Grove steps into a plant at Deep Wood and out of one at Shrine."
+    );
+    let (p, at) = e
+        .read(|call| {
+            let p = tabletop_engine::party::resolve_party(
+                call,
+                tabletop_engine::party::PartyRef::new(None, Some("Grove")),
+            )?;
+            let at = tabletop_engine::world::resolve_location(
+                call,
+                tabletop_engine::model::world::LocationRef::either("Shrine"),
+                "to",
+            )?;
+            Ok((p, at))
+        })
+        .unwrap();
+    assert_eq!(p.location_id, Some(at.id));
+    assert_eq!(sheet(&mut e, &druid).spell_slots.left(6), 0);
 }

@@ -12,8 +12,10 @@
 //! - Clairvoyance: a sensor at a named place, seeing or hearing, while the caster concentrates.
 //! - [`super::lore6_ways`]: Sending and Animal Messenger (25 words, the messenger a Tiny beast,
 //!   its hours tracked), Thaumaturgy and Prestidigitation (their options, durations, and at most
-//!   three lasting effects), Teleportation Circle (the caster's party moved to a place with a
-//!   known circle).
+//!   three lasting effects); [`super::lore6_bonds`]: Planar Binding, Instant Summons.
+//! - [`super::lore6_paths`]: Teleportation Circle and Transport via Plants (the caster's party
+//!   moved to a place with a known circle, or plants at both ends), Find the Path (the route of
+//!   fewest travel minutes over the world's connections, while the caster concentrates).
 //!
 //! What stays the DM's (the answers, omens and what the sensor shows) is said in each answer.
 
@@ -60,6 +62,9 @@ pub fn cast(
         "clairvoyance" => clairvoyance(call, caster, def, said)?,
         "planar-binding" => super::lore6_bonds::binding(call, caster, def, req, dc, slot)?,
         "instant-summons" => super::lore6_bonds::summons(call, caster, req)?,
+        "teleportation-circle" => super::lore6_paths::circle(call, caster, said)?,
+        "transport-via-plants" => super::lore6_paths::plants(call, caster, said)?,
+        "find-the-path" => super::lore6_paths::find_path(call, caster, def, said)?,
         _ => match super::lore6_ways::cast(call, caster, def, req, said, slot, &index)? {
             Some(x) => x,
             None => return Ok(None),
@@ -84,6 +89,7 @@ pub const HANDLED: &[&str] = &[
     "clairvoyance",
     "commune",
     "divination",
+    "find-the-path",
     "instant-summons",
     "legend-lore",
     "planar-binding",
@@ -92,6 +98,7 @@ pub const HANDLED: &[&str] = &[
     "sending",
     "teleportation-circle",
     "thaumaturgy",
+    "transport-via-plants",
 ];
 
 /// Whether a `lore` entry with this index is resolved here.

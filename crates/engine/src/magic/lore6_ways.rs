@@ -35,7 +35,6 @@ pub fn cast(
         "sending" => sending(call, caster, req, said)?,
         "animal-messenger" => messenger(call, caster, def, req, said, slot)?,
         "thaumaturgy" | "prestidigitation" => trick(call, caster, def, said)?,
-        "teleportation-circle" => circle(call, caster, said)?,
         _ => return Ok(None),
     }))
 }
@@ -301,63 +300,5 @@ fn trick(
             def.name
         )],
         json!({ "trick": { "option": key, "rounds": rounds, "active": active.len() + 1 } }),
-    ))
-}
-
-/// Teleportation Circle: the caster's party moves to the named place, which must hold a
-/// permanent circle whose sigil sequence the caster knows (a place tagged
-/// `teleportation-circle`).
-fn circle(call: &mut Call<'_>, caster: &mut Character, said: Option<&str>) -> Result<Done> {
-    let Some(to) = said else {
-        return Err(EngineError::invalid(
-            "description",
-            "Teleportation Circle needs description: the place whose permanent circle's sigils the caster knows",
-        ));
-    };
-    let dest = crate::world::resolve_location(
-        call,
-        crate::model::world::LocationRef::either(to),
-        "description",
-    )?;
-    let known = dest
-        .tags
-        .iter()
-        .any(|t| crate::model::names::name_key(t).replace(' ', "-") == "teleportation-circle");
-    if !known {
-        return Err(EngineError::Rule(format!(
-            "{} holds no known permanent teleportation circle (tag the place teleportation-circle with manage_location when the caster learns its sigils)",
-            dest.name
-        )));
-    }
-    let campaign = call.campaign();
-    let party = call
-        .tx_ref()
-        .list_parties(campaign)?
-        .into_iter()
-        .find(|p| p.members.iter().any(|m| m.character_id == caster.id))
-        .ok_or_else(|| {
-            EngineError::Rule(format!(
-                "{} is in no party to carry through the circle; place creatures yourself",
-                caster.name
-            ))
-        })?;
-    let view = crate::party::update_party(
-        call,
-        crate::model::party::PartyRef::new(Some(&party.id), None),
-        crate::party::PartyPatch {
-            location: Some(crate::model::world::LocationRef::new(Some(&dest.id), None)),
-            ..Default::default()
-        },
-    )?;
-    Ok((
-        format!(
-            "{} casts Teleportation Circle: the portal opens for a round; {} steps through to {}.",
-            caster.name, party.name, dest.name
-        ),
-        vec![format!(
-            "{} members arrive within 5 feet of the destination circle; anyone left behind is for the DM to place",
-            view.members.len()
-        )],
-        json!({ "circle": { "party": party.name, "to": dest.name } }),
     ))
 }

@@ -15,6 +15,7 @@ pub mod item_spells;
 pub mod known;
 pub mod lore6;
 pub mod lore6_bonds;
+pub mod lore6_paths;
 pub mod lore6_ways;
 pub mod mechanics;
 pub mod plan;
