@@ -17,6 +17,9 @@ use crate::model::world::{Location, LocationRef};
 
 type Done = (String, Vec<String>, serde_json::Value);
 
+/// A route: the places in order, the minutes, the places reached by a hidden way.
+type Route = (Vec<String>, u32, Vec<String>);
+
 /// The party the caster belongs to.
 fn party_of(call: &Call<'_>, caster: &Character, spell: &str) -> Result<Party> {
     call.tx_ref()
@@ -148,7 +151,7 @@ pub fn plants(call: &mut Call<'_>, caster: &Character, said: Option<&str>) -> Re
 
 /// The route of fewest travel minutes from `from` to `to` over the connections that can be
 /// taken (hidden ways included, said so): the places in order, the minutes, hidden legs.
-fn route(call: &Call<'_>, from: &str, to: &str) -> Result<Option<(Vec<String>, u32, Vec<String>)>> {
+fn route(call: &Call<'_>, from: &str, to: &str) -> Result<Option<Route>> {
     let campaign = call.campaign();
     let mut best: BTreeMap<String, (u32, Option<(String, bool)>)> = BTreeMap::new();
     let mut done: Vec<String> = Vec::new();
