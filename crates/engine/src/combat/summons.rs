@@ -55,6 +55,7 @@ pub fn map_spell(
         (SpellKind::Globe, _, _) => {
             super::banish::raise_globe(call, turn, caster, def, slot).map(Some)
         }
+        (SpellKind::Lore, _, _) => crate::magic::lore6::in_encounter(call, turn, caster, def, slot),
         _ => Ok(None),
     }
 }

@@ -106,6 +106,59 @@ pub fn handles(index: &str) -> bool {
     HANDLED.contains(&index)
 }
 
+/// No slot: Instant Summons' recall is the sapphire crushed as an action.
+pub fn no_slot(def: &SpellDef) -> super::plan::SlotUse {
+    super::plan::SlotUse {
+        level: def.level,
+        pact: false,
+        spent: false,
+    }
+}
+
+/// [`cast`] outside an encounter: `notes` (feature and component lines) and the slot spent are
+/// added, the caster stored.
+pub fn outside(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    def: &SpellDef,
+    req: &ActionRequest,
+    dc: i32,
+    slot: super::plan::SlotUse,
+    notes: Vec<String>,
+) -> Result<Option<ActionOutcome>> {
+    let Some(mut out) = cast(call, caster, def, req, dc, slot.level)? else {
+        return Ok(None);
+    };
+    out.lines.extend(notes);
+    if slot.spent {
+        out.lines.push(format!(
+            "{}{} slot spent; left: {}",
+            crate::model::slots::ordinal(slot.level),
+            if slot.pact { " pact" } else { "" },
+            caster.spell_slots.summary()
+        ));
+    }
+    crate::combat::put_sheet(call, caster)?;
+    call.record_change("character", &caster.id, out.headline.clone());
+    Ok(Some(out))
+}
+
+/// [`cast`] in an encounter (from `combat::summons::map_spell`, which stores the caster).
+pub fn in_encounter(
+    call: &mut Call<'_>,
+    turn: &mut crate::combat::actions::Turn<'_>,
+    caster: &mut Character,
+    def: &SpellDef,
+    slot: u8,
+) -> Result<Option<ActionOutcome>> {
+    let dc = super::spellcasting::caster_numbers_for(call, caster, &def.name)?.save_dc;
+    let out = cast(call, caster, def, turn.req, dc, slot)?;
+    Ok(out.map(|o| ActionOutcome {
+        encounter_id: turn.encounter.id.clone(),
+        ..o
+    }))
+}
+
 /// What a `lore` spell cast another way (a scroll, an item) is told: how to cast it.
 pub fn elsewhere(def: &SpellDef) -> String {
     format!(

@@ -245,12 +245,7 @@ pub fn cast_outside_combat(
         &mut feature_lines,
     )?;
     let slot = if crate::magic::lore6::is_trigger(&caster, &def, req) {
-        // Instant Summons' recall: the sapphire crushed, no slot.
-        SlotUse {
-            level: def.level,
-            pact: false,
-            spent: false,
-        }
+        crate::magic::lore6::no_slot(&def)
     } else if let Some(spec) = &feature {
         let (slot, line) = feature_spells::spend(&mut caster, spec, &def)?;
         feature_lines.push(line);
@@ -321,23 +316,11 @@ pub fn cast_outside_combat(
         return Ok(Some(out));
     }
     // Travel, sensing and messages (magic::lore6) read the request's own fields.
-    if let Some(mut out) =
-        crate::magic::lore6::cast(call, &mut caster, &def, req, numbers.save_dc, slot.level)?
+    let notes = [feature_lines.clone(), component_notes(&def, false)].concat();
+    let dc = numbers.save_dc;
+    if let Some(out) = crate::magic::lore6::outside(call, &mut caster, &def, req, dc, slot, notes)?
     {
-        out.forced = forced;
-        out.lines.extend(feature_lines);
-        if slot.spent {
-            out.lines.push(format!(
-                "{}{} slot spent; left: {}",
-                crate::model::slots::ordinal(slot.level),
-                if slot.pact { " pact" } else { "" },
-                caster.spell_slots.summary()
-            ));
-        }
-        out.lines.extend(component_notes(&def, false));
-        crate::combat::put_sheet(call, &caster)?;
-        call.record_change("character", &caster.id, out.headline.clone());
-        return Ok(Some(out));
+        return Ok(Some(ActionOutcome { forced, ..out }));
     }
     let mut targets: Vec<super::Who> = Vec::new();
     if !req.target.is_empty() {
@@ -500,22 +483,9 @@ pub fn cast_in_encounter(
     }
     // Teleports and summons act on the map (combat::summons); travel, sensing and messages
     // read the request (magic::lore6).
-    let lore = match crate::combat::summons::map_spell(call, turn, &mut caster, &def, slot.level)? {
-        Some(out) => Some(out),
-        None => crate::magic::lore6::cast(
-            call,
-            &mut caster,
-            &def,
-            turn.req,
-            numbers.save_dc,
-            slot.level,
-        )?
-        .map(|mut o| {
-            o.encounter_id = turn.encounter.id.clone();
-            o
-        }),
-    };
-    if let Some(mut out) = lore {
+    if let Some(mut out) =
+        crate::combat::summons::map_spell(call, turn, &mut caster, &def, slot.level)?
+    {
         out.lines.extend(component_notes(&def, !tag.is_empty()));
         if slot.spent {
             out.lines.push(format!(
