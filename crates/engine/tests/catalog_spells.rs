@@ -419,7 +419,7 @@ fn mage_armor_sets_13_plus_dex_only_without_armor() {
     let out = cast(&mut e, &aria, "Illusory Script", |_| {}).unwrap();
     assert!(
         out.headline.starts_with(
-            "Illusory Script (1st level): no automation for Illusory Script: the DM decides (an illusion"
+            "Illusory Script (1st level): no automation for Illusory Script: the DM decides (who can read the hidden message"
         ),
         "{}",
         out.headline
