@@ -226,7 +226,7 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
         let mut features = Vec::new();
         let mut feature_levels = std::collections::BTreeMap::new();
         for l in 1..=lvl {
-            if let Some(row) = srd.class_level(&class.index, l) {
+            if let Some(row) = srd.class_row(&class.index, l) {
                 for f in &row.features {
                     features.push((f.index.clone(), f.name.clone()));
                     feature_levels
@@ -256,15 +256,14 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
             // Subclass features the SRD lists but no level row names (Circle of the Land,
             // Circle Spells); an option of another feature ("circle-of-the-land-forest") is not
             // one: it is chosen (options).
-            let own: Vec<&tabletop_srd::model::Feature> = srd
-                .features()
-                .iter()
-                .filter(|f| f.subclass.as_ref().is_some_and(|r| r.index == sub.index))
-                .collect();
+            let own: Vec<&tabletop_srd::model::Feature> =
+                srd.subclass_features(&sub.index).collect();
             for f in &own {
-                let option = own
-                    .iter()
-                    .any(|p| f.index.starts_with(&format!("{}-", p.index)));
+                let option = own.iter().any(|p| {
+                    f.index
+                        .strip_prefix(p.index.as_str())
+                        .is_some_and(|rest| rest.starts_with('-'))
+                });
                 if f.level <= lvl && !option && !feature_levels.contains_key(&f.index) {
                     features.push((f.index.clone(), f.name.clone()));
                     feature_levels.insert(f.index.clone(), u32::from(f.level));
@@ -294,7 +293,7 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 .map(|c| (c.choose, c.from.clone())),
             spellcasting: class.spellcasting_ability,
             class_specific: srd
-                .class_level(&class.index, lvl)
+                .class_row(&class.index, lvl)
                 .map(|r| r.class_specific.clone())
                 .unwrap_or_default(),
             features,
