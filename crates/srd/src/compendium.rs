@@ -67,6 +67,8 @@ pub struct Provenance {
 /// Every record of one SRD, typed and indexed. Load it with [`Compendium::load`].
 #[derive(Debug)]
 pub struct Compendium {
+    /// Unique per load in this process (see [`Compendium::id`]).
+    pub(crate) id: u64,
     pub(crate) ruleset: Ruleset,
     pub(crate) classes: Vec<Class>,
     pub(crate) levels: Vec<ClassLevel>,
@@ -110,6 +112,12 @@ macro_rules! slice_accessors {
 }
 
 impl Compendium {
+    /// An id no other compendium loaded by this process has: a compendium never changes once
+    /// loaded, so what is computed from it can be remembered under this id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Which SRD this is.
     pub fn ruleset(&self) -> Ruleset {
         self.ruleset

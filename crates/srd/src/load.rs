@@ -816,7 +816,9 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
         })
         .collect();
 
+    static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut comp = Compendium {
+        id: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ruleset,
         classes,
         levels,
