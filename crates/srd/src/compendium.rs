@@ -67,6 +67,8 @@ pub struct Provenance {
 /// Every record of one SRD, typed and indexed. Load it with [`Compendium::load`].
 #[derive(Debug)]
 pub struct Compendium {
+    /// Unique per load in this process (see [`Compendium::id`]).
+    pub(crate) id: u64,
     pub(crate) ruleset: Ruleset,
     pub(crate) classes: Vec<Class>,
     pub(crate) levels: Vec<ClassLevel>,
@@ -93,7 +95,13 @@ pub struct Compendium {
     pub(crate) monsters: Vec<Monster>,
     pub(crate) equipment: Vec<Equipment>,
     pub(crate) magic_items: Vec<MagicItem>,
-    pub(crate) level_map: HashMap<(String, u8), usize>,
+    /// The base row of each class at each level (index = level), by the class's slug: built
+    /// once at load (the last row of a level wins).
+    pub(crate) class_rows: HashMap<String, Vec<Option<usize>>>,
+    /// The rows of each subclass, by its slug, in level order: built once at load.
+    pub(crate) subclass_rows: HashMap<String, Vec<usize>>,
+    /// The features of each subclass, by the subclass's slug: built once at load.
+    pub(crate) subclass_feature_map: HashMap<String, Vec<usize>>,
     pub(crate) index: SearchIndex,
 }
 
@@ -104,6 +112,12 @@ macro_rules! slice_accessors {
 }
 
 impl Compendium {
+    /// An id no other compendium loaded by this process has: a compendium never changes once
+    /// loaded, so what is computed from it can be remembered under this id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Which SRD this is.
     pub fn ruleset(&self) -> Ruleset {
         self.ruleset
@@ -212,8 +226,7 @@ impl Compendium {
     /// The base level-table row of a class at `level` (1–20).
     pub fn class_level(&self, class: &str, level: u8) -> Option<&ClassLevel> {
         let c = self.class(class)?;
-        let i = *self.level_map.get(&(c.index.clone(), level))?;
-        self.levels.get(i)
+        self.class_row(&c.index, level)
     }
 
     /// The subclass level rows of a subclass, in level order.
@@ -221,13 +234,28 @@ impl Compendium {
         let Some(s) = self.subclass(subclass) else {
             return Vec::new();
         };
-        let mut v: Vec<&ClassLevel> = self
-            .levels
-            .iter()
-            .filter(|l| l.subclass.as_deref() == Some(s.index.as_str()))
-            .collect();
-        v.sort_by_key(|l| l.level);
-        v
+        self.subclass_rows
+            .get(s.index.as_str())
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.levels.get(i))
+            .collect()
+    }
+
+    /// The base level-table row at `level` of the class whose slug is `index` ("fighter"): as
+    /// [`Compendium::class_level`] without the name lookup.
+    pub fn class_row(&self, index: &str, level: u8) -> Option<&ClassLevel> {
+        let i = (*self.class_rows.get(index)?.get(usize::from(level))?)?;
+        self.levels.get(i)
+    }
+
+    /// The features of the subclass whose slug is `index`, in the data's order.
+    pub fn subclass_features(&self, index: &str) -> impl Iterator<Item = &Feature> + '_ {
+        self.subclass_feature_map
+            .get(index)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.features.get(i))
     }
 
     /// Spell slots per spell level 1–9 of a single-classed character (all zero for an unknown

@@ -816,7 +816,9 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
         })
         .collect();
 
+    static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut comp = Compendium {
+        id: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         ruleset,
         classes,
         levels,
@@ -843,16 +845,42 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
         monsters,
         equipment,
         magic_items,
-        level_map: HashMap::new(),
+        class_rows: HashMap::new(),
+        subclass_rows: HashMap::new(),
+        subclass_feature_map: HashMap::new(),
         index: SearchIndex::default(),
     };
-    comp.level_map = comp
+    let level_map: HashMap<(String, u8), usize> = comp
         .levels
         .iter()
         .enumerate()
         .filter(|(_, l)| l.subclass.is_none())
         .map(|(i, l)| ((l.class.clone(), l.level), i))
         .collect();
+    for ((class, level), &i) in &level_map {
+        let rows = comp.class_rows.entry(class.clone()).or_default();
+        let at = usize::from(*level);
+        if rows.len() <= at {
+            rows.resize(at + 1, None);
+        }
+        rows[at] = Some(i);
+    }
+    for (i, l) in comp.levels.iter().enumerate() {
+        if let Some(sub) = &l.subclass {
+            comp.subclass_rows.entry(sub.clone()).or_default().push(i);
+        }
+    }
+    for rows in comp.subclass_rows.values_mut() {
+        rows.sort_by_key(|&i| comp.levels[i].level);
+    }
+    for (i, f) in comp.features.iter().enumerate() {
+        if let Some(sub) = &f.subclass {
+            comp.subclass_feature_map
+                .entry(sub.index.clone())
+                .or_default()
+                .push(i);
+        }
+    }
     comp.index = SearchIndex::build(&comp);
     Ok(comp)
 }

@@ -69,10 +69,12 @@ pub fn slots(resolved: &Resolved) -> Vec<String> {
     let mut v = Vec::new();
     for c in &resolved.classes {
         let mut n = 0;
+        let mut class: Option<String> = None;
         for (index, name) in &c.features {
             if index.contains("ability-score-improvement") {
                 n += 1;
-                v.push(format!("{name} {n} ({})", c.name.to_lowercase()));
+                let class = class.get_or_insert_with(|| c.name.to_lowercase());
+                v.push(format!("{name} {n} ({class})"));
             }
         }
     }

@@ -29,8 +29,31 @@ pub struct Offer {
     pub level: u32,
 }
 
+/// The catalog entries of each class's features (`resolved.classes[i].features[j]` →
+/// `[i][j]`), looked up once per derivation.
+pub(super) type FeatureEntries<'a> = Vec<Vec<Option<&'a Entry>>>;
+
+/// Looks up the catalog entry of every class feature of `resolved`.
+pub(super) fn feature_entries<'a>(resolved: &Resolved, catalog: &'a Catalog) -> FeatureEntries<'a> {
+    resolved
+        .classes
+        .iter()
+        .map(|c| {
+            c.features
+                .iter()
+                .map(|(index, _)| catalog.features.get(index))
+                .collect()
+        })
+        .collect()
+}
+
 /// The option choices `resolved`'s classes offer.
 pub fn offers(resolved: &Resolved, catalog: &Catalog) -> Vec<Offer> {
+    offers_with(resolved, &feature_entries(resolved, catalog))
+}
+
+/// [`offers`] with the features' entries looked up.
+fn offers_with(resolved: &Resolved, entries: &FeatureEntries<'_>) -> Vec<Offer> {
     let mut out: Vec<Offer> = Vec::new();
     for (i, c) in resolved.classes.iter().enumerate() {
         let ctx = AmountContext {
@@ -38,8 +61,9 @@ pub fn offers(resolved: &Resolved, catalog: &Catalog) -> Vec<Offer> {
             class_specific: Some(&c.class_specific),
             ..Default::default()
         };
-        for (index, name) in &c.features {
-            let Some(e) = catalog.features.get(index) else {
+        let looked = entries.get(i).map_or(&[][..], Vec::as_slice);
+        for ((_, name), e) in c.features.iter().zip(looked) {
+            let Some(e) = e else {
                 continue;
             };
             for g in &e.grants {
@@ -128,10 +152,12 @@ pub(super) fn apply<'a>(
     build: &Build,
     resolved: &Resolved,
     catalog: &'a Catalog,
+    entries: &FeatureEntries<'_>,
 ) -> Vec<Picked<'a>> {
-    for c in &resolved.classes {
-        for (index, name) in &c.features {
-            let Some(e) = catalog.features.get(index) else {
+    for (i, c) in resolved.classes.iter().enumerate() {
+        let looked = entries.get(i).map_or(&[][..], Vec::as_slice);
+        for ((index, name), e) in c.features.iter().zip(looked) {
+            let Some(e) = e else {
                 continue;
             };
             let at = c.feature_levels.get(index).copied().unwrap_or(c.level);
@@ -189,7 +215,7 @@ pub(super) fn apply<'a>(
         }
     }
     let mut picked = Vec::new();
-    for offer in offers(resolved, catalog) {
+    for offer in offers_with(resolved, entries) {
         let Some(c) = resolved.classes.get(offer.class) else {
             continue;
         };

@@ -25,13 +25,23 @@ struct InPlay<'a> {
 fn push_unique(v: &mut Vec<Sourced<String>>, value: &str, source: &str) {
     if !v
         .iter()
-        .any(|x| crate::character::name_key(&x.value) == crate::character::name_key(value))
+        .any(|x| crate::model::names::same_name(&x.value, value))
     {
         v.push(Sourced {
             value: value.to_string(),
             source: source.to_string(),
         });
     }
+}
+
+/// `parts` joined into one string of the exact size (labels are made per feature per derive:
+/// cheaper than `format!`).
+fn joined(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
 }
 
 /// Derives the sheet values of `build` from its `resolved` grants and the `catalog`.
@@ -64,7 +74,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         for (index, name, _) in &r.traits {
             d.features.push(name.clone());
             let Some(index) = index else { continue };
-            let label = format!("{name} ({})", race_label.clone().unwrap_or_default());
+            let label = format!("{name} ({})", race_label.as_deref().unwrap_or_default());
             match catalog.traits.get(index) {
                 Some(entry) => in_play.push(InPlay {
                     entry,
@@ -77,24 +87,30 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
             }
         }
     }
+    // Each class feature's catalog entry, looked up once.
+    let entries = super::options::feature_entries(resolved, catalog);
     for (i, c) in resolved.classes.iter().enumerate() {
-        for (index, name) in &c.features {
+        let class_tag = format!("{} {}", c.name.to_lowercase(), c.level);
+        let looked = entries.get(i).map_or(&[][..], Vec::as_slice);
+        for ((index, name), entry) in c.features.iter().zip(looked) {
             if index.contains("ability-score-improvement") {
                 continue;
             }
             if !d.features.contains(name) {
                 d.features.push(name.clone());
             }
-            let label = format!("{name} ({} {})", c.name.to_lowercase(), c.level);
-            match catalog.features.get(index) {
+            match *entry {
                 Some(entry) => in_play.push(InPlay {
                     entry,
-                    label,
+                    label: joined(&[name, " (", &class_tag, ")"]),
                     class: Some(i),
                 }),
-                None => d.narrative.push(format!(
-                    "{label}: not in the mechanics catalog yet; no automation, the DM applies it"
-                )),
+                None => d.narrative.push(joined(&[
+                    name,
+                    " (",
+                    &class_tag,
+                    "): not in the mechanics catalog yet; no automation, the DM applies it",
+                ])),
             }
         }
         // The chosen style applies once the class has its Fighting Style feature.
@@ -151,7 +167,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         }
     }
     // Subclass, placeholder, fighting-style and option choices; chosen options join the play.
-    for p in super::options::apply(&mut d, build, resolved, catalog) {
+    for p in super::options::apply(&mut d, build, resolved, catalog, &entries) {
         in_play.push(InPlay {
             entry: p.entry,
             label: p.label,
@@ -182,7 +198,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
     for p in &in_play {
         if let Some(reason) = &p.entry.narrative {
             d.narrative
-                .push(format!("{}: no automation, {reason}", p.label));
+                .push(joined(&[&p.label, ": no automation, ", reason]));
         }
     }
 
@@ -265,21 +281,25 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         .collect();
     let pb = d.proficiency_bonus;
     let char_level = d.level;
-    let ctx_for = |class: Option<usize>| -> AmountContext<'_> {
-        match class.and_then(|i| resolved.classes.get(i)) {
-            Some(c) => AmountContext {
-                level: c.level,
-                class_specific: Some(&c.class_specific),
-                modifiers: mods.clone(),
-                proficiency: pb,
-            },
-            None => AmountContext {
-                level: char_level,
-                class_specific: None,
-                modifiers: mods.clone(),
-                proficiency: pb,
-            },
-        }
+    // One context per class and one for the other sources, made once.
+    let class_ctx: Vec<AmountContext<'_>> = resolved
+        .classes
+        .iter()
+        .map(|c| AmountContext {
+            level: c.level,
+            class_specific: Some(&c.class_specific),
+            modifiers: mods.clone(),
+            proficiency: pb,
+        })
+        .collect();
+    let other_ctx = AmountContext {
+        level: char_level,
+        class_specific: None,
+        modifiers: mods.clone(),
+        proficiency: pb,
+    };
+    let ctx_for = |class: Option<usize>| -> &AmountContext<'_> {
+        class.and_then(|i| class_ctx.get(i)).unwrap_or(&other_ctx)
     };
     let con = mods.get(&Ability::Constitution).copied().unwrap_or(0);
 
@@ -431,8 +451,9 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         for s in &b.skills {
             skill(&mut d, *s, format!("background: {}", b.name));
         }
+        let src = format!("background: {}", b.name);
         for p in &b.proficiencies {
-            push_unique(&mut d.proficiencies, p, &format!("background: {}", b.name));
+            push_unique(&mut d.proficiencies, p, &src);
         }
     }
     if let Some(r) = race {
@@ -448,8 +469,9 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 }
             }
         }
+        let src = format!("race: {}", r.name);
         for l in &r.languages {
-            push_unique(&mut d.languages, l, &format!("race: {}", r.name));
+            push_unique(&mut d.languages, l, &src);
         }
     }
     for (i, c) in resolved.classes.iter().enumerate() {
@@ -464,11 +486,11 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         // An SRD class casts from the level of its Spellcasting (Pact Magic) feature; a
         // custom class from its first.
         let casts = c.index.is_none()
-            || c.features.iter().any(|(index, _)| {
-                catalog
-                    .features
-                    .get(index)
-                    .is_some_and(|e| e.grants.iter().any(|g| matches!(g, Grant::Spellcasting)))
+            || entries.get(i).is_some_and(|looked| {
+                looked
+                    .iter()
+                    .flatten()
+                    .any(|e| e.grants.iter().any(|g| matches!(g, Grant::Spellcasting)))
             });
         if d.spellcasting_ability.is_none() && casts {
             d.spellcasting_ability = c.spellcasting;
@@ -595,7 +617,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     unarmored,
                     no_heavy_armor,
                 } => {
-                    let f = i32::try_from(feet.eval(&ctx)).unwrap_or(0);
+                    let f = i32::try_from(feet.eval(ctx)).unwrap_or(0);
                     if f == 0 {
                         continue;
                     }
@@ -636,7 +658,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     max,
                     recharge,
                 } => {
-                    let m = u32::try_from(max.eval(&ctx).max(0)).unwrap_or(0);
+                    let m = u32::try_from(max.eval(ctx).max(0)).unwrap_or(0);
                     let spec = ResourceSpec {
                         name: name.clone(),
                         max: m,
@@ -644,15 +666,16 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         source: p.label.clone(),
                     };
                     // A later grant of the same resource (Font of Inspiration) replaces it.
-                    match resources.iter_mut().find(|r| {
-                        crate::character::name_key(&r.name) == crate::character::name_key(name)
-                    }) {
+                    match resources
+                        .iter_mut()
+                        .find(|r| crate::model::names::same_name(&r.name, name))
+                    {
                         Some(r) => *r = spec,
                         None => resources.push(spec),
                     }
                 }
                 Grant::ExtraDamage { name, dice, when } => {
-                    if let Some((count, faces)) = dice.eval(&ctx) {
+                    if let Some((count, faces)) = dice.eval(ctx) {
                         d.riders.push(RiderSpec {
                             name: name.clone(),
                             count,
@@ -669,10 +692,10 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     does,
                 } => {
                     let (heal_plus, damage_bonus) = match does {
-                        Use::Heal { plus, .. } => (plus.as_ref().map_or(0, |a| a.eval(&ctx)), 0),
-                        Use::SplitHeal { pool, .. } => (pool.eval(&ctx), 0),
+                        Use::Heal { plus, .. } => (plus.as_ref().map_or(0, |a| a.eval(ctx)), 0),
+                        Use::SplitHeal { pool, .. } => (pool.eval(ctx), 0),
                         Use::Effect { damage_bonus, .. } => {
-                            (0, damage_bonus.as_ref().map_or(0, |a| a.eval(&ctx)))
+                            (0, damage_bonus.as_ref().map_or(0, |a| a.eval(ctx)))
                         }
                         _ => (0, 0),
                     };
@@ -695,7 +718,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 Grant::Modifier { modifier } => {
                     d.modifiers.push(Modifier::new(&p.label, modifier.clone()))
                 }
-                Grant::MartialArts { dice } => d.martial_arts = dice.eval(&ctx),
+                Grant::MartialArts { dice } => d.martial_arts = dice.eval(ctx),
                 Grant::CritRange { min } => {
                     d.crit_min = Some(d.crit_min.map_or(*min, |m| m.min(*min)));
                 }
@@ -716,7 +739,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                             value: *rule,
                             source: p.label.clone(),
                         });
-                        super::build::own_aura(&mut d, *rule, &ctx, &p.label);
+                        super::build::own_aura(&mut d, *rule, ctx, &p.label);
                     }
                 }
                 Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
@@ -730,7 +753,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                 | Grant::SpellRider { .. }
                 | Grant::SpellShaping { .. }
                 | Grant::KillTempHp { .. } => {
-                    crate::derive::spell_grants::apply(&mut d, g, &ctx, &p.label)
+                    crate::derive::spell_grants::apply(&mut d, g, ctx, &p.label)
                 }
             }
         }

@@ -120,22 +120,14 @@ fn apply(c: &mut Character, d: Derived) {
     }
     // Resources: derived ones follow their maximum (a rise adds the new uses); ones no source
     // grants any more go; ones the DM added stay.
-    let old = c
-        .derived
-        .as_ref()
-        .map(|o| o.resources.clone())
-        .unwrap_or_default();
-    let key = crate::character::name_key;
+    let same = crate::model::names::same_name;
+    let old: &[super::ResourceSpec] = c.derived.as_ref().map_or(&[], |o| &o.resources);
     c.resources.retain(|r| {
-        !old.iter().any(|o| key(&o.name) == key(&r.name))
-            || d.resources.iter().any(|n| key(&n.name) == key(&r.name))
+        !old.iter().any(|o| same(&o.name, &r.name))
+            || d.resources.iter().any(|n| same(&n.name, &r.name))
     });
     for spec in &d.resources {
-        match c
-            .resources
-            .iter_mut()
-            .find(|r| key(&r.name) == key(&spec.name))
-        {
+        match c.resources.iter_mut().find(|r| same(&r.name, &spec.name)) {
             Some(r) => {
                 if spec.max > r.max {
                     r.current = r.current.saturating_add(spec.max - r.max);

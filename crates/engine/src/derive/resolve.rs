@@ -2,6 +2,9 @@
 //! proficiencies, ability bonuses, speed, size, languages, trait and feature lists and the class
 //! level-table counters. Custom (non-SRD) sources carry their own numbers.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use serde::Serialize;
 use tabletop_rules::{Ability, Size, Skill};
 use tabletop_srd::Compendium;
@@ -98,12 +101,18 @@ pub struct ResolvedBackground {
 pub struct Resolved {
     /// Race.
     pub race: Option<ResolvedRace>,
-    /// Classes, in the build's order.
-    pub classes: Vec<ResolvedClass>,
+    /// Classes, in the build's order (an SRD class's grants are made once and shared).
+    #[serde(serialize_with = "shared_classes")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<ResolvedClass>"))]
+    pub classes: Vec<Arc<ResolvedClass>>,
     /// Background.
     pub background: Option<ResolvedBackground>,
     /// Sources not found (no SRD configured, or custom names), one line each.
     pub unresolved: Vec<String>,
+}
+
+fn shared_classes<S: serde::Serializer>(v: &[Arc<ResolvedClass>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|c| &**c))
 }
 
 fn skill_of(index: &str) -> Option<Skill> {
@@ -198,7 +207,7 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
     // Classes.
     for cl in &build.classes {
         if let Some(c) = &cl.custom {
-            out.classes.push(ResolvedClass {
+            out.classes.push(Arc::new(ResolvedClass {
                 name: cl.class.clone(),
                 level: cl.level,
                 hit_die: c.hit_die,
@@ -206,7 +215,7 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 skill_choice: c.skill_choices.clone(),
                 spellcasting: c.spellcasting_ability,
                 ..Default::default()
-            });
+            }));
             continue;
         }
         let Some((srd, class)) = srd.and_then(|s| s.class(&cl.class).map(|c| (s, c))) else {
@@ -214,95 +223,26 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 "class '{}' is not in the SRD (or no SRD is configured): d8 hit die, no class grants",
                 cl.class
             ));
-            out.classes.push(ResolvedClass {
+            out.classes.push(Arc::new(ResolvedClass {
                 name: cl.class.clone(),
                 level: cl.level,
                 hit_die: 8,
                 ..Default::default()
-            });
+            }));
             continue;
         };
-        let lvl = u8::try_from(cl.level.clamp(1, 20)).unwrap_or(20);
-        let mut features = Vec::new();
-        let mut feature_levels = std::collections::BTreeMap::new();
-        for l in 1..=lvl {
-            if let Some(row) = srd.class_level(&class.index, l) {
-                for f in &row.features {
-                    features.push((f.index.clone(), f.name.clone()));
-                    feature_levels
-                        .entry(f.index.clone())
-                        .or_insert(u32::from(l));
-                }
-            }
-        }
-        let mut subclass_features = Vec::new();
         let subclass = cl
             .subclass
             .as_deref()
             .and_then(|s| srd.subclass(s))
             .filter(|s| s.class.index == class.index);
-        if let Some(sub) = subclass {
-            for row in srd.subclass_levels(&sub.index) {
-                if row.level <= lvl {
-                    for f in &row.features {
-                        features.push((f.index.clone(), f.name.clone()));
-                        feature_levels
-                            .entry(f.index.clone())
-                            .or_insert(u32::from(row.level));
-                        subclass_features.push((u32::from(row.level), f.name.clone()));
-                    }
-                }
-            }
-            // Subclass features the SRD lists but no level row names (Circle of the Land,
-            // Circle Spells); an option of another feature ("circle-of-the-land-forest") is not
-            // one: it is chosen (options).
-            let own: Vec<&tabletop_srd::model::Feature> = srd
-                .features()
-                .iter()
-                .filter(|f| f.subclass.as_ref().is_some_and(|r| r.index == sub.index))
-                .collect();
-            for f in &own {
-                let option = own
-                    .iter()
-                    .any(|p| f.index.starts_with(&format!("{}-", p.index)));
-                if f.level <= lvl && !option && !feature_levels.contains_key(&f.index) {
-                    features.push((f.index.clone(), f.name.clone()));
-                    feature_levels.insert(f.index.clone(), u32::from(f.level));
-                    subclass_features.push((u32::from(f.level), f.name.clone()));
-                }
-            }
-        }
-        // A later class gives only its multiclassing proficiencies.
-        let proficiencies = if out.classes.is_empty() {
-            let mut p = class.armor_proficiencies.clone();
-            p.extend(class.weapon_proficiencies.iter().cloned());
-            p.extend(class.other_proficiencies.iter().cloned());
-            p
-        } else {
-            class.multiclassing.proficiencies.clone()
-        };
-        out.classes.push(ResolvedClass {
-            name: class.name.clone(),
-            index: Some(class.index.clone()),
-            level: cl.level,
-            hit_die: u32::from(class.hit_die),
-            saves: class.saving_throws.clone(),
-            proficiencies,
-            skill_choice: class
-                .skill_choices
-                .as_ref()
-                .map(|c| (c.choose, c.from.clone())),
-            spellcasting: class.spellcasting_ability,
-            class_specific: srd
-                .class_level(&class.index, lvl)
-                .map(|r| r.class_specific.clone())
-                .unwrap_or_default(),
-            features,
-            feature_levels,
-            subclass: subclass.map(|s| s.name.clone()),
-            subclass_options: class.subclasses.iter().map(|r| r.name.clone()).collect(),
-            subclass_features,
-        });
+        out.classes.push(class_grants(
+            srd,
+            class,
+            cl.level,
+            subclass,
+            out.classes.is_empty(),
+        ));
     }
     // Background.
     if let Some(name) = &build.background {
@@ -336,6 +276,138 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
         }
     }
     out
+}
+
+/// What a class's grants depend on: the compendium (its load id: it never changes once loaded),
+/// the class, its level, the chosen subclass (when it is one of the class's) and whether it is
+/// the first class (a later class gives only its multiclassing proficiencies).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ClassKey {
+    srd: u64,
+    class: String,
+    level: u32,
+    subclass: Option<String>,
+    first: bool,
+}
+
+/// How many resolved classes are remembered (a handful per character in play).
+const CLASS_CACHE_SIZE: usize = 512;
+
+/// The grants of `level` levels in `class` (with `subclass`), made once per key and shared.
+fn class_grants(
+    srd: &Compendium,
+    class: &tabletop_srd::model::Class,
+    level: u32,
+    subclass: Option<&tabletop_srd::model::Subclass>,
+    first: bool,
+) -> Arc<ResolvedClass> {
+    static CACHE: OnceLock<Mutex<HashMap<ClassKey, Arc<ResolvedClass>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = ClassKey {
+        srd: srd.id(),
+        class: class.index.clone(),
+        level,
+        subclass: subclass.map(|s| s.index.clone()),
+        first,
+    };
+    if let Ok(map) = cache.lock()
+        && let Some(hit) = map.get(&key)
+    {
+        return hit.clone();
+    }
+    let made = Arc::new(make_class(srd, class, level, subclass, first));
+    if let Ok(mut map) = cache.lock() {
+        if map.len() >= CLASS_CACHE_SIZE {
+            map.clear();
+        }
+        map.insert(key, made.clone());
+    }
+    made
+}
+
+/// Resolves `level` levels in the SRD `class` (with `subclass`; `first`: the character's first
+/// class).
+fn make_class(
+    srd: &Compendium,
+    class: &tabletop_srd::model::Class,
+    level: u32,
+    subclass: Option<&tabletop_srd::model::Subclass>,
+    first: bool,
+) -> ResolvedClass {
+    let lvl = u8::try_from(level.clamp(1, 20)).unwrap_or(20);
+    let mut features = Vec::new();
+    let mut feature_levels = std::collections::BTreeMap::new();
+    for l in 1..=lvl {
+        if let Some(row) = srd.class_row(&class.index, l) {
+            for f in &row.features {
+                features.push((f.index.clone(), f.name.clone()));
+                feature_levels
+                    .entry(f.index.clone())
+                    .or_insert(u32::from(l));
+            }
+        }
+    }
+    let mut subclass_features = Vec::new();
+    if let Some(sub) = subclass {
+        for row in srd.subclass_levels(&sub.index) {
+            if row.level <= lvl {
+                for f in &row.features {
+                    features.push((f.index.clone(), f.name.clone()));
+                    feature_levels
+                        .entry(f.index.clone())
+                        .or_insert(u32::from(row.level));
+                    subclass_features.push((u32::from(row.level), f.name.clone()));
+                }
+            }
+        }
+        // Subclass features the SRD lists but no level row names (Circle of the Land,
+        // Circle Spells); an option of another feature ("circle-of-the-land-forest") is not
+        // one: it is chosen (options).
+        let own: Vec<&tabletop_srd::model::Feature> = srd.subclass_features(&sub.index).collect();
+        for f in &own {
+            let option = own.iter().any(|p| {
+                f.index
+                    .strip_prefix(p.index.as_str())
+                    .is_some_and(|rest| rest.starts_with('-'))
+            });
+            if f.level <= lvl && !option && !feature_levels.contains_key(&f.index) {
+                features.push((f.index.clone(), f.name.clone()));
+                feature_levels.insert(f.index.clone(), u32::from(f.level));
+                subclass_features.push((u32::from(f.level), f.name.clone()));
+            }
+        }
+    }
+    // A later class gives only its multiclassing proficiencies.
+    let proficiencies = if first {
+        let mut p = class.armor_proficiencies.clone();
+        p.extend(class.weapon_proficiencies.iter().cloned());
+        p.extend(class.other_proficiencies.iter().cloned());
+        p
+    } else {
+        class.multiclassing.proficiencies.clone()
+    };
+    ResolvedClass {
+        name: class.name.clone(),
+        index: Some(class.index.clone()),
+        level,
+        hit_die: u32::from(class.hit_die),
+        saves: class.saving_throws.clone(),
+        proficiencies,
+        skill_choice: class
+            .skill_choices
+            .as_ref()
+            .map(|c| (c.choose, c.from.clone())),
+        spellcasting: class.spellcasting_ability,
+        class_specific: srd
+            .class_row(&class.index, lvl)
+            .map(|r| r.class_specific.clone())
+            .unwrap_or_default(),
+        features,
+        feature_levels,
+        subclass: subclass.map(|s| s.name.clone()),
+        subclass_options: class.subclasses.iter().map(|r| r.name.clone()).collect(),
+        subclass_features,
+    }
 }
 
 /// The skill a proficiency index names ("skill-perception" → Perception).

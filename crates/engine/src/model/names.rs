@@ -2,8 +2,56 @@
 
 /// The normalized form of a name used for lookups: trimmed, lower case, single spaces.
 pub fn name_key(name: &str) -> String {
-    name.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    let mut out = String::with_capacity(name.len());
+    for (i, word) in name.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_ascii() {
+        out.make_ascii_lowercase();
+        out
+    } else {
+        out.to_lowercase()
+    }
+}
+
+/// Whether `a` and `b` have the same [`name_key`], without allocating when both are ASCII.
+pub fn same_name(a: &str, b: &str) -> bool {
+    if !a.is_ascii() || !b.is_ascii() {
+        return name_key(a) == name_key(b);
+    }
+    let mut x = a.split_whitespace();
+    let mut y = b.split_whitespace();
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p.eq_ignore_ascii_case(q) => {}
+            _ => return false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_comparisons_agree() {
+        assert_eq!(name_key("  Second   Wind "), "second wind");
+        assert_eq!(name_key("ÉLAN Vital"), "élan vital");
+        for (a, b) in [
+            ("Second Wind", "second  wind"),
+            (" Ki ", "KI"),
+            ("Rage", "Rages"),
+            ("Élan", "élan"),
+            ("Élan", "elan"),
+            ("", "  "),
+            ("a b", "ab"),
+            ("a\u{b}b", "a b"),
+        ] {
+            assert_eq!(same_name(a, b), name_key(a) == name_key(b), "{a:?} {b:?}");
+        }
+    }
 }
