@@ -77,6 +77,10 @@ pub enum SpellKind {
     Shape,
     /// A door on the encounter map locked or unlocked (`door`: Arcane Lock, Knock).
     Door,
+    /// Ends the spells on each target: those of the slot's level or lower at once, each higher
+    /// one on the caster's spellcasting ability check against DC 10 + its level (Dispel
+    /// Magic); see `magic::wards6`.
+    Dispel,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -370,6 +374,10 @@ pub struct SpellEntry {
     /// spell's own numbers (Mage Hand, Arcane Hand, Animate Objects), as a `summon`.
     #[serde(default)]
     pub tokens: Vec<super::spell_objects::TokenSpec>,
+    /// An effect: the d20 of the bearer's checks of one ability counts as at least `min`
+    /// (Glibness: CHA, 15).
+    #[serde(default)]
+    pub check_floor: Option<super::wards6::CheckFloor>,
 }
 
 /// A costly material the spell consumes.
@@ -426,6 +434,7 @@ impl SpellEntry {
             || self.mirror_images.is_some()
             || self.nondetection
             || !self.communication.is_empty()
+            || self.check_floor.is_some()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -595,6 +604,9 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         }
         SpellKind::Door => need(e.door.is_some(), "door", &mut bad),
         _ => {}
+    }
+    if let Some(f) = &e.check_floor {
+        bad.extend(f.check(index));
     }
     for d in [
         &e.dice,
