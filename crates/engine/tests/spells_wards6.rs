@@ -405,3 +405,44 @@ fn antipathy_frightens_a_creature_entering_its_area_until_it_leaves() {
     );
     assert!(!has(&mut e, &ogre, Condition::Frightened));
 }
+
+#[test]
+fn hallow_with_fear_frightens_a_creature_that_enters_and_fails_its_charisma_save() {
+    let Some(srd) = common::srd("hallow") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 4);
+    let bran = caster(&mut e, "Bran", "cleric", 9, &["Hallow"]);
+    let order = fight_on(
+        &mut e,
+        vec![pc(&bran, 11, 10, 20), monster("ogre", 1, &[(30, 10)])],
+        TerrainSpec {
+            width: Some(40),
+            height: Some(20),
+            ..Default::default()
+        },
+    );
+    let ogre = id_of(&order, "Ogre");
+    // Touch range: the DM places it with force (it takes 24 hours to cast).
+    let out = cast(&mut e, &bran, "Hallow", |r| {
+        r.to = Some(Position::new(12, 10));
+        r.force = true;
+    })
+    .unwrap();
+    // Cleric 9, WIS 16: DC 8 + 4 + 3 = 15; the SRD's 60-ft sphere.
+    assert_eq!(
+        out.headline,
+        "Bran casts Hallow: a zone (au1) on 500 squares from (12, 10); it strikes a creature that enters it for the first time on a turn: frightened while held (cha save DC 15)."
+    );
+    advance(&mut e);
+    let out = walk(&mut e, &ogre, 22, 10);
+    assert_eq!(
+        out.lines,
+        [
+            "Ogre — Charisma save (Hallow): d20 [6] - 2 = 4 vs DC 15 — fail",
+            "Ogre is frightened (Hallow) while held; breaking free is left to the DM (manage_condition remove)",
+        ]
+    );
+    assert!(has(&mut e, &ogre, Condition::Frightened));
+}
