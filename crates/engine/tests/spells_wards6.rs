@@ -239,7 +239,13 @@ fn antimagic_field_keeps_every_spell_cast_from_outside_off_the_creatures_inside(
     };
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(&dir, &srd, 4);
-    let aria = caster(&mut e, "Aria", "wizard", 17, &["Antimagic Field"]);
+    let aria = caster(
+        &mut e,
+        "Aria",
+        "wizard",
+        17,
+        &["Antimagic Field", "Magic Missile"],
+    );
     let tor = caster(&mut e, "Tor", "fighter", 5, &[]);
     let zed = caster(
         &mut e,
@@ -268,6 +274,17 @@ fn antimagic_field_keeps_every_spell_cast_from_outside_off_the_creatures_inside(
         "Tor is inside Antimagic Field (spells of 9th level or lower from outside have no effect): unaffected"
     );
     assert_eq!(sheet(&mut e, &tor).hp, hp);
+    // No spell can be cast inside it, by Aria herself or anyone else.
+    advance(&mut e);
+    let err = cast(&mut e, &aria, "Magic Missile", |r| r.target = who(&zed))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "Aria stands inside Antimagic Field around (5, 5): no spell can be cast within it"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The "wards & magic" spells of session 6 (issue 17) that need their own resolution: Dispel
 //! Magic ([`dispel`]: the spells on each target end, those above the slot's level on a check)
 //! and Glibness's floor on Charisma checks ([`check_floor`], applied wherever a check is rolled
-//! from a sheet through `class_rules::adjust_check`).
+//! from a sheet through `class_rules::adjust_check`), and Antimagic Field's ban on casting
+//! inside it ([`antimagic_refusal`]).
 
 use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
@@ -206,4 +207,27 @@ pub fn check_floor(c: &Character, out: &mut D20Outcome) -> Vec<String> {
         c.name,
         total + by
     )]
+}
+
+/// Why `caster_id` cannot cast a spell where it stands: inside an Antimagic Field on the map
+/// (its own included), no spell can be cast.
+pub fn antimagic_refusal(
+    e: &crate::model::encounter::Encounter,
+    caster_id: &str,
+) -> Option<String> {
+    let me = e.map.creature(caster_id)?;
+    let g = e.globes.iter().find(|g| {
+        crate::catalog::spells::index_of(&g.spell) == "antimagic-field"
+            && me.squares().any(|q| {
+                tabletop_grid::distance_ft(g.center, q, crate::combat::actions::attack::METRIC)
+                    <= g.radius_ft
+            })
+    })?;
+    let name = e
+        .combatant(caster_id)
+        .map_or_else(|| caster_id.to_string(), |c| c.name.clone());
+    Some(format!(
+        "{name} stands inside {} around {}: no spell can be cast within it",
+        g.spell, g.center
+    ))
 }
