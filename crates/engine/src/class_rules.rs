@@ -71,6 +71,7 @@ pub fn adjust_check(c: &Character, out: &mut D20Outcome) -> Vec<String> {
             out.total.unwrap_or(0)
         ));
     }
+    lines.extend(crate::magic::wards6::check_floor(c, out));
     if ability == Ability::Strength && c.has_rule(ClassRule::IndomitableMight) {
         let score = i32::from(c.effective().score(Ability::Strength));
         let total = out.total.unwrap_or(score);

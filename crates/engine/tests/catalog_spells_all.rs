@@ -643,6 +643,17 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::HpThreshold => t.hp = t.hp.min(entry.tiers[0].max_hp),
             // The pool's smallest roll (5 for Sleep's 5d8) covers 5 HP.
             SpellKind::HpPool => t.hp = 5,
+            // A spell for Dispel Magic to end: Bless (1st level) on the target.
+            SpellKind::Dispel => t.effects.push(tabletop_engine::effects::ActiveEffect {
+                id: "ef-bless".into(),
+                name: "Bless".into(),
+                source: Some("Bless (test)".into()),
+                modifiers: Vec::new(),
+                duration: Duration::Rounds { remaining: 10 },
+                ends_on: None,
+                ends_when_attacked: false,
+                grant: None,
+            }),
             _ => {}
         }
         put(&mut e, &t);
@@ -704,6 +715,10 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::Revive => !after.dead && after.hp >= 1,
             SpellKind::Stabilize => after.stable && !before.stable,
             SpellKind::Cure => after != before,
+            SpellKind::Dispel => {
+                before.effects.contains(&"Bless".to_string())
+                    && !after.effects.contains(&"Bless".to_string())
+            }
             SpellKind::HpThreshold => after.dead || new_condition,
             // Outside an encounter a zone has no one to strike: concentration begins and the
             // answer says the aura is made when it is cast in a fight.

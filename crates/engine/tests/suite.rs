@@ -99,6 +99,8 @@ mod spell_wards;
 mod spell_zones;
 #[path = "spells_known.rs"]
 mod spells_known;
+#[path = "spells_wards6.rs"]
+mod spells_wards6;
 #[path = "srd_oracle.rs"]
 mod srd_oracle;
 #[path = "store_conformance.rs"]

@@ -47,6 +47,7 @@ pub mod spell_moves;
 pub mod spell_objects;
 pub mod spell_senses;
 pub mod spells;
+pub mod wards6;
 pub mod zones;
 
 /// When a resource comes back.

@@ -80,6 +80,10 @@ pub enum SpellKind {
     /// Travel, sensing, messages and the cantrips' tricks resolved by the spell's index from the
     /// cast request (`magic::lore6`): Augury, Scrying, Sending, Thaumaturgy, Teleportation Circle…
     Lore,
+    /// Ends the spells on each target: those of the slot's level or lower at once, each higher
+    /// one on the caster's spellcasting ability check against DC 10 + its level (Dispel
+    /// Magic); see `magic::wards6`.
+    Dispel,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -373,6 +377,10 @@ pub struct SpellEntry {
     /// spell's own numbers (Mage Hand, Arcane Hand, Animate Objects), as a `summon`.
     #[serde(default)]
     pub tokens: Vec<super::spell_objects::TokenSpec>,
+    /// An effect: the d20 of the bearer's checks of one ability counts as at least `min`
+    /// (Glibness: CHA, 15).
+    #[serde(default)]
+    pub check_floor: Option<super::wards6::CheckFloor>,
 }
 
 /// A costly material the spell consumes.
@@ -429,6 +437,7 @@ impl SpellEntry {
             || self.mirror_images.is_some()
             || self.nondetection
             || !self.communication.is_empty()
+            || self.check_floor.is_some()
     }
 
     /// How many rays, darts, beams or creatures at `slot` (for a spell of `level`) and caster
@@ -598,6 +607,9 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         }
         SpellKind::Door => need(e.door.is_some(), "door", &mut bad),
         _ => {}
+    }
+    if let Some(f) = &e.check_floor {
+        bad.extend(f.check(index));
     }
     for d in [
         &e.dice,

@@ -312,6 +312,18 @@ pub(crate) fn touches(call: &Call<'_>, e: &Encounter, index: usize, target_id: &
     candidates(call, e, index, target_id).unwrap_or(false)
 }
 
+/// Whether zone `index` affects `target_id` by side, wherever the creature stands now: a wall
+/// it crossed on its way strikes it though it ends its move beyond (Prismatic Wall).
+pub(crate) fn affects_creature(e: &Encounter, index: usize, target_id: &str) -> bool {
+    let Some(a) = e.auras.get(index) else {
+        return false;
+    };
+    let (Some(bearer), Some(target)) = (e.combatant(&a.bearer_id), e.combatant(target_id)) else {
+        return false;
+    };
+    !target.removed && affects(a, bearer.side, target.side, a.bearer_id == target_id)
+}
+
 fn candidates(call: &Call<'_>, e: &Encounter, index: usize, target_id: &str) -> Result<bool> {
     let Some(a) = e.auras.get(index) else {
         return Ok(false);

@@ -654,7 +654,15 @@ pub fn crossed(
     let mut spent: Vec<usize> = Vec::new();
     for i in 0..e.auras.len() {
         let a = &e.auras[i];
-        if a.squares.is_empty() || !crate::combat::auras::touches(call, e, i, id) {
+        // It strikes a creature that ends its move inside, or one that came from outside and
+        // crossed it (a wall passed through).
+        let from_outside = path
+            .first()
+            .is_some_and(|p| !tabletop_grid::footprint(*p, size).any(|q| on(&a.squares, q)));
+        if a.squares.is_empty()
+            || !(crate::combat::auras::touches(call, e, i, id)
+                || (from_outside && crate::combat::auras::affects_creature(e, i, id)))
+        {
             continue;
         }
         let steps_inside = path
@@ -696,10 +704,39 @@ pub fn crossed(
             }
         }
     }
+    lines.extend(release_outside(call, e, id)?);
     for i in spent.into_iter().rev() {
         let a = e.auras.remove(i);
         lines.push(format!("{} ({}) is spent and ends", a.name, a.id));
         lines.extend(ended(call, e, &a)?);
+    }
+    Ok(lines)
+}
+
+/// A creature that moved out of zones holding it (frightened by Antipathy) is released from
+/// what they imposed.
+fn release_outside(call: &mut Call<'_>, e: &Encounter, id: &str) -> Result<Vec<String>> {
+    let out: Vec<(tabletop_rules::Condition, String)> = e
+        .auras
+        .iter()
+        .filter(|a| a.holds && !a.squares.is_empty() && !covers(e, a, id))
+        .filter_map(|a| Some((a.condition?, a.name.clone())))
+        .collect();
+    let mut lines = Vec::new();
+    if out.is_empty() {
+        return Ok(lines);
+    }
+    let mut s = crate::combat::sheet(call, id)?;
+    for (c, name) in out {
+        let before = s.conditions.len();
+        s.conditions
+            .retain(|x| !(x.condition == c && x.source == name && x.duration.is_none()));
+        if s.conditions.len() != before {
+            lines.push(format!("{} is no longer {c}: it left {name}", s.name));
+        }
+    }
+    if !lines.is_empty() {
+        crate::combat::put_sheet(call, &s)?;
     }
     Ok(lines)
 }

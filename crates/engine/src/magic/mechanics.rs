@@ -128,6 +128,7 @@ pub fn resolve_special(
         SpellKind::Revive => revive(call, caster, plan, e, report).map(|()| true),
         SpellKind::Stabilize => stabilize(call, caster, plan, report).map(|()| true),
         SpellKind::Cure => super::grants::cure(call, caster, plan, e, report).map(|()| true),
+        SpellKind::Dispel => super::wards6::dispel(call, caster, plan, report).map(|()| true),
         SpellKind::HpThreshold => {
             super::grants::hp_threshold(call, caster, plan, e, report).map(|()| true)
         }

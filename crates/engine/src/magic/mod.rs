@@ -25,3 +25,4 @@ pub mod spellcasting;
 pub mod synthesis;
 pub mod targets;
 pub mod wards;
+pub mod wards6;

@@ -32,6 +32,7 @@ pub fn movement_and_wards(e: &SpellEntry, plan: &CastPlan, g: &mut SpellGrant) {
     g.mirror_images = e.mirror_images;
     g.nondetection = e.nondetection;
     g.communication = e.communication.clone();
+    g.check_floor = e.check_floor;
 }
 
 /// How much an effect raises the hit point maximum at the plan's slot (Aid: 5, +5 per slot
@@ -94,6 +95,7 @@ pub fn after_effect(e: &SpellEntry, plan: &CastPlan, target: &mut Character) -> 
         what.push("sees invisible creatures".into());
     }
     what.extend(e.communication.iter().cloned());
+    what.extend(super::wards6::describe_floor(e));
     if !e.ward_types.is_empty() {
         what.push(format!(
             "attacks against it by {} have disadvantage",

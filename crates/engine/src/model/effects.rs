@@ -219,6 +219,9 @@ pub struct SpellGrant {
     /// Ways of communicating while it lasts (Tongues, Speak with Animals), on the sheet.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub communication: Vec<String>,
+    /// The d20 of the bearer's checks of one ability counts as at least this (Glibness).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check_floor: Option<crate::catalog::wards6::CheckFloor>,
 }
 
 /// Known spell effects, so `{"name": "Bless"}` needs no modifiers: the spell catalog's effect

@@ -416,7 +416,8 @@ impl SpellDef {
             | SpellKind::Shape
             | SpellKind::Detect
             | SpellKind::Door
-            | SpellKind::Lore => {
+            | SpellKind::Lore
+            | SpellKind::Dispel => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

@@ -466,6 +466,9 @@ pub fn cast_in_encounter(
         )?,
         _ => {}
     }
+    if let Some(why) = crate::magic::wards6::antimagic_refusal(&turn.encounter, &caster.id) {
+        rule(turn, why)?;
+    }
     let cost = turn.cost;
     if let Some(cb) = turn.encounter.combatant_mut(&caster.id) {
         match cost {
