@@ -85,6 +85,8 @@ mod spatial;
 mod spatial_metric;
 #[path = "spatial_scratch.rs"]
 mod spatial_scratch;
+#[path = "spell_combat6.rs"]
+mod spell_combat6;
 #[path = "spell_movement.rs"]
 mod spell_movement;
 #[path = "spell_summons.rs"]

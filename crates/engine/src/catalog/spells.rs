@@ -370,6 +370,10 @@ pub struct SpellEntry {
     /// spell's own numbers (Mage Hand, Arcane Hand, Animate Objects), as a `summon`.
     #[serde(default)]
     pub tokens: Vec<super::spell_objects::TokenSpec>,
+    /// A combat rule the effect carries out where it bites (Blink, Confusion, Suggestion…):
+    /// see `catalog::spell_combat`.
+    #[serde(default)]
+    pub combat: Option<super::spell_combat::CombatRule>,
 }
 
 /// A costly material the spell consumes.
@@ -411,6 +415,7 @@ impl SpellEntry {
             || self.grants_movement_or_ward()
             || self.mark_dice.is_some()
             || self.next_hit
+            || self.combat.is_some()
     }
 
     /// Whether an effect entry grants a movement mode, a ward or a raised HP maximum.
@@ -625,6 +630,7 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && !e.grants_movement_or_ward()
         && e.mark_dice.is_none()
         && !e.next_hit
+        && e.combat.is_none()
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {
