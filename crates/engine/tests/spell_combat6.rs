@@ -430,3 +430,72 @@ fn resilient_sphere_refuses_attacks_into_and_out_of_it_and_halves_the_speed() {
         "Goblin is enclosed in a Resilient Sphere: nothing passes out of the sphere (pass force: true to override as the game master)"
     );
 }
+
+fn arm(e: &mut E, id: &str, srd_name: &str) {
+    use tabletop_engine::character::CharacterRef;
+    use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
+    e.write("give", &serde_json::json!({}), |call| {
+        give(
+            call,
+            CharacterRef::new(Some(id), None),
+            GiveRequest {
+                item: None,
+                srd_name: Some(srd_name.into()),
+                quantity: Some(1),
+                currency: None,
+            },
+        )?;
+        equip(
+            call,
+            CharacterRef::new(Some(id), None),
+            ItemRef {
+                id: None,
+                name: Some(srd_name),
+            },
+            None,
+        )
+    })
+    .unwrap();
+}
+
+#[test]
+fn shillelagh_makes_the_club_attack_with_wisdom_for_a_d8_and_magical() {
+    let Some(srd) = common::srd("c6_shillelagh") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let dara = caster(&mut e, "Dara", "druid", 5, &["Shillelagh"]);
+    arm(&mut e, &dara, "Club");
+    let order = fight(
+        &mut e,
+        vec![pc(&dara, 5, 5, 20), monster("wight", 1, &[(6, 5)])],
+    );
+    let wight = id_of(&order, "Wight");
+    let out = strike(&mut e, &dara, &wight, "Club").unwrap();
+    assert_eq!(
+        out.lines,
+        vec![
+            "Dara attack with Club: d20 [11] + 3 = 14 vs AC 14 — hit",
+            "Damage: 1d4[bludgeoning]: [3] bludgeoning = 3 (bludgeoning 3)",
+            "Wight is resistant to nonmagical bludgeoning (3 → 1)",
+            "Wight takes 1 (1 bludgeoning); 45 → 44 HP"
+        ]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &dara, "Shillelagh", |r| r.target = who(&dara)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Shillelagh (cantrip): Dara gains Shillelagh (its club or quarterstaff attacks with its spellcasting ability, deals 1d8 and is magical)."
+    );
+    let out = strike(&mut e, &dara, &wight, "Club").unwrap();
+    assert_eq!(
+        out.lines,
+        vec![
+            "Dara attack with Club: d20 [18] + 6 = 24 vs AC 14 — hit",
+            "Damage: 1d8[bludgeoning] + 3[bludgeoning]: [7] bludgeoning + 3 bludgeoning = 10 (bludgeoning 10)",
+            "Wight takes 10 (10 bludgeoning); 44 → 34 HP"
+        ]
+    );
+}

@@ -418,3 +418,31 @@ pub fn out_of_reach(plan: &CastPlan, caster: &Character, target: &Character) -> 
             )
         })
 }
+
+/// Whether `item` is a club or a quarterstaff its bearer's Shillelagh makes magical: it attacks
+/// with the bearer's spellcasting ability (or Strength, the better), deals 1d8 and is magical.
+pub fn shillelagh(c: &Character, item: &crate::model::inventory::Item) -> bool {
+    item.weapon.is_some()
+        && item
+            .name
+            .to_ascii_lowercase()
+            .split(|ch: char| !ch.is_ascii_alphabetic())
+            .any(|w| w == "club" || w == "quarterstaff")
+        && with_rule(c, CombatRule::Shillelagh).is_some()
+}
+
+/// The abilities a weapon may attack with, widened by Shillelagh to the bearer's spellcasting
+/// ability.
+pub fn weapon_abilities(
+    c: &Character,
+    item: &crate::model::inventory::Item,
+    mut allowed: Vec<Ability>,
+) -> Vec<Ability> {
+    if shillelagh(c, item)
+        && let Some(a) = c.spellcasting_ability
+        && !allowed.contains(&a)
+    {
+        allowed.push(a);
+    }
+    allowed
+}
