@@ -499,3 +499,43 @@ fn shillelagh_makes_the_club_attack_with_wisdom_for_a_d8_and_magical() {
         ]
     );
 }
+
+#[test]
+fn heat_metal_burns_on_the_cast_and_again_as_a_bonus_action_without_a_slot() {
+    let Some(srd) = common::srd("c6_heat_metal") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 5);
+    let dara = caster(&mut e, "Dara", "druid", 5, &["Heat Metal"]);
+    let order = fight(
+        &mut e,
+        vec![pc(&dara, 5, 5, 20), monster("ogre", 1, &[(8, 5)])],
+    );
+    let ogre = id_of(&order, "Ogre");
+    let out = cast(&mut e, &dara, "Heat Metal", |r| r.target = who(&ogre)).unwrap();
+    assert_eq!(
+        out.headline,
+        "Heat Metal (2nd level): Ogre takes 14 fire (59 → 45 HP)."
+    );
+    assert_eq!(
+        told(&out),
+        vec![
+            "Dara concentrates on Heat Metal (up to 1 min)",
+            "Heat Metal lasts up to 1 minute: on later turns cast_spell Heat Metal again attacks as a bonus action without a slot",
+            "Heat Metal damage: 2d8: [7, 7] = 14",
+            "Ogre takes 14 (14 fire); 59 → 45 HP"
+        ]
+    );
+    advance(&mut e);
+    advance(&mut e);
+    let out = cast(&mut e, &dara, "Heat Metal", |r| r.target = who(&ogre)).unwrap();
+    assert_eq!(
+        (out.headline.as_str(), out.cost),
+        (
+            "Heat Metal (again) (2nd level): Ogre takes 9 fire (45 → 36 HP).",
+            Some(tabletop_engine::model::encounter::ActionCost::BonusAction)
+        )
+    );
+    assert_eq!(sheet(&mut e, &dara).spell_slots.used[1], 1);
+}

@@ -27,4 +27,7 @@ pub enum CombatRule {
     /// The bearer's club or quarterstaff attacks with its spellcasting ability, deals a d8 and
     /// is magical (Shillelagh).
     Shillelagh,
+    /// The glowing metal burns whoever holds or wears it: the damage lands with no save (the
+    /// CON save only decides whether the object is dropped) (Heat Metal).
+    HeatMetal,
 }

@@ -105,7 +105,7 @@ pub fn skips_save(
     enc: Option<&Encounter>,
 ) -> bool {
     match plan.spell.mechanics().and_then(|e| e.combat) {
-        Some(CombatRule::HalfStrengthDamage) => return true,
+        Some(CombatRule::HalfStrengthDamage | CombatRule::HeatMetal) => return true,
         Some(CombatRule::EnlargeReduce | CombatRule::Enclosed) => {}
         _ => return false,
     }
@@ -123,7 +123,7 @@ pub fn skips_save(
 pub fn modifiers(e: &crate::catalog::spells::SpellEntry, plan: &CastPlan) -> Vec<ModifierKind> {
     let note = |t: &str| vec![ModifierKind::Note { text: t.into() }];
     match e.combat {
-        None => return Vec::new(),
+        None | Some(CombatRule::HeatMetal) => return Vec::new(),
         Some(CombatRule::EndsOnDamage) => {
             return note("pursues the suggested course of activity; ends if it takes damage");
         }
