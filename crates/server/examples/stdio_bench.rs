@@ -10,7 +10,10 @@
 //!     [--peer "node PEER/dist/index.js"] [--power] [--calls 2000] [--rounds 5]
 //! TABLETOP_SRD_DIR=../shared/srd/2014 target/release/examples/stdio_bench target/release/tabletop --scale
 //! ```
-//! Uses raw newline-delimited JSON-RPC so the figures are the servers', not a client library's.
+//! Uses raw newline-delimited JSON-RPC so the figures are the servers', not a client library's:
+//! a round trip runs from writing the request to the arrival of the answer's last byte (read in
+//! 64 KiB chunks, as Node's and the Python SDK's clients read a pipe); the driver's parse of the
+//! answer comes after and is not counted.
 //! Beside wall-clock round trips it reports, per call, each server's own CPU time, its time
 //! runnable but queued for a CPU (the machine's load), both summed over its threads from
 //! `/proc/<pid>/task/*/schedstat` in nanoseconds, and what is left of the round trip: "blocked",
@@ -50,7 +53,8 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn the server");
-        let out = BufReader::new(child.stdout.take().expect("stdout"));
+        // 64 KiB reads, as Node's and the Python SDK's stdio clients do.
+        let out = BufReader::with_capacity(1 << 16, child.stdout.take().expect("stdout"));
         let mut s = Self { child, out, id: 0 };
         s.request(
             "initialize",
@@ -92,8 +96,16 @@ impl Server {
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
+        self.timed_request(method, params).0
+    }
+
+    /// Sends a request and returns its answer with the round trip: from the send to the arrival
+    /// of the answer's last byte. Parsing the answer is the client's own work (the same for any
+    /// server) and is not counted.
+    fn timed_request(&mut self, method: &str, params: Value) -> (Value, Duration) {
         self.id += 1;
         let id = self.id;
+        let started = Instant::now();
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         let mut line = String::new();
         loop {
@@ -102,23 +114,29 @@ impl Server {
                 self.out.read_line(&mut line).expect("read") > 0,
                 "server exited"
             );
+            let arrived = started.elapsed();
             // A line that is not JSON-RPC (a peer's stray log line) is skipped.
             let Ok(v) = serde_json::from_str::<Value>(&line) else {
                 continue;
             };
             if v["id"] == json!(id) {
-                return v;
+                return (v, arrived);
             }
         }
     }
 
     fn call(&mut self, tool: &str, args: &Value) -> Value {
-        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        self.timed_call(tool, args).0
+    }
+
+    /// A tool call that must succeed, with its round trip (see [`Server::timed_request`]).
+    fn timed_call(&mut self, tool: &str, args: &Value) -> (Value, Duration) {
+        let (r, took) = self.timed_request("tools/call", json!({"name": tool, "arguments": args}));
         assert!(
             r["result"].is_object() && r["result"]["isError"] != json!(true),
             "{tool} failed: {r}"
         );
-        r
+        (r, took)
     }
 
     /// The server's time on a CPU and its time runnable but waiting for one (the machine's
@@ -199,9 +217,8 @@ impl Figures {
         let before = s.cpu_time();
         for i in offset..offset + n {
             let (tool, args) = call(i);
-            let t = Instant::now();
-            s.call(&tool, &args);
-            self.times.push(t.elapsed());
+            let (_, took) = s.timed_call(&tool, &args);
+            self.times.push(took);
         }
         if let Some(spent) = s.cpu_time().zip(before).map(|(a, b)| a.since(b)) {
             self.cpu = Some(self.cpu.unwrap_or_default().add(spent));
