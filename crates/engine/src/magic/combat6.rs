@@ -332,7 +332,7 @@ pub fn start_of_turn(
                 .filter(|m| m.id != c.id)
                 .filter(|m| {
                     enc.map
-                        .creature_distance_ft(&c.id, &m.id, crate::combat::actions::attack::METRIC)
+                        .creature_distance_ft(&c.id, &m.id, tabletop_grid::Metric::Grid5e)
                         .is_ok_and(|d| d <= 5)
                 })
                 .filter_map(|m| enc.combatant(&m.id).map(|cb| cb.name.clone()))
@@ -368,21 +368,15 @@ pub fn start_of_turn(
     Ok(())
 }
 
-/// Whether an attack with this profile uses Strength: a weapon attack rolled with STR, or a
-/// stat block's melee weapon attack.
-pub fn uses_strength(
-    attacker: &Character,
-    profile: &crate::combat::actions::profile::AttackProfile,
-) -> bool {
+/// Whether a weapon attack uses Strength: rolled with STR (`test`), or else a stat block's melee
+/// weapon attack (`stat_block_melee`).
+pub fn uses_strength(test: Option<tabletop_rules::d20::D20Test>, stat_block_melee: bool) -> bool {
     use tabletop_rules::d20::D20Test;
-    match profile.test {
+    match test {
         Some(D20Test::Attack {
             ability: Some(a), ..
         }) => a == Ability::Strength,
-        _ => {
-            profile.reach_ft.is_some()
-                && crate::combat::martial::stat_block_weapon(attacker, &profile.name)
-        }
+        _ => stat_block_melee,
     }
 }
 
