@@ -43,6 +43,7 @@ pub mod items;
 pub mod monster_abilities;
 pub mod monsters;
 pub mod shapes;
+pub mod spell_combat;
 pub mod spell_moves;
 pub mod spell_objects;
 pub mod spell_senses;

@@ -381,6 +381,10 @@ pub struct SpellEntry {
     /// (Glibness: CHA, 15).
     #[serde(default)]
     pub check_floor: Option<super::wards6::CheckFloor>,
+    /// A combat rule the effect carries out where it bites (Blink, Confusion, Suggestion…):
+    /// see `catalog::spell_combat`.
+    #[serde(default)]
+    pub combat: Option<super::spell_combat::CombatRule>,
 }
 
 /// A costly material the spell consumes.
@@ -422,6 +426,7 @@ impl SpellEntry {
             || self.grants_movement_or_ward()
             || self.mark_dice.is_some()
             || self.next_hit
+            || self.combat.is_some()
     }
 
     /// Whether an effect entry grants a movement mode, a ward or a raised HP maximum.
@@ -640,6 +645,7 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
         && !e.grants_movement_or_ward()
         && e.mark_dice.is_none()
         && !e.next_hit
+        && e.combat.is_none()
         && e.temp_hp.is_none()
         && e.temp_hp_each_turn.is_none()
     {

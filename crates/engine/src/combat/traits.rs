@@ -62,7 +62,10 @@ pub fn magical_attack(attacker: &Character, item_id: Option<&str>) -> bool {
     if let Some(id) = item_id {
         return attacker.inventory.items.iter().any(|i| {
             i.id == id
-                && (i.rarity != Rarity::Common || !i.effects.is_empty() || i.name.contains('+'))
+                && (i.rarity != Rarity::Common
+                    || !i.effects.is_empty()
+                    || i.name.contains('+')
+                    || crate::magic::combat6::shillelagh(attacker, i))
         });
     }
     attacker.stat_block.as_ref().is_some_and(|sb| {

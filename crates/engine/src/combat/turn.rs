@@ -292,6 +292,7 @@ fn end_of_turn(
     // Zones that strike a creature ending its turn in them (and zones whose concentration just
     // ended go).
     lines.extend(super::zones::at_turn_end(call, enc, id)?);
+    crate::magic::combat6::end_of_turn(call, id, lines)?;
     crate::combat::actions::tactics::features::rage_lapses(call, enc, id, lines)?;
     if let Some(cb) = enc.combatant_mut(id)
         && cb.surprised
@@ -351,6 +352,7 @@ fn start_of_turn(
         ));
     }
     tick_turn_point(call, enc, &id, TurnPoint::Start, lines)?;
+    crate::magic::combat6::start_of_turn(call, enc, &id, lines)?;
     let mut c = super::sheet(call, &id)?;
     report.current = Some(c.name.clone());
     report.current_id = Some(c.id.clone());

@@ -62,10 +62,6 @@ pub fn weapon_attack(
             format!("{} is not a weapon", item.name),
         ));
     };
-    let (str_m, dex_m) = (
-        stats.modifier(Ability::Strength),
-        stats.modifier(Ability::Dexterity),
-    );
     let allowed: Vec<Ability> = if w.has(WeaponProperty::Finesse) {
         vec![Ability::Strength, Ability::Dexterity]
     } else if w.category.is_ranged() {
@@ -73,6 +69,7 @@ pub fn weapon_attack(
     } else {
         vec![Ability::Strength]
     };
+    let allowed = crate::magic::combat6::weapon_abilities(c, item, allowed);
     let ability = match ability {
         Some(a) if allowed.contains(&a) => a,
         Some(a) => {
@@ -87,14 +84,13 @@ pub fn weapon_attack(
                 ),
             ));
         }
-        None if allowed.len() == 2 => {
-            if dex_m > str_m {
-                Ability::Dexterity
-            } else {
-                Ability::Strength
-            }
-        }
-        None => allowed[0],
+        // The better of the abilities (Strength on a tie), e.g. Shillelagh's WIS.
+        None => allowed
+            .iter()
+            .copied()
+            .rev()
+            .max_by_key(|a| stats.modifier(*a))
+            .unwrap_or(Ability::Strength),
     };
     let m = stats.modifier(ability);
     let style = crate::derive::gear::weapon_style(c, item);
@@ -126,6 +122,11 @@ pub fn weapon_attack(
     ) {
         (Some(v), true) => v.clone(),
         _ => w.damage_dice.clone(),
+    };
+    let dice = if crate::magic::combat6::shillelagh(c, item) {
+        "1d8".to_string()
+    } else {
+        dice
     };
     // Great Weapon Fighting: 1s and 2s rerolled once.
     let dice = if style.reroll_low {

@@ -673,29 +673,33 @@ pub fn effect_grant(spell: &SpellDef, plan: &CastPlan) -> Option<SpellGrant> {
         || e.truesight_ft.is_some()
         || e.grants_movement_or_ward()
         || e.mark_dice.is_some()
-        || e.next_hit)
-        .then(|| {
-            let mut g = SpellGrant {
-                temp_hp_each_turn: each,
-                ac_floor: e.ac_floor,
-                death_ward: e.death_ward,
-                darkvision_ft: e.darkvision_ft,
-                truesight_ft: e.truesight_ft,
-                ..Default::default()
-            };
-            super::wards::movement_and_wards(e, plan, &mut g);
-            if let Some(d) = &e.mark_dice {
-                g.hit_dice = Some(d.clone());
-            } else if e.next_hit {
-                let slot = plan.slot_level.max(spell.level);
-                g.hit_dice = e.dice_at(spell.level, slot).map(|d| match e.damage_type {
-                    Some(t) => format!("{d}[{t}]"),
-                    None => d,
-                });
-                g.hit_once = true;
-            }
-            g
-        })
+        || e.next_hit
+        || e.combat.is_some())
+    .then(|| {
+        let mut g = SpellGrant {
+            temp_hp_each_turn: each,
+            ac_floor: e.ac_floor,
+            death_ward: e.death_ward,
+            darkvision_ft: e.darkvision_ft,
+            truesight_ft: e.truesight_ft,
+            ..Default::default()
+        };
+        super::wards::movement_and_wards(e, plan, &mut g);
+        if let Some(d) = &e.mark_dice {
+            g.hit_dice = Some(d.clone());
+        } else if e.next_hit {
+            let slot = plan.slot_level.max(spell.level);
+            g.hit_dice = e.dice_at(spell.level, slot).map(|d| match e.damage_type {
+                Some(t) => format!("{d}[{t}]"),
+                None => d,
+            });
+            g.hit_once = true;
+        } else {
+            g.hit_dice = super::combat6::hit_dice(e, plan);
+        }
+        g.ends_on_damage = e.combat == Some(crate::catalog::spell_combat::CombatRule::EndsOnDamage);
+        g
+    })
 }
 
 /// At the start of a creature's turn: temporary HP its effects grant each turn (Heroism),

@@ -73,6 +73,8 @@ pub struct CastChoice {
     pub damage_type: Option<tabletop_rules::DamageType>,
     /// An ability.
     pub ability: Option<Ability>,
+    /// Enlarge/Reduce: reduce rather than enlarge (`description: "reduce"`).
+    pub reduce: bool,
 }
 
 /// What one casting did to one target.

@@ -302,6 +302,7 @@ pub fn deliver(
         choice: spellcasting::CastChoice {
             damage_type: targeting.damage_type,
             ability: targeting.ability,
+            reduce: false,
         },
         metamagic: targeting.metamagic,
     };

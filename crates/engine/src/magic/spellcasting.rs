@@ -436,7 +436,9 @@ pub fn resolve(
         };
         // Creature types the spell cannot touch (Hold Person: humanoids only; Cure Wounds: no
         // effect on undead or constructs).
-        if let Some(why) = super::mechanics::unaffected(spell, &target) {
+        if let Some(why) = super::mechanics::unaffected(spell, &target)
+            .or_else(|| super::combat6::out_of_reach(plan, caster, &target))
+        {
             report.lines.push(why.clone());
             tr.phrase = why;
             tr.hp_after = target.hp;
@@ -579,7 +581,10 @@ pub fn resolve(
         // Saving throw.
         let mut saved = false;
         let mut evading = false;
-        if affected && let Some(sv) = spell.save {
+        if affected
+            && let Some(sv) = spell.save
+            && !super::combat6::skips_save(plan, caster, &target, enc)
+        {
             let eff = target.effective();
             let mut req = D20Request::new(D20Test::Save {
                 ability: sv.ability,
@@ -885,18 +890,13 @@ fn apply_effect(
     if let Some(e) = entry {
         kinds.extend(super::grants::chosen_modifiers(e, plan)?);
         kinds.extend(super::wards::slot_modifiers(e, plan));
+        kinds.extend(super::combat6::modifiers(e, plan));
     }
     let (duration, ends_on) = if spell.concentration && caster.concentration.is_some() {
         if let Some(c) = caster.concentration.as_mut() {
             c.add_link(ConcentrationLink::effect(&target.id, name));
         }
-        (
-            Duration::Concentration {
-                caster_id: caster.id.clone(),
-                spell: spell.name.clone(),
-            },
-            None,
-        )
+        (super::combat6::held(caster, plan), None)
     } else if let Some(until) = spell.mechanics().and_then(|e| e.until) {
         // Until the start (Shield) or end of the caster's next turn: rounds tick on the caster's
         // turns, so the end of its *next* turn is two ticks away when cast on its own turn.

@@ -140,6 +140,8 @@ pub fn situation(
             target.name, attacker.name
         )),
     }
+    s.refusals
+        .extend(crate::magic::combat6::sealed_off(attacker, target));
     let t_stats = target.effective();
     let (adv, dis, crit) = t_stats.attacks_against.for_attacker(within_5_ft);
     s.advantage
@@ -627,6 +629,12 @@ fn strike_core(
     let ranged_weapon = ranged && item_id.is_some();
     let mut parts =
         super::gear_magic::ranged_resistance(&target, ranged_weapon, parts, &mut out.lines);
+    let strength = crate::magic::combat6::uses_strength(
+        profile.test,
+        profile.reach_ft.is_some()
+            && crate::combat::martial::stat_block_weapon(&attacker, &profile.name),
+    );
+    crate::magic::combat6::weapon_damage(call, &attacker, strength, &mut parts, &mut out.lines)?;
     // The target's reaction against the hit (Deflect Missiles, Uncanny Dodge).
     let ranged_weapon_attack = ranged
         && (item_id.is_some()

@@ -599,6 +599,10 @@ pub fn cast_in_encounter(
         choice: crate::magic::spellcasting::CastChoice {
             damage_type: req.damage_type,
             ability: req.ability,
+            reduce: req
+                .description
+                .as_deref()
+                .is_some_and(|d| d.to_ascii_lowercase().contains("reduce")),
         },
         metamagic: if tag.is_empty() {
             class_magic::plan(&caster, &req.metamagic)
