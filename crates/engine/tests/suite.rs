@@ -85,10 +85,10 @@ mod spatial;
 mod spatial_metric;
 #[path = "spatial_scratch.rs"]
 mod spatial_scratch;
-#[path = "spell_lore.rs"]
-mod spell_lore;
 #[path = "spell_combat6.rs"]
 mod spell_combat6;
+#[path = "spell_lore.rs"]
+mod spell_lore;
 #[path = "spell_movement.rs"]
 mod spell_movement;
 #[path = "spell_summons.rs"]
