@@ -77,6 +77,9 @@ pub enum SpellKind {
     Shape,
     /// A door on the encounter map locked or unlocked (`door`: Arcane Lock, Knock).
     Door,
+    /// A life-and-creation spell (`life`): items made, mended or cleaned, corpses kept or
+    /// questioned, reincarnation, Wish (see `catalog::life6`).
+    Life,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -370,6 +373,9 @@ pub struct SpellEntry {
     /// spell's own numbers (Mage Hand, Arcane Hand, Animate Objects), as a `summon`.
     #[serde(default)]
     pub tokens: Vec<super::spell_objects::TokenSpec>,
+    /// What a life-and-creation spell does (`kind = "life"`).
+    #[serde(default)]
+    pub life: Option<super::life6::LifeSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -594,6 +600,10 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
             bad.extend(e.tokens.iter().flat_map(|t| t.check(index)));
         }
         SpellKind::Door => need(e.door.is_some(), "door", &mut bad),
+        SpellKind::Life => match &e.life {
+            Some(l) => bad.extend(l.check(index)),
+            None => need(false, "life", &mut bad),
+        },
         _ => {}
     }
     for d in [

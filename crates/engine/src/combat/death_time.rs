@@ -76,7 +76,10 @@ pub fn revival_window(
         ));
     };
     let now = world_seconds(call)?;
-    let ago = now.saturating_sub(at);
+    // Time under Gentle Repose is not counted (its stamp was moved on when it was cast).
+    let ago = now
+        .saturating_add(crate::magic::life6::repose_seconds(target))
+        .saturating_sub(at);
     if ago > limit {
         return Err(EngineError::Rule(format!(
             "{} died {} ago ({}); {spell} works only on a creature dead for at most {}",

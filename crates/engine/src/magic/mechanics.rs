@@ -125,6 +125,7 @@ pub fn resolve_special(
         SpellKind::HpThreshold => {
             super::grants::hp_threshold(call, caster, plan, e, report).map(|()| true)
         }
+        SpellKind::Life => super::life6::resolve(call, caster, plan, e, report).map(|()| true),
         SpellKind::Persistent => {
             if !plan.repeat {
                 mark_persistent(call, caster, plan, e, report)?;
@@ -346,7 +347,12 @@ fn revive(
                 &spell.name,
             )?);
         }
-        if let Some(m) = &e.consumes {
+        // A spell Wish duplicates needs no costly material.
+        if let Some(m) = e
+            .consumes
+            .as_ref()
+            .filter(|_| !plan.source.ends_with("(Wish)"))
+        {
             lines.push(consume(caster, &m.item, m.gp, &spell.name));
         }
         t.dead = false;
@@ -390,7 +396,7 @@ fn revive(
 }
 
 /// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
-fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
+pub(super) fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
     let key = item.to_lowercase();
     let pos = caster.inventory.items.iter().position(|i| {
         i.name.to_lowercase().contains(&key)

@@ -13,6 +13,8 @@ pub mod grants;
 pub mod item_cast;
 pub mod item_spells;
 pub mod known;
+pub mod life6;
+pub mod life6_items;
 pub mod mechanics;
 pub mod plan;
 pub mod scroll;

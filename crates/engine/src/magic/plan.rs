@@ -67,12 +67,17 @@ pub struct MetamagicPlan {
 
 /// What a caster chooses when a spell asks: Protection from Energy's damage type
 /// (`damageType`), Enhance Ability's ability (`ability`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CastChoice {
     /// A damage type.
     pub damage_type: Option<tabletop_rules::DamageType>,
     /// An ability.
     pub ability: Option<Ability>,
+    /// A carried item the spell acts on (`item`: Mending's broken item, Fabricate's material).
+    pub item: Option<String>,
+    /// What the caster asks for in words (`description`: Fabricate's product, the spell Wish
+    /// duplicates).
+    pub words: Option<String>,
 }
 
 /// What one casting did to one target.

@@ -415,7 +415,8 @@ impl SpellDef {
             | SpellKind::Globe
             | SpellKind::Shape
             | SpellKind::Detect
-            | SpellKind::Door => {
+            | SpellKind::Door
+            | SpellKind::Life => {
                 clear(def);
                 def.heal_at_slot.clear();
             }

@@ -322,6 +322,8 @@ pub fn cast_outside_combat(
         damage_type: req.damage_type,
         ability: req.ability,
         metamagic: class_magic::plan(&caster, &chosen.options),
+        item: req.item.clone(),
+        words: req.description.clone(),
         ..Default::default()
     };
     let mut areq = ActionRequest::default();
@@ -585,6 +587,8 @@ pub fn cast_in_encounter(
         choice: crate::magic::spellcasting::CastChoice {
             damage_type: req.damage_type,
             ability: req.ability,
+            item: req.item.clone(),
+            words: req.description.clone(),
         },
         metamagic: if tag.is_empty() {
             class_magic::plan(&caster, &req.metamagic)
