@@ -599,10 +599,19 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::HpPool => t.hp = 5,
             _ => {}
         }
+        // A life spell's items and words (lane spells6c: spell_life).
+        let (item, words) = if entry.kind == SpellKind::Life {
+            super::spell_life::prepare(&mut e, entry, &caster, &mut t)
+        } else {
+            (None, None)
+        };
         put(&mut e, &t);
+        let (full_before, caster_full_before) = (sheet(&mut e, &target), sheet(&mut e, &caster));
         let before = snap(&sheet(&mut e, &target));
         let caster_before = snap(&sheet(&mut e, &caster));
         let out = cast(&mut e, &caster, &s.name, |r| {
+            r.item = item;
+            r.description = words;
             r.target = who(&target);
             r.force = true;
             r.damage_type = Some(DamageType::Fire);
@@ -696,6 +705,12 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                         .iter()
                         .any(|l| l.contains(&format!("resists {}", def.name)))
             }
+            SpellKind::Life => super::spell_life::changed(
+                entry,
+                (&caster_full_before, &sheet(&mut e, &caster)),
+                (&full_before, &sheet(&mut e, &target)),
+                &out,
+            ),
             SpellKind::Narrative => unreachable!(),
         };
         // A save made or an attack missed changes nothing, legitimately: the answer says so.

@@ -85,6 +85,8 @@ mod spatial;
 mod spatial_metric;
 #[path = "spatial_scratch.rs"]
 mod spatial_scratch;
+#[path = "spell_life.rs"]
+mod spell_life;
 #[path = "spell_movement.rs"]
 mod spell_movement;
 #[path = "spell_summons.rs"]

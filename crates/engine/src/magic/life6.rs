@@ -331,6 +331,7 @@ fn reincarnate(
         }
         crate::derive::refresh(call, t);
         t.dead = false;
+        t.effects.retain(|x| x.name != REPOSE);
         t.death_saves = Default::default();
         t.conditions
             .retain(|c| c.condition != Condition::Unconscious);
@@ -635,6 +636,15 @@ pub fn wish(
     let mut p = plan.clone();
     p.source = format!("{} (Wish)", def.name);
     p.slot_level = def.level;
+    // A projectile spell's darts or rays land on the named targets in turn.
+    if def.per_projectile()
+        && let Some(max) = def.max_targets(def.level, caster.level)
+    {
+        let named = super::targets::unique(&p.targets);
+        if !named.is_empty() {
+            p.targets = (0..max).map(|i| named[i % named.len()].clone()).collect();
+        }
+    }
     p.spell = def;
     Ok(Some(p))
 }

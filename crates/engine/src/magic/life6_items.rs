@@ -208,7 +208,7 @@ pub fn purify(
     Ok(())
 }
 
-/// Mending: the broken item named in `item`, carried by the caster or a target, is whole.
+/// Mending: the broken item named in `item`, carried by a target or the caster, is whole.
 pub fn mend(
     call: &mut Call<'_>,
     caster: &mut Character,
@@ -222,10 +222,14 @@ pub fn mend(
             format!("name the broken item {} repairs (item)", plan.spell.name),
         ));
     };
+    // The item is looked for on the named targets first, then on the caster.
     let mut holder = None;
     for id in super::targets::unique(&plan.targets) {
-        if id != caster.id {
-            holder = Some(crate::combat::sheet(call, &id)?);
+        if id != caster.id && holder.is_none() {
+            let t = crate::combat::sheet(call, &id)?;
+            if carried(&t, name).is_ok() {
+                holder = Some(t);
+            }
         }
     }
     let who = holder.as_mut().unwrap_or(caster);

@@ -357,6 +357,8 @@ fn revive(
         }
         t.dead = false;
         t.death_saves = Default::default();
+        // The corpse's Gentle Repose ends with its death.
+        t.effects.retain(|x| x.name != super::life6::REPOSE);
         let max = u32::try_from(t.effective().max_hp.value.max(1)).unwrap_or(1);
         t.hp = if e.full_hp { max } else { 1 };
         t.conditions
