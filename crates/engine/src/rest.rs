@@ -275,7 +275,9 @@ pub fn take_rest(
                     ));
                 }
             }
-            if !c.spell_slots.is_empty() {
+            if crate::magic::life6_copy::no_slot_regain(&c) {
+                changes.push("a simulacrum regains no spell slots".into());
+            } else if !c.spell_slots.is_empty() {
                 c.spell_slots.restore_all();
                 changes.push("every spell slot restored".into());
             }

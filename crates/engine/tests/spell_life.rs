@@ -576,6 +576,77 @@ const PINNED_WISH_MISSILES: u32 = 14;
 const PINNED_WISH_OTHER: &str = "no automation for the wish \"a castle on the hill\": the DM decides what happens. The stress: until a long rest each spell Mira casts deals 1d10 necrotic per its level to them; Strength 3 for 5 days (2d4: [4, 1] = 5); d100 15 — 33 or less: they can never cast Wish again";
 const PINNED_STRESS_LINE: &str = "Wish stress: Mira takes 5 necrotic casting a spell of level 1 (1d10: [5] = 5; 104 → 99 HP; it can't be reduced or prevented)";
 
+#[test]
+fn simulacrum_copies_a_humanoid_at_half_hp_that_regains_no_slots_and_replaces_the_last() {
+    let Some(srd) = common::srd("simulacrum") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    let wiz = caster(&mut e, "Mira", "wizard", 13, &["Simulacrum"]);
+    let bard = caster(&mut e, "Bo", "bard", 3, &[]);
+    let ogre = npc(&mut e, "ogre");
+    let err = cast(&mut e, &wiz, "Simulacrum", |r| r.target = who(&ogre)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Ogre is unaffected: Simulacrum affects only beasts or humanoids (Ogre is a giant)"
+    );
+    let b = sheet(&mut e, &bard);
+    let full = b.effective().max_hp.value;
+    let out = cast(&mut e, &wiz, "Simulacrum", |r| r.target = who(&bard)).unwrap();
+    let copy_id = out.details["targets"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut copy = sheet(&mut e, &copy_id);
+    assert_eq!(copy.name, "Simulacrum of Bo");
+    assert_eq!(
+        (copy.effective().max_hp.value, copy.hp as i32),
+        (full / 2, full / 2)
+    );
+    assert_eq!(
+        out.details["targets"][0]["phrase"],
+        format!(
+            "Simulacrum of Bo ({copy_id}) appears: a copy of Bo with {} HP (half its hit point maximum) and no equipment, friendly to Mira and obeying their spoken commands; it regains no spell slots",
+            full / 2
+        )
+    );
+    // A spent slot stays spent through a long rest.
+    copy.spell_slots.used[0] = 2;
+    put(&mut e, &copy);
+    let rest = e
+        .write("take_rest", &serde_json::json!({}), |call| {
+            take_rest(
+                call,
+                CharacterRef::new(Some(&copy_id), None),
+                RestKind::Long,
+                0,
+            )
+        })
+        .unwrap();
+    assert!(
+        rest.changes
+            .iter()
+            .any(|c| c == "a simulacrum regains no spell slots")
+    );
+    assert_eq!(sheet(&mut e, &copy_id).spell_slots.used[0], 2);
+    // A second simulacrum destroys the first.
+    let mut w = sheet(&mut e, &wiz);
+    w.spell_slots.used[6] = 0;
+    put(&mut e, &w);
+    let out = cast(&mut e, &wiz, "Simulacrum", |r| r.target = who(&bard)).unwrap();
+    assert!(
+        out.lines
+            .iter()
+            .any(|l| l == "Mira's earlier simulacrum, Simulacrum of Bo, is destroyed")
+    );
+    let gone = copy_id.clone();
+    assert!(
+        e.read(|call| tabletop_engine::combat::sheet(call, &gone))
+            .is_err()
+    );
+}
+
 /// The every-spell test's set-up for a life spell: the carried items its request names, and
 /// its target dead or afflicted as the spell needs. Returns (item, description).
 pub fn prepare(
@@ -641,6 +712,9 @@ pub fn changed(
         }
         Some(LifeSpec::Reincarnate { .. }) => before.dead && !after.dead,
         Some(LifeSpec::Wish { .. }) => after.hp < before.hp,
+        Some(LifeSpec::Simulacrum) => out.details["targets"][0]["phrase"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("Simulacrum of ")),
         Some(_) => effects(before) != effects(after),
         None => false,
     }

@@ -112,6 +112,10 @@ pub enum LifeSpec {
         /// Days charmed.
         charm_days: u32,
     },
+    /// Simulacrum: a new creature copying the touched beast or humanoid, with half its hit
+    /// point maximum, friendly to the caster; it regains no spell slots, and the caster's
+    /// earlier simulacrum is destroyed.
+    Simulacrum,
 }
 
 impl LifeSpec {

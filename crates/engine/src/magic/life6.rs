@@ -88,6 +88,7 @@ pub fn resolve(
         LifeSpec::Awaken { int, charm_days } => {
             awaken(call, caster, plan, e, (*int, *charm_days), report)
         }
+        LifeSpec::Simulacrum => super::life6_copy::simulacrum(call, caster, plan, e, report),
     }
 }
 
@@ -104,7 +105,7 @@ fn need_targets(plan: &CastPlan, what: &str) -> Result<()> {
     Ok(())
 }
 
-fn effect(
+pub(super) fn effect(
     call: &mut Call<'_>,
     name: &str,
     source: String,

@@ -14,6 +14,7 @@ pub mod item_cast;
 pub mod item_spells;
 pub mod known;
 pub mod life6;
+pub mod life6_copy;
 pub mod life6_items;
 pub mod mechanics;
 pub mod plan;
