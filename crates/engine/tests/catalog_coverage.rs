@@ -81,7 +81,7 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
         pct(&at("spells")) >= 85.0,
         true,
         false,
-        "249 of 319: behaviour commands (Suggestion, Confusion), dispelling, planar travel and most information spells are narrative (README, the mechanics catalog)",
+        "250 of 319: behaviour commands (Suggestion, Confusion), dispelling, planar travel and most information spells are narrative (README, the mechanics catalog)",
     );
     let monsters = at("monsterAbilities");
     assert_eq!(

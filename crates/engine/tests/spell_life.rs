@@ -647,6 +647,61 @@ fn simulacrum_copies_a_humanoid_at_half_hp_that_regains_no_slots_and_replaces_th
     );
 }
 
+#[test]
+fn rope_trick_takes_up_to_eight_off_the_map_until_its_hour_ends() {
+    let Some(srd) = common::srd("rope_trick") else {
+        return;
+    };
+    use super::spell_support::{advance, encounter, fight, monster, pc};
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, &srd, 3);
+    let aria = caster(&mut e, "Aria", "wizard", 5, &["Rope Trick"]);
+    let bran = caster(&mut e, "Bran", "cleric", 3, &[]);
+    fight(
+        &mut e,
+        vec![
+            pc(&aria, 5, 5, 20),
+            pc(&bran, 6, 5, 15),
+            monster("ogre", 1, &[(12, 5)]),
+        ],
+    );
+    let out = cast(&mut e, &aria, "Rope Trick", |r| r.target = who(&bran)).unwrap();
+    assert_eq!(out.headline, "Aria casts Rope Trick: Bran banished.");
+    assert!(out.lines.iter().any(|l| l
+        == "Bran leaves (6, 5) for Rope Trick's space: off the map and the initiative until it ends (600 rounds)"));
+    let enc = encounter(&mut e);
+    assert_eq!(enc.position_of(&bran), None);
+    assert!(enc.combatant(&bran).unwrap().removed);
+    // Its last round runs out at the end of Aria's turn: Bran climbs back down.
+    let mut a = sheet(&mut e, &aria);
+    let fx = a
+        .effects
+        .iter_mut()
+        .find(|x| x.name == "Rope Trick")
+        .unwrap();
+    assert_eq!(
+        fx.duration,
+        tabletop_engine::effects::Duration::Rounds { remaining: 600 }
+    );
+    fx.duration = tabletop_engine::effects::Duration::Rounds { remaining: 1 };
+    put(&mut e, &a);
+    let mut said = Vec::new();
+    for _ in 0..2 {
+        said.extend(advance(&mut e).end_of_turn);
+    }
+    assert!(
+        said.iter()
+            .any(|l| l == "Bran returns at (6, 5): Aria's Rope Trick ended"),
+        "{said:?}"
+    );
+    let enc = encounter(&mut e);
+    assert_eq!(
+        enc.position_of(&bran),
+        Some(tabletop_grid::Position::new(6, 5))
+    );
+    assert!(!enc.combatant(&bran).unwrap().removed);
+}
+
 /// The every-spell test's set-up for a life spell: the carried items its request names, and
 /// its target dead or afflicted as the spell needs. Returns (item, description).
 pub fn prepare(
