@@ -493,10 +493,10 @@ fn awaken_gives_a_wolf_int_10_and_charms_it_for_30_days() {
     let druid = caster(&mut e, "Fern", "druid", 11, &["Awaken"]);
     let wolf = npc(&mut e, "wolf");
     let ogre = npc(&mut e, "ogre");
-    let out = cast(&mut e, &druid, "Awaken", |r| r.target = who(&ogre)).unwrap_err();
+    let out = cast(&mut e, &druid, "Awaken", |r| r.target = who(&ogre)).unwrap();
     assert_eq!(
-        out.to_string(),
-        "Awaken touches a beast or plant; Ogre is giant"
+        out.details["targets"][0]["phrase"],
+        "Ogre is unaffected: Awaken touches a beast or plant (Ogre is giant)"
     );
     cast(&mut e, &druid, "Awaken", |r| r.target = who(&wolf)).unwrap();
     let w = sheet(&mut e, &wolf);
@@ -510,11 +510,14 @@ fn awaken_gives_a_wolf_int_10_and_charms_it_for_30_days() {
         charm.duration,
         Some(tabletop_engine::effects::Duration::Rounds { remaining: 432_000 })
     );
-    // Already awakened (INT 10): a second casting is refused.
-    let err = cast(&mut e, &druid, "Awaken", |r| r.target = who(&wolf)).unwrap_err();
+    // Already awakened (INT 10): a second casting leaves it as it is.
+    let mut d = sheet(&mut e, &druid);
+    d.spell_slots.used[4] = 0;
+    put(&mut e, &d);
+    let out = cast(&mut e, &druid, "Awaken", |r| r.target = who(&wolf)).unwrap();
     assert_eq!(
-        err.to_string(),
-        "Awaken works on a creature of Intelligence 3 or less; Wolf has 10"
+        out.details["targets"][0]["phrase"],
+        "Wolf is unaffected: Awaken works on a creature of Intelligence 3 or less (Wolf has 10)"
     );
 }
 

@@ -515,34 +515,37 @@ fn awaken(
 ) -> Result<()> {
     need_targets(plan, "which beast or plant")?;
     let spell = plan.spell.name.clone();
-    for id in super::targets::unique(&plan.targets) {
-        let t = crate::combat::sheet(call, &id)?;
-        let kind = creature_type(&t).unwrap_or_default();
-        if !(kind.starts_with("beast") || kind.starts_with("plant")) {
-            return Err(EngineError::Rule(format!(
-                "{spell} touches a beast or plant; {} is {}",
-                t.name,
-                if kind.is_empty() {
-                    "of no known type".into()
-                } else {
-                    kind
-                }
-            )));
-        }
-        let score = t.effective().score(Ability::Intelligence);
-        if score > 3 {
-            return Err(EngineError::Rule(format!(
-                "{spell} works on a creature of Intelligence 3 or less; {} has {score}",
-                t.name
-            )));
-        }
-    }
     if let Some(m) = &e.consumes {
         report
             .lines
             .push(super::mechanics::consume(caster, &m.item, m.gp, &spell));
     }
     each_target(call, caster, plan, report, |call, caster, t, tr, _| {
+        let kind = creature_type(t).unwrap_or_default();
+        if !(kind.starts_with("beast") || kind.starts_with("plant")) {
+            let what = if kind.is_empty() {
+                "of no known type".to_string()
+            } else {
+                kind
+            };
+            return Ok((
+                format!(
+                    "{} is unaffected: {spell} touches a beast or plant ({} is {what})",
+                    t.name, t.name
+                ),
+                false,
+            ));
+        }
+        let score = t.effective().score(Ability::Intelligence);
+        if score > 3 {
+            return Ok((
+                format!(
+                    "{} is unaffected: {spell} works on a creature of Intelligence 3 or less ({} has {score})",
+                    t.name, t.name
+                ),
+                false,
+            ));
+        }
         t.effects.retain(|x| x.name != spell);
         let ef = effect(
             call,
@@ -618,10 +621,7 @@ pub fn wish(
         return Ok(None);
     };
     let Some(words) = plan.choice.words.as_deref() else {
-        return Err(EngineError::invalid(
-            "description",
-            "say what is wished in description: the name of a spell of 8th level or lower to duplicate it, or the wish in words",
-        ));
+        return Ok(None);
     };
     let Ok(def) = super::spell_lookup::find_spell(call, caster, words) else {
         return Ok(None);
@@ -659,7 +659,16 @@ fn wish_other(
     plan: &CastPlan,
     report: &mut CastReport,
 ) -> Result<()> {
-    let words = plan.choice.words.clone().unwrap_or_default();
+    let Some(words) = plan.choice.words.clone() else {
+        // Nothing said (an item's casting has no words): no wish is made yet.
+        let line = format!(
+            "no automation for {}: no wish was said — name a spell of 8th level or lower in description to duplicate it, or the wish in words (the DM decides it, and its stress applies)",
+            plan.spell.name
+        );
+        report.lines.push(line.clone());
+        report.automation = Some(line);
+        return Ok(());
+    };
     let days = tabletop_rules::dice::roll("2d4", call.rng()?)?;
     call.record_roll(&days);
     let d = u32::try_from(days.total.max(2)).unwrap_or(2);
