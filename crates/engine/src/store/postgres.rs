@@ -88,6 +88,8 @@ pub struct PgStore {
 pub(crate) struct PgConn {
     pub(crate) client: Client,
     stmts: RefCell<HashMap<String, Statement>>,
+    /// Characters decoded from their stored text (see [`super::decoded`]).
+    pub(crate) decoded: super::decoded::Decoded,
 }
 
 impl PgConn {
@@ -166,6 +168,7 @@ impl PgStore {
             self.conn = Some(PgConn {
                 client,
                 stmts: RefCell::new(HashMap::new()),
+                decoded: Default::default(),
             });
         }
         self.conn

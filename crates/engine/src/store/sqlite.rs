@@ -44,6 +44,8 @@ fn migrations() -> Migrations<'static> {
 /// survives a power loss too).
 pub struct SqliteStore {
     conn: Connection,
+    /// Characters decoded from their stored text (see [`super::decoded`]).
+    decoded: super::decoded::Decoded,
 }
 
 impl SqliteStore {
@@ -89,7 +91,10 @@ impl SqliteStore {
         migrations()
             .to_latest(&mut conn)
             .map_err(|e| StoreError::Database(format!("migration failed: {e}")))?;
-        Ok(Self { conn })
+        Ok(Self {
+            conn,
+            decoded: Default::default(),
+        })
     }
 }
 
@@ -112,6 +117,7 @@ impl super::Store for SqliteStore {
         Ok(SqliteTx {
             tx: &self.conn,
             open: true,
+            decoded: &self.decoded,
         })
     }
 
@@ -129,6 +135,7 @@ pub struct SqliteTx<'a> {
     tx: &'a Connection,
     /// Whether COMMIT or ROLLBACK is still due.
     open: bool,
+    decoded: &'a super::decoded::Decoded,
 }
 
 impl Transaction for SqliteTx<'_> {
@@ -328,7 +335,9 @@ impl Tx for SqliteTx<'_> {
             .prepare_cached("SELECT doc FROM characters WHERE campaign_id = ?1 AND id = ?2")?
             .query_row(params![campaign.0, id], |r| r.get(0))
             .optional()?;
-        doc.as_deref().map(decode_character).transpose()
+        doc.as_deref()
+            .map(|d| self.decoded.character(d, decode_character))
+            .transpose()
     }
 
     fn characters_named(
@@ -345,7 +354,9 @@ impl Tx for SqliteTx<'_> {
                 |r| r.get::<_, String>(0),
             )?
             .collect::<Result<Vec<_>, _>>()?;
-        docs.iter().map(|d| decode_character(d)).collect()
+        docs.iter()
+            .map(|d| self.decoded.character(d, decode_character))
+            .collect()
     }
 
     fn list_characters(
@@ -413,7 +424,7 @@ impl Tx for SqliteTx<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let list = docs
             .iter()
-            .map(|d| decode_character(d))
+            .map(|d| self.decoded.character(d, decode_character))
             .collect::<Result<_, _>>()?;
         Ok((list, total.max(0) as u64))
     }
@@ -428,6 +439,7 @@ impl Tx for SqliteTx<'_> {
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
         let doc = serde_json::to_string(c).map_err(|e| corrupt("character", e))?;
+        self.decoded.keep(&doc, c);
         self.tx
             .prepare_cached(&format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)

@@ -134,11 +134,13 @@ impl Tx for PgTx<'_> {
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {
-        self.doc(
-            "character",
+        self.docs(
             "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
             &[&campaign.0, &id],
-        )
+        )?
+        .first()
+        .map(|d| self.decode_character(d))
+        .transpose()
     }
 
     fn characters_named(
@@ -151,7 +153,7 @@ impl Tx for PgTx<'_> {
             &[&campaign.0, &name_key(name)],
         )?
         .iter()
-        .map(|d| decode("character", d))
+        .map(|d| self.decode_character(d))
         .collect()
     }
 
@@ -211,7 +213,7 @@ impl Tx for PgTx<'_> {
         )?;
         let list = docs
             .iter()
-            .map(|d| decode("character", d))
+            .map(|d| self.decode_character(d))
             .collect::<Result<_, _>>()?;
         Ok((list, total))
     }
@@ -229,6 +231,7 @@ impl Tx for PgTx<'_> {
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
         let doc = encode("character", c)?;
+        self.conn.decoded.keep(&doc, c);
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
@@ -920,5 +923,12 @@ impl PgTx<'_> {
                 })
             })
             .collect()
+    }
+}
+
+impl PgTx<'_> {
+    /// The character stored as `doc`, decoded once per text (see [`super::super::decoded`]).
+    fn decode_character(&self, doc: &str) -> Result<Character, StoreError> {
+        self.conn.decoded.character(doc, |d| decode("character", d))
     }
 }
