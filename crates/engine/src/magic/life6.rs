@@ -9,10 +9,10 @@
 
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
-use tabletop_rules::modifiers::{Modifier, ModifierKind};
+use tabletop_rules::modifiers::ModifierKind;
 use tabletop_rules::{Ability, Condition, DamageType};
 
-use super::life6_items as items;
+use super::life6_items::{self as items, effect};
 use super::plan::{CastPlan, CastReport};
 use super::targets::{creature_type, each_target};
 use crate::catalog::life6::LifeSpec;
@@ -20,11 +20,11 @@ use crate::catalog::spells::SpellEntry;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, ConditionEntry};
-use crate::model::effects::{ActiveEffect, Duration};
+use crate::model::effects::Duration;
 use crate::model::memory::{DAY, ROUND};
 
 /// The effect Gentle Repose leaves on a corpse.
-pub const REPOSE: &str = "Gentle Repose";
+pub use crate::combat::death_time::REPOSE;
 /// The effect that keeps a corpse from being questioned again (Speak with Dead).
 pub const QUESTIONED: &str = "Questioned (Speak with Dead)";
 /// The effect a Dream nightmare leaves until the target's next rest.
@@ -105,45 +105,11 @@ fn need_targets(plan: &CastPlan, what: &str) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn effect(
-    call: &mut Call<'_>,
-    name: &str,
-    source: String,
-    modifiers: Vec<ModifierKind>,
-    duration: Duration,
-) -> Result<ActiveEffect> {
-    Ok(ActiveEffect {
-        id: call.new_id("ef")?,
-        name: name.to_string(),
-        source: Some(source),
-        modifiers: modifiers
-            .into_iter()
-            .map(|k| Modifier::new(name, k))
-            .collect(),
-        duration,
-        ends_on: None,
-        ends_when_attacked: false,
-        grant: None,
-    })
-}
-
 fn rounds_of_days(days: u32) -> u32 {
     days.saturating_mul(u32::try_from(DAY / ROUND).unwrap_or(14_400))
 }
 
-/// The seconds of Gentle Repose still to run on `c` (0 without it): they are not counted as
-/// time dead (the stamp of death was moved on by the spell's whole length when it was cast).
-pub fn repose_seconds(c: &Character) -> u64 {
-    c.effects
-        .iter()
-        .filter(|x| x.name == REPOSE)
-        .filter_map(|x| match x.duration {
-            Duration::Rounds { remaining } => Some(u64::from(remaining).saturating_mul(ROUND)),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
-}
+pub use crate::combat::death_time::repose_seconds;
 
 /// Gentle Repose: the corpse's days under the spell do not count against revival limits.
 fn gentle_repose(
@@ -317,7 +283,7 @@ fn reincarnate(
             &spell,
         )?);
         if let Some(m) = &e.consumes {
-            lines.push(super::mechanics::consume(caster, &m.item, m.gp, &spell));
+            lines.push(super::life6_items::consume(caster, &m.item, m.gp, &spell));
         }
         let r = tabletop_rules::dice::roll("1d100", call.rng()?)?;
         call.record_roll(&r);
@@ -518,7 +484,7 @@ fn awaken(
     if let Some(m) = &e.consumes {
         report
             .lines
-            .push(super::mechanics::consume(caster, &m.item, m.gp, &spell));
+            .push(super::life6_items::consume(caster, &m.item, m.gp, &spell));
     }
     each_target(call, caster, plan, report, |call, caster, t, tr, _| {
         let kind = creature_type(t).unwrap_or_default();

@@ -54,7 +54,7 @@ pub fn simulacrum(
     if let Some(m) = &e.consumes {
         report
             .lines
-            .push(super::mechanics::consume(caster, &m.item, m.gp, &spell));
+            .push(super::life6_items::consume(caster, &m.item, m.gp, &spell));
     }
     // The caster's earlier simulacrum is destroyed.
     let tag = maker_tag(caster);
@@ -84,7 +84,7 @@ pub fn simulacrum(
     copy.inventory = Default::default();
     copy.temp_hp = 0;
     copy.death_saves = Default::default();
-    let half = super::life6::effect(
+    let half = super::life6_items::effect(
         call,
         SIMULACRUM,
         tag,

@@ -9,10 +9,12 @@ use crate::catalog::life6::MadeItem;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::Character;
+use crate::model::effects::{ActiveEffect, Duration};
 use crate::model::inventory::{Item, ItemType};
 use crate::model::item_state::{self, ItemState};
 use crate::model::memory::HOUR;
 use crate::model::names::name_key;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 /// The world clock now, in seconds.
 pub(super) fn now(call: &Call<'_>) -> Result<u64> {
@@ -299,4 +301,55 @@ pub fn fabricate(
         caster.name
     ));
     Ok(())
+}
+
+/// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
+pub fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
+    let key = item.to_lowercase();
+    let pos = caster.inventory.items.iter().position(|i| {
+        i.name.to_lowercase().contains(&key)
+            && i.quantity > 0
+            && i.value.is_some_and(|v| v >= f64::from(gp))
+    });
+    match pos {
+        Some(p) => {
+            let it = &mut caster.inventory.items[p];
+            it.quantity -= 1;
+            let name = it.name.clone();
+            if it.quantity == 0 {
+                caster.inventory.items.remove(p);
+            }
+            format!(
+                "{name} ({gp} gp or more) consumed from {}'s inventory",
+                caster.name
+            )
+        }
+        None => format!(
+            "{spell} needs a {item} worth {gp} gp, consumed; {} has none in their inventory — the DM decides whether the casting happens",
+            caster.name
+        ),
+    }
+}
+
+/// An active effect of `name` with these modifiers.
+pub(super) fn effect(
+    call: &mut Call<'_>,
+    name: &str,
+    source: String,
+    modifiers: Vec<ModifierKind>,
+    duration: Duration,
+) -> Result<ActiveEffect> {
+    Ok(ActiveEffect {
+        id: call.new_id("ef")?,
+        name: name.to_string(),
+        source: Some(source),
+        modifiers: modifiers
+            .into_iter()
+            .map(|k| Modifier::new(name, k))
+            .collect(),
+        duration,
+        ends_on: None,
+        ends_when_attacked: false,
+        grant: None,
+    })
 }

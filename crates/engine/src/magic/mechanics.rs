@@ -10,6 +10,7 @@ use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand, RollTarget};
 use tabletop_rules::{Ability, Condition};
 
+use super::life6_items::consume;
 use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
 pub use super::targets::{creature_type, unaffected};
 use super::targets::{each_target, load, push_target, store, unique};
@@ -395,34 +396,6 @@ fn revive(
         Ok((p, true))
     })?;
     Ok(())
-}
-
-/// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
-pub(super) fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
-    let key = item.to_lowercase();
-    let pos = caster.inventory.items.iter().position(|i| {
-        i.name.to_lowercase().contains(&key)
-            && i.quantity > 0
-            && i.value.is_some_and(|v| v >= f64::from(gp))
-    });
-    match pos {
-        Some(p) => {
-            let it = &mut caster.inventory.items[p];
-            it.quantity -= 1;
-            let name = it.name.clone();
-            if it.quantity == 0 {
-                caster.inventory.items.remove(p);
-            }
-            format!(
-                "{name} ({gp} gp or more) consumed from {}'s inventory",
-                caster.name
-            )
-        }
-        None => format!(
-            "{spell} needs a {item} worth {gp} gp, consumed; {} has none in their inventory — the DM decides whether the casting happens",
-            caster.name
-        ),
-    }
 }
 
 /// Spare the Dying: a living creature at 0 HP becomes stable.
