@@ -196,7 +196,9 @@ pub fn advance(call: &mut Call<'_>, seconds: u64, skip: &[String]) -> Result<Tim
             {
                 concentrating.push(c.id.clone());
             }
-            let ended = tick(&mut c, rounds);
+            let mut ended = tick(&mut c, rounds);
+            // What spells made that spoils by now (Goodberry, Create Food and Water).
+            ended.extend(crate::model::item_state::spoil(&mut c.inventory, to));
             // Worn regeneration (Ring of Regeneration) heals as the time passes.
             let healed = crate::inventory::regen::regenerate(call, &mut c, from, to)?;
             if ended.is_empty() && !touched(&c) && healed.is_none() {

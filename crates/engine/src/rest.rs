@@ -82,6 +82,27 @@ pub fn take_rest(
         )));
     }
     slots::ensure(call, &mut c);
+    // A Dream nightmare spoils this rest: no benefit, damage on waking.
+    if let Some(line) = crate::magic::life6::nightmare(call, &mut c)? {
+        let hp_before = c.hp;
+        let campaign = call.campaign();
+        call.tx().put_character(campaign, &c)?;
+        call.record_change("character", &c.id, line.clone());
+        let mut changes = vec![line];
+        if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
+            changes.push(format!("clock: {}", t.summary));
+        }
+        return Ok(RestOutcome {
+            character: c.name.clone(),
+            character_id: c.id.clone(),
+            kind,
+            hit_dice_rolls: Vec::new(),
+            hp_before,
+            hp_after: c.hp,
+            hit_dice_left: c.hit_dice,
+            changes,
+        });
+    }
     let hp_before = c.hp;
     let mut changes = Vec::new();
     let mut rolls = Vec::new();
@@ -254,7 +275,9 @@ pub fn take_rest(
                     ));
                 }
             }
-            if !c.spell_slots.is_empty() {
+            if crate::magic::life6_copy::no_slot_regain(&c) {
+                changes.push("a simulacrum regains no spell slots".into());
+            } else if !c.spell_slots.is_empty() {
                 c.spell_slots.restore_all();
                 changes.push("every spell slot restored".into());
             }

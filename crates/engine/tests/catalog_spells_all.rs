@@ -656,18 +656,27 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             }),
             _ => {}
         }
+        // A life spell's items and words (lane spells6c: spell_life).
+        let (item, words) = if entry.kind == SpellKind::Life {
+            super::spell_life::prepare(&mut e, entry, &caster, &mut t)
+        } else {
+            (None, None)
+        };
         put(&mut e, &t);
+        let (full_before, caster_full_before) = (sheet(&mut e, &target), sheet(&mut e, &caster));
         let before = snap(&sheet(&mut e, &target));
         let caster_before = snap(&sheet(&mut e, &caster));
         let out = cast(&mut e, &caster, &s.name, |r| {
+            r.item = item;
             r.target = who(&target);
             r.force = true;
             r.damage_type = Some(DamageType::Fire);
             r.ability = Some(Ability::Strength);
             // A shape-changing spell's form: a frog (a CR 0 Tiny beast) fits every one.
             r.creature = Some("frog".into());
-            // A lore spell's question, message, option or place (spell_lore casts each).
-            r.description = lore_sample(&s.index).map(Into::into);
+            // A life spell's words (above), or a lore spell's question, message, option or
+            // place (spell_lore casts each).
+            r.description = words.or_else(|| lore_sample(&s.index).map(Into::into));
         });
         let out = match out {
             Ok(o) => o,
@@ -774,6 +783,12 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                     || out.details.get("message").is_some()
                     || out.details.get("lore").is_some()
             }
+            SpellKind::Life => super::spell_life::changed(
+                entry,
+                (&caster_full_before, &sheet(&mut e, &caster)),
+                (&full_before, &sheet(&mut e, &target)),
+                &out,
+            ),
             SpellKind::Narrative => unreachable!(),
         };
         // A save made or an attack missed changes nothing, legitimately: the answer says so.

@@ -87,6 +87,8 @@ mod spatial_metric;
 mod spatial_scratch;
 #[path = "spell_combat6.rs"]
 mod spell_combat6;
+#[path = "spell_life.rs"]
+mod spell_life;
 #[path = "spell_lore.rs"]
 mod spell_lore;
 #[path = "spell_movement.rs"]

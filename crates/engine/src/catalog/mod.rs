@@ -40,6 +40,7 @@ pub mod caster_rules;
 pub mod class_rules;
 pub mod coverage;
 pub mod items;
+pub mod life6;
 pub mod monster_abilities;
 pub mod monsters;
 pub mod shapes;

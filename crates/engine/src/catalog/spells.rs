@@ -84,6 +84,9 @@ pub enum SpellKind {
     /// one on the caster's spellcasting ability check against DC 10 + its level (Dispel
     /// Magic); see `magic::wards6`.
     Dispel,
+    /// A life-and-creation spell (`life`): items made, mended or cleaned, corpses kept or
+    /// questioned, reincarnation, Wish (see `catalog::life6`).
+    Life,
 }
 
 /// What an effect does to rolls of the ability the caster chooses.
@@ -385,6 +388,9 @@ pub struct SpellEntry {
     /// see `catalog::spell_combat`.
     #[serde(default)]
     pub combat: Option<super::spell_combat::CombatRule>,
+    /// What a life-and-creation spell does (`kind = "life"`).
+    #[serde(default)]
+    pub life: Option<super::life6::LifeSpec>,
 }
 
 /// A costly material the spell consumes.
@@ -611,6 +617,10 @@ pub fn check_entry(index: &str, e: &SpellEntry) -> Vec<String> {
             bad.extend(e.tokens.iter().flat_map(|t| t.check(index)));
         }
         SpellKind::Door => need(e.door.is_some(), "door", &mut bad),
+        SpellKind::Life => match &e.life {
+            Some(l) => bad.extend(l.check(index)),
+            None => need(false, "life", &mut bad),
+        },
         _ => {}
     }
     if let Some(f) = &e.check_floor {

@@ -75,6 +75,26 @@ pub fn cast(
         crate::concentration::begin(call, caster, &def.name, &mut lines)?;
     }
     let save = def.save.map(|s| s.ability);
+    // A timed space with no concentration (Rope Trick): the caster holds an effect for its
+    // duration, and those inside come back when it ends.
+    let timed = (!def.concentration)
+        .then(|| def.duration_rounds())
+        .flatten();
+    if let Some(rounds) = timed {
+        caster
+            .effects
+            .retain(|x| name_key(&x.name) != name_key(&def.name));
+        caster.effects.push(crate::model::effects::ActiveEffect {
+            id: call.new_id("ef")?,
+            name: def.name.clone(),
+            source: Some(format!("{} ({})", def.name, caster.name)),
+            modifiers: Vec::new(),
+            duration: crate::model::effects::Duration::Rounds { remaining: rounds },
+            ends_on: None,
+            ends_when_attacked: false,
+            grant: None,
+        });
+    }
     let mut gone = Vec::new();
     for id in ids {
         let t = crate::combat::sheet(call, &id)?;
@@ -107,9 +127,14 @@ pub fn cast(
             caster_id: caster.id.clone(),
             spell: def.name.clone(),
             position: spot.position,
-            lasting: !def.concentration,
+            lasting: !def.concentration && timed.is_none(),
         });
-        let line = if !def.concentration && def.duration.eq_ignore_ascii_case("instantaneous") {
+        let line = if let Some(rounds) = timed {
+            format!(
+                "{} leaves {} for {}'s space: off the map and the initiative until it ends ({} rounds)",
+                t.name, spot.position, def.name, rounds
+            )
+        } else if !def.concentration && def.duration.eq_ignore_ascii_case("instantaneous") {
             format!(
                 "{} is sent to another plane from {}: off the map and the initiative for good (it must find its own way back)",
                 t.name, spot.position
@@ -156,9 +181,13 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
         let holds = b.lasting
             || caster.as_ref().is_some_and(|c| {
                 !c.dead
-                    && c.concentration
+                    && (c
+                        .concentration
                         .as_ref()
                         .is_some_and(|x| name_key(&x.spell) == name_key(&b.spell))
+                        || c.effects
+                            .iter()
+                            .any(|x| name_key(&x.name) == name_key(&b.spell)))
             });
         if holds {
             kept.push(b);
@@ -184,10 +213,17 @@ pub fn expire(call: &Call<'_>, e: &mut Encounter) -> Result<Vec<String>> {
             cb.removed = false;
         }
         let who = caster.map_or_else(|| "its banisher".to_string(), |c| c.name);
-        let line = format!(
-            "{} returns at {at}: {who}'s concentration on {} ended",
-            t.name, b.spell
-        );
+        // A concentration spell's end, or a timed one's (Rope Trick).
+        let held = call
+            .compendium()
+            .and_then(|srd| srd.spell(&b.spell))
+            .is_none_or(|s| s.concentration);
+        let ended = if held {
+            format!("concentration on {}", b.spell)
+        } else {
+            b.spell.clone()
+        };
+        let line = format!("{} returns at {at}: {who}'s {ended} ended", t.name);
         e.log(line.clone());
         lines.push(line);
     }

@@ -76,7 +76,10 @@ pub fn revival_window(
         ));
     };
     let now = world_seconds(call)?;
-    let ago = now.saturating_sub(at);
+    // Time under Gentle Repose is not counted (its stamp was moved on when it was cast).
+    let ago = now
+        .saturating_add(repose_seconds(target))
+        .saturating_sub(at);
     if ago > limit {
         return Err(EngineError::Rule(format!(
             "{} died {} ago ({}); {spell} works only on a creature dead for at most {}",
@@ -92,4 +95,23 @@ pub fn revival_window(
         span(ago),
         span(limit)
     ))
+}
+
+/// The effect Gentle Repose leaves on a corpse.
+pub const REPOSE: &str = "Gentle Repose";
+
+/// The seconds of Gentle Repose still to run on `c` (0 without it): they are not counted as
+/// time dead (the stamp of death was moved on by the spell's whole length when it was cast).
+pub fn repose_seconds(c: &Character) -> u64 {
+    c.effects
+        .iter()
+        .filter(|x| x.name == REPOSE)
+        .filter_map(|x| match x.duration {
+            crate::model::effects::Duration::Rounds { remaining } => {
+                Some(u64::from(remaining).saturating_mul(ROUND))
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
 }

@@ -46,6 +46,7 @@ fn blank(name: &str, item_type: ItemType) -> Item {
         lasts_rounds: None,
         srd: None,
         inside: None,
+        state: None,
     }
 }
 

@@ -296,6 +296,7 @@ impl ItemDef {
             lasts_rounds: None,
             srd: None,
             inside: None,
+            state: None,
         })
     }
 }

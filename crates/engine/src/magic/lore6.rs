@@ -272,7 +272,9 @@ fn oracle(
     }
     let mut lines = Vec::new();
     if let Some(m) = def.mechanics().and_then(|e| e.consumes.as_ref()) {
-        lines.push(super::mechanics::consume(caster, &m.item, m.gp, &def.name));
+        lines.push(super::life6_items::consume(
+            caster, &m.item, m.gp, &def.name,
+        ));
     }
     if index == "legend-lore" {
         let headline = format!(

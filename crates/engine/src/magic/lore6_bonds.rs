@@ -193,7 +193,7 @@ pub fn summons(call: &mut Call<'_>, caster: &mut Character, req: &ActionRequest)
             "{who} already carries {item_name}; the sapphire is kept"
         )));
     }
-    let crushed = super::mechanics::consume(caster, "sapphire", 1000, "Instant Summons");
+    let crushed = super::life6_items::consume(caster, "sapphire", 1000, "Instant Summons");
     let campaign = call.campaign();
     let names = call.tx_ref().character_names(campaign)?;
     let mut holder: Option<Character> = None;

@@ -10,6 +10,7 @@ use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RangeBand, RollTarget};
 use tabletop_rules::{Ability, Condition};
 
+use super::life6_items::consume;
 use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
 pub use super::targets::{creature_type, unaffected};
 use super::targets::{each_target, load, push_target, store, unique};
@@ -132,6 +133,7 @@ pub fn resolve_special(
         SpellKind::HpThreshold => {
             super::grants::hp_threshold(call, caster, plan, e, report).map(|()| true)
         }
+        SpellKind::Life => super::life6::resolve(call, caster, plan, e, report).map(|()| true),
         SpellKind::Persistent => {
             if !plan.repeat {
                 mark_persistent(call, caster, plan, e, report)?;
@@ -353,11 +355,18 @@ fn revive(
                 &spell.name,
             )?);
         }
-        if let Some(m) = &e.consumes {
+        // A spell Wish duplicates needs no costly material.
+        if let Some(m) = e
+            .consumes
+            .as_ref()
+            .filter(|_| !plan.source.ends_with("(Wish)"))
+        {
             lines.push(consume(caster, &m.item, m.gp, &spell.name));
         }
         t.dead = false;
         t.death_saves = Default::default();
+        // The corpse's Gentle Repose ends with its death.
+        t.effects.retain(|x| x.name != super::life6::REPOSE);
         let max = u32::try_from(t.effective().max_hp.value.max(1)).unwrap_or(1);
         t.hp = if e.full_hp { max } else { 1 };
         t.conditions
@@ -394,34 +403,6 @@ fn revive(
         Ok((p, true))
     })?;
     Ok(())
-}
-
-/// Takes one `item` worth at least `gp` from the caster's inventory; says what happened.
-pub(crate) fn consume(caster: &mut Character, item: &str, gp: u32, spell: &str) -> String {
-    let key = item.to_lowercase();
-    let pos = caster.inventory.items.iter().position(|i| {
-        i.name.to_lowercase().contains(&key)
-            && i.quantity > 0
-            && i.value.is_some_and(|v| v >= f64::from(gp))
-    });
-    match pos {
-        Some(p) => {
-            let it = &mut caster.inventory.items[p];
-            it.quantity -= 1;
-            let name = it.name.clone();
-            if it.quantity == 0 {
-                caster.inventory.items.remove(p);
-            }
-            format!(
-                "{name} ({gp} gp or more) consumed from {}'s inventory",
-                caster.name
-            )
-        }
-        None => format!(
-            "{spell} needs a {item} worth {gp} gp, consumed; {} has none in their inventory — the DM decides whether the casting happens",
-            caster.name
-        ),
-    }
 }
 
 /// Spare the Dying: a living creature at 0 HP becomes stable.

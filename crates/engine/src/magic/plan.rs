@@ -67,7 +67,7 @@ pub struct MetamagicPlan {
 
 /// What a caster chooses when a spell asks: Protection from Energy's damage type
 /// (`damageType`), Enhance Ability's ability (`ability`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CastChoice {
     /// A damage type.
     pub damage_type: Option<tabletop_rules::DamageType>,
@@ -75,6 +75,11 @@ pub struct CastChoice {
     pub ability: Option<Ability>,
     /// Enlarge/Reduce: reduce rather than enlarge (`description: "reduce"`).
     pub reduce: bool,
+    /// A carried item the spell acts on (`item`: Mending's broken item, Fabricate's material).
+    pub item: Option<String>,
+    /// What the caster asks for in words (`description`: Fabricate's product, the spell Wish
+    /// duplicates).
+    pub words: Option<String>,
 }
 
 /// What one casting did to one target.

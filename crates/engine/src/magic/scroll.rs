@@ -77,6 +77,10 @@ pub struct Targeting {
     pub ability: Option<tabletop_rules::Ability>,
     /// Metamagic already paid for (a sorcerer's own casting outside an encounter).
     pub metamagic: super::plan::MetamagicPlan,
+    /// A carried item the spell acts on, and the caster's words (see `CastChoice`).
+    pub item: Option<String>,
+    /// The caster's words.
+    pub words: Option<String>,
 }
 
 /// A `use_scroll` request.
@@ -303,6 +307,8 @@ pub fn deliver(
             damage_type: targeting.damage_type,
             ability: targeting.ability,
             reduce: false,
+            item: targeting.item.clone(),
+            words: targeting.words.clone(),
         },
         metamagic: targeting.metamagic,
     };

@@ -295,6 +295,10 @@ pub fn resolve(
     plan: &CastPlan,
     enc: Option<&Encounter>,
 ) -> Result<CastReport> {
+    // Wish's stress, or Wish duplicating another spell (resolved as that spell).
+    let mut wish_lines = Vec::new();
+    let wished = super::life6::wish(call, caster, plan, &mut wish_lines)?;
+    let plan = wished.as_ref().unwrap_or(plan);
     let map: Option<&BattleMap> = enc.map(|e| &e.map);
     let dodging: Vec<String> = enc
         .map(|e| {
@@ -309,6 +313,7 @@ pub fn resolve(
     let mut report = CastReport {
         spell: spell.name.clone(),
         slot_level: plan.slot_level,
+        lines: wish_lines,
         ..Default::default()
     };
     if spell.concentration {

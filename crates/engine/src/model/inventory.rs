@@ -379,6 +379,9 @@ pub struct Item {
     /// of the SRD's extradimensional containers weighs nothing on its carrier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inside: Option<String>,
+    /// What a spell made of it: when it spoils, broken, tainted (see `model::item_state`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<super::item_state::ItemState>,
 }
 
 impl Item {
@@ -913,6 +916,7 @@ mod tests {
             lasts_rounds: None,
             srd: None,
             inside: None,
+            state: None,
         }
     }
 

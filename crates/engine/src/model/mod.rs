@@ -18,6 +18,7 @@ pub mod encounter;
 pub mod event;
 pub mod gear;
 pub mod inventory;
+pub mod item_state;
 pub mod memory;
 pub mod names;
 pub mod notes;

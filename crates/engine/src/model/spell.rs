@@ -421,6 +421,14 @@ impl SpellDef {
                 clear(def);
                 def.heal_at_slot.clear();
             }
+            // Wish reaches whatever the spell it duplicates reaches (its targets are named).
+            SpellKind::Life => {
+                clear(def);
+                def.heal_at_slot.clear();
+                if matches!(e.life, Some(crate::catalog::life6::LifeSpec::Wish { .. })) {
+                    def.range = "Special".into();
+                }
+            }
             SpellKind::Heal | SpellKind::Zone => {}
         }
     }

@@ -332,6 +332,8 @@ pub fn cast_outside_combat(
         damage_type: req.damage_type,
         ability: req.ability,
         metamagic: class_magic::plan(&caster, &chosen.options),
+        item: req.item.clone(),
+        words: req.description.clone(),
         ..Default::default()
     };
     let mut areq = ActionRequest::default();
@@ -603,6 +605,8 @@ pub fn cast_in_encounter(
                 .description
                 .as_deref()
                 .is_some_and(|d| d.to_ascii_lowercase().contains("reduce")),
+            item: req.item.clone(),
+            words: req.description.clone(),
         },
         metamagic: if tag.is_empty() {
             class_magic::plan(&caster, &req.metamagic)
