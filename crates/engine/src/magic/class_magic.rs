@@ -429,3 +429,25 @@ impl Resolving {
         blessed_healer(caster, slot, self.healed_other)
     }
 }
+
+/// Overchannel's necrotic backlash on the caster (ignores resistance and immunity).
+pub(crate) fn overchannel_self(
+    call: &mut Call<'_>,
+    c: &mut Character,
+    dice: &str,
+) -> Result<String> {
+    let r = tabletop_rules::dice::roll(dice, call.rng()?)?;
+    call.record_roll(&r);
+    let n = u32::try_from(r.total.max(0)).unwrap_or(0);
+    let mut changes = Vec::new();
+    let parts = [tabletop_rules::damage::DamagePart::new(None, n)];
+    let before = c.hp;
+    let d = crate::update::damage(c, &parts, false, &mut changes)?;
+    Ok(format!(
+        "Overchannel again before a long rest: {} takes {} necrotic ({}), ignoring resistance and immunity ({before} → {} HP)",
+        c.name,
+        d.total,
+        r.summary(),
+        c.hp
+    ))
+}

@@ -25,14 +25,13 @@ use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 
 use crate::catalog::spells::SpellKind;
 use crate::combat::actions::{ActionOutcome, ActionRequest, ActionType};
-use crate::effects::{ActiveEffect, Duration};
+use crate::effects::Duration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::model::character::{Character, CharacterRef};
+use crate::model::character::Character;
 use crate::model::spell::SpellDef;
 
-/// Rounds in 24 hours (6 seconds a round).
-pub const DAY_ROUNDS: u32 = 14_400;
+use super::lore6_kit::{DAY_ROUNDS, concentrate, mark, one_target, roll};
 
 /// Casts a `lore` spell from `req` for `caster` (slot already spent, none for a trigger that is
 /// no casting: [`is_trigger`]; `dc` the caster's save DC); `None` for every other spell.
@@ -151,7 +150,7 @@ pub fn in_encounter(
     def: &SpellDef,
     slot: u8,
 ) -> Result<Option<ActionOutcome>> {
-    let dc = super::spellcasting::caster_numbers_for(call, caster, &def.name)?.save_dc;
+    let dc = super::numbers::caster_numbers_for(call, caster, &def.name)?.save_dc;
     let out = cast(call, caster, def, turn.req, dc, slot)?;
     Ok(out.map(|o| ActionOutcome {
         encounter_id: turn.encounter.id.clone(),
@@ -164,75 +163,6 @@ pub fn elsewhere(def: &SpellDef) -> String {
     format!(
         "no automation for {} this way: cast it with execute_action cast_spell (description: the question, message, option or place) so the engine applies it; the DM decides otherwise",
         def.name
-    )
-}
-
-/// A new effect with no modifiers on `who`, from `def` cast by `caster`.
-pub(crate) fn mark(
-    call: &mut Call<'_>,
-    who: &mut Character,
-    caster: &str,
-    name: String,
-    duration: Duration,
-) -> Result<String> {
-    let id = call.new_id("ef")?;
-    who.effects.push(ActiveEffect {
-        id: id.clone(),
-        name,
-        source: Some(caster.to_string()),
-        modifiers: Vec::new(),
-        duration,
-        ends_on: None,
-        ends_when_attacked: false,
-        grant: None,
-    });
-    Ok(id)
-}
-
-/// Begins the caster's concentration on `def` and links the effect `name` on `bearer` to it.
-pub(crate) fn concentrate(
-    call: &mut Call<'_>,
-    caster: &mut Character,
-    def: &SpellDef,
-    bearer: &str,
-    name: &str,
-    lines: &mut Vec<String>,
-) -> Result<Duration> {
-    crate::concentration::begin(call, caster, &def.name, lines)?;
-    if let Some(c) = caster.concentration.as_mut() {
-        c.add_link(crate::model::concentration::ConcentrationLink::effect(
-            bearer, name,
-        ));
-    }
-    Ok(Duration::Concentration {
-        caster_id: caster.id.clone(),
-        spell: def.name.clone(),
-    })
-}
-
-/// Rolls `expr` on the campaign's dice, recorded.
-pub(crate) fn roll(call: &mut Call<'_>, expr: &str) -> Result<i64> {
-    let r = tabletop_rules::dice::parse(expr)?.roll(call.rng()?)?;
-    call.record_roll(&r);
-    Ok(r.total)
-}
-
-/// The one creature a spell names (target or the first of targets).
-pub(crate) fn one_target(call: &Call<'_>, req: &ActionRequest, spell: &str) -> Result<Character> {
-    let w = std::iter::once(&req.target)
-        .chain(&req.targets)
-        .find(|w| !w.is_empty())
-        .ok_or_else(|| {
-            EngineError::invalid(
-                "targetId",
-                format!("{spell} needs its creature: targetId or targetName"),
-            )
-        })?;
-    crate::characters::resolve_with_fields(
-        call,
-        CharacterRef::new(w.id.as_deref(), w.name.as_deref()),
-        "targetId",
-        "targetName",
     )
 }
 

@@ -8,7 +8,7 @@ use serde_json::json;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::{Ability, Condition};
 
-use super::lore6::{DAY_ROUNDS, mark, one_target};
+use super::lore6_kit::{DAY_ROUNDS, mark, one_target};
 use crate::combat::actions::ActionRequest;
 use crate::effects::Duration;
 use crate::engine::Call;

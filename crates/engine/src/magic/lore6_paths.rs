@@ -231,9 +231,9 @@ pub fn find_path(
         .retain(|x| !x.name.starts_with("Find the Path: "));
     let mut lines = Vec::new();
     let id = caster.id.clone();
-    let d = super::lore6::concentrate(call, caster, def, &id, &name, &mut lines)?;
+    let d = super::lore6_kit::concentrate(call, caster, def, &id, &name, &mut lines)?;
     let who = caster.name.clone();
-    super::lore6::mark(call, caster, &who, name, d)?;
+    super::lore6_kit::mark(call, caster, &who, name, d)?;
     if !hidden.is_empty() {
         lines.push(format!(
             "the way into {} is hidden; the spell shows which path to take, finding it is still a search",

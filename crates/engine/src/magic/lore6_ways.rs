@@ -8,7 +8,7 @@
 use serde_json::json;
 use tabletop_rules::Size;
 
-use super::lore6::{DAY_ROUNDS, mark, one_target};
+use super::lore6_kit::{DAY_ROUNDS, mark, one_target};
 use crate::combat::actions::ActionRequest;
 use crate::effects::Duration;
 use crate::engine::Call;

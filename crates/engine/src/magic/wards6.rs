@@ -8,8 +8,8 @@ use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Request, D20Test, roll_d20_test};
 use tabletop_rules::stats::Contribution;
 
+use super::numbers::spell_ability;
 use super::plan::{CastPlan, CastReport};
-use super::spellcasting::spell_ability;
 use super::targets::each_target;
 use crate::catalog::spells::SpellEntry;
 use crate::character::Character;

@@ -261,7 +261,7 @@ pub fn cast_outside_combat(
         spellcasting::spend_slot(&mut caster, def.level, req.slot_level)?
     };
     if let Some(dice) = &backlash {
-        feature_lines.push(overchannel_self(call, &mut caster, dice)?);
+        feature_lines.push(class_magic::overchannel_self(call, &mut caster, dice)?);
     }
     // A shape-changing spell (Polymorph) changes the named characters: no map needed.
     if let Some(spec) = def.mechanics().and_then(|m| m.shape.as_ref()) {
@@ -375,30 +375,12 @@ pub fn cast_outside_combat(
     }))
 }
 
-/// Overchannel's necrotic backlash on the caster (ignores resistance and immunity).
-fn overchannel_self(call: &mut Call<'_>, c: &mut Character, dice: &str) -> Result<String> {
-    let r = tabletop_rules::dice::roll(dice, call.rng()?)?;
-    call.record_roll(&r);
-    let n = u32::try_from(r.total.max(0)).unwrap_or(0);
-    let mut changes = Vec::new();
-    let parts = [tabletop_rules::damage::DamagePart::new(None, n)];
-    let before = c.hp;
-    let d = crate::update::damage(c, &parts, false, &mut changes)?;
-    Ok(format!(
-        "Overchannel again before a long rest: {} takes {} necrotic ({}), ignoring resistance and immunity ({before} → {} HP)",
-        c.name,
-        d.total,
-        r.summary(),
-        c.hp
-    ))
-}
-
-/// [`overchannel_self`] on the caster stored in the encounter after its casting.
+/// [`class_magic::overchannel_self`] on the caster stored in the encounter after its casting.
 fn overchannel_backlash(call: &mut Call<'_>, turn: &mut Turn<'_>, dice: &str) -> Result<String> {
     let Some(mut c) = turn.actor.clone() else {
         return Ok(String::new());
     };
-    let line = overchannel_self(call, &mut c, dice)?;
+    let line = class_magic::overchannel_self(call, &mut c, dice)?;
     crate::combat::put_sheet(call, &c)?;
     turn.actor = Some(c);
     Ok(line)
