@@ -202,7 +202,7 @@ fn every_srd_spell_is_encoded_and_every_key_is_an_srd_index() {
     let mechanical = cat.values().filter(|e| e.mechanical()).count();
     let narrative = cat.len() - mechanical;
     // The measured coverage (see README): held here so a change is deliberate.
-    assert_eq!((cat.len(), mechanical, narrative), (319, 250, 69));
+    assert_eq!((cat.len(), mechanical, narrative), (319, 284, 35));
 }
 
 #[test]
@@ -726,7 +726,7 @@ fn coverage_counts_every_category_against_the_srd() {
             sp["narrative"].as_u64(),
             sp["unencoded"].as_u64()
         ),
-        (Some(319), Some(250), Some(69), Some(0))
+        (Some(319), Some(284), Some(35), Some(0))
     );
     let keys: Vec<&String> = json["categories"].as_object().unwrap().keys().collect();
     assert_eq!(
