@@ -77,7 +77,11 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
     );
     assert!(pct(&items) >= 85.0, "magic items mechanical ≥ 85 %");
     let spells = at("spells");
-    assert_eq!((spells.mechanical, spells.narrative), PINNED_SPELLS, "spells");
+    assert_eq!(
+        (spells.mechanical, spells.narrative),
+        PINNED_SPELLS,
+        "spells"
+    );
     assert!(pct(&spells) >= 85.0, "spells mechanical ≥ 85 %");
     let monsters = at("monsterAbilities");
     assert_eq!(
