@@ -24,12 +24,16 @@ pub fn resolve_with_fields(
     id_field: &'static str,
     name_field: &'static str,
 ) -> Result<Character> {
-    let mut c = find(call, r, id_field, name_field)?;
-    // The sheet is derived from its sources on every read (an old sheet is converted here),
-    // and old equipment strings become inventory items (one item list).
-    crate::derive::refresh(call, &mut c);
-    crate::inventory::ops::adopt_legacy(call, &mut c);
-    Ok(c)
+    find(call, r, id_field, name_field)
+}
+
+/// What every read makes of a stored character: its sheet derived from its sources (an old
+/// sheet is converted here), and old equipment strings turned into inventory items (one item
+/// list). A pure function of the stored character and the compendium (settled before it runs),
+/// so the store may keep its result under the stored text and the compendium's identity.
+fn resolve_stored(call: &Call<'_>, c: &mut Character) {
+    crate::derive::refresh(call, c);
+    crate::inventory::ops::adopt_legacy(call, c);
 }
 
 fn find(
@@ -40,12 +44,16 @@ fn find(
 ) -> Result<Character> {
     let campaign = call.campaign();
     let tx = call.tx_ref();
+    // Settle the compendium first: the key must name the compendium the sheet is derived from.
+    let _ = call.compendium();
+    let key = call.compendium_source().identity();
+    let mut resolve = |c: &mut Character| resolve_stored(call, c);
     if let Some(id) = r.id.map(str::trim).filter(|s| !s.is_empty()) {
-        if let Some(c) = tx.character(campaign, id)? {
+        if let Some(c) = tx.character_resolved(campaign, id, key, &mut resolve)? {
             return Ok(c);
         }
         // An id that is really a name is a common slip: accept it when unambiguous.
-        let by_name = tx.characters_named(campaign, id)?;
+        let by_name = tx.characters_named_resolved(campaign, id, key, &mut resolve)?;
         if by_name.len() == 1 {
             return by_name.into_iter().next().ok_or_else(unreachable_err);
         }
@@ -57,7 +65,7 @@ fn find(
             format!("name the character with {id_field} or {name_field}"),
         ));
     };
-    let found = tx.characters_named(campaign, name)?;
+    let found = tx.characters_named_resolved(campaign, name, key, &mut resolve)?;
     crate::error::one_match("character", id_field, name, found, Character::label, || {
         Ok(not_found(call, name))
     })

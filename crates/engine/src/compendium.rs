@@ -17,12 +17,24 @@ pub struct CompendiumSource {
 
 #[derive(Default)]
 struct Inner {
+    /// This source's identity (see [`CompendiumSource::identity`]).
+    identity: Identity,
     ready: OnceLock<Option<Arc<Compendium>>>,
     loader: Mutex<Option<JoinHandle<Option<Arc<Compendium>>>>>,
     /// A directory not yet being loaded (see [`CompendiumSource::deferred`]).
     pending: Mutex<Option<PathBuf>>,
     /// Sheets derived from builds against this compendium (see [`CompendiumSource::derived`]).
     derived: Mutex<DerivedCache>,
+}
+
+/// A number no other compendium source of this process has.
+struct Identity(u64);
+
+impl Default for Identity {
+    fn default() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// How many builds' derivations are remembered (a table's characters, with room to spare).
@@ -38,8 +50,8 @@ struct DerivedCache {
 /// and whether every source resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Derivation {
-    /// The derived sheet values.
-    pub derived: Derived,
+    /// The derived sheet values (shared: every character read with this build holds them).
+    pub derived: Arc<Derived>,
     /// Whether every source of the build was found.
     pub resolved: bool,
 }
@@ -135,6 +147,14 @@ impl CompendiumSource {
             .as_deref()
     }
 
+    /// A number that names this source (its clones share it) and no other source of this
+    /// process: what was made from the compendium, once settled (see [`Self::get`]), can be kept
+    /// under it. The compendium behind a source never changes once settled; a reloaded
+    /// compendium is a new source with a new identity.
+    pub fn identity(&self) -> u64 {
+        self.inner.identity.0
+    }
+
     /// The derivation of `build` against this compendium: remembered for the last
     /// [`DERIVED_CACHE_SIZE`] builds, so that reading a sheet does not run the whole pipeline
     /// again while its build is unchanged; `compute` runs on a miss. The pipeline's result
@@ -195,6 +215,14 @@ mod tests {
     }
 
     #[test]
+    fn every_source_has_its_own_identity_and_clones_share_it() {
+        let a = CompendiumSource::none();
+        let b = CompendiumSource::none();
+        assert_ne!(a.identity(), b.identity());
+        assert_eq!(a.clone().identity(), a.identity());
+    }
+
+    #[test]
     fn a_derivation_is_remembered_per_build_and_made_again_when_the_build_changes() {
         let src = CompendiumSource::none();
         let runs = std::cell::Cell::new(0);
@@ -206,7 +234,7 @@ mod tests {
                     ..Default::default()
                 };
                 Derivation {
-                    derived,
+                    derived: Arc::new(derived),
                     resolved: b.race.is_none(),
                 }
             })

@@ -104,6 +104,71 @@ pub struct CharacterPatch {
     pub resources: Vec<ResourcePatch>,
 }
 
+impl CharacterPatch {
+    /// Whether the patch changes no field.
+    pub fn is_empty(&self) -> bool {
+        // Destructured so that a new field cannot be forgotten here.
+        let Self {
+            name,
+            xp,
+            kind,
+            race,
+            class,
+            background,
+            stats,
+            skills,
+            expertise,
+            saves,
+            armor_class,
+            speed,
+            size,
+            max_hp,
+            equipment,
+            spells,
+            spellbook,
+            add_spells,
+            remove_spells,
+            spell_classes,
+            languages,
+            resistances,
+            immunities,
+            vulnerabilities,
+            condition_immunities,
+            notes,
+            spellcasting_ability,
+            resources,
+        } = self;
+        name.is_none()
+            && xp.is_none()
+            && kind.is_none()
+            && race.is_none()
+            && class.is_none()
+            && background.is_none()
+            && stats.is_none()
+            && skills.is_none()
+            && expertise.is_none()
+            && saves.is_none()
+            && armor_class.is_none()
+            && speed.is_none()
+            && size.is_none()
+            && max_hp.is_none()
+            && equipment.is_none()
+            && spells.is_none()
+            && spellbook.is_none()
+            && add_spells.is_none()
+            && remove_spells.is_none()
+            && spell_classes.is_none()
+            && languages.is_none()
+            && resistances.is_none()
+            && immunities.is_none()
+            && vulnerabilities.is_none()
+            && condition_immunities.is_none()
+            && notes.is_none()
+            && spellcasting_ability.is_none()
+            && resources.is_empty()
+    }
+}
+
 /// A change to one resource, by name (case-insensitive): new ones need `max`.
 #[derive(Debug, Clone, Default)]
 pub struct ResourcePatch {
@@ -142,7 +207,9 @@ pub struct UpdateRequest {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOutcome {
-    /// The character after the update.
+    /// The character after the update. Its answer leaves out the `derived` block (the
+    /// derivation's sources; `get_character` shows them): the values are all there.
+    #[serde(serialize_with = "crate::model::character::serialize_without_derived")]
     pub character: Character,
     /// Each change in words.
     pub changes: Vec<String>,
@@ -171,27 +238,10 @@ pub fn update_character(
 ) -> Result<UpdateOutcome> {
     let mut c = resolve(call, target)?;
     let mut changes = Vec::new();
-    let before = c.clone();
-    apply_patch(&mut c, req.patch, &mut changes)?;
-    // Edits become sources of the build; the sheet follows from them.
-    crate::derive::absorb_edits(&before, &mut c);
-    crate::derive::refresh(call, &mut c);
-    crate::inventory::ops::adopt_legacy(call, &mut c);
-    if c.spells != before.spells
-        || c.spellbook != before.spellbook
-        || c.spell_classes != before.spell_classes
-    {
-        spell_choices(call, &mut c, req.force, &mut changes)?;
-    }
-    if c.max_hp != before.max_hp && c.build.is_some() {
-        changes.push(format!(
-            "max HP {} → {} (derived: {})",
-            before.max_hp,
-            c.max_hp,
-            c.derived.as_ref().map_or(String::new(), |d| {
-                tabletop_rules::stats::explain_contributions(&d.max_hp_sources)
-            })
-        ));
+    // A call that edits no field (hit points only, the common case in play) leaves the sheet
+    // as `resolve` just derived it: nothing to absorb, nothing to derive again.
+    if !req.patch.is_empty() {
+        edit_fields(call, &mut c, req.patch, req.force, &mut changes)?;
     }
 
     let mut damage_results = Vec::new();
@@ -267,8 +317,40 @@ pub fn update_character(
     })
 }
 
-/// After one damage application: the concentration save it forces, or the end of concentration
-/// at 0 HP.
+/// Applies the field edits of `patch`, records them as sources of the build and derives the
+/// sheet again.
+fn edit_fields(
+    call: &Call<'_>,
+    c: &mut Character,
+    patch: CharacterPatch,
+    force: bool,
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    let before = c.clone();
+    apply_patch(c, patch, changes)?;
+    // Edits become sources of the build; the sheet follows from them.
+    crate::derive::absorb_edits(&before, c);
+    crate::derive::refresh(call, c);
+    crate::inventory::ops::adopt_legacy(call, c);
+    if c.spells != before.spells
+        || c.spellbook != before.spellbook
+        || c.spell_classes != before.spell_classes
+    {
+        spell_choices(call, c, force, changes)?;
+    }
+    if c.max_hp != before.max_hp && c.build.is_some() {
+        changes.push(format!(
+            "max HP {} → {} (derived: {})",
+            before.max_hp,
+            c.max_hp,
+            c.derived.as_ref().map_or(String::new(), |d| {
+                tabletop_rules::stats::explain_contributions(&d.max_hp_sources)
+            })
+        ));
+    }
+    Ok(())
+}
+
 /// New spell choices must keep the known/prepared rules (see [`crate::magic::known`]), unless
 /// the DM forces them.
 fn spell_choices(
@@ -303,6 +385,8 @@ fn spell_choices(
     Ok(())
 }
 
+/// After one damage application: the concentration save it forces, or the end of concentration
+/// at 0 HP.
 fn concentration_after(
     call: &mut Call<'_>,
     c: &mut Character,

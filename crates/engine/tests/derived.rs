@@ -794,3 +794,112 @@ fn equipment_strings_become_inventory_items_one_list() {
     assert_eq!(names, vec!["Thieves' Tools", "rusty iron key"]);
     assert_eq!(c.carried_names().collect::<Vec<_>>(), names);
 }
+
+fn hp_change(e: &mut Engine<SqliteStore>, name: &str, hp: tabletop_engine::update::HpChange) {
+    e.write("update_character", &serde_json::json!({}), |call| {
+        update_character(
+            call,
+            CharacterRef::new(None, Some(name)),
+            UpdateRequest {
+                hp: Some(hp),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+}
+
+/// Every read derives the sheet from the stored character; the store keeps what a read made of a
+/// stored text (with the compendium it was made against) and hands it out while that text is
+/// stored. Each change of a source is a new text: the next read derives again, exactly.
+#[test]
+fn a_kept_sheet_follows_every_change_of_its_sources() {
+    use tabletop_engine::update::HpChange;
+    let Some(srd) = common::srd("kept_sheet") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(&dir, srd);
+    // Hill dwarf cleric 5, CON 14 + 2 = 16 (+3), WIS 15 + 1 = 16 (+3): the d8's 8 at level 1
+    // and its average 5 at four more, + 3 CON and + 1 Dwarven Toughness per level = 28 + 20 = 48.
+    create(
+        &mut e,
+        CreateRequest {
+            scores: scores([10, 12, 14, 10, 15, 8]),
+            ..build("Vell", Some("dwarf"), Some("hill dwarf"), "cleric", 5)
+        },
+    );
+    let first = sheet(&mut e, "Vell");
+    assert_eq!(first.character.max_hp, 48);
+    assert_eq!(first.effective.saves[&Ability::Wisdom].bonus, 6);
+    let again = sheet(&mut e, "Vell");
+    assert_eq!(
+        serde_json::to_value(&again).unwrap(),
+        serde_json::to_value(&first).unwrap(),
+        "an unchanged character reads the same"
+    );
+    // Hit points: the sheet is the same but for them.
+    hp_change(&mut e, "Vell", HpChange::Damage(5));
+    let hurt = sheet(&mut e, "Vell");
+    assert_eq!(hurt.character.hp, 43);
+    let mut expected = first.character.clone();
+    expected.hp = 43;
+    assert_eq!(hurt.character, expected);
+    // An ability edit: WIS 18 (+4) raises the Wisdom save by one.
+    e.write("update_character", &serde_json::json!({}), |call| {
+        update_character(
+            call,
+            CharacterRef::new(None, Some("Vell")),
+            UpdateRequest {
+                patch: CharacterPatch {
+                    stats: Some([(Ability::Wisdom, 18)].into_iter().collect()),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    let wiser = sheet(&mut e, "Vell");
+    assert_eq!(wiser.character.abilities.get(Ability::Wisdom), 18);
+    assert_eq!(wiser.effective.saves[&Ability::Wisdom].bonus, 7);
+    // A level: cleric 6, d8 average 5 + 3 + 1 = 9 more HP (and the same again healed in).
+    e.write("level_up", &serde_json::json!({}), |call| {
+        level_up(
+            call,
+            CharacterRef::new(None, Some("Vell")),
+            None,
+            LevelHpMethod::Rules(HpMethod::Average),
+        )
+    })
+    .unwrap();
+    let up = sheet(&mut e, "Vell");
+    assert_eq!((up.character.level, up.character.max_hp), (6, 57));
+    assert_eq!(up.effective.max_hp.value, 57);
+    // A condition: poisoned gives disadvantage on ability checks.
+    e.write("manage_condition", &serde_json::json!({}), |call| {
+        manage_condition(
+            call,
+            CharacterRef::new(None, Some("Vell")),
+            ConditionOp::Add {
+                condition: Condition::Poisoned,
+                level: None,
+                source: None,
+                duration: DurationRequest::Default,
+                caster: None,
+            },
+        )
+    })
+    .unwrap();
+    let sick = sheet(&mut e, "Vell");
+    assert_eq!(
+        sick.effective.skills[&Skill::Stealth].disadvantage,
+        vec!["poisoned".to_string()]
+    );
+    // Back to the first hit points: the sheet of the new sources, not the first one kept.
+    hp_change(&mut e, "Vell", HpChange::Set(48));
+    let back = sheet(&mut e, "Vell");
+    assert_eq!((back.character.hp, back.character.max_hp), (48, 57));
+    // Proficiency +3 at level 6 and WIS +4.
+    assert_eq!(back.effective.saves[&Ability::Wisdom].bonus, 7);
+}

@@ -200,7 +200,9 @@ impl Fight {
     fn without(&mut self, who: &str, rule: ClassRule) {
         self.edit(who, |c| {
             if let Some(d) = c.derived.as_mut() {
-                d.rules.retain(|r| r.value != rule);
+                std::sync::Arc::make_mut(d)
+                    .rules
+                    .retain(|r| r.value != rule);
             }
         });
     }

@@ -181,7 +181,7 @@ fn build(
 }
 
 fn derived(e: &mut E, name: &str) -> tabletop_engine::derive::Derived {
-    character(e, name).derived.unwrap()
+    std::sync::Arc::unwrap_or_clone(character(e, name).derived.unwrap())
 }
 
 #[test]

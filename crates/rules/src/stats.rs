@@ -464,6 +464,19 @@ fn roll_stat(fixed: Vec<Contribution>, targets: &[RollTarget], mods: &[&Modifier
     r
 }
 
+/// "STR modifier": the source of an ability's part in a roll (a constant, not formatted on
+/// every derivation).
+fn modifier_label(a: Ability) -> &'static str {
+    match a {
+        Ability::Strength => "STR modifier",
+        Ability::Dexterity => "DEX modifier",
+        Ability::Constitution => "CON modifier",
+        Ability::Intelligence => "INT modifier",
+        Ability::Wisdom => "WIS modifier",
+        Ability::Charisma => "CHA modifier",
+    }
+}
+
 fn clamp_score(v: i32) -> u8 {
     u8::try_from(v.clamp(i32::from(MIN_SCORE), i32::from(MAX_SCORE))).unwrap_or(MIN_SCORE)
 }
@@ -667,8 +680,7 @@ pub fn effective_stats(
         }
         v
     };
-    let ability_part =
-        |a: Ability| Contribution::new(format!("{} modifier", a.abbr()), modifier(a));
+    let ability_part = |a: Ability| Contribution::new(modifier_label(a), modifier(a));
 
     // Saves.
     let mut saves = BTreeMap::new();

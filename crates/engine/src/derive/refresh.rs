@@ -35,7 +35,7 @@ pub fn refresh_with(srd: Option<&Compendium>, c: &mut Character) {
 fn derivation(build: &Build, srd: Option<&Compendium>) -> Derivation {
     let resolved = resolve(build, srd);
     Derivation {
-        derived: derive(build, &resolved, Catalog::get()),
+        derived: std::sync::Arc::new(derive(build, &resolved, Catalog::get())),
         resolved: resolved.unresolved.is_empty(),
     }
 }
@@ -73,7 +73,7 @@ fn refresh_by(
     }
 }
 
-fn apply(c: &mut Character, d: Derived) {
+fn apply(c: &mut Character, d: std::sync::Arc<Derived>) {
     let had = c.derived.is_some();
     let old_max = c.max_hp;
     c.abilities = d.abilities;
@@ -321,7 +321,8 @@ pub fn absorb_edits(before: &Character, c: &mut Character) {
             .map(|s| s.value)
             .collect()
     };
-    let d = c.derived.clone().unwrap_or_default();
+    let none = Derived::default();
+    let d = c.derived.as_deref().unwrap_or(&none);
     if c.resistances != before.resistances {
         let g = granted(&d.resistances);
         b.overrides.resistances = c.resistances.difference(&g).copied().collect();

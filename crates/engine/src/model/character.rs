@@ -16,6 +16,33 @@ use crate::model::slots::SpellSlots;
 /// Re-exported from [`crate::model::names`] so `character::name_key` keeps working.
 pub use crate::model::names::name_key;
 
+thread_local! {
+    /// Set while [`serialize_without_derived`] runs on this thread.
+    static WITHOUT_DERIVED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn skip_derived(d: &Option<std::sync::Arc<crate::model::build::Derived>>) -> bool {
+    d.is_none() || WITHOUT_DERIVED.with(std::cell::Cell::get)
+}
+
+/// Serializes `c` without its `derived` block (every derived value with its sources, most of a
+/// character's text): for answers that report a change, where the sheet's values are there
+/// and a sheet read (`get_character`) explains them. Storage always keeps the whole character.
+pub fn serialize_without_derived<S: serde::Serializer>(
+    c: &Character,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    /// Puts the flag back as it was, even if serializing panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WITHOUT_DERIVED.with(|f| f.set(self.0));
+        }
+    }
+    let _restore = Restore(WITHOUT_DERIVED.with(|f| f.replace(true)));
+    c.serialize(s)
+}
+
 /// A character sheet as stored: base values only. Effective values (conditions, effects,
 /// equipment) are computed from it on demand, never stored.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -155,8 +182,8 @@ pub struct Character {
     pub build: Option<crate::model::build::Build>,
     /// The values last derived from the build, each with its sources (recomputed on every
     /// read and write by the derive pipeline).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub derived: Option<crate::model::build::Derived>,
+    #[serde(default, skip_serializing_if = "skip_derived")]
+    pub derived: Option<std::sync::Arc<crate::model::build::Derived>>,
 }
 
 pub use crate::catalog::Recharge;

@@ -128,6 +128,8 @@ impl Tx for AnyTx<'_> {
     delegate!(mut advance_id(campaign: CampaignId, kind: &str, past: u64) -> Result<(), StoreError>);
     delegate!(ref character(campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError>);
     delegate!(ref characters_named(campaign: CampaignId, name: &str) -> Result<Vec<Character>, StoreError>);
+    delegate!(ref character_resolved(campaign: CampaignId, id: &str, key: u64, resolve: &mut dyn FnMut(&mut Character)) -> Result<Option<Character>, StoreError>);
+    delegate!(ref characters_named_resolved(campaign: CampaignId, name: &str, key: u64, resolve: &mut dyn FnMut(&mut Character)) -> Result<Vec<Character>, StoreError>);
     delegate!(ref list_characters(campaign: CampaignId, filter: &CharacterFilter, limit: usize, offset: usize) -> Result<(Vec<Character>, u64), StoreError>);
     delegate!(ref character_names(campaign: CampaignId) -> Result<Vec<(String, String)>, StoreError>);
     delegate!(mut put_character(campaign: CampaignId, character: &Character) -> Result<(), StoreError>);

@@ -6,8 +6,16 @@
 //! store returns the same text: there is nothing to invalidate. A changed character has a new
 //! text and is decoded anew; a rolled-back write leaves an entry nobody asks for. The set is
 //! small and bounded (one table's creatures, not a campaign's history).
+//!
+//! Beside the decoded value, an entry may keep one *resolved* value: what the engine makes of the
+//! decoded character on every read (its sheet derived from its sources against the loaded
+//! compendium, see `characters::resolve`). That is a pure function of the text and of what the
+//! caller's key names (the compendium it was resolved against), so it is kept under both: a new
+//! text is a new entry, and another key resolves again (and replaces the kept one).
+//!
+//! Texts are looked up with a fast non-cryptographic hash (foldhash) and then compared in full
+//! by the map, so a hash collision can never hand out another text's character.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::StoreError;
@@ -16,10 +24,16 @@ use crate::model::character::Character;
 /// How many decoded characters are kept (a fight's creatures and the party, with room to spare).
 const KEEP: usize = 64;
 
+/// One stored text's decoding and, when asked for, its resolution under a key.
+struct Entry {
+    decoded: Character,
+    resolved: Option<(u64, Character)>,
+}
+
 /// Decoded characters keyed by their stored text.
 #[derive(Default)]
 pub(crate) struct Decoded {
-    kept: Mutex<HashMap<Box<str>, Character>>,
+    kept: Mutex<foldhash::HashMap<Box<str>, Entry>>,
 }
 
 impl Decoded {
@@ -30,11 +44,44 @@ impl Decoded {
         doc: &str,
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
     ) -> Result<Character, StoreError> {
-        if let Some(c) = self.kept.lock().ok().and_then(|k| k.get(doc).cloned()) {
+        if let Some(c) = self
+            .kept
+            .lock()
+            .ok()
+            .and_then(|k| k.get(doc).map(|e| e.decoded.clone()))
+        {
             return Ok(c);
         }
         let c = decode(doc)?;
         self.keep(doc, &c);
+        Ok(c)
+    }
+
+    /// The character stored as `doc` passed through `resolve`, a pure function of the decoded
+    /// character and of what `key` names: the kept result when this text was resolved under
+    /// `key` before, otherwise the (kept) decoding resolved now, and kept under `key`.
+    pub(crate) fn resolved(
+        &self,
+        doc: &str,
+        key: u64,
+        decode: impl FnOnce(&str) -> Result<Character, StoreError>,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Character, StoreError> {
+        if let Some(c) = self.kept.lock().ok().and_then(|k| {
+            k.get(doc).and_then(|e| match &e.resolved {
+                Some((k, c)) if *k == key => Some(c.clone()),
+                _ => None,
+            })
+        }) {
+            return Ok(c);
+        }
+        let mut c = self.character(doc, decode)?;
+        resolve(&mut c);
+        if let Ok(mut kept) = self.kept.lock()
+            && let Some(e) = kept.get_mut(doc)
+        {
+            e.resolved = Some((key, c.clone()));
+        }
         Ok(c)
     }
 
@@ -51,7 +98,13 @@ impl Decoded {
         {
             kept.remove(&old);
         }
-        kept.insert(doc.into(), c.clone());
+        kept.insert(
+            doc.into(),
+            Entry {
+                decoded: c.clone(),
+                resolved: None,
+            },
+        );
     }
 }
 
@@ -105,5 +158,39 @@ mod tests {
             .character(&doc, |_| panic!("a kept text is not decoded again"))
             .unwrap();
         assert_eq!(c.name, last.name);
+    }
+
+    #[test]
+    fn a_resolution_is_kept_per_text_and_key() {
+        let d = Decoded::default();
+        let doc = serde_json::to_string(&named("Ona")).unwrap();
+        let mut runs = 0;
+        let mut resolve_as = |key: u64, doc: &str| {
+            d.resolved(
+                doc,
+                key,
+                |t| Ok(serde_json::from_str(t).unwrap()),
+                &mut |c: &mut Character| {
+                    runs += 1;
+                    c.hp = 1 + u32::try_from(key).unwrap();
+                },
+            )
+            .unwrap()
+        };
+        assert_eq!(resolve_as(1, &doc).hp, 2);
+        assert_eq!(resolve_as(1, &doc).hp, 2);
+        assert_eq!(resolve_as(2, &doc).hp, 3, "another key resolves again");
+        assert_eq!(resolve_as(1, &doc).hp, 2, "and the first key again too");
+        let other = serde_json::to_string(&named("Bran")).unwrap();
+        let c = resolve_as(1, &other);
+        assert_eq!(
+            (c.name.as_str(), c.hp),
+            ("Bran", 2),
+            "a new text resolves anew"
+        );
+        assert_eq!(runs, 4);
+        // The decoding is kept as decoded: the resolution does not leak into it.
+        let plain = d.character(&doc, |_| panic!("kept")).unwrap();
+        assert_eq!(plain.hp, 4);
     }
 }

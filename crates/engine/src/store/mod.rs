@@ -139,6 +139,38 @@ pub trait Tx {
         campaign: CampaignId,
         name: &str,
     ) -> Result<Vec<Character>, StoreError>;
+    /// [`Tx::character`] passed through `resolve`, which must be a pure function of the stored
+    /// character and of what `key` names: a store that keeps decoded characters may keep the
+    /// result under the stored text and `key`, and hand it out again while both are the same.
+    fn character_resolved(
+        &self,
+        campaign: CampaignId,
+        id: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Option<Character>, StoreError> {
+        let _ = key;
+        let mut c = self.character(campaign, id)?;
+        if let Some(c) = c.as_mut() {
+            resolve(c);
+        }
+        Ok(c)
+    }
+    /// [`Tx::characters_named`] passed through `resolve` (see [`Tx::character_resolved`]).
+    fn characters_named_resolved(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Vec<Character>, StoreError> {
+        let _ = key;
+        let mut found = self.characters_named(campaign, name)?;
+        for c in &mut found {
+            resolve(c);
+        }
+        Ok(found)
+    }
     /// Characters matching a filter, ordered by name, with the total before paging.
     fn list_characters(
         &self,

@@ -139,6 +139,35 @@ pub struct SqliteTx<'a> {
     decoded: &'a super::decoded::Decoded,
 }
 
+impl SqliteTx<'_> {
+    /// The stored text of one character.
+    fn character_doc(&self, campaign: CampaignId, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT doc FROM characters WHERE campaign_id = ?1 AND id = ?2")?
+            .query_row(params![campaign.0, id], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The stored texts of the characters with this name (case-insensitive), by id.
+    fn character_docs_named(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
+        )?;
+        let docs = stmt
+            .query_map(
+                params![campaign.0, crate::model::names::name_key(name)],
+                |r| r.get::<_, String>(0),
+            )?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(docs)
+    }
+}
+
 impl Transaction for SqliteTx<'_> {
     fn commit(mut self) -> Result<(), StoreError> {
         self.open = false;
@@ -331,12 +360,8 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {
-        let doc: Option<String> = self
-            .tx
-            .prepare_cached("SELECT doc FROM characters WHERE campaign_id = ?1 AND id = ?2")?
-            .query_row(params![campaign.0, id], |r| r.get(0))
-            .optional()?;
-        doc.as_deref()
+        self.character_doc(campaign, id)?
+            .as_deref()
             .map(|d| self.decoded.character(d, decode_character))
             .transpose()
     }
@@ -346,17 +371,35 @@ impl Tx for SqliteTx<'_> {
         campaign: CampaignId,
         name: &str,
     ) -> Result<Vec<Character>, StoreError> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
-        )?;
-        let docs = stmt
-            .query_map(
-                params![campaign.0, crate::model::names::name_key(name)],
-                |r| r.get::<_, String>(0),
-            )?
-            .collect::<Result<Vec<_>, _>>()?;
-        docs.iter()
+        self.character_docs_named(campaign, name)?
+            .iter()
             .map(|d| self.decoded.character(d, decode_character))
+            .collect()
+    }
+
+    fn character_resolved(
+        &self,
+        campaign: CampaignId,
+        id: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Option<Character>, StoreError> {
+        self.character_doc(campaign, id)?
+            .as_deref()
+            .map(|d| self.decoded.resolved(d, key, decode_character, resolve))
+            .transpose()
+    }
+
+    fn characters_named_resolved(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Vec<Character>, StoreError> {
+        self.character_docs_named(campaign, name)?
+            .iter()
+            .map(|d| self.decoded.resolved(d, key, decode_character, resolve))
             .collect()
     }
 

@@ -157,6 +157,38 @@ impl Tx for PgTx<'_> {
         .collect()
     }
 
+    fn character_resolved(
+        &self,
+        campaign: CampaignId,
+        id: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Option<Character>, StoreError> {
+        self.docs(
+            "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
+            &[&campaign.0, &id],
+        )?
+        .first()
+        .map(|d| self.resolve_character(d, key, resolve))
+        .transpose()
+    }
+
+    fn characters_named_resolved(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Vec<Character>, StoreError> {
+        self.docs(
+            "SELECT doc FROM characters WHERE campaign_id = $1 AND name_key = $2 ORDER BY id COLLATE \"C\"",
+            &[&campaign.0, &name_key(name)],
+        )?
+        .iter()
+        .map(|d| self.resolve_character(d, key, resolve))
+        .collect()
+    }
+
     fn list_characters(
         &self,
         campaign: CampaignId,
@@ -930,5 +962,18 @@ impl PgTx<'_> {
     /// The character stored as `doc`, decoded once per text (see [`super::super::decoded`]).
     fn decode_character(&self, doc: &str) -> Result<Character, StoreError> {
         self.conn.decoded.character(doc, |d| decode("character", d))
+    }
+
+    /// The character stored as `doc` resolved under `key`, kept per text and key (see
+    /// [`super::super::decoded`]).
+    fn resolve_character(
+        &self,
+        doc: &str,
+        key: u64,
+        resolve: &mut dyn FnMut(&mut Character),
+    ) -> Result<Character, StoreError> {
+        self.conn
+            .decoded
+            .resolved(doc, key, |d| decode("character", d), resolve)
     }
 }
