@@ -6,6 +6,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 
 mod cached;
+mod docs;
 mod parties;
 mod rows;
 
@@ -143,35 +144,6 @@ pub struct SqliteTx<'a> {
     /// Whether COMMIT or ROLLBACK is still due.
     open: bool,
     decoded: &'a super::decoded::Decoded,
-}
-
-impl SqliteTx<'_> {
-    /// The stored text of one character.
-    fn character_doc(&self, campaign: CampaignId, id: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .tx
-            .prepare_cached("SELECT doc FROM characters WHERE campaign_id = ?1 AND id = ?2")?
-            .query_row(params![campaign.0, id], |r| r.get(0))
-            .optional()?)
-    }
-
-    /// The stored texts of the characters with this name (case-insensitive), by id.
-    fn character_docs_named(
-        &self,
-        campaign: CampaignId,
-        name: &str,
-    ) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
-        )?;
-        let docs = stmt
-            .query_map(
-                params![campaign.0, crate::model::names::name_key(name)],
-                |r| r.get::<_, String>(0),
-            )?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(docs)
-    }
 }
 
 impl Transaction for SqliteTx<'_> {
