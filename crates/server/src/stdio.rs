@@ -2,6 +2,10 @@
 //! checked by [`crate::jsonrpc::inspect`] before the MCP service sees it. Unlike the SDK's own
 //! reader, a line that cannot be read (invalid JSON or UTF-8, over 16 MiB) is answered with a
 //! JSON-RPC error and the next line is served.
+//!
+//! A plain `tools/call` (see [`crate::direct`]) is answered by the transport itself through the
+//! server's direct handle, once the session is initialized and while no request handed to the
+//! SDK is still being served, so it never overtakes one; everything else goes through the SDK.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -14,6 +18,7 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
+use crate::direct::Direct;
 use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
 use crate::memo::Memo;
 
@@ -29,10 +34,15 @@ pub struct LineTransport<R, W> {
     answering: Vec<tokio::task::JoinHandle<()>>,
     /// The server's memo, whose placeholders this transport splices into what it sends.
     memo: Option<Arc<Memo>>,
-    /// Ids (as JSON) of the requests handed to the service and not yet answered. A repeated read
-    /// is answered from the memo by the transport itself only while this is empty, so it never
-    /// overtakes a request sent before it.
+    /// Ids (as JSON) of the requests handed to the service and not yet answered. A plain call
+    /// is answered by the transport itself only while this is empty, so it never overtakes a
+    /// request sent before it.
     in_flight: Arc<std::sync::Mutex<HashSet<String>>>,
+    /// The server's handle for plain `tools/call` requests.
+    direct: Option<Direct>,
+    /// Whether an `initialize` was answered with a protocol version of the initialize era: the
+    /// session whose result shape the direct path writes.
+    initialized: bool,
 }
 
 enum Read {
@@ -57,6 +67,8 @@ where
             answering: Vec::new(),
             memo: None,
             in_flight: Arc::default(),
+            direct: None,
+            initialized: false,
         }
     }
 
@@ -64,6 +76,13 @@ where
     /// [`crate::mcp::TabletopServer::with_memo`]) into the messages sent.
     pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
         self.memo = Some(memo);
+        self
+    }
+
+    /// Answers plain `tools/call` requests through `direct` (the handle of the server this
+    /// transport serves, [`crate::mcp::TabletopServer::direct`]) instead of the SDK.
+    pub fn with_direct(mut self, direct: Direct) -> Self {
+        self.direct = Some(direct);
         self
     }
 
@@ -118,13 +137,30 @@ where
         }));
     }
 
-    /// The memo's answer to `body` when it is a repeated read and nothing is in flight.
-    fn kept_answer(&self, body: &[u8]) -> Option<Vec<u8>> {
-        let memo = self.memo.as_ref()?;
+    /// The complete response to `body` when it is a plain `tools/call` the transport answers
+    /// itself: the session is initialized, nothing handed to the SDK is still being served, and
+    /// the tool is not `discover_tools` (whose list-changed announcement goes through the SDK).
+    fn direct_answer(&self, body: &[u8]) -> Option<Vec<u8>> {
+        let direct = self.direct.as_ref().filter(|_| self.initialized)?;
         if !self.in_flight.lock().ok()?.is_empty() {
             return None;
         }
-        memo.answer_line(body)
+        let crate::direct::PlainCall {
+            id,
+            name,
+            arguments,
+        } = crate::direct::read(body)?;
+        if name == crate::catalog::DISCOVER_TOOLS.name {
+            return None;
+        }
+        tracing::debug!(%id, tool = %name, "direct call");
+        let mut out = Vec::with_capacity(2048);
+        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(b",\"result\":");
+        direct(&name, arguments, &mut out);
+        out.push(b'}');
+        Some(out)
     }
 
     /// Notes a message handed to the service: a request is in flight until its answer is sent,
@@ -180,7 +216,13 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        use rmcp::model::JsonRpcMessage;
+        use rmcp::model::{JsonRpcMessage, ProtocolVersion, ServerResult};
+        if let JsonRpcMessage::Response(r) = &item
+            && let ServerResult::InitializeResult(init) = &r.result
+        {
+            self.initialized =
+                init.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str();
+        }
         let answered = match &item {
             JsonRpcMessage::Response(r) => serde_json::to_string(&r.id).ok(),
             JsonRpcMessage::Error(e) => serde_json::to_string(&e.id).ok(),
@@ -228,7 +270,7 @@ where
             }
             let line = std::mem::take(&mut self.line);
             let body = line.strip_suffix(b"\n").unwrap_or(&line);
-            if let Some(answer) = self.kept_answer(body) {
+            if let Some(answer) = self.direct_answer(body) {
                 self.line = line;
                 self.line.clear();
                 self.answer_bytes(answer);
