@@ -15,11 +15,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-/// Runs a plain tool call by name with its arguments (an object or null) and writes the
-/// complete JSON-RPC `result` object into the buffer, as the SDK path would serialize it.
-pub type Direct = Arc<dyn Fn(&str, Value, &mut Vec<u8>) + Send + Sync>;
+/// Runs a plain tool call by name with its arguments (the JSON text of an object, `None` when
+/// absent or null) and writes the complete JSON-RPC `result` object into the buffer, as the SDK
+/// path would serialize it. `false` (nothing written) when the arguments cannot be read: the
+/// SDK path then answers the line with its parse error.
+pub type Direct = Arc<dyn Fn(&str, Option<&str>, &mut Vec<u8>) -> bool + Send + Sync>;
 
 /// A plain `tools/call` request, read.
 #[derive(Debug)]
@@ -28,8 +31,20 @@ pub struct PlainCall<'a> {
     pub id: String,
     /// The tool's name (never blank: a blank name is answered by the full path's validation).
     pub name: Cow<'a, str>,
-    /// The arguments: an object, or null when absent or null.
-    pub arguments: Value,
+    /// The arguments as sent: the JSON text of an object (`None` when absent or null). Its
+    /// syntax is checked, not its numbers' range: [`arguments`] reads it.
+    pub arguments: Option<&'a str>,
+}
+
+/// The arguments of a plain call as a value (`Null` for none); `None` when they cannot be read
+/// (a number out of range).
+pub fn arguments(raw: Option<&str>) -> Option<Value> {
+    match raw {
+        None => Some(Value::Null),
+        Some(text) => serde_json::from_str::<Map<String, Value>>(text)
+            .ok()
+            .map(Value::Object),
+    }
 }
 
 /// `message` when it is a `tools/call` request in its plainest form; `None` otherwise (the
@@ -42,10 +57,15 @@ pub fn read(message: &[u8]) -> Option<PlainCall<'_>> {
     if line.jsonrpc? != "2.0" || line.method? != "tools/call" || name.trim().is_empty() {
         return None;
     }
+    let arguments = match line.arguments {
+        None => None,
+        Some(raw) if raw.get().starts_with('{') => Some(raw.get()),
+        Some(_) => return None,
+    };
     Some(PlainCall {
         id: line.id?,
         name,
-        arguments: line.arguments.map_or(Value::Null, Value::Object),
+        arguments,
     })
 }
 
@@ -57,7 +77,7 @@ struct Line<'a> {
     id: Option<String>,
     method: Option<Cow<'a, str>>,
     name: Option<Cow<'a, str>>,
-    arguments: Option<Map<String, Value>>,
+    arguments: Option<&'a RawValue>,
     params: bool,
 }
 
@@ -101,7 +121,7 @@ impl<'de> Visitor<'de> for LineVisitor {
 /// `params`: an object with `name` and, optionally, `arguments` (an object or null).
 struct Params<'a> {
     name: Option<Cow<'a, str>>,
-    arguments: Option<Map<String, Value>>,
+    arguments: Option<&'a RawValue>,
 }
 
 impl<'de> de::Deserialize<'de> for Params<'de> {
@@ -123,7 +143,7 @@ impl<'de> de::Deserialize<'de> for Params<'de> {
                         "name" if p.name.is_none() => p.name = Some(m.next_value::<Str>()?.0),
                         "arguments" if !seen_arguments => {
                             seen_arguments = true;
-                            p.arguments = m.next_value::<Option<Map<String, Value>>>()?;
+                            p.arguments = m.next_value::<Option<&'de RawValue>>()?;
                         }
                         _ => return Err(de::Error::custom("not a plain tools/call")),
                     }
@@ -240,13 +260,22 @@ mod tests {
         let c = read(br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"roll_dice","arguments":{"expression":"d6"}}}"#).unwrap();
         assert_eq!(c.id, "7");
         assert_eq!(c.name, "roll_dice");
-        assert_eq!(c.arguments, serde_json::json!({"expression": "d6"}));
+        assert_eq!(c.arguments, Some(r#"{"expression":"d6"}"#));
+        assert_eq!(
+            arguments(c.arguments),
+            Some(serde_json::json!({"expression": "d6"}))
+        );
         let c = read(br#" {"params":{"arguments":null,"name":"x"},"method":"tools/call","id":"a\"b","jsonrpc":"2.0"} "#).unwrap();
         assert_eq!(c.id, r#""a\"b""#);
-        assert_eq!(c.arguments, Value::Null);
+        assert_eq!(c.arguments, None);
+        assert_eq!(arguments(c.arguments), Some(Value::Null));
         let c = read(br#"{"jsonrpc":"2.0","id":-3,"method":"tools/call","params":{"name":"x"}}"#)
             .unwrap();
         assert_eq!(c.id, "-3");
+        // Read as sent; a number out of range is found when the arguments are read.
+        let c = read(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"n":1e400}}}"#).unwrap();
+        assert_eq!(c.arguments, Some(r#"{"n":1e400}"#));
+        assert_eq!(arguments(c.arguments), None);
     }
 
     #[test]
@@ -265,6 +294,8 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":" "}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":[]}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":"{}"}}"#,
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":NaN}}}"#,
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","name":"y"}}"#,
             br#"{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{"name":"x"}}"#,
             br#"{"jsonrpc":"1.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,

@@ -25,6 +25,7 @@ use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::resources;
 use crate::tools::EngineT;
+use tabletop_engine::Revision;
 
 /// What the server tells an agent on connect.
 pub const INSTRUCTIONS: &str = "Tabletop is the rules engine and memory of a 5e (SRD 5.1) game; you narrate, it decides. \
@@ -73,68 +74,102 @@ impl TabletopServer {
         self
     }
 
-    /// A read-only call through the memo: the kept answer when the campaign has not changed
-    /// since it was made, else the call run and its answer kept. `None` when the memo does not
-    /// apply (no memo, a tool that writes or draws the table, an alias, a store that cannot
-    /// say whether it changed).
-    fn call_kept(&self, name: &str, args: &Value) -> Option<Answer> {
-        let memo = self.memo.as_ref()?;
+    /// The memo and the campaign's revision now, when a call of `name` goes through the memo:
+    /// `None` when it does not apply (no memo, a tool that writes or draws the table, an alias,
+    /// a store that cannot say whether it changed).
+    fn memo_for(&self, name: &str) -> Option<(&Memo, Revision)> {
+        let memo = self.memo.as_deref()?;
         let spec = catalog::find(name)?;
         if !spec.read_only || crate::table_view::has_ui(name) {
             return None;
         }
-        let revision = || self.engine.lock().ok()?.revision();
-        let before = revision()?;
-        let key = Memo::key(name, args);
-        if let Some(kept) = memo.kept(&key, before) {
-            return Some(Answer::Kept(kept));
-        }
-        let result = self.call(name, args);
-        // Kept only if nothing committed while it ran: the answer is then the state's at `before`.
-        Some(match result {
-            Ok(reply) if revision() == Some(before) => match memo.keep(key, before, &reply) {
+        Some((memo, self.revision()?))
+    }
+
+    fn revision(&self) -> Option<Revision> {
+        self.engine.lock().ok()?.revision()
+    }
+
+    /// Runs a read-only call the memo did not have, and keeps its answer under `key` if
+    /// nothing committed while it ran (the answer is then the state's at `before`).
+    fn run_kept(
+        &self,
+        memo: &Memo,
+        before: Revision,
+        key: String,
+        name: &str,
+        args: &Value,
+    ) -> Answer {
+        match self.call(name, args) {
+            Ok(reply) if self.revision() == Some(before) => match memo.keep(key, before, &reply) {
                 Some(kept) => Answer::Kept(kept),
                 None => Answer::Ran(Ok(reply)),
             },
             other => Answer::Ran(other),
-        })
+        }
+    }
+
+    /// A read-only call through the memo: the kept answer when the campaign has not changed
+    /// since it was made, else the call run and its answer kept. `None` when the memo does not
+    /// apply ([`Self::memo_for`]).
+    fn call_kept(&self, name: &str, args: &Value) -> Option<Answer> {
+        let (memo, before) = self.memo_for(name)?;
+        let key = Memo::key(name, args);
+        if let Some(kept) = memo.kept(&key, before) {
+            return Some(Answer::Kept(kept));
+        }
+        Some(self.run_kept(memo, before, key, name, args))
     }
 
     /// The handle the stdio transport answers plain `tools/call` requests through
     /// ([`crate::stdio::LineTransport::with_direct`]).
     pub fn direct(&self) -> crate::direct::Direct {
         let server = self.clone();
-        Arc::new(move |name: &str, args: Value, out: &mut Vec<u8>| {
-            server.call_direct(name, &args, out)
+        Arc::new(move |name: &str, args: Option<&str>, out: &mut Vec<u8>| {
+            server.call_direct(name, args, out)
         })
     }
 
-    /// Runs one `tools/call` as [`ServerHandler::call_tool`] does and writes its result object
-    /// into `out`, byte for byte as the SDK path serializes it for a peer of the initialize era
-    /// (no `resultType`). Never for `discover_tools`, whose list-changed announcement needs the
-    /// SDK's peer.
-    pub fn call_direct(&self, name: &str, args: &Value, out: &mut Vec<u8>) {
+    /// Runs one `tools/call` as [`ServerHandler::call_tool`] does, its arguments given as sent
+    /// (the JSON text of an object, `None` for none), and writes its result object into `out`,
+    /// byte for byte as the SDK path serializes it for a peer of the initialize era (no
+    /// `resultType`). A repeated read is found in the memo by the arguments' text, without
+    /// reading them. `false`, with nothing written or run, when the arguments cannot be read
+    /// (a number out of range): the SDK path answers that. Never for `discover_tools`, whose
+    /// list-changed announcement needs the SDK's peer.
+    pub fn call_direct(&self, name: &str, raw_args: Option<&str>, out: &mut Vec<u8>) -> bool {
         self.warm();
         let started = std::time::Instant::now();
-        let result = match self.call_kept(name, args) {
-            Some(answer) => {
-                tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
-                match answer {
-                    Answer::Kept(kept) => {
-                        crate::direct::write_success(
-                            out,
-                            crate::direct::Text::Json(kept.text_json()),
-                            kept.structured_json(),
-                        );
-                        out.push(b'}');
-                        return;
-                    }
-                    // A read-only tool never links the table view: nothing to attach.
-                    Answer::Ran(result) => return write_result(out, to_result(result)),
+        if let Some((memo, before)) = self.memo_for(name) {
+            let key = Memo::key_text(name, raw_args.unwrap_or("null"));
+            let answer = match memo.kept(&key, before) {
+                Some(kept) => Answer::Kept(kept),
+                None => {
+                    let Some(args) = crate::direct::arguments(raw_args) else {
+                        return false;
+                    };
+                    self.run_kept(memo, before, key, name, &args)
                 }
+            };
+            tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
+            match answer {
+                Answer::Kept(kept) => {
+                    crate::direct::write_success(
+                        out,
+                        crate::direct::Text::Json(kept.text_json()),
+                        kept.structured_json(),
+                    );
+                    out.push(b'}');
+                }
+                // A read-only tool never links the table view: nothing to attach.
+                Answer::Ran(result) => write_result(out, to_result(result)),
             }
-            None => self.call(name, args),
+            return true;
+        }
+        let Some(args) = crate::direct::arguments(raw_args) else {
+            return false;
         };
+        let result = self.call(name, &args);
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
         match result {
             // As the SDK path sends it through the memo: the tool's JSON as it was serialized.
@@ -160,6 +195,7 @@ impl TabletopServer {
                 write_result(out, result);
             }
         }
+        true
     }
 
     /// Starts loading the compendium in the background once the handshake is over.

@@ -70,8 +70,9 @@ impl PlainCall {
     /// `None` otherwise.
     pub fn read(message: &[u8]) -> Option<Self> {
         let call = crate::direct::read(message)?;
+        let args = crate::direct::arguments(call.arguments)?;
         Some(Self {
-            key: Memo::key(&call.name, &call.arguments),
+            key: Memo::key(&call.name, &args),
             id: call.id,
         })
     }
@@ -103,6 +104,17 @@ impl Memo {
     /// The key of a call: its tool and its arguments as sent.
     pub fn key(tool: &str, args: &Value) -> String {
         format!("{tool}\u{0}{args}")
+    }
+
+    /// The key of a call whose arguments are given as JSON text (`null` for none). The same
+    /// call sent with other spacing or key order has another key: it is not found, never
+    /// mistaken for another call.
+    pub fn key_text(tool: &str, args_json: &str) -> String {
+        let mut key = String::with_capacity(tool.len() + 1 + args_json.len());
+        key.push_str(tool);
+        key.push('\u{0}');
+        key.push_str(args_json);
+        key
     }
 
     /// The answer kept for `key` at `revision`, if there is one.

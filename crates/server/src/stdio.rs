@@ -158,7 +158,9 @@ where
         out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         out.extend_from_slice(id.as_bytes());
         out.extend_from_slice(b",\"result\":");
-        direct(&name, arguments, &mut out);
+        if !direct(&name, arguments, &mut out) {
+            return None;
+        }
         out.push(b'}');
         Some(out)
     }

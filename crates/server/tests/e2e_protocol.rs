@@ -153,6 +153,11 @@ fn unreadable_lines_are_answered_and_the_server_goes_on(protocol: &str) {
             format!("Parse error: number out of range at line 1 column 49{PARSE_HINT}"),
         ),
         (
+            // A plain tools/call too (the transport's direct path leaves it to this answer).
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"roll_dice","arguments":{"n":1e400}}}"#.to_vec(),
+            format!("Parse error: number out of range at line 1 column 97{PARSE_HINT}"),
+        ),
+        (
             br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":"\ud800"}"#.to_vec(),
             format!("Parse error: unexpected end of hex escape at line 1 column 52{PARSE_HINT}"),
         ),
