@@ -22,6 +22,9 @@ use crate::direct::Direct;
 use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
 use crate::memo::Memo;
 
+/// JSON-RPC: the server failed while answering.
+const INTERNAL_ERROR: i64 = -32603;
+
 /// A line-delimited JSON-RPC transport over any reader and writer (stdin and stdout in `serve`).
 pub struct LineTransport<R, W> {
     read: BufReader<R>,
@@ -158,11 +161,30 @@ where
         out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         out.extend_from_slice(id.as_bytes());
         out.extend_from_slice(b",\"result\":");
-        if !direct(&name, arguments, &mut out) {
-            return None;
+        // A tool that panics (none should) must not take the transport down with it: the call
+        // is answered with an internal error, as a request the SDK path could not complete.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            direct(&name, arguments, &mut out)
+        }));
+        match ran {
+            Ok(true) => {
+                out.push(b'}');
+                Some(out)
+            }
+            Ok(false) => None,
+            Err(_) => {
+                tracing::error!(%id, tool = %name, "the call panicked");
+                let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
+                let answer = jsonrpc::error_response(
+                    id,
+                    INTERNAL_ERROR,
+                    format!(
+                        "Internal error: {name} failed unexpectedly; the server goes on serving, and the server's log says more"
+                    ),
+                );
+                serde_json::to_vec(&answer).ok()
+            }
         }
-        out.push(b'}');
-        Some(out)
     }
 
     /// Notes a message handed to the service: a request is in flight until its answer is sent,
@@ -296,5 +318,67 @@ where
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.answered().await;
         self.write.lock().await.flush().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// Runs `input` through a transport whose session is initialized and whose direct handle is
+    /// `direct`; returns what it delivered to the SDK and what it wrote itself.
+    fn run(input: &'static [u8], direct: Direct) -> (usize, String) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (write, mut read) = tokio::io::duplex(1 << 16);
+            let mut t = LineTransport::new(input, write).with_direct(direct);
+            t.initialized = true;
+            let mut delivered = 0;
+            while t.receive().await.is_some() {
+                delivered += 1;
+            }
+            drop(t);
+            let mut out = String::new();
+            read.read_to_string(&mut out).await.unwrap();
+            (delivered, out)
+        })
+    }
+
+    #[test]
+    fn plain_calls_are_answered_directly_and_a_panic_is_an_internal_error() {
+        let direct: Direct = Arc::new(
+            |name: &str, args: Option<&str>, out: &mut Vec<u8>| match name {
+                "boom" => panic!("a tool bug"),
+                "bad" => false,
+                _ => {
+                    out.extend_from_slice(
+                        format!(
+                            "{{\"tool\":\"{name}\",\"args\":{}}}",
+                            args.unwrap_or("null")
+                        )
+                        .as_bytes(),
+                    );
+                    true
+                }
+            },
+        );
+        let (delivered, out) = run(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"boom\"}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"a\": 1}}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"bad\"}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"discover_tools\"}}\n",
+            direct,
+        );
+        assert_eq!(
+            out,
+            "{\"error\":{\"code\":-32603,\"message\":\"Internal error: boom failed unexpectedly; the server goes on serving, and the server's log says more\"},\"id\":1,\"jsonrpc\":\"2.0\"}\n\
+             {\"jsonrpc\":\"2.0\",\"id\":\"b\",\"result\":{\"tool\":\"echo\",\"args\":{\"a\": 1}}}\n"
+        );
+        // `bad` (arguments the handle cannot read) and discover_tools go to the SDK.
+        assert_eq!(delivered, 2);
     }
 }
