@@ -16,13 +16,44 @@ use std::sync::Arc;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
+
+use crate::memo::Kept;
 use serde_json::{Map, Value};
 
 /// Runs a plain tool call by name with its arguments (the JSON text of an object, `None` when
 /// absent or null) and writes the complete JSON-RPC `result` object into the buffer, as the SDK
-/// path would serialize it. `false` (nothing written) when the arguments cannot be read: the
-/// SDK path then answers the line with its parse error.
-pub type Direct = Arc<dyn Fn(&str, Option<&str>, &mut Vec<u8>) -> bool + Send + Sync>;
+/// path would serialize it, or hands back the kept answer to write as it is.
+pub type Direct = Arc<dyn Fn(&str, Option<&str>, &mut Vec<u8>) -> Outcome + Send + Sync>;
+
+/// What a [`Direct`] call did.
+pub enum Outcome {
+    /// The result object is in the buffer.
+    Written,
+    /// Nothing written: the result is this kept answer (see [`kept_parts`]).
+    Kept(Arc<Kept>),
+    /// Nothing written or run: the arguments cannot be read (a number out of range); the SDK
+    /// path answers the line with its parse error.
+    Declined,
+}
+
+/// The response carrying a kept answer, in pieces written with one vectored write (the kept
+/// JSON is not copied): `head` (the response up to `"result":`), the result object, the
+/// response's closing brace and the line's newline. The same bytes as [`write_success`] makes.
+pub fn kept_parts<'a>(head: &'a [u8], kept: &'a Kept) -> Vec<&'a [u8]> {
+    let mut parts = Vec::with_capacity(6);
+    parts.push(head);
+    parts.push(&b"{\"content\":[{\"type\":\"text\",\"text\":"[..]);
+    parts.push(kept.text_json().as_bytes());
+    match kept.structured_json() {
+        Some(s) => {
+            parts.push(&b"}],\"structuredContent\":"[..]);
+            parts.push(s.as_bytes());
+            parts.push(&b",\"isError\":false}}\n"[..]);
+        }
+        None => parts.push(&b"}],\"isError\":false}}\n"[..]),
+    }
+    parts
+}
 
 /// A plain `tools/call` request, read.
 #[derive(Debug)]

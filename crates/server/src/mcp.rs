@@ -18,6 +18,7 @@ use tokio::sync::broadcast;
 use crate::aliases;
 use crate::args;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
+use crate::direct::Outcome;
 use crate::discover::{self, DiscoverArgs};
 use crate::limits;
 use crate::memo::Memo;
@@ -134,10 +135,11 @@ impl TabletopServer {
     /// (the JSON text of an object, `None` for none), and writes its result object into `out`,
     /// byte for byte as the SDK path serializes it for a peer of the initialize era (no
     /// `resultType`). A repeated read is found in the memo by the arguments' text, without
-    /// reading them. `false`, with nothing written or run, when the arguments cannot be read
-    /// (a number out of range): the SDK path answers that. Never for `discover_tools`, whose
+    /// reading them, and handed back to be written as it is kept. Declined, with nothing
+    /// written or run, when the arguments cannot be read (a number out of range): the SDK path
+    /// answers that. Never for `discover_tools`, whose
     /// list-changed announcement needs the SDK's peer.
-    pub fn call_direct(&self, name: &str, raw_args: Option<&str>, out: &mut Vec<u8>) -> bool {
+    pub fn call_direct(&self, name: &str, raw_args: Option<&str>, out: &mut Vec<u8>) -> Outcome {
         self.warm();
         let started = std::time::Instant::now();
         if let Some((memo, before)) = self.memo_for(name) {
@@ -146,28 +148,24 @@ impl TabletopServer {
                 Some(kept) => Answer::Kept(kept),
                 None => {
                     let Some(args) = crate::direct::arguments(raw_args) else {
-                        return false;
+                        return Outcome::Declined;
                     };
                     self.run_kept(memo, before, key, name, &args)
                 }
             };
             tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
-            match answer {
-                Answer::Kept(kept) => {
-                    crate::direct::write_success(
-                        out,
-                        crate::direct::Text::Json(kept.text_json()),
-                        kept.structured_json(),
-                    );
-                    out.push(b'}');
-                }
+            return match answer {
+                // Written by the transport as it is kept.
+                Answer::Kept(kept) => Outcome::Kept(kept),
                 // A read-only tool never links the table view: nothing to attach.
-                Answer::Ran(result) => write_result(out, to_result(result)),
-            }
-            return true;
+                Answer::Ran(result) => {
+                    write_result(out, to_result(result));
+                    Outcome::Written
+                }
+            };
         }
         let Some(args) = crate::direct::arguments(raw_args) else {
-            return false;
+            return Outcome::Declined;
         };
         let result = self.call(name, &args);
         tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
@@ -195,7 +193,7 @@ impl TabletopServer {
                 write_result(out, result);
             }
         }
-        true
+        Outcome::Written
     }
 
     /// Starts loading the compendium in the background once the handshake is over.

@@ -9,6 +9,7 @@
 
 use std::collections::HashSet;
 use std::future::Future;
+use std::io::IoSlice;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
@@ -18,9 +19,9 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-use crate::direct::Direct;
+use crate::direct::{Direct, Outcome};
 use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
-use crate::memo::Memo;
+use crate::memo::{Kept, Memo};
 
 /// JSON-RPC: the server failed while answering.
 const INTERNAL_ERROR: i64 = -32603;
@@ -131,10 +132,21 @@ where
 
     /// Writes a complete message without blocking `receive` (which may be cancelled).
     fn answer_bytes(&mut self, bytes: Vec<u8>) {
+        self.answer_message(Message::Bytes(bytes));
+    }
+
+    /// Writes a complete message without blocking `receive` (which may be cancelled).
+    fn answer_message(&mut self, message: Message) {
         let write = self.write.clone();
         self.answering.retain(|h| !h.is_finished());
         self.answering.push(tokio::spawn(async move {
-            if let Err(e) = write_bytes(&write, bytes).await {
+            let written = match message {
+                Message::Bytes(bytes) => write_bytes(&write, bytes).await,
+                Message::Kept(head, kept) => {
+                    write_parts(&write, &crate::direct::kept_parts(&head, &kept)).await
+                }
+            };
+            if let Err(e) = written {
                 tracing::debug!("could not answer: {e}");
             }
         }));
@@ -143,7 +155,7 @@ where
     /// The complete response to `body` when it is a plain `tools/call` the transport answers
     /// itself: the session is initialized, nothing handed to the SDK is still being served, and
     /// the tool is not `discover_tools` (whose list-changed announcement goes through the SDK).
-    fn direct_answer(&self, body: &[u8]) -> Option<Vec<u8>> {
+    fn direct_answer(&self, body: &[u8]) -> Option<Message> {
         let direct = self.direct.as_ref().filter(|_| self.initialized)?;
         if !self.in_flight.lock().ok()?.is_empty() {
             return None;
@@ -167,11 +179,12 @@ where
             direct(&name, arguments, &mut out)
         }));
         match ran {
-            Ok(true) => {
+            Ok(Outcome::Written) => {
                 out.push(b'}');
-                Some(out)
+                Some(Message::Bytes(out))
             }
-            Ok(false) => None,
+            Ok(Outcome::Kept(kept)) => Some(Message::Kept(out, kept)),
+            Ok(Outcome::Declined) => None,
             Err(_) => {
                 tracing::error!(%id, tool = %name, "the call panicked");
                 let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
@@ -182,7 +195,7 @@ where
                         "Internal error: {name} failed unexpectedly; the server goes on serving, and the server's log says more"
                     ),
                 );
-                serde_json::to_vec(&answer).ok()
+                serde_json::to_vec(&answer).ok().map(Message::Bytes)
             }
         }
     }
@@ -217,6 +230,38 @@ where
             let _ = h.await;
         }
     }
+}
+
+/// A response the transport writes itself.
+enum Message {
+    /// The message, without its newline.
+    Bytes(Vec<u8>),
+    /// The response up to `"result":`, then a kept answer ([`crate::direct::kept_parts`]).
+    Kept(Vec<u8>, Arc<Kept>),
+}
+
+/// Writes `parts` (ending with the line's newline) with vectored writes, or as one buffer where
+/// the writer cannot take several.
+async fn write_parts<W: AsyncWrite + Unpin>(
+    write: &Mutex<W>,
+    parts: &[&[u8]],
+) -> std::io::Result<()> {
+    let mut w = write.lock().await;
+    if !w.is_write_vectored() {
+        w.write_all(&parts.concat()).await?;
+        return w.flush().await;
+    }
+    let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        let n = w.write_vectored(rest).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        IoSlice::advance_slices(&mut rest, n);
+    }
+    w.flush().await
 }
 
 async fn write_bytes<W: AsyncWrite + Unpin>(
@@ -297,7 +342,7 @@ where
             if let Some(answer) = self.direct_answer(body) {
                 self.line = line;
                 self.line.clear();
-                self.answer_bytes(answer);
+                self.answer_message(answer);
                 continue;
             }
             let verdict = jsonrpc::inspect(body);
@@ -353,7 +398,7 @@ mod tests {
         let direct: Direct = Arc::new(
             |name: &str, args: Option<&str>, out: &mut Vec<u8>| match name {
                 "boom" => panic!("a tool bug"),
-                "bad" => false,
+                "bad" => Outcome::Declined,
                 _ => {
                     out.extend_from_slice(
                         format!(
@@ -362,7 +407,7 @@ mod tests {
                         )
                         .as_bytes(),
                     );
-                    true
+                    Outcome::Written
                 }
             },
         );
