@@ -33,7 +33,7 @@ def rpc(method, params=None, notify=False):
         if r.get("id") == i: return r
 def ticks():
     f = open('/proc/%d/stat' % p.pid).read().rsplit(')', 1)[1].split()
-    return int(f[11]), int(f[12])
+    return int(f[11]), int(f[12]), int(f[7])
 def cpu():
     t = 0
     for tid in os.listdir('/proc/%d/task' % p.pid):
@@ -52,17 +52,18 @@ def args(k):
 # warm-up
 for k in range(20):
     t, a = args(k); rpc("tools/call", {"name": t, "arguments": a})
-ts = []; c0 = cpu(); u0, s0 = ticks(); size = 0
+ts = []; c0 = cpu(); u0, s0, f0 = ticks(); size = 0
 for k in range(n):
     t, a = args(k)
     s = time.perf_counter(); r = rpc("tools/call", {"name": t, "arguments": a}); ts.append((time.perf_counter() - s) * 1000)
     assert not r["result"].get("isError"), r
     size = len(json.dumps(r))
-c1 = cpu(); u1, s1 = ticks()
+c1 = cpu(); u1, s1, f1 = ticks()
+hwm = [l.split()[1] for l in open('/proc/%d/status' % p.pid) if l.startswith('VmHWM')][0]
 p.stdin.close(); p.wait()
 ts.sort()
 load = open('/proc/loadavg').read().split()[0]
-out = f"{w:<5} n={n} p50 {statistics.median(ts):.3f} ms p90 {ts[int(n*0.9)]:.3f} ms  server CPU {(c1-c0)/n/1e6:.3f} ms/call (user {(u1-u0)/os.sysconf('SC_CLK_TCK')/n*1e3:.3f}, system {(s1-s0)/os.sysconf('SC_CLK_TCK')/n*1e3:.3f})  answer {size} B  load {load}"
+out = f"{w:<5} n={n} p50 {statistics.median(ts):.3f} ms p90 {ts[int(n*0.9)]:.3f} ms  server CPU {(c1-c0)/n/1e6:.3f} ms/call (user {(u1-u0)/os.sysconf('SC_CLK_TCK')/n*1e3:.3f}, system {(s1-s0)/os.sysconf('SC_CLK_TCK')/n*1e3:.3f})  answer {size} B  page faults/call {(f1-f0)/n:.2f}  peak RSS {int(hwm)/1024:.1f} MB  load {load}"
 if vg:
     import glob
     tot = 0

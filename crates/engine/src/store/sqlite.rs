@@ -26,6 +26,11 @@ use rows::{
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
+/// The number of the next event: one past every number present and every number a deleted
+/// campaign took with it (`migrations/008_event_seq.sql`).
+const NEXT_EVENT_SEQ: &str = "max(COALESCE((SELECT max(seq) FROM events), 0), \
+     (SELECT last FROM event_seq_floor)) + 1";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/001_initial.sql")),
@@ -35,6 +40,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/005_campaign_ids.sql")),
         M::up(include_str!("../../migrations/006_tokens.sql")),
         M::up(include_str!("../../migrations/007_memory.sql")),
+        M::up(include_str!("../../migrations/008_event_seq.sql")),
     ])
 }
 
@@ -471,12 +477,16 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn append_event(&mut self, campaign: CampaignId, e: &EventDraft) -> Result<i64, StoreError> {
+        // The statement's text, made once (the statement cache is looked up by it on every call).
+        static APPEND_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
         self.tx
-            .prepare_cached(&format!(
-                "INSERT INTO events (campaign_id, at, tool, args, rolls, changes)
-                 VALUES (?1, {NOW}, ?2, ?3, ?4, ?5)"
-            ))?
+            .prepare_cached(APPEND_EVENT.get_or_init(|| {
+                format!(
+                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes)
+                     VALUES ({NEXT_EVENT_SEQ}, ?1, {NOW}, ?2, ?3, ?4, ?5)"
+                )
+            }))?
             .execute(params![
                 campaign.0,
                 e.tool,
@@ -514,8 +524,18 @@ impl Tx for SqliteTx<'_> {
     fn import_event(&mut self, campaign: CampaignId, e: &Event) -> Result<(), StoreError> {
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
         self.execute(
-            "INSERT INTO events (campaign_id, at, tool, args, rolls, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![campaign.0, e.at, e.tool, enc(&e.args)?, enc(&e.rolls)?, enc(&e.changes)?],
+            &format!(
+                "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes)
+                 VALUES ({NEXT_EVENT_SEQ}, ?1, ?2, ?3, ?4, ?5, ?6)"
+            ),
+            params![
+                campaign.0,
+                e.at,
+                e.tool,
+                enc(&e.args)?,
+                enc(&e.rolls)?,
+                enc(&e.changes)?
+            ],
         )?;
         Ok(())
     }

@@ -58,12 +58,13 @@ impl DiceRng {
 
     /// The current position, to persist and later [`restore`](Self::restore).
     pub fn state(&self) -> RngState {
-        let seed = self
-            .inner
-            .get_seed()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        // Saved on every call that rolls: hex digits from a table, not one `format!` per byte.
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut seed = String::with_capacity(64);
+        for b in self.inner.get_seed() {
+            seed.push(char::from(DIGITS[usize::from(b >> 4)]));
+            seed.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+        }
         RngState {
             seed,
             word_pos: self.inner.get_word_pos().to_string(),
@@ -158,6 +159,19 @@ mod tests {
         let got: Vec<u32> = (0..200).map(|_| restored.roll_die(100)).collect();
         assert_eq!(expected, got);
         assert_eq!(rng, restored);
+    }
+
+    #[test]
+    fn state_seed_is_the_key_in_lower_case_hex() {
+        let rng = DiceRng::from_seed(0xDEAD_BEEF);
+        let expected: String = rng
+            .inner
+            .get_seed()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(rng.state().seed, expected);
+        assert_eq!(rng.state().seed.len(), 64);
     }
 
     #[test]
