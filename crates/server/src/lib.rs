@@ -6,6 +6,7 @@ pub mod args;
 pub mod catalog;
 pub mod client;
 pub mod config;
+pub mod direct;
 pub mod discover;
 pub mod http;
 pub mod jsonrpc;

@@ -18,6 +18,7 @@ use tokio::sync::broadcast;
 use crate::aliases;
 use crate::args;
 use crate::catalog::{self, CATALOG, Surface, ToolSpec};
+use crate::direct::Outcome;
 use crate::discover::{self, DiscoverArgs};
 use crate::limits;
 use crate::memo::Memo;
@@ -25,6 +26,7 @@ use crate::prompts;
 use crate::reply::{Reply, ToolError, cap_text};
 use crate::resources;
 use crate::tools::EngineT;
+use tabletop_engine::Revision;
 
 /// What the server tells an agent on connect.
 pub const INSTRUCTIONS: &str = "Tabletop is the rules engine and memory of a 5e (SRD 5.1) game; you narrate, it decides. \
@@ -69,36 +71,129 @@ impl TabletopServer {
     /// Answers repeated read-only calls from `memo` while the campaign is unchanged. The
     /// transport must splice the same memo's placeholders ([`crate::stdio::LineTransport::with_memo`]).
     pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
-        let engine = self.engine.clone();
-        memo.set_revision_source(Box::new(move || engine.lock().ok()?.revision()));
         self.memo = Some(memo);
         self
     }
 
-    /// A read-only call through the memo: the kept answer when the campaign has not changed
-    /// since it was made, else the call run and its answer kept. `None` when the memo does not
-    /// apply (no memo, a tool that writes or draws the table, an alias, a store that cannot
-    /// say whether it changed).
-    fn call_kept(&self, name: &str, args: &Value) -> Option<CallToolResult> {
-        let memo = self.memo.as_ref()?;
+    /// The memo and the campaign's revision now, when a call of `name` goes through the memo:
+    /// `None` when it does not apply (no memo, a tool that writes or draws the table, an alias,
+    /// a store that cannot say whether it changed).
+    fn memo_for(&self, name: &str) -> Option<(&Memo, Revision)> {
+        let memo = self.memo.as_deref()?;
         let spec = catalog::find(name)?;
         if !spec.read_only || crate::table_view::has_ui(name) {
             return None;
         }
-        let revision = || self.engine.lock().ok()?.revision();
-        let before = revision()?;
+        Some((memo, self.revision()?))
+    }
+
+    fn revision(&self) -> Option<Revision> {
+        self.engine.lock().ok()?.revision()
+    }
+
+    /// Runs a read-only call the memo did not have, and keeps its answer under `key` if
+    /// nothing committed while it ran (the answer is then the state's at `before`).
+    fn run_kept(
+        &self,
+        memo: &Memo,
+        before: Revision,
+        key: String,
+        name: &str,
+        args: &Value,
+    ) -> Answer {
+        match self.call(name, args) {
+            Ok(reply) if self.revision() == Some(before) => match memo.keep(key, before, &reply) {
+                Some(kept) => Answer::Kept(kept),
+                None => Answer::Ran(Ok(reply)),
+            },
+            other => Answer::Ran(other),
+        }
+    }
+
+    /// A read-only call through the memo: the kept answer when the campaign has not changed
+    /// since it was made, else the call run and its answer kept. `None` when the memo does not
+    /// apply ([`Self::memo_for`]).
+    fn call_kept(&self, name: &str, args: &Value) -> Option<Answer> {
+        let (memo, before) = self.memo_for(name)?;
         let key = Memo::key(name, args);
-        if let Some(result) = memo.answer(&key, before) {
-            return Some(result);
+        if let Some(kept) = memo.kept(&key, before) {
+            return Some(Answer::Kept(kept));
         }
-        let result = self.call(name, args);
-        // Kept only if nothing committed while it ran: the answer is then the state's at `before`.
+        Some(self.run_kept(memo, before, key, name, args))
+    }
+
+    /// The handle the stdio transport answers plain `tools/call` requests through
+    /// ([`crate::stdio::LineTransport::with_direct`]).
+    pub fn direct(&self) -> crate::direct::Direct {
+        let server = self.clone();
+        Arc::new(move |name: &str, args: Option<&str>, out: &mut Vec<u8>| {
+            server.call_direct(name, args, out)
+        })
+    }
+
+    /// Runs one `tools/call` as [`ServerHandler::call_tool`] does, its arguments given as sent
+    /// (the JSON text of an object, `None` for none), and writes its result object into `out`,
+    /// byte for byte as the SDK path serializes it for a peer of the initialize era (no
+    /// `resultType`). A repeated read is found in the memo by the arguments' text, without
+    /// reading them, and handed back to be written as it is kept. Declined, with nothing
+    /// written or run, when the arguments cannot be read (a number out of range): the SDK path
+    /// answers that. Never for `discover_tools`, whose
+    /// list-changed announcement needs the SDK's peer.
+    pub fn call_direct(&self, name: &str, raw_args: Option<&str>, out: &mut Vec<u8>) -> Outcome {
+        self.warm();
+        let started = std::time::Instant::now();
+        if let Some((memo, before)) = self.memo_for(name) {
+            let key = Memo::key_text(name, raw_args.unwrap_or("null"));
+            let answer = match memo.kept(&key, before) {
+                Some(kept) => Answer::Kept(kept),
+                None => {
+                    let Some(args) = crate::direct::arguments(raw_args) else {
+                        return Outcome::Declined;
+                    };
+                    self.run_kept(memo, before, key, name, &args)
+                }
+            };
+            tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
+            return match answer {
+                // Written by the transport as it is kept.
+                Answer::Kept(kept) => Outcome::Kept(kept),
+                // A read-only tool never links the table view: nothing to attach.
+                Answer::Ran(result) => {
+                    write_result(out, to_result(result));
+                    Outcome::Written
+                }
+            };
+        }
+        let Some(args) = crate::direct::arguments(raw_args) else {
+            return Outcome::Declined;
+        };
+        let result = self.call(name, &args);
+        tracing::debug!(tool = %name, ok = result.is_ok(), micros = started.elapsed().as_micros() as u64, "call");
         match result {
-            Ok(reply) if revision() == Some(before) => memo
-                .keep(key, before, &reply)
-                .or_else(|| Some(to_result(Ok(reply)))),
-            other => Some(to_result(other)),
+            // As the SDK path sends it through the memo: the tool's JSON as it was serialized.
+            Ok(reply) if reply.image_png_base64.is_none() && self.memo.is_some() => {
+                crate::direct::write_success(
+                    out,
+                    crate::direct::Text::Plain(&reply.text),
+                    reply.structured_json().as_deref(),
+                );
+                if crate::table_view::has_ui(name) {
+                    let mut view = CallToolResult::success(Vec::new());
+                    crate::table_view::attach(&mut view, name, &self.engine, None);
+                    if let Some(meta) = view.meta {
+                        out.extend_from_slice(b",\"_meta\":");
+                        crate::direct::write_json(out, &meta);
+                    }
+                }
+                out.push(b'}');
+            }
+            other => {
+                let mut result = to_result(other);
+                crate::table_view::attach(&mut result, name, &self.engine, None);
+                write_result(out, result);
+            }
         }
+        Outcome::Written
     }
 
     /// Starts loading the compendium in the background once the handshake is over.
@@ -292,6 +387,21 @@ pub fn to_mcp_tool(
     tool
 }
 
+/// How a read-only call through the memo was answered.
+enum Answer {
+    /// From the memo (kept now or earlier).
+    Kept(Arc<crate::memo::Kept>),
+    /// Run, and not kept.
+    Ran(Result<Reply, ToolError>),
+}
+
+/// Writes a result object as the SDK serializes it for a peer of the initialize era (which
+/// strips the `resultType` of a complete result).
+fn write_result(out: &mut Vec<u8>, mut result: CallToolResult) {
+    result.result_type = None;
+    crate::direct::write_json(out, &result);
+}
+
 /// Turns a reply or an error into an MCP tool result.
 pub fn to_result(r: Result<Reply, ToolError>) -> CallToolResult {
     match r {
@@ -363,9 +473,14 @@ impl ServerHandler for TabletopServer {
                 }
                 Err(e) => Err(e),
             }
-        } else if let Some(result) = self.call_kept(&name, &args) {
+        } else if let Some(memo) = &self.memo
+            && let Some(answer) = self.call_kept(&name, &args)
+        {
             tracing::debug!(tool = %name, micros = started.elapsed().as_micros() as u64, "read call");
-            return Ok(CallToolResponse::Complete(result));
+            return Ok(CallToolResponse::Complete(match answer {
+                Answer::Kept(kept) => memo.placeholder(kept),
+                Answer::Ran(result) => to_result(result),
+            }));
         } else {
             self.call(&name, &args)
         };

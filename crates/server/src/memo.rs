@@ -7,18 +7,18 @@
 //! its load. The memo keeps the last answers, each serialized once; the same call at the same
 //! revision is answered from them without running the use case again.
 //!
-//! The kept answer is not rebuilt as a [`serde_json::Value`] either: the tool result carries two
-//! placeholder strings (a per-process secret, a number, `t` or `s`) and the transport
-//! ([`crate::stdio::LineTransport`]) replaces them, in the serialized message, with the kept
-//! text and structured content. Only a transport that splices may be given a memo.
+//! The kept answer is not rebuilt as a [`serde_json::Value`] either. On the transport's direct
+//! path ([`crate::direct`]) it is written as it is into the response; on the SDK path the tool
+//! result carries two placeholder strings (a per-process secret, a number, `t` or `s`) and the
+//! transport ([`crate::stdio::LineTransport`]) replaces them, in the serialized message, with the
+//! kept text and structured content. Only a transport that splices may be given a memo.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{CallToolResult, ContentBlock};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tabletop_engine::Revision;
 
 use crate::reply::Reply;
@@ -30,7 +30,7 @@ const PENDING_CAPACITY: usize = 256;
 
 /// One kept answer, serialized.
 #[derive(Debug)]
-struct Kept {
+pub struct Kept {
     /// The revision it was made at; `None` for a one-off answer that is only spliced.
     revision: Option<Revision>,
     /// The text block, as a JSON string literal (quotes included).
@@ -46,8 +46,6 @@ pub struct Memo {
     kept: Mutex<HashMap<String, Arc<Kept>>>,
     pending: Mutex<HashMap<u64, Arc<Kept>>>,
     next: AtomicU64,
-    /// Where the campaign's current revision is read (set by the server the memo serves).
-    revision: OnceLock<RevisionSource>,
 }
 
 impl std::fmt::Debug for Memo {
@@ -57,9 +55,6 @@ impl std::fmt::Debug for Memo {
             .finish_non_exhaustive()
     }
 }
-
-/// Reads the current revision of the campaign a memo serves (`None`: the store cannot say).
-pub type RevisionSource = Box<dyn Fn() -> Option<Revision> + Send + Sync>;
 
 /// A plain `tools/call` request, read: its id as JSON text and its memo key.
 pub struct PlainCall {
@@ -71,51 +66,28 @@ pub struct PlainCall {
 
 impl PlainCall {
     /// `message` when it is a `tools/call` request in its plainest form (`jsonrpc`, `id`,
-    /// `method`, `params` with `name` and `arguments` only); `None` otherwise.
+    /// `method`, `params` with `name` and `arguments` only, see [`crate::direct::read`]);
+    /// `None` otherwise.
     pub fn read(message: &[u8]) -> Option<Self> {
-        let call: CallLine = serde_json::from_slice(message).ok()?;
-        if call.jsonrpc != "2.0" || call.method != "tools/call" {
-            return None;
-        }
-        let id = match &call.id {
-            Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
-            Value::String(s) => serde_json::to_string(s).ok()?,
-            _ => return None,
-        };
-        let args = call
-            .params
-            .arguments
-            .map(Value::Object)
-            .unwrap_or(Value::Null);
+        let call = crate::direct::read(message)?;
+        let args = crate::direct::arguments(call.arguments)?;
         Some(Self {
-            id,
-            key: Memo::key(&call.params.name, &args),
+            key: Memo::key(&call.name, &args),
+            id: call.id,
         })
     }
 }
 
-/// A `tools/call` request line in its plainest form: the only shape the transport answers from
-/// the memo itself. Anything else (a `_meta`, a progress token, another method) fails to read
-/// and takes the full path.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CallLine<'a> {
-    #[serde(borrow)]
-    jsonrpc: Cow<'a, str>,
-    id: Value,
-    #[serde(borrow)]
-    method: Cow<'a, str>,
-    #[serde(borrow)]
-    params: CallParams<'a>,
-}
+impl Kept {
+    /// The text block, as a JSON string literal (quotes included).
+    pub fn text_json(&self) -> &str {
+        &self.text
+    }
 
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CallParams<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(default)]
-    arguments: Option<Map<String, Value>>,
+    /// The structured content as JSON, if the answer has one.
+    pub fn structured_json(&self) -> Option<&str> {
+        self.structured.as_deref()
+    }
 }
 
 impl Memo {
@@ -126,46 +98,7 @@ impl Memo {
             kept: Mutex::default(),
             pending: Mutex::default(),
             next: AtomicU64::new(1),
-            revision: OnceLock::new(),
         })
-    }
-
-    /// Tells the memo where to read the campaign's revision, so the transport can answer a
-    /// repeated read by itself ([`Memo::answer_line`]). Set once; later calls are ignored.
-    pub fn set_revision_source(&self, source: RevisionSource) {
-        let _ = self.revision.set(source);
-    }
-
-    /// The complete response line to `line` (a JSON-RPC message without its newline) when it is
-    /// a plain `tools/call` whose answer is kept at the campaign's current revision; `None` sends
-    /// it down the full path. The transport calls this only while no earlier request is still
-    /// being served, so the answer cannot overtake a write sent before it. The response is the
-    /// one the full path would send: the same kept text and structured content.
-    pub fn answer_line(&self, line: &[u8]) -> Option<Vec<u8>> {
-        // Cheap refusal first: nothing kept.
-        if self.kept.lock().ok()?.is_empty() {
-            return None;
-        }
-        let PlainCall { id, key } = PlainCall::read(line)?;
-        let kept = self.kept.lock().ok()?.get(&key).cloned()?;
-        let now = (self.revision.get()?)()?;
-        if kept.revision != Some(now) {
-            return None;
-        }
-        let structured = kept.structured.as_deref();
-        let mut out =
-            Vec::with_capacity(kept.text.len() + structured.map_or(0, str::len) + id.len() + 128);
-        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        out.extend_from_slice(id.as_bytes());
-        out.extend_from_slice(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
-        out.extend_from_slice(kept.text.as_bytes());
-        out.extend_from_slice(b"}]");
-        if let Some(s) = structured {
-            out.extend_from_slice(b",\"structuredContent\":");
-            out.extend_from_slice(s.as_bytes());
-        }
-        out.extend_from_slice(b",\"isError\":false}}");
-        Some(out)
     }
 
     /// The key of a call: its tool and its arguments as sent.
@@ -173,15 +106,26 @@ impl Memo {
         format!("{tool}\u{0}{args}")
     }
 
-    /// The placeholder result of the answer kept for `key` at `revision`, if there is one.
-    pub fn answer(&self, key: &str, revision: Revision) -> Option<CallToolResult> {
-        let kept = self.kept.lock().ok()?.get(key).cloned()?;
-        (kept.revision == Some(revision)).then(|| self.placeholder(kept))
+    /// The key of a call whose arguments are given as JSON text (`null` for none). The same
+    /// call sent with other spacing or key order has another key: it is not found, never
+    /// mistaken for another call.
+    pub fn key_text(tool: &str, args_json: &str) -> String {
+        let mut key = String::with_capacity(tool.len() + 1 + args_json.len());
+        key.push_str(tool);
+        key.push('\u{0}');
+        key.push_str(args_json);
+        key
     }
 
-    /// Keeps `reply` as the answer to `key` at `revision` and returns its placeholder result;
-    /// `None` (nothing kept) when the reply cannot be kept (an image).
-    pub fn keep(&self, key: String, revision: Revision, reply: &Reply) -> Option<CallToolResult> {
+    /// The answer kept for `key` at `revision`, if there is one.
+    pub fn kept(&self, key: &str, revision: Revision) -> Option<Arc<Kept>> {
+        let kept = self.kept.lock().ok()?.get(key).cloned()?;
+        (kept.revision == Some(revision)).then_some(kept)
+    }
+
+    /// Keeps `reply` as the answer to `key` at `revision` and returns it; `None` (nothing
+    /// kept) when the reply cannot be kept (an image).
+    pub fn keep(&self, key: String, revision: Revision, reply: &Reply) -> Option<Arc<Kept>> {
         let kept = Arc::new(Self::serialized(Some(revision), reply)?);
         if let Ok(mut map) = self.kept.lock() {
             if map.len() >= CAPACITY && !map.contains_key(&key) {
@@ -189,7 +133,7 @@ impl Memo {
             }
             map.insert(key, kept.clone());
         }
-        Some(self.placeholder(kept))
+        Some(kept)
     }
 
     /// The placeholder result of a one-off answer (a write's, a first read's): its JSON goes
@@ -209,7 +153,9 @@ impl Memo {
         })
     }
 
-    fn placeholder(&self, kept: Arc<Kept>) -> CallToolResult {
+    /// The result the SDK path sends for `kept`: placeholders that [`Memo::splice`] replaces
+    /// with the kept text and structured content.
+    pub fn placeholder(&self, kept: Arc<Kept>) -> CallToolResult {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let has_structured = kept.structured.is_some();
         if let Ok(mut p) = self.pending.lock() {

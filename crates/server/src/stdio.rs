@@ -2,9 +2,14 @@
 //! checked by [`crate::jsonrpc::inspect`] before the MCP service sees it. Unlike the SDK's own
 //! reader, a line that cannot be read (invalid JSON or UTF-8, over 16 MiB) is answered with a
 //! JSON-RPC error and the next line is served.
+//!
+//! A plain `tools/call` (see [`crate::direct`]) is answered by the transport itself through the
+//! server's direct handle, once the session is initialized and while no request handed to the
+//! SDK is still being served, so it never overtakes one; everything else goes through the SDK.
 
 use std::collections::HashSet;
 use std::future::Future;
+use std::io::IoSlice;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
@@ -14,8 +19,12 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
+use crate::direct::{Direct, Outcome};
 use crate::jsonrpc::{self, MAX_MESSAGE_BYTES, Verdict};
-use crate::memo::Memo;
+use crate::memo::{Kept, Memo};
+
+/// JSON-RPC: the server failed while answering.
+const INTERNAL_ERROR: i64 = -32603;
 
 /// A line-delimited JSON-RPC transport over any reader and writer (stdin and stdout in `serve`).
 pub struct LineTransport<R, W> {
@@ -29,10 +38,15 @@ pub struct LineTransport<R, W> {
     answering: Vec<tokio::task::JoinHandle<()>>,
     /// The server's memo, whose placeholders this transport splices into what it sends.
     memo: Option<Arc<Memo>>,
-    /// Ids (as JSON) of the requests handed to the service and not yet answered. A repeated read
-    /// is answered from the memo by the transport itself only while this is empty, so it never
-    /// overtakes a request sent before it.
+    /// Ids (as JSON) of the requests handed to the service and not yet answered. A plain call
+    /// is answered by the transport itself only while this is empty, so it never overtakes a
+    /// request sent before it.
     in_flight: Arc<std::sync::Mutex<HashSet<String>>>,
+    /// The server's handle for plain `tools/call` requests.
+    direct: Option<Direct>,
+    /// Whether an `initialize` was answered with a protocol version of the initialize era: the
+    /// session whose result shape the direct path writes.
+    initialized: bool,
 }
 
 enum Read {
@@ -57,6 +71,8 @@ where
             answering: Vec::new(),
             memo: None,
             in_flight: Arc::default(),
+            direct: None,
+            initialized: false,
         }
     }
 
@@ -64,6 +80,13 @@ where
     /// [`crate::mcp::TabletopServer::with_memo`]) into the messages sent.
     pub fn with_memo(mut self, memo: Arc<Memo>) -> Self {
         self.memo = Some(memo);
+        self
+    }
+
+    /// Answers plain `tools/call` requests through `direct` (the handle of the server this
+    /// transport serves, [`crate::mcp::TabletopServer::direct`]) instead of the SDK.
+    pub fn with_direct(mut self, direct: Direct) -> Self {
+        self.direct = Some(direct);
         self
     }
 
@@ -109,22 +132,72 @@ where
 
     /// Writes a complete message without blocking `receive` (which may be cancelled).
     fn answer_bytes(&mut self, bytes: Vec<u8>) {
+        self.answer_message(Message::Bytes(bytes));
+    }
+
+    /// Writes a complete message without blocking `receive` (which may be cancelled).
+    fn answer_message(&mut self, message: Message) {
         let write = self.write.clone();
         self.answering.retain(|h| !h.is_finished());
         self.answering.push(tokio::spawn(async move {
-            if let Err(e) = write_bytes(&write, bytes).await {
+            let written = match message {
+                Message::Bytes(bytes) => write_bytes(&write, bytes).await,
+                Message::Kept(head, kept) => {
+                    write_parts(&write, &crate::direct::kept_parts(&head, &kept)).await
+                }
+            };
+            if let Err(e) = written {
                 tracing::debug!("could not answer: {e}");
             }
         }));
     }
 
-    /// The memo's answer to `body` when it is a repeated read and nothing is in flight.
-    fn kept_answer(&self, body: &[u8]) -> Option<Vec<u8>> {
-        let memo = self.memo.as_ref()?;
+    /// The complete response to `body` when it is a plain `tools/call` the transport answers
+    /// itself: the session is initialized, nothing handed to the SDK is still being served, and
+    /// the tool is not `discover_tools` (whose list-changed announcement goes through the SDK).
+    fn direct_answer(&self, body: &[u8]) -> Option<Message> {
+        let direct = self.direct.as_ref().filter(|_| self.initialized)?;
         if !self.in_flight.lock().ok()?.is_empty() {
             return None;
         }
-        memo.answer_line(body)
+        let crate::direct::PlainCall {
+            id,
+            name,
+            arguments,
+        } = crate::direct::read(body)?;
+        if name == crate::catalog::DISCOVER_TOOLS.name {
+            return None;
+        }
+        tracing::debug!(%id, tool = %name, "direct call");
+        let mut out = Vec::with_capacity(2048);
+        out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(b",\"result\":");
+        // A tool that panics (none should) must not take the transport down with it: the call
+        // is answered with an internal error, as a request the SDK path could not complete.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            direct(&name, arguments, &mut out)
+        }));
+        match ran {
+            Ok(Outcome::Written) => {
+                out.push(b'}');
+                Some(Message::Bytes(out))
+            }
+            Ok(Outcome::Kept(kept)) => Some(Message::Kept(out, kept)),
+            Ok(Outcome::Declined) => None,
+            Err(_) => {
+                tracing::error!(%id, tool = %name, "the call panicked");
+                let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
+                let answer = jsonrpc::error_response(
+                    id,
+                    INTERNAL_ERROR,
+                    format!(
+                        "Internal error: {name} failed unexpectedly; the server goes on serving, and the server's log says more"
+                    ),
+                );
+                serde_json::to_vec(&answer).ok().map(Message::Bytes)
+            }
+        }
     }
 
     /// Notes a message handed to the service: a request is in flight until its answer is sent,
@@ -159,6 +232,38 @@ where
     }
 }
 
+/// A response the transport writes itself.
+enum Message {
+    /// The message, without its newline.
+    Bytes(Vec<u8>),
+    /// The response up to `"result":`, then a kept answer ([`crate::direct::kept_parts`]).
+    Kept(Vec<u8>, Arc<Kept>),
+}
+
+/// Writes `parts` (ending with the line's newline) with vectored writes, or as one buffer where
+/// the writer cannot take several.
+async fn write_parts<W: AsyncWrite + Unpin>(
+    write: &Mutex<W>,
+    parts: &[&[u8]],
+) -> std::io::Result<()> {
+    let mut w = write.lock().await;
+    if !w.is_write_vectored() {
+        w.write_all(&parts.concat()).await?;
+        return w.flush().await;
+    }
+    let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        let n = w.write_vectored(rest).await?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        IoSlice::advance_slices(&mut rest, n);
+    }
+    w.flush().await
+}
+
 async fn write_bytes<W: AsyncWrite + Unpin>(
     write: &Mutex<W>,
     mut bytes: Vec<u8>,
@@ -180,7 +285,13 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        use rmcp::model::JsonRpcMessage;
+        use rmcp::model::{JsonRpcMessage, ProtocolVersion, ServerResult};
+        if let JsonRpcMessage::Response(r) = &item
+            && let ServerResult::InitializeResult(init) = &r.result
+        {
+            self.initialized =
+                init.protocol_version.as_str() < ProtocolVersion::V_2026_07_28.as_str();
+        }
         let answered = match &item {
             JsonRpcMessage::Response(r) => serde_json::to_string(&r.id).ok(),
             JsonRpcMessage::Error(e) => serde_json::to_string(&e.id).ok(),
@@ -228,10 +339,10 @@ where
             }
             let line = std::mem::take(&mut self.line);
             let body = line.strip_suffix(b"\n").unwrap_or(&line);
-            if let Some(answer) = self.kept_answer(body) {
+            if let Some(answer) = self.direct_answer(body) {
                 self.line = line;
                 self.line.clear();
-                self.answer_bytes(answer);
+                self.answer_message(answer);
                 continue;
             }
             let verdict = jsonrpc::inspect(body);
@@ -252,5 +363,67 @@ where
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.answered().await;
         self.write.lock().await.flush().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// Runs `input` through a transport whose session is initialized and whose direct handle is
+    /// `direct`; returns what it delivered to the SDK and what it wrote itself.
+    fn run(input: &'static [u8], direct: Direct) -> (usize, String) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (write, mut read) = tokio::io::duplex(1 << 16);
+            let mut t = LineTransport::new(input, write).with_direct(direct);
+            t.initialized = true;
+            let mut delivered = 0;
+            while t.receive().await.is_some() {
+                delivered += 1;
+            }
+            drop(t);
+            let mut out = String::new();
+            read.read_to_string(&mut out).await.unwrap();
+            (delivered, out)
+        })
+    }
+
+    #[test]
+    fn plain_calls_are_answered_directly_and_a_panic_is_an_internal_error() {
+        let direct: Direct = Arc::new(
+            |name: &str, args: Option<&str>, out: &mut Vec<u8>| match name {
+                "boom" => panic!("a tool bug"),
+                "bad" => Outcome::Declined,
+                _ => {
+                    out.extend_from_slice(
+                        format!(
+                            "{{\"tool\":\"{name}\",\"args\":{}}}",
+                            args.unwrap_or("null")
+                        )
+                        .as_bytes(),
+                    );
+                    Outcome::Written
+                }
+            },
+        );
+        let (delivered, out) = run(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"boom\"}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":\"b\",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"a\": 1}}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"bad\"}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"discover_tools\"}}\n",
+            direct,
+        );
+        assert_eq!(
+            out,
+            "{\"error\":{\"code\":-32603,\"message\":\"Internal error: boom failed unexpectedly; the server goes on serving, and the server's log says more\"},\"id\":1,\"jsonrpc\":\"2.0\"}\n\
+             {\"jsonrpc\":\"2.0\",\"id\":\"b\",\"result\":{\"tool\":\"echo\",\"args\":{\"a\": 1}}}\n"
+        );
+        // `bad` (arguments the handle cannot read) and discover_tools go to the SDK.
+        assert_eq!(delivered, 2);
     }
 }

@@ -81,6 +81,17 @@ impl Raw {
         stdin.flush().unwrap();
     }
 
+    /// Sends one line and returns the next line on stdout as it was written.
+    fn raw(&mut self, line: &str) -> String {
+        self.line(line.as_bytes());
+        let mut out = String::new();
+        assert!(
+            self.out.read_line(&mut out).unwrap() > 0,
+            "server closed stdout"
+        );
+        out
+    }
+
     fn next(&mut self) -> Value {
         let mut line = String::new();
         assert!(
@@ -140,6 +151,11 @@ fn unreadable_lines_are_answered_and_the_server_goes_on(protocol: &str) {
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":1e400}"#.to_vec(),
             format!("Parse error: number out of range at line 1 column 49{PARSE_HINT}"),
+        ),
+        (
+            // A plain tools/call too (the transport's direct path leaves it to this answer).
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"roll_dice","arguments":{"n":1e400}}}"#.to_vec(),
+            format!("Parse error: number out of range at line 1 column 97{PARSE_HINT}"),
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":"\ud800"}"#.to_vec(),
@@ -335,5 +351,155 @@ fn kept_reads_are_the_full_answer_and_never_overtake_a_write() {
         json!(23),
         "the read sent after the write shows it"
     );
-    s.stop();
+
+    // The same with the write taking the SDK path (a progress token): the plain read sent right
+    // behind it waits for it (it is not answered by the transport while the write is in
+    // flight), and then shows it.
+    s.request("logging/setLevel", json!({"level": "debug"}));
+    let write = r#"{"jsonrpc":"2.0","id":104,"method":"tools/call","params":{"name":"update_character","arguments":{"characterName":"Ona","hp":"-4"},"_meta":{"progressToken":"w"}}}"#;
+    let both = format!("{write}\n{}", get("105"));
+    s.line(both.as_bytes());
+    let lines = [(); 2].map(|_| {
+        let mut out = String::new();
+        s.out.read_line(&mut out).unwrap();
+        out
+    });
+    let answers = lines
+        .clone()
+        .map(|l| serde_json::from_str::<Value>(&l).unwrap());
+    assert_eq!(
+        answers[0]["id"],
+        json!(104),
+        "the write is answered first: {answers:?}"
+    );
+    assert_eq!(answers[0]["result"]["isError"], json!(false));
+    assert_eq!(answers[1]["id"], json!(105), "{answers:?}");
+    assert_eq!(
+        answers[1]["result"]["structuredContent"]["character"]["hp"],
+        json!(19),
+        "the read sent after the write shows it"
+    );
+    // Nothing in flight again: the next plain read is answered directly.
+    let again = raw_line(&mut s, &get("106"));
+    assert_eq!(again, lines[1].replacen(r#""id":105"#, r#""id":106"#, 1));
+    let log = s.stop();
+    let direct: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split("tabletop_server::stdio: direct call id=").nth(1))
+        .collect();
+    assert_eq!(direct, ["106 tool=get_character"], "{log}");
+}
+
+/// The calls [`direct_and_sdk_paths_answer_the_same_bytes`] makes: a write that builds the SRD
+/// hill-dwarf cleric, reads (fresh, kept, after a write), seeded rolls, a legacy alias, tool
+/// errors (bad arguments, a misspelled and a retired name, no arguments at all), and the
+/// table-view tools whose results carry the table state in `_meta` (one with an image).
+fn same_answer_calls() -> Vec<(&'static str, Value)> {
+    let bench = json!({"characterName": "Bench"});
+    vec![
+        (
+            "create_character",
+            json!({"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5,
+                   "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}),
+        ),
+        ("get_character", bench.clone()),
+        ("get_character", bench.clone()),
+        ("roll_dice", json!({"expression": "4d6kh3"})),
+        (
+            "update_character",
+            json!({"characterName": "Bench", "hp": "-3"}),
+        ),
+        ("get_character", bench.clone()),
+        (
+            "roll_check",
+            json!({"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12}),
+        ),
+        ("get_npc", json!({"name": "Bench"})),
+        ("roll_dice", json!({"expression": "2d"})),
+        ("roll_dce", json!({"expression": "d6"})),
+        ("add_xp", json!({"amount": 50})),
+        ("roll_dice", Value::Null),
+        (
+            "create_encounter",
+            json!({"name": "Ford", "terrain": {"width": 6, "height": 4},
+                   "participants": [
+                       {"characterName": "Bench", "initiative": 20, "position": {"x": 1, "y": 1}},
+                       {"monster": "goblin", "initiative": 10, "position": {"x": 4, "y": 2}}]}),
+        ),
+        ("get_encounter", json!({})),
+        ("render_battlefield", json!({})),
+        ("render_battlefield", json!({"format": "png"})),
+        ("get_encounter", json!({})),
+    ]
+}
+
+/// A plain `tools/call` line is answered by the transport's direct path, the same call with a
+/// `_meta` by the SDK: on two servers with the same seed the answers are the same bytes, for
+/// every kind of call, integer and string ids alike; and the log shows which path answered.
+#[test]
+fn direct_and_sdk_paths_answer_the_same_bytes() {
+    if !crate::common::srd("direct_and_sdk_paths_answer_the_same_bytes") {
+        return;
+    }
+    let (mut direct, _) = Raw::start(LEGACY);
+    let (mut sdk, _) = Raw::start(LEGACY);
+    for s in [&mut direct, &mut sdk] {
+        s.request("logging/setLevel", json!({"level": "debug"}));
+    }
+    let calls = same_answer_calls();
+    for (i, (tool, args)) in calls.iter().enumerate() {
+        let id = if i % 3 == 2 {
+            json!(format!("call \"{i}\""))
+        } else {
+            json!(1000 + i)
+        };
+        let mut params = json!({"name": tool});
+        if !args.is_null() {
+            params["arguments"] = args.clone();
+        }
+        let plain = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let mut meta = plain.clone();
+        meta["params"]["_meta"] = json!({"progressToken": format!("p{i}")});
+        let a = direct.raw(&plain.to_string());
+        let b = sdk.raw(&meta.to_string());
+        assert_eq!(a, b, "{tool} {args}");
+        let v: Value = serde_json::from_str(&a).unwrap();
+        assert_eq!(v["id"], id, "{a}");
+        let error = v["result"]["isError"].as_bool().unwrap();
+        let text = v["result"]["content"][0]["text"].as_str().unwrap();
+        match (i, *tool) {
+            (3, _) => assert_eq!(text, "4d6kh3: [3, 5, 6, ~~3~~] = 14"),
+            (4 | 5 | 7, _) => assert!(!error, "{a}"),
+            (8..=11, _) => assert!(error, "{a}"),
+            (_, "get_encounter" | "render_battlefield") => {
+                assert!(!error, "{a}");
+                assert_eq!(
+                    v["result"]["_meta"]["tabletop/table"]["role"],
+                    json!("dm"),
+                    "{a}"
+                );
+            }
+            _ => assert!(!error, "{a}"),
+        }
+        if i == 15 {
+            assert_eq!(v["result"]["content"][1]["type"], json!("image"), "{a}");
+        }
+    }
+    // The alias answers what get_character answers.
+    let alias = direct.raw(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "get_npc", "arguments": {"name": "Bench"}}})
+        .to_string(),
+    );
+    let get = direct.raw(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "get_character", "arguments": {"characterName": "Bench"}}})
+        .to_string(),
+    );
+    assert_eq!(alias, get);
+    let count = |log: &str| log.matches("tabletop_server::stdio: direct call").count();
+    let direct_log = direct.stop();
+    let sdk_log = sdk.stop();
+    assert_eq!(count(&direct_log), calls.len() + 2, "{direct_log}");
+    assert_eq!(count(&sdk_log), 0, "{sdk_log}");
 }

@@ -193,10 +193,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let server = TabletopServer::new(engine, surface).with_memo(memo.clone());
                 // Pipes (how MCP clients launch a server) are driven by the IO reactor; anything
                 // else falls back to Tokio's blocking stdio. Saves two thread hand-offs per call.
-                // Every line is checked first (`-32700`/`-32602` answers, never silence).
+                // Every line is checked first (`-32700`/`-32602` answers, never silence); a plain
+                // `tools/call` is answered by the transport through the server's direct handle.
                 let (read, write) = rmcp::transport::stdio_pipes();
-                let transport =
-                    tabletop_server::stdio::LineTransport::new(read, write).with_memo(memo);
+                let transport = tabletop_server::stdio::LineTransport::new(read, write)
+                    .with_memo(memo)
+                    .with_direct(server.direct());
                 let running = server.serve(transport).await?;
                 running.waiting().await?;
                 anyhow::Ok(())
