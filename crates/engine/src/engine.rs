@@ -316,7 +316,7 @@ impl<'a> Call<'a> {
     /// Records a roll in the event log.
     pub fn record_roll(&mut self, roll: &impl Serialize) {
         if let Some(ev) = self.event.as_mut()
-            && let Ok(v) = serde_json::to_value(roll)
+            && let Ok(v) = serde_json::value::to_raw_value(roll)
         {
             ev.rolls.push(v);
         }

@@ -24,8 +24,10 @@ pub struct EventDraft {
     pub tool: String,
     /// The call's arguments as received.
     pub args: Value,
-    /// Every roll the call made (summaries with their dice).
-    pub rolls: Vec<Value>,
+    /// Every roll the call made (summaries with their dice), each serialized once as it was
+    /// made (the log stores the text; no [`Value`] tree is built and serialized again).
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Value>"))]
+    pub rolls: Vec<Box<serde_json::value::RawValue>>,
     /// What the call changed.
     pub changes: Vec<Change>,
 }
