@@ -148,14 +148,7 @@ pub trait Tx {
         id: &str,
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
-    ) -> Result<Option<Character>, StoreError> {
-        let _ = key;
-        let mut c = self.character(campaign, id)?;
-        if let Some(c) = c.as_mut() {
-            resolve(c);
-        }
-        Ok(c)
-    }
+    ) -> Result<Option<Character>, StoreError>;
     /// [`Tx::characters_named`] passed through `resolve` (see [`Tx::character_resolved`]).
     fn characters_named_resolved(
         &self,
@@ -163,14 +156,7 @@ pub trait Tx {
         name: &str,
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
-    ) -> Result<Vec<Character>, StoreError> {
-        let _ = key;
-        let mut found = self.characters_named(campaign, name)?;
-        for c in &mut found {
-            resolve(c);
-        }
-        Ok(found)
-    }
+    ) -> Result<Vec<Character>, StoreError>;
     /// Characters matching a filter, ordered by name, with the total before paging.
     fn list_characters(
         &self,

@@ -134,13 +134,10 @@ impl Tx for PgTx<'_> {
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
-            &[&campaign.0, &id],
-        )?
-        .first()
-        .map(|d| self.decode_character(d))
-        .transpose()
+        self.character_doc(campaign, id)?
+            .first()
+            .map(|d| self.decode_character(d))
+            .transpose()
     }
 
     fn characters_named(
@@ -148,13 +145,10 @@ impl Tx for PgTx<'_> {
         campaign: CampaignId,
         name: &str,
     ) -> Result<Vec<Character>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND name_key = $2 ORDER BY id COLLATE \"C\"",
-            &[&campaign.0, &name_key(name)],
-        )?
-        .iter()
-        .map(|d| self.decode_character(d))
-        .collect()
+        self.character_docs_named(campaign, name)?
+            .iter()
+            .map(|d| self.decode_character(d))
+            .collect()
     }
 
     fn character_resolved(
@@ -164,13 +158,10 @@ impl Tx for PgTx<'_> {
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Option<Character>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
-            &[&campaign.0, &id],
-        )?
-        .first()
-        .map(|d| self.resolve_character(d, key, resolve))
-        .transpose()
+        self.character_doc(campaign, id)?
+            .first()
+            .map(|d| self.resolve_character(d, key, resolve))
+            .transpose()
     }
 
     fn characters_named_resolved(
@@ -180,13 +171,10 @@ impl Tx for PgTx<'_> {
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Vec<Character>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND name_key = $2 ORDER BY id COLLATE \"C\"",
-            &[&campaign.0, &name_key(name)],
-        )?
-        .iter()
-        .map(|d| self.resolve_character(d, key, resolve))
-        .collect()
+        self.character_docs_named(campaign, name)?
+            .iter()
+            .map(|d| self.resolve_character(d, key, resolve))
+            .collect()
     }
 
     fn list_characters(
@@ -975,5 +963,25 @@ impl PgTx<'_> {
         self.conn
             .decoded
             .resolved(doc, key, |d| decode("character", d), resolve)
+    }
+
+    /// The stored text of character `id` (none or one).
+    fn character_doc(&self, campaign: CampaignId, id: &str) -> Result<Vec<String>, StoreError> {
+        self.docs(
+            "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
+            &[&campaign.0, &id],
+        )
+    }
+
+    /// The stored texts of the characters named `name` (case-insensitively), by id.
+    fn character_docs_named(
+        &self,
+        campaign: CampaignId,
+        name: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        self.docs(
+            "SELECT doc FROM characters WHERE campaign_id = $1 AND name_key = $2 ORDER BY id COLLATE \"C\"",
+            &[&campaign.0, &name_key(name)],
+        )
     }
 }
