@@ -49,6 +49,8 @@ mod combat_vision;
 mod compendium;
 #[path = "derived.rs"]
 mod derived;
+#[path = "effective_pins.rs"]
+mod effective_pins;
 #[path = "features.rs"]
 mod features;
 #[path = "features_casters.rs"]

@@ -899,4 +899,6 @@ pub fn effective_stats(
 }
 
 #[cfg(test)]
+mod pins;
+#[cfg(test)]
 mod tests;
