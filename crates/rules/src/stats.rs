@@ -434,11 +434,19 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
     }
 }
 
-/// Builds a roll's stat from its fixed parts and every modifier touching one of `targets`.
-fn roll_stat(fixed: Vec<Contribution>, targets: &[RollTarget], mods: &[&Modifier]) -> RollStat {
-    let mut r = RollStat::default();
-    for c in fixed {
-        r.add(c.source, c.delta);
+/// Builds a roll's stat from its fixed parts and every modifier touching one of `targets`
+/// (`mods` are the roll modifiers only: bonuses, dice, advantage, disadvantage).
+fn roll_stat(
+    fixed: &[(&'static str, i32)],
+    targets: &[RollTarget],
+    mods: &[&Modifier],
+) -> RollStat {
+    let mut r = RollStat {
+        sources: Vec::with_capacity(fixed.len()),
+        ..RollStat::default()
+    };
+    for &(source, delta) in fixed {
+        r.add(source, delta);
     }
     for m in mods {
         match &m.kind {
@@ -486,12 +494,12 @@ fn clamp_score(v: i32) -> u8 {
 fn layered_score(
     base: u8,
     a: Ability,
-    layers: &[Vec<&Modifier>],
+    layers: &[&[Modifier]],
     mut sources: Option<&mut Vec<Contribution>>,
 ) -> i32 {
     let mut v = i32::from(base);
     for layer in layers {
-        for m in layer {
+        for m in *layer {
             if let ModifierKind::AbilityBonus { ability, amount } = m.kind
                 && ability == a
                 && amount != 0
@@ -502,7 +510,7 @@ fn layered_score(
                 }
             }
         }
-        for m in layer {
+        for m in *layer {
             if let ModifierKind::AbilitySetTo { ability, score } = m.kind
                 && ability == a
                 && i32::from(score) > v
@@ -524,13 +532,60 @@ fn layered_score(
 /// exactly as [`effective_stats`] computes it for that layer: what armor rules (DEX to AC, a
 /// Strength requirement) and carrying capacity read, without building a whole sheet.
 pub fn equipped_score(base: &BaseStats, equipment: &[Modifier], ability: Ability) -> u8 {
-    let layers = [base.traits.iter().collect(), equipment.iter().collect()];
     clamp_score(layered_score(
         base.abilities.get(ability),
         ability,
-        &layers,
+        &[&base.traits, equipment],
         None,
     ))
+}
+
+/// Adds the condition immunities `mods` grant to `immune`, each source once.
+fn add_immunities<'a>(
+    immune: &mut BTreeMap<Condition, Vec<String>>,
+    mods: impl Iterator<Item = &'a Modifier>,
+) {
+    for m in mods {
+        if let ModifierKind::ConditionImmunity { condition } = m.kind {
+            let e = immune.entry(condition).or_default();
+            if !e.contains(&m.source) {
+                e.push(m.source.clone());
+            }
+        }
+    }
+}
+
+/// The condition immunities (with their sources) and the modifiers of the conditions in effect.
+/// Conditions can grant condition immunity (petrified ⇒ poisoned): iterated to a fixed point.
+fn immunities_and_condition_modifiers(
+    base: &BaseStats,
+    equipment: &[Modifier],
+    conditions: &ConditionSet,
+    effects: &[Modifier],
+) -> (BTreeMap<Condition, Vec<String>>, Vec<Modifier>) {
+    let mut immune: BTreeMap<Condition, Vec<String>> = BTreeMap::new();
+    for c in &base.condition_immunities {
+        immune.entry(*c).or_default().push("base".to_string());
+    }
+    add_immunities(
+        &mut immune,
+        base.traits.iter().chain(equipment).chain(effects),
+    );
+    let mut cond_mods = Vec::new();
+    // No condition: no modifiers, whatever the immunities.
+    if conditions.is_empty() {
+        return (immune, cond_mods);
+    }
+    for _ in 0..4 {
+        let set: BTreeSet<Condition> = immune.keys().copied().collect();
+        cond_mods = condition_modifiers(conditions, &set);
+        let before = immune.len();
+        add_immunities(&mut immune, cond_mods.iter());
+        if immune.len() == before {
+            break;
+        }
+    }
+    (immune, cond_mods)
 }
 
 /// The effective stats of a creature: base → equipment → conditions → effects → effective.
@@ -546,70 +601,43 @@ pub fn effective_stats(
     effects: &[Modifier],
 ) -> EffectiveStats {
     // Condition immunities first: they decide which conditions have effects.
-    let non_condition: Vec<&Modifier> =
-        base.traits.iter().chain(equipment).chain(effects).collect();
-    let mut immune: BTreeMap<Condition, Vec<String>> = BTreeMap::new();
-    for c in &base.condition_immunities {
-        immune.entry(*c).or_default().push("base".to_string());
-    }
-    let add_immunities = |immune: &mut BTreeMap<Condition, Vec<String>>, mods: &[&Modifier]| {
-        for m in mods {
-            if let ModifierKind::ConditionImmunity { condition } = m.kind {
-                let e = immune.entry(condition).or_default();
-                if !e.contains(&m.source) {
-                    e.push(m.source.clone());
-                }
-            }
-        }
-    };
-    add_immunities(&mut immune, &non_condition);
-    // Conditions can grant condition immunity (petrified ⇒ poisoned); iterate to a fixed point.
-    let mut cond_mods = Vec::new();
-    for _ in 0..4 {
-        let set: BTreeSet<Condition> = immune.keys().copied().collect();
-        cond_mods = condition_modifiers(conditions, &set);
-        let refs: Vec<&Modifier> = cond_mods.iter().collect();
-        let before = immune.len();
-        add_immunities(&mut immune, &refs);
-        if immune.len() == before {
-            break;
-        }
-    }
+    let (immune, cond_mods) =
+        immunities_and_condition_modifiers(base, equipment, conditions, effects);
 
-    let layers: [Vec<&Modifier>; 4] = [
-        base.traits.iter().collect(),
-        equipment.iter().collect(),
-        cond_mods.iter().collect(),
-        effects.iter().collect(),
-    ];
-    let all: Vec<&Modifier> = layers.iter().flatten().copied().collect();
+    let layers: [&[Modifier]; 4] = [&base.traits, equipment, &cond_mods, effects];
+    let all = || layers.iter().flat_map(|l| l.iter());
 
     // Abilities, layer by layer.
-    let mut abilities = BTreeMap::new();
-    for &a in Ability::ALL {
-        let b = base.abilities.get(a);
-        let mut sources = Vec::new();
-        let v = layered_score(b, a, &layers, Some(&mut sources));
-        let value = clamp_score(v);
-        if i32::from(value) != v {
-            sources.push(Contribution::new("score limit 1–30", i32::from(value) - v));
-        }
-        abilities.insert(
-            a,
-            AbilityValue {
-                base: b,
-                value,
-                modifier: ability_modifier(value),
-                sources,
-            },
-        );
-    }
-    let modifier = |a: Ability| abilities.get(&a).map_or(0, |v: &AbilityValue| v.modifier);
+    let mut modifiers = [0i32; 6];
+    let abilities: BTreeMap<Ability, AbilityValue> = Ability::ALL
+        .iter()
+        .map(|&a| {
+            let b = base.abilities.get(a);
+            let mut sources = Vec::new();
+            let v = layered_score(b, a, &layers, Some(&mut sources));
+            let value = clamp_score(v);
+            if i32::from(value) != v {
+                sources.push(Contribution::new("score limit 1–30", i32::from(value) - v));
+            }
+            let modifier = ability_modifier(value);
+            modifiers[a as usize] = modifier;
+            (
+                a,
+                AbilityValue {
+                    base: b,
+                    value,
+                    modifier,
+                    sources,
+                },
+            )
+        })
+        .collect();
+    let modifier = |a: Ability| modifiers[a as usize];
 
     // AC.
     let mut armor_class = Stat::new(base.armor_class.value);
     armor_class.base_source = Some(base.armor_class.source.clone());
-    for m in &all {
+    for m in all() {
         if let ModifierKind::AcBonus { amount } = m.kind {
             armor_class.add(&m.source, amount);
         }
@@ -618,7 +646,7 @@ pub fn effective_stats(
     // Speed: bonuses, multipliers, halving, zero.
     let mut speed = Stat::new(i32::try_from(base.speed).unwrap_or(i32::MAX));
     let mut speed_zero = Vec::new();
-    for m in &all {
+    for m in all() {
         if let ModifierKind::SpeedBonus { feet } = m.kind {
             speed.add(&m.source, feet);
         }
@@ -626,7 +654,7 @@ pub fn effective_stats(
     if speed.value < 0 {
         speed.set("speed cannot be negative", 0);
     }
-    for m in &all {
+    for m in all() {
         match m.kind {
             ModifierKind::SpeedMultiplier { factor } => {
                 let f = i32::try_from(factor).unwrap_or(1);
@@ -657,13 +685,13 @@ pub fn effective_stats(
             con_change * levels,
         );
     }
-    for m in &all {
+    for m in all() {
         if let ModifierKind::MaxHpBonus { amount } = m.kind {
             max_hp.add(&m.source, amount);
         }
     }
-    for m in &all {
-        if m.kind == ModifierKind::MaxHpHalved {
+    for m in all() {
+        if matches!(m.kind, ModifierKind::MaxHpHalved) {
             max_hp.set(format!("{} (halved)", m.source), max_hp.value / 2);
         }
     }
@@ -671,97 +699,116 @@ pub fn effective_stats(
         max_hp.set("minimum 1", 1);
     }
 
+    // The modifiers d20 rolls read (most sheets have few or none).
+    let roll_mods: Vec<&Modifier> = all()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                ModifierKind::RollBonus { .. }
+                    | ModifierKind::RollDice { .. }
+                    | ModifierKind::Advantage { .. }
+                    | ModifierKind::Disadvantage { .. }
+            )
+        })
+        .collect();
     let auto_fail = |a: Ability| -> Vec<String> {
         let mut v = Vec::new();
-        for m in &all {
-            if m.kind == (ModifierKind::AutoFailSave { ability: a }) {
+        for m in all() {
+            if matches!(m.kind, ModifierKind::AutoFailSave { ability } if ability == a) {
                 push_unique(&mut v, &m.source);
             }
         }
         v
     };
-    let ability_part = |a: Ability| Contribution::new(modifier_label(a), modifier(a));
+    let ability_part = |a: Ability| (modifier_label(a), modifier(a));
+    let pb = base.proficiency_bonus;
 
     // Saves.
-    let mut saves = BTreeMap::new();
-    for &a in Ability::ALL {
-        let mut fixed = vec![ability_part(a)];
-        if base.save_proficiencies.contains(&a) {
-            fixed.push(Contribution::new("proficiency", base.proficiency_bonus));
-        }
-        let mut r = roll_stat(
-            fixed,
-            &[RollTarget::AllSaves, RollTarget::Save { ability: a }],
-            &all,
-        );
-        r.auto_fail = auto_fail(a);
-        saves.insert(a, r);
-    }
+    let save_parts = |a: Ability| {
+        let prof = base.save_proficiencies.contains(&a);
+        (
+            [ability_part(a), ("proficiency", pb)],
+            if prof { 2 } else { 1 },
+        )
+    };
+    let saves: BTreeMap<Ability, RollStat> = Ability::ALL
+        .iter()
+        .map(|&a| {
+            let (fixed, n) = save_parts(a);
+            let mut r = roll_stat(
+                &fixed[..n],
+                &[RollTarget::AllSaves, RollTarget::Save { ability: a }],
+                &roll_mods,
+            );
+            r.auto_fail = auto_fail(a);
+            (a, r)
+        })
+        .collect();
     let concentration = {
         let con = Ability::Constitution;
-        let mut fixed = vec![ability_part(con)];
-        if base.save_proficiencies.contains(&con) {
-            fixed.push(Contribution::new("proficiency", base.proficiency_bonus));
-        }
+        let (fixed, n) = save_parts(con);
         let targets = [
             RollTarget::AllSaves,
             RollTarget::Save { ability: con },
             RollTarget::ConcentrationSaves,
         ];
-        let mut r = roll_stat(fixed, &targets, &all);
+        let mut r = roll_stat(&fixed[..n], &targets, &roll_mods);
         r.auto_fail = auto_fail(con);
         r
     };
 
     let death_save = roll_stat(
-        Vec::new(),
+        &[],
         &[RollTarget::AllSaves, RollTarget::DeathSaves],
-        &all,
+        &roll_mods,
     );
 
     // Checks. Half proficiency (Jack of All Trades) on a check of a listed ability.
-    let half_part = |a: Ability| {
-        base.half_proficiency.contains(&a).then(|| {
-            Contribution::new(
-                ProficiencyLevel::Half.label(),
-                ProficiencyLevel::Half.bonus(base.proficiency_bonus),
-            )
-        })
-    };
-    let mut ability_checks = BTreeMap::new();
-    for &a in Ability::ALL {
-        let targets = [
-            RollTarget::AllChecks,
-            RollTarget::AbilityChecks { ability: a },
-        ];
-        let mut fixed = vec![ability_part(a)];
-        fixed.extend(half_part(a));
-        ability_checks.insert(a, roll_stat(fixed, &targets, &all));
-    }
-    let mut skills = BTreeMap::new();
-    for &k in Skill::ALL {
-        let a = k.ability();
-        let mut fixed = vec![ability_part(a)];
-        let prof = match base.skill_proficiencies.get(&k).copied() {
-            Some(p) if p != ProficiencyLevel::None => p,
-            _ if base.half_proficiency.contains(&a) => ProficiencyLevel::Half,
-            _ => ProficiencyLevel::None,
+    let half = (
+        ProficiencyLevel::Half.label(),
+        ProficiencyLevel::Half.bonus(pb),
+    );
+    let check_parts = |a: Ability| {
+        let n = if base.half_proficiency.contains(&a) {
+            2
+        } else {
+            1
         };
-        let pb = prof.bonus(base.proficiency_bonus);
-        if prof != ProficiencyLevel::None {
-            fixed.push(Contribution::new(prof.label(), pb));
-        }
-        let targets = [
-            RollTarget::AllChecks,
-            RollTarget::AbilityChecks { ability: a },
-            RollTarget::SkillChecks { skill: k },
-        ];
-        skills.insert(k, roll_stat(fixed, &targets, &all));
-    }
-    let mut fixed = vec![ability_part(Ability::Dexterity)];
-    fixed.extend(half_part(Ability::Dexterity));
+        ([ability_part(a), half], n)
+    };
+    let ability_checks: BTreeMap<Ability, RollStat> = Ability::ALL
+        .iter()
+        .map(|&a| {
+            let targets = [
+                RollTarget::AllChecks,
+                RollTarget::AbilityChecks { ability: a },
+            ];
+            let (fixed, n) = check_parts(a);
+            (a, roll_stat(&fixed[..n], &targets, &roll_mods))
+        })
+        .collect();
+    let skills: BTreeMap<Skill, RollStat> = Skill::ALL
+        .iter()
+        .map(|&k| {
+            let a = k.ability();
+            let prof = match base.skill_proficiencies.get(&k).copied() {
+                Some(p) if p != ProficiencyLevel::None => p,
+                _ if base.half_proficiency.contains(&a) => ProficiencyLevel::Half,
+                _ => ProficiencyLevel::None,
+            };
+            let fixed = [ability_part(a), (prof.label(), prof.bonus(pb))];
+            let n = if prof == ProficiencyLevel::None { 1 } else { 2 };
+            let targets = [
+                RollTarget::AllChecks,
+                RollTarget::AbilityChecks { ability: a },
+                RollTarget::SkillChecks { skill: k },
+            ];
+            (k, roll_stat(&fixed[..n], &targets, &roll_mods))
+        })
+        .collect();
+    let (fixed, n) = check_parts(Ability::Dexterity);
     let initiative = roll_stat(
-        fixed,
+        &fixed[..n],
         &[
             RollTarget::AllChecks,
             RollTarget::AbilityChecks {
@@ -769,29 +816,31 @@ pub fn effective_stats(
             },
             RollTarget::Initiative,
         ],
-        &all,
+        &roll_mods,
     );
 
     // Passive Perception.
-    let perception = skills.get(&Skill::Perception).cloned().unwrap_or_default();
     let mut passive_perception = Stat::new(10);
-    for c in &perception.sources {
-        passive_perception.add(&c.source, c.delta);
-    }
-    match perception.mode() {
-        RollMode::Advantage => {
-            passive_perception.add(format!("advantage: {}", perception.advantage.join(", ")), 5)
+    if let Some(perception) = skills.get(&Skill::Perception) {
+        passive_perception.sources.reserve(perception.sources.len());
+        for c in &perception.sources {
+            passive_perception.add(&c.source, c.delta);
         }
-        RollMode::Disadvantage => {
-            passive_perception.add(
-                format!("disadvantage: {}", perception.disadvantage.join(", ")),
-                -5,
-            );
+        match perception.mode() {
+            RollMode::Advantage => {
+                passive_perception.add(format!("advantage: {}", perception.advantage.join(", ")), 5)
+            }
+            RollMode::Disadvantage => {
+                passive_perception.add(
+                    format!("disadvantage: {}", perception.disadvantage.join(", ")),
+                    -5,
+                );
+            }
+            RollMode::Normal => {}
         }
-        RollMode::Normal => {}
     }
 
-    let attack = roll_stat(Vec::new(), &[RollTarget::AttackRolls], &all);
+    let attack = roll_stat(&[], &[RollTarget::AttackRolls], &roll_mods);
 
     // Damage, defenses, flags, notes.
     let mut damage = DamageBonuses::default();
@@ -811,7 +860,7 @@ pub fn effective_stats(
     let mut incapacitated = Vec::new();
     let mut dead = Vec::new();
     let mut notes = Vec::new();
-    for m in &all {
+    for m in all() {
         let src = || m.source.clone();
         match &m.kind {
             ModifierKind::DamageBonus { amount } => {
@@ -861,14 +910,18 @@ pub fn effective_stats(
         }
     }
 
-    let immune_set: BTreeSet<Condition> = immune.keys().copied().collect();
-    let conditions_in_effect = conditions
-        .without(&immune_set)
-        .expanded()
-        .into_iter()
-        .filter(|(c, _)| !immune.contains_key(c))
-        .map(|(_, label)| label)
-        .collect();
+    let conditions_in_effect = if conditions.is_empty() {
+        Vec::new()
+    } else {
+        let immune_set: BTreeSet<Condition> = immune.keys().copied().collect();
+        conditions
+            .without(&immune_set)
+            .expanded()
+            .into_iter()
+            .filter(|(c, _)| !immune.contains_key(c))
+            .map(|(_, label)| label)
+            .collect()
+    };
 
     EffectiveStats {
         level: base.level,
