@@ -361,7 +361,7 @@ pub fn roll_check(
             None => format!("Attack with {}", item.name),
         });
         for b in &attack.weapon_bonuses {
-            rules = rules.bonus(&b.source, b.delta);
+            rules = rules.bonus_part(b);
         }
         if let Some(why) = crate::derive::gear::weapon_style(&c, item).disadvantage {
             rules = rules.disadvantage(why);

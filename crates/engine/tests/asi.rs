@@ -137,7 +137,7 @@ fn a_fighters_three_improvements_raise_the_derived_scores_and_take_a_feat() {
     let d = c.derived.as_ref().unwrap();
     let str_sources: Vec<(String, i32)> = d.ability_sources[&Ability::Strength]
         .iter()
-        .map(|x| (x.source.clone(), x.delta))
+        .map(|x| (x.source.to_string(), x.delta))
         .collect();
     assert_eq!(
         str_sources,

@@ -275,7 +275,7 @@ fn small_creature_with_a_heavy_weapon_has_disadvantage() {
 fn attack_modifiers(o: &D20Outcome) -> Vec<(String, i32)> {
     o.modifiers
         .iter()
-        .map(|c| (c.source.clone(), c.delta))
+        .map(|c| (c.source.to_string(), c.delta))
         .collect()
 }
 

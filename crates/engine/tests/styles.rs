@@ -102,7 +102,7 @@ fn mine(e: &mut E, name: &str) -> Vec<(String, i64)> {
         .armor_class
         .sources
         .iter()
-        .map(|c| (c.source.clone(), i64::from(c.delta)))
+        .map(|c| (c.source.to_string(), i64::from(c.delta)))
         .collect()
 }
 

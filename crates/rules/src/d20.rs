@@ -146,6 +146,12 @@ impl D20Request {
         self
     }
 
+    /// Adds a flat bonus that is another number's part, as it is (a fixed label stays borrowed).
+    pub fn bonus_part(mut self, part: &Contribution) -> Self {
+        self.bonuses.push(part.clone());
+        self
+    }
+
     /// Adds a reason the roll fails without rolling.
     pub fn auto_fails(mut self, reason: impl Into<String>) -> Self {
         self.auto_fail.push(reason.into());

@@ -2,6 +2,7 @@
 //! [`Contribution`] from its base to its value, so a sheet can say why AC is 18 or why a save
 //! has disadvantage. The sheet pipeline ([`crate::stats`]) fills them; d20 tests read them.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -13,8 +14,9 @@ use crate::modifiers::DiceCount;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Contribution {
-    /// What causes it.
-    pub source: String,
+    /// What causes it (a fixed label such as "proficiency" is borrowed, not allocated: a sheet
+    /// holds dozens of them).
+    pub source: Cow<'static, str>,
     /// How much it changes the number.
     pub delta: i32,
 }
@@ -23,7 +25,15 @@ impl Contribution {
     /// A contribution of `delta` from `source`.
     pub fn new(source: impl Into<String>, delta: i32) -> Self {
         Self {
-            source: source.into(),
+            source: Cow::Owned(source.into()),
+            delta,
+        }
+    }
+
+    /// A contribution of `delta` from a fixed label (no allocation).
+    pub fn fixed(source: &'static str, delta: i32) -> Self {
+        Self {
+            source: Cow::Borrowed(source),
             delta,
         }
     }
@@ -79,6 +89,14 @@ impl Stat {
         if delta != 0 {
             self.value += delta;
             self.sources.push(Contribution::new(source, delta));
+        }
+    }
+
+    /// [`Self::add`] with a copy of another number's part (a fixed label stays borrowed).
+    pub(crate) fn add_contribution(&mut self, c: &Contribution) {
+        if c.delta != 0 {
+            self.value += c.delta;
+            self.sources.push(c.clone());
         }
     }
 
@@ -189,6 +207,12 @@ impl RollStat {
     pub(crate) fn add(&mut self, source: impl Into<String>, delta: i32) {
         self.bonus += delta;
         self.sources.push(Contribution::new(source, delta));
+    }
+
+    /// [`Self::add`] with a fixed label.
+    pub(crate) fn add_fixed(&mut self, source: &'static str, delta: i32) {
+        self.bonus += delta;
+        self.sources.push(Contribution::fixed(source, delta));
     }
 
     /// The mode the sheet alone gives (before a caller's extra flags).

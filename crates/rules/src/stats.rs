@@ -294,7 +294,7 @@ impl EffectiveStats {
             self.modifier(ability),
         )];
         if proficient {
-            v.push(Contribution::new("proficiency", self.proficiency_bonus));
+            v.push(Contribution::fixed("proficiency", self.proficiency_bonus));
         }
         v
     }
@@ -446,7 +446,7 @@ fn roll_stat(
         ..RollStat::default()
     };
     for &(source, delta) in fixed {
-        r.add(source, delta);
+        r.add_fixed(source, delta);
     }
     for m in mods {
         match &m.kind {
@@ -491,15 +491,23 @@ fn clamp_score(v: i32) -> u8 {
 
 /// An ability score through `layers` of modifiers: within a layer, bonuses apply before "becomes
 /// N unless higher" settings. Unclamped; each change is recorded in `sources` when given.
+/// One layer of modifiers, in order: up to two slices (the base layer is the caller's traits,
+/// then the base sheet's own).
+type Layer<'a> = [&'a [Modifier]; 2];
+
+fn layer_iter(layer: Layer<'_>) -> impl Iterator<Item = &Modifier> {
+    layer.into_iter().flatten()
+}
+
 fn layered_score(
     base: u8,
     a: Ability,
-    layers: &[&[Modifier]],
+    layers: &[Layer<'_>],
     mut sources: Option<&mut Vec<Contribution>>,
 ) -> i32 {
     let mut v = i32::from(base);
     for layer in layers {
-        for m in *layer {
+        for m in layer_iter(*layer) {
             if let ModifierKind::AbilityBonus { ability, amount } = m.kind
                 && ability == a
                 && amount != 0
@@ -510,7 +518,7 @@ fn layered_score(
                 }
             }
         }
-        for m in *layer {
+        for m in layer_iter(*layer) {
             if let ModifierKind::AbilitySetTo { ability, score } = m.kind
                 && ability == a
                 && i32::from(score) > v
@@ -532,10 +540,21 @@ fn layered_score(
 /// exactly as [`effective_stats`] computes it for that layer: what armor rules (DEX to AC, a
 /// Strength requirement) and carrying capacity read, without building a whole sheet.
 pub fn equipped_score(base: &BaseStats, equipment: &[Modifier], ability: Ability) -> u8 {
+    equipped_score_with_traits(&[], base, equipment, ability)
+}
+
+/// [`equipped_score`] with `traits` before the base sheet's own (see
+/// [`effective_stats_with_traits`]).
+pub fn equipped_score_with_traits(
+    traits: &[Modifier],
+    base: &BaseStats,
+    equipment: &[Modifier],
+    ability: Ability,
+) -> u8 {
     clamp_score(layered_score(
         base.abilities.get(ability),
         ability,
-        &[&base.traits, equipment],
+        &[[traits, &base.traits], [equipment, &[]]],
         None,
     ))
 }
@@ -558,6 +577,7 @@ fn add_immunities<'a>(
 /// The condition immunities (with their sources) and the modifiers of the conditions in effect.
 /// Conditions can grant condition immunity (petrified ⇒ poisoned): iterated to a fixed point.
 fn immunities_and_condition_modifiers(
+    traits: &[Modifier],
     base: &BaseStats,
     equipment: &[Modifier],
     conditions: &ConditionSet,
@@ -569,7 +589,11 @@ fn immunities_and_condition_modifiers(
     }
     add_immunities(
         &mut immune,
-        base.traits.iter().chain(equipment).chain(effects),
+        traits
+            .iter()
+            .chain(&base.traits)
+            .chain(equipment)
+            .chain(effects),
     );
     let mut cond_mods = Vec::new();
     // No condition: no modifiers, whatever the immunities.
@@ -600,12 +624,30 @@ pub fn effective_stats(
     conditions: &ConditionSet,
     effects: &[Modifier],
 ) -> EffectiveStats {
+    effective_stats_with_traits(&[], base, equipment, conditions, effects)
+}
+
+/// [`effective_stats`] with `traits` as the first modifiers of the base layer, before
+/// `base.traits`: the same result as with them copied to the front of `base.traits`, without
+/// the copy (a derived sheet's traits are borrowed where they are kept).
+pub fn effective_stats_with_traits(
+    traits: &[Modifier],
+    base: &BaseStats,
+    equipment: &[Modifier],
+    conditions: &ConditionSet,
+    effects: &[Modifier],
+) -> EffectiveStats {
     // Condition immunities first: they decide which conditions have effects.
     let (immune, cond_mods) =
-        immunities_and_condition_modifiers(base, equipment, conditions, effects);
+        immunities_and_condition_modifiers(traits, base, equipment, conditions, effects);
 
-    let layers: [&[Modifier]; 4] = [&base.traits, equipment, &cond_mods, effects];
-    let all = || layers.iter().flat_map(|l| l.iter());
+    let layers: [Layer<'_>; 4] = [
+        [traits, &base.traits],
+        [equipment, &[]],
+        [&cond_mods, &[]],
+        [effects, &[]],
+    ];
+    let all = || layers.iter().flat_map(|l| layer_iter(*l));
 
     // Abilities, layer by layer.
     let mut modifiers = [0i32; 6];
@@ -824,7 +866,7 @@ pub fn effective_stats(
     if let Some(perception) = skills.get(&Skill::Perception) {
         passive_perception.sources.reserve(perception.sources.len());
         for c in &perception.sources {
-            passive_perception.add(&c.source, c.delta);
+            passive_perception.add_contribution(c);
         }
         match perception.mode() {
             RollMode::Advantage => {

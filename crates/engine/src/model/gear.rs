@@ -9,7 +9,7 @@ use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
 use tabletop_rules::{Ability, Size};
 
 use tabletop_rules::abilities::ability_modifier;
-use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score};
+use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score_with_traits};
 
 use crate::model::build::Derived;
 use crate::model::character::Character;
@@ -255,10 +255,11 @@ pub fn save_advantages(
 /// The armor-dependent parts of a derived sheet, applied to the effective-stats inputs: with no
 /// armor worn the best AC formula (by the equipped scores; Unarmored Defense of a monk only
 /// without a shield), speed bonuses that need no armor or no heavy armor, and heavy armor's
-/// Strength rule lifted for dwarves. The traits layer gets the derived modifiers.
+/// Strength rule lifted for dwarves. The traits layer gets the derived defences, gear and speed
+/// rules; the derived `modifiers` are not copied into it: they go first, passed to the pipeline
+/// apart (`effective_stats_with_traits`, as `Character::effective` does).
 pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLayer) {
     let Some(d) = &c.derived else { return };
-    base.traits.extend(d.modifiers.iter().cloned());
     gear_modifiers(c, d, &mut base.traits);
     // Defences with their sources rather than as bare "base" values.
     base.resistances.clear();
@@ -300,8 +301,8 @@ pub fn sheet_layer(c: &Character, base: &mut BaseStats, gear: &mut EquipmentLaye
     let body = worn.iter().any(|k| *k != ArmorCategory::Shield);
     let heavy = worn.contains(&ArmorCategory::Heavy);
     if gear.armor_class.is_none() && d.armor_class_override.is_none() {
-        let mods = gear.modifiers.clone();
-        let score = |a: Ability| equipped_score(base, &mods, a);
+        let mods = &gear.modifiers;
+        let score = |a: Ability| equipped_score_with_traits(&d.modifiers, base, mods, a);
         if let Some(best) = d
             .ac_formulas
             .iter()

@@ -5,7 +5,9 @@ use serde::Serialize;
 use tabletop_rules::conditions::ConditionSet;
 use tabletop_rules::hp::HitDice;
 use tabletop_rules::modifiers::Modifier;
-use tabletop_rules::stats::{ArmorClass, BaseStats, EffectiveStats, effective_stats};
+use tabletop_rules::stats::{
+    ArmorClass, BaseStats, EffectiveStats, effective_stats, effective_stats_with_traits,
+};
 use tabletop_rules::{CharacterType, Condition};
 
 use crate::model::character::Character;
@@ -99,7 +101,10 @@ impl Character {
                 base.armor_class = ArmorClass { value, source };
             }
         }
-        let mut eff = effective_stats(
+        // The derived traits first, borrowed (the sheet layer adds the rest to `base.traits`).
+        let traits = self.derived.as_ref().map_or(&[][..], |d| &d.modifiers[..]);
+        let mut eff = effective_stats_with_traits(
+            traits,
             &base,
             &gear.modifiers,
             &self.condition_set(),

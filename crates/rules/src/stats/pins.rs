@@ -431,3 +431,24 @@ fn generated_cases_reach_every_branch() {
     }
     assert_eq!(seen.len(), 28, "branches reached: {seen:?}");
 }
+
+#[test]
+fn traits_passed_apart_give_the_same_sheet_as_traits_in_the_base() {
+    for (i, (b, eq, cs, ef)) in cases().iter().enumerate().take(400) {
+        let split = i % (b.traits.len() + 1);
+        let mut rest = b.clone();
+        let prefix: Vec<Modifier> = rest.traits.drain(..split).collect();
+        assert_eq!(
+            effective_stats_with_traits(&prefix, &rest, eq, cs, ef),
+            effective_stats(b, eq, cs, ef),
+            "case {i}"
+        );
+        for &a in Ability::ALL {
+            assert_eq!(
+                equipped_score_with_traits(&prefix, &rest, eq, a),
+                equipped_score(b, eq, a),
+                "case {i} {a}"
+            );
+        }
+    }
+}

@@ -419,7 +419,7 @@ fn strike_core(
     .dc(ac)
     .labelled(label);
     for b in &profile.bonuses {
-        req = req.bonus(&b.source, b.delta);
+        req = req.bonus_part(b);
     }
     if opts.bonus != 0 {
         req = req.bonus("situational bonus", opts.bonus);
