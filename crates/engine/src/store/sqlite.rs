@@ -42,6 +42,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/006_tokens.sql")),
         M::up(include_str!("../../migrations/007_memory.sql")),
         M::up(include_str!("../../migrations/008_event_seq.sql")),
+        M::up(include_str!("../../migrations/009_character_sheets.sql")),
     ])
 }
 
@@ -431,10 +432,11 @@ impl Tx for SqliteTx<'_> {
         // then only its rows' documents are read.
         // Limit and offset are bound, so every page reuses one cached statement.
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT c.doc FROM characters c JOIN (
+            "SELECT c.doc, s.derived FROM characters c JOIN (
                  SELECT rowid AS r FROM characters WHERE {wh}
                  ORDER BY name_key, id LIMIT :limit OFFSET :offset
              ) page ON c.rowid = page.r
+             LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              ORDER BY c.name_key, c.id"
         ))?;
         let (limit, offset) = (clamp(limit), clamp(offset));
@@ -442,7 +444,7 @@ impl Tx for SqliteTx<'_> {
         params.push((":limit", &limit));
         params.push((":offset", &offset));
         let docs = stmt
-            .query_map(params.as_slice(), |r| r.get::<_, String>(0))?
+            .query_map(params.as_slice(), docs::stored_text)?
             .collect::<Result<Vec<_>, _>>()?;
         let list = docs
             .iter()
@@ -460,8 +462,8 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        let doc = serde_json::to_string(c).map_err(|e| corrupt("character", e))?;
-        self.decoded.keep(&doc, c);
+        let stored = self.decoded.sheets.encode(c)?;
+        self.decoded.keep(stored.text(), c);
         self.tx
             .prepare_cached(&format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
@@ -479,9 +481,9 @@ impl Tx for SqliteTx<'_> {
                 c.kind.key(),
                 c.class.as_deref().map(crate::model::names::name_key),
                 c.level,
-                doc
+                stored.doc()
             ])?;
-        Ok(())
+        self.put_sheet(campaign, &c.id, stored.sheet())
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {

@@ -122,3 +122,123 @@ fn the_event_numbers_migration_keeps_the_log_and_continues_past_every_number_use
         .unwrap_err();
     assert!(err.to_string().contains("append-only"), "{err}");
 }
+
+fn sheeted(name: &str, level: u32) -> Character {
+    let mut c: Character = serde_json::from_value(serde_json::json!({
+        "id": name.to_lowercase(), "name": name, "kind": "pc", "level": level,
+        "abilities": {"str": 10, "dex": 10, "con": 10, "int": 10, "wis": 10, "cha": 10},
+        "proficiencyBonus": 2, "armorClass": 10, "armorSource": "none", "speed": 30,
+        "size": "medium", "maxHp": 9, "hp": 9, "hitDie": 8, "hitDice": 1
+    }))
+    .unwrap();
+    c.derived = Some(std::sync::Arc::new(crate::model::build::Derived {
+        level,
+        max_hp: 9,
+        features: vec!["Second Wind".into()],
+        ..Default::default()
+    }));
+    c
+}
+
+fn sheet_rows(store: &SqliteStore) -> Vec<(String, String)> {
+    let mut stmt = store
+        .conn
+        .prepare("SELECT id, derived FROM character_sheets ORDER BY id")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_sheet_is_stored_apart_and_written_only_when_it_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("s.sqlite")).unwrap();
+    let mut c = sheeted("Ona", 1);
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.ensure_campaign("a").unwrap();
+    tx.put_character(a, &c).unwrap();
+    assert_eq!(tx.tx.changes(), 1, "a new sheet is written");
+    c.hp = 4;
+    tx.put_character(a, &c).unwrap();
+    assert_eq!(tx.tx.changes(), 0, "the same sheet is left alone");
+    tx.commit().unwrap();
+    let rows = sheet_rows(&store);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].1,
+        serde_json::to_string(c.derived.as_deref().unwrap()).unwrap()
+    );
+    let doc: String = store
+        .conn
+        .query_row("SELECT doc FROM characters", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        !doc.contains("derived") && doc.contains("\"hp\":4"),
+        "{doc}"
+    );
+    // A fresh store reads the character whole from its two texts.
+    let mut fresh = SqliteStore::open(&dir.path().join("s.sqlite")).unwrap();
+    let tx = fresh.begin(false).unwrap();
+    assert_eq!(tx.character(a, "ona").unwrap(), Some(c.clone()));
+    assert_eq!(tx.characters_named(a, "ONA").unwrap(), vec![c.clone()]);
+    drop(tx);
+    // A new derivation replaces the row; a character without one has none; deleting the
+    // character (or its campaign) takes its sheet along.
+    let mut tx = store.begin(true).unwrap();
+    let up = sheeted("Ona", 2);
+    tx.put_character(a, &up).unwrap();
+    assert_eq!(tx.tx.changes(), 1);
+    let mut plain = sheeted("Bo", 1);
+    plain.derived = None;
+    tx.put_character(a, &plain).unwrap();
+    tx.put_character(a, &sheeted("Cy", 1)).unwrap();
+    tx.commit().unwrap();
+    let rows = sheet_rows(&store);
+    assert_eq!(
+        rows.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
+        vec!["cy", "ona"]
+    );
+    assert!(rows[1].1.contains("\"level\":2"));
+    let mut tx = store.begin(true).unwrap();
+    assert!(tx.delete_character(a, "ona").unwrap());
+    assert!(tx.delete_campaign("a").unwrap());
+    tx.commit().unwrap();
+    assert!(sheet_rows(&store).is_empty());
+}
+
+#[test]
+fn a_character_stored_with_its_sheet_inside_reads_whole_and_is_split_at_its_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    let c = sheeted("Ona", 3);
+    {
+        // As version 8 stored it: one document, the sheet inside.
+        let mut conn = Connection::open(&path).unwrap();
+        migrations().to_version(&mut conn, 8).unwrap();
+        conn.execute(
+            "INSERT INTO campaigns (id, name, created_at) VALUES (1, 'a', 'x');",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc,
+                                     created_at, updated_at)
+             VALUES (1, 'ona', 'Ona', 'ona', 'pc', NULL, 3, ?1, 'x', 'x')",
+            [serde_json::to_string(&c).unwrap()],
+        )
+        .unwrap();
+    }
+    let mut store = SqliteStore::open(&path).unwrap();
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.find_campaign("a").unwrap().unwrap();
+    assert_eq!(tx.character(a, "ona").unwrap(), Some(c.clone()));
+    let (list, total) = tx.list_characters(a, &Default::default(), 10, 0).unwrap();
+    assert_eq!((list, total), (vec![c.clone()], 1));
+    tx.put_character(a, &c).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(sheet_rows(&store).len(), 1);
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.character(a, "ona").unwrap(), Some(c));
+}
