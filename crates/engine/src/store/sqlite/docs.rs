@@ -3,7 +3,9 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::SqliteTx;
+use super::{NOW, SqliteTx};
+use crate::model::character::Character;
+use crate::model::names::name_key;
 use crate::store::character_text::join;
 use crate::store::{CampaignId, StoreError};
 
@@ -53,9 +55,71 @@ impl SqliteTx<'_> {
         Ok(docs)
     }
 
+    /// Writes character `c`: its row (document and listed columns) and its derived sheet.
+    ///
+    /// A write that leaves the listed columns as they were (hit points, conditions, items:
+    /// nearly every write) updates the document alone, so the two list indexes over those
+    /// columns are not rewritten: SQLite rewrites an index whenever an UPDATE assigns one of its
+    /// columns, even to the value it had.
+    pub(super) fn put_character_rows(
+        &mut self,
+        campaign: CampaignId,
+        c: &Character,
+    ) -> Result<(), StoreError> {
+        let stored = self.decoded.sheets.encode(c)?;
+        self.decoded.keep(stored.text(), c);
+        let key = name_key(&c.name);
+        let class = c.class.as_deref().map(name_key);
+        static DOC_ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let same_columns = self
+            .tx
+            .prepare_cached(DOC_ONLY.get_or_init(|| {
+                format!(
+                    "UPDATE characters SET doc = ?3, updated_at = {NOW}
+                     WHERE campaign_id = ?1 AND id = ?2 AND name = ?4 AND name_key = ?5
+                       AND kind = ?6 AND class_key IS ?7 AND level = ?8"
+                )
+            }))?
+            .execute(params![
+                campaign.0,
+                c.id,
+                stored.doc(),
+                c.name,
+                key,
+                c.kind.key(),
+                class,
+                c.level
+            ])?;
+        if same_columns == 0 {
+            static UPSERT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+            self.tx
+                .prepare_cached(UPSERT.get_or_init(|| {
+                    format!(
+                        "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})
+                         ON CONFLICT (campaign_id, id) DO UPDATE SET
+                           name = excluded.name, name_key = excluded.name_key, kind = excluded.kind,
+                           class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
+                           updated_at = excluded.updated_at"
+                    )
+                }))?
+                .execute(params![
+                    campaign.0,
+                    c.id,
+                    c.name,
+                    key,
+                    c.kind.key(),
+                    class,
+                    c.level,
+                    stored.doc()
+                ])?;
+        }
+        self.put_sheet(campaign, &c.id, stored.sheet())
+    }
+
     /// Writes character `id`'s derived sheet (none: removes it). An equal sheet is left as it
     /// is: no page of the database changes.
-    pub(super) fn put_sheet(
+    fn put_sheet(
         &mut self,
         campaign: CampaignId,
         id: &str,

@@ -242,3 +242,151 @@ fn a_character_stored_with_its_sheet_inside_reads_whole_and_is_split_at_its_next
     let tx = store.begin(false).unwrap();
     assert_eq!(tx.character(a, "ona").unwrap(), Some(c));
 }
+
+#[test]
+fn a_write_that_keeps_the_listed_columns_updates_the_document_and_one_that_changes_them_the_lists()
+{
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("l.sqlite")).unwrap();
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.ensure_campaign("a").unwrap();
+    let mut c = sheeted("Ona", 1);
+    tx.put_character(a, &c).unwrap();
+    c.hp = 2;
+    tx.put_character(a, &c).unwrap();
+    c.name = "Una".into();
+    c.level = 4;
+    tx.put_character(a, &c).unwrap();
+    tx.commit().unwrap();
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.characters_named(a, "una").unwrap(), vec![c.clone()]);
+    assert!(tx.characters_named(a, "ona").unwrap().is_empty());
+    let filter = CharacterFilter {
+        min_level: Some(4),
+        ..Default::default()
+    };
+    assert_eq!(tx.list_characters(a, &filter, 10, 0).unwrap(), (vec![c], 1));
+    let (created, updated): (String, String) = tx
+        .query_row("SELECT created_at, updated_at FROM characters", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert!(
+        updated >= created && created.ends_with('Z'),
+        "{created} {updated}"
+    );
+}
+
+fn event_states(store: &SqliteStore) -> Vec<Option<String>> {
+    let mut stmt = store
+        .conn
+        .prepare("SELECT rng FROM events ORDER BY seq")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+fn campaign_state(store: &SqliteStore, name: &str) -> Option<String> {
+    store
+        .conn
+        .query_row(
+            "SELECT rng_state FROM campaigns WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn the_dice_stream_rides_on_the_events_and_a_roll_leaves_the_campaign_row_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("r.sqlite")).unwrap();
+    // A new campaign's first state, with no event: in the campaign's row.
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.ensure_campaign("a").unwrap();
+    tx.set_rng_state(a, "s0").unwrap();
+    tx.commit().unwrap();
+    assert_eq!(campaign_state(&store, "a").as_deref(), Some("s0"));
+    // A call that rolls nothing: its event carries no state, the row still holds it.
+    let mut tx = store.begin(true).unwrap();
+    tx.append_event(a, &draft("note")).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s0"));
+    tx.commit().unwrap();
+    // A call that rolls: the state is read back in the call, then rides on its event.
+    let mut tx = store.begin(true).unwrap();
+    tx.set_rng_state(a, "s1").unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s1"));
+    tx.append_event(a, &draft("roll")).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(
+        campaign_state(&store, "a").as_deref(),
+        Some("s0"),
+        "the row is left alone"
+    );
+    // The next call that rolls nothing carries it on.
+    let mut tx = store.begin(true).unwrap();
+    tx.append_event(a, &draft("note")).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(
+        event_states(&store),
+        vec![None, Some("s1".to_string()), Some("s1".to_string())]
+    );
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s1"));
+    drop(tx);
+    // A rolled-back call leaves the state as it was.
+    {
+        let mut tx = store.begin(true).unwrap();
+        tx.set_rng_state(a, "lost").unwrap();
+        tx.append_event(a, &draft("roll")).unwrap();
+    }
+    let mut tx = store.begin(true).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s1"));
+    // A state with no event to carry it, once events carry one, is refused, not hidden.
+    tx.set_rng_state(a, "s2").unwrap();
+    let err = tx.commit().unwrap_err();
+    assert!(err.to_string().contains("no event to record it"), "{err}");
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s1"));
+    drop(tx);
+    // Two campaigns in one transaction keep their own states.
+    let mut tx = store.begin(true).unwrap();
+    let b = tx.ensure_campaign("b").unwrap();
+    tx.set_rng_state(a, "a2").unwrap();
+    tx.append_event(a, &draft("roll")).unwrap();
+    tx.set_rng_state(b, "b1").unwrap();
+    tx.append_event(b, &draft("roll")).unwrap();
+    tx.append_event(a, &draft("note")).unwrap();
+    tx.commit().unwrap();
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("a2"));
+    assert_eq!(tx.rng_state(b).unwrap().as_deref(), Some("b1"));
+}
+
+#[test]
+fn a_campaign_from_before_keeps_its_stream_in_its_row_until_an_event_carries_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old9.sqlite");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        migrations().to_version(&mut conn, 9).unwrap();
+        conn.execute_batch(
+            "INSERT INTO campaigns (id, name, created_at, rng_state) VALUES (1, 'a', 'x', 'old');
+             INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes)
+                 VALUES (1, 1, 't1', 'roll', '{}', '[]', '[]');",
+        )
+        .unwrap();
+    }
+    let mut store = SqliteStore::open(&path).unwrap();
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.find_campaign("a").unwrap().unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("old"));
+    tx.set_rng_state(a, "new").unwrap();
+    tx.append_event(a, &draft("roll")).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(event_states(&store), vec![None, Some("new".to_string())]);
+    let tx = store.begin(false).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("new"));
+}
