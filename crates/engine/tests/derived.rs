@@ -795,6 +795,20 @@ fn equipment_strings_become_inventory_items_one_list() {
     assert_eq!(c.carried_names().collect::<Vec<_>>(), names);
 }
 
+/// The stored document and derived sheet of the character named `name`, read from the database
+/// file by a connection of its own.
+fn stored(dir: &tempfile::TempDir, name: &str) -> (String, Option<String>) {
+    let conn = rusqlite::Connection::open(dir.path().join("t.sqlite")).unwrap();
+    conn.query_row(
+        "SELECT c.doc, s.derived FROM characters c
+         LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
+         WHERE c.name = ?1",
+        [name],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .unwrap()
+}
+
 fn hp_change(e: &mut Engine<SqliteStore>, name: &str, hp: tabletop_engine::update::HpChange) {
     e.write("update_character", &serde_json::json!({}), |call| {
         update_character(
@@ -811,7 +825,8 @@ fn hp_change(e: &mut Engine<SqliteStore>, name: &str, hp: tabletop_engine::updat
 
 /// Every read derives the sheet from the stored character; the store keeps what a read made of a
 /// stored text (with the compendium it was made against) and hands it out while that text is
-/// stored. Each change of a source is a new text: the next read derives again, exactly.
+/// stored. Each change of a source is a new text: the next read derives again, exactly. The
+/// derived sheet is stored apart from the document and written only when it changes.
 #[test]
 fn a_kept_sheet_follows_every_change_of_its_sources() {
     use tabletop_engine::update::HpChange;
@@ -819,7 +834,7 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let mut e = engine(&dir, srd);
+    let mut e = engine(&dir, srd.clone());
     // Hill dwarf cleric 5, CON 14 + 2 = 16 (+3), WIS 15 + 1 = 16 (+3): the d8's 8 at level 1
     // and its average 5 at four more, + 3 CON and + 1 Dwarven Toughness per level = 28 + 20 = 48.
     create(
@@ -838,6 +853,17 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
         serde_json::to_value(&first).unwrap(),
         "an unchanged character reads the same"
     );
+    // Stored as two texts: the document without the derived sheet, and the sheet apart.
+    let (doc, created_sheet) = stored(&dir, "Vell");
+    assert!(
+        !doc.contains("\"derived\"") && doc.contains("\"hp\":48"),
+        "{doc}"
+    );
+    let created_sheet = created_sheet.expect("a sheet row");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&created_sheet).unwrap(),
+        serde_json::to_value(first.character.derived.as_deref().unwrap()).unwrap()
+    );
     // Hit points: the sheet is the same but for them.
     hp_change(&mut e, "Vell", HpChange::Damage(5));
     let hurt = sheet(&mut e, "Vell");
@@ -845,6 +871,15 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     let mut expected = first.character.clone();
     expected.hp = 43;
     assert_eq!(hurt.character, expected);
+    // Only the document was written again; a server opened afresh reads the same character
+    // from the two texts.
+    let (doc, sheet_row) = stored(&dir, "Vell");
+    assert!(doc.contains("\"hp\":43"), "{doc}");
+    assert_eq!(sheet_row.as_deref(), Some(created_sheet.as_str()));
+    assert_eq!(
+        serde_json::to_value(sheet(&mut engine(&dir, srd.clone()), "Vell")).unwrap(),
+        serde_json::to_value(&hurt).unwrap()
+    );
     // An ability edit: WIS 18 (+4) raises the Wisdom save by one.
     e.write("update_character", &serde_json::json!({}), |call| {
         update_character(
@@ -863,6 +898,16 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     let wiser = sheet(&mut e, "Vell");
     assert_eq!(wiser.character.abilities.get(Ability::Wisdom), 18);
     assert_eq!(wiser.effective.saves[&Ability::Wisdom].bonus, 7);
+    let (_, sheet_row) = stored(&dir, "Vell");
+    assert_ne!(
+        sheet_row.as_deref(),
+        Some(created_sheet.as_str()),
+        "a new derivation is stored"
+    );
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&sheet_row.unwrap()).unwrap(),
+        serde_json::to_value(wiser.character.derived.as_deref().unwrap()).unwrap()
+    );
     // A level: cleric 6, d8 average 5 + 3 + 1 = 9 more HP (and the same again healed in).
     e.write("level_up", &serde_json::json!({}), |call| {
         level_up(

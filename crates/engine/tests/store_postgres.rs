@@ -101,10 +101,61 @@ fn a_schema_from_a_newer_tabletop_is_refused_untouched() {
     let err = PgStore::open(&url).err().unwrap();
     assert_eq!(
         err.to_string(),
-        "the database schema is version 99, newer than this Tabletop knows (up to 7); nothing \
+        "the database schema is version 99, newer than this Tabletop knows (up to 9); nothing \
          was changed. Upgrade Tabletop, or point it at another database"
     );
     assert_eq!(count(&url, "SELECT version FROM tabletop_schema"), 99);
+}
+
+/// As on SQLite: the derived sheet is a row of its own, written again only when it changes, and
+/// a fresh connection reads the character whole from its two texts.
+#[test]
+fn a_sheet_is_stored_apart_and_an_hp_change_leaves_it_alone() {
+    let Some(url) = pg_env::fresh_database("pg_sheets") else {
+        return;
+    };
+    let mut e = open(&url, Some(3));
+    let id = create(&mut e, "Ona");
+    let sheet_sql = format!("SELECT derived FROM character_sheets WHERE id = '{id}'");
+    let first = pg_env::rows(&url, &sheet_sql);
+    assert_eq!(first.len(), 1);
+    assert!(first[0][0].contains("\"maxHpSources\""), "{first:?}");
+    e.write("update_character", &json!({}), |call| {
+        update_character(
+            call,
+            tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            UpdateRequest {
+                hp: Some(HpChange::Damage(3)),
+                ..Default::default()
+            },
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        pg_env::rows(&url, &sheet_sql),
+        first,
+        "the sheet row is unchanged"
+    );
+    let doc = &pg_env::rows(&url, "SELECT doc FROM characters")[0][0];
+    assert!(!doc.contains("\"derived\""), "{doc}");
+    let read = |e: &mut Engine<PgStore>| {
+        e.read(|call| {
+            tabletop_engine::characters::get_character(
+                call,
+                tabletop_engine::character::CharacterRef::new(Some(&id), None),
+            )
+        })
+        .map(|s| serde_json::to_value(s).unwrap())
+        .unwrap()
+    };
+    let here = read(&mut e);
+    assert_eq!(read(&mut open(&url, Some(3))), here);
+    assert_eq!(
+        here["character"]["maxHp"].as_u64().unwrap() - 3,
+        here["character"]["hp"].as_u64().unwrap()
+    );
+    pg_env::execute(&url, "DELETE FROM campaigns").unwrap();
+    assert_eq!(count(&url, "SELECT COUNT(*) FROM character_sheets"), 0);
 }
 
 #[test]

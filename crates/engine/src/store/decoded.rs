@@ -34,6 +34,8 @@ struct Entry {
 #[derive(Default)]
 pub(crate) struct Decoded {
     kept: Mutex<foldhash::HashMap<Box<str>, Entry>>,
+    /// The texts of the derived sheets written lately (see [`super::character_text`]).
+    pub(crate) sheets: super::character_text::SheetTexts,
 }
 
 impl Decoded {

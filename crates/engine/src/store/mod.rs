@@ -6,6 +6,7 @@
 //! database-specific leaks past this module.
 
 mod any;
+mod character_text;
 mod decoded;
 pub mod error;
 mod memory_codec;

@@ -31,6 +31,7 @@ use tokio_postgres::{Client, NoTls, Statement};
 
 use super::{StoreError, Transaction};
 
+mod character_docs;
 mod memory;
 mod pipe;
 mod rows;
@@ -58,6 +59,11 @@ pub(crate) const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (6, include_str!("../../migrations/postgres/006_tokens.sql")),
     (7, include_str!("../../migrations/postgres/007_memory.sql")),
+    // 8 is SQLite's alone (its event numbering); PostgreSQL's sequence needs no change.
+    (
+        9,
+        include_str!("../../migrations/postgres/009_character_sheets.sql"),
+    ),
 ];
 
 /// The background runtime driving every connection's socket (one thread, lives as long as the

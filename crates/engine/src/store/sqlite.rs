@@ -7,6 +7,7 @@ use rusqlite_migration::{M, Migrations};
 
 mod cached;
 mod docs;
+mod events;
 mod parties;
 mod rows;
 
@@ -21,8 +22,8 @@ use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection as WorldConnection, Location};
 use rows::{
-    NOTE_COLUMNS, clamp, corrupt, decode, decode_character, decode_event, decode_note, encode,
-    erased, fts_query, note_filter_sql, row_event, row_note,
+    NOTE_COLUMNS, clamp, decode, decode_character, decode_event, decode_note, encode, fts_query,
+    note_filter_sql, row_event, row_note,
 };
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
@@ -42,6 +43,8 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/006_tokens.sql")),
         M::up(include_str!("../../migrations/007_memory.sql")),
         M::up(include_str!("../../migrations/008_event_seq.sql")),
+        M::up(include_str!("../../migrations/009_character_sheets.sql")),
+        M::up(include_str!("../../migrations/010_event_rng.sql")),
     ])
 }
 
@@ -126,6 +129,7 @@ impl super::Store for SqliteStore {
             tx: &self.conn,
             open: true,
             decoded: &self.decoded,
+            pending_rng: None,
         })
     }
 
@@ -144,10 +148,13 @@ pub struct SqliteTx<'a> {
     /// Whether COMMIT or ROLLBACK is still due.
     open: bool,
     decoded: &'a super::decoded::Decoded,
+    /// A dice stream state waiting for its campaign's next event (see `sqlite/events.rs`).
+    pending_rng: Option<(CampaignId, String)>,
 }
 
 impl Transaction for SqliteTx<'_> {
     fn commit(mut self) -> Result<(), StoreError> {
+        self.flush_stream_state()?;
         self.open = false;
         let done = self.tx.prepare_cached("COMMIT")?.execute([]);
         if done.is_err() && !self.tx.is_autocommit() {
@@ -293,22 +300,11 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn rng_state(&self, campaign: CampaignId) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .query_row(
-                "SELECT rng_state FROM campaigns WHERE id = ?1",
-                params![campaign.0],
-                |r| r.get(0),
-            )
-            .optional()?
-            .flatten())
+        self.stream_state(campaign)
     }
 
     fn set_rng_state(&mut self, campaign: CampaignId, state: &str) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE campaigns SET rng_state = ?2 WHERE id = ?1",
-            params![campaign.0, state],
-        )?;
-        Ok(())
+        self.keep_stream_state(campaign, state)
     }
 
     fn next_id(&mut self, campaign: CampaignId, kind: &str) -> Result<u64, StoreError> {
@@ -431,10 +427,11 @@ impl Tx for SqliteTx<'_> {
         // then only its rows' documents are read.
         // Limit and offset are bound, so every page reuses one cached statement.
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT c.doc FROM characters c JOIN (
+            "SELECT c.doc, s.derived FROM characters c JOIN (
                  SELECT rowid AS r FROM characters WHERE {wh}
                  ORDER BY name_key, id LIMIT :limit OFFSET :offset
              ) page ON c.rowid = page.r
+             LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              ORDER BY c.name_key, c.id"
         ))?;
         let (limit, offset) = (clamp(limit), clamp(offset));
@@ -442,7 +439,7 @@ impl Tx for SqliteTx<'_> {
         params.push((":limit", &limit));
         params.push((":offset", &offset));
         let docs = stmt
-            .query_map(params.as_slice(), |r| r.get::<_, String>(0))?
+            .query_map(params.as_slice(), docs::stored_text)?
             .collect::<Result<Vec<_>, _>>()?;
         let list = docs
             .iter()
@@ -460,28 +457,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        let doc = serde_json::to_string(c).map_err(|e| corrupt("character", e))?;
-        self.decoded.keep(&doc, c);
-        self.tx
-            .prepare_cached(&format!(
-                "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})
-                 ON CONFLICT (campaign_id, id) DO UPDATE SET
-                   name = excluded.name, name_key = excluded.name_key, kind = excluded.kind,
-                   class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
-                   updated_at = excluded.updated_at"
-            ))?
-            .execute(params![
-                campaign.0,
-                c.id,
-                c.name,
-                crate::model::names::name_key(&c.name),
-                c.kind.key(),
-                c.class.as_deref().map(crate::model::names::name_key),
-                c.level,
-                doc
-            ])?;
-        Ok(())
+        self.put_character_rows(campaign, c)
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
@@ -492,24 +468,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn append_event(&mut self, campaign: CampaignId, e: &EventDraft) -> Result<i64, StoreError> {
-        // The statement's text, made once (the statement cache is looked up by it on every call).
-        static APPEND_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
-        self.tx
-            .prepare_cached(APPEND_EVENT.get_or_init(|| {
-                format!(
-                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes)
-                     VALUES ({NEXT_EVENT_SEQ}, ?1, {NOW}, ?2, ?3, ?4, ?5)"
-                )
-            }))?
-            .execute(params![
-                campaign.0,
-                e.tool,
-                enc(&e.args)?,
-                enc(&e.rolls)?,
-                enc(&e.changes)?
-            ])?;
-        Ok(self.tx.last_insert_rowid())
+        self.append_event_row(campaign, e)
     }
 
     fn recent_events(&self, campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError> {
@@ -537,22 +496,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn import_event(&mut self, campaign: CampaignId, e: &Event) -> Result<(), StoreError> {
-        let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
-        self.execute(
-            &format!(
-                "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes)
-                 VALUES ({NEXT_EVENT_SEQ}, ?1, ?2, ?3, ?4, ?5, ?6)"
-            ),
-            params![
-                campaign.0,
-                e.at,
-                e.tool,
-                enc(&e.args)?,
-                enc(&e.rolls)?,
-                enc(&e.changes)?
-            ],
-        )?;
-        Ok(())
+        self.import_event_row(campaign, e)
     }
 
     fn location(&self, campaign: CampaignId, id: &str) -> Result<Option<Location>, StoreError> {

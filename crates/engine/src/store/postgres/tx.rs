@@ -2,6 +2,7 @@
 //! `"C"` collation, which compares bytes like SQLite's default, so both stores list in the
 //! same order whatever the database's locale.
 
+use super::character_docs::STORED_TEXT;
 pub use super::pipe::PgTx;
 use super::rows::{
     NOTE_COLUMNS, NOW, Param, TOKEN_SELECT, big, clamp, corrupt, decode, encode, note_filter_sql,
@@ -224,7 +225,8 @@ impl Tx for PgTx<'_> {
         args.push(Box::new(clamp(offset)));
         let docs = self.docs(
             &format!(
-                "SELECT doc FROM characters WHERE {wh}
+                "SELECT {STORED_TEXT} FROM characters LEFT JOIN character_sheets USING (campaign_id, id)
+                 WHERE {wh}
                  ORDER BY name_key COLLATE \"C\", id COLLATE \"C\" LIMIT ${} OFFSET ${}",
                 n + 1,
                 n + 2
@@ -250,8 +252,8 @@ impl Tx for PgTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        let doc = encode("character", c)?;
-        self.conn.decoded.keep(&doc, c);
+        let stored = self.conn.decoded.sheets.encode(c)?;
+        self.conn.decoded.keep(stored.text(), c);
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
@@ -269,9 +271,10 @@ impl Tx for PgTx<'_> {
                 Box::new(c.kind.key().to_string()),
                 Box::new(c.class.as_deref().map(name_key)),
                 Box::new(i64::from(c.level)),
-                Box::new(doc),
+                Box::new(stored.doc().to_string()),
             ],
-        )
+        )?;
+        self.put_sheet(campaign, &c.id, stored.sheet())
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
@@ -943,45 +946,5 @@ impl PgTx<'_> {
                 })
             })
             .collect()
-    }
-}
-
-impl PgTx<'_> {
-    /// The character stored as `doc`, decoded once per text (see [`super::super::decoded`]).
-    fn decode_character(&self, doc: &str) -> Result<Character, StoreError> {
-        self.conn.decoded.character(doc, |d| decode("character", d))
-    }
-
-    /// The character stored as `doc` resolved under `key`, kept per text and key (see
-    /// [`super::super::decoded`]).
-    fn resolve_character(
-        &self,
-        doc: &str,
-        key: u64,
-        resolve: &mut dyn FnMut(&mut Character),
-    ) -> Result<Character, StoreError> {
-        self.conn
-            .decoded
-            .resolved(doc, key, |d| decode("character", d), resolve)
-    }
-
-    /// The stored text of character `id` (none or one).
-    fn character_doc(&self, campaign: CampaignId, id: &str) -> Result<Vec<String>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND id = $2",
-            &[&campaign.0, &id],
-        )
-    }
-
-    /// The stored texts of the characters named `name` (case-insensitively), by id.
-    fn character_docs_named(
-        &self,
-        campaign: CampaignId,
-        name: &str,
-    ) -> Result<Vec<String>, StoreError> {
-        self.docs(
-            "SELECT doc FROM characters WHERE campaign_id = $1 AND name_key = $2 ORDER BY id COLLATE \"C\"",
-            &[&campaign.0, &name_key(name)],
-        )
     }
 }

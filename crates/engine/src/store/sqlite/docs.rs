@@ -1,9 +1,21 @@
-//! The stored texts of characters, for the reads that decode (and resolve) them.
+//! The stored texts of characters, for the reads that decode (and resolve) them, and the write
+//! of a character's derived sheet (see [`crate::store::character_text`]).
 
 use rusqlite::{OptionalExtension, params};
 
-use super::SqliteTx;
+use super::{NOW, SqliteTx};
+use crate::model::character::Character;
+use crate::model::names::name_key;
+use crate::store::character_text::join;
 use crate::store::{CampaignId, StoreError};
+
+/// The stored text of a row whose first column is a character's document and whose second is
+/// its derived sheet (NULL when it has none).
+pub(super) fn stored_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<String> {
+    let doc: String = r.get(0)?;
+    let sheet = r.get_ref(1)?.as_str_or_null()?;
+    Ok(join(doc, sheet))
+}
 
 impl SqliteTx<'_> {
     /// The stored text of one character.
@@ -14,8 +26,12 @@ impl SqliteTx<'_> {
     ) -> Result<Option<String>, StoreError> {
         Ok(self
             .tx
-            .prepare_cached("SELECT doc FROM characters WHERE campaign_id = ?1 AND id = ?2")?
-            .query_row(params![campaign.0, id], |r| r.get(0))
+            .prepare_cached(
+                "SELECT c.doc, s.derived FROM characters c
+                 LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
+                 WHERE c.campaign_id = ?1 AND c.id = ?2",
+            )?
+            .query_row(params![campaign.0, id], stored_text)
             .optional()?)
     }
 
@@ -26,14 +42,103 @@ impl SqliteTx<'_> {
         name: &str,
     ) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT doc FROM characters WHERE campaign_id = ?1 AND name_key = ?2 ORDER BY id",
+            "SELECT c.doc, s.derived FROM characters c
+             LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
+             WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
         let docs = stmt
             .query_map(
                 params![campaign.0, crate::model::names::name_key(name)],
-                |r| r.get::<_, String>(0),
+                stored_text,
             )?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(docs)
+    }
+
+    /// Writes character `c`: its row (document and listed columns) and its derived sheet.
+    ///
+    /// A write that leaves the listed columns as they were (hit points, conditions, items:
+    /// nearly every write) updates the document alone, so the two list indexes over those
+    /// columns are not rewritten: SQLite rewrites an index whenever an UPDATE assigns one of its
+    /// columns, even to the value it had.
+    pub(super) fn put_character_rows(
+        &mut self,
+        campaign: CampaignId,
+        c: &Character,
+    ) -> Result<(), StoreError> {
+        let stored = self.decoded.sheets.encode(c)?;
+        self.decoded.keep(stored.text(), c);
+        let key = name_key(&c.name);
+        let class = c.class.as_deref().map(name_key);
+        static DOC_ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let same_columns = self
+            .tx
+            .prepare_cached(DOC_ONLY.get_or_init(|| {
+                format!(
+                    "UPDATE characters SET doc = ?3, updated_at = {NOW}
+                     WHERE campaign_id = ?1 AND id = ?2 AND name = ?4 AND name_key = ?5
+                       AND kind = ?6 AND class_key IS ?7 AND level = ?8"
+                )
+            }))?
+            .execute(params![
+                campaign.0,
+                c.id,
+                stored.doc(),
+                c.name,
+                key,
+                c.kind.key(),
+                class,
+                c.level
+            ])?;
+        if same_columns == 0 {
+            static UPSERT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+            self.tx
+                .prepare_cached(UPSERT.get_or_init(|| {
+                    format!(
+                        "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, {NOW}, {NOW})
+                         ON CONFLICT (campaign_id, id) DO UPDATE SET
+                           name = excluded.name, name_key = excluded.name_key, kind = excluded.kind,
+                           class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
+                           updated_at = excluded.updated_at"
+                    )
+                }))?
+                .execute(params![
+                    campaign.0,
+                    c.id,
+                    c.name,
+                    key,
+                    c.kind.key(),
+                    class,
+                    c.level,
+                    stored.doc()
+                ])?;
+        }
+        self.put_sheet(campaign, &c.id, stored.sheet())
+    }
+
+    /// Writes character `id`'s derived sheet (none: removes it). An equal sheet is left as it
+    /// is: no page of the database changes.
+    fn put_sheet(
+        &mut self,
+        campaign: CampaignId,
+        id: &str,
+        sheet: Option<&str>,
+    ) -> Result<(), StoreError> {
+        match sheet {
+            Some(sheet) => self
+                .tx
+                .prepare_cached(
+                    "INSERT INTO character_sheets (campaign_id, id, derived) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (campaign_id, id) DO UPDATE SET derived = excluded.derived
+                     WHERE character_sheets.derived IS NOT excluded.derived",
+                )?
+                .execute(params![campaign.0, id, sheet])?,
+            None => self
+                .tx
+                .prepare_cached("DELETE FROM character_sheets WHERE campaign_id = ?1 AND id = ?2")?
+                .execute(params![campaign.0, id])?,
+        };
+        Ok(())
     }
 }

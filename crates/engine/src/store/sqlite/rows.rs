@@ -71,8 +71,8 @@ pub(super) fn fts_query(terms: &[String], all: bool) -> String {
         .join(if all { " AND " } else { " OR " })
 }
 
-pub(super) fn decode_character(doc: &str) -> Result<Character, StoreError> {
-    serde_json::from_str(doc).map_err(|e| corrupt("character", e))
+pub(super) fn decode_character(text: &str) -> Result<Character, StoreError> {
+    crate::store::character_text::decode(text)
 }
 
 pub(super) fn row_event(
