@@ -495,10 +495,6 @@ fn clamp_score(v: i32) -> u8 {
 /// then the base sheet's own).
 type Layer<'a> = [&'a [Modifier]; 2];
 
-fn layer_iter(layer: Layer<'_>) -> impl Iterator<Item = &Modifier> {
-    layer.into_iter().flatten()
-}
-
 fn layered_score(
     base: u8,
     a: Ability,
@@ -507,7 +503,7 @@ fn layered_score(
 ) -> i32 {
     let mut v = i32::from(base);
     for layer in layers {
-        for m in layer_iter(*layer) {
+        for m in layer[0].iter().chain(layer[1]) {
             if let ModifierKind::AbilityBonus { ability, amount } = m.kind
                 && ability == a
                 && amount != 0
@@ -518,7 +514,7 @@ fn layered_score(
                 }
             }
         }
-        for m in layer_iter(*layer) {
+        for m in layer[0].iter().chain(layer[1]) {
             if let ModifierKind::AbilitySetTo { ability, score } = m.kind
                 && ability == a
                 && i32::from(score) > v
@@ -647,7 +643,12 @@ pub fn effective_stats_with_traits(
         [&cond_mods, &[]],
         [effects, &[]],
     ];
-    let all = || layers.iter().flat_map(|l| layer_iter(*l));
+    // Every modifier in layer order, gathered once: the passes below read it a dozen times.
+    let all_mods: Vec<&Modifier> = layers
+        .iter()
+        .flat_map(|l| l[0].iter().chain(l[1]))
+        .collect();
+    let all = || all_mods.iter().copied();
 
     // Abilities, layer by layer.
     let mut modifiers = [0i32; 6];
