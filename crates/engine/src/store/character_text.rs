@@ -26,27 +26,52 @@ const SEP: char = '\u{1}';
 /// How many serialized sheets are kept (one per derivation in play, with room to spare).
 const KEEP: usize = 32;
 
-/// A character encoded for storage: its stored text, whose first `doc_len` bytes are the
-/// document.
+/// A character encoded for storage: its document and its derived sheet.
 pub(crate) struct Encoded {
-    text: String,
-    doc_len: usize,
+    doc: String,
+    sheet: Option<Arc<str>>,
 }
 
 impl Encoded {
-    /// The stored text (the decoded cache's key).
-    pub(crate) fn text(&self) -> &str {
-        &self.text
-    }
-
     /// The document: everything but the derived sheet.
     pub(crate) fn doc(&self) -> &str {
-        &self.text[..self.doc_len]
+        &self.doc
     }
 
     /// The derived sheet, when the character has one.
     pub(crate) fn sheet(&self) -> Option<&str> {
-        self.text.get(self.doc_len + SEP.len_utf8()..)
+        self.sheet.as_deref()
+    }
+
+    /// Its two parts.
+    pub(crate) fn parts(&self) -> Parts<'_> {
+        Parts {
+            doc: self.doc(),
+            sheet: self.sheet(),
+        }
+    }
+}
+
+/// A stored text in its two parts: the document and the derived sheet (when it has one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Parts<'a> {
+    pub(crate) doc: &'a str,
+    pub(crate) sheet: Option<&'a str>,
+}
+
+impl<'a> Parts<'a> {
+    /// The parts of a joined stored text.
+    pub(crate) fn of(text: &'a str) -> Self {
+        match text.split_once(SEP) {
+            Some((doc, sheet)) => Parts {
+                doc,
+                sheet: Some(sheet),
+            },
+            None => Parts {
+                doc: text,
+                sheet: None,
+            },
+        }
     }
 }
 
@@ -70,10 +95,7 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
 
 /// Decodes a stored text (see the module's doc).
 pub(crate) fn decode(text: &str) -> Result<Character, StoreError> {
-    let (doc, sheet) = match text.split_once(SEP) {
-        Some((doc, sheet)) => (doc, Some(sheet)),
-        None => (text, None),
-    };
+    let Parts { doc, sheet } = Parts::of(text);
     let mut c: Character = serde_json::from_str(doc).map_err(corrupt)?;
     if let Some(sheet) = sheet {
         c.derived = Some(Arc::new(serde_json::from_str(sheet).map_err(corrupt)?));
@@ -118,17 +140,13 @@ impl SheetTexts {
             .map_err(corrupt)?;
         // serde_json writes UTF-8 only.
         let doc = String::from_utf8(buf).map_err(corrupt)?;
-        let doc_len = doc.len();
         let sheet = c
             .derived
             .as_ref()
             .map(|d| self.text(d))
             .transpose()
             .map_err(corrupt)?;
-        Ok(Encoded {
-            text: join(doc, sheet.as_deref()),
-            doc_len,
-        })
+        Ok(Encoded { doc, sheet })
     }
 }
 
@@ -152,8 +170,10 @@ mod tests {
         let mut c = ona();
         let e = sheets.encode(&c).unwrap();
         assert_eq!(e.sheet(), None);
-        assert_eq!(e.text(), e.doc());
-        assert_eq!(decode(e.text()).unwrap(), c);
+        let text = join(e.doc().to_string(), e.sheet());
+        assert_eq!(text, e.doc());
+        assert_eq!(Parts::of(&text), e.parts());
+        assert_eq!(decode(&text).unwrap(), c);
 
         let d = Derived {
             level: 3,
@@ -171,17 +191,18 @@ mod tests {
             e.sheet().unwrap(),
             serde_json::to_string(&**c.derived.as_ref().unwrap()).unwrap()
         );
+        let text = join(e.doc().to_string(), e.sheet());
         assert_eq!(
-            e.text().matches(SEP).count(),
+            text.matches(SEP).count(),
             1,
             "a control character in a value is escaped"
         );
-        assert_eq!(decode(e.text()).unwrap(), c);
         assert_eq!(
-            decode(&join(e.doc().to_string(), e.sheet())).unwrap(),
-            c,
+            Parts::of(&text),
+            e.parts(),
             "the stored text is the document and the sheet joined"
         );
+        assert_eq!(decode(&text).unwrap(), c);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Characters decoded from their stored text, kept by that text.
 //!
-//! A character is stored as one JSON document, and decoding it is a large share of a call that
-//! reads or changes a character. Decoding is a pure function of the text, so a decoded value kept
-//! under the exact text it came from (or was encoded to) can be handed out again whenever the
-//! store returns the same text: there is nothing to invalidate. A changed character has a new
-//! text and is decoded anew; a rolled-back write leaves an entry nobody asks for. The set is
-//! small and bounded (one table's creatures, not a campaign's history).
+//! A character is stored as JSON text (its document and its derived sheet, see
+//! [`super::character_text`]), and decoding it is a large share of a call that reads or changes
+//! a character. Decoding is a pure function of the text, so a decoded value kept under the exact
+//! text it came from (or was encoded to) can be handed out again whenever the store returns the
+//! same text: there is nothing to invalidate. A changed character has a new text and is decoded
+//! anew; a rolled-back write leaves an entry nobody asks for. The set is small and bounded (one
+//! table's creatures, not a campaign's history).
 //!
 //! Beside the decoded value, an entry may keep one *resolved* value: what the engine makes of the
 //! decoded character on every read (its sheet derived from its sources against the loaded
@@ -13,12 +14,16 @@
 //! caller's key names (the compendium it was resolved against), so it is kept under both: a new
 //! text is a new entry, and another key resolves again (and replaces the kept one).
 //!
-//! Texts are looked up with a fast non-cryptographic hash (foldhash) and then compared in full
-//! by the map, so a hash collision can never hand out another text's character.
+//! A text is looked up by its two parts as the store reads them (the document and the sheet,
+//! borrowed from the database's row: nothing is copied to look it up), hashed with a fast
+//! non-cryptographic hash (foldhash) and then compared in full, so a hash collision can never
+//! hand out another text's character.
 
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Mutex;
 
 use super::StoreError;
+use super::character_text::{Parts, join};
 use crate::model::character::Character;
 
 /// How many decoded characters are kept (a fight's creatures and the party, with room to spare).
@@ -26,86 +31,120 @@ const KEEP: usize = 64;
 
 /// One stored text's decoding and, when asked for, its resolution under a key.
 struct Entry {
+    doc: Box<str>,
+    sheet: Option<Box<str>>,
+    hash: u64,
     decoded: Character,
     resolved: Option<(u64, Character)>,
+}
+
+impl Entry {
+    fn is(&self, text: Parts<'_>) -> bool {
+        *self.doc == *text.doc && self.sheet.as_deref() == text.sheet
+    }
 }
 
 /// Decoded characters keyed by their stored text.
 #[derive(Default)]
 pub(crate) struct Decoded {
-    kept: Mutex<foldhash::HashMap<Box<str>, Entry>>,
+    kept: Mutex<hashbrown::HashTable<Entry>>,
+    hasher: foldhash::fast::FixedState,
     /// The texts of the derived sheets written lately (see [`super::character_text`]).
     pub(crate) sheets: super::character_text::SheetTexts,
 }
 
 impl Decoded {
-    /// The character stored as `doc`: a kept copy when this text was seen before, otherwise
+    fn hash(&self, text: Parts<'_>) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        h.write(text.doc.as_bytes());
+        if let Some(sheet) = text.sheet {
+            h.write_u8(1);
+            h.write(sheet.as_bytes());
+        }
+        h.finish()
+    }
+
+    /// The character stored as `text`: a kept copy when this text was seen before, otherwise
     /// decoded with `decode` (and kept).
     pub(crate) fn character(
         &self,
-        doc: &str,
+        text: Parts<'_>,
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
     ) -> Result<Character, StoreError> {
+        let hash = self.hash(text);
         if let Some(c) = self
             .kept
             .lock()
             .ok()
-            .and_then(|k| k.get(doc).map(|e| e.decoded.clone()))
+            .and_then(|k| k.find(hash, |e| e.is(text)).map(|e| e.decoded.clone()))
         {
             return Ok(c);
         }
-        let c = decode(doc)?;
-        self.keep(doc, &c);
+        let c = decode(&join(text.doc.to_owned(), text.sheet))?;
+        self.keep_hashed(text, hash, &c);
         Ok(c)
     }
 
-    /// The character stored as `doc` passed through `resolve`, a pure function of the decoded
+    /// The character stored as `text` passed through `resolve`, a pure function of the decoded
     /// character and of what `key` names: the kept result when this text was resolved under
     /// `key` before, otherwise the (kept) decoding resolved now, and kept under `key`.
     pub(crate) fn resolved(
         &self,
-        doc: &str,
+        text: Parts<'_>,
         key: u64,
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Character, StoreError> {
+        let hash = self.hash(text);
         if let Some(c) = self.kept.lock().ok().and_then(|k| {
-            k.get(doc).and_then(|e| match &e.resolved {
-                Some((k, c)) if *k == key => Some(c.clone()),
-                _ => None,
-            })
+            k.find(hash, |e| e.is(text))
+                .and_then(|e| match &e.resolved {
+                    Some((k, c)) if *k == key => Some(c.clone()),
+                    _ => None,
+                })
         }) {
             return Ok(c);
         }
-        let mut c = self.character(doc, decode)?;
+        let mut c = self.character(text, decode)?;
         resolve(&mut c);
         if let Ok(mut kept) = self.kept.lock()
-            && let Some(e) = kept.get_mut(doc)
+            && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
             e.resolved = Some((key, c.clone()));
         }
         Ok(c)
     }
 
-    /// Keeps `c` as the decoding of `doc` (its text as just encoded for storage).
-    pub(crate) fn keep(&self, doc: &str, c: &Character) {
+    /// Keeps `c` as the decoding of `text` (as just encoded for storage).
+    pub(crate) fn keep(&self, text: Parts<'_>, c: &Character) {
+        self.keep_hashed(text, self.hash(text), c);
+    }
+
+    fn keep_hashed(&self, text: Parts<'_>, hash: u64, c: &Character) {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
-        if kept.contains_key(doc) {
+        if kept.find(hash, |e| e.is(text)).is_some() {
             return;
         }
-        if kept.len() >= KEEP
-            && let Some(old) = kept.keys().next().cloned()
-        {
-            kept.remove(&old);
+        if kept.len() >= KEEP {
+            // Any one goes (the set is a cache of pure results): the first the table yields.
+            if let Some(first) = kept.iter().next().map(|e| e.hash)
+                && let Ok(old) = kept.find_entry(first, |e| e.hash == first)
+            {
+                old.remove();
+            }
         }
-        kept.insert(
-            doc.into(),
+        kept.insert_unique(
+            hash,
             Entry {
+                doc: text.doc.into(),
+                sheet: text.sheet.map(Into::into),
+                hash,
                 decoded: c.clone(),
                 resolved: None,
             },
+            |e| e.hash,
         );
     }
 }
@@ -113,6 +152,7 @@ impl Decoded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::character_text::Parts;
 
     fn named(name: &str) -> Character {
         serde_json::from_value(serde_json::json!({
@@ -131,7 +171,7 @@ mod tests {
         let mut decodes = 0;
         for _ in 0..3 {
             let c = d
-                .character(&doc, |t| {
+                .character(Parts::of(&doc), |t| {
                     decodes += 1;
                     Ok(serde_json::from_str(t).unwrap())
                 })
@@ -141,7 +181,7 @@ mod tests {
         assert_eq!(decodes, 1);
         let other = serde_json::to_string(&named("Bran")).unwrap();
         let c = d
-            .character(&other, |t| Ok(serde_json::from_str(t).unwrap()))
+            .character(Parts::of(&other), |t| Ok(serde_json::from_str(t).unwrap()))
             .unwrap();
         assert_eq!(c.name, "Bran");
     }
@@ -151,13 +191,15 @@ mod tests {
         let d = Decoded::default();
         for i in 0..(KEEP + 10) {
             let c = named(&format!("c{i}"));
-            d.keep(&serde_json::to_string(&c).unwrap(), &c);
+            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c);
         }
         assert_eq!(d.kept.lock().unwrap().len(), KEEP);
         let last = named(&format!("c{}", KEEP + 9));
         let doc = serde_json::to_string(&last).unwrap();
         let c = d
-            .character(&doc, |_| panic!("a kept text is not decoded again"))
+            .character(Parts::of(&doc), |_| {
+                panic!("a kept text is not decoded again")
+            })
             .unwrap();
         assert_eq!(c.name, last.name);
     }
@@ -169,7 +211,7 @@ mod tests {
         let mut runs = 0;
         let mut resolve_as = |key: u64, doc: &str| {
             d.resolved(
-                doc,
+                Parts::of(doc),
                 key,
                 |t| Ok(serde_json::from_str(t).unwrap()),
                 &mut |c: &mut Character| {
@@ -192,7 +234,7 @@ mod tests {
         );
         assert_eq!(runs, 4);
         // The decoding is kept as decoded: the resolution does not leak into it.
-        let plain = d.character(&doc, |_| panic!("kept")).unwrap();
+        let plain = d.character(Parts::of(&doc), |_| panic!("kept")).unwrap();
         assert_eq!(plain.hp, 4);
     }
 }

@@ -334,10 +334,9 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn character(&self, campaign: CampaignId, id: &str) -> Result<Option<Character>, StoreError> {
-        self.character_doc(campaign, id)?
-            .as_deref()
-            .map(|d| self.decoded.character(d, decode_character))
-            .transpose()
+        self.character_row(campaign, id, &mut |t| {
+            self.decoded.character(t, decode_character)
+        })
     }
 
     fn characters_named(
@@ -345,10 +344,9 @@ impl Tx for SqliteTx<'_> {
         campaign: CampaignId,
         name: &str,
     ) -> Result<Vec<Character>, StoreError> {
-        self.character_docs_named(campaign, name)?
-            .iter()
-            .map(|d| self.decoded.character(d, decode_character))
-            .collect()
+        self.character_rows_named(campaign, name, &mut |t| {
+            self.decoded.character(t, decode_character)
+        })
     }
 
     fn character_resolved(
@@ -358,10 +356,9 @@ impl Tx for SqliteTx<'_> {
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Option<Character>, StoreError> {
-        self.character_doc(campaign, id)?
-            .as_deref()
-            .map(|d| self.decoded.resolved(d, key, decode_character, resolve))
-            .transpose()
+        self.character_row(campaign, id, &mut |t| {
+            self.decoded.resolved(t, key, decode_character, resolve)
+        })
     }
 
     fn characters_named_resolved(
@@ -371,10 +368,9 @@ impl Tx for SqliteTx<'_> {
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Vec<Character>, StoreError> {
-        self.character_docs_named(campaign, name)?
-            .iter()
-            .map(|d| self.decoded.resolved(d, key, decode_character, resolve))
-            .collect()
+        self.character_rows_named(campaign, name, &mut |t| {
+            self.decoded.resolved(t, key, decode_character, resolve)
+        })
     }
 
     fn list_characters(
@@ -438,13 +434,9 @@ impl Tx for SqliteTx<'_> {
         let mut params = params;
         params.push((":limit", &limit));
         params.push((":offset", &offset));
-        let docs = stmt
-            .query_map(params.as_slice(), docs::stored_text)?
-            .collect::<Result<Vec<_>, _>>()?;
-        let list = docs
-            .iter()
-            .map(|d| self.decoded.character(d, decode_character))
-            .collect::<Result<_, _>>()?;
+        let list = docs::collect(stmt.query(params.as_slice())?, &mut |t| {
+            self.decoded.character(t, decode_character)
+        })?;
         Ok((list, total.max(0) as u64))
     }
 

@@ -4,6 +4,7 @@
 use super::pipe::PgTx;
 use crate::model::character::Character;
 use crate::model::names::name_key;
+use crate::store::character_text::Parts;
 use crate::store::{CampaignId, StoreError};
 
 /// The stored text of a character, selected from `characters` joined (left) with
@@ -14,7 +15,7 @@ pub(super) const STORED_TEXT: &str = "doc || COALESCE(chr(1) || derived, '')";
 impl PgTx<'_> {
     /// The character stored as `text`, decoded once per text (see [`super::super::decoded`]).
     pub(super) fn decode_character(&self, text: &str) -> Result<Character, StoreError> {
-        self.conn.decoded.character(text, decode_text)
+        self.conn.decoded.character(Parts::of(text), decode_text)
     }
 
     /// The character stored as `text` resolved under `key`, kept per text and key (see
@@ -25,7 +26,9 @@ impl PgTx<'_> {
         key: u64,
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Character, StoreError> {
-        self.conn.decoded.resolved(text, key, decode_text, resolve)
+        self.conn
+            .decoded
+            .resolved(Parts::of(text), key, decode_text, resolve)
     }
 
     /// The stored text of character `id` (none or one).

@@ -253,7 +253,7 @@ impl Tx for PgTx<'_> {
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
         let stored = self.conn.decoded.sheets.encode(c)?;
-        self.conn.decoded.keep(stored.text(), c);
+        self.conn.decoded.keep(stored.parts(), c);
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)

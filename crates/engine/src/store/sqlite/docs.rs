@@ -1,58 +1,67 @@
 //! The stored texts of characters, for the reads that decode (and resolve) them, and the write
 //! of a character's derived sheet (see [`crate::store::character_text`]).
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
+use super::rows::corrupt;
 use super::{NOW, SqliteTx};
 use crate::model::character::Character;
 use crate::model::names::name_key;
-use crate::store::character_text::join;
+use crate::store::character_text::Parts;
 use crate::store::{CampaignId, StoreError};
 
 /// The stored text of a row whose first column is a character's document and whose second is
-/// its derived sheet (NULL when it has none).
-pub(super) fn stored_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<String> {
-    let doc: String = r.get(0)?;
-    let sheet = r.get_ref(1)?.as_str_or_null()?;
-    Ok(join(doc, sheet))
+/// its derived sheet (NULL when it has none), borrowed from the row.
+fn row_parts<'r>(r: &'r rusqlite::Row<'_>) -> Result<Parts<'r>, StoreError> {
+    let text = |i: usize| -> Result<Option<&'r str>, StoreError> {
+        r.get_ref(i)?
+            .as_str_or_null()
+            .map_err(|e| corrupt("character", e))
+    };
+    Ok(Parts {
+        doc: text(0)?.ok_or_else(|| corrupt("character", "a document is NULL"))?,
+        sheet: text(1)?,
+    })
 }
 
+/// A character made from a stored text (decoded, or decoded and resolved, by the store's
+/// cache of decoded characters).
+pub(super) type Make<'f> = dyn FnMut(Parts<'_>) -> Result<Character, StoreError> + 'f;
+
 impl SqliteTx<'_> {
-    /// The stored text of one character.
-    pub(super) fn character_doc(
+    /// Character `id`, made by `make` from its stored text.
+    pub(super) fn character_row(
         &self,
         campaign: CampaignId,
         id: &str,
-    ) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .tx
-            .prepare_cached(
-                "SELECT c.doc, s.derived FROM characters c
-                 LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
-                 WHERE c.campaign_id = ?1 AND c.id = ?2",
-            )?
-            .query_row(params![campaign.0, id], stored_text)
-            .optional()?)
+        make: &mut Make<'_>,
+    ) -> Result<Option<Character>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT c.doc, s.derived FROM characters c
+             LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
+             WHERE c.campaign_id = ?1 AND c.id = ?2",
+        )?;
+        let mut rows = stmt.query(params![campaign.0, id])?;
+        match rows.next()? {
+            Some(r) => Ok(Some(make(row_parts(r)?)?)),
+            None => Ok(None),
+        }
     }
 
-    /// The stored texts of the characters with this name (case-insensitive), by id.
-    pub(super) fn character_docs_named(
+    /// The characters with this name (case-insensitive), by id, each made by `make` from its
+    /// stored text.
+    pub(super) fn character_rows_named(
         &self,
         campaign: CampaignId,
         name: &str,
-    ) -> Result<Vec<String>, StoreError> {
+        make: &mut Make<'_>,
+    ) -> Result<Vec<Character>, StoreError> {
         let mut stmt = self.tx.prepare_cached(
             "SELECT c.doc, s.derived FROM characters c
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
-        let docs = stmt
-            .query_map(
-                params![campaign.0, crate::model::names::name_key(name)],
-                stored_text,
-            )?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(docs)
+        collect(stmt.query(params![campaign.0, name_key(name)])?, make)
     }
 
     /// Writes character `c`: its row (document and listed columns) and its derived sheet.
@@ -67,7 +76,7 @@ impl SqliteTx<'_> {
         c: &Character,
     ) -> Result<(), StoreError> {
         let stored = self.decoded.sheets.encode(c)?;
-        self.decoded.keep(stored.text(), c);
+        self.decoded.keep(stored.parts(), c);
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
         static DOC_ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -141,4 +150,16 @@ impl SqliteTx<'_> {
         };
         Ok(())
     }
+}
+
+/// The characters of `rows` (document and sheet columns), each made by `make`.
+pub(super) fn collect(
+    mut rows: rusqlite::Rows<'_>,
+    make: &mut Make<'_>,
+) -> Result<Vec<Character>, StoreError> {
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(make(row_parts(r)?)?);
+    }
+    Ok(out)
 }
