@@ -100,26 +100,7 @@ impl SqliteTx<'_> {
         campaign: CampaignId,
         e: &EventDraft,
     ) -> Result<i64, StoreError> {
-        // The statement's text, made once (the statement cache is looked up by it on every call).
-        static APPEND_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
-        let rng = self.state_for_event(campaign);
-        self.tx
-            .prepare_cached(APPEND_EVENT.get_or_init(|| {
-                format!(
-                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng)
-                     VALUES ({NEXT_EVENT_SEQ}, ?1, {NOW}, ?2, ?3, ?4, ?5, COALESCE(?6, {NEWEST_EVENT_RNG}))"
-                )
-            }))?
-            .execute(params![
-                campaign.0,
-                e.tool,
-                enc(&e.args)?,
-                enc(&e.rolls)?,
-                enc(&e.changes)?,
-                rng
-            ])?;
-        Ok(self.tx.last_insert_rowid())
+        self.insert_event(campaign, None, &e.tool, [&e.args, &e.rolls, &e.changes])
     }
 
     /// Appends an event from another store's log (an import), as it was.
@@ -128,22 +109,45 @@ impl SqliteTx<'_> {
         campaign: CampaignId,
         e: &Event,
     ) -> Result<(), StoreError> {
+        self.insert_event(
+            campaign,
+            Some(&e.at),
+            &e.tool,
+            [&e.args, &e.rolls, &e.changes],
+        )
+        .map(drop)
+    }
+
+    /// Inserts an event of `campaign` written `at` (none: now) with its arguments, rolls and
+    /// changes, carrying the dice stream's state (see the module's doc); its number.
+    fn insert_event(
+        &mut self,
+        campaign: CampaignId,
+        at: Option<&str>,
+        tool: &str,
+        [args, rolls, changes]: [&dyn erased::Json; 3],
+    ) -> Result<i64, StoreError> {
+        // The statement's text, made once (the statement cache is looked up by it on every call).
+        static INSERT_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
         let rng = self.state_for_event(campaign);
         self.tx
-            .prepare_cached(&format!(
-                "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng)
-                 VALUES ({NEXT_EVENT_SEQ}, ?1, ?2, ?3, ?4, ?5, ?6, COALESCE(?7, {NEWEST_EVENT_RNG}))"
-            ))?
+            .prepare_cached(INSERT_EVENT.get_or_init(|| {
+                format!(
+                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng)
+                     VALUES ({NEXT_EVENT_SEQ}, ?1, COALESCE(?2, {NOW}), ?3, ?4, ?5, ?6,
+                             COALESCE(?7, {NEWEST_EVENT_RNG}))"
+                )
+            }))?
             .execute(params![
                 campaign.0,
-                e.at,
-                e.tool,
-                enc(&e.args)?,
-                enc(&e.rolls)?,
-                enc(&e.changes)?,
+                at,
+                tool,
+                enc(args)?,
+                enc(rolls)?,
+                enc(changes)?,
                 rng
             ])?;
-        Ok(())
+        Ok(self.tx.last_insert_rowid())
     }
 }
