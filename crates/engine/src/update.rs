@@ -228,6 +228,10 @@ pub struct UpdateOutcome {
     /// A concentration that ended (failed save, 0 HP, incapacitated).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub concentration_ended: Vec<ConcentrationEnd>,
+    /// The character's effective sheet after the update (its answer's AC, speed and max HP),
+    /// derived once for the whole call when nothing it is derived from changed.
+    #[serde(skip)]
+    pub effective: EffectiveStats,
 }
 
 /// Applies `req` to the character named by `target`.
@@ -244,11 +248,14 @@ pub fn update_character(
         edit_fields(call, &mut c, req.patch, req.force, &mut changes)?;
     }
 
+    // The effective sheet, derived once, and again only if the call changes what it is
+    // derived from (a condition, an effect, a form): an hp change alone derives it once.
+    let mut sheet = Sheet::default();
     let mut damage_results = Vec::new();
     let mut healing = None;
     match req.hp {
         Some(HpChange::Set(v)) => {
-            let max = c.effective().max_hp.value.max(1) as u32;
+            let max = sheet.get(&c).max_hp.value.max(1) as u32;
             let v = v.min(max);
             if v != c.hp {
                 changes.push(format!("HP set {} → {v}", c.hp));
@@ -258,13 +265,14 @@ pub fn update_character(
                 }
             }
         }
-        Some(HpChange::Damage(n)) => damage_results.push(damage(
+        Some(HpChange::Damage(n)) => damage_results.push(damage_with(
             &mut c,
+            &mut sheet,
             &[DamagePart::new(None, n)],
             req.critical,
             &mut changes,
         )?),
-        Some(HpChange::Heal(n)) => healing = Some(heal(&mut c, n, &mut changes)?),
+        Some(HpChange::Heal(n)) => healing = Some(heal_with(&mut c, &mut sheet, n, &mut changes)?),
         None => {}
     }
     let mut checks = Vec::new();
@@ -273,12 +281,12 @@ pub fn update_character(
         concentration_after(call, &mut c, r, &mut checks, &mut ended, &mut changes)?;
     }
     if !req.damage.is_empty() {
-        let r = damage(&mut c, &req.damage, req.critical, &mut changes)?;
+        let r = damage_with(&mut c, &mut sheet, &req.damage, req.critical, &mut changes)?;
         concentration_after(call, &mut c, &r, &mut checks, &mut ended, &mut changes)?;
         damage_results.push(r);
     }
     if let Some(n) = req.healing {
-        healing = Some(heal(&mut c, n, &mut changes)?);
+        healing = Some(heal_with(&mut c, &mut sheet, n, &mut changes)?);
     }
     let temp = req.temp_hp.map(|n| {
         let r = grant_temp_hp(c.temp_hp, n);
@@ -307,6 +315,7 @@ pub fn update_character(
     call.tx().put_character(campaign, &c)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {
+        effective: sheet.into_effective(&c),
         character: c,
         changes,
         damage: damage_results,
@@ -412,6 +421,60 @@ fn concentration_after(
 }
 
 /// The pipeline's view of `c`'s hit points, with the effective maximum from `eff`.
+/// A character's effective sheet during one update, kept with what it was derived from that an
+/// update can change (conditions, effects, whether a form is worn, death): while those stay as
+/// they were, a change of hit points, temporary HP or death saves leaves the sheet as it is.
+#[derive(Default)]
+struct Sheet {
+    derived: Option<(SheetInputs, EffectiveStats)>,
+}
+
+#[derive(PartialEq)]
+struct SheetInputs {
+    conditions: Vec<ConditionEntry>,
+    effects: Vec<crate::model::effects::ActiveEffect>,
+    shaped: bool,
+    dead: bool,
+}
+
+impl SheetInputs {
+    fn of(c: &Character) -> Self {
+        Self {
+            conditions: c.conditions.clone(),
+            effects: c.effects.clone(),
+            shaped: c.active_shape().is_some(),
+            dead: c.dead,
+        }
+    }
+}
+
+impl Sheet {
+    /// `c`'s effective sheet, derived again when what it is derived from changed.
+    fn get(&mut self, c: &Character) -> &EffectiveStats {
+        let inputs = SheetInputs::of(c);
+        if self
+            .derived
+            .as_ref()
+            .is_some_and(|(kept, _)| *kept != inputs)
+        {
+            self.derived = None;
+        }
+        &self
+            .derived
+            .get_or_insert_with(|| (inputs, c.effective()))
+            .1
+    }
+
+    /// [`Sheet::get`], taken.
+    fn into_effective(mut self, c: &Character) -> EffectiveStats {
+        self.get(c);
+        match self.derived {
+            Some((_, eff)) => eff,
+            None => c.effective(),
+        }
+    }
+}
+
 fn vitals(c: &Character, eff: &EffectiveStats) -> Vitals {
     Vitals {
         hp: c.hp,
@@ -429,6 +492,17 @@ pub fn damage(
     critical: bool,
     changes: &mut Vec<String>,
 ) -> Result<DamageResult> {
+    damage_with(c, &mut Sheet::default(), parts, critical, changes)
+}
+
+/// [`damage`], reading `c`'s effective sheet from `sheet`.
+fn damage_with(
+    c: &mut Character,
+    sheet: &mut Sheet,
+    parts: &[DamagePart],
+    critical: bool,
+    changes: &mut Vec<String>,
+) -> Result<DamageResult> {
     if c.dead {
         return Err(EngineError::Rule(format!(
             "{} is dead; damage has no effect on the dead",
@@ -438,10 +512,10 @@ pub fn damage(
     if c.active_shape().is_some() {
         return form_damage(c, parts, critical, changes);
     }
-    let eff = c.effective();
+    let eff = sheet.get(c);
     let target = DamageTarget {
-        vitals: vitals(c, &eff),
-        defenses: eff.defenses,
+        vitals: vitals(c, eff),
+        defenses: eff.defenses.clone(),
         at_zero: AtZeroHp::for_character_type(c.kind),
     };
     let mut r = apply_damage(&target, parts, critical)?;
@@ -579,6 +653,16 @@ fn form_damage(
 /// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset. A creature in
 /// another form heals the form.
 pub fn heal(c: &mut Character, amount: u32, changes: &mut Vec<String>) -> Result<HealResult> {
+    heal_with(c, &mut Sheet::default(), amount, changes)
+}
+
+/// [`heal`], reading `c`'s effective sheet from `sheet`.
+fn heal_with(
+    c: &mut Character,
+    sheet: &mut Sheet,
+    amount: u32,
+    changes: &mut Vec<String>,
+) -> Result<HealResult> {
     if c.active_shape().is_some()
         && let Some(shape) = c.shape.as_mut()
     {
@@ -594,7 +678,7 @@ pub fn heal(c: &mut Character, amount: u32, changes: &mut Vec<String>) -> Result
         changes.push(format!("{} ({} form) {}", c.name, shape.form, r.summary()));
         return Ok(r);
     }
-    let r = apply_healing(&vitals(c, &c.effective()), amount)?;
+    let r = apply_healing(&vitals(c, sheet.get(c)), amount)?;
     c.hp = r.hp_after;
     c.death_saves = r.death_saves;
     if r.regains_consciousness {

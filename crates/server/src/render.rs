@@ -422,7 +422,7 @@ pub fn list(page: &CharacterPage) -> String {
 /// The answer of `update_character`: what happened, then the new vitals.
 pub fn update(out: &tabletop_engine::update::UpdateOutcome) -> String {
     let c = &out.character;
-    let e = c.effective();
+    let e = &out.effective;
     let mut t = out.changes.join(". ");
     t.push_str(&format!(
         ".\n{}: {}",
