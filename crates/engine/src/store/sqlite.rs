@@ -57,6 +57,8 @@ pub struct SqliteStore {
     conn: Connection,
     /// Characters decoded from their stored text (see [`super::decoded`]).
     decoded: super::decoded::Decoded,
+    /// The dice stream's state as this connection's last commit left it (`sqlite/events.rs`).
+    known_stream: Option<events::KnownStream>,
 }
 
 impl SqliteStore {
@@ -105,6 +107,7 @@ impl SqliteStore {
         Ok(Self {
             conn,
             decoded: Default::default(),
+            known_stream: None,
         })
     }
 }
@@ -125,11 +128,25 @@ impl super::Store for SqliteStore {
             "BEGIN DEFERRED"
         };
         self.conn.prepare_cached(begin)?.execute([])?;
+        // What other connections committed shows in the data version: a write reads it once
+        // to know whether what this connection last wrote is still the newest.
+        let data_version = if write {
+            Some(
+                self.conn
+                    .prepare_cached("PRAGMA data_version")?
+                    .query_row([], |r| r.get::<_, i64>(0))?,
+            )
+        } else {
+            None
+        };
         Ok(SqliteTx {
             tx: &self.conn,
             open: true,
             decoded: &self.decoded,
             pending_rng: None,
+            data_version,
+            known_stream: &mut self.known_stream,
+            stream_written: events::StreamWrite::None,
         })
     }
 
@@ -150,6 +167,12 @@ pub struct SqliteTx<'a> {
     decoded: &'a super::decoded::Decoded,
     /// A dice stream state waiting for its campaign's next event (see `sqlite/events.rs`).
     pending_rng: Option<(CampaignId, String)>,
+    /// The data version this write transaction began at (none: a read).
+    data_version: Option<i64>,
+    /// The store's [`events::KnownStream`], renewed by a commit.
+    known_stream: &'a mut Option<events::KnownStream>,
+    /// What this transaction did to a dice stream.
+    stream_written: events::StreamWrite,
 }
 
 impl Transaction for SqliteTx<'_> {
@@ -164,6 +187,7 @@ impl Transaction for SqliteTx<'_> {
                 .and_then(|mut s| s.execute([]));
         }
         done?;
+        self.remember_stream();
         Ok(())
     }
 }

@@ -14,13 +14,33 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::rows::{corrupt, erased};
-use super::{NEXT_EVENT_SEQ, NOW, SqliteTx};
+use super::{NEXT_EVENT_SEQ, SqliteTx};
 use crate::model::event::{Event, EventDraft};
 use crate::store::{CampaignId, StoreError};
 
 /// The newest state carried by an event of campaign `?1` (none: the campaign's row holds it).
 const NEWEST_EVENT_RNG: &str =
     "(SELECT rng FROM events WHERE campaign_id = ?1 ORDER BY seq DESC LIMIT 1)";
+
+/// The dice stream's state of a campaign as this connection's last commit wrote it, and the
+/// data version then: still the newest while a write transaction begins at that version (no
+/// other connection committed since; a connection's own commits leave its version as it is).
+/// It saves reading the state back on every roll.
+pub(in crate::store) struct KnownStream {
+    data_version: i64,
+    campaign: CampaignId,
+    state: String,
+}
+
+/// What a transaction did to a dice stream, for [`KnownStream`] at its commit.
+pub(in crate::store) enum StreamWrite {
+    /// Nothing: an event it wrote copied the state before it.
+    None,
+    /// Its newest event of `campaign` carries this state.
+    Event(CampaignId, String),
+    /// Something else (a campaign's row): read the state back next time.
+    Other,
+}
 
 impl SqliteTx<'_> {
     /// The dice stream's state of `campaign`, as the last committed call (or this transaction)
@@ -30,6 +50,15 @@ impl SqliteTx<'_> {
             && *c == campaign
         {
             return Ok(Some(s.clone()));
+        }
+        if let (Some(v), Some(known), StreamWrite::None) = (
+            self.data_version,
+            self.known_stream.as_ref(),
+            &self.stream_written,
+        ) && known.data_version == v
+            && known.campaign == campaign
+        {
+            return Ok(Some(known.state.clone()));
         }
         static READ: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         Ok(self
@@ -80,10 +109,29 @@ impl SqliteTx<'_> {
                     .into(),
             ));
         }
+        self.stream_written = StreamWrite::Other;
         self.tx
             .prepare_cached("UPDATE campaigns SET rng_state = ?2 WHERE id = ?1")?
             .execute(params![campaign.0, state])?;
         Ok(())
+    }
+
+    /// At a commit: keeps what the transaction left as the newest state (see [`KnownStream`]).
+    pub(super) fn remember_stream(&mut self) {
+        match (
+            std::mem::replace(&mut self.stream_written, StreamWrite::None),
+            self.data_version,
+        ) {
+            (StreamWrite::None, _) => {}
+            (StreamWrite::Event(campaign, state), Some(data_version)) => {
+                *self.known_stream = Some(KnownStream {
+                    data_version,
+                    campaign,
+                    state,
+                })
+            }
+            _ => *self.known_stream = None,
+        }
     }
 
     /// The state an event of `campaign` written now carries: the one waiting for it, if any.
@@ -131,11 +179,20 @@ impl SqliteTx<'_> {
         static INSERT_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
         let rng = self.state_for_event(campaign);
+        // The time is formatted here, as `NOW` would: SQLite's `strftime` costs more per call.
+        let now;
+        let at = match at {
+            Some(at) => at,
+            None => {
+                now = utc_text(now_millis());
+                &now
+            }
+        };
         self.tx
             .prepare_cached(INSERT_EVENT.get_or_init(|| {
                 format!(
                     "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng)
-                     VALUES ({NEXT_EVENT_SEQ}, ?1, COALESCE(?2, {NOW}), ?3, ?4, ?5, ?6,
+                     VALUES ({NEXT_EVENT_SEQ}, ?1, ?2, ?3, ?4, ?5, ?6,
                              COALESCE(?7, {NEWEST_EVENT_RNG}))"
                 )
             }))?
@@ -148,6 +205,76 @@ impl SqliteTx<'_> {
                 enc(changes)?,
                 rng
             ])?;
+        self.stream_written = match (
+            rng,
+            std::mem::replace(&mut self.stream_written, StreamWrite::None),
+        ) {
+            (None, before) => before,
+            (Some(state), StreamWrite::None | StreamWrite::Event(..)) => {
+                StreamWrite::Event(campaign, state)
+            }
+            (Some(_), StreamWrite::Other) => StreamWrite::Other,
+        };
         Ok(self.tx.last_insert_rowid())
+    }
+}
+
+/// Milliseconds since the Unix epoch, now (0 on a clock set before it).
+fn now_millis() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// `ms` (since the Unix epoch) as `NOW` writes a time: `2026-11-26T15:04:05.123Z` (UTC).
+pub(super) fn utc_text(ms: i64) -> String {
+    let (days, ms) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // The civil date of a day number (days since 1970-01-01), proleptic Gregorian.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (s, milli) = (ms / 1000, ms % 1000);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_text;
+
+    /// The time an event is written at reads as SQLite's own `strftime` would write it.
+    #[test]
+    fn an_events_time_is_written_as_sqlite_writes_it() {
+        let db = rusqlite::Connection::open_in_memory().unwrap();
+        for ms in [
+            0_i64,
+            1,
+            999,
+            86_399_999,
+            951_782_400_000,   // 2000-02-29
+            4_107_542_400_000, // 2100-03-01
+            1_795_000_000_123,
+            1_764_171_845_007,
+            253_402_300_799_999, // 9999-12-31T23:59:59.999
+        ] {
+            let sqlite: String = db
+                .query_row(
+                    "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', ?1 / 1000.0, 'unixepoch')",
+                    [ms],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(utc_text(ms), sqlite, "{ms}");
+        }
     }
 }

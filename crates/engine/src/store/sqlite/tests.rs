@@ -390,3 +390,52 @@ fn a_campaign_from_before_keeps_its_stream_in_its_row_until_an_event_carries_one
     let tx = store.begin(false).unwrap();
     assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("new"));
 }
+
+/// A write reads back the state its own connection last committed without asking the file,
+/// and the file's state as soon as another connection has committed since.
+#[test]
+fn the_dice_stream_another_connection_wrote_is_read_and_not_the_one_this_one_remembers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.sqlite");
+    let mut one = SqliteStore::open(&path).unwrap();
+    let mut two = SqliteStore::open(&path).unwrap();
+    let roll = |store: &mut SqliteStore, state: &str| {
+        let mut tx = store.begin(true).unwrap();
+        let a = tx.ensure_campaign("a").unwrap();
+        let before = tx.rng_state(a).unwrap();
+        tx.set_rng_state(a, state).unwrap();
+        tx.append_event(a, &draft("roll")).unwrap();
+        tx.commit().unwrap();
+        before
+    };
+    assert_eq!(roll(&mut one, "s1"), None);
+    assert_eq!(roll(&mut one, "s2").as_deref(), Some("s1"));
+    assert_eq!(roll(&mut two, "s3").as_deref(), Some("s2"));
+    assert_eq!(
+        roll(&mut one, "s4").as_deref(),
+        Some("s3"),
+        "another connection's state"
+    );
+    // A call that rolled and was rolled back leaves the remembered state as it was.
+    {
+        let mut tx = one.begin(true).unwrap();
+        let a = tx.find_campaign("a").unwrap().unwrap();
+        tx.set_rng_state(a, "lost").unwrap();
+        tx.append_event(a, &draft("roll")).unwrap();
+    }
+    assert_eq!(roll(&mut one, "s5").as_deref(), Some("s4"));
+    // A call that rolled nothing copies the state on; a campaign's row written directly (no
+    // event to carry it) is read back, not remembered.
+    let mut tx = one.begin(true).unwrap();
+    let b = tx.ensure_campaign("b").unwrap();
+    tx.set_rng_state(b, "b0").unwrap();
+    tx.commit().unwrap();
+    let mut tx = one.begin(true).unwrap();
+    assert_eq!(tx.rng_state(b).unwrap().as_deref(), Some("b0"));
+    let a = tx.find_campaign("a").unwrap().unwrap();
+    tx.append_event(a, &draft("note")).unwrap();
+    assert_eq!(tx.rng_state(a).unwrap().as_deref(), Some("s5"));
+    tx.commit().unwrap();
+    assert_eq!(roll(&mut two, "s6").as_deref(), Some("s5"));
+    assert_eq!(roll(&mut one, "s7").as_deref(), Some("s6"));
+}
