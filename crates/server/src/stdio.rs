@@ -135,10 +135,20 @@ where
         self.answer_message(Message::Bytes(bytes));
     }
 
-    /// Writes a complete message without blocking `receive` (which may be cancelled).
+    /// Writes a complete message without blocking `receive` (which may be cancelled): at once
+    /// when the writer is free and takes it whole (a pipe with room, the usual case), else by a
+    /// task that holds the writer until the message is out, so messages never interleave.
     fn answer_message(&mut self, message: Message) {
-        let write = self.write.clone();
         self.answering.retain(|h| !h.is_finished());
+        if self.answering.is_empty()
+            && let Ok(writer) = self.write.clone().try_lock_owned()
+        {
+            if let Some(rest) = write_at_once(writer, message) {
+                self.answering.push(tokio::spawn(rest));
+            }
+            return;
+        }
+        let write = self.write.clone();
         self.answering.push(tokio::spawn(async move {
             let written = match message {
                 Message::Bytes(bytes) => write_bytes(&write, bytes).await,
@@ -238,6 +248,70 @@ enum Message {
     Bytes(Vec<u8>),
     /// The response up to `"result":`, then a kept answer ([`crate::direct::kept_parts`]).
     Kept(Vec<u8>, Arc<Kept>),
+}
+
+/// Writes `message` through `writer` without waiting: what the writer does not take at once (a
+/// full pipe) is left to the returned future, which keeps the writer until it is all written.
+fn write_at_once<W: AsyncWrite + Unpin + Send + 'static>(
+    mut writer: tokio::sync::OwnedMutexGuard<W>,
+    message: Message,
+) -> Option<impl Future<Output = ()> + Send + 'static> {
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+    let mut cx = Context::from_waker(Waker::noop());
+    let mut line;
+    let parts: Vec<&[u8]> = match &message {
+        Message::Bytes(bytes) => {
+            line = Vec::with_capacity(bytes.len() + 1);
+            line.extend_from_slice(bytes);
+            line.push(b'\n');
+            vec![&line[..]]
+        }
+        Message::Kept(head, kept) => crate::direct::kept_parts(head, kept),
+    };
+    let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    IoSlice::advance_slices(&mut rest, 0);
+    let mut written = 0;
+    while !rest.is_empty() {
+        let w = Pin::new(&mut *writer);
+        let n = if w.is_write_vectored() {
+            w.poll_write_vectored(&mut cx, rest)
+        } else {
+            w.poll_write(&mut cx, &rest[0])
+        };
+        match n {
+            Poll::Ready(Ok(0)) | Poll::Pending => break,
+            Poll::Ready(Ok(n)) => {
+                written += n;
+                IoSlice::advance_slices(&mut rest, n);
+            }
+            Poll::Ready(Err(e)) => {
+                tracing::debug!("could not answer: {e}");
+                return None;
+            }
+        }
+    }
+    if rest.is_empty() {
+        match Pin::new(&mut *writer).poll_flush(&mut cx) {
+            Poll::Ready(Ok(())) => return None,
+            Poll::Ready(Err(e)) => {
+                tracing::debug!("could not answer: {e}");
+                return None;
+            }
+            Poll::Pending => {}
+        }
+    }
+    let left: Vec<u8> = parts.concat().split_off(written);
+    Some(async move {
+        let done = async {
+            writer.write_all(&left).await?;
+            writer.flush().await
+        };
+        if let Err(e) = done.await {
+            tracing::debug!("could not answer: {e}");
+        }
+    })
 }
 
 /// Writes `parts` (ending with the line's newline) with vectored writes, or as one buffer where
@@ -391,6 +465,46 @@ mod tests {
             read.read_to_string(&mut out).await.unwrap();
             (delivered, out)
         })
+    }
+
+    /// Answers a pipe cannot take at once (here one of 7 bytes) are finished by a task that keeps
+    /// the writer: every answer arrives whole, in the order of the calls.
+    #[test]
+    fn answers_a_full_pipe_cannot_take_at_once_arrive_whole_and_in_order() {
+        let direct: Direct = Arc::new(|_: &str, args: Option<&str>, out: &mut Vec<u8>| {
+            let n = args.unwrap_or("0");
+            out.extend_from_slice(
+                format!("{{\"n\":{n},\"pad\":\"{}\"}}", "x".repeat(100)).as_bytes(),
+            );
+            Outcome::Written
+        });
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let out = rt.block_on(async move {
+            let (write, mut read) = tokio::io::duplex(7);
+            let reader = tokio::spawn(async move {
+                let mut out = String::new();
+                read.read_to_string(&mut out).await.unwrap();
+                out
+            });
+            let input: &'static [u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"arguments\":{\"k\":1}}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"arguments\":{\"k\":2}}}\n\
+              {\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"a\",\"arguments\":{\"k\":3}}}\n";
+            let mut t = LineTransport::new(input, write).with_direct(direct);
+            t.initialized = true;
+            assert!(t.receive().await.is_none());
+            drop(t);
+            reader.await.unwrap()
+        });
+        let pad = "x".repeat(100);
+        let want: String = (1..=3)
+            .map(|n| {
+                format!("{{\"jsonrpc\":\"2.0\",\"id\":{n},\"result\":{{\"n\":{{\"k\":{n}}},\"pad\":\"{pad}\"}}}}\n")
+            })
+            .collect();
+        assert_eq!(out, want);
     }
 
     #[test]
