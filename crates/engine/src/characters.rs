@@ -27,6 +27,52 @@ pub fn resolve_with_fields(
     find(call, r, id_field, name_field)
 }
 
+/// A character as the store read it, for a call that reads it and changes nothing on it: it
+/// cannot be changed (it derefs to [`Character`] read-only; [`Read::into_inner`] gives a
+/// character to change). Its effective sheet is derived once per stored text and shared by every
+/// read of that text, so repeated checks of an unchanged character derive nothing.
+pub struct Read {
+    c: Character,
+    own: std::sync::OnceLock<tabletop_rules::stats::EffectiveStats>,
+}
+
+impl Read {
+    /// The character's effective sheet ([`Character::effective`]), derived at most once.
+    pub fn effective(&self) -> &tabletop_rules::stats::EffectiveStats {
+        match &self.c.read_sheet.0 {
+            Some(shared) => shared.get_or_init(|| self.c.effective()),
+            None => self.own.get_or_init(|| self.c.effective()),
+        }
+    }
+
+    /// The character, to change.
+    pub fn into_inner(self) -> Character {
+        let mut c = self.c;
+        c.read_sheet = Default::default();
+        c
+    }
+}
+
+impl std::ops::Deref for Read {
+    type Target = Character;
+    fn deref(&self) -> &Character {
+        &self.c
+    }
+}
+
+/// [`resolve_with_fields`], for a call that changes nothing on the character: see [`Read`].
+pub fn read_with_fields(
+    call: &Call<'_>,
+    r: CharacterRef<'_>,
+    id_field: &'static str,
+    name_field: &'static str,
+) -> Result<Read> {
+    Ok(Read {
+        c: find(call, r, id_field, name_field)?,
+        own: std::sync::OnceLock::new(),
+    })
+}
+
 /// What every read makes of a stored character: its sheet derived from its sources (an old
 /// sheet is converted here), and old equipment strings turned into inventory items (one item
 /// list). A pure function of the stored character and the compendium (settled before it runs),

@@ -281,7 +281,7 @@ pub fn roll_check(
     req: &CheckRequest,
 ) -> Result<CheckOutcome> {
     validate(req)?;
-    let c = resolve_with_fields(call, who, "characterId", "characterName")?;
+    let c = crate::characters::read_with_fields(call, who, "characterId", "characterName")?;
     if c.dead {
         return Err(EngineError::Rule(format!(
             "{} is dead and makes no checks",

@@ -343,6 +343,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
             reactions: m.reactions.iter().map(action).collect(),
         }),
         shape: None,
+        read_sheet: Default::default(),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

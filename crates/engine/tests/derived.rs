@@ -65,6 +65,31 @@ fn build(
     }
 }
 
+/// A Wisdom check `name` rolls now (the check reads the sheet kept with the stored character).
+fn wis_check(e: &mut Engine<SqliteStore>, name: &str) -> tabletop_rules::d20::D20Outcome {
+    use tabletop_engine::checks::{CheckOutcome, CheckRequest, roll_check};
+    let req = CheckRequest {
+        test: tabletop_rules::d20::D20Test::AbilityCheck {
+            ability: Ability::Wisdom,
+        },
+        passive: false,
+        dc: None,
+        advantage: None,
+        disadvantage: None,
+        bonus: 0,
+        reason: None,
+        weapon: None,
+        against: Default::default(),
+    };
+    let who = CharacterRef::new(None, Some(name));
+    match e.write("roll_check", &serde_json::json!({}), |call| {
+        roll_check(call, who, &req)
+    }) {
+        Ok(CheckOutcome::Rolled { outcome, .. }) => outcome,
+        other => panic!("{other:?}"),
+    }
+}
+
 fn counter(srd: &Compendium, class: &str, level: u8, key: &str) -> i64 {
     srd.class_level(class, level).unwrap().class_specific[key]
         .as_i64()
@@ -849,6 +874,13 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     assert_eq!(first.effective.saves[&Ability::Wisdom].bonus, 6);
     let again = sheet(&mut e, "Vell");
     assert_eq!(
+        (
+            wis_check(&mut e, "Vell").modifier_total,
+            wis_check(&mut e, "Vell").modifier_total
+        ),
+        (3, 3)
+    );
+    assert_eq!(
         serde_json::to_value(&again).unwrap(),
         serde_json::to_value(&first).unwrap(),
         "an unchanged character reads the same"
@@ -871,6 +903,7 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     let mut expected = first.character.clone();
     expected.hp = 43;
     assert_eq!(hurt.character, expected);
+    assert_eq!(wis_check(&mut e, "Vell").modifier_total, 3);
     // Only the document was written again; a server opened afresh reads the same character
     // from the two texts.
     let (doc, sheet_row) = stored(&dir, "Vell");
@@ -898,6 +931,11 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     let wiser = sheet(&mut e, "Vell");
     assert_eq!(wiser.character.abilities.get(Ability::Wisdom), 18);
     assert_eq!(wiser.effective.saves[&Ability::Wisdom].bonus, 7);
+    assert_eq!(
+        wis_check(&mut e, "Vell").modifier_total,
+        4,
+        "a check after an edit"
+    );
     let (_, sheet_row) = stored(&dir, "Vell");
     assert_ne!(
         sheet_row.as_deref(),
@@ -941,10 +979,17 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
         sick.effective.skills[&Skill::Stealth].disadvantage,
         vec!["poisoned".to_string()]
     );
+    let poisoned = wis_check(&mut e, "Vell");
+    assert_eq!(
+        (poisoned.disadvantage, poisoned.rolls.len()),
+        (vec!["poisoned".to_string()], 2)
+    );
     // Back to the first hit points: the sheet of the new sources, not the first one kept.
     hp_change(&mut e, "Vell", HpChange::Set(48));
     let back = sheet(&mut e, "Vell");
     assert_eq!((back.character.hp, back.character.max_hp), (48, 57));
     // Proficiency +3 at level 6 and WIS +4.
     assert_eq!(back.effective.saves[&Ability::Wisdom].bonus, 7);
+    let check = wis_check(&mut e, "Vell");
+    assert_eq!((check.modifier_total, check.rolls.len()), (4, 2));
 }

@@ -359,6 +359,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
             reactions: Vec::new(),
         }),
         shape: None,
+        read_sheet: Default::default(),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

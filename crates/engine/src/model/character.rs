@@ -184,6 +184,37 @@ pub struct Character {
     /// read and write by the derive pipeline).
     #[serde(default, skip_serializing_if = "skip_derived")]
     pub derived: Option<std::sync::Arc<crate::model::build::Derived>>,
+    /// The effective sheet of the stored text this character was read from, shared by every
+    /// read of that text (`store::decoded`); only [`crate::characters::Read`] uses it. Not part
+    /// of the character: never stored, never compared.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub(crate) read_sheet: ReadSheet,
+}
+
+/// See [`Character::read_sheet`].
+#[derive(Clone, Default)]
+pub(crate) struct ReadSheet(
+    pub(crate) Option<std::sync::Arc<std::sync::OnceLock<tabletop_rules::stats::EffectiveStats>>>,
+);
+
+impl ReadSheet {
+    /// A sheet not derived yet, for a new stored text.
+    pub(crate) fn new() -> Self {
+        Self(Some(Default::default()))
+    }
+}
+
+impl std::fmt::Debug for ReadSheet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadSheet")
+    }
+}
+
+impl PartialEq for ReadSheet {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 pub use crate::catalog::Recharge;

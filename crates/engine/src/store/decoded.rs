@@ -14,6 +14,10 @@
 //! caller's key names (the compendium it was resolved against), so it is kept under both: a new
 //! text is a new entry, and another key resolves again (and replaces the kept one).
 //!
+//! A resolved value also carries an effective sheet slot shared by every read of it, filled the
+//! first time a read that changes nothing asks for it (`characters::Read`): a pure function of
+//! the resolved character, so it is as valid as the resolution it sits on.
+//!
 //! A text is looked up by its two parts as the store reads them (the document and the sheet,
 //! borrowed from the database's row: nothing is copied to look it up), hashed with a fast
 //! non-cryptographic hash (foldhash) and then compared in full, so a hash collision can never
@@ -107,6 +111,9 @@ impl Decoded {
         }
         let mut c = self.character(text, decode)?;
         resolve(&mut c);
+        // Every read of this text under this key shares one effective sheet, derived when first
+        // asked for (`characters::Read`).
+        c.read_sheet = crate::model::character::ReadSheet::new();
         if let Ok(mut kept) = self.kept.lock()
             && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
@@ -141,7 +148,10 @@ impl Decoded {
                 doc: text.doc.into(),
                 sheet: text.sheet.map(Into::into),
                 hash,
-                decoded: c.clone(),
+                decoded: Character {
+                    read_sheet: Default::default(),
+                    ..c.clone()
+                },
                 resolved: None,
             },
             |e| e.hash,
