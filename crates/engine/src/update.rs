@@ -207,10 +207,15 @@ pub struct UpdateRequest {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOutcome {
-    /// The character after the update. Its answer leaves out the `derived` block (the
-    /// derivation's sources; `get_character` shows them): the values are all there.
-    #[serde(serialize_with = "crate::model::character::serialize_without_derived")]
+    /// The character after the update.
+    #[serde(skip)]
     pub character: Character,
+    /// The character as its answer shows it: without the `derived` block (the derivation's
+    /// sources; `get_character` shows them), the values all there. The same text is stored as
+    /// its document (`model::character::document_text`), so it is made once.
+    #[serde(rename = "character")]
+    #[cfg_attr(feature = "schema", schemars(with = "Character"))]
+    pub character_text: Box<serde_json::value::RawValue>,
     /// Each change in words.
     pub changes: Vec<String>,
     /// Damage results (one per damage application).
@@ -228,10 +233,32 @@ pub struct UpdateOutcome {
     /// A concentration that ended (failed save, 0 HP, incapacitated).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub concentration_ended: Vec<ConcentrationEnd>,
-    /// The character's effective sheet after the update (its answer's AC, speed and max HP),
-    /// derived once for the whole call when nothing it is derived from changed.
+    /// The character's AC, speed and max HP after the update, from its effective sheet
+    /// (derived at most once for the whole call, and not at all when the update changed
+    /// nothing it is derived from and a read had derived it).
     #[serde(skip)]
-    pub effective: EffectiveStats,
+    pub shown: ShownStats,
+}
+
+/// What an update's answer shows of the effective sheet.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ShownStats {
+    /// Armor class.
+    pub armor_class: i32,
+    /// Speed in feet.
+    pub speed: i32,
+    /// Hit point maximum.
+    pub max_hp: i32,
+}
+
+impl ShownStats {
+    fn of(e: &EffectiveStats) -> Self {
+        Self {
+            armor_class: e.armor_class.value,
+            speed: e.speed.value,
+            max_hp: e.max_hp.value,
+        }
+    }
 }
 
 /// Applies `req` to the character named by `target`.
@@ -243,14 +270,16 @@ pub fn update_character(
     let mut c = resolve(call, target)?;
     let mut changes = Vec::new();
     // A call that edits no field (hit points only, the common case in play) leaves the sheet
-    // as `resolve` just derived it: nothing to absorb, nothing to derive again.
-    if !req.patch.is_empty() {
+    // as `resolve` just derived it: nothing to absorb, nothing to derive again. Its effective
+    // sheet is the one kept with the character as read (shared by every read of the same
+    // stored text) while the call changes nothing else it is derived from (a condition, an
+    // effect, a form); otherwise it is derived once more.
+    let mut sheet = if req.patch.is_empty() {
+        Sheet::as_read(&c)
+    } else {
         edit_fields(call, &mut c, req.patch, req.force, &mut changes)?;
-    }
-
-    // The effective sheet, derived once, and again only if the call changes what it is
-    // derived from (a condition, an effect, a form): an hp change alone derives it once.
-    let mut sheet = Sheet::default();
+        Sheet::default()
+    };
     let mut damage_results = Vec::new();
     let mut healing = None;
     match req.hp {
@@ -312,10 +341,23 @@ pub fn update_character(
     }
     crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
-    call.tx().put_character(campaign, &c)?;
+    let doc = crate::model::character::document_text(&c).map_err(|e| {
+        crate::store::StoreError::Corrupt {
+            what: "character".into(),
+            detail: e.to_string(),
+        }
+    })?;
+    call.tx().put_character_doc(campaign, &c, &doc)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {
-        effective: sheet.into_effective(&c),
+        shown: ShownStats::of(sheet.get(&c)),
+        // JSON made by serde_json: raw as it is.
+        character_text: serde_json::value::RawValue::from_string(doc).map_err(|e| {
+            crate::store::StoreError::Corrupt {
+                what: "character".into(),
+                detail: e.to_string(),
+            }
+        })?,
         character: c,
         changes,
         damage: damage_results,
@@ -426,7 +468,15 @@ fn concentration_after(
 /// they were, a change of hit points, temporary HP or death saves leaves the sheet as it is.
 #[derive(Default)]
 struct Sheet {
-    derived: Option<(SheetInputs, EffectiveStats)>,
+    derived: Option<(SheetInputs, Derived)>,
+}
+
+enum Derived {
+    /// Derived in this call.
+    Here(EffectiveStats),
+    /// The sheet kept with the stored text the character was read from
+    /// (`Character::read_sheet`), derived when first asked for.
+    AsRead(std::sync::Arc<std::sync::OnceLock<EffectiveStats>>),
 }
 
 #[derive(PartialEq)]
@@ -449,6 +499,17 @@ impl SheetInputs {
 }
 
 impl Sheet {
+    /// The sheet of `c` exactly as the store read it (nothing changed on it yet).
+    fn as_read(c: &Character) -> Self {
+        Self {
+            derived: c
+                .read_sheet
+                .0
+                .clone()
+                .map(|kept| (SheetInputs::of(c), Derived::AsRead(kept))),
+        }
+    }
+
     /// `c`'s effective sheet, derived again when what it is derived from changed.
     fn get(&mut self, c: &Character) -> &EffectiveStats {
         let inputs = SheetInputs::of(c);
@@ -459,18 +520,12 @@ impl Sheet {
         {
             self.derived = None;
         }
-        &self
+        match self
             .derived
-            .get_or_insert_with(|| (inputs, c.effective()))
-            .1
-    }
-
-    /// [`Sheet::get`], taken.
-    fn into_effective(mut self, c: &Character) -> EffectiveStats {
-        self.get(c);
-        match self.derived {
-            Some((_, eff)) => eff,
-            None => c.effective(),
+            .get_or_insert_with(|| (inputs, Derived::Here(c.effective())))
+        {
+            (_, Derived::Here(e)) => e,
+            (_, Derived::AsRead(kept)) => kept.get_or_init(|| c.effective()),
         }
     }
 }

@@ -335,6 +335,9 @@ fn a_pc_at_zero_falls_unconscious_and_healing_wakes_it_while_a_monster_dies() {
     assert_eq!(out.character.hp, 0);
     assert!(out.character.has_condition(Condition::Unconscious));
     assert!(!out.character.dead);
+    // The answer's sheet is the one after the change: unconscious, speed 0.
+    assert_eq!((out.shown.speed, out.shown.max_hp), (0, 10));
+    assert_eq!(out.shown.speed, out.character.effective().speed.value);
     // Damage at 0 HP from a critical hit: two failures.
     let out = update(
         &mut e,
@@ -356,6 +359,9 @@ fn a_pc_at_zero_falls_unconscious_and_healing_wakes_it_while_a_monster_dies() {
     );
     assert_eq!(out.character.hp, 4);
     assert!(!out.character.has_condition(Condition::Unconscious));
+    let speed = out.character.effective().speed.value;
+    assert!(speed > 0);
+    assert_eq!((out.shown.speed, out.shown.armor_class), (speed, 10));
     assert_eq!(out.character.death_saves.failures, 0);
     // Massive damage: 4 HP, 10 max, 14 damage leaves 10 over → dead.
     let out = update(

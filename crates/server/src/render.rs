@@ -422,12 +422,12 @@ pub fn list(page: &CharacterPage) -> String {
 /// The answer of `update_character`: what happened, then the new vitals.
 pub fn update(out: &tabletop_engine::update::UpdateOutcome) -> String {
     let c = &out.character;
-    let e = &out.effective;
+    let e = &out.shown;
     let mut t = out.changes.join(". ");
     t.push_str(&format!(
         ".\n{}: {}",
         c.name,
-        vitals(c, e.armor_class.value, e.speed.value, e.max_hp.value)
+        vitals(c, e.armor_class, e.speed, e.max_hp)
     ));
     t
 }

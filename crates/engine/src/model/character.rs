@@ -25,6 +25,15 @@ fn skip_derived(d: &Option<std::sync::Arc<crate::model::build::Derived>>) -> boo
     d.is_none() || WITHOUT_DERIVED.with(std::cell::Cell::get)
 }
 
+/// The character without its derived sheet as compact JSON: the document a store keeps (the
+/// sheet is stored apart, see `store::character_text`) and what an update's answer shows.
+pub fn document_text(c: &Character) -> Result<String, serde_json::Error> {
+    let mut buf = Vec::with_capacity(2048);
+    serialize_without_derived(c, &mut serde_json::Serializer::new(&mut buf))?;
+    // serde_json writes UTF-8 only.
+    String::from_utf8(buf).map_err(serde::ser::Error::custom)
+}
+
 /// Serializes `c` without its `derived` block (every derived value with its sources, most of a
 /// character's text): for answers that report a change, where the sheet's values are there
 /// and a sheet read (`get_character`) explains them. Storage always keeps the whole character.

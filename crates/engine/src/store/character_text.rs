@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use crate::model::build::Derived;
-use crate::model::character::{Character, serialize_without_derived};
+use crate::model::character::Character;
 
 /// Separates a document from its sheet in a stored text.
 const SEP: char = '\u{1}';
@@ -135,11 +135,20 @@ impl SheetTexts {
 
     /// Encodes `c` for storage.
     pub(crate) fn encode(&self, c: &Character) -> Result<Encoded, StoreError> {
-        let mut buf = Vec::with_capacity(2048);
-        serialize_without_derived(c, &mut serde_json::Serializer::new(&mut buf))
-            .map_err(corrupt)?;
-        // serde_json writes UTF-8 only.
-        let doc = String::from_utf8(buf).map_err(corrupt)?;
+        self.encode_with(c, None)
+    }
+
+    /// [`SheetTexts::encode`], with the document already made when `doc` is given (the text
+    /// [`crate::model::character::document_text`] makes of `c`).
+    pub(crate) fn encode_with(
+        &self,
+        c: &Character,
+        doc: Option<&str>,
+    ) -> Result<Encoded, StoreError> {
+        let doc = match doc {
+            Some(doc) => doc.to_owned(),
+            None => crate::model::character::document_text(c).map_err(corrupt)?,
+        };
         let sheet = c
             .derived
             .as_ref()

@@ -174,6 +174,18 @@ pub trait Tx {
         campaign: CampaignId,
         character: &Character,
     ) -> Result<(), StoreError>;
+    /// [`Tx::put_character`] given the character's document as well: its text without the
+    /// derived sheet ([`crate::model::character::document_text`]), made once by a caller that
+    /// also shows it. A store that stores another text ignores it.
+    fn put_character_doc(
+        &mut self,
+        campaign: CampaignId,
+        character: &Character,
+        doc: &str,
+    ) -> Result<(), StoreError> {
+        let _ = doc;
+        self.put_character(campaign, character)
+    }
     /// Deletes a character; false when there was none.
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError>;
 

@@ -473,7 +473,16 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        self.put_character_rows(campaign, c)
+        self.put_character_rows(campaign, c, None)
+    }
+
+    fn put_character_doc(
+        &mut self,
+        campaign: CampaignId,
+        c: &Character,
+        doc: &str,
+    ) -> Result<(), StoreError> {
+        self.put_character_rows(campaign, c, Some(doc))
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {

@@ -74,8 +74,9 @@ impl SqliteTx<'_> {
         &mut self,
         campaign: CampaignId,
         c: &Character,
+        doc: Option<&str>,
     ) -> Result<(), StoreError> {
-        let stored = self.decoded.sheets.encode(c)?;
+        let stored = self.decoded.sheets.encode_with(c, doc)?;
         self.decoded.keep(stored.parts(), c);
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
@@ -84,7 +85,7 @@ impl SqliteTx<'_> {
             .tx
             .prepare_cached(DOC_ONLY.get_or_init(|| {
                 format!(
-                    "UPDATE characters SET doc = ?3, updated_at = {NOW}
+                    "UPDATE characters SET doc = ?3, updated_at = ?9
                      WHERE campaign_id = ?1 AND id = ?2 AND name = ?4 AND name_key = ?5
                        AND kind = ?6 AND class_key IS ?7 AND level = ?8"
                 )
@@ -97,7 +98,9 @@ impl SqliteTx<'_> {
                 key,
                 c.kind.key(),
                 class,
-                c.level
+                c.level,
+                // As `NOW` would write it, made here: cheaper than SQLite's `strftime`.
+                super::events::utc_text(super::events::now_millis())
             ])?;
         if same_columns == 0 {
             static UPSERT: std::sync::OnceLock<String> = std::sync::OnceLock::new();

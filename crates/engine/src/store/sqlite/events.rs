@@ -220,7 +220,7 @@ impl SqliteTx<'_> {
 }
 
 /// Milliseconds since the Unix epoch, now (0 on a clock set before it).
-fn now_millis() -> i64 {
+pub(super) fn now_millis() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
