@@ -341,23 +341,17 @@ pub fn update_character(
     }
     crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
-    let doc = crate::model::character::document_text(&c).map_err(|e| {
+    let doc = crate::model::character::document_raw(&c).map_err(|e| {
         crate::store::StoreError::Corrupt {
             what: "character".into(),
             detail: e.to_string(),
         }
     })?;
-    call.tx().put_character_doc(campaign, &c, &doc)?;
+    call.tx().put_character_doc(campaign, &c, doc.get())?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {
         shown: ShownStats::of(sheet.get(&c)),
-        // JSON made by serde_json: raw as it is.
-        character_text: serde_json::value::RawValue::from_string(doc).map_err(|e| {
-            crate::store::StoreError::Corrupt {
-                what: "character".into(),
-                detail: e.to_string(),
-            }
-        })?,
+        character_text: doc,
         character: c,
         changes,
         damage: damage_results,

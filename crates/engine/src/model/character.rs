@@ -34,6 +34,18 @@ pub fn document_text(c: &Character) -> Result<String, serde_json::Error> {
     String::from_utf8(buf).map_err(serde::ser::Error::custom)
 }
 
+/// [`document_text`] as raw JSON, to embed in an answer as it is (made by serde_json, so
+/// nothing parses it again).
+pub fn document_raw(c: &Character) -> Result<Box<serde_json::value::RawValue>, serde_json::Error> {
+    struct WithoutDerived<'a>(&'a Character);
+    impl Serialize for WithoutDerived<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serialize_without_derived(self.0, s)
+        }
+    }
+    serde_json::value::to_raw_value(&WithoutDerived(c))
+}
+
 /// Serializes `c` without its `derived` block (every derived value with its sources, most of a
 /// character's text): for answers that report a change, where the sheet's values are there
 /// and a sheet read (`get_character`) explains them. Storage always keeps the whole character.

@@ -240,12 +240,41 @@ pub(super) fn utc_text(ms: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     let (s, milli) = (ms / 1000, ms % 1000);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{milli:03}Z",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
-    )
+    if !(0..=9999).contains(&year) {
+        return format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+            s / 3600,
+            s / 60 % 60,
+            s % 60
+        );
+    }
+    // Digit by digit: `format!` costs several times more, on every write.
+    let mut out = [0u8; 24];
+    let mut put = |at: usize, width: u32, v: i64| {
+        for k in 0..width as usize {
+            let digit = (v / 10_i64.pow(width - 1 - k as u32)) % 10;
+            out[at + k] = b'0' + digit as u8;
+        }
+    };
+    put(0, 4, year);
+    put(5, 2, month);
+    put(8, 2, day);
+    put(11, 2, s / 3600);
+    put(14, 2, s / 60 % 60);
+    put(17, 2, s % 60);
+    put(20, 3, milli);
+    for (at, sep) in [
+        (4, b'-'),
+        (7, b'-'),
+        (10, b'T'),
+        (13, b':'),
+        (16, b':'),
+        (19, b'.'),
+        (23, b'Z'),
+    ] {
+        out[at] = sep;
+    }
+    out.iter().map(|b| char::from(*b)).collect()
 }
 
 #[cfg(test)]
