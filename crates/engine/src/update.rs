@@ -12,6 +12,11 @@ use tabletop_rules::damage::{
 use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
+mod sheet;
+
+use sheet::Sheet;
+pub use sheet::ShownStats;
+
 use crate::characters::resolve;
 use crate::concentration::{self, ConcentrationCheck, ConcentrationEnd};
 use crate::engine::Call;
@@ -240,27 +245,6 @@ pub struct UpdateOutcome {
     pub shown: ShownStats,
 }
 
-/// What an update's answer shows of the effective sheet.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ShownStats {
-    /// Armor class.
-    pub armor_class: i32,
-    /// Speed in feet.
-    pub speed: i32,
-    /// Hit point maximum.
-    pub max_hp: i32,
-}
-
-impl ShownStats {
-    fn of(e: &EffectiveStats) -> Self {
-        Self {
-            armor_class: e.armor_class.value,
-            speed: e.speed.value,
-            max_hp: e.max_hp.value,
-        }
-    }
-}
-
 /// Applies `req` to the character named by `target`.
 pub fn update_character(
     call: &mut Call<'_>,
@@ -457,73 +441,6 @@ fn concentration_after(
 }
 
 /// The pipeline's view of `c`'s hit points, with the effective maximum from `eff`.
-/// A character's effective sheet during one update, kept with what it was derived from that an
-/// update can change (conditions, effects, whether a form is worn, death): while those stay as
-/// they were, a change of hit points, temporary HP or death saves leaves the sheet as it is.
-#[derive(Default)]
-struct Sheet {
-    derived: Option<(SheetInputs, Derived)>,
-}
-
-enum Derived {
-    /// Derived in this call.
-    Here(EffectiveStats),
-    /// The sheet kept with the stored text the character was read from
-    /// (`Character::read_sheet`), derived when first asked for.
-    AsRead(std::sync::Arc<std::sync::OnceLock<EffectiveStats>>),
-}
-
-#[derive(PartialEq)]
-struct SheetInputs {
-    conditions: Vec<ConditionEntry>,
-    effects: Vec<crate::model::effects::ActiveEffect>,
-    shaped: bool,
-    dead: bool,
-}
-
-impl SheetInputs {
-    fn of(c: &Character) -> Self {
-        Self {
-            conditions: c.conditions.clone(),
-            effects: c.effects.clone(),
-            shaped: c.active_shape().is_some(),
-            dead: c.dead,
-        }
-    }
-}
-
-impl Sheet {
-    /// The sheet of `c` exactly as the store read it (nothing changed on it yet).
-    fn as_read(c: &Character) -> Self {
-        Self {
-            derived: c
-                .read_sheet
-                .0
-                .clone()
-                .map(|kept| (SheetInputs::of(c), Derived::AsRead(kept))),
-        }
-    }
-
-    /// `c`'s effective sheet, derived again when what it is derived from changed.
-    fn get(&mut self, c: &Character) -> &EffectiveStats {
-        let inputs = SheetInputs::of(c);
-        if self
-            .derived
-            .as_ref()
-            .is_some_and(|(kept, _)| *kept != inputs)
-        {
-            self.derived = None;
-        }
-        match self
-            .derived
-            .get_or_insert_with(|| (inputs, Derived::Here(c.effective())))
-        {
-            (_, Derived::Here(e)) => e,
-            (_, Derived::AsRead(kept)) => kept.get_or_init(|| c.effective()),
-        }
-    }
-}
-
 fn vitals(c: &Character, eff: &EffectiveStats) -> Vitals {
     Vitals {
         hp: c.hp,
