@@ -19,9 +19,9 @@
 //! the resolved character, so it is as valid as the resolution it sits on.
 //!
 //! A text is looked up by its two parts as the store reads them (the document and the sheet,
-//! borrowed from the database's row: nothing is copied to look it up), hashed with a fast
-//! non-cryptographic hash (foldhash) and then compared in full, so a hash collision can never
-//! hand out another text's character.
+//! borrowed from the database's row: nothing is copied to look it up), its document hashed with a
+//! fast non-cryptographic hash (foldhash), then both parts compared in full, so a hash collision
+//! can never hand out another text's character.
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Mutex;
@@ -58,13 +58,13 @@ pub(crate) struct Decoded {
 }
 
 impl Decoded {
+    /// The hash a text is looked up by: its document's alone. The derived sheet is a function
+    /// of the document (and the compendium), so two texts that share a document are rare; they
+    /// share a hash and are told apart by the full comparison. Hashing the sheet (most of the
+    /// text) on every read would cost more than it saves.
     fn hash(&self, text: Parts<'_>) -> u64 {
         let mut h = self.hasher.build_hasher();
         h.write(text.doc.as_bytes());
-        if let Some(sheet) = text.sheet {
-            h.write_u8(1);
-            h.write(sheet.as_bytes());
-        }
         h.finish()
     }
 
@@ -194,6 +194,28 @@ mod tests {
             .character(Parts::of(&other), |t| Ok(serde_json::from_str(t).unwrap()))
             .unwrap();
         assert_eq!(c.name, "Bran");
+    }
+
+    /// Texts that share a document (looked up by the same hash) and differ in their sheet are
+    /// kept apart: each is handed out only for its own sheet.
+    #[test]
+    fn texts_with_one_document_and_different_sheets_are_told_apart() {
+        let d = Decoded::default();
+        let doc = serde_json::to_string(&named("Ona")).unwrap();
+        let parts = |sheet| Parts { doc: &doc, sheet };
+        for (sheet, name) in [(Some("s1"), "One"), (Some("s2"), "Two"), (None, "None")] {
+            d.keep(parts(sheet), &named(name));
+        }
+        for (sheet, name) in [(Some("s2"), "Two"), (None, "None"), (Some("s1"), "One")] {
+            let c = d
+                .character(parts(sheet), |_| panic!("kept: {name}"))
+                .unwrap();
+            assert_eq!(c.name, name);
+        }
+        let c = d
+            .character(parts(Some("s3")), |_| Ok(named("Three")))
+            .unwrap();
+        assert_eq!(c.name, "Three", "a sheet not kept is decoded");
     }
 
     #[test]
