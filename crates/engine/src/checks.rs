@@ -317,7 +317,7 @@ pub fn roll_check(
                         None => format!("{} attack", action.name),
                     })
                     .bonus(format!("{} to hit", action.name), to_hit);
-                let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+                let outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
                 let expression = action
                     .damage
                     .iter()
@@ -350,7 +350,7 @@ pub fn roll_check(
             .proficient
             .or_else(|| weapon_proficiency(call, &c, item))
             .unwrap_or(true);
-        let attack = weapon_attack(&c, &stats, item, proficient, w.ability)?;
+        let attack = weapon_attack(&c, stats, item, proficient, w.ability)?;
         let mut with = req.clone();
         with.test = D20Test::Attack {
             ability: Some(attack.ability),
@@ -366,7 +366,7 @@ pub fn roll_check(
         if let Some(why) = crate::derive::gear::weapon_style(&c, item).disadvantage {
             rules = rules.disadvantage(why);
         }
-        let outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        let outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
         let damage = if outcome.success == Some(false) {
             None
         } else {
@@ -397,10 +397,10 @@ pub fn roll_check(
     let out = if req.passive {
         CheckOutcome::Passive {
             character: c.name.clone(),
-            outcome: d20::passive_score(&stats, &rules),
+            outcome: d20::passive_score(stats, &rules),
         }
     } else {
-        let mut outcome = d20::roll_d20_test(&stats, &rules, call.rng()?);
+        let mut outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
         crate::class_rules::adjust_check(&c, &mut outcome);
         CheckOutcome::Rolled {
             character: c.name.clone(),

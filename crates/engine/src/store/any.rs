@@ -42,6 +42,8 @@ impl StoreLocation {
 }
 
 /// Either store.
+// One per engine, never moved on a hot path: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyStore {
     /// The embedded store.
     Sqlite(SqliteStore),

@@ -36,7 +36,7 @@ pub(super) struct Sheet {
 
 enum Derived {
     /// Derived in this call.
-    Here(EffectiveStats),
+    Here(Box<EffectiveStats>),
     /// The sheet kept with the stored text the character was read from
     /// (`Character::read_sheet`), derived when first asked for.
     AsRead(std::sync::Arc<std::sync::OnceLock<EffectiveStats>>),
@@ -85,7 +85,7 @@ impl Sheet {
         }
         match self
             .derived
-            .get_or_insert_with(|| (inputs, Derived::Here(c.effective())))
+            .get_or_insert_with(|| (inputs, Derived::Here(Box::new(c.effective()))))
         {
             (_, Derived::Here(e)) => e,
             (_, Derived::AsRead(kept)) => kept.get_or_init(|| c.effective()),

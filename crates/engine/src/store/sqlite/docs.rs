@@ -80,16 +80,13 @@ impl SqliteTx<'_> {
         self.decoded.keep(stored.parts(), c);
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
-        static DOC_ONLY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let same_columns = self
             .tx
-            .prepare_cached(DOC_ONLY.get_or_init(|| {
-                format!(
-                    "UPDATE characters SET doc = ?3, updated_at = ?9
-                     WHERE campaign_id = ?1 AND id = ?2 AND name = ?4 AND name_key = ?5
-                       AND kind = ?6 AND class_key IS ?7 AND level = ?8"
-                )
-            }))?
+            .prepare_cached(
+                "UPDATE characters SET doc = ?3, updated_at = ?9
+                 WHERE campaign_id = ?1 AND id = ?2 AND name = ?4 AND name_key = ?5
+                   AND kind = ?6 AND class_key IS ?7 AND level = ?8",
+            )?
             .execute(params![
                 campaign.0,
                 c.id,
