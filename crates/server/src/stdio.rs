@@ -254,19 +254,16 @@ enum Message {
 /// full pipe) is left to the returned future, which keeps the writer until it is all written.
 fn write_at_once<W: AsyncWrite + Unpin + Send + 'static>(
     mut writer: tokio::sync::OwnedMutexGuard<W>,
-    message: Message,
+    mut message: Message,
 ) -> Option<impl Future<Output = ()> + Send + 'static> {
     use std::pin::Pin;
     use std::task::{Context, Poll, Waker};
     let mut cx = Context::from_waker(Waker::noop());
-    let mut line;
+    if let Message::Bytes(bytes) = &mut message {
+        bytes.push(b'\n');
+    }
     let parts: Vec<&[u8]> = match &message {
-        Message::Bytes(bytes) => {
-            line = Vec::with_capacity(bytes.len() + 1);
-            line.extend_from_slice(bytes);
-            line.push(b'\n');
-            vec![&line[..]]
-        }
+        Message::Bytes(line) => vec![&line[..]],
         Message::Kept(head, kept) => crate::direct::kept_parts(head, kept),
     };
     let mut slices: Vec<IoSlice<'_>> = parts.iter().map(|p| IoSlice::new(p)).collect();

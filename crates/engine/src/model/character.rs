@@ -28,10 +28,7 @@ fn skip_derived(d: &Option<std::sync::Arc<crate::model::build::Derived>>) -> boo
 /// The character without its derived sheet as compact JSON: the document a store keeps (the
 /// sheet is stored apart, see `store::character_text`) and what an update's answer shows.
 pub fn document_text(c: &Character) -> Result<String, serde_json::Error> {
-    let mut buf = Vec::with_capacity(2048);
-    serialize_without_derived(c, &mut serde_json::Serializer::new(&mut buf))?;
-    // serde_json writes UTF-8 only.
-    String::from_utf8(buf).map_err(serde::ser::Error::custom)
+    document_raw(c).map(|raw| Box::<str>::from(raw).into_string())
 }
 
 /// [`document_text`] as raw JSON, to embed in an answer as it is (made by serde_json, so

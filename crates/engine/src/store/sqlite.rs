@@ -128,23 +128,13 @@ impl super::Store for SqliteStore {
             "BEGIN DEFERRED"
         };
         self.conn.prepare_cached(begin)?.execute([])?;
-        // What other connections committed shows in the data version: a write reads it once
-        // to know whether what this connection last wrote is still the newest.
-        let data_version = if write {
-            Some(
-                self.conn
-                    .prepare_cached("PRAGMA data_version")?
-                    .query_row([], |r| r.get::<_, i64>(0))?,
-            )
-        } else {
-            None
-        };
         Ok(SqliteTx {
             tx: &self.conn,
             open: true,
             decoded: &self.decoded,
             pending_rng: None,
-            data_version,
+            write,
+            data_version: std::cell::Cell::new(None),
             known_stream: &mut self.known_stream,
             stream_written: events::StreamWrite::None,
         })
@@ -167,8 +157,10 @@ pub struct SqliteTx<'a> {
     decoded: &'a super::decoded::Decoded,
     /// A dice stream state waiting for its campaign's next event (see `sqlite/events.rs`).
     pending_rng: Option<(CampaignId, String)>,
-    /// The data version this write transaction began at (none: a read).
-    data_version: Option<i64>,
+    /// Whether this is a write transaction (no other connection commits while it lasts).
+    write: bool,
+    /// The data version of a write transaction, read when first needed (`sqlite/events.rs`).
+    data_version: std::cell::Cell<Option<i64>>,
     /// The store's [`events::KnownStream`], renewed by a commit.
     known_stream: &'a mut Option<events::KnownStream>,
     /// What this transaction did to a dice stream.
@@ -178,6 +170,7 @@ pub struct SqliteTx<'a> {
 impl Transaction for SqliteTx<'_> {
     fn commit(mut self) -> Result<(), StoreError> {
         self.flush_stream_state()?;
+        let remember = self.stream_to_remember()?;
         self.open = false;
         let done = self.tx.prepare_cached("COMMIT")?.execute([]);
         if done.is_err() && !self.tx.is_autocommit() {
@@ -187,7 +180,9 @@ impl Transaction for SqliteTx<'_> {
                 .and_then(|mut s| s.execute([]));
         }
         done?;
-        self.remember_stream();
+        if let Some(known) = remember {
+            *self.known_stream = known;
+        }
         Ok(())
     }
 }

@@ -23,9 +23,10 @@ const NEWEST_EVENT_RNG: &str =
     "(SELECT rng FROM events WHERE campaign_id = ?1 ORDER BY seq DESC LIMIT 1)";
 
 /// The dice stream's state of a campaign as this connection's last commit wrote it, and the
-/// data version then: still the newest while a write transaction begins at that version (no
-/// other connection committed since; a connection's own commits leave its version as it is).
-/// It saves reading the state back on every roll.
+/// data version then: still the newest while a write transaction sees that version (no other
+/// connection committed since; a connection's own commits leave its version as it is). It saves
+/// reading the state back on every roll. The version is read only by a write that rolls (or
+/// asks for the state), never by one that does not.
 pub(in crate::store) struct KnownStream {
     data_version: i64,
     campaign: CampaignId,
@@ -51,12 +52,9 @@ impl SqliteTx<'_> {
         {
             return Ok(Some(s.clone()));
         }
-        if let (Some(v), Some(known), StreamWrite::None) = (
-            self.data_version,
-            self.known_stream.as_ref(),
-            &self.stream_written,
-        ) && known.data_version == v
+        if let (Some(known), StreamWrite::None) = (self.known_stream.as_ref(), &self.stream_written)
             && known.campaign == campaign
+            && self.data_version()? == Some(known.data_version)
         {
             return Ok(Some(known.state.clone()));
         }
@@ -116,22 +114,38 @@ impl SqliteTx<'_> {
         Ok(())
     }
 
-    /// At a commit: keeps what the transaction left as the newest state (see [`KnownStream`]).
-    pub(super) fn remember_stream(&mut self) {
-        match (
-            std::mem::replace(&mut self.stream_written, StreamWrite::None),
-            self.data_version,
-        ) {
-            (StreamWrite::None, _) => {}
-            (StreamWrite::Event(campaign, state), Some(data_version)) => {
-                *self.known_stream = Some(KnownStream {
-                    data_version,
-                    campaign,
-                    state,
-                })
-            }
-            _ => *self.known_stream = None,
+    /// The data version a write transaction sees (read once, when first needed); none in a
+    /// read transaction, where another connection may commit meanwhile.
+    fn data_version(&self) -> Result<Option<i64>, StoreError> {
+        if !self.write {
+            return Ok(None);
         }
+        if self.data_version.get().is_none() {
+            let v = self
+                .tx
+                .prepare_cached("PRAGMA data_version")?
+                .query_row([], |r| r.get::<_, i64>(0))?;
+            self.data_version.set(Some(v));
+        }
+        Ok(self.data_version.get())
+    }
+
+    /// Before a commit: what the store should remember of the dice stream once it has
+    /// committed (see [`KnownStream`]); none: keep what it remembers.
+    pub(super) fn stream_to_remember(&mut self) -> Result<Option<Option<KnownStream>>, StoreError> {
+        Ok(
+            match std::mem::replace(&mut self.stream_written, StreamWrite::None) {
+                StreamWrite::None => None,
+                StreamWrite::Event(campaign, state) => {
+                    Some(self.data_version()?.map(|data_version| KnownStream {
+                        data_version,
+                        campaign,
+                        state,
+                    }))
+                }
+                StreamWrite::Other => Some(None),
+            },
+        )
     }
 
     /// The state an event of `campaign` written now carries: the one waiting for it, if any.
