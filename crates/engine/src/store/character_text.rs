@@ -43,6 +43,11 @@ impl Encoded {
         self.sheet.as_deref()
     }
 
+    /// The derived sheet, shared.
+    pub(crate) fn shared_sheet(&self) -> Option<Arc<str>> {
+        self.sheet.clone()
+    }
+
     /// Its two parts.
     pub(crate) fn parts(&self) -> Parts<'_> {
         Parts {

@@ -137,6 +137,7 @@ impl super::Store for SqliteStore {
             data_version: std::cell::Cell::new(None),
             known_stream: &mut self.known_stream,
             stream_written: events::StreamWrite::None,
+            sheets: docs::KnownSheets::default(),
         })
     }
 
@@ -165,6 +166,8 @@ pub struct SqliteTx<'a> {
     known_stream: &'a mut Option<events::KnownStream>,
     /// What this transaction did to a dice stream.
     stream_written: events::StreamWrite,
+    /// The sheet rows this write transaction read or wrote (see `sqlite/docs.rs`).
+    sheets: docs::KnownSheets,
 }
 
 impl Transaction for SqliteTx<'_> {
@@ -315,6 +318,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_campaign(&mut self, name: &str) -> Result<bool, StoreError> {
+        self.sheets.forget();
         Ok(self.execute("DELETE FROM campaigns WHERE name = ?1", params![name])? > 0)
     }
 
@@ -481,6 +485,7 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
+        self.sheets.forget();
         Ok(self.execute(
             "DELETE FROM characters WHERE campaign_id = ?1 AND id = ?2",
             params![campaign.0, id],

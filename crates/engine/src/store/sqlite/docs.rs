@@ -1,5 +1,13 @@
 //! The stored texts of characters, for the reads that decode (and resolve) them, and the write
 //! of a character's derived sheet (see [`crate::store::character_text`]).
+//!
+//! A write transaction remembers the sheet rows it read or wrote ([`KnownSheets`]): a character
+//! read and written back with the sheet it was read with (hit points, conditions, slots: nearly
+//! every write in play) does not touch its sheet's row at all. Without that, the upsert that
+//! leaves an equal sheet alone still reads the stored sheet (several pages) to compare it.
+
+use std::cell::RefCell;
+use std::sync::Arc;
 
 use rusqlite::params;
 
@@ -24,6 +32,43 @@ fn row_parts<'r>(r: &'r rusqlite::Row<'_>) -> Result<Parts<'r>, StoreError> {
     })
 }
 
+/// How many sheet rows a write transaction remembers (a call reads a few characters).
+const KNOWN_SHEETS: usize = 16;
+
+/// The sheet rows a write transaction has read or written, by campaign and character id: the
+/// sheet text each row holds now (none: no row). Only a write transaction keeps them (no other
+/// connection writes while it lasts), and every delete forgets them all.
+#[derive(Default)]
+pub(super) struct KnownSheets(RefCell<Vec<KnownSheet>>);
+
+/// A campaign's id, a character's id, and the sheet text its row holds (none: no row).
+type KnownSheet = (i64, Box<str>, Option<Arc<str>>);
+
+impl KnownSheets {
+    /// Notes that `id`'s sheet row holds `sheet` (none: there is no row).
+    fn note(&self, campaign: CampaignId, id: &str, sheet: Option<Arc<str>>) {
+        let mut known = self.0.borrow_mut();
+        if let Some(k) = known.iter_mut().find(|k| k.0 == campaign.0 && *k.1 == *id) {
+            k.2 = sheet;
+        } else if known.len() < KNOWN_SHEETS {
+            known.push((campaign.0, id.into(), sheet));
+        }
+    }
+
+    /// Whether `id`'s sheet row is known to hold exactly `sheet` (none: to be absent).
+    fn holds(&self, campaign: CampaignId, id: &str, sheet: Option<&str>) -> bool {
+        self.0
+            .borrow()
+            .iter()
+            .any(|k| k.0 == campaign.0 && *k.1 == *id && k.2.as_deref() == sheet)
+    }
+
+    /// Forgets every row (after a delete, which may remove sheet rows by cascade).
+    pub(super) fn forget(&self) {
+        self.0.borrow_mut().clear();
+    }
+}
+
 /// A character made from a stored text (decoded, or decoded and resolved, by the store's
 /// cache of decoded characters).
 pub(super) type Make<'f> = dyn FnMut(Parts<'_>) -> Result<Character, StoreError> + 'f;
@@ -43,8 +88,19 @@ impl SqliteTx<'_> {
         )?;
         let mut rows = stmt.query(params![campaign.0, id])?;
         match rows.next()? {
-            Some(r) => Ok(Some(make(row_parts(r)?)?)),
+            Some(r) => {
+                let parts = row_parts(r)?;
+                self.note_read(campaign, id, parts);
+                Ok(Some(make(parts)?))
+            }
             None => Ok(None),
+        }
+    }
+
+    /// Notes, in a write transaction, the sheet row a character was read with.
+    fn note_read(&self, campaign: CampaignId, id: &str, parts: Parts<'_>) {
+        if self.write {
+            self.sheets.note(campaign, id, parts.sheet.map(Arc::from));
         }
     }
 
@@ -57,11 +113,24 @@ impl SqliteTx<'_> {
         make: &mut Make<'_>,
     ) -> Result<Vec<Character>, StoreError> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT c.doc, s.derived FROM characters c
+            "SELECT c.doc, s.derived, c.id FROM characters c
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
-        collect(stmt.query(params![campaign.0, name_key(name)])?, make)
+        let mut rows = stmt.query(params![campaign.0, name_key(name)])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            let parts = row_parts(r)?;
+            if self.write {
+                let id = r
+                    .get_ref(2)?
+                    .as_str()
+                    .map_err(|e| corrupt("character", e))?;
+                self.note_read(campaign, id, parts);
+            }
+            out.push(make(parts)?);
+        }
+        Ok(out)
     }
 
     /// Writes character `c`: its row (document and listed columns) and its derived sheet.
@@ -123,7 +192,11 @@ impl SqliteTx<'_> {
                     stored.doc()
                 ])?;
         }
-        self.put_sheet(campaign, &c.id, stored.sheet())
+        if !self.sheets.holds(campaign, &c.id, stored.sheet()) {
+            self.put_sheet(campaign, &c.id, stored.sheet())?;
+            self.sheets.note(campaign, &c.id, stored.shared_sheet());
+        }
+        Ok(())
     }
 
     /// Writes character `id`'s derived sheet (none: removes it). An equal sheet is left as it

@@ -160,6 +160,9 @@ fn a_sheet_is_stored_apart_and_written_only_when_it_changes() {
     let a = tx.ensure_campaign("a").unwrap();
     tx.put_character(a, &c).unwrap();
     assert_eq!(tx.tx.changes(), 1, "a new sheet is written");
+    tx.commit().unwrap();
+    // Written by a transaction that did not read it: the upsert leaves an equal sheet alone.
+    let mut tx = store.begin(true).unwrap();
     c.hp = 4;
     tx.put_character(a, &c).unwrap();
     assert_eq!(tx.tx.changes(), 0, "the same sheet is left alone");
@@ -206,6 +209,96 @@ fn a_sheet_is_stored_apart_and_written_only_when_it_changes() {
     assert!(tx.delete_campaign("a").unwrap());
     tx.commit().unwrap();
     assert!(sheet_rows(&store).is_empty());
+}
+
+/// Sheet rows a statement tried to write: a BEFORE INSERT trigger fires for every upsert, the
+/// ones that then leave an equal sheet alone included.
+fn sheet_attempts(store: &SqliteStore) -> Vec<String> {
+    let mut stmt = store
+        .conn
+        .prepare("SELECT id FROM temp.sheet_attempts ORDER BY rowid")
+        .unwrap();
+    let ids = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    store
+        .conn
+        .execute("DELETE FROM temp.sheet_attempts", [])
+        .unwrap();
+    ids
+}
+
+#[test]
+fn a_character_written_back_with_the_sheet_it_was_read_with_leaves_the_sheet_row_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("s.sqlite")).unwrap();
+    store
+        .conn
+        .execute_batch(
+            "CREATE TEMP TABLE sheet_attempts (id TEXT);
+             CREATE TEMP TRIGGER count_sheet_attempts BEFORE INSERT ON main.character_sheets
+             BEGIN INSERT INTO sheet_attempts VALUES (new.id); END;",
+        )
+        .unwrap();
+    let mut tx = store.begin(true).unwrap();
+    let a = tx.ensure_campaign("a").unwrap();
+    tx.put_character(a, &sheeted("Ona", 1)).unwrap();
+    let mut plain = sheeted("Bo", 1);
+    plain.derived = None;
+    tx.put_character(a, &plain).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(sheet_attempts(&store), vec!["ona"]);
+
+    // Read by name or by id, then written back: hit points change, the sheet does not.
+    let mut tx = store.begin(true).unwrap();
+    let mut c = tx.characters_named(a, "ona").unwrap().remove(0);
+    c.hp = 3;
+    tx.put_character(a, &c).unwrap();
+    let mut c = tx.character(a, "ona").unwrap().unwrap();
+    c.hp = 2;
+    tx.put_character(a, &c).unwrap();
+    tx.commit().unwrap();
+    assert!(sheet_attempts(&store).is_empty());
+
+    // A new derivation is written once, then known as written.
+    let mut tx = store.begin(true).unwrap();
+    let mut c = tx.character(a, "ona").unwrap().unwrap();
+    c.derived = sheeted("Ona", 2).derived;
+    tx.put_character(a, &c).unwrap();
+    c.hp = 1;
+    tx.put_character(a, &c).unwrap();
+    // A character read without a sheet row gains one when written with a sheet.
+    let mut bo = tx.character(a, "bo").unwrap().unwrap();
+    bo.derived = sheeted("Bo", 1).derived;
+    tx.put_character(a, &bo).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(sheet_attempts(&store), vec!["ona", "bo"]);
+    let rows = sheet_rows(&store);
+    assert_eq!(rows.len(), 2);
+    assert!(rows[1].1.contains("\"level\":2"), "{rows:?}");
+
+    // A delete takes the sheet row with it: the character written again gets it back.
+    let mut tx = store.begin(true).unwrap();
+    let c = tx.character(a, "ona").unwrap().unwrap();
+    assert!(tx.delete_character(a, "ona").unwrap());
+    tx.put_character(a, &c).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(sheet_attempts(&store), vec!["ona"]);
+    let mut fresh = SqliteStore::open(&dir.path().join("s.sqlite")).unwrap();
+    let tx = fresh.begin(false).unwrap();
+    assert_eq!(tx.character(a, "ona").unwrap(), Some(c));
+
+    // A read-only transaction's reads are not carried into the next write.
+    drop(tx);
+    let tx = store.begin(false).unwrap();
+    let c = tx.character(a, "ona").unwrap().unwrap();
+    drop(tx);
+    let mut tx = store.begin(true).unwrap();
+    tx.put_character(a, &c).unwrap();
+    tx.commit().unwrap();
+    assert_eq!(sheet_attempts(&store), vec!["ona"]);
 }
 
 #[test]
