@@ -315,11 +315,17 @@ impl<'a> Call<'a> {
 
     /// Records a roll in the event log.
     pub fn record_roll(&mut self, roll: &impl Serialize) {
-        if let Some(ev) = self.event.as_mut()
-            && let Ok(v) = serde_json::value::to_raw_value(roll)
-        {
-            ev.rolls.push(v);
-        }
+        self.record_roll_text(roll);
+    }
+
+    /// Records a roll in the event log and returns the JSON text it was recorded as (none when
+    /// this call keeps no event).
+    pub fn record_roll_text(&mut self, roll: &impl Serialize) -> Option<String> {
+        let ev = self.event.as_mut()?;
+        let v = serde_json::value::to_raw_value(roll).ok()?;
+        let text = v.get().to_owned();
+        ev.rolls.push(v);
+        Some(text)
     }
 
     /// Records a change in the event log.

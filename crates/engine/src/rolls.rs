@@ -38,6 +38,10 @@ pub struct RollOutcome {
     /// The per-call seed, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// This outcome serialized, as the event log recorded it: an answer shows the same JSON
+    /// without making it again ([`RollOutcome::json`]).
+    #[serde(skip)]
+    recorded: Option<String>,
 }
 
 fn is_normal(m: &D20Mode) -> bool {
@@ -45,6 +49,15 @@ fn is_normal(m: &D20Mode) -> bool {
 }
 
 impl RollOutcome {
+    /// The outcome as JSON: the text the event log recorded when there is one (the same bytes
+    /// serializing it would make), else serialized now.
+    pub fn into_json(self) -> Result<String, serde_json::Error> {
+        match self.recorded {
+            Some(text) => Ok(text),
+            None => serde_json::to_string(&self),
+        }
+    }
+
     /// One line for a model: the reason, then the roll.
     pub fn summary(&self) -> String {
         let mode = match self.mode {
@@ -70,13 +83,14 @@ pub fn roll_dice(call: &mut Call<'_>, req: &RollRequest) -> Result<RollOutcome> 
         Some(seed) => expr.roll(&mut DiceRng::from_seed(seed))?,
         None => expr.roll(call.rng()?)?,
     };
-    let out = RollOutcome {
+    let mut out = RollOutcome {
         roll,
         reason: req.reason.clone(),
         mode,
         seed: req.seed,
+        recorded: None,
     };
-    call.record_roll(&out);
+    out.recorded = call.record_roll_text(&out);
     Ok(out)
 }
 

@@ -330,3 +330,58 @@ fn an_old_campaign_file_opens_and_derives_from_its_sources() {
         .unwrap();
     assert_eq!(out.character.max_hp, 32);
 }
+
+/// A roll's answer reuses the JSON its event recorded: the same bytes as serializing the outcome,
+/// whatever the roll (advantage, a reason that needs escaping, a fixed seed).
+#[test]
+fn a_roll_answers_with_the_json_its_event_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let mut e = common::open(&db, "main", Some(7));
+    let requests = [
+        RollRequest {
+            expression: "1d20+5".into(),
+            reason: Some("a \"quoted\" reason\twith a tab".into()),
+            advantage: true,
+            ..Default::default()
+        },
+        RollRequest {
+            expression: "4d6kh3".into(),
+            seed: Some(42),
+            ..Default::default()
+        },
+    ];
+    let mut answers = Vec::new();
+    for req in &requests {
+        let out = e
+            .write("roll_dice", &serde_json::json!({}), |call| {
+                roll_dice(call, req)
+            })
+            .unwrap();
+        let made = serde_json::to_string(&out).unwrap();
+        let shown = out.into_json().unwrap();
+        assert_eq!(shown, made);
+        answers.push(shown);
+    }
+    drop(e);
+    let mut store = tabletop_engine::SqliteStore::open(&db).unwrap();
+    let tx = store.begin(false).unwrap();
+    let c = tx.find_campaign("main").unwrap().unwrap();
+    let recorded: Vec<serde_json::Value> = tx
+        .all_events(c)
+        .unwrap()
+        .iter()
+        .filter(|e| e.tool == "roll_dice")
+        .map(|e| e.rolls[0].clone())
+        .collect();
+    let shown: Vec<serde_json::Value> = answers
+        .iter()
+        .map(|a| serde_json::from_str(a).unwrap())
+        .collect();
+    assert_eq!(recorded, shown);
+    assert!(
+        answers[0].contains(r#""reason":"a \"quoted\" reason\twith a tab""#),
+        "{}",
+        answers[0]
+    );
+}

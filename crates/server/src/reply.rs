@@ -38,6 +38,15 @@ impl Reply {
         }
     }
 
+    /// A reply with text and its structured result already serialized (`json`, a JSON object).
+    pub fn from_json(text: impl Into<String>, json: String) -> Self {
+        Self {
+            text: text.into(),
+            structured: Structured::Json(json),
+            image_png_base64: None,
+        }
+    }
+
     /// A reply with text and an assembled JSON value (`null`: no structured result).
     pub fn from_value(text: impl Into<String>, structured: Value) -> Self {
         Self {

@@ -39,7 +39,11 @@ fn run(call: &mut Call<'_>, a: RollDiceArgs) -> Result<Reply, EngineError> {
             seed: a.seed,
         },
     )?;
-    Ok(Reply::new(out.summary(), &out))
+    let summary = out.summary();
+    Ok(match out.into_json() {
+        Ok(json) => Reply::from_json(summary, json),
+        Err(_) => Reply::new(summary, &serde_json::Value::Null),
+    })
 }
 
 pub(super) fn specs() -> Vec<ToolSpec> {
