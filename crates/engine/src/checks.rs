@@ -280,6 +280,27 @@ pub fn roll_check(
     who: CharacterRef<'_>,
     req: &CheckRequest,
 ) -> Result<CheckOutcome> {
+    roll_check_recorded(call, who, req).map(|(out, _)| out)
+}
+
+/// [`roll_check`], with the JSON text the event log recorded the outcome as (none when the call
+/// keeps no event): an answer shows it as it is rather than serializing the outcome again.
+pub fn roll_check_recorded(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    req: &CheckRequest,
+) -> Result<(CheckOutcome, Option<String>)> {
+    let out = check_outcome(call, who, req)?;
+    let text = call.record_roll_text(&out);
+    Ok((out, text))
+}
+
+/// One check's outcome, not yet recorded.
+fn check_outcome(
+    call: &mut Call<'_>,
+    who: CharacterRef<'_>,
+    req: &CheckRequest,
+) -> Result<CheckOutcome> {
     validate(req)?;
     let c = crate::characters::read_with_fields(call, who, "characterId", "characterName")?;
     if c.dead {
@@ -342,7 +363,6 @@ pub fn roll_check(
                     outcome,
                     damage,
                 };
-                call.record_roll(&out);
                 return Ok(out);
             }
         };
@@ -382,7 +402,6 @@ pub fn roll_check(
             outcome,
             damage,
         };
-        call.record_roll(&out);
         return Ok(out);
     }
     let mut rules = req.to_rules();
@@ -408,7 +427,6 @@ pub fn roll_check(
             damage: None,
         }
     };
-    call.record_roll(&out);
     Ok(out)
 }
 

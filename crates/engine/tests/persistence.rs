@@ -385,3 +385,33 @@ fn a_roll_answers_with_the_json_its_event_recorded() {
         answers[0]
     );
 }
+
+/// A check's answer reuses the JSON its event recorded, as a roll's does.
+#[test]
+fn a_check_answers_with_the_json_its_event_recorded() {
+    use tabletop_engine::checks::{CheckRequest, roll_check_recorded};
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = common::open(&dir.path().join("t.sqlite"), "main", Some(3));
+    common::create(&mut e, common::fighter("Brom", [16, 12, 14, 8, 10, 10]));
+    let req = CheckRequest {
+        test: tabletop_rules::d20::D20Test::AbilityCheck {
+            ability: Ability::Strength,
+        },
+        passive: false,
+        dc: Some(12),
+        advantage: Some("a \"good\" grip".into()),
+        disadvantage: None,
+        bonus: 1,
+        reason: Some("lift the gate".into()),
+        weapon: None,
+        against: Default::default(),
+    };
+    let (out, text) = e
+        .write("roll_check", &serde_json::json!({}), |call| {
+            roll_check_recorded(call, CharacterRef::new(None, Some("Brom")), &req)
+        })
+        .unwrap();
+    let text = text.expect("the event recorded the outcome");
+    assert_eq!(text, serde_json::to_string(&out).unwrap());
+    assert!(text.contains("lift the gate"), "{text}");
+}

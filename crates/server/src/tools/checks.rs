@@ -4,7 +4,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 use tabletop_engine::character::CharacterRef;
-use tabletop_engine::checks::{CheckRequest, WeaponUse, roll_check, roll_contest, roll_group};
+use tabletop_engine::checks::{
+    CheckRequest, WeaponUse, roll_check_recorded, roll_contest, roll_group,
+};
 use tabletop_engine::{Call, EngineError};
 use tabletop_rules::d20::D20Test;
 use tabletop_rules::{Ability, Skill};
@@ -212,8 +214,11 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
         )?;
         return Ok(Reply::new(out.summary(), &out));
     }
-    let out = roll_check(call, who, &req)?;
-    Ok(Reply::new(out.summary(), &out))
+    let (out, recorded) = roll_check_recorded(call, who, &req)?;
+    Ok(match recorded {
+        Some(json) => Reply::from_json(out.summary(), json),
+        None => Reply::new(out.summary(), &out),
+    })
 }
 
 fn handle(engine: &mut EngineT, tool: &str, raw: &Value) -> Result<Reply, ToolError> {
