@@ -50,6 +50,22 @@ pub struct CheckRequest {
 }
 
 impl CheckRequest {
+    /// A plain `test`: rolled, no DC, no advantage or disadvantage, no bonus, no reason, no
+    /// weapon, against nothing in particular. Set what differs with struct update syntax.
+    pub fn of(test: D20Test) -> Self {
+        Self {
+            test,
+            passive: false,
+            dc: None,
+            advantage: None,
+            disadvantage: None,
+            bonus: 0,
+            reason: None,
+            weapon: None,
+            against: Default::default(),
+        }
+    }
+
     fn to_rules(&self) -> D20Request {
         let mut r = D20Request::new(self.test);
         if let Some(dc) = self.dc {

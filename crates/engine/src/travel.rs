@@ -313,15 +313,10 @@ pub fn move_party(
                     call,
                     CharacterRef::new(Some(&who.id), None),
                     &CheckRequest {
-                        against: Default::default(),
-                        test,
-                        passive: false,
                         dc: Some(dc),
-                        advantage: None,
-                        disadvantage: None,
                         bonus,
                         reason: Some(reason.into()),
-                        weapon: None,
+                        ..CheckRequest::of(test)
                     },
                 )?;
                 let ok = out.success() == Some(true);
@@ -537,15 +532,8 @@ pub fn search(
         call,
         CharacterRef::new(Some(&searcher.id), None),
         &CheckRequest {
-            against: Default::default(),
-            test: D20Test::SkillCheck { skill },
-            passive: false,
-            dc: None,
-            advantage: None,
-            disadvantage: None,
-            bonus: 0,
             reason: Some(format!("search {}", loc.name)),
-            weapon: None,
+            ..CheckRequest::of(D20Test::SkillCheck { skill })
         },
     )?;
     let total = match &check {

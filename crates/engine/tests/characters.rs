@@ -418,17 +418,11 @@ fn a_poisoned_character_rolls_checks_with_disadvantage_and_advantage_cancels_it(
     })
     .unwrap();
     let check = |adv: Option<&str>| CheckRequest {
-        against: Default::default(),
-        test: D20Test::SkillCheck {
-            skill: Skill::Acrobatics,
-        },
-        passive: false,
         dc: Some(12),
         advantage: adv.map(str::to_string),
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
+        ..CheckRequest::of(D20Test::SkillCheck {
+            skill: Skill::Acrobatics,
+        })
     };
     let out = e
         .write("roll_check", &serde_json::json!({}), |call| {
@@ -484,19 +478,9 @@ fn contests_and_ambiguous_names() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("did you mean 'Solo (ch3)'"), "{err}");
-    let req = CheckRequest {
-        against: Default::default(),
-        test: D20Test::SkillCheck {
-            skill: Skill::Athletics,
-        },
-        passive: false,
-        dc: None,
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
-    };
+    let req = CheckRequest::of(D20Test::SkillCheck {
+        skill: Skill::Athletics,
+    });
     let out = e
         .write("roll_check", &serde_json::json!({}), |call| {
             roll_contest(

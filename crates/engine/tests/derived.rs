@@ -68,19 +68,9 @@ fn build(
 /// A Wisdom check `name` rolls now (the check reads the sheet kept with the stored character).
 fn wis_check(e: &mut Engine<SqliteStore>, name: &str) -> tabletop_rules::d20::D20Outcome {
     use tabletop_engine::checks::{CheckOutcome, CheckRequest, roll_check};
-    let req = CheckRequest {
-        test: tabletop_rules::d20::D20Test::AbilityCheck {
-            ability: Ability::Wisdom,
-        },
-        passive: false,
-        dc: None,
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
-        against: Default::default(),
-    };
+    let req = CheckRequest::of(tabletop_rules::d20::D20Test::AbilityCheck {
+        ability: Ability::Wisdom,
+    });
     let who = CharacterRef::new(None, Some(name));
     match e.write("roll_check", &serde_json::json!({}), |call| {
         roll_check(call, who, &req)

@@ -274,15 +274,8 @@ impl Fight {
 
     fn check(&mut self, who: &str, test: tabletop_rules::d20::D20Test, dc: i32) -> String {
         let req = tabletop_engine::checks::CheckRequest {
-            test,
-            passive: false,
             dc: Some(dc),
-            advantage: None,
-            disadvantage: None,
-            bonus: 0,
-            reason: None,
-            weapon: None,
-            against: Default::default(),
+            ..tabletop_engine::checks::CheckRequest::of(test)
         };
         let id = self.ids[who].clone();
         self.e

@@ -578,15 +578,9 @@ fn magical_secrets_allow_spells_of_other_lists_and_natures_ward_is_an_immunity()
 
 fn check(e: &mut E, who: &str, test: tabletop_rules::d20::D20Test, passive: bool) -> String {
     let req = tabletop_engine::checks::CheckRequest {
-        test,
         passive,
         dc: Some(10),
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
-        against: Default::default(),
+        ..tabletop_engine::checks::CheckRequest::of(test)
     };
     e.write("roll_check", &serde_json::json!({}), |call| {
         tabletop_engine::checks::roll_check(call, CharacterRef::new(None, Some(who)), &req)

@@ -96,19 +96,12 @@ impl Table {
 
     fn roll(&mut self, id: &str, test: D20Test, weapon: Option<&str>) -> D20Outcome {
         let req = CheckRequest {
-            against: Default::default(),
-            test,
-            passive: false,
-            dc: None,
-            advantage: None,
-            disadvantage: None,
-            bonus: 0,
-            reason: None,
             weapon: weapon.map(|w| WeaponUse {
                 name: w.into(),
                 proficient: None,
                 ability: None,
             }),
+            ..CheckRequest::of(test)
         };
         match self
             .e

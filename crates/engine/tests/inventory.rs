@@ -133,21 +133,15 @@ fn attack(e: &mut E, by: &str, weapon: &str, ac: i32) -> CheckOutcome {
             call,
             who(by),
             &CheckRequest {
-                against: Default::default(),
-                test: D20Test::Attack {
-                    ability: None,
-                    proficient: true,
-                },
-                passive: false,
                 dc: Some(ac),
-                advantage: None,
-                disadvantage: None,
-                bonus: 0,
-                reason: None,
                 weapon: Some(WeaponUse {
                     name: weapon.into(),
                     ..Default::default()
                 }),
+                ..CheckRequest::of(D20Test::Attack {
+                    ability: None,
+                    proficient: true,
+                })
             },
         )
     })

@@ -75,17 +75,7 @@ fn add_condition(c: Condition) -> ConditionOp {
 }
 
 fn check(e: &mut E, name: &str, test: D20Test) -> tabletop_rules::d20::D20Outcome {
-    let req = CheckRequest {
-        test,
-        passive: false,
-        dc: None,
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
-        against: Default::default(),
-    };
+    let req = CheckRequest::of(test);
     match w(e, |call| roll_check(call, who(name), &req)) {
         CheckOutcome::Rolled { outcome, .. } => outcome,
         CheckOutcome::Passive { .. } => panic!("rolled"),

@@ -394,17 +394,13 @@ fn a_check_answers_with_the_json_its_event_recorded() {
     let mut e = common::open(&dir.path().join("t.sqlite"), "main", Some(3));
     common::create(&mut e, common::fighter("Brom", [16, 12, 14, 8, 10, 10]));
     let req = CheckRequest {
-        test: tabletop_rules::d20::D20Test::AbilityCheck {
-            ability: Ability::Strength,
-        },
-        passive: false,
         dc: Some(12),
         advantage: Some("a \"good\" grip".into()),
-        disadvantage: None,
         bonus: 1,
         reason: Some("lift the gate".into()),
-        weapon: None,
-        against: Default::default(),
+        ..CheckRequest::of(tabletop_rules::d20::D20Test::AbilityCheck {
+            ability: Ability::Strength,
+        })
     };
     let (out, text) = e
         .write("roll_check", &serde_json::json!({}), |call| {

@@ -67,15 +67,9 @@ fn hero(e: &mut E, name: &str, race: &str, subrace: Option<&str>) -> String {
 
 fn save(e: &mut E, id: &str, ability: Ability, vs: SaveAgainst) -> D20Outcome {
     let req = CheckRequest {
-        test: D20Test::Save { ability },
-        passive: false,
         dc: Some(12),
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
         against: vs,
+        ..CheckRequest::of(D20Test::Save { ability })
     };
     let out = e
         .write("roll_check", &json!({}), |call| {
@@ -416,17 +410,11 @@ fn repeated_saves_keep_the_racial_advantage_of_the_first() {
 
 fn history(e: &mut E, id: &str, reason: Option<&str>) -> D20Outcome {
     let req = CheckRequest {
-        test: D20Test::SkillCheck {
-            skill: tabletop_rules::Skill::History,
-        },
-        passive: false,
-        dc: None,
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
         reason: reason.map(str::to_string),
-        weapon: None,
         against: SaveAgainst::default(),
+        ..CheckRequest::of(D20Test::SkillCheck {
+            skill: tabletop_rules::Skill::History,
+        })
     };
     match e
         .write("roll_check", &json!({}), |call| {

@@ -35,15 +35,8 @@ fn walk(e: &mut E, id: &str, x: i32, y: i32) -> ActionOutcome {
 
 fn check(e: &mut E, id: &str, test: D20Test, dc: i32) -> String {
     let req = CheckRequest {
-        test,
-        passive: false,
         dc: Some(dc),
-        advantage: None,
-        disadvantage: None,
-        bonus: 0,
-        reason: None,
-        weapon: None,
-        against: Default::default(),
+        ..CheckRequest::of(test)
     };
     let id = id.to_string();
     e.write("roll_check", &serde_json::json!({}), |call| {

@@ -191,15 +191,8 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
             None,
         )?;
         let theirs = CheckRequest {
-            against: Default::default(),
-            test,
             passive,
-            dc: None,
-            advantage: None,
-            disadvantage: None,
-            bonus: 0,
-            reason: None,
-            weapon: None,
+            ..CheckRequest::of(test)
         };
         let out = roll_contest(
             call,
