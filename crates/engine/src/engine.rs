@@ -315,17 +315,20 @@ impl<'a> Call<'a> {
 
     /// Records a roll in the event log.
     pub fn record_roll(&mut self, roll: &impl Serialize) {
-        self.record_roll_text(roll);
+        self.push_roll(roll);
     }
 
     /// Records a roll in the event log and returns the JSON text it was recorded as (none when
-    /// this call keeps no event).
+    /// this call keeps no event), for an answer to show as it is.
     pub fn record_roll_text(&mut self, roll: &impl Serialize) -> Option<String> {
+        self.push_roll(roll).map(|v| v.get().to_owned())
+    }
+
+    /// Records a roll in the event log; the recorded JSON.
+    fn push_roll(&mut self, roll: &impl Serialize) -> Option<&serde_json::value::RawValue> {
         let ev = self.event.as_mut()?;
-        let v = serde_json::value::to_raw_value(roll).ok()?;
-        let text = v.get().to_owned();
-        ev.rolls.push(v);
-        Some(text)
+        ev.rolls.push(serde_json::value::to_raw_value(roll).ok()?);
+        ev.rolls.last().map(|v| &**v)
     }
 
     /// Records a change in the event log.

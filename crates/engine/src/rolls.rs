@@ -38,10 +38,6 @@ pub struct RollOutcome {
     /// The per-call seed, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
-    /// This outcome serialized, as the event log recorded it: an answer shows the same JSON
-    /// without making it again ([`RollOutcome::json`]).
-    #[serde(skip)]
-    recorded: Option<String>,
 }
 
 fn is_normal(m: &D20Mode) -> bool {
@@ -49,15 +45,6 @@ fn is_normal(m: &D20Mode) -> bool {
 }
 
 impl RollOutcome {
-    /// The outcome as JSON: the text the event log recorded when there is one (the same bytes
-    /// serializing it would make), else serialized now.
-    pub fn into_json(self) -> Result<String, serde_json::Error> {
-        match self.recorded {
-            Some(text) => Ok(text),
-            None => serde_json::to_string(&self),
-        }
-    }
-
     /// One line for a model: the reason, then the roll.
     pub fn summary(&self) -> String {
         let mode = match self.mode {
@@ -74,6 +61,15 @@ impl RollOutcome {
 
 /// Rolls `req.expression` with advantage/disadvantage applied to its d20 (they cancel).
 pub fn roll_dice(call: &mut Call<'_>, req: &RollRequest) -> Result<RollOutcome> {
+    roll_dice_recorded(call, req).map(|(out, _)| out)
+}
+
+/// [`roll_dice`], with the JSON text the event log recorded the outcome as (none when the call
+/// keeps no event): an answer shows it as it is rather than serializing the outcome again.
+pub fn roll_dice_recorded(
+    call: &mut Call<'_>,
+    req: &RollRequest,
+) -> Result<(RollOutcome, Option<String>)> {
     let mut expr = dice::parse(&req.expression)?;
     let mode = D20Mode::from_sources(req.advantage, req.disadvantage);
     if req.advantage || req.disadvantage {
@@ -83,15 +79,14 @@ pub fn roll_dice(call: &mut Call<'_>, req: &RollRequest) -> Result<RollOutcome> 
         Some(seed) => expr.roll(&mut DiceRng::from_seed(seed))?,
         None => expr.roll(call.rng()?)?,
     };
-    let mut out = RollOutcome {
+    let out = RollOutcome {
         roll,
         reason: req.reason.clone(),
         mode,
         seed: req.seed,
-        recorded: None,
     };
-    out.recorded = call.record_roll_text(&out);
-    Ok(out)
+    let text = call.record_roll_text(&out);
+    Ok((out, text))
 }
 
 /// Parses a caller's damage or healing amount (`field` names it in errors): dice or a number that

@@ -353,13 +353,13 @@ fn a_roll_answers_with_the_json_its_event_recorded() {
     ];
     let mut answers = Vec::new();
     for req in &requests {
-        let out = e
+        let (out, shown) = e
             .write("roll_dice", &serde_json::json!({}), |call| {
-                roll_dice(call, req)
+                tabletop_engine::rolls::roll_dice_recorded(call, req)
             })
             .unwrap();
         let made = serde_json::to_string(&out).unwrap();
-        let shown = out.into_json().unwrap();
+        let shown = shown.expect("the event recorded the outcome");
         assert_eq!(shown, made);
         answers.push(shown);
     }

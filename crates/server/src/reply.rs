@@ -38,12 +38,20 @@ impl Reply {
         }
     }
 
-    /// A reply with text and its structured result already serialized (`json`, a JSON object).
-    pub fn from_json(text: impl Into<String>, json: String) -> Self {
-        Self {
-            text: text.into(),
-            structured: Structured::Json(json),
-            image_png_base64: None,
+    /// A reply with text and the serialized form of `data`: `recorded` when given (the JSON the
+    /// event log recorded `data` as, the same bytes), else serialized now.
+    pub fn recorded(
+        text: impl Into<String>,
+        data: &impl Serialize,
+        recorded: Option<String>,
+    ) -> Self {
+        match recorded {
+            Some(json) => Self {
+                text: text.into(),
+                structured: Structured::Json(json),
+                image_png_base64: None,
+            },
+            None => Self::new(text, data),
         }
     }
 

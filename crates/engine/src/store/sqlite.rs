@@ -446,7 +446,7 @@ impl Tx for SqliteTx<'_> {
         // then only its rows' documents are read.
         // Limit and offset are bound, so every page reuses one cached statement.
         let mut stmt = self.tx.prepare_cached(&format!(
-            "SELECT c.doc, s.derived FROM characters c JOIN (
+            "SELECT c.doc, s.derived, c.id FROM characters c JOIN (
                  SELECT rowid AS r FROM characters WHERE {wh}
                  ORDER BY name_key, id LIMIT :limit OFFSET :offset
              ) page ON c.rowid = page.r
@@ -457,7 +457,7 @@ impl Tx for SqliteTx<'_> {
         let mut params = params;
         params.push((":limit", &limit));
         params.push((":offset", &offset));
-        let list = docs::collect(stmt.query(params.as_slice())?, &mut |t| {
+        let list = self.collect(campaign, stmt.query(params.as_slice())?, &mut |t| {
             self.decoded.character(t, decode_character)
         })?;
         Ok((list, total.max(0) as u64))

@@ -208,10 +208,7 @@ fn run(call: &mut Call<'_>, a: RollCheckArgs) -> Result<Reply, EngineError> {
         return Ok(Reply::new(out.summary(), &out));
     }
     let (out, recorded) = roll_check_recorded(call, who, &req)?;
-    Ok(match recorded {
-        Some(json) => Reply::from_json(out.summary(), json),
-        None => Reply::new(out.summary(), &out),
-    })
+    Ok(Reply::recorded(out.summary(), &out, recorded))
 }
 
 fn handle(engine: &mut EngineT, tool: &str, raw: &Value) -> Result<Reply, ToolError> {

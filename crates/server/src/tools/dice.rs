@@ -2,7 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tabletop_engine::rolls::{RollRequest, roll_dice};
+use tabletop_engine::rolls::{RollRequest, roll_dice_recorded};
 use tabletop_engine::{Call, EngineError};
 
 use super::{Access, invoke_batch};
@@ -29,7 +29,7 @@ pub struct RollDiceArgs {
 }
 
 fn run(call: &mut Call<'_>, a: RollDiceArgs) -> Result<Reply, EngineError> {
-    let out = roll_dice(
+    let (out, recorded) = roll_dice_recorded(
         call,
         &RollRequest {
             expression: a.expression,
@@ -39,11 +39,7 @@ fn run(call: &mut Call<'_>, a: RollDiceArgs) -> Result<Reply, EngineError> {
             seed: a.seed,
         },
     )?;
-    let summary = out.summary();
-    Ok(match out.into_json() {
-        Ok(json) => Reply::from_json(summary, json),
-        Err(_) => Reply::new(summary, &serde_json::Value::Null),
-    })
+    Ok(Reply::recorded(out.summary(), &out, recorded))
 }
 
 pub(super) fn specs() -> Vec<ToolSpec> {

@@ -117,7 +117,21 @@ impl SqliteTx<'_> {
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
-        let mut rows = stmt.query(params![campaign.0, name_key(name)])?;
+        self.collect(
+            campaign,
+            stmt.query(params![campaign.0, name_key(name)])?,
+            make,
+        )
+    }
+
+    /// The characters of `rows` (document, sheet and id columns), each made by `make`; a write
+    /// transaction notes the sheet row each was read with.
+    pub(super) fn collect(
+        &self,
+        campaign: CampaignId,
+        mut rows: rusqlite::Rows<'_>,
+        make: &mut Make<'_>,
+    ) -> Result<Vec<Character>, StoreError> {
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
             let parts = row_parts(r)?;
@@ -223,16 +237,4 @@ impl SqliteTx<'_> {
         };
         Ok(())
     }
-}
-
-/// The characters of `rows` (document and sheet columns), each made by `make`.
-pub(super) fn collect(
-    mut rows: rusqlite::Rows<'_>,
-    make: &mut Make<'_>,
-) -> Result<Vec<Character>, StoreError> {
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(make(row_parts(r)?)?);
-    }
-    Ok(out)
 }
