@@ -562,6 +562,7 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
         stat_block: None,
         shape: None,
         read_sheet: Default::default(),
+        read_doc: Default::default(),
         mastered_spells: Vec::new(),
         spellbook: req.spellbook.clone(),
         spell_classes: req.spell_classes.clone(),

@@ -344,6 +344,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         }),
         shape: None,
         read_sheet: Default::default(),
+        read_doc: Default::default(),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

@@ -217,7 +217,8 @@ pub struct UpdateOutcome {
     pub character: Character,
     /// The character as its answer shows it: without the `derived` block (the derivation's
     /// sources; `get_character` shows them), the values all there. The same text is stored as
-    /// its document (`model::character::document_text`), so it is made once.
+    /// its document (`model::doc_state::document_raw_after_read`: only the state part is made
+    /// anew when nothing else changed), so it is made once.
     #[serde(rename = "character")]
     #[cfg_attr(feature = "schema", schemars(with = "Character"))]
     pub character_text: Box<serde_json::value::RawValue>,
@@ -325,7 +326,7 @@ pub fn update_character(
     }
     crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
-    let doc = crate::model::character::document_raw(&c).map_err(|e| {
+    let doc = crate::model::doc_state::document_raw_after_read(&c).map_err(|e| {
         crate::store::StoreError::Corrupt {
             what: "character".into(),
             detail: e.to_string(),

@@ -360,6 +360,7 @@ pub fn inline_character(sb: &InlineStatBlock, kind: CharacterType) -> Result<Cha
         }),
         shape: None,
         read_sheet: Default::default(),
+        read_doc: Default::default(),
         mastered_spells: Vec::new(),
         spellbook: Vec::new(),
         spell_classes: Default::default(),

@@ -110,25 +110,8 @@ pub struct Character {
     pub size: Size,
     /// Base maximum hit points.
     pub max_hp: u32,
-    /// Current hit points (0 ..= max).
-    pub hp: u32,
-    /// Temporary hit points (absorbed first; do not stack).
-    #[serde(default)]
-    pub temp_hp: u32,
     /// Hit die size (6, 8, 10, 12).
     pub hit_die: u32,
-    /// Hit dice left to spend (the total equals the level).
-    pub hit_dice: u32,
-    /// Death-save tally while at 0 HP.
-    #[serde(default)]
-    pub death_saves: DeathSaves,
-    /// True once the character has died.
-    #[serde(default)]
-    pub dead: bool,
-    /// When it died, in world-clock seconds (combat rounds move the clock 6 s each); set when
-    /// a dead sheet is stored, cleared when it lives again. Revival spells' time limits read it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub died_at: Option<u64>,
     /// Damage resistances.
     #[serde(default)]
     pub resistances: BTreeSet<DamageType>,
@@ -141,9 +124,6 @@ pub struct Character {
     /// Conditions the character cannot suffer.
     #[serde(default)]
     pub condition_immunities: BTreeSet<Condition>,
-    /// Active conditions.
-    #[serde(default)]
-    pub conditions: Vec<ConditionEntry>,
     /// Spellcasting ability, for casters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcasting_ability: Option<Ability>,
@@ -173,18 +153,6 @@ pub struct Character {
     /// Free-form notes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
-    /// Active effects (boons, curses, spells) with their typed modifiers.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub effects: Vec<ActiveEffect>,
-    /// The spell the character is concentrating on, and what it holds up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concentration: Option<Concentration>,
-    /// Spell slots (and pact slots).
-    #[serde(default, skip_serializing_if = "SpellSlots::is_empty")]
-    pub spell_slots: SpellSlots,
-    /// Limited-use resources (Ki, Rage, Channel Divinity, custom).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resources: Vec<Resource>,
     /// The SRD stat block the character was made from (`fromMonster`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stat_block: Option<StatBlock>,
@@ -198,6 +166,41 @@ pub struct Character {
     /// Absent on stat-block creatures; an old sheet gets one on first read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<crate::model::build::Build>,
+    // The state part: what play changes from call to call. These fields come last, in this
+    // order, so a stored document ends with them and an update that changes nothing else
+    // rewrites only them (`model::doc_state`).
+    /// Current hit points (0 ..= max).
+    pub hp: u32,
+    /// Temporary hit points (absorbed first; do not stack).
+    #[serde(default)]
+    pub temp_hp: u32,
+    /// Hit dice left to spend (the total equals the level).
+    pub hit_dice: u32,
+    /// Death-save tally while at 0 HP.
+    #[serde(default)]
+    pub death_saves: DeathSaves,
+    /// True once the character has died.
+    #[serde(default)]
+    pub dead: bool,
+    /// When it died, in world-clock seconds (combat rounds move the clock 6 s each); set when
+    /// a dead sheet is stored, cleared when it lives again. Revival spells' time limits read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub died_at: Option<u64>,
+    /// Active conditions.
+    #[serde(default)]
+    pub conditions: Vec<ConditionEntry>,
+    /// Active effects (boons, curses, spells) with their typed modifiers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<ActiveEffect>,
+    /// The spell the character is concentrating on, and what it holds up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<Concentration>,
+    /// Spell slots (and pact slots).
+    #[serde(default, skip_serializing_if = "SpellSlots::is_empty")]
+    pub spell_slots: SpellSlots,
+    /// Limited-use resources (Ki, Rage, Channel Divinity, custom).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<Resource>,
     /// The values last derived from the build, each with its sources (recomputed on every
     /// read and write by the derive pipeline).
     #[serde(default, skip_serializing_if = "skip_derived")]
@@ -208,6 +211,12 @@ pub struct Character {
     #[serde(skip)]
     #[cfg_attr(feature = "schema", schemars(skip))]
     pub(crate) read_sheet: ReadSheet,
+    /// The stored document this character was read from, kept so a write that changes only
+    /// the state part reuses the rest of its text (`model::doc_state`). Not part of the
+    /// character: never stored, never compared.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub(crate) read_doc: ReadDoc,
 }
 
 /// See [`Character::read_sheet`].
@@ -230,6 +239,42 @@ impl std::fmt::Debug for ReadSheet {
 }
 
 impl PartialEq for ReadSheet {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// The stored document a character was read from (see `model::doc_state`); empty for a
+/// character not read from a store.
+#[derive(Clone, Default)]
+pub(crate) struct ReadDoc(pub(crate) Option<std::sync::Arc<AsRead>>);
+
+/// A stored document and the character decoded from it.
+pub(crate) struct AsRead {
+    pub(crate) doc: std::sync::Arc<str>,
+    pub(crate) decoded: std::sync::Arc<Character>,
+    /// Where the state part begins (the comma before it), once looked for.
+    pub(crate) base_end: std::sync::OnceLock<Option<usize>>,
+}
+
+impl ReadDoc {
+    /// `doc` as read, and what it decoded to (before anything made of it on read).
+    pub(crate) fn new(doc: std::sync::Arc<str>, decoded: std::sync::Arc<Character>) -> Self {
+        Self(Some(std::sync::Arc::new(AsRead {
+            doc,
+            decoded,
+            base_end: std::sync::OnceLock::new(),
+        })))
+    }
+}
+
+impl std::fmt::Debug for ReadDoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadDoc")
+    }
+}
+
+impl PartialEq for ReadDoc {
     fn eq(&self, _: &Self) -> bool {
         true
     }

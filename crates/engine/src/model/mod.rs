@@ -13,6 +13,7 @@ pub mod aura;
 pub mod build;
 pub mod character;
 pub mod concentration;
+pub mod doc_state;
 pub mod effects;
 pub mod encounter;
 pub mod event;

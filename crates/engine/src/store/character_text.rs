@@ -138,13 +138,8 @@ impl SheetTexts {
         Ok(t)
     }
 
-    /// Encodes `c` for storage.
-    pub(crate) fn encode(&self, c: &Character) -> Result<Encoded, StoreError> {
-        self.encode_with(c, None)
-    }
-
-    /// [`SheetTexts::encode`], with the document already made when `doc` is given (the text
-    /// [`crate::model::character::document_text`] makes of `c`).
+    /// Encodes `c` for storage, with its document already made when `doc` is given (the text
+    /// [`crate::model::doc_state::document_text_after_read`] makes of `c`).
     pub(crate) fn encode_with(
         &self,
         c: &Character,
@@ -152,7 +147,7 @@ impl SheetTexts {
     ) -> Result<Encoded, StoreError> {
         let doc = match doc {
             Some(doc) => doc.to_owned(),
-            None => crate::model::character::document_text(c).map_err(corrupt)?,
+            None => crate::model::doc_state::document_text_after_read(c).map_err(corrupt)?,
         };
         let sheet = c
             .derived
@@ -182,7 +177,7 @@ mod tests {
     fn a_character_comes_back_whole_from_its_two_texts() {
         let sheets = SheetTexts::default();
         let mut c = ona();
-        let e = sheets.encode(&c).unwrap();
+        let e = sheets.encode_with(&c, None).unwrap();
         assert_eq!(e.sheet(), None);
         let text = join(e.doc().to_string(), e.sheet());
         assert_eq!(text, e.doc());
@@ -196,7 +191,7 @@ mod tests {
             ..Default::default()
         };
         c.derived = Some(Arc::new(d));
-        let e = sheets.encode(&c).unwrap();
+        let e = sheets.encode_with(&c, None).unwrap();
         assert!(
             !e.doc().contains("derived"),
             "the document leaves the sheet out"

@@ -24,21 +24,22 @@
 //! can never hand out another text's character.
 
 use std::hash::{BuildHasher, Hasher};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use super::character_text::{Parts, join};
 use crate::model::character::Character;
+use crate::model::doc_state::ReadDoc;
 
 /// How many decoded characters are kept (a fight's creatures and the party, with room to spare).
 const KEEP: usize = 64;
 
 /// One stored text's decoding and, when asked for, its resolution under a key.
 struct Entry {
-    doc: Box<str>,
+    doc: Arc<str>,
     sheet: Option<Box<str>>,
     hash: u64,
-    decoded: Character,
+    decoded: Arc<Character>,
     resolved: Option<(u64, Character)>,
 }
 
@@ -76,12 +77,10 @@ impl Decoded {
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
     ) -> Result<Character, StoreError> {
         let hash = self.hash(text);
-        if let Some(c) = self
-            .kept
-            .lock()
-            .ok()
-            .and_then(|k| k.find(hash, |e| e.is(text)).map(|e| e.decoded.clone()))
-        {
+        if let Some(c) = self.kept.lock().ok().and_then(|k| {
+            k.find(hash, |e| e.is(text))
+                .map(|e| Character::clone(&e.decoded))
+        }) {
             return Ok(c);
         }
         let c = decode(&join(text.doc.to_owned(), text.sheet))?;
@@ -117,6 +116,9 @@ impl Decoded {
         if let Ok(mut kept) = self.kept.lock()
             && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
+            // A write that changes only the state reuses the document's text
+            // (`model::doc_state`).
+            c.read_doc = ReadDoc::new(e.doc.clone(), e.decoded.clone());
             e.resolved = Some((key, c.clone()));
         }
         Ok(c)
@@ -148,10 +150,11 @@ impl Decoded {
                 doc: text.doc.into(),
                 sheet: text.sheet.map(Into::into),
                 hash,
-                decoded: Character {
+                decoded: Arc::new(Character {
                     read_sheet: Default::default(),
+                    read_doc: ReadDoc::default(),
                     ..c.clone()
-                },
+                }),
                 resolved: None,
             },
             |e| e.hash,

@@ -175,8 +175,8 @@ pub trait Tx {
         character: &Character,
     ) -> Result<(), StoreError>;
     /// [`Tx::put_character`] given the character's document as well: its text without the
-    /// derived sheet ([`crate::model::character::document_text`]), made once by a caller that
-    /// also shows it. A store that stores another text ignores it.
+    /// derived sheet ([`crate::model::doc_state::document_raw_after_read`]), made once by a
+    /// caller that also shows it. A store that stores another text ignores it.
     fn put_character_doc(
         &mut self,
         campaign: CampaignId,

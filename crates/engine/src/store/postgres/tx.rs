@@ -252,29 +252,16 @@ impl Tx for PgTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        let stored = self.conn.decoded.sheets.encode(c)?;
-        self.conn.decoded.keep(stored.parts(), c);
-        self.exec_later(
-            &format!(
-                "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW}, {NOW})
-                 ON CONFLICT (campaign_id, id) DO UPDATE SET
-                   name = excluded.name, name_key = excluded.name_key, kind = excluded.kind,
-                   class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
-                   updated_at = excluded.updated_at"
-            ),
-            vec![
-                Box::new(campaign.0),
-                Box::new(c.id.clone()),
-                Box::new(c.name.clone()),
-                Box::new(name_key(&c.name)),
-                Box::new(c.kind.key().to_string()),
-                Box::new(c.class.as_deref().map(name_key)),
-                Box::new(i64::from(c.level)),
-                Box::new(stored.doc().to_string()),
-            ],
-        )?;
-        self.put_sheet(campaign, &c.id, stored.sheet())
+        self.put_encoded(campaign, c, None)
+    }
+
+    fn put_character_doc(
+        &mut self,
+        campaign: CampaignId,
+        c: &Character,
+        doc: &str,
+    ) -> Result<(), StoreError> {
+        self.put_encoded(campaign, c, Some(doc))
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
@@ -898,6 +885,38 @@ impl Tx for PgTx<'_> {
 }
 
 impl PgTx<'_> {
+    /// Writes `c`, with its document when the caller made it.
+    fn put_encoded(
+        &mut self,
+        campaign: CampaignId,
+        c: &Character,
+        doc: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let stored = self.conn.decoded.sheets.encode_with(c, doc)?;
+        self.conn.decoded.keep(stored.parts(), c);
+        self.exec_later(
+            &format!(
+                "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {NOW}, {NOW})
+                 ON CONFLICT (campaign_id, id) DO UPDATE SET
+                   name = excluded.name, name_key = excluded.name_key, kind = excluded.kind,
+                   class_key = excluded.class_key, level = excluded.level, doc = excluded.doc,
+                   updated_at = excluded.updated_at"
+            ),
+            vec![
+                Box::new(campaign.0),
+                Box::new(c.id.clone()),
+                Box::new(c.name.clone()),
+                Box::new(name_key(&c.name)),
+                Box::new(c.kind.key().to_string()),
+                Box::new(c.class.as_deref().map(name_key)),
+                Box::new(i64::from(c.level)),
+                Box::new(stored.doc().to_string()),
+            ],
+        )?;
+        self.put_sheet(campaign, &c.id, stored.sheet())
+    }
+
     fn party_members(
         &self,
         campaign: CampaignId,

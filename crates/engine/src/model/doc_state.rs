@@ -1,0 +1,393 @@
+//! A character's document in two parts: the base (who it is: race, class, build, abilities,
+//! gear, spells known) and the state (what play changes from call to call: hit points, hit
+//! dice, death saves, conditions, effects, concentration, slots and resources).
+//!
+//! The state fields are the last fields of [`Character`], so a document made by serde_json ends
+//! with them: `{…base…,"hp":7,…state…}`. Most writes in play change only the state (damage,
+//! healing, a slot spent). Such a write keeps the base's text exactly as the store read it and
+//! serializes only the state, a small part of the work of serializing the whole document.
+//!
+//! The document read is reused only when it is certain to mean what the full serialization would:
+//! - the character's base fields equal those of the character decoded from that text
+//!   ([`same_base`], which names every field, so a new field cannot be forgotten);
+//! - the text ends with the serialized state of that decoded character, after a comma: the
+//!   text decoded, so it is one valid object, and that tail closes it, so the comma separates
+//!   its top-level members and the part before it holds every other member;
+//! - the part before holds none of the state's keys that may be left out (an old or imported
+//!   document could put one there: the new state would repeat the key) and no `\u` escape
+//!   (a key could be spelled with one).
+//!
+//! Anything else (a document written by an older version, by PostgreSQL's JSON type, or not read
+//! at all) is serialized whole, as before.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use tabletop_rules::damage::DeathSaves;
+
+pub(crate) use crate::model::character::ReadDoc;
+use crate::model::character::{AsRead, Character, ConditionEntry, Resource, document_raw};
+use crate::model::concentration::Concentration;
+use crate::model::effects::ActiveEffect;
+use crate::model::slots::SpellSlots;
+
+/// The state part, serialized as a document's tail: the same names, order and omissions as the
+/// last fields of [`Character`] (a test holds them together).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct State<'a> {
+    hp: u32,
+    temp_hp: u32,
+    hit_dice: u32,
+    death_saves: &'a DeathSaves,
+    dead: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    died_at: Option<u64>,
+    conditions: &'a [ConditionEntry],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    effects: &'a [ActiveEffect],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    concentration: Option<&'a Concentration>,
+    #[serde(skip_serializing_if = "SpellSlots::is_empty")]
+    spell_slots: &'a SpellSlots,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    resources: &'a [Resource],
+}
+
+impl<'a> State<'a> {
+    fn of(c: &'a Character) -> Self {
+        Self {
+            hp: c.hp,
+            temp_hp: c.temp_hp,
+            hit_dice: c.hit_dice,
+            death_saves: &c.death_saves,
+            dead: c.dead,
+            died_at: c.died_at,
+            conditions: &c.conditions,
+            effects: &c.effects,
+            concentration: c.concentration.as_ref(),
+            spell_slots: &c.spell_slots,
+            resources: &c.resources,
+        }
+    }
+
+    /// `{"hp":…,…}`.
+    fn text(c: &Character) -> Result<String, serde_json::Error> {
+        serde_json::to_string(&State::of(c))
+    }
+}
+
+/// The keys of the state fields a document may leave out, as they open a member.
+const OMITTABLE: [&str; 5] = [
+    "\"diedAt\":",
+    "\"effects\":",
+    "\"concentration\":",
+    "\"spellSlots\":",
+    "\"resources\":",
+];
+
+impl AsRead {
+    /// The length of the base part: where the comma before the state part stands.
+    fn base_end(&self) -> Option<usize> {
+        *self.base_end.get_or_init(|| {
+            let state = State::text(&self.decoded).ok()?;
+            let tail = state.strip_prefix('{')?;
+            let at = self.doc.len().checked_sub(tail.len() + 1)?;
+            let base = &self.doc.as_bytes()[..at];
+            let fits = self.doc.as_bytes()[at] == b','
+                && self.doc.ends_with(tail)
+                && memchr::memmem::find(base, b"\\u").is_none()
+                && OMITTABLE
+                    .iter()
+                    .all(|k| memchr::memmem::find(base, k.as_bytes()).is_none());
+            fits.then_some(at)
+        })
+    }
+}
+
+/// `c`'s document as [`document_raw`] makes it, but made from the document `c` was read from
+/// when only its state changed since (see the module's doc): the same members, the base's
+/// written as they were read.
+pub fn document_raw_after_read(c: &Character) -> Result<Box<RawValue>, serde_json::Error> {
+    match state_only_rewrite(c)? {
+        // SAFETY: the text is the base part of a document that decoded (a valid JSON object
+        // cut before the comma that opens its state part, see `AsRead::base_end`), a comma,
+        // and the members of an object serde_json just wrote with its closing brace: one
+        // well-formed JSON object without surrounding whitespace. Debug builds check it again.
+        Some(text) => Ok(unsafe { RawValue::from_string_unchecked(text) }),
+        None => document_raw(c),
+    }
+}
+
+/// [`document_raw_after_read`] as a string.
+pub fn document_text_after_read(c: &Character) -> Result<String, serde_json::Error> {
+    match state_only_rewrite(c)? {
+        Some(text) => Ok(text),
+        None => crate::model::character::document_text(c),
+    }
+}
+
+/// The document made from the one read, if `c` changed only its state since.
+fn state_only_rewrite(c: &Character) -> Result<Option<String>, serde_json::Error> {
+    let Some(read) = &c.read_doc.0 else {
+        return Ok(None);
+    };
+    let Some(at) = read.base_end() else {
+        return Ok(None);
+    };
+    if !same_base(c, &read.decoded) {
+        return Ok(None);
+    }
+    let state = State::text(c)?;
+    let mut text = String::with_capacity(at + state.len());
+    text.push_str(&read.doc[..at]);
+    text.push(',');
+    text.push_str(&state[1..]);
+    Ok(Some(text))
+}
+
+/// Whether `a` and `b` agree on every member of the document's base part. Every field is named:
+/// a new field must be put in the base (and compared) or in the state.
+fn same_base(a: &Character, b: &Character) -> bool {
+    let Character {
+        id,
+        name,
+        kind,
+        race,
+        subrace,
+        class,
+        background,
+        level,
+        xp,
+        abilities,
+        proficiency_bonus,
+        save_proficiencies,
+        skills,
+        armor_class,
+        armor_source,
+        speed,
+        size,
+        max_hp,
+        hit_die,
+        resistances,
+        immunities,
+        vulnerabilities,
+        condition_immunities,
+        spellcasting_ability,
+        spells,
+        spellbook,
+        spell_classes,
+        equipment,
+        inventory,
+        languages,
+        features,
+        notes,
+        stat_block,
+        shape,
+        mastered_spells,
+        build,
+        // The state part (`State`).
+        hp: _,
+        temp_hp: _,
+        hit_dice: _,
+        death_saves: _,
+        dead: _,
+        died_at: _,
+        conditions: _,
+        effects: _,
+        concentration: _,
+        spell_slots: _,
+        resources: _,
+        // Not in the document.
+        derived: _,
+        read_sheet: _,
+        read_doc: _,
+    } = a;
+    *id == b.id
+        && *name == b.name
+        && *kind == b.kind
+        && *race == b.race
+        && *subrace == b.subrace
+        && *class == b.class
+        && *background == b.background
+        && *level == b.level
+        && *xp == b.xp
+        && *abilities == b.abilities
+        && *proficiency_bonus == b.proficiency_bonus
+        && *save_proficiencies == b.save_proficiencies
+        && *skills == b.skills
+        && *armor_class == b.armor_class
+        && *armor_source == b.armor_source
+        && *speed == b.speed
+        && *size == b.size
+        && *max_hp == b.max_hp
+        && *hit_die == b.hit_die
+        && *resistances == b.resistances
+        && *immunities == b.immunities
+        && *vulnerabilities == b.vulnerabilities
+        && *condition_immunities == b.condition_immunities
+        && *spellcasting_ability == b.spellcasting_ability
+        && *spells == b.spells
+        && *spellbook == b.spellbook
+        && *spell_classes == b.spell_classes
+        && *equipment == b.equipment
+        && *inventory == b.inventory
+        && *languages == b.languages
+        && *features == b.features
+        && *notes == b.notes
+        && *stat_block == b.stat_block
+        && *shape == b.shape
+        && *mastered_spells == b.mastered_spells
+        && *build == b.build
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::character::document_text;
+    use serde_json::{Map, Value, json};
+    use std::sync::Arc;
+
+    /// A character with every state member present (none left out).
+    fn full_state() -> Character {
+        let mut c: Character = serde_json::from_value(json!({
+            "id": "ona", "name": "Ona", "kind": "pc", "level": 3, "class": "cleric",
+            "abilities": {"str": 10, "dex": 12, "con": 14, "int": 10, "wis": 16, "cha": 8},
+            "proficiencyBonus": 2, "armorClass": 16, "armorSource": "chain mail", "speed": 25,
+            "size": "medium", "maxHp": 24, "hp": 9, "tempHp": 3, "hitDie": 8, "hitDice": 2,
+            "deathSaves": {"successes": 1, "failures": 0, "stable": false},
+            "diedAt": 60,
+            "conditions": [{"condition": "poisoned", "source": "venom"}],
+            "effects": [{"id": "e1", "name": "Bless", "modifiers": [],
+                          "duration": {"kind": "rounds", "remaining": 10}}],
+            "concentration": {"spell": "bless", "roundsLeft": 10},
+            "spellSlots": {"max": [4, 2, 0, 0, 0, 0, 0, 0, 0], "used": [1, 0, 0, 0, 0, 0, 0, 0, 0]},
+            "resources": [{"name": "Channel Divinity", "max": 1, "current": 0, "recharge": "short"}],
+            "languages": ["Common"], "features": ["Divine Domain"]
+        }))
+        .unwrap();
+        c.dead = true;
+        c
+    }
+
+    fn keys(text: &str) -> Vec<String> {
+        serde_json::from_str::<Map<String, Value>>(text)
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// The state serializer and the last fields of `Character` agree: a document is its base
+    /// members, a comma, then exactly the state's members, in the same order.
+    #[test]
+    fn a_document_ends_with_its_state_members() {
+        let full = full_state();
+        let mut plain = full.clone();
+        (plain.died_at, plain.effects, plain.concentration) = (None, vec![], None);
+        (plain.spell_slots, plain.resources) = (SpellSlots::default(), vec![]);
+        for c in [full, plain] {
+            let doc = document_text(&c).unwrap();
+            let state = State::text(&c).unwrap();
+            let tail = &state[1..];
+            assert!(doc.ends_with(tail), "{doc}\ndoes not end with\n{tail}");
+            let base = format!("{}}}", &doc[..doc.len() - tail.len() - 1]);
+            let (base_keys, state_keys) = (keys(&base), keys(&state));
+            assert!(
+                base_keys.iter().all(|k| !state_keys.contains(k)),
+                "{base_keys:?}"
+            );
+            let mut all = base_keys.clone();
+            all.extend(state_keys.iter().cloned());
+            let mut in_doc = keys(&doc);
+            in_doc.sort();
+            all.sort();
+            assert_eq!(all, in_doc);
+        }
+        // Every state member, as the document writes them, in their order.
+        let c = full_state();
+        let expected = [
+            "hp",
+            "tempHp",
+            "hitDice",
+            "deathSaves",
+            "dead",
+            "diedAt",
+            "conditions",
+            "effects",
+            "concentration",
+            "spellSlots",
+            "resources",
+        ];
+        let mut sorted = expected.map(String::from).to_vec();
+        sorted.sort();
+        assert_eq!(keys(&State::text(&c).unwrap()), sorted);
+        // (A parsed map sorts its keys: the text's order is checked on the text.)
+        let text = document_text(&c).unwrap();
+        let at: Vec<usize> = expected
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    }
+
+    /// A read character changed only in its state is written from the text it was read from:
+    /// what that text holds beyond the fields (an unknown member) is kept, and it decodes to the
+    /// character the whole serialization gives.
+    #[test]
+    fn a_state_change_keeps_the_base_text_as_read() {
+        let c = full_state();
+        let doc = document_text(&c).unwrap().replacen("{", "{\"zz\":1,", 1);
+        let decoded: Character = serde_json::from_str(&doc).unwrap();
+        let mut read = decoded.clone();
+        read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded));
+        read.hp = 4;
+        read.conditions.clear();
+        read.effects.clear();
+        let text = document_text_after_read(&read).unwrap();
+        assert!(text.starts_with("{\"zz\":1,"), "{text}");
+        let back: Character = serde_json::from_str(&text).unwrap();
+        let whole: Character = serde_json::from_str(&document_text(&read).unwrap()).unwrap();
+        assert_eq!(back, whole);
+        assert_eq!(back.hp, 4);
+        assert_eq!(
+            document_raw_after_read(&read).unwrap().get(),
+            text,
+            "the raw document is the same text"
+        );
+        // A base change (a feature) is serialized whole.
+        read.features.push("Turn Undead".into());
+        let text = document_text_after_read(&read).unwrap();
+        assert!(!text.contains("zz"), "{text}");
+        assert_eq!(serde_json::from_str::<Character>(&text).unwrap(), read);
+    }
+
+    /// A document not in the expected shape is never spliced: a state member left in its base
+    /// part (an older or imported document) would be written twice.
+    #[test]
+    fn an_unusual_document_is_serialized_whole() {
+        let mut c = full_state();
+        (c.effects, c.resources) = (vec![], vec![]);
+        let plain = document_text(&c).unwrap();
+        let cases = [
+            // An omittable state member in the base part.
+            plain.replacen("{", "{\"resources\":[],", 1),
+            // A key spelled with an escape.
+            plain.replacen("{", "{\"\\u007a\":1,", 1),
+            // The state members not at the end.
+            {
+                let mut m: Map<String, Value> = serde_json::from_str(&plain).unwrap();
+                m.sort_keys();
+                serde_json::to_string(&m).unwrap()
+            },
+        ];
+        for doc in cases {
+            let decoded: Character = serde_json::from_str(&doc).unwrap();
+            let mut read = decoded.clone();
+            read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded));
+            read.resources = full_state().resources;
+            read.hp = 1;
+            let text = document_text_after_read(&read).unwrap();
+            assert_eq!(text, document_text(&read).unwrap(), "from {doc}");
+        }
+    }
+}
