@@ -217,7 +217,7 @@ pub struct UpdateOutcome {
     pub character: Character,
     /// The character as its answer shows it: without the `derived` block (the derivation's
     /// sources; `get_character` shows them), the values all there. The same text is stored as
-    /// its document (`model::doc_state::document_raw_after_read`: only the state part is made
+    /// its document (`model::doc_state::document_after_read`: only the state part is made
     /// anew when nothing else changed), so it is made once.
     #[serde(rename = "character")]
     #[cfg_attr(feature = "schema", schemars(with = "Character"))]
@@ -326,17 +326,17 @@ pub fn update_character(
     }
     crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
-    let doc = crate::model::doc_state::document_raw_after_read(&c).map_err(|e| {
+    let doc = crate::model::doc_state::document_after_read(&c).map_err(|e| {
         crate::store::StoreError::Corrupt {
             what: "character".into(),
             detail: e.to_string(),
         }
     })?;
-    call.tx().put_character_doc(campaign, &c, doc.get())?;
+    call.tx().put_character_doc(campaign, &c, &doc)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {
         shown: ShownStats::of(sheet.get(&c)),
-        character_text: doc,
+        character_text: doc.text,
         character: c,
         changes,
         damage: damage_results,

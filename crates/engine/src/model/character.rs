@@ -258,12 +258,20 @@ pub(crate) struct AsRead {
 }
 
 impl ReadDoc {
-    /// `doc` as read, and what it decoded to (before anything made of it on read).
-    pub(crate) fn new(doc: std::sync::Arc<str>, decoded: std::sync::Arc<Character>) -> Self {
+    /// `doc` as read, what it decoded to (before anything made of it on read) and, when known,
+    /// where its state part begins.
+    pub(crate) fn new(
+        doc: std::sync::Arc<str>,
+        decoded: std::sync::Arc<Character>,
+        base_end: Option<usize>,
+    ) -> Self {
         Self(Some(std::sync::Arc::new(AsRead {
             doc,
             decoded,
-            base_end: std::sync::OnceLock::new(),
+            base_end: match base_end {
+                Some(at) => std::sync::OnceLock::from(Some(at)),
+                None => std::sync::OnceLock::new(),
+            },
         })))
     }
 }

@@ -104,30 +104,40 @@ impl AsRead {
     }
 }
 
+/// A character's document as made for storage (its text without the derived sheet), and where
+/// its state part begins when it was made by rewriting only that part (a store keeps this
+/// with the text, so the next such write need not look for it).
+pub struct Document {
+    /// The document.
+    pub text: Box<RawValue>,
+    /// Where the comma before the state part stands, when known.
+    pub(crate) base_end: Option<usize>,
+}
+
 /// `c`'s document as [`document_raw`] makes it, but made from the document `c` was read from
 /// when only its state changed since (see the module's doc): the same members, the base's
 /// written as they were read.
-pub fn document_raw_after_read(c: &Character) -> Result<Box<RawValue>, serde_json::Error> {
-    match state_only_rewrite(c)? {
-        // SAFETY: the text is the base part of a document that decoded (a valid JSON object
-        // cut before the comma that opens its state part, see `AsRead::base_end`), a comma,
-        // and the members of an object serde_json just wrote with its closing brace: one
-        // well-formed JSON object without surrounding whitespace. Debug builds check it again.
-        Some(text) => Ok(unsafe { RawValue::from_string_unchecked(text) }),
-        None => document_raw(c),
-    }
+pub fn document_after_read(c: &Character) -> Result<Document, serde_json::Error> {
+    Ok(match state_only_rewrite(c)? {
+        Some((text, at)) => Document {
+            // SAFETY: the text is the base part of a document that decoded (a valid JSON
+            // object cut before the comma that opens its state part, see `AsRead::base_end`),
+            // a comma, and the members of an object serde_json just wrote with its closing
+            // brace: one well-formed JSON object without surrounding whitespace. Debug builds
+            // check it again.
+            text: unsafe { RawValue::from_string_unchecked(text) },
+            base_end: Some(at),
+        },
+        None => Document {
+            text: document_raw(c)?,
+            base_end: None,
+        },
+    })
 }
 
-/// [`document_raw_after_read`] as a string.
-pub fn document_text_after_read(c: &Character) -> Result<String, serde_json::Error> {
-    match state_only_rewrite(c)? {
-        Some(text) => Ok(text),
-        None => crate::model::character::document_text(c),
-    }
-}
-
-/// The document made from the one read, if `c` changed only its state since.
-fn state_only_rewrite(c: &Character) -> Result<Option<String>, serde_json::Error> {
+/// The document made from the one read, and where its state part begins, if `c` changed only
+/// its state since.
+fn state_only_rewrite(c: &Character) -> Result<Option<(String, usize)>, serde_json::Error> {
     let Some(read) = &c.read_doc.0 else {
         return Ok(None);
     };
@@ -142,7 +152,7 @@ fn state_only_rewrite(c: &Character) -> Result<Option<String>, serde_json::Error
     text.push_str(&read.doc[..at]);
     text.push(',');
     text.push_str(&state[1..]);
-    Ok(Some(text))
+    Ok(Some((text, at)))
 }
 
 /// Whether `a` and `b` agree on every member of the document's base part. Every field is named:
@@ -339,26 +349,27 @@ mod tests {
         let doc = document_text(&c).unwrap().replacen("{", "{\"zz\":1,", 1);
         let decoded: Character = serde_json::from_str(&doc).unwrap();
         let mut read = decoded.clone();
-        read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded));
+        read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None);
         read.hp = 4;
         read.conditions.clear();
         read.effects.clear();
-        let text = document_text_after_read(&read).unwrap();
+        let made = document_after_read(&read).unwrap();
+        let text = made.text.get();
         assert!(text.starts_with("{\"zz\":1,"), "{text}");
-        let back: Character = serde_json::from_str(&text).unwrap();
+        assert_eq!(made.base_end, Some(text.find(",\"hp\":").unwrap()));
+        let back: Character = serde_json::from_str(text).unwrap();
         let whole: Character = serde_json::from_str(&document_text(&read).unwrap()).unwrap();
         assert_eq!(back, whole);
         assert_eq!(back.hp, 4);
-        assert_eq!(
-            document_raw_after_read(&read).unwrap().get(),
-            text,
-            "the raw document is the same text"
-        );
         // A base change (a feature) is serialized whole.
         read.features.push("Turn Undead".into());
-        let text = document_text_after_read(&read).unwrap();
-        assert!(!text.contains("zz"), "{text}");
-        assert_eq!(serde_json::from_str::<Character>(&text).unwrap(), read);
+        let made = document_after_read(&read).unwrap();
+        assert!(!made.text.get().contains("zz"), "{}", made.text);
+        assert_eq!(made.base_end, None);
+        assert_eq!(
+            serde_json::from_str::<Character>(made.text.get()).unwrap(),
+            read
+        );
     }
 
     /// A document not in the expected shape is never spliced: a state member left in its base
@@ -383,11 +394,12 @@ mod tests {
         for doc in cases {
             let decoded: Character = serde_json::from_str(&doc).unwrap();
             let mut read = decoded.clone();
-            read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded));
+            read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None);
             read.resources = full_state().resources;
             read.hp = 1;
-            let text = document_text_after_read(&read).unwrap();
-            assert_eq!(text, document_text(&read).unwrap(), "from {doc}");
+            let made = document_after_read(&read).unwrap();
+            assert_eq!(made.text.get(), document_text(&read).unwrap(), "from {doc}");
+            assert_eq!(made.base_end, None);
         }
     }
 }

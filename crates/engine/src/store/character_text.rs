@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use super::StoreError;
 use crate::model::build::Derived;
 use crate::model::character::Character;
+use crate::model::doc_state::{Document, document_after_read};
 
 /// Separates a document from its sheet in a stored text.
 const SEP: char = '\u{1}';
@@ -30,6 +31,7 @@ const KEEP: usize = 32;
 pub(crate) struct Encoded {
     doc: String,
     sheet: Option<Arc<str>>,
+    base_end: Option<usize>,
 }
 
 impl Encoded {
@@ -46,6 +48,11 @@ impl Encoded {
     /// The derived sheet, shared.
     pub(crate) fn shared_sheet(&self) -> Option<Arc<str>> {
         self.sheet.clone()
+    }
+
+    /// Where the document's state part begins, when known (`model::doc_state`).
+    pub(crate) fn base_end(&self) -> Option<usize> {
+        self.base_end
     }
 
     /// Its two parts.
@@ -139,15 +146,18 @@ impl SheetTexts {
     }
 
     /// Encodes `c` for storage, with its document already made when `doc` is given (the text
-    /// [`crate::model::doc_state::document_text_after_read`] makes of `c`).
+    /// [`crate::model::doc_state::document_after_read`] makes of `c`).
     pub(crate) fn encode_with(
         &self,
         c: &Character,
-        doc: Option<&str>,
+        doc: Option<&Document>,
     ) -> Result<Encoded, StoreError> {
-        let doc = match doc {
-            Some(doc) => doc.to_owned(),
-            None => crate::model::doc_state::document_text_after_read(c).map_err(corrupt)?,
+        let (doc, base_end) = match doc {
+            Some(doc) => (doc.text.get().to_owned(), doc.base_end),
+            None => {
+                let made = document_after_read(c).map_err(corrupt)?;
+                (Box::<str>::from(made.text).into_string(), made.base_end)
+            }
         };
         let sheet = c
             .derived
@@ -155,7 +165,11 @@ impl SheetTexts {
             .map(|d| self.text(d))
             .transpose()
             .map_err(corrupt)?;
-        Ok(Encoded { doc, sheet })
+        Ok(Encoded {
+            doc,
+            sheet,
+            base_end,
+        })
     }
 }
 

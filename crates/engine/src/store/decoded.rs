@@ -40,6 +40,8 @@ struct Entry {
     sheet: Option<Box<str>>,
     hash: u64,
     decoded: Arc<Character>,
+    /// Where the document's state part begins, when the write that made it knew.
+    base_end: Option<usize>,
     resolved: Option<(u64, Character)>,
 }
 
@@ -84,7 +86,7 @@ impl Decoded {
             return Ok(c);
         }
         let c = decode(&join(text.doc.to_owned(), text.sheet))?;
-        self.keep_hashed(text, hash, &c);
+        self.keep_hashed(text, hash, &c, None);
         Ok(c)
     }
 
@@ -118,18 +120,19 @@ impl Decoded {
         {
             // A write that changes only the state reuses the document's text
             // (`model::doc_state`).
-            c.read_doc = ReadDoc::new(e.doc.clone(), e.decoded.clone());
+            c.read_doc = ReadDoc::new(e.doc.clone(), e.decoded.clone(), e.base_end);
             e.resolved = Some((key, c.clone()));
         }
         Ok(c)
     }
 
-    /// Keeps `c` as the decoding of `text` (as just encoded for storage).
-    pub(crate) fn keep(&self, text: Parts<'_>, c: &Character) {
-        self.keep_hashed(text, self.hash(text), c);
+    /// Keeps `c` as the decoding of `text` (as just encoded for storage), with where its
+    /// document's state part begins when the encoding knew.
+    pub(crate) fn keep(&self, text: Parts<'_>, c: &Character, base_end: Option<usize>) {
+        self.keep_hashed(text, self.hash(text), c, base_end);
     }
 
-    fn keep_hashed(&self, text: Parts<'_>, hash: u64, c: &Character) {
+    fn keep_hashed(&self, text: Parts<'_>, hash: u64, c: &Character, base_end: Option<usize>) {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
@@ -155,6 +158,7 @@ impl Decoded {
                     read_doc: ReadDoc::default(),
                     ..c.clone()
                 }),
+                base_end,
                 resolved: None,
             },
             |e| e.hash,
@@ -207,7 +211,7 @@ mod tests {
         let doc = serde_json::to_string(&named("Ona")).unwrap();
         let parts = |sheet| Parts { doc: &doc, sheet };
         for (sheet, name) in [(Some("s1"), "One"), (Some("s2"), "Two"), (None, "None")] {
-            d.keep(parts(sheet), &named(name));
+            d.keep(parts(sheet), &named(name), None);
         }
         for (sheet, name) in [(Some("s2"), "Two"), (None, "None"), (Some("s1"), "One")] {
             let c = d
@@ -226,7 +230,7 @@ mod tests {
         let d = Decoded::default();
         for i in 0..(KEEP + 10) {
             let c = named(&format!("c{i}"));
-            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c);
+            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c, None);
         }
         assert_eq!(d.kept.lock().unwrap().len(), KEEP);
         let last = named(&format!("c{}", KEEP + 9));
@@ -271,5 +275,38 @@ mod tests {
         // The decoding is kept as decoded: the resolution does not leak into it.
         let plain = d.character(Parts::of(&doc), |_| panic!("kept")).unwrap();
         assert_eq!(plain.hp, 4);
+    }
+
+    /// A read shares the text it came from with what it decoded to, and where the state part
+    /// begins when the write that kept the text knew it (`model::doc_state`).
+    #[test]
+    fn a_read_carries_its_document_and_the_state_part_a_write_found() {
+        let d = Decoded::default();
+        let c = named("Ona");
+        let doc = crate::model::character::document_text(&c).unwrap();
+        let at = doc.find(",\"hp\":").unwrap();
+        d.keep(Parts::of(&doc), &c, Some(at));
+        let read = d
+            .resolved(Parts::of(&doc), 1, |_| panic!("kept"), &mut |_| {})
+            .unwrap();
+        let kept = read.read_doc.0.as_ref().expect("a read keeps its document");
+        assert_eq!(&*kept.doc, doc);
+        assert_eq!(*kept.decoded, c);
+        assert_eq!(
+            kept.base_end.get(),
+            Some(&Some(at)),
+            "known without looking"
+        );
+        // A text decoded from the store looks for it when first asked.
+        let other = crate::model::character::document_text(&named("Bran")).unwrap();
+        let read = d
+            .resolved(
+                Parts::of(&other),
+                1,
+                |t| Ok(serde_json::from_str(t).unwrap()),
+                &mut |_| {},
+            )
+            .unwrap();
+        assert_eq!(read.read_doc.0.as_ref().unwrap().base_end.get(), None);
     }
 }

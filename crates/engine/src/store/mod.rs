@@ -175,13 +175,13 @@ pub trait Tx {
         character: &Character,
     ) -> Result<(), StoreError>;
     /// [`Tx::put_character`] given the character's document as well: its text without the
-    /// derived sheet ([`crate::model::doc_state::document_raw_after_read`]), made once by a
+    /// derived sheet ([`crate::model::doc_state::document_after_read`]), made once by a
     /// caller that also shows it. A store that stores another text ignores it.
     fn put_character_doc(
         &mut self,
         campaign: CampaignId,
         character: &Character,
-        doc: &str,
+        doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
         let _ = doc;
         self.put_character(campaign, character)

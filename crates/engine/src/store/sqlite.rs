@@ -479,7 +479,7 @@ impl Tx for SqliteTx<'_> {
         &mut self,
         campaign: CampaignId,
         c: &Character,
-        doc: &str,
+        doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
         self.put_character_rows(campaign, c, Some(doc))
     }

@@ -259,7 +259,7 @@ impl Tx for PgTx<'_> {
         &mut self,
         campaign: CampaignId,
         c: &Character,
-        doc: &str,
+        doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
         self.put_encoded(campaign, c, Some(doc))
     }
@@ -890,10 +890,10 @@ impl PgTx<'_> {
         &mut self,
         campaign: CampaignId,
         c: &Character,
-        doc: Option<&str>,
+        doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
         let stored = self.conn.decoded.sheets.encode_with(c, doc)?;
-        self.conn.decoded.keep(stored.parts(), c);
+        self.conn.decoded.keep(stored.parts(), c, stored.base_end());
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)

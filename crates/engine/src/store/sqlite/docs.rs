@@ -157,10 +157,10 @@ impl SqliteTx<'_> {
         &mut self,
         campaign: CampaignId,
         c: &Character,
-        doc: Option<&str>,
+        doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
         let stored = self.decoded.sheets.encode_with(c, doc)?;
-        self.decoded.keep(stored.parts(), c);
+        self.decoded.keep(stored.parts(), c, stored.base_end());
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
         let same_columns = self
