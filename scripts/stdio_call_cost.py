@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Per-call cost of one tool over stdio, lockstep (one request in flight), in the real configuration.
 
-    TABLETOP_SRD_DIR=../shared/srd/2014 python3 scripts/stdio_call_cost.py EXE get|roll|upd|chk N [--valgrind]
+    TABLETOP_SRD_DIR=../shared/srd/2014 python3 scripts/stdio_call_cost.py EXE get|roll|upd|chk|fight N [--valgrind]
 
 Creates the SRD-built hill-dwarf cleric 5 through create_character, makes 20 warm-up calls, then N
 timed calls; prints round-trip p50/p90, the server's CPU per call (all threads, from
 /proc/PID/task/*/schedstat) and the machine's load average. With --valgrind the server runs under
 callgrind and the total instruction count divided by N is printed: run it with N=1 and with N=201
 and take (total(201) - total(1)) / 200 for the instructions of one call (load-independent).
+
+`upd` alternates hp -1 and +1 on one character, so its stored text takes two values and every read
+finds its resolution kept. `fight` is a fight's pattern: ten such clerics lose 1 HP each ("hp": "-1") in
+turn, so every read is of a text the previous write to that character just made (at most 440
+calls: each has 48 HP).
 """
 import json, os, subprocess, sys, time, tempfile, statistics
 exe, w, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -44,10 +49,15 @@ rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientI
 rpc("notifications/initialized", notify=True)
 r = rpc("tools/call", {"name": "create_character", "arguments": {"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}})
 assert not r["result"].get("isError"), r
+if w == 'fight':
+    for j in range(1, 10):
+        a = {"name": "Bench%d" % j, "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}
+        assert not rpc("tools/call", {"name": "create_character", "arguments": a})["result"].get("isError")
 def args(k):
     if w == 'get': return ("get_character", {"characterName": "Bench"})
     if w == 'roll': return ("roll_dice", {"expression": "4d6kh3"})
     if w == 'upd': return ("update_character", {"characterName": "Bench", "hp": "-1" if k % 2 == 0 else "+1"})
+    if w == 'fight': return ("update_character", {"characterName": "Bench%s" % ("" if k % 10 == 0 else k % 10), "hp": "-1"})
     if w == 'chk': return ("roll_check", {"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12})
 # warm-up
 for k in range(20):

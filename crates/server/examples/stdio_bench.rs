@@ -253,6 +253,32 @@ impl Figures {
 struct Workload {
     label: &'static str,
     call: fn(usize) -> (String, Value),
+    /// What each server needs first (the fight's creatures), given whether it is the peer.
+    setup: Option<fn(&mut Server, bool)>,
+}
+
+/// How many creatures the fight has: each has 48 HP, and the warm-up and 1,000 calls take 1 HP
+/// a call, so every call makes a new stored text.
+const FIGHTERS: usize = 26;
+
+/// The fight's creatures: `Bench` and `Bench1` … `Bench25`, the same SRD-built cleric.
+fn create_fighters(s: &mut Server, peer: bool) {
+    for j in 1..FIGHTERS {
+        let name = format!("Bench{j}");
+        if peer {
+            s.call(
+                "create_character",
+                &json!({"name": name, "race": "Hill Dwarf", "class": "Cleric", "level": 5,
+                        "stats": STATS()}),
+            );
+        } else {
+            s.call(
+                "create_character",
+                &json!({"name": name, "race": "dwarf", "subrace": "hill dwarf",
+                        "class": "cleric", "level": 5, "stats": STATS()}),
+            );
+        }
+    }
 }
 
 fn workloads() -> Vec<Workload> {
@@ -262,10 +288,12 @@ fn workloads() -> Vec<Workload> {
         Workload {
             label: "get_character (read-only, SRD-built cleric 5)",
             call: |_| ("get_character".into(), json!({"characterName": "Bench"})),
+            setup: None,
         },
         Workload {
             label: "roll_dice 4d6kh3 (mutating)",
             call: |_| ("roll_dice".into(), json!({"expression": "4d6kh3"})),
+            setup: None,
         },
         Workload {
             label: "update_character hp ±1 (mutating)",
@@ -276,6 +304,7 @@ fn workloads() -> Vec<Workload> {
                     json!({"characterName": "Bench", "hp": hp}),
                 )
             },
+            setup: None,
         },
         Workload {
             label: "roll_check stealth DC 12 (mutating)",
@@ -285,6 +314,23 @@ fn workloads() -> Vec<Workload> {
                     json!({"characterName": "Bench", "checkType": "skill", "skill": "stealth", "dc": 12}),
                 )
             },
+            setup: None,
+        },
+        Workload {
+            label: "update_character in a fight: 26 clerics lose 1 HP each in turn (mutating)",
+            call: |i| {
+                let j = i % FIGHTERS;
+                let name = if j == 0 {
+                    "Bench".to_string()
+                } else {
+                    format!("Bench{j}")
+                };
+                (
+                    "update_character".into(),
+                    json!({"characterName": name, "hp": "-1"}),
+                )
+            },
+            setup: Some(create_fighters),
         },
     ]
 }
@@ -404,6 +450,11 @@ fn main() {
     }
 
     for w in workloads() {
+        if let Some(setup) = w.setup {
+            for (name, s) in &mut servers {
+                setup(s, *name == "peer");
+            }
+        }
         // Warm-up: caches, the SRD's background load, the peer's JIT.
         for (_, s) in &mut servers {
             for i in 0..200 {

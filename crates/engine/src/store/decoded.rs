@@ -24,6 +24,7 @@
 //! can never hand out another text's character.
 
 use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::StoreError;
@@ -42,6 +43,8 @@ struct Entry {
     decoded: Arc<Character>,
     /// Where the document's state part begins, when the write that made it knew.
     base_end: Option<usize>,
+    /// When it was last kept or handed out (`Decoded::tick`): the least recent goes first.
+    used: u64,
     resolved: Option<(u64, Character)>,
 }
 
@@ -55,6 +58,8 @@ impl Entry {
 #[derive(Default)]
 pub(crate) struct Decoded {
     kept: Mutex<hashbrown::HashTable<Entry>>,
+    /// A counter stamped on an entry whenever it is kept or handed out.
+    tick: AtomicU64,
     hasher: foldhash::fast::FixedState,
     /// The texts of the derived sheets written lately (see [`super::character_text`]).
     pub(crate) sheets: super::character_text::SheetTexts,
@@ -79,9 +84,11 @@ impl Decoded {
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
     ) -> Result<Character, StoreError> {
         let hash = self.hash(text);
-        if let Some(c) = self.kept.lock().ok().and_then(|k| {
-            k.find(hash, |e| e.is(text))
-                .map(|e| Character::clone(&e.decoded))
+        if let Some(c) = self.kept.lock().ok().and_then(|mut k| {
+            k.find_mut(hash, |e| e.is(text)).map(|e| {
+                e.used = self.next_tick();
+                Character::clone(&e.decoded)
+            })
         }) {
             return Ok(c);
         }
@@ -101,10 +108,13 @@ impl Decoded {
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Character, StoreError> {
         let hash = self.hash(text);
-        if let Some(c) = self.kept.lock().ok().and_then(|k| {
-            k.find(hash, |e| e.is(text))
+        if let Some(c) = self.kept.lock().ok().and_then(|mut k| {
+            k.find_mut(hash, |e| e.is(text))
                 .and_then(|e| match &e.resolved {
-                    Some((k, c)) if *k == key => Some(c.clone()),
+                    Some((k, c)) if *k == key => {
+                        e.used = self.next_tick();
+                        Some(c.clone())
+                    }
                     _ => None,
                 })
         }) {
@@ -126,6 +136,10 @@ impl Decoded {
         Ok(c)
     }
 
+    fn next_tick(&self) -> u64 {
+        self.tick.fetch_add(1, Ordering::Relaxed)
+    }
+
     /// Keeps `c` as the decoding of `text` (as just encoded for storage), with where its
     /// document's state part begins when the encoding knew.
     pub(crate) fn keep(&self, text: Parts<'_>, c: &Character, base_end: Option<usize>) {
@@ -140,9 +154,10 @@ impl Decoded {
             return;
         }
         if kept.len() >= KEEP {
-            // Any one goes (the set is a cache of pure results): the first the table yields.
-            if let Some(first) = kept.iter().next().map(|e| e.hash)
-                && let Ok(old) = kept.find_entry(first, |e| e.hash == first)
+            // The least recently used goes: in a fight each write makes a new text, read back on
+            // the character's next turn, while the texts it replaced are never asked for again.
+            if let Some((hash, used)) = kept.iter().map(|e| (e.hash, e.used)).min_by_key(|e| e.1)
+                && let Ok(old) = kept.find_entry(hash, |e| e.used == used)
             {
                 old.remove();
             }
@@ -159,6 +174,7 @@ impl Decoded {
                     ..c.clone()
                 }),
                 base_end,
+                used: self.next_tick(),
                 resolved: None,
             },
             |e| e.hash,
@@ -308,5 +324,43 @@ mod tests {
             )
             .unwrap();
         assert_eq!(read.read_doc.0.as_ref().unwrap().base_end.get(), None);
+    }
+
+    /// When the set is full the least recently used text goes: one just kept or just read
+    /// stays, however the table orders its entries.
+    #[test]
+    fn the_least_recently_used_text_goes_first() {
+        let d = Decoded::default();
+        let texts: Vec<(Character, String)> = (0..KEEP)
+            .map(|i| {
+                let c = named(&format!("c{i}"));
+                let t = serde_json::to_string(&c).unwrap();
+                (c, t)
+            })
+            .collect();
+        for (c, t) in &texts {
+            d.keep(Parts::of(t), c, None);
+        }
+        // c0 is read again; c1 is now the least recently used.
+        d.character(Parts::of(&texts[0].1), |_| panic!("kept"))
+            .unwrap();
+        for i in 0..KEEP {
+            let c = named(&format!("new{i}"));
+            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c, None);
+            let latest = serde_json::to_string(&c).unwrap();
+            d.character(Parts::of(&latest), |_| panic!("the text just kept went"))
+                .unwrap();
+            if i == 0 {
+                let mut decodes = 0;
+                d.character(Parts::of(&texts[0].1), |_| panic!("c0 was read last"))
+                    .unwrap();
+                d.character(Parts::of(&texts[1].1), |t| {
+                    decodes += 1;
+                    Ok(serde_json::from_str(t).unwrap())
+                })
+                .unwrap();
+                assert_eq!(decodes, 1, "c1 went first");
+            }
+        }
     }
 }
