@@ -1,6 +1,7 @@
 //! The model: what a campaign holds, as data plus pure derivation.
 //!
-//! Characters as stored ([`character`]) and as read ([`sheet`]: effective values through the rules
+//! Characters as stored ([`character`]; a document's base and state parts, [`doc_state`]) and as
+//! read ([`sheet`]: effective values through the rules
 //! crate's one pipeline), items and inventories, effects, concentration, spell slots, spells,
 //! encounters and their auras, places, parties, notes, the travel log and the event log.
 //!
