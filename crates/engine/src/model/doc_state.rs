@@ -9,7 +9,7 @@
 //!
 //! The document read is reused only when it is certain to mean what the full serialization would:
 //! - the character's base fields equal those of the character decoded from that text
-//!   ([`same_base`], which names every field, so a new field cannot be forgotten);
+//!   (`same_base`, which names every field, so a new field cannot be forgotten);
 //! - the text ends with the serialized state of that decoded character, after a comma: the
 //!   text decoded, so it is one valid object, and that tail closes it, so the comma separates
 //!   its top-level members and the part before it holds every other member;
