@@ -259,7 +259,8 @@ pub fn update_character(
     // sheet is the one kept with the character as read (shared by every read of the same
     // stored text) while the call changes nothing else it is derived from (a condition, an
     // effect, a form); otherwise it is derived once more.
-    let mut sheet = if req.patch.is_empty() {
+    let req_patch_empty = req.patch.is_empty();
+    let mut sheet = if req_patch_empty {
         Sheet::as_read(&c)
     } else {
         edit_fields(call, &mut c, req.patch, req.force, &mut changes)?;
@@ -326,12 +327,17 @@ pub fn update_character(
     }
     crate::combat::death_time::stamp(call, &mut c)?;
     let campaign = call.campaign();
-    let doc = crate::model::doc_state::document_after_read(&c).map_err(|e| {
+    let mut doc = crate::model::doc_state::document_after_read(&c).map_err(|e| {
         crate::store::StoreError::Corrupt {
             what: "character".into(),
             detail: e.to_string(),
         }
     })?;
+    if doc.base_end.is_some() && req_patch_empty {
+        // Only the state changed: the sheet read stays this character's when the call changed
+        // nothing it is derived from, and the next read of the new text starts with it.
+        doc.effective = sheet.kept_for(&c);
+    }
     call.tx().put_character_doc(campaign, &c, &doc)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {

@@ -501,6 +501,29 @@ fn a_state_change_rewrites_only_the_state_part_of_the_stored_document() {
     let whole = tabletop_engine::model::character::document_text(&out.character).unwrap();
     assert_eq!(doc, format!("{{\"zz\":1,{}", &whole[1..]));
     assert_ne!(whole, created);
+    // A Dexterity save reads the sheet the write handed on: the same modifier as derived anew.
+    let dex_save = |e: &mut tabletop_engine::Engine<tabletop_engine::SqliteStore>| {
+        let out = e
+            .write("roll_check", &serde_json::json!({}), |call| {
+                tabletop_engine::checks::roll_check(
+                    call,
+                    CharacterRef::new(None, Some("Hild")),
+                    &tabletop_engine::checks::CheckRequest::of(
+                        tabletop_rules::d20::D20Test::Save {
+                            ability: Ability::Dexterity,
+                        },
+                    ),
+                )
+            })
+            .unwrap();
+        match out {
+            tabletop_engine::checks::CheckOutcome::Rolled { outcome, .. } => outcome,
+            other => panic!("rolled: {other:?}"),
+        }
+    };
+    let save = dex_save(&mut e);
+    let fresh = out.character.effective().saves[&Ability::Dexterity].bonus;
+    assert_eq!((save.modifier_total, save.auto_fail.len()), (fresh, 0));
     // Down to 0 HP: unconscious, death saves: still the state part only.
     let out = hp(&mut e, HpChange::Damage(60));
     assert_eq!(out.character.status(), "dying");
@@ -516,6 +539,8 @@ fn a_state_change_rewrites_only_the_state_part_of_the_stored_document() {
         .unwrap()
         .character;
     assert_eq!(read, out.character);
+    // Unconscious: a Dexterity save fails on its own (the sheet read before is not handed on).
+    assert!(!dex_save(&mut e).auto_fail.is_empty());
     // A change to the base (a note): the whole document, as serialized now.
     let out = e
         .write("update_character", &serde_json::json!({}), |call| {

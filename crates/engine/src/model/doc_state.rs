@@ -20,12 +20,16 @@
 //! Anything else (a document written by an older version, by PostgreSQL's JSON type, or not read
 //! at all) is serialized whole, as before.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::value::RawValue;
 use tabletop_rules::damage::DeathSaves;
 
 pub(crate) use crate::model::character::ReadDoc;
-use crate::model::character::{AsRead, Character, ConditionEntry, Resource, document_raw};
+use crate::model::character::{
+    AsRead, Character, ConditionEntry, ReadSheet, Resource, document_raw,
+};
 use crate::model::concentration::Concentration;
 use crate::model::effects::ActiveEffect;
 use crate::model::slots::SpellSlots;
@@ -112,6 +116,9 @@ pub struct Document {
     pub text: Box<RawValue>,
     /// Where the comma before the state part stands, when known.
     pub(crate) base_end: Option<usize>,
+    /// The effective sheet of the character written, when the writer knows it is the kept sheet
+    /// of the text it read (see [`same_effective_inputs`]); a store keeps it with the new text.
+    pub(crate) effective: ReadSheet,
 }
 
 /// `c`'s document as [`document_raw`] makes it, but made from the document `c` was read from
@@ -127,10 +134,12 @@ pub fn document_after_read(c: &Character) -> Result<Document, serde_json::Error>
             // check it again.
             text: unsafe { RawValue::from_string_unchecked(text) },
             base_end: Some(at),
+            effective: ReadSheet::default(),
         },
         None => Document {
             text: document_raw(c)?,
             base_end: None,
+            effective: ReadSheet::default(),
         },
     })
 }
@@ -153,6 +162,24 @@ fn state_only_rewrite(c: &Character) -> Result<Option<(String, usize)>, serde_js
     text.push(',');
     text.push_str(&state[1..]);
     Ok(Some((text, at)))
+}
+
+/// Whether `a` and `b` have the same effective sheet by what it is derived from: the base part,
+/// the derived block (the same shared one), and the state the sheet reads (conditions, effects,
+/// death). The state it does not read (hit points, slots, resources, …) may differ. This is the
+/// rule `update` already follows when it reuses the sheet it read; a store follows it to hand
+/// the sheet a state-only write kept on to the text it wrote.
+pub(crate) fn same_effective_inputs(a: &Character, b: &Character) -> bool {
+    let same_derived = match (&a.derived, &b.derived) {
+        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+        (None, None) => true,
+        _ => false,
+    };
+    same_derived
+        && a.dead == b.dead
+        && a.conditions == b.conditions
+        && a.effects == b.effects
+        && same_base(a, b)
 }
 
 /// Whether `a` and `b` agree on every member of the document's base part. Every field is named:
@@ -255,7 +282,6 @@ mod tests {
     use super::*;
     use crate::model::character::document_text;
     use serde_json::{Map, Value, json};
-    use std::sync::Arc;
 
     /// A character with every state member present (none left out).
     fn full_state() -> Character {

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use crate::model::build::Derived;
-use crate::model::character::Character;
+use crate::model::character::{Character, ReadSheet};
 use crate::model::doc_state::{Document, document_after_read};
 
 /// Separates a document from its sheet in a stored text.
@@ -32,6 +32,7 @@ pub(crate) struct Encoded {
     doc: String,
     sheet: Option<Arc<str>>,
     base_end: Option<usize>,
+    effective: ReadSheet,
 }
 
 impl Encoded {
@@ -53,6 +54,11 @@ impl Encoded {
     /// Where the document's state part begins, when known (`model::doc_state`).
     pub(crate) fn base_end(&self) -> Option<usize> {
         self.base_end
+    }
+
+    /// The effective sheet the writer kept for the character (`model::doc_state::Document`).
+    pub(crate) fn effective(&self) -> ReadSheet {
+        self.effective.clone()
     }
 
     /// Its two parts.
@@ -152,11 +158,16 @@ impl SheetTexts {
         c: &Character,
         doc: Option<&Document>,
     ) -> Result<Encoded, StoreError> {
-        let (doc, base_end) = match doc {
-            Some(doc) => (doc.text.get().to_owned(), doc.base_end),
+        let (doc, base_end, effective) = match doc {
+            Some(doc) => (
+                doc.text.get().to_owned(),
+                doc.base_end,
+                doc.effective.clone(),
+            ),
             None => {
                 let made = document_after_read(c).map_err(corrupt)?;
-                (Box::<str>::from(made.text).into_string(), made.base_end)
+                let text = Box::<str>::from(made.text).into_string();
+                (text, made.base_end, made.effective)
             }
         };
         let sheet = c
@@ -169,6 +180,7 @@ impl SheetTexts {
             doc,
             sheet,
             base_end,
+            effective,
         })
     }
 }

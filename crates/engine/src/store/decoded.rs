@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex};
 
 use super::StoreError;
 use super::character_text::{Parts, join};
-use crate::model::character::Character;
+use crate::model::character::{Character, ReadSheet};
 use crate::model::doc_state::ReadDoc;
 
 /// How many decoded characters are kept (a fight's creatures and the party, with room to spare).
@@ -45,6 +45,9 @@ struct Entry {
     base_end: Option<usize>,
     /// When it was last kept or handed out (`Decoded::tick`): the least recent goes first.
     used: u64,
+    /// The effective sheet the write that kept it handed on (`model::doc_state::Document`),
+    /// adopted by a resolution that changes nothing it is derived from.
+    carried: ReadSheet,
     resolved: Option<(u64, Character)>,
 }
 
@@ -93,7 +96,7 @@ impl Decoded {
             return Ok(c);
         }
         let c = decode(&join(text.doc.to_owned(), text.sheet))?;
-        self.keep_hashed(text, hash, &c, None);
+        self.keep_hashed(text, hash, &c, None, ReadSheet::default());
         Ok(c)
     }
 
@@ -124,13 +127,19 @@ impl Decoded {
         resolve(&mut c);
         // Every read of this text under this key shares one effective sheet, derived when first
         // asked for (`characters::Read`).
-        c.read_sheet = crate::model::character::ReadSheet::new();
+        c.read_sheet = ReadSheet::new();
         if let Ok(mut kept) = self.kept.lock()
             && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
             // A write that changes only the state reuses the document's text
             // (`model::doc_state`).
             c.read_doc = ReadDoc::new(e.doc.clone(), e.decoded.clone(), e.base_end);
+            // And the sheet it kept, when resolving changed nothing the sheet is derived from.
+            if e.carried.0.is_some()
+                && crate::model::doc_state::same_effective_inputs(&c, &e.decoded)
+            {
+                c.read_sheet = e.carried.clone();
+            }
             e.resolved = Some((key, c.clone()));
         }
         Ok(c)
@@ -142,11 +151,24 @@ impl Decoded {
 
     /// Keeps `c` as the decoding of `text` (as just encoded for storage), with where its
     /// document's state part begins when the encoding knew.
-    pub(crate) fn keep(&self, text: Parts<'_>, c: &Character, base_end: Option<usize>) {
-        self.keep_hashed(text, self.hash(text), c, base_end);
+    pub(crate) fn keep(
+        &self,
+        text: Parts<'_>,
+        c: &Character,
+        base_end: Option<usize>,
+        effective: ReadSheet,
+    ) {
+        self.keep_hashed(text, self.hash(text), c, base_end, effective);
     }
 
-    fn keep_hashed(&self, text: Parts<'_>, hash: u64, c: &Character, base_end: Option<usize>) {
+    fn keep_hashed(
+        &self,
+        text: Parts<'_>,
+        hash: u64,
+        c: &Character,
+        base_end: Option<usize>,
+        carried: ReadSheet,
+    ) {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
@@ -175,6 +197,7 @@ impl Decoded {
                 }),
                 base_end,
                 used: self.next_tick(),
+                carried,
                 resolved: None,
             },
             |e| e.hash,
@@ -227,7 +250,7 @@ mod tests {
         let doc = serde_json::to_string(&named("Ona")).unwrap();
         let parts = |sheet| Parts { doc: &doc, sheet };
         for (sheet, name) in [(Some("s1"), "One"), (Some("s2"), "Two"), (None, "None")] {
-            d.keep(parts(sheet), &named(name), None);
+            d.keep(parts(sheet), &named(name), None, ReadSheet::default());
         }
         for (sheet, name) in [(Some("s2"), "Two"), (None, "None"), (Some("s1"), "One")] {
             let c = d
@@ -246,7 +269,12 @@ mod tests {
         let d = Decoded::default();
         for i in 0..(KEEP + 10) {
             let c = named(&format!("c{i}"));
-            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c, None);
+            d.keep(
+                Parts::of(&serde_json::to_string(&c).unwrap()),
+                &c,
+                None,
+                ReadSheet::default(),
+            );
         }
         assert_eq!(d.kept.lock().unwrap().len(), KEEP);
         let last = named(&format!("c{}", KEEP + 9));
@@ -301,7 +329,7 @@ mod tests {
         let c = named("Ona");
         let doc = crate::model::character::document_text(&c).unwrap();
         let at = doc.find(",\"hp\":").unwrap();
-        d.keep(Parts::of(&doc), &c, Some(at));
+        d.keep(Parts::of(&doc), &c, Some(at), ReadSheet::default());
         let read = d
             .resolved(Parts::of(&doc), 1, |_| panic!("kept"), &mut |_| {})
             .unwrap();
@@ -339,14 +367,19 @@ mod tests {
             })
             .collect();
         for (c, t) in &texts {
-            d.keep(Parts::of(t), c, None);
+            d.keep(Parts::of(t), c, None, ReadSheet::default());
         }
         // c0 is read again; c1 is now the least recently used.
         d.character(Parts::of(&texts[0].1), |_| panic!("kept"))
             .unwrap();
         for i in 0..KEEP {
             let c = named(&format!("new{i}"));
-            d.keep(Parts::of(&serde_json::to_string(&c).unwrap()), &c, None);
+            d.keep(
+                Parts::of(&serde_json::to_string(&c).unwrap()),
+                &c,
+                None,
+                ReadSheet::default(),
+            );
             let latest = serde_json::to_string(&c).unwrap();
             d.character(Parts::of(&latest), |_| panic!("the text just kept went"))
                 .unwrap();
@@ -362,5 +395,45 @@ mod tests {
                 assert_eq!(decodes, 1, "c1 went first");
             }
         }
+    }
+
+    /// The sheet a state-only write kept is adopted by the next read of the text it wrote when
+    /// resolving changed nothing the sheet is derived from, and not otherwise.
+    #[test]
+    fn a_kept_sheet_is_adopted_only_when_nothing_it_is_derived_from_changed() {
+        let d = Decoded::default();
+        let carried = ReadSheet::new();
+        let shares = |c: &Character| {
+            Arc::ptr_eq(
+                c.read_sheet.0.as_ref().unwrap(),
+                carried.0.as_ref().unwrap(),
+            )
+        };
+        let read = |name: &str, change: &mut dyn FnMut(&mut Character)| {
+            let c = named(name);
+            let doc = crate::model::character::document_text(&c).unwrap();
+            d.keep(Parts::of(&doc), &c, None, carried.clone());
+            d.resolved(Parts::of(&doc), 1, |_| panic!("kept"), change)
+                .unwrap()
+        };
+        // Hit points are not read by the sheet.
+        assert!(shares(&read("Ona", &mut |c| c.hp = 1)));
+        assert!(!shares(&read("Bran", &mut |c| {
+            c.conditions.push(crate::model::character::ConditionEntry {
+                condition: tabletop_rules::Condition::Prone,
+                level: None,
+                source: "test".into(),
+                duration: None,
+            })
+        })));
+        assert!(
+            !shares(&read("Cai", &mut |c| c.max_hp += 1)),
+            "a base field"
+        );
+        assert!(!shares(&read("Dov", &mut |c| c.dead = true)));
+        assert!(
+            !shares(&read("Eli", &mut |c| c.derived = Some(Default::default()))),
+            "another derived block"
+        );
     }
 }

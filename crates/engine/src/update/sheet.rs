@@ -73,6 +73,22 @@ impl Sheet {
         }
     }
 
+    /// The kept sheet of the text read, when it is still `c`'s: nothing it is derived from
+    /// changed in this call (see `model::doc_state::same_effective_inputs`).
+    pub(super) fn kept_for(&self, c: &Character) -> crate::model::character::ReadSheet {
+        crate::model::character::ReadSheet(match &self.derived {
+            Some((inputs, Derived::AsRead(kept)))
+                if inputs.conditions == c.conditions
+                    && inputs.effects == c.effects
+                    && inputs.shaped == c.active_shape().is_some()
+                    && inputs.dead == c.dead =>
+            {
+                Some(kept.clone())
+            }
+            _ => None,
+        })
+    }
+
     /// `c`'s effective sheet, derived again when what it is derived from changed.
     pub(super) fn get(&mut self, c: &Character) -> &EffectiveStats {
         let inputs = SheetInputs::of(c);

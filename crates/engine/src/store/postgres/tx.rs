@@ -893,7 +893,9 @@ impl PgTx<'_> {
         doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
         let stored = self.conn.decoded.sheets.encode_with(c, doc)?;
-        self.conn.decoded.keep(stored.parts(), c, stored.base_end());
+        self.conn
+            .decoded
+            .keep(stored.parts(), c, stored.base_end(), stored.effective());
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)

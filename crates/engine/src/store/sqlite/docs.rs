@@ -160,7 +160,8 @@ impl SqliteTx<'_> {
         doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
         let stored = self.decoded.sheets.encode_with(c, doc)?;
-        self.decoded.keep(stored.parts(), c, stored.base_end());
+        self.decoded
+            .keep(stored.parts(), c, stored.base_end(), stored.effective());
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
         let same_columns = self
