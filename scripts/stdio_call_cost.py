@@ -47,12 +47,14 @@ def cpu():
     return t
 rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}})
 rpc("notifications/initialized", notify=True)
-r = rpc("tools/call", {"name": "create_character", "arguments": {"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}})
-assert not r["result"].get("isError"), r
+def create(name):
+    a = {"name": name, "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}
+    r = rpc("tools/call", {"name": "create_character", "arguments": a})
+    assert not r["result"].get("isError"), r
+create("Bench")
 if w == 'fight':
     for j in range(1, 10):
-        a = {"name": "Bench%d" % j, "race": "dwarf", "subrace": "hill dwarf", "class": "cleric", "level": 5, "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}
-        assert not rpc("tools/call", {"name": "create_character", "arguments": a})["result"].get("isError")
+        create("Bench%d" % j)
 def args(k):
     if w == 'get': return ("get_character", {"characterName": "Bench"})
     if w == 'roll': return ("roll_dice", {"expression": "4d6kh3"})

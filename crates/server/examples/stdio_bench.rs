@@ -264,20 +264,7 @@ const FIGHTERS: usize = 26;
 /// The fight's creatures: `Bench` and `Bench1` … `Bench25`, the same SRD-built cleric.
 fn create_fighters(s: &mut Server, peer: bool) {
     for j in 1..FIGHTERS {
-        let name = format!("Bench{j}");
-        if peer {
-            s.call(
-                "create_character",
-                &json!({"name": name, "race": "Hill Dwarf", "class": "Cleric", "level": 5,
-                        "stats": STATS()}),
-            );
-        } else {
-            s.call(
-                "create_character",
-                &json!({"name": name, "race": "dwarf", "subrace": "hill dwarf",
-                        "class": "cleric", "level": 5, "stats": STATS()}),
-            );
-        }
+        create_cleric(s, peer, &format!("Bench{j}"));
     }
 }
 
@@ -338,11 +325,20 @@ fn workloads() -> Vec<Workload> {
 const STATS: fn() -> Value =
     || json!({"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8});
 
-/// Creates the benchmark character: Tabletop builds it from the SRD (race, subrace, class).
-fn create_tabletop_bench(s: &mut Server) {
+/// Creates the hill-dwarf cleric 5 called `name`, each server in its own arguments: Tabletop
+/// builds it from the SRD (race, subrace, class), and says so.
+fn create_cleric(s: &mut Server, peer: bool, name: &str) {
+    if peer {
+        s.call(
+            "create_character",
+            &json!({"name": name, "race": "Hill Dwarf", "class": "Cleric", "level": 5,
+                    "stats": STATS()}),
+        );
+        return;
+    }
     let r = s.call(
         "create_character",
-        &json!({"name": "Bench", "race": "dwarf", "subrace": "hill dwarf", "class": "cleric",
+        &json!({"name": name, "race": "dwarf", "subrace": "hill dwarf", "class": "cleric",
                 "level": 5, "stats": STATS()}),
     );
     let c = &r["result"]["structuredContent"]["character"];
@@ -351,15 +347,6 @@ fn create_tabletop_bench(s: &mut Server) {
             .as_str()
             .is_some_and(|x| x.to_lowercase().contains("dwarf")),
         "not an SRD-built dwarf: {c}"
-    );
-}
-
-/// The same character on the peer, in its own arguments.
-fn create_peer_bench(s: &mut Server) {
-    s.call(
-        "create_character",
-        &json!({"name": "Bench", "race": "Hill Dwarf", "class": "Cleric", "level": 5,
-                "stats": STATS()}),
     );
 }
 
@@ -428,7 +415,7 @@ fn main() {
     let mut servers: Vec<(&str, Server)> = Vec::new();
     let fresh = tempfile::tempdir().expect("temp dir");
     let (mut t, _) = Server::tabletop(&exe, &fresh.path().join("default"), &[]);
-    create_tabletop_bench(&mut t);
+    create_cleric(&mut t, false, "Bench");
     servers.push(("tabletop", t));
     if power {
         let (mut t, _) = Server::tabletop(
@@ -436,12 +423,12 @@ fn main() {
             &fresh.path().join("power"),
             &["--durability", "power"],
         );
-        create_tabletop_bench(&mut t);
+        create_cleric(&mut t, false, "Bench");
         servers.push(("tabletop power", t));
     }
     if let Some(cmd) = &peer {
         let (mut p, _) = Server::peer(cmd, peer_home.path());
-        create_peer_bench(&mut p);
+        create_cleric(&mut p, true, "Bench");
         servers.push(("peer", p));
     }
     for (name, s) in &mut servers {

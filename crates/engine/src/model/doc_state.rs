@@ -32,6 +32,7 @@ use crate::model::character::{
 };
 use crate::model::concentration::Concentration;
 use crate::model::effects::ActiveEffect;
+use crate::model::sheet::SheetInputs;
 use crate::model::slots::SpellSlots;
 
 /// The state part, serialized as a document's tail: the same names, order and omissions as the
@@ -165,21 +166,17 @@ fn state_only_rewrite(c: &Character) -> Result<Option<(String, usize)>, serde_js
 }
 
 /// Whether `a` and `b` have the same effective sheet by what it is derived from: the base part,
-/// the derived block (the same shared one), and the state the sheet reads (conditions, effects,
-/// death). The state it does not read (hit points, slots, resources, …) may differ. This is the
-/// rule `update` already follows when it reuses the sheet it read; a store follows it to hand
-/// the sheet a state-only write kept on to the text it wrote.
+/// the derived block (the same shared one), and the state the sheet reads
+/// (`model::sheet::SheetInputs`). The state it does not read (hit points, slots, resources, …)
+/// may differ. This is the rule `update` already follows when it reuses the sheet it read; a
+/// store follows it to hand the sheet a state-only write kept on to the text it wrote.
 pub(crate) fn same_effective_inputs(a: &Character, b: &Character) -> bool {
     let same_derived = match (&a.derived, &b.derived) {
         (Some(x), Some(y)) => Arc::ptr_eq(x, y),
         (None, None) => true,
         _ => false,
     };
-    same_derived
-        && a.dead == b.dead
-        && a.conditions == b.conditions
-        && a.effects == b.effects
-        && same_base(a, b)
+    same_derived && SheetInputs::equal(a, b) && same_base(a, b)
 }
 
 /// Whether `a` and `b` agree on every member of the document's base part. Every field is named:

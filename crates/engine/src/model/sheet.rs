@@ -12,6 +12,64 @@ use tabletop_rules::{CharacterType, Condition};
 
 use crate::model::character::Character;
 
+/// What a character's effective sheet reads besides its base fields and its derived block, and
+/// that play changes: conditions, effects, whether a form is worn, death. While these stay as
+/// they were, a change of hit points, temporary HP, death saves, slots or resources leaves the
+/// sheet as it is (`update` reuses the sheet read within a call; `model::doc_state` hands it on
+/// to the text a state-only write makes).
+#[derive(PartialEq)]
+pub(crate) struct SheetInputs {
+    conditions: Vec<crate::model::character::ConditionEntry>,
+    effects: Vec<crate::model::effects::ActiveEffect>,
+    shaped: bool,
+    dead: bool,
+}
+
+impl SheetInputs {
+    /// `c`'s, copied.
+    pub(crate) fn of(c: &Character) -> Self {
+        Self {
+            conditions: c.conditions.clone(),
+            effects: c.effects.clone(),
+            shaped: c.active_shape().is_some(),
+            dead: c.dead,
+        }
+    }
+
+    /// Whether `c`'s are these (nothing copied).
+    pub(crate) fn matches(&self, c: &Character) -> bool {
+        Self::same((&self.conditions, &self.effects, self.shaped, self.dead), c)
+    }
+
+    /// Whether `a` and `b` have the same.
+    pub(crate) fn equal(a: &Character, b: &Character) -> bool {
+        Self::same(
+            (
+                &a.conditions,
+                &a.effects,
+                a.active_shape().is_some(),
+                a.dead,
+            ),
+            b,
+        )
+    }
+
+    fn same(
+        (conditions, effects, shaped, dead): (
+            &[crate::model::character::ConditionEntry],
+            &[crate::model::effects::ActiveEffect],
+            bool,
+            bool,
+        ),
+        c: &Character,
+    ) -> bool {
+        dead == c.dead
+            && conditions == c.conditions.as_slice()
+            && effects == c.effects.as_slice()
+            && shaped == c.active_shape().is_some()
+    }
+}
+
 impl Character {
     /// The base stats the rules pipeline starts from.
     pub fn base_stats(&self) -> BaseStats {

@@ -86,7 +86,15 @@ impl Decoded {
         text: Parts<'_>,
         decode: impl FnOnce(&str) -> Result<Character, StoreError>,
     ) -> Result<Character, StoreError> {
-        let hash = self.hash(text);
+        self.character_hashed(text, self.hash(text), decode)
+    }
+
+    fn character_hashed(
+        &self,
+        text: Parts<'_>,
+        hash: u64,
+        decode: impl FnOnce(&str) -> Result<Character, StoreError>,
+    ) -> Result<Character, StoreError> {
         if let Some(c) = self.kept.lock().ok().and_then(|mut k| {
             k.find_mut(hash, |e| e.is(text)).map(|e| {
                 e.used = self.next_tick();
@@ -123,7 +131,7 @@ impl Decoded {
         }) {
             return Ok(c);
         }
-        let mut c = self.character(text, decode)?;
+        let mut c = self.character_hashed(text, hash, decode)?;
         resolve(&mut c);
         // Every read of this text under this key shares one effective sheet, derived when first
         // asked for (`characters::Read`).

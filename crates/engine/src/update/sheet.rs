@@ -3,7 +3,8 @@
 
 use tabletop_rules::stats::EffectiveStats;
 
-use crate::model::character::{Character, ConditionEntry};
+use crate::model::character::Character;
+use crate::model::sheet::SheetInputs;
 
 /// What an update's answer shows of the effective sheet.
 #[derive(Debug, Clone, Copy, Default)]
@@ -42,25 +43,6 @@ enum Derived {
     AsRead(std::sync::Arc<std::sync::OnceLock<EffectiveStats>>),
 }
 
-#[derive(PartialEq)]
-struct SheetInputs {
-    conditions: Vec<ConditionEntry>,
-    effects: Vec<crate::model::effects::ActiveEffect>,
-    shaped: bool,
-    dead: bool,
-}
-
-impl SheetInputs {
-    fn of(c: &Character) -> Self {
-        Self {
-            conditions: c.conditions.clone(),
-            effects: c.effects.clone(),
-            shaped: c.active_shape().is_some(),
-            dead: c.dead,
-        }
-    }
-}
-
 impl Sheet {
     /// The sheet of `c` exactly as the store read it (nothing changed on it yet).
     pub(super) fn as_read(c: &Character) -> Self {
@@ -77,31 +59,23 @@ impl Sheet {
     /// changed in this call (see `model::doc_state::same_effective_inputs`).
     pub(super) fn kept_for(&self, c: &Character) -> crate::model::character::ReadSheet {
         crate::model::character::ReadSheet(match &self.derived {
-            Some((inputs, Derived::AsRead(kept)))
-                if inputs.conditions == c.conditions
-                    && inputs.effects == c.effects
-                    && inputs.shaped == c.active_shape().is_some()
-                    && inputs.dead == c.dead =>
-            {
-                Some(kept.clone())
-            }
+            Some((inputs, Derived::AsRead(kept))) if inputs.matches(c) => Some(kept.clone()),
             _ => None,
         })
     }
 
     /// `c`'s effective sheet, derived again when what it is derived from changed.
     pub(super) fn get(&mut self, c: &Character) -> &EffectiveStats {
-        let inputs = SheetInputs::of(c);
         if self
             .derived
             .as_ref()
-            .is_some_and(|(kept, _)| *kept != inputs)
+            .is_some_and(|(kept, _)| !kept.matches(c))
         {
             self.derived = None;
         }
         match self
             .derived
-            .get_or_insert_with(|| (inputs, Derived::Here(Box::new(c.effective()))))
+            .get_or_insert_with(|| (SheetInputs::of(c), Derived::Here(Box::new(c.effective()))))
         {
             (_, Derived::Here(e)) => e,
             (_, Derived::AsRead(kept)) => kept.get_or_init(|| c.effective()),
