@@ -212,9 +212,9 @@ pub struct UpdateRequest {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpdateOutcome {
-    /// The character after the update.
+    /// The character after the update (shared with the store's kept copy of what it wrote).
     #[serde(skip)]
-    pub character: Character,
+    pub character: std::sync::Arc<Character>,
     /// The character as its answer shows it: without the `derived` block (the derivation's
     /// sources; `get_character` shows them), the values all there. The same text is stored as
     /// its document (`model::doc_state::document_after_read`: only the state part is made
@@ -338,10 +338,15 @@ pub fn update_character(
         // nothing it is derived from, and the next read of the new text starts with it.
         doc.effective = sheet.kept_for(&c);
     }
+    let shown = ShownStats::of(sheet.get(&c));
+    // What was read with it is no part of the character written (the store keeps this one).
+    c.read_doc = Default::default();
+    c.read_sheet = Default::default();
+    let c = std::sync::Arc::new(c);
     call.tx().put_character_doc(campaign, &c, &doc)?;
     call.record_change("character", &c.id, changes.join("; "));
     Ok(UpdateOutcome {
-        shown: ShownStats::of(sheet.get(&c)),
+        shown,
         character_text: doc.text,
         character: c,
         changes,

@@ -950,20 +950,7 @@ fn a_kept_sheet_follows_every_change_of_its_sources() {
     assert_eq!((up.character.level, up.character.max_hp), (6, 57));
     assert_eq!(up.effective.max_hp.value, 57);
     // A condition: poisoned gives disadvantage on ability checks.
-    e.write("manage_condition", &serde_json::json!({}), |call| {
-        manage_condition(
-            call,
-            CharacterRef::new(None, Some("Vell")),
-            ConditionOp::Add {
-                condition: Condition::Poisoned,
-                level: None,
-                source: None,
-                duration: DurationRequest::Default,
-                caster: None,
-            },
-        )
-    })
-    .unwrap();
+    common::add_condition(&mut e, "Vell", Condition::Poisoned);
     let sick = sheet(&mut e, "Vell");
     assert_eq!(
         sick.effective.skills[&Skill::Stealth].disadvantage,

@@ -538,7 +538,7 @@ fn a_state_change_rewrites_only_the_state_part_of_the_stored_document() {
         .read(|call| get_character(call, CharacterRef::new(None, Some("Hild"))))
         .unwrap()
         .character;
-    assert_eq!(read, out.character);
+    assert_eq!(read, *out.character);
     // Unconscious: a Dexterity save fails on its own (the sheet read before is not handed on).
     assert!(!dex_save(&mut e).auto_fail.is_empty());
     // A change to the base (a note): the whole document, as serialized now.

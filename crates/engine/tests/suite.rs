@@ -77,6 +77,8 @@ mod persistence;
 mod potions;
 #[path = "reliability.rs"]
 mod reliability;
+#[path = "resolution.rs"]
+mod resolution;
 #[path = "rests.rs"]
 mod rests;
 #[path = "save_traits.rs"]

@@ -40,6 +40,11 @@ fn derivation(build: &Build, srd: Option<&Compendium>) -> Derivation {
     }
 }
 
+/// What it reads of `c`, besides its sources (build, stat block) and its stored derived sheet: a
+/// form and the effects that may hold it, hit points (only to hold them to the maximum), hit
+/// dice, slots, resources and the derived block. It reads none of temporary hit points, death
+/// saves, death, conditions and concentration; `model::doc_state::resolution_carries` relies on
+/// this, and `tests/resolution.rs` holds it on SRD-built characters.
 fn refresh_by(
     srd: Option<&Compendium>,
     c: &mut Character,

@@ -255,15 +255,19 @@ pub(crate) struct AsRead {
     pub(crate) decoded: std::sync::Arc<Character>,
     /// Where the state part begins (the comma before it), once looked for.
     pub(crate) base_end: std::sync::OnceLock<Option<usize>>,
+    /// The key of the compendium under which resolving `decoded` on read changed nothing
+    /// (`store::decoded`), when the read was such a resolution.
+    pub(crate) fixed_under: Option<u64>,
 }
 
 impl ReadDoc {
-    /// `doc` as read, what it decoded to (before anything made of it on read) and, when known,
-    /// where its state part begins.
+    /// `doc` as read, what it decoded to (before anything made of it on read), where its state
+    /// part begins when known, and the compendium key under which resolving it changed nothing.
     pub(crate) fn new(
         doc: std::sync::Arc<str>,
         decoded: std::sync::Arc<Character>,
         base_end: Option<usize>,
+        fixed_under: Option<u64>,
     ) -> Self {
         Self(Some(std::sync::Arc::new(AsRead {
             doc,
@@ -272,6 +276,7 @@ impl ReadDoc {
                 Some(at) => std::sync::OnceLock::from(Some(at)),
                 None => std::sync::OnceLock::new(),
             },
+            fixed_under,
         })))
     }
 }

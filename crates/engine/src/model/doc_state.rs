@@ -120,6 +120,10 @@ pub struct Document {
     /// The effective sheet of the character written, when the writer knows it is the kept sheet
     /// of the text it read (see [`same_effective_inputs`]); a store keeps it with the new text.
     pub(crate) effective: ReadSheet,
+    /// The compendium key under which resolving the character written on read would change
+    /// nothing (see [`resolution_carries`]): a store keeps it with the new text, so the next
+    /// read need not resolve it.
+    pub(crate) fixed_under: Option<u64>,
 }
 
 /// `c`'s document as [`document_raw`] makes it, but made from the document `c` was read from
@@ -127,7 +131,7 @@ pub struct Document {
 /// written as they were read.
 pub fn document_after_read(c: &Character) -> Result<Document, serde_json::Error> {
     Ok(match state_only_rewrite(c)? {
-        Some((text, at)) => Document {
+        Some((text, at, fixed_under)) => Document {
             // SAFETY: the text is the base part of a document that decoded (a valid JSON
             // object cut before the comma that opens its state part, see `AsRead::base_end`),
             // a comma, and the members of an object serde_json just wrote with its closing
@@ -136,18 +140,22 @@ pub fn document_after_read(c: &Character) -> Result<Document, serde_json::Error>
             text: unsafe { RawValue::from_string_unchecked(text) },
             base_end: Some(at),
             effective: ReadSheet::default(),
+            fixed_under,
         },
         None => Document {
             text: document_raw(c)?,
             base_end: None,
             effective: ReadSheet::default(),
+            fixed_under: None,
         },
     })
 }
 
-/// The document made from the one read, and where its state part begins, if `c` changed only
-/// its state since.
-fn state_only_rewrite(c: &Character) -> Result<Option<(String, usize)>, serde_json::Error> {
+/// The document made from the one read, where its state part begins, and the key of
+/// [`resolution_carries`], if `c` changed only its state since.
+fn state_only_rewrite(
+    c: &Character,
+) -> Result<Option<(String, usize, Option<u64>)>, serde_json::Error> {
     let Some(read) = &c.read_doc.0 else {
         return Ok(None);
     };
@@ -162,7 +170,92 @@ fn state_only_rewrite(c: &Character) -> Result<Option<(String, usize)>, serde_js
     text.push_str(&read.doc[..at]);
     text.push(',');
     text.push_str(&state[1..]);
-    Ok(Some((text, at)))
+    Ok(Some((text, at, resolution_carries(c, read))))
+}
+
+/// The compendium key under which resolving `c` on read (`characters::resolve_stored`: its
+/// sheet derived again, old equipment adopted) would change nothing, when `c` has the same base
+/// as the character it was read from (checked by the caller) and that read was a resolution
+/// that changed nothing under that key.
+///
+/// Resolving reads a character's base, its derived sheet, hit dice, effects (a form held by
+/// one), slots and resources, and its hit points only to hold them to the maximum; it reads
+/// none of its temporary hit points, death saves, death, conditions and concentration
+/// (`derive::refresh` says so where it reads). So when `c` differs from a character resolving
+/// left alone only in those, and in hit points within the maximum, resolving leaves `c` alone
+/// too. A test holds this on SRD-built characters (`tests/resolution.rs`).
+fn resolution_carries(c: &Character, read: &AsRead) -> Option<u64> {
+    let key = read.fixed_under?;
+    let was = &*read.decoded;
+    let same_derived = match (&c.derived, &was.derived) {
+        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
+        (None, None) => true,
+        _ => false,
+    };
+    // Every field is named, so a new one must be placed: the base (compared by the caller),
+    // a state field resolving reads (compared here), or one it does not read.
+    let Character {
+        id: _,
+        name: _,
+        kind: _,
+        race: _,
+        subrace: _,
+        class: _,
+        background: _,
+        level: _,
+        xp: _,
+        abilities: _,
+        proficiency_bonus: _,
+        save_proficiencies: _,
+        skills: _,
+        armor_class: _,
+        armor_source: _,
+        speed: _,
+        size: _,
+        max_hp,
+        hit_die: _,
+        resistances: _,
+        immunities: _,
+        vulnerabilities: _,
+        condition_immunities: _,
+        spellcasting_ability: _,
+        spells: _,
+        spellbook: _,
+        spell_classes: _,
+        equipment: _,
+        inventory: _,
+        languages: _,
+        features: _,
+        notes: _,
+        stat_block: _,
+        shape: _,
+        mastered_spells: _,
+        build: _,
+        // The state resolving reads.
+        hp,
+        hit_dice,
+        effects,
+        spell_slots,
+        resources,
+        derived: _,
+        // The state it does not read.
+        temp_hp: _,
+        death_saves: _,
+        dead: _,
+        died_at: _,
+        conditions: _,
+        concentration: _,
+        // Not in the document.
+        read_sheet: _,
+        read_doc: _,
+    } = c;
+    (same_derived
+        && *hp <= *max_hp
+        && *hit_dice == was.hit_dice
+        && *effects == was.effects
+        && *spell_slots == was.spell_slots
+        && *resources == was.resources)
+        .then_some(key)
 }
 
 /// Whether `a` and `b` have the same effective sheet by what it is derived from: the base part,
@@ -372,7 +465,7 @@ mod tests {
         let doc = document_text(&c).unwrap().replacen("{", "{\"zz\":1,", 1);
         let decoded: Character = serde_json::from_str(&doc).unwrap();
         let mut read = decoded.clone();
-        read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None);
+        read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None, None);
         read.hp = 4;
         read.conditions.clear();
         read.effects.clear();
@@ -393,6 +486,56 @@ mod tests {
             serde_json::from_str::<Character>(made.text.get()).unwrap(),
             read
         );
+    }
+
+    /// A write knows the resolution of what it writes (see `resolution_carries`) only when the
+    /// text it read was a resolution that changed nothing, its base is unchanged, and of the
+    /// state it changed only what resolving does not read (hit points within the maximum).
+    #[test]
+    fn a_write_knows_its_resolution_only_when_resolving_reads_nothing_it_changed() {
+        let decoded = full_state();
+        let doc = document_text(&decoded).unwrap();
+        let read_as = |fixed| {
+            let mut r = decoded.clone();
+            r.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded.clone()), None, fixed);
+            r
+        };
+        let knows = |c: &Character| document_after_read(c).unwrap().fixed_under;
+        type Change = fn(&mut Character);
+        let unread: [(&str, Change); 6] = [
+            ("hp", |c| c.hp = c.max_hp),
+            ("temp hp", |c| c.temp_hp = 0),
+            ("death saves", |c| c.death_saves.failures = 2),
+            ("dead", |c| (c.dead, c.died_at) = (false, None)),
+            ("conditions", |c| c.conditions.clear()),
+            ("concentration", |c| c.concentration = None),
+        ];
+        for (what, change) in unread {
+            let mut w = read_as(Some(5));
+            change(&mut w);
+            assert_eq!(knows(&w), Some(5), "{what}");
+            let mut w = read_as(None);
+            change(&mut w);
+            assert_eq!(
+                knows(&w),
+                None,
+                "{what}: the read was not known to be resolved"
+            );
+        }
+        let read: [(&str, Change); 7] = [
+            ("hp above the maximum", |c| c.hp = c.max_hp + 1),
+            ("hit dice", |c| c.hit_dice -= 1),
+            ("effects", |c| c.effects.clear()),
+            ("slots", |c| c.spell_slots.used[0] = 2),
+            ("resources", |c| c.resources[0].current = 1),
+            ("derived sheet", |c| c.derived = Some(Default::default())),
+            ("base", |c| c.notes = Some("a ledger".into())),
+        ];
+        for (what, change) in read {
+            let mut w = read_as(Some(5));
+            change(&mut w);
+            assert_eq!(knows(&w), None, "{what}");
+        }
     }
 
     /// A document not in the expected shape is never spliced: a state member left in its base
@@ -417,7 +560,7 @@ mod tests {
         for doc in cases {
             let decoded: Character = serde_json::from_str(&doc).unwrap();
             let mut read = decoded.clone();
-            read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None);
+            read.read_doc = ReadDoc::new(doc.as_str().into(), Arc::new(decoded), None, None);
             read.resources = full_state().resources;
             read.hp = 1;
             let made = document_after_read(&read).unwrap();

@@ -135,7 +135,7 @@ impl Tx for AnyTx<'_> {
     delegate!(ref list_characters(campaign: CampaignId, filter: &CharacterFilter, limit: usize, offset: usize) -> Result<(Vec<Character>, u64), StoreError>);
     delegate!(ref character_names(campaign: CampaignId) -> Result<Vec<(String, String)>, StoreError>);
     delegate!(mut put_character(campaign: CampaignId, character: &Character) -> Result<(), StoreError>);
-    delegate!(mut put_character_doc(campaign: CampaignId, character: &Character, doc: &crate::model::doc_state::Document) -> Result<(), StoreError>);
+    delegate!(mut put_character_doc(campaign: CampaignId, character: &std::sync::Arc<Character>, doc: &crate::model::doc_state::Document) -> Result<(), StoreError>);
     delegate!(mut delete_character(campaign: CampaignId, id: &str) -> Result<bool, StoreError>);
     delegate!(mut append_event(campaign: CampaignId, event: &EventDraft) -> Result<i64, StoreError>);
     delegate!(mut log_event(campaign: CampaignId, event: &EventDraft) -> Result<(), StoreError>);

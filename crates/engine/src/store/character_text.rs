@@ -29,13 +29,32 @@ const KEEP: usize = 32;
 
 /// A character encoded for storage: its document and its derived sheet.
 pub(crate) struct Encoded {
-    doc: String,
+    doc: Arc<str>,
     sheet: Option<Arc<str>>,
     base_end: Option<usize>,
     effective: ReadSheet,
+    fixed_under: Option<u64>,
 }
 
 impl Encoded {
+    /// A text as encoded: its two parts and what the encoding knew (see [`Self::base_end`],
+    /// [`Self::effective`] and [`Self::fixed_under`]).
+    #[cfg(test)]
+    pub(crate) fn of(
+        text: Parts<'_>,
+        base_end: Option<usize>,
+        effective: ReadSheet,
+        fixed_under: Option<u64>,
+    ) -> Self {
+        Self {
+            doc: text.doc.into(),
+            sheet: text.sheet.map(Into::into),
+            base_end,
+            effective,
+            fixed_under,
+        }
+    }
+
     /// The document: everything but the derived sheet.
     pub(crate) fn doc(&self) -> &str {
         &self.doc
@@ -46,9 +65,20 @@ impl Encoded {
         self.sheet.as_deref()
     }
 
+    /// The document, shared.
+    pub(crate) fn shared_doc(&self) -> Arc<str> {
+        self.doc.clone()
+    }
+
     /// The derived sheet, shared.
     pub(crate) fn shared_sheet(&self) -> Option<Arc<str>> {
         self.sheet.clone()
+    }
+
+    /// The compendium key under which resolving the character on read changes nothing, when
+    /// the writer knew (`model::doc_state::Document::fixed_under`).
+    pub(crate) fn fixed_under(&self) -> Option<u64> {
+        self.fixed_under
     }
 
     /// Where the document's state part begins, when known (`model::doc_state`).
@@ -158,16 +188,17 @@ impl SheetTexts {
         c: &Character,
         doc: Option<&Document>,
     ) -> Result<Encoded, StoreError> {
-        let (doc, base_end, effective) = match doc {
+        let (doc, base_end, effective, fixed_under) = match doc {
             Some(doc) => (
-                doc.text.get().to_owned(),
+                Arc::from(doc.text.get()),
                 doc.base_end,
                 doc.effective.clone(),
+                doc.fixed_under,
             ),
             None => {
                 let made = document_after_read(c).map_err(corrupt)?;
-                let text = Box::<str>::from(made.text).into_string();
-                (text, made.base_end, made.effective)
+                let text = Arc::from(made.text.get());
+                (text, made.base_end, made.effective, made.fixed_under)
             }
         };
         let sheet = c
@@ -181,6 +212,7 @@ impl SheetTexts {
             sheet,
             base_end,
             effective,
+            fixed_under,
         })
     }
 }

@@ -18,6 +18,13 @@
 //! first time a read that changes nothing asks for it (`characters::Read`): a pure function of
 //! the resolved character, so it is as valid as the resolution it sits on.
 //!
+//! Resolving a stored character usually changes nothing: what a write stores was resolved when
+//! read. An entry whose resolution equals its decoding keeps no second character, and a write
+//! that changed only state resolving does not read (`model::doc_state::resolution_carries`)
+//! keeps the text it makes as its own resolution, so a fight's next read of that character
+//! resolves nothing. A debug build resolves such an entry once on its first read and asserts
+//! that nothing changed, so every test that reads after such a write checks the rule.
+//!
 //! A text is looked up by its two parts as the store reads them (the document and the sheet,
 //! borrowed from the database's row: nothing is copied to look it up), its document hashed with a
 //! fast non-cryptographic hash (foldhash), then both parts compared in full, so a hash collision
@@ -28,7 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::StoreError;
-use super::character_text::{Parts, join};
+use super::character_text::{Encoded, Parts, join};
 use crate::model::character::{Character, ReadSheet};
 use crate::model::doc_state::ReadDoc;
 
@@ -38,7 +45,7 @@ const KEEP: usize = 64;
 /// One stored text's decoding and, when asked for, its resolution under a key.
 struct Entry {
     doc: Arc<str>,
-    sheet: Option<Box<str>>,
+    sheet: Option<Arc<str>>,
     hash: u64,
     decoded: Arc<Character>,
     /// Where the document's state part begins, when the write that made it knew.
@@ -48,7 +55,42 @@ struct Entry {
     /// The effective sheet the write that kept it handed on (`model::doc_state::Document`),
     /// adopted by a resolution that changes nothing it is derived from.
     carried: ReadSheet,
-    resolved: Option<(u64, Character)>,
+    resolved: Option<(u64, Resolution)>,
+}
+
+/// What resolving an entry's decoding under a key made of it.
+enum Resolution {
+    /// Nothing: the decoding itself is the resolution, read with this document and sheet.
+    Same {
+        doc: ReadDoc,
+        sheet: ReadSheet,
+        /// Kept by a write that knew resolving would change nothing
+        /// (`model::doc_state::Document::fixed_under`), and not yet checked: a debug build
+        /// resolves it once on its first read and asserts that it did not change.
+        unchecked: bool,
+    },
+    /// A changed character, with its document and sheet.
+    Changed(Box<Character>),
+}
+
+/// A character a store writes, as its caller holds it: a store that keeps what it wrote shares
+/// a shared one instead of copying it.
+#[derive(Clone, Copy)]
+pub(crate) enum Written<'a> {
+    /// Borrowed: kept as a copy.
+    Copy(&'a Character),
+    /// Shared: kept as it is (when nothing read with it hangs on it).
+    Shared(&'a Arc<Character>),
+}
+
+impl std::ops::Deref for Written<'_> {
+    type Target = Character;
+    fn deref(&self) -> &Character {
+        match self {
+            Written::Copy(c) => c,
+            Written::Shared(c) => c,
+        }
+    }
 }
 
 impl Entry {
@@ -104,13 +146,23 @@ impl Decoded {
             return Ok(c);
         }
         let c = decode(&join(text.doc.to_owned(), text.sheet))?;
-        self.keep_hashed(text, hash, &c, None, ReadSheet::default());
+        self.insert(text, hash, |hash| Entry {
+            doc: text.doc.into(),
+            sheet: text.sheet.map(Into::into),
+            hash,
+            decoded: Arc::new(c.clone()),
+            base_end: None,
+            used: 0,
+            carried: ReadSheet::default(),
+            resolved: None,
+        });
         Ok(c)
     }
 
     /// The character stored as `text` passed through `resolve`, a pure function of the decoded
     /// character and of what `key` names: the kept result when this text was resolved under
-    /// `key` before, otherwise the (kept) decoding resolved now, and kept under `key`.
+    /// `key` before (or written by a write that knew resolving it would change nothing),
+    /// otherwise the (kept) decoding resolved now, and kept under `key`.
     pub(crate) fn resolved(
         &self,
         text: Parts<'_>,
@@ -119,16 +171,33 @@ impl Decoded {
         resolve: &mut dyn FnMut(&mut Character),
     ) -> Result<Character, StoreError> {
         let hash = self.hash(text);
-        if let Some(c) = self.kept.lock().ok().and_then(|mut k| {
-            k.find_mut(hash, |e| e.is(text))
-                .and_then(|e| match &e.resolved {
-                    Some((k, c)) if *k == key => {
-                        e.used = self.next_tick();
-                        Some(c.clone())
-                    }
-                    _ => None,
-                })
-        }) {
+        let hit = self.kept.lock().ok().and_then(|mut k| {
+            let e = k.find_mut(hash, |e| e.is(text))?;
+            let (at, r) = e.resolved.as_mut()?;
+            if *at != key {
+                return None;
+            }
+            e.used = self.next_tick();
+            Some(match r {
+                Resolution::Same {
+                    doc,
+                    sheet,
+                    unchecked,
+                } => {
+                    let mut c = Character::clone(&e.decoded);
+                    c.read_doc = doc.clone();
+                    c.read_sheet = sheet.clone();
+                    (c, std::mem::take(unchecked))
+                }
+                Resolution::Changed(c) => (Character::clone(c), false),
+            })
+        });
+        if let Some((c, unchecked)) = hit {
+            if cfg!(debug_assertions) && unchecked {
+                let mut again = c.clone();
+                resolve(&mut again);
+                assert_eq!(again, c, "a write kept a resolution that resolving changes");
+            }
             return Ok(c);
         }
         let mut c = self.character_hashed(text, hash, decode)?;
@@ -139,16 +208,31 @@ impl Decoded {
         if let Ok(mut kept) = self.kept.lock()
             && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
+            let same = c == *e.decoded;
             // A write that changes only the state reuses the document's text
-            // (`model::doc_state`).
-            c.read_doc = ReadDoc::new(e.doc.clone(), e.decoded.clone(), e.base_end);
+            // (`model::doc_state`), and knows whether resolving changed nothing.
+            c.read_doc = ReadDoc::new(
+                e.doc.clone(),
+                e.decoded.clone(),
+                e.base_end,
+                same.then_some(key),
+            );
             // And the sheet it kept, when resolving changed nothing the sheet is derived from.
             if e.carried.0.is_some()
-                && crate::model::doc_state::same_effective_inputs(&c, &e.decoded)
+                && (same || crate::model::doc_state::same_effective_inputs(&c, &e.decoded))
             {
                 c.read_sheet = e.carried.clone();
             }
-            e.resolved = Some((key, c.clone()));
+            let r = if same {
+                Resolution::Same {
+                    doc: c.read_doc.clone(),
+                    sheet: c.read_sheet.clone(),
+                    unchecked: false,
+                }
+            } else {
+                Resolution::Changed(Box::new(c.clone()))
+            };
+            e.resolved = Some((key, r));
         }
         Ok(c)
     }
@@ -157,26 +241,54 @@ impl Decoded {
         self.tick.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Keeps `c` as the decoding of `text` (as just encoded for storage), with where its
-    /// document's state part begins when the encoding knew.
-    pub(crate) fn keep(
-        &self,
-        text: Parts<'_>,
-        c: &Character,
-        base_end: Option<usize>,
-        effective: ReadSheet,
-    ) {
-        self.keep_hashed(text, self.hash(text), c, base_end, effective);
+    /// Keeps `c` as the decoding of `stored`, the text it was just encoded to, with what the
+    /// encoding knew: where the document's state part begins, the effective sheet handed on,
+    /// and the key under which resolving it changes nothing (its resolution, then, is itself).
+    pub(crate) fn keep(&self, stored: &Encoded, c: Written<'_>) {
+        let text = stored.parts();
+        self.insert(text, self.hash(text), |hash| {
+            let doc = stored.shared_doc();
+            let decoded = match c {
+                Written::Shared(c) if c.read_sheet.0.is_none() && c.read_doc.0.is_none() => {
+                    c.clone()
+                }
+                _ => Arc::new(Character {
+                    read_sheet: ReadSheet::default(),
+                    read_doc: ReadDoc::default(),
+                    ..Character::clone(&c)
+                }),
+            };
+            let resolved = stored.fixed_under().map(|key| {
+                let carried = stored.effective();
+                let doc = ReadDoc::new(doc.clone(), decoded.clone(), stored.base_end(), Some(key));
+                let sheet = if carried.0.is_some() {
+                    carried
+                } else {
+                    ReadSheet::new()
+                };
+                let r = Resolution::Same {
+                    doc,
+                    sheet,
+                    unchecked: true,
+                };
+                (key, r)
+            });
+            Entry {
+                doc,
+                sheet: stored.shared_sheet(),
+                hash,
+                decoded,
+                base_end: stored.base_end(),
+                used: 0,
+                carried: stored.effective(),
+                resolved,
+            }
+        });
     }
 
-    fn keep_hashed(
-        &self,
-        text: Parts<'_>,
-        hash: u64,
-        c: &Character,
-        base_end: Option<usize>,
-        carried: ReadSheet,
-    ) {
+    /// Inserts the entry `make` makes for `text` (stamped now) unless the text is kept
+    /// already; when the set is full the least recently used entry goes first.
+    fn insert(&self, text: Parts<'_>, hash: u64, make: impl FnOnce(u64) -> Entry) {
         let Ok(mut kept) = self.kept.lock() else {
             return;
         };
@@ -192,24 +304,9 @@ impl Decoded {
                 old.remove();
             }
         }
-        kept.insert_unique(
-            hash,
-            Entry {
-                doc: text.doc.into(),
-                sheet: text.sheet.map(Into::into),
-                hash,
-                decoded: Arc::new(Character {
-                    read_sheet: Default::default(),
-                    read_doc: ReadDoc::default(),
-                    ..c.clone()
-                }),
-                base_end,
-                used: self.next_tick(),
-                carried,
-                resolved: None,
-            },
-            |e| e.hash,
-        );
+        let mut e = make(hash);
+        e.used = self.next_tick();
+        kept.insert_unique(hash, e, |e| e.hash);
     }
 }
 
@@ -217,6 +314,23 @@ impl Decoded {
 mod tests {
     use super::*;
     use crate::store::character_text::Parts;
+
+    /// A text as a write encodes it, knowing nothing more.
+    fn plain(doc: &str) -> Encoded {
+        Encoded::of(Parts::of(doc), None, ReadSheet::default(), None)
+    }
+
+    /// A new character's text, decoded and resolved (to itself) under `key`.
+    fn read_new(d: &Decoded, name: &str, key: u64) -> Character {
+        let doc = crate::model::character::document_text(&named(name)).unwrap();
+        d.resolved(
+            Parts::of(&doc),
+            key,
+            |t| Ok(serde_json::from_str(t).unwrap()),
+            &mut |_| {},
+        )
+        .unwrap()
+    }
 
     fn named(name: &str) -> Character {
         serde_json::from_value(serde_json::json!({
@@ -258,7 +372,10 @@ mod tests {
         let doc = serde_json::to_string(&named("Ona")).unwrap();
         let parts = |sheet| Parts { doc: &doc, sheet };
         for (sheet, name) in [(Some("s1"), "One"), (Some("s2"), "Two"), (None, "None")] {
-            d.keep(parts(sheet), &named(name), None, ReadSheet::default());
+            d.keep(
+                &Encoded::of(parts(sheet), None, ReadSheet::default(), None),
+                Written::Copy(&named(name)),
+            );
         }
         for (sheet, name) in [(Some("s2"), "Two"), (None, "None"), (Some("s1"), "One")] {
             let c = d
@@ -278,10 +395,8 @@ mod tests {
         for i in 0..(KEEP + 10) {
             let c = named(&format!("c{i}"));
             d.keep(
-                Parts::of(&serde_json::to_string(&c).unwrap()),
-                &c,
-                None,
-                ReadSheet::default(),
+                &plain(&serde_json::to_string(&c).unwrap()),
+                Written::Copy(&c),
             );
         }
         assert_eq!(d.kept.lock().unwrap().len(), KEEP);
@@ -337,7 +452,10 @@ mod tests {
         let c = named("Ona");
         let doc = crate::model::character::document_text(&c).unwrap();
         let at = doc.find(",\"hp\":").unwrap();
-        d.keep(Parts::of(&doc), &c, Some(at), ReadSheet::default());
+        d.keep(
+            &Encoded::of(Parts::of(&doc), Some(at), ReadSheet::default(), None),
+            Written::Copy(&c),
+        );
         let read = d
             .resolved(Parts::of(&doc), 1, |_| panic!("kept"), &mut |_| {})
             .unwrap();
@@ -350,16 +468,53 @@ mod tests {
             "known without looking"
         );
         // A text decoded from the store looks for it when first asked.
-        let other = crate::model::character::document_text(&named("Bran")).unwrap();
-        let read = d
-            .resolved(
-                Parts::of(&other),
-                1,
-                |t| Ok(serde_json::from_str(t).unwrap()),
-                &mut |_| {},
-            )
-            .unwrap();
+        let read = read_new(&d, "Bran", 1);
         assert_eq!(read.read_doc.0.as_ref().unwrap().base_end.get(), None);
+    }
+
+    /// A write that knew resolving its character changes nothing under a key keeps the
+    /// decoding as the resolution under that key: it is read without resolving (a debug build
+    /// resolves the first read once, to check it), and resolved again under another key. A
+    /// read that resolving left alone is known to be such a resolution.
+    #[test]
+    fn a_resolution_a_write_knew_is_read_without_resolving() {
+        let d = Decoded::default();
+        let c = named("Ona");
+        let doc = crate::model::character::document_text(&c).unwrap();
+        let fixed = Encoded::of(Parts::of(&doc), None, ReadSheet::default(), Some(7));
+        d.keep(&fixed, Written::Copy(&c));
+        let mut runs = 0;
+        for _ in 0..3 {
+            let read = d
+                .resolved(Parts::of(&doc), 7, |_| panic!("kept"), &mut |_| runs += 1)
+                .unwrap();
+            assert_eq!(read, c);
+            assert_eq!(read.read_doc.0.as_ref().unwrap().fixed_under, Some(7));
+            assert!(read.read_sheet.0.is_some(), "reads share one sheet");
+        }
+        assert_eq!(runs, usize::from(cfg!(debug_assertions)));
+        let read = d
+            .resolved(Parts::of(&doc), 8, |_| panic!("kept"), &mut |c| c.hp = 1)
+            .unwrap();
+        assert_eq!(read.hp, 1, "another key resolves");
+        assert_eq!(read.read_doc.0.as_ref().unwrap().fixed_under, None);
+        let read = read_new(&d, "Bran", 7);
+        assert_eq!(read.read_doc.0.as_ref().unwrap().fixed_under, Some(7));
+    }
+
+    /// A debug build checks a resolution a write knew on its first read.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "a write kept a resolution that resolving changes")]
+    fn a_debug_build_checks_a_resolution_a_write_knew() {
+        let d = Decoded::default();
+        let c = named("Ona");
+        let doc = crate::model::character::document_text(&c).unwrap();
+        d.keep(
+            &Encoded::of(Parts::of(&doc), None, ReadSheet::default(), Some(7)),
+            Written::Copy(&c),
+        );
+        let _ = d.resolved(Parts::of(&doc), 7, |_| panic!("kept"), &mut |c| c.hp = 1);
     }
 
     /// When the set is full the least recently used text goes: one just kept or just read
@@ -375,7 +530,7 @@ mod tests {
             })
             .collect();
         for (c, t) in &texts {
-            d.keep(Parts::of(t), c, None, ReadSheet::default());
+            d.keep(&plain(t), Written::Copy(c));
         }
         // c0 is read again; c1 is now the least recently used.
         d.character(Parts::of(&texts[0].1), |_| panic!("kept"))
@@ -383,10 +538,8 @@ mod tests {
         for i in 0..KEEP {
             let c = named(&format!("new{i}"));
             d.keep(
-                Parts::of(&serde_json::to_string(&c).unwrap()),
-                &c,
-                None,
-                ReadSheet::default(),
+                &plain(&serde_json::to_string(&c).unwrap()),
+                Written::Copy(&c),
             );
             let latest = serde_json::to_string(&c).unwrap();
             d.character(Parts::of(&latest), |_| panic!("the text just kept went"))
@@ -420,7 +573,10 @@ mod tests {
         let read = |name: &str, change: &mut dyn FnMut(&mut Character)| {
             let c = named(name);
             let doc = crate::model::character::document_text(&c).unwrap();
-            d.keep(Parts::of(&doc), &c, None, carried.clone());
+            d.keep(
+                &Encoded::of(Parts::of(&doc), None, carried.clone(), None),
+                Written::Copy(&c),
+            );
             d.resolved(Parts::of(&doc), 1, |_| panic!("kept"), change)
                 .unwrap()
         };

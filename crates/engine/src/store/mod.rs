@@ -176,11 +176,12 @@ pub trait Tx {
     ) -> Result<(), StoreError>;
     /// [`Tx::put_character`] given the character's document as well: its text without the
     /// derived sheet ([`crate::model::doc_state::document_after_read`]), made once by a
-    /// caller that also shows it. A store that stores another text ignores it.
+    /// caller that also shows it. A store that stores another text ignores it. The character
+    /// is shared, so a store that keeps what it wrote keeps it without a copy.
     fn put_character_doc(
         &mut self,
         campaign: CampaignId,
-        character: &Character,
+        character: &std::sync::Arc<Character>,
         doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
         let _ = doc;

@@ -11,6 +11,7 @@ mod events;
 mod parties;
 mod rows;
 
+use super::decoded::Written;
 use super::{CampaignId, CampaignInfo, Durability, StoreError, Transaction, Tx};
 use crate::model::character::{Character, CharacterFilter};
 use crate::model::encounter::{Encounter, EncounterStatus};
@@ -472,16 +473,16 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        self.put_character_rows(campaign, c, None)
+        self.put_character_rows(campaign, Written::Copy(c), None)
     }
 
     fn put_character_doc(
         &mut self,
         campaign: CampaignId,
-        c: &Character,
+        c: &std::sync::Arc<Character>,
         doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
-        self.put_character_rows(campaign, c, Some(doc))
+        self.put_character_rows(campaign, Written::Shared(c), Some(doc))
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {

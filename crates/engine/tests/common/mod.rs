@@ -131,3 +131,27 @@ pub fn learn_class_list(e: &mut Engine<SqliteStore>, id: &str) {
     })
     .expect("list the class's spells");
 }
+
+/// Adds `condition` to the character named `name` through `manage_condition` (no source, its
+/// default duration).
+pub fn add_condition(
+    engine: &mut Engine<SqliteStore>,
+    name: &str,
+    condition: tabletop_rules::Condition,
+) {
+    engine
+        .write("manage_condition", &serde_json::json!({}), |call| {
+            tabletop_engine::conditions::manage_condition(
+                call,
+                tabletop_engine::character::CharacterRef::new(None, Some(name)),
+                tabletop_engine::conditions::ConditionOp::Add {
+                    condition,
+                    level: None,
+                    source: None,
+                    duration: tabletop_engine::effects::DurationRequest::Default,
+                    caster: None,
+                },
+            )
+        })
+        .expect("add condition");
+}

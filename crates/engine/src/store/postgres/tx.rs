@@ -18,6 +18,7 @@ use crate::model::notes::{Note, NoteFilter, NoteOrder, ScoredNote};
 use crate::model::party::{Party, PartyMember, PartyRole};
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection as WorldConnection, Location};
+use crate::store::decoded::Written;
 use crate::store::{CampaignId, CampaignInfo, StoreError, StoredToken, Tx};
 
 impl Tx for PgTx<'_> {
@@ -252,16 +253,16 @@ impl Tx for PgTx<'_> {
     }
 
     fn put_character(&mut self, campaign: CampaignId, c: &Character) -> Result<(), StoreError> {
-        self.put_encoded(campaign, c, None)
+        self.put_encoded(campaign, Written::Copy(c), None)
     }
 
     fn put_character_doc(
         &mut self,
         campaign: CampaignId,
-        c: &Character,
+        c: &std::sync::Arc<Character>,
         doc: &crate::model::doc_state::Document,
     ) -> Result<(), StoreError> {
-        self.put_encoded(campaign, c, Some(doc))
+        self.put_encoded(campaign, Written::Shared(c), Some(doc))
     }
 
     fn delete_character(&mut self, campaign: CampaignId, id: &str) -> Result<bool, StoreError> {
@@ -889,13 +890,11 @@ impl PgTx<'_> {
     fn put_encoded(
         &mut self,
         campaign: CampaignId,
-        c: &Character,
+        c: Written<'_>,
         doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
-        let stored = self.conn.decoded.sheets.encode_with(c, doc)?;
-        self.conn
-            .decoded
-            .keep(stored.parts(), c, stored.base_end(), stored.effective());
+        let stored = self.conn.decoded.sheets.encode_with(&c, doc)?;
+        self.conn.decoded.keep(&stored, c);
         self.exec_later(
             &format!(
                 "INSERT INTO characters (campaign_id, id, name, name_key, kind, class_key, level, doc, created_at, updated_at)

@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 use rusqlite::params;
 
+use crate::store::decoded::Written;
+
 use super::rows::corrupt;
 use super::{NOW, SqliteTx};
 use crate::model::character::Character;
@@ -156,12 +158,11 @@ impl SqliteTx<'_> {
     pub(super) fn put_character_rows(
         &mut self,
         campaign: CampaignId,
-        c: &Character,
+        c: Written<'_>,
         doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
-        let stored = self.decoded.sheets.encode_with(c, doc)?;
-        self.decoded
-            .keep(stored.parts(), c, stored.base_end(), stored.effective());
+        let stored = self.decoded.sheets.encode_with(&c, doc)?;
+        self.decoded.keep(&stored, c);
         let key = name_key(&c.name);
         let class = c.class.as_deref().map(name_key);
         let same_columns = self
