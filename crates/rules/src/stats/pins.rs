@@ -6,6 +6,9 @@
 //! change of the output regenerates the file with `TABLETOP_UPDATE_PINS=1`.
 
 use super::*;
+use crate::abilities::AbilityScores;
+use crate::modifiers::{DiceCount, RangeBand};
+use crate::vocab::DamageType;
 
 /// How many generated cases are pinned.
 const CASES: u64 = 1500;

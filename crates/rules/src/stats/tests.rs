@@ -1,4 +1,7 @@
 use super::*;
+use crate::abilities::AbilityScores;
+use crate::modifiers::DiceCount;
+use crate::vocab::DamageType;
 
 fn fighter() -> BaseStats {
     let mut b = BaseStats::character(5, AbilityScores::new([16, 14, 14, 10, 12, 8])).unwrap();
