@@ -19,8 +19,6 @@ use tabletop_srd::Compendium;
 
 /// A change made to a character.
 type Change = Box<dyn Fn(&mut Character)>;
-/// A call made through the tools on the character named.
-type Step = Box<dyn Fn(&mut Engine<SqliteStore>, &str)>;
 
 fn engine(db: &std::path::Path, srd: &Arc<Compendium>) -> Engine<SqliteStore> {
     Engine::open(
@@ -180,57 +178,18 @@ fn a_sheet_read_after_a_state_change_equals_one_read_afresh() {
         })
         .unwrap();
     }
-    let steps: Vec<(&str, Step)> = vec![
-        (
-            "7 damage",
-            Box::new(|e, n| update(e, n, hp(HpChange::Damage(7)))),
-        ),
-        (
-            "5 temp hp",
-            Box::new(|e, n| {
-                update(
-                    e,
-                    n,
-                    UpdateRequest {
-                        temp_hp: Some(5),
-                        ..Default::default()
-                    },
-                )
-            }),
-        ),
-        (
-            "poisoned",
-            Box::new(|e, n| common::add_condition(e, n, Condition::Poisoned)),
-        ),
-        (
-            "3 healing",
-            Box::new(|e, n| {
-                update(
-                    e,
-                    n,
-                    UpdateRequest {
-                        healing: Some(3),
-                        ..Default::default()
-                    },
-                )
-            }),
-        ),
-        (
-            "2 damage",
-            Box::new(|e, n| update(e, n, hp(HpChange::Damage(2)))),
-        ),
-        (
-            "a drop to 0",
-            Box::new(|e, n| {
-                let c = read(e, n);
-                update(e, n, hp(HpChange::Damage(c.hp + c.temp_hp)));
-            }),
-        ),
+    let steps = [
+        ("7 damage", Step::Hp(HpChange::Damage(7))),
+        ("5 temp hp", Step::TempHp(5)),
+        ("poisoned", Step::Poisoned),
+        ("3 healing", Step::Healing(3)),
+        ("2 damage", Step::Hp(HpChange::Damage(2))),
+        ("a drop to 0", Step::DropToZero),
     ];
     for (what, step) in &steps {
         for name in &names {
             let before = read(&mut e, name);
-            step(&mut e, name);
+            step.make(&mut e, name);
             let kept = sheet(&mut e, name);
             let fresh = sheet(&mut engine(&db, &srd), name);
             assert_eq!(kept, fresh, "{name} after {what}");
@@ -248,6 +207,38 @@ fn a_sheet_read_after_a_state_change_equals_one_read_afresh() {
             "{name}: {}",
             s["character"]["conditions"]
         );
+    }
+}
+
+/// A state change made through the tools.
+enum Step {
+    Hp(HpChange),
+    TempHp(u32),
+    Healing(u32),
+    Poisoned,
+    /// Damage of exactly the hit points and temporary hit points left.
+    DropToZero,
+}
+
+impl Step {
+    fn make(&self, e: &mut Engine<SqliteStore>, name: &str) {
+        let req = match self {
+            Step::Hp(change) => hp(*change),
+            Step::TempHp(n) => UpdateRequest {
+                temp_hp: Some(*n),
+                ..Default::default()
+            },
+            Step::Healing(n) => UpdateRequest {
+                healing: Some(*n),
+                ..Default::default()
+            },
+            Step::Poisoned => return common::add_condition(e, name, Condition::Poisoned),
+            Step::DropToZero => {
+                let c = read(e, name);
+                hp(HpChange::Damage(c.hp + c.temp_hp))
+            }
+        };
+        update(e, name, req);
     }
 }
 

@@ -230,6 +230,11 @@ impl ReadSheet {
     pub(crate) fn new() -> Self {
         Self(Some(Default::default()))
     }
+
+    /// This sheet when there is one, else a new one (not derived yet).
+    pub(crate) fn or_new(self) -> Self {
+        if self.0.is_some() { self } else { Self::new() }
+    }
 }
 
 impl std::fmt::Debug for ReadSheet {

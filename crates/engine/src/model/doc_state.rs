@@ -187,11 +187,6 @@ fn state_only_rewrite(
 fn resolution_carries(c: &Character, read: &AsRead) -> Option<u64> {
     let key = read.fixed_under?;
     let was = &*read.decoded;
-    let same_derived = match (&c.derived, &was.derived) {
-        (Some(x), Some(y)) => Arc::ptr_eq(x, y),
-        (None, None) => true,
-        _ => false,
-    };
     // Every field is named, so a new one must be placed: the base (compared by the caller),
     // a state field resolving reads (compared here), or one it does not read.
     let Character {
@@ -249,7 +244,7 @@ fn resolution_carries(c: &Character, read: &AsRead) -> Option<u64> {
         read_sheet: _,
         read_doc: _,
     } = c;
-    (same_derived
+    (same_derived(c, was)
         && *hp <= *max_hp
         && *hit_dice == was.hit_dice
         && *effects == was.effects
@@ -264,12 +259,17 @@ fn resolution_carries(c: &Character, read: &AsRead) -> Option<u64> {
 /// may differ. This is the rule `update` already follows when it reuses the sheet it read; a
 /// store follows it to hand the sheet a state-only write kept on to the text it wrote.
 pub(crate) fn same_effective_inputs(a: &Character, b: &Character) -> bool {
-    let same_derived = match (&a.derived, &b.derived) {
+    same_derived(a, b) && SheetInputs::equal(a, b) && same_base(a, b)
+}
+
+/// Whether `a` and `b` hold the same shared derived block (or neither has one): the same
+/// derivation, known without comparing it.
+fn same_derived(a: &Character, b: &Character) -> bool {
+    match (&a.derived, &b.derived) {
         (Some(x), Some(y)) => Arc::ptr_eq(x, y),
         (None, None) => true,
         _ => false,
-    };
-    same_derived && SheetInputs::equal(a, b) && same_base(a, b)
+    }
 }
 
 /// Whether `a` and `b` agree on every member of the document's base part. Every field is named:

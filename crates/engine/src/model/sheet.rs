@@ -17,7 +17,6 @@ use crate::model::character::Character;
 /// they were, a change of hit points, temporary HP, death saves, slots or resources leaves the
 /// sheet as it is (`update` reuses the sheet read within a call; `model::doc_state` hands it on
 /// to the text a state-only write makes).
-#[derive(PartialEq)]
 pub(crate) struct SheetInputs {
     conditions: Vec<crate::model::character::ConditionEntry>,
     effects: Vec<crate::model::effects::ActiveEffect>,

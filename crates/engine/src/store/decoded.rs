@@ -94,6 +94,20 @@ impl std::ops::Deref for Written<'_> {
 }
 
 impl Entry {
+    /// The entry of a text and its decoding, with nothing else known yet.
+    fn new(doc: Arc<str>, sheet: Option<Arc<str>>, hash: u64, decoded: Arc<Character>) -> Self {
+        Self {
+            doc,
+            sheet,
+            hash,
+            decoded,
+            base_end: None,
+            used: 0,
+            carried: ReadSheet::default(),
+            resolved: None,
+        }
+    }
+
     fn is(&self, text: Parts<'_>) -> bool {
         *self.doc == *text.doc && self.sheet.as_deref() == text.sheet
     }
@@ -146,15 +160,9 @@ impl Decoded {
             return Ok(c);
         }
         let c = decode(&join(text.doc.to_owned(), text.sheet))?;
-        self.insert(text, hash, |hash| Entry {
-            doc: text.doc.into(),
-            sheet: text.sheet.map(Into::into),
-            hash,
-            decoded: Arc::new(c.clone()),
-            base_end: None,
-            used: 0,
-            carried: ReadSheet::default(),
-            resolved: None,
+        self.insert(text, hash, |hash| {
+            let sheet = text.sheet.map(Into::into);
+            Entry::new(text.doc.into(), sheet, hash, Arc::new(c.clone()))
         });
         Ok(c)
     }
@@ -204,7 +212,7 @@ impl Decoded {
         resolve(&mut c);
         // Every read of this text under this key shares one effective sheet, derived when first
         // asked for (`characters::Read`).
-        c.read_sheet = ReadSheet::new();
+        c.read_sheet = ReadSheet::default();
         if let Ok(mut kept) = self.kept.lock()
             && let Some(e) = kept.find_mut(hash, |e| e.is(text))
         {
@@ -218,11 +226,10 @@ impl Decoded {
                 same.then_some(key),
             );
             // And the sheet it kept, when resolving changed nothing the sheet is derived from.
-            if e.carried.0.is_some()
-                && (same || crate::model::doc_state::same_effective_inputs(&c, &e.decoded))
-            {
+            if same || crate::model::doc_state::same_effective_inputs(&c, &e.decoded) {
                 c.read_sheet = e.carried.clone();
             }
+            c.read_sheet = std::mem::take(&mut c.read_sheet).or_new();
             let r = if same {
                 Resolution::Same {
                     doc: c.read_doc.clone(),
@@ -233,6 +240,8 @@ impl Decoded {
                 Resolution::Changed(Box::new(c.clone()))
             };
             e.resolved = Some((key, r));
+        } else {
+            c.read_sheet = ReadSheet::new();
         }
         Ok(c)
     }
@@ -259,29 +268,18 @@ impl Decoded {
                 }),
             };
             let resolved = stored.fixed_under().map(|key| {
-                let carried = stored.effective();
-                let doc = ReadDoc::new(doc.clone(), decoded.clone(), stored.base_end(), Some(key));
-                let sheet = if carried.0.is_some() {
-                    carried
-                } else {
-                    ReadSheet::new()
-                };
                 let r = Resolution::Same {
-                    doc,
-                    sheet,
+                    doc: ReadDoc::new(doc.clone(), decoded.clone(), stored.base_end(), Some(key)),
+                    sheet: stored.effective().or_new(),
                     unchecked: true,
                 };
                 (key, r)
             });
             Entry {
-                doc,
-                sheet: stored.shared_sheet(),
-                hash,
-                decoded,
                 base_end: stored.base_end(),
-                used: 0,
                 carried: stored.effective(),
                 resolved,
+                ..Entry::new(doc, stored.shared_sheet(), hash, decoded)
             }
         });
     }
