@@ -8,6 +8,7 @@ use rusqlite_migration::{M, Migrations};
 mod cached;
 mod docs;
 mod events;
+mod known_rows;
 mod parties;
 mod rows;
 
@@ -60,6 +61,10 @@ pub struct SqliteStore {
     decoded: super::decoded::Decoded,
     /// The dice stream's state as this connection's last commit left it (`sqlite/events.rs`).
     known_stream: Option<events::KnownStream>,
+    /// Character rows a write transaction takes without reading them (`sqlite/known_rows.rs`).
+    known_rows: std::cell::RefCell<known_rows::KnownRows>,
+    /// This connection's changes to the character tables, counted by hooks.
+    changes: known_rows::Changes,
 }
 
 impl SqliteStore {
@@ -105,10 +110,13 @@ impl SqliteStore {
         migrations()
             .to_latest(&mut conn)
             .map_err(|e| StoreError::Database(format!("migration failed: {e}")))?;
+        let changes = known_rows::count_changes(&conn)?;
         Ok(Self {
             conn,
             decoded: Default::default(),
             known_stream: None,
+            known_rows: Default::default(),
+            changes,
         })
     }
 }
@@ -139,6 +147,8 @@ impl super::Store for SqliteStore {
             known_stream: &mut self.known_stream,
             stream_written: events::StreamWrite::None,
             sheets: docs::KnownSheets::default(),
+            known_rows: &self.known_rows,
+            changes: &self.changes,
         })
     }
 
@@ -169,6 +179,10 @@ pub struct SqliteTx<'a> {
     stream_written: events::StreamWrite,
     /// The sheet rows this write transaction read or wrote (see `sqlite/docs.rs`).
     sheets: docs::KnownSheets,
+    /// The store's remembered character rows (see `sqlite/known_rows.rs`).
+    known_rows: &'a std::cell::RefCell<known_rows::KnownRows>,
+    /// The store's count of changes to the character tables.
+    changes: &'a std::sync::atomic::AtomicU64,
 }
 
 impl Transaction for SqliteTx<'_> {

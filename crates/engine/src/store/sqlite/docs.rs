@@ -13,6 +13,7 @@ use rusqlite::params;
 
 use crate::store::decoded::Written;
 
+use super::known_rows::Row;
 use super::rows::corrupt;
 use super::{NOW, SqliteTx};
 use crate::model::character::Character;
@@ -83,6 +84,11 @@ impl SqliteTx<'_> {
         id: &str,
         make: &mut Make<'_>,
     ) -> Result<Option<Character>, StoreError> {
+        if let Some(row) = self.known_row(campaign, id)? {
+            #[cfg(debug_assertions)]
+            self.check_known(campaign, id, true, std::slice::from_ref(&row));
+            return self.made_known(campaign, &[row], make).map(|c| c.into_iter().next());
+        }
         let mut stmt = self.tx.prepare_cached(
             "SELECT c.doc, s.derived FROM characters c
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
@@ -97,6 +103,21 @@ impl SqliteTx<'_> {
             }
             None => Ok(None),
         }
+    }
+
+    /// The characters of remembered `rows` (see `sqlite/known_rows.rs`), each made by `make`.
+    fn made_known(
+        &self,
+        campaign: CampaignId,
+        rows: &[Row],
+        make: &mut Make<'_>,
+    ) -> Result<Vec<Character>, StoreError> {
+        rows.iter()
+            .map(|r| {
+                self.sheets.note(campaign, &r.id, r.sheet.clone());
+                make(r.parts())
+            })
+            .collect()
     }
 
     /// Notes, in a write transaction, the sheet row a character was read with.
@@ -114,16 +135,41 @@ impl SqliteTx<'_> {
         name: &str,
         make: &mut Make<'_>,
     ) -> Result<Vec<Character>, StoreError> {
+        let key = name_key(name);
+        if let Some(rows) = self.known_named(campaign, &key)? {
+            #[cfg(debug_assertions)]
+            self.check_known(campaign, &key, false, &rows);
+            return self.made_known(campaign, &rows, make);
+        }
         let mut stmt = self.tx.prepare_cached(
             "SELECT c.doc, s.derived, c.id FROM characters c
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
-        self.collect(
-            campaign,
-            stmt.query(params![campaign.0, name_key(name)])?,
-            make,
-        )
+        let mut rows = stmt.query(params![campaign.0, key])?;
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(r) = rows.next()? {
+            let parts = row_parts(r)?;
+            if self.write {
+                let id = r
+                    .get_ref(2)?
+                    .as_str()
+                    .map_err(|e| corrupt("character", e))?;
+                let row = Row {
+                    id: id.into(),
+                    doc: parts.doc.into(),
+                    sheet: parts.sheet.map(Arc::from),
+                };
+                self.sheets.note(campaign, id, row.sheet.clone());
+                seen.push(row);
+            }
+            out.push(make(parts)?);
+        }
+        if self.write {
+            self.remember_named(campaign, &key, seen)?;
+        }
+        Ok(out)
     }
 
     /// The characters of `rows` (document, sheet and id columns), each made by `make`; a write
@@ -161,6 +207,7 @@ impl SqliteTx<'_> {
         c: Written<'_>,
         doc: Option<&crate::model::doc_state::Document>,
     ) -> Result<(), StoreError> {
+        self.before_put()?;
         let stored = self.decoded.sheets.encode_with(&c, doc)?;
         self.decoded.keep(&stored, c);
         let key = name_key(&c.name);
@@ -212,6 +259,12 @@ impl SqliteTx<'_> {
             self.put_sheet(campaign, &c.id, stored.sheet())?;
             self.sheets.note(campaign, &c.id, stored.shared_sheet());
         }
+        let row = Row {
+            id: c.id.as_str().into(),
+            doc: stored.shared_doc(),
+            sheet: stored.shared_sheet(),
+        };
+        self.after_put(campaign, row, same_columns == 1);
         Ok(())
     }
 

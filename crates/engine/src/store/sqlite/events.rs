@@ -116,7 +116,7 @@ impl SqliteTx<'_> {
 
     /// The data version a write transaction sees (read once, when first needed); none in a
     /// read transaction, where another connection may commit meanwhile.
-    fn data_version(&self) -> Result<Option<i64>, StoreError> {
+    pub(super) fn data_version(&self) -> Result<Option<i64>, StoreError> {
         if !self.write {
             return Ok(None);
         }
