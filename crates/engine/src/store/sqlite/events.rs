@@ -25,8 +25,9 @@ const NEWEST_EVENT_RNG: &str =
 /// The dice stream's state of a campaign as this connection's last commit wrote it, and the
 /// data version then: still the newest while a write transaction sees that version (no other
 /// connection committed since; a connection's own commits leave its version as it is). It saves
-/// reading the state back on every roll. The version is read only by a write that rolls (or
-/// asks for the state), never by one that does not.
+/// reading the state back on every roll, and the subquery by which an event of a call that
+/// rolled nothing copies the state on. The version is read once per write transaction that
+/// needs it (the remembered character rows of `known_rows.rs` need it too).
 pub(in crate::store) struct KnownStream {
     data_version: i64,
     campaign: CampaignId,
@@ -52,11 +53,8 @@ impl SqliteTx<'_> {
         {
             return Ok(Some(s.clone()));
         }
-        if let (Some(known), StreamWrite::None) = (self.known_stream.as_ref(), &self.stream_written)
-            && known.campaign == campaign
-            && self.data_version()? == Some(known.data_version)
-        {
-            return Ok(Some(known.state.clone()));
+        if let Some(state) = self.remembered_state(campaign)? {
+            return Ok(Some(state.to_owned()));
         }
         static READ: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         Ok(self
@@ -69,6 +67,23 @@ impl SqliteTx<'_> {
             .query_row(params![campaign.0], |r| r.get::<_, Option<String>>(0))
             .optional()?
             .flatten())
+    }
+
+    /// The state this connection remembers for `campaign` (see [`KnownStream`]), when it is
+    /// still the newest: no other connection committed since, and this transaction wrote no
+    /// state.
+    fn remembered_state(&self, campaign: CampaignId) -> Result<Option<&str>, StoreError> {
+        Ok(
+            match (self.known_stream.as_ref(), &self.stream_written) {
+                (Some(known), StreamWrite::None)
+                    if known.campaign == campaign
+                        && self.data_version()? == Some(known.data_version) =>
+                {
+                    Some(&known.state)
+                }
+                _ => None,
+            },
+        )
     }
 
     /// Keeps `state` as `campaign`'s until its next event is written (or the commit).
@@ -193,6 +208,12 @@ impl SqliteTx<'_> {
         static INSERT_EVENT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
         let enc = |v: &dyn erased::Json| v.to_json().map_err(|err| corrupt("event", err));
         let rng = self.state_for_event(campaign);
+        // A call that rolled nothing copies the newest state on: the one this connection
+        // remembers when it is still the newest, else the newest event's (a subquery).
+        let copied = match rng {
+            None => self.remembered_state(campaign)?,
+            Some(_) => None,
+        };
         // The time is formatted here, as `NOW` would: SQLite's `strftime` costs more per call.
         let now;
         let at = match at {
@@ -217,7 +238,7 @@ impl SqliteTx<'_> {
                 enc(args)?,
                 enc(rolls)?,
                 enc(changes)?,
-                rng
+                rng.as_deref().or(copied)
             ])?;
         self.stream_written = match (
             rng,

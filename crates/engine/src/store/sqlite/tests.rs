@@ -531,4 +531,21 @@ fn the_dice_stream_another_connection_wrote_is_read_and_not_the_one_this_one_rem
     tx.commit().unwrap();
     assert_eq!(roll(&mut two, "s6").as_deref(), Some("s5"));
     assert_eq!(roll(&mut one, "s7").as_deref(), Some("s6"));
+    // An event of a call that rolled nothing carries the newest state: the one its connection
+    // remembers (`one`), or the stored one when another connection committed since (`two`,
+    // which remembers s6).
+    let note = |store: &mut SqliteStore| {
+        let mut tx = store.begin(true).unwrap();
+        let a = tx.find_campaign("a").unwrap().unwrap();
+        tx.append_event(a, &draft("note")).unwrap();
+        tx.commit().unwrap();
+    };
+    note(&mut one);
+    note(&mut two);
+    note(&mut one);
+    let states = event_states(&one);
+    assert_eq!(
+        states[states.len() - 4..],
+        [Some("s7"), Some("s7"), Some("s7"), Some("s7")].map(|s| s.map(String::from))
+    );
 }
