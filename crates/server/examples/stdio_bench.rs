@@ -15,7 +15,9 @@
 //! 64 KiB chunks, as Node's and the Python SDK's clients read a pipe); the driver's parse of the
 //! answer comes after and is not counted.
 //! Beside wall-clock round trips it reports, per call, each server's own CPU time, its time
-//! runnable but queued for a CPU (the machine's load), both summed over its threads from
+//! runnable but queued for a CPU (the machine's load; on 2 CPUs also the driver itself, which the
+//! answer wakes on the server's CPU and which then runs while the server finishes the call's last
+//! steps, mostly outside the round trip), both summed over its threads from
 //! `/proc/<pid>/task/*/schedstat` in nanoseconds, and what is left of the round trip: "blocked",
 //! the server waiting for input (the pipe, the driver's own work) or on anything else.
 //!
