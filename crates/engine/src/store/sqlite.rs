@@ -472,9 +472,12 @@ impl Tx for SqliteTx<'_> {
         let mut params = params;
         params.push((":limit", &limit));
         params.push((":offset", &offset));
-        let list = self.collect(campaign, stmt.query(params.as_slice())?, &mut |t| {
-            self.decoded.character(t, decode_character)
-        })?;
+        let list = self.collect(
+            campaign,
+            stmt.query(params.as_slice())?,
+            &mut |t| self.decoded.character(t, decode_character),
+            None,
+        )?;
         Ok((list, total.max(0) as u64))
     }
 

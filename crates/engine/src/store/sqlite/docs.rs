@@ -87,7 +87,9 @@ impl SqliteTx<'_> {
         if let Some(row) = self.known_row(campaign, id)? {
             #[cfg(debug_assertions)]
             self.check_known(campaign, id, true, std::slice::from_ref(&row));
-            return self.made_known(campaign, &[row], make).map(|c| c.into_iter().next());
+            return self
+                .made_known(campaign, &[row], make)
+                .map(|c| c.into_iter().next());
         }
         let mut stmt = self.tx.prepare_cached(
             "SELECT c.doc, s.derived FROM characters c
@@ -146,26 +148,13 @@ impl SqliteTx<'_> {
              LEFT JOIN character_sheets s ON s.campaign_id = c.campaign_id AND s.id = c.id
              WHERE c.campaign_id = ?1 AND c.name_key = ?2 ORDER BY c.id",
         )?;
-        let mut rows = stmt.query(params![campaign.0, key])?;
-        let mut out = Vec::new();
         let mut seen = Vec::new();
-        while let Some(r) = rows.next()? {
-            let parts = row_parts(r)?;
-            if self.write {
-                let id = r
-                    .get_ref(2)?
-                    .as_str()
-                    .map_err(|e| corrupt("character", e))?;
-                let row = Row {
-                    id: id.into(),
-                    doc: parts.doc.into(),
-                    sheet: parts.sheet.map(Arc::from),
-                };
-                self.sheets.note(campaign, id, row.sheet.clone());
-                seen.push(row);
-            }
-            out.push(make(parts)?);
-        }
+        let out = self.collect(
+            campaign,
+            stmt.query(params![campaign.0, key])?,
+            make,
+            Some(&mut seen),
+        )?;
         if self.write {
             self.remember_named(campaign, &key, seen)?;
         }
@@ -173,12 +162,14 @@ impl SqliteTx<'_> {
     }
 
     /// The characters of `rows` (document, sheet and id columns), each made by `make`; a write
-    /// transaction notes the sheet row each was read with.
+    /// transaction notes the sheet row each was read with, and the rows themselves in `seen`
+    /// when given (see `sqlite/known_rows.rs`).
     pub(super) fn collect(
         &self,
         campaign: CampaignId,
         mut rows: rusqlite::Rows<'_>,
         make: &mut Make<'_>,
+        mut seen: Option<&mut Vec<Row>>,
     ) -> Result<Vec<Character>, StoreError> {
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
@@ -188,7 +179,15 @@ impl SqliteTx<'_> {
                     .get_ref(2)?
                     .as_str()
                     .map_err(|e| corrupt("character", e))?;
-                self.note_read(campaign, id, parts);
+                let sheet = parts.sheet.map(Arc::from);
+                if let Some(seen) = seen.as_deref_mut() {
+                    seen.push(Row {
+                        id: id.into(),
+                        doc: parts.doc.into(),
+                        sheet: sheet.clone(),
+                    });
+                }
+                self.sheets.note(campaign, id, sheet);
             }
             out.push(make(parts)?);
         }

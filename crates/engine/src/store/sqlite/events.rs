@@ -73,17 +73,15 @@ impl SqliteTx<'_> {
     /// still the newest: no other connection committed since, and this transaction wrote no
     /// state.
     fn remembered_state(&self, campaign: CampaignId) -> Result<Option<&str>, StoreError> {
-        Ok(
-            match (self.known_stream.as_ref(), &self.stream_written) {
-                (Some(known), StreamWrite::None)
-                    if known.campaign == campaign
-                        && self.data_version()? == Some(known.data_version) =>
-                {
-                    Some(&known.state)
-                }
-                _ => None,
-            },
-        )
+        Ok(match (self.known_stream.as_ref(), &self.stream_written) {
+            (Some(known), StreamWrite::None)
+                if known.campaign == campaign
+                    && self.data_version()? == Some(known.data_version) =>
+            {
+                Some(&known.state)
+            }
+            _ => None,
+        })
     }
 
     /// Keeps `state` as `campaign`'s until its next event is written (or the commit).
