@@ -31,6 +31,10 @@ pub struct Engine<S: Store> {
     compendium: CompendiumSource,
     /// Commits made through this engine (see [`Engine::revision`]).
     commits: u64,
+    /// The dice stream as the last committed call that rolled left it, with the state text it
+    /// stored: a call whose store hands back that same text rolls on with it instead of parsing
+    /// the text and setting a stream up again (see [`Call::rng`]).
+    kept_rng: Option<(String, DiceRng)>,
 }
 
 /// What a read's answer depends on besides its arguments: the commits seen, and whether the SRD
@@ -75,6 +79,7 @@ impl<S: Store> Engine<S> {
             campaign_name: name.to_string(),
             compendium: options.compendium,
             commits: 0,
+            kept_rng: None,
         })
     }
 
@@ -171,9 +176,12 @@ impl<S: Store> Engine<S> {
             ..Default::default()
         };
         let mut call = Call::new(&mut tx, self.campaign, &self.compendium, Some(draft));
+        call.kept_rng = self.kept_rng.take();
         let out = f(&mut call)?;
         call.finish()?;
+        let kept = call.into_kept_rng();
         tx.commit()?;
+        self.kept_rng = kept;
         self.commits = self.commits.wrapping_add(1);
         Ok(out)
     }
@@ -226,6 +234,10 @@ pub struct Call<'a> {
     rng: Option<DiceRng>,
     rng_used: bool,
     event: Option<EventDraft>,
+    /// The engine's kept stream, offered to this call (see [`Engine`]'s `kept_rng`).
+    kept_rng: Option<(String, DiceRng)>,
+    /// The state text this call stored for its stream.
+    stored_rng: Option<String>,
 }
 
 impl<'a> Call<'a> {
@@ -242,6 +254,17 @@ impl<'a> Call<'a> {
             rng: None,
             rng_used: false,
             event,
+            kept_rng: None,
+            stored_rng: None,
+        }
+    }
+
+    /// The stream to keep once this call commits: the one it stored, else the one it was
+    /// offered and did not use.
+    fn into_kept_rng(self) -> Option<(String, DiceRng)> {
+        match (self.stored_rng, self.rng) {
+            (Some(text), Some(rng)) => Some((text, rng)),
+            _ => self.kept_rng,
         }
     }
 
@@ -294,8 +317,12 @@ impl<'a> Call<'a> {
             ));
         }
         if self.rng.is_none() {
-            let rng = match self.tx.rng_state(self.campaign)? {
-                Some(s) => {
+            let kept = self.kept_rng.take();
+            let rng = match (self.tx.rng_state(self.campaign)?, kept) {
+                // The stream stored is the one kept: the same key at the same position, so the
+                // same faces follow.
+                (Some(s), Some((text, rng))) if text == s => rng,
+                (Some(s), _) => {
                     let state: RngState =
                         serde_json::from_str(&s).map_err(|e| StoreError::Corrupt {
                             what: "dice stream".into(),
@@ -303,7 +330,7 @@ impl<'a> Call<'a> {
                         })?;
                     DiceRng::restore(&state)?
                 }
-                None => DiceRng::from_entropy(),
+                (None, _) => DiceRng::from_entropy(),
             };
             self.rng = Some(rng);
         }
@@ -354,6 +381,7 @@ impl<'a> Call<'a> {
         {
             let s = encode_rng(rng)?;
             self.tx.set_rng_state(self.campaign, &s)?;
+            self.stored_rng = Some(s);
         }
         if let Some(ev) = self.event.take() {
             self.tx.log_event(self.campaign, &ev)?;

@@ -80,6 +80,41 @@ fn the_dice_stream_resumes_exactly_after_a_restart() {
     assert_eq!(reference, first);
 }
 
+/// An engine rolls on with the stream it kept from its last roll only while the store still
+/// holds that stream: not after another connection rolled, nor after a call that rolled and
+/// failed (rolled back).
+#[test]
+fn the_dice_stream_an_engine_kept_gives_way_to_the_stored_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let reference: Vec<i64> = {
+        let mut e = common::open(&dir.path().join("ref.sqlite"), "main", Some(7));
+        (0..5).map(|_| roll(&mut e, "1d1000")).collect()
+    };
+    let mut a = common::open(&db, "main", Some(7));
+    let mut b = common::open(&db, "main", None);
+    let mut got = vec![
+        roll(&mut a, "1d1000"),
+        roll(&mut b, "1d1000"),
+        roll(&mut a, "1d1000"),
+    ];
+    let failed = a.write("roll_dice", &serde_json::json!({}), |call| {
+        roll_dice(
+            call,
+            &RollRequest {
+                expression: "1d1000".into(),
+                ..Default::default()
+            },
+        )?;
+        Err::<(), _>(tabletop_engine::EngineError::Rule(
+            "refused after rolling".into(),
+        ))
+    });
+    assert!(failed.is_err());
+    got.extend([roll(&mut a, "1d1000"), roll(&mut a, "1d1000")]);
+    assert_eq!(reference, got);
+}
+
 #[test]
 fn a_per_call_seed_leaves_the_campaign_stream_alone() {
     let dir = tempfile::tempdir().unwrap();
