@@ -13,11 +13,13 @@
 //!   while it lasts.
 //! - **This connection**: an update hook counts every row changed in `characters`,
 //!   `character_sheets` and `campaigns` (whose deletion cascades), and a rollback hook counts
-//!   every rollback. The rows carry the count they account for. Only
-//!   [`SqliteTx::put_character_rows`](super::SqliteTx) brings them up to date with its own
-//!   change, and only after its statements succeeded; any other change (a delete, a rename, an
-//!   import, a failed statement, a rolled-back transaction) leaves the count ahead of them, and
-//!   they are dropped before their next use.
+//!   every rollback. The rows carry the count they account for. Only the store's character
+//!   writer ([`SqliteTx::put_character_rows`](super::SqliteTx)) accounts for its own change, and
+//!   only after its statements succeeded: it updates the row in place when the write kept the
+//!   name, kind, class and level of a row that existed, and drops them all otherwise (a new
+//!   character, a rename). Any other change (a delete, a campaign's deletion, raw SQL, a failed
+//!   statement, a rolled-back transaction) leaves the count ahead of them, and they are dropped
+//!   before their next use.
 //!
 //! A debug build checks every row it takes from here against the tables.
 
