@@ -5,6 +5,9 @@
 //! read and written back with the sheet it was read with (hit points, conditions, slots: nearly
 //! every write in play) does not touch its sheet's row at all. Without that, the upsert that
 //! leaves an equal sheet alone still reads the stored sheet (several pages) to compare it.
+//!
+//! Across transactions the connection remembers the rows its reads by name found and its writes
+//! left (`sqlite/known_rows.rs`); a write transaction takes them instead of querying.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -258,12 +261,7 @@ impl SqliteTx<'_> {
             self.put_sheet(campaign, &c.id, stored.sheet())?;
             self.sheets.note(campaign, &c.id, stored.shared_sheet());
         }
-        let row = Row {
-            id: c.id.as_str().into(),
-            doc: stored.shared_doc(),
-            sheet: stored.shared_sheet(),
-        };
-        self.after_put(campaign, row, same_columns == 1);
+        self.after_put(campaign, &c.id, &stored, same_columns == 1);
         Ok(())
     }
 

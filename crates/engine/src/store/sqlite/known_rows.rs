@@ -172,13 +172,22 @@ impl SqliteTx<'_> {
         self.known().map(drop)
     }
 
-    /// After `row` of `campaign` was written: its document, and its sheet row as the write left
-    /// it. `in_place`: the write changed no listed column (name, kind, class, level) of a row
-    /// that existed, so every name's set of characters is as it was.
-    pub(super) fn after_put(&self, campaign: CampaignId, row: Row, in_place: bool) {
+    /// After character `id` of `campaign` was written as `stored` (its document, and its sheet
+    /// row as the write left it). `in_place`: the write changed no listed column (name, kind,
+    /// class, level) of a row that existed, so every name's set of characters is as it was.
+    pub(super) fn after_put(
+        &self,
+        campaign: CampaignId,
+        id: &str,
+        stored: &crate::store::character_text::Encoded,
+        in_place: bool,
+    ) {
         let mut known = self.known_rows.borrow_mut();
-        match known.row_mut(campaign, &row.id) {
-            Some(r) if in_place => *r = row,
+        match known.row_mut(campaign, id) {
+            Some(r) if in_place => {
+                r.doc = stored.shared_doc();
+                r.sheet = stored.shared_sheet();
+            }
             _ if in_place => {}
             _ => known.clear(),
         }
