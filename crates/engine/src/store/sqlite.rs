@@ -24,16 +24,11 @@ use crate::model::party::Party;
 use crate::model::travel::TravelEntry;
 use crate::model::world::{Connection as WorldConnection, Location};
 use rows::{
-    NOTE_COLUMNS, clamp, decode, decode_character, decode_event, decode_note, encode, fts_query,
-    note_filter_sql, row_event, row_note,
+    NOTE_COLUMNS, clamp, decode, decode_character, decode_note, encode, fts_query, note_filter_sql,
+    row_note,
 };
 
 const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
-
-/// The number of the next event: one past every number present and every number a deleted
-/// campaign took with it (`migrations/008_event_seq.sql`).
-const NEXT_EVENT_SEQ: &str = "max(COALESCE((SELECT max(seq) FROM events), 0), \
-     (SELECT last FROM event_seq_floor)) + 1";
 
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
@@ -47,6 +42,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/008_event_seq.sql")),
         M::up(include_str!("../../migrations/009_character_sheets.sql")),
         M::up(include_str!("../../migrations/010_event_rng.sql")),
+        M::up(include_str!("../../migrations/011_event_marks.sql")),
     ])
 }
 
@@ -61,6 +57,8 @@ pub struct SqliteStore {
     decoded: super::decoded::Decoded,
     /// The dice stream's state as this connection's last commit left it (`sqlite/events.rs`).
     known_stream: Option<events::KnownStream>,
+    /// The newest event as this connection's last commit left it (`sqlite/events.rs`).
+    known_newest: Option<events::KnownNewest>,
     /// Character rows a write transaction takes without reading them (`sqlite/known_rows.rs`).
     known_rows: std::cell::RefCell<known_rows::KnownRows>,
     /// This connection's changes to the character tables, counted by hooks.
@@ -115,6 +113,7 @@ impl SqliteStore {
             conn,
             decoded: Default::default(),
             known_stream: None,
+            known_newest: None,
             known_rows: Default::default(),
             changes,
         })
@@ -146,6 +145,8 @@ impl super::Store for SqliteStore {
             data_version: std::cell::Cell::new(None),
             known_stream: &mut self.known_stream,
             stream_written: events::StreamWrite::None,
+            known_newest: &mut self.known_newest,
+            newest: events::Newest::Remembered,
             sheets: docs::KnownSheets::default(),
             known_rows: &self.known_rows,
             changes: &self.changes,
@@ -177,6 +178,10 @@ pub struct SqliteTx<'a> {
     known_stream: &'a mut Option<events::KnownStream>,
     /// What this transaction did to a dice stream.
     stream_written: events::StreamWrite,
+    /// The store's [`events::KnownNewest`], renewed by a commit.
+    known_newest: &'a mut Option<events::KnownNewest>,
+    /// What this transaction knows of the newest event.
+    newest: events::Newest,
     /// The sheet rows this write transaction read or wrote (see `sqlite/docs.rs`).
     sheets: docs::KnownSheets,
     /// The store's remembered character rows (see `sqlite/known_rows.rs`).
@@ -189,6 +194,7 @@ impl Transaction for SqliteTx<'_> {
     fn commit(mut self) -> Result<(), StoreError> {
         self.flush_stream_state()?;
         let remember = self.stream_to_remember()?;
+        let newest = self.newest_to_remember()?;
         self.open = false;
         let done = self.tx.prepare_cached("COMMIT")?.execute([]);
         if done.is_err() && !self.tx.is_autocommit() {
@@ -200,6 +206,9 @@ impl Transaction for SqliteTx<'_> {
         done?;
         if let Some(known) = remember {
             *self.known_stream = known;
+        }
+        if let Some(known) = newest {
+            *self.known_newest = known;
         }
         Ok(())
     }
@@ -260,18 +269,28 @@ impl Tx for SqliteTx<'_> {
         let mut stmt = self.tx.prepare(
             "SELECT c.name, c.created_at,
                     (SELECT COUNT(*) FROM characters WHERE campaign_id = c.id),
-                    (SELECT COUNT(*) FROM events WHERE campaign_id = c.id)
+                    c.id
              FROM campaigns c ORDER BY c.name",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(CampaignInfo {
-                name: r.get(0)?,
-                created_at: r.get(1)?,
-                characters: r.get::<_, i64>(2)?.max(0) as u64,
-                events: r.get::<_, i64>(3)?.max(0) as u64,
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    CampaignInfo {
+                        name: r.get(0)?,
+                        created_at: r.get(1)?,
+                        characters: r.get::<_, i64>(2)?.max(0) as u64,
+                        events: 0,
+                    },
+                    r.get::<_, i64>(3)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(mut info, id)| {
+                info.events = self.event_count(CampaignId(id))?;
+                Ok(info)
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .collect()
     }
 
     fn memory(
@@ -334,6 +353,8 @@ impl Tx for SqliteTx<'_> {
 
     fn delete_campaign(&mut self, name: &str) -> Result<bool, StoreError> {
         self.sheets.forget();
+        // The campaign's events go, and the floor of event numbers may rise.
+        self.newest = events::Newest::Unknown;
         Ok(self.execute("DELETE FROM campaigns WHERE name = ?1", params![name])? > 0)
     }
 
@@ -515,27 +536,11 @@ impl Tx for SqliteTx<'_> {
     }
 
     fn recent_events(&self, campaign: CampaignId, limit: usize) -> Result<Vec<Event>, StoreError> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT seq, at, tool, args, rolls, changes FROM events
-             WHERE campaign_id = ?1 ORDER BY seq DESC LIMIT ?2",
-        )?;
-        let rows = stmt
-            .query_map(
-                params![campaign.0, limit.min(i64::MAX as usize) as i64],
-                row_event,
-            )?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(decode_event).collect()
+        self.event_rows(campaign, Some(limit))
     }
 
     fn all_events(&self, campaign: CampaignId) -> Result<Vec<Event>, StoreError> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT seq, at, tool, args, rolls, changes FROM events WHERE campaign_id = ?1 ORDER BY seq",
-        )?;
-        let rows = stmt
-            .query_map(params![campaign.0], row_event)?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(decode_event).collect()
+        self.event_rows(campaign, None)
     }
 
     fn import_event(&mut self, campaign: CampaignId, e: &Event) -> Result<(), StoreError> {

@@ -1,8 +1,11 @@
 //! The event log and the dice stream on SQLite.
 //!
 //! The dice stream's state after a call is stored in the row of the event that records the call
-//! (`events.rng`, migration 010), so a call that rolls writes the event's page and its index
-//! entry, and not the campaign's row as well. The rule that keeps one state per campaign:
+//! (`events.rng`, migration 010), so a call that rolls writes the event's page, and not the
+//! campaign's row as well; the campaign index takes one event in 16 of a campaign played alone
+//! (`events.mark`, migration 011), not every one.
+//!
+//! The rule that keeps one state per campaign:
 //! - the state is the newest event's `rng` when it has one, else `campaigns.rng_state`;
 //! - a state set in a transaction waits in the transaction ([`SqliteTx::set_rng_state`]) and is
 //!   written with the next event of its campaign; an event of a call that rolled nothing copies
@@ -13,14 +16,66 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::SqliteTx;
 use super::rows::{corrupt, erased};
-use super::{NEXT_EVENT_SEQ, SqliteTx};
+use super::rows::{decode_event, row_event};
 use crate::model::event::{Event, EventDraft};
 use crate::store::{CampaignId, StoreError};
 
+/// The newest marked event of campaign `?1` (`migrations/011_event_marks.sql`).
+macro_rules! last_mark {
+    () => {
+        "(SELECT max(seq) FROM events WHERE campaign_id = ?1 AND mark = 1)"
+    };
+}
+
+/// The events of campaign `?1` that may be its newest: its newest marked one and the numbers
+/// after it that are not multiples of 16 (`migrations/011_event_marks.sql`).
+macro_rules! newest_events {
+    () => {
+        concat!(
+            "campaign_id = ?1 AND seq BETWEEN ",
+            last_mark!(),
+            " AND ",
+            last_mark!(),
+            " + 15"
+        )
+    };
+}
+
+/// The runs of campaign `?1`'s events, newest first, `?2` of them at most: from each marked event
+/// `s` (included) to the next one or `s + 16`, whichever comes first (`e`, excluded). Every event
+/// of the campaign is in exactly one run, and `?2` runs hold its `?2` newest events at least.
+macro_rules! event_runs {
+    () => {
+        "WITH marks AS (SELECT seq AS s FROM events WHERE campaign_id = ?1 AND mark = 1
+                        ORDER BY seq DESC LIMIT ?2),
+              runs AS (SELECT s, min(s + 16, LEAD(s, 1, s + 16) OVER (ORDER BY s)) AS e
+                       FROM marks) "
+    };
+}
+
+/// The number of the next event: one past every number present and every number a deleted
+/// campaign took with it (`migrations/008_event_seq.sql`).
+const NEXT_EVENT_SEQ: &str = "max(COALESCE((SELECT max(seq) FROM events), 0), \
+     (SELECT last FROM event_seq_floor)) + 1";
+
+/// A campaign's events are marked at least once in this many numbers (the 16 of the SQL).
+const EVENT_RUN: i64 = 16;
+
+/// The mark of the next event of campaign `?1` (`migrations/011_event_marks.sql`): none when the
+/// newest event is of that campaign, the next number follows it (no deleted campaign's number
+/// lies past it) and is not a multiple of 16; else 1.
+const NEXT_EVENT_MARK: &str = "CASE WHEN (SELECT campaign_id = ?1 \
+     AND seq >= (SELECT last FROM event_seq_floor) AND (seq + 1) % 16 <> 0 \
+     FROM events WHERE seq = (SELECT max(seq) FROM events)) THEN NULL ELSE 1 END";
+
 /// The newest state carried by an event of campaign `?1` (none: the campaign's row holds it).
-const NEWEST_EVENT_RNG: &str =
-    "(SELECT rng FROM events WHERE campaign_id = ?1 ORDER BY seq DESC LIMIT 1)";
+const NEWEST_EVENT_RNG: &str = concat!(
+    "(SELECT rng FROM events WHERE ",
+    newest_events!(),
+    " ORDER BY seq DESC LIMIT 1)"
+);
 
 /// The dice stream's state of a campaign as this connection's last commit wrote it, and the
 /// data version then: still the newest while a write transaction sees that version (no other
@@ -32,6 +87,26 @@ pub(in crate::store) struct KnownStream {
     data_version: i64,
     campaign: CampaignId,
     state: String,
+}
+
+/// The newest event of the log as this connection's last commit left it, and the data version
+/// then: still the newest while a write transaction sees that version. Its number is past the
+/// floor of `event_seq_floor` (every insert takes one past it), so the next event takes the next
+/// number, and its mark follows from its campaign: the insert needs neither subquery.
+pub(in crate::store) struct KnownNewest {
+    data_version: i64,
+    campaign: CampaignId,
+    seq: i64,
+}
+
+/// What a transaction knows of the newest event.
+pub(in crate::store) enum Newest {
+    /// What the connection remembers, if it is still the newest.
+    Remembered,
+    /// The newest event is this campaign's, with this number (this transaction wrote it).
+    Known(CampaignId, i64),
+    /// Nothing (a campaign was deleted): the insert asks the table.
+    Unknown,
 }
 
 /// What a transaction did to a dice stream, for [`KnownStream`] at its commit.
@@ -108,9 +183,11 @@ impl SqliteTx<'_> {
         };
         let hidden: Option<bool> = self
             .tx
-            .prepare_cached(
-                "SELECT rng IS NOT NULL FROM events WHERE campaign_id = ?1 ORDER BY seq DESC LIMIT 1",
-            )?
+            .prepare_cached(concat!(
+                "SELECT rng IS NOT NULL FROM events WHERE ",
+                newest_events!(),
+                " ORDER BY seq DESC LIMIT 1"
+            ))?
             .query_row(params![campaign.0], |r| r.get(0))
             .optional()?;
         if hidden == Some(true) {
@@ -161,6 +238,58 @@ impl SqliteTx<'_> {
         )
     }
 
+    /// The newest event's campaign and number, when this transaction knows them without asking
+    /// the table (see [`KnownNewest`]).
+    fn newest_event(&self) -> Result<Option<(CampaignId, i64)>, StoreError> {
+        let known = match self.newest {
+            Newest::Known(c, seq) => Some((c, seq)),
+            Newest::Unknown => None,
+            Newest::Remembered => match self.known_newest.as_ref() {
+                Some(k) if self.data_version()? == Some(k.data_version) => {
+                    Some((k.campaign, k.seq))
+                }
+                _ => None,
+            },
+        };
+        #[cfg(debug_assertions)]
+        if let Some((campaign, seq)) = known {
+            // A debug build checks the rule against the table on every use.
+            let (newest, floor): (Option<(i64, i64)>, i64) = self.tx.query_row(
+                "SELECT (SELECT campaign_id FROM events WHERE seq = (SELECT max(seq) FROM events)),
+                        (SELECT max(seq) FROM events), (SELECT last FROM event_seq_floor)",
+                [],
+                |r| {
+                    Ok((
+                        r.get::<_, Option<i64>>(0)?.zip(r.get::<_, Option<i64>>(1)?),
+                        r.get(2)?,
+                    ))
+                },
+            )?;
+            assert_eq!(newest, Some((campaign.0, seq)), "the newest event known");
+            assert!(
+                floor < seq,
+                "the floor {floor} is below the newest number {seq}"
+            );
+        }
+        Ok(known)
+    }
+
+    /// Before a commit: what the store should remember of the newest event once it has
+    /// committed; none: keep what it remembers.
+    pub(super) fn newest_to_remember(&self) -> Result<Option<Option<KnownNewest>>, StoreError> {
+        Ok(match self.newest {
+            Newest::Remembered => None,
+            Newest::Unknown => Some(None),
+            Newest::Known(campaign, seq) => {
+                Some(self.data_version()?.map(|data_version| KnownNewest {
+                    data_version,
+                    campaign,
+                    seq,
+                }))
+            }
+        })
+    }
+
     /// The state an event of `campaign` written now carries: the one waiting for it, if any.
     fn state_for_event(&mut self, campaign: CampaignId) -> Option<String> {
         match &self.pending_rng {
@@ -176,6 +305,51 @@ impl SqliteTx<'_> {
         e: &EventDraft,
     ) -> Result<i64, StoreError> {
         self.insert_event(campaign, None, &e.tool, [&e.args, &e.rolls, &e.changes])
+    }
+
+    /// The events of `campaign` in order, or its `newest` ones, newest first.
+    pub(super) fn event_rows(
+        &self,
+        campaign: CampaignId,
+        newest: Option<usize>,
+    ) -> Result<Vec<Event>, StoreError> {
+        let mut stmt = match newest {
+            Some(_) => self.tx.prepare_cached(concat!(
+                event_runs!(),
+                "SELECT ev.seq, ev.at, ev.tool, ev.args, ev.rolls, ev.changes FROM runs, events ev
+                 WHERE ev.seq >= runs.s AND ev.seq < runs.e AND ev.campaign_id = ?1
+                 ORDER BY ev.seq DESC LIMIT ?2"
+            ))?,
+            None => self.tx.prepare_cached(concat!(
+                event_runs!(),
+                "SELECT ev.seq, ev.at, ev.tool, ev.args, ev.rolls, ev.changes FROM runs, events ev
+                 WHERE ev.seq >= runs.s AND ev.seq < runs.e AND ev.campaign_id = ?1
+                 ORDER BY ev.seq"
+            ))?,
+        };
+        // SQLite reads a negative limit as none.
+        let limit = newest.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        let rows = stmt
+            .query_map(params![campaign.0, limit], row_event)?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.into_iter().map(decode_event).collect()
+    }
+
+    /// How many events `campaign` has. A run's events are its mark and the numbers right after
+    /// it, so each run counts up to its newest event: one search per run, not a read of every
+    /// event.
+    pub(super) fn event_count(&self, campaign: CampaignId) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .tx
+            .prepare_cached(concat!(
+                event_runs!(),
+                "SELECT COALESCE(sum((SELECT max(ev.seq) FROM events ev
+                                      WHERE ev.seq >= runs.s AND ev.seq < runs.e
+                                        AND ev.campaign_id = ?1) - runs.s + 1), 0)
+                 FROM runs"
+            ))?
+            .query_row(params![campaign.0, -1], |r| r.get(0))?;
+        Ok(n.max(0) as u64)
     }
 
     /// Appends an event from another store's log (an import), as it was.
@@ -221,12 +395,24 @@ impl SqliteTx<'_> {
                 &now
             }
         };
+        // The number and mark, when the newest event is known (`?8`, `?9`); else the table's.
+        let (seq, mark) = match self.newest_event()? {
+            Some((newest, n)) => {
+                let seq = n.checked_add(1).ok_or_else(|| {
+                    StoreError::Database("the event log's numbers are used up".into())
+                })?;
+                let mark = (newest != campaign || seq % EVENT_RUN == 0).then_some(1);
+                (Some(seq), mark)
+            }
+            None => (None, None),
+        };
         self.tx
             .prepare_cached(INSERT_EVENT.get_or_init(|| {
                 format!(
-                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng)
-                     VALUES ({NEXT_EVENT_SEQ}, ?1, ?2, ?3, ?4, ?5, ?6,
-                             COALESCE(?7, {NEWEST_EVENT_RNG}))"
+                    "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng, mark)
+                     VALUES (COALESCE(?8, {NEXT_EVENT_SEQ}), ?1, ?2, ?3, ?4, ?5, ?6,
+                             COALESCE(?7, {NEWEST_EVENT_RNG}),
+                             CASE WHEN ?8 IS NULL THEN {NEXT_EVENT_MARK} ELSE ?9 END)"
                 )
             }))?
             .execute(params![
@@ -236,8 +422,12 @@ impl SqliteTx<'_> {
                 enc(args)?,
                 enc(rolls)?,
                 enc(changes)?,
-                rng.as_deref().or(copied)
+                rng.as_deref().or(copied),
+                seq,
+                mark
             ])?;
+        let seq = self.tx.last_insert_rowid();
+        self.newest = Newest::Known(campaign, seq);
         self.stream_written = match (
             rng,
             std::mem::replace(&mut self.stream_written, StreamWrite::None),
@@ -248,7 +438,7 @@ impl SqliteTx<'_> {
             }
             (Some(_), StreamWrite::Other) => StreamWrite::Other,
         };
-        Ok(self.tx.last_insert_rowid())
+        Ok(seq)
     }
 }
 
@@ -309,6 +499,10 @@ pub(super) fn utc_text(ms: i64) -> String {
     }
     out.iter().map(|b| char::from(*b)).collect()
 }
+
+#[cfg(test)]
+#[path = "event_tests.rs"]
+mod sparse_index_tests;
 
 #[cfg(test)]
 mod tests {
