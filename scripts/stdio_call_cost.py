@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Per-call cost of one tool over stdio, lockstep (one request in flight), in the real configuration.
 
-    TABLETOP_SRD_DIR=../shared/srd/2014 python3 scripts/stdio_call_cost.py EXE get|roll|upd|chk|fight N [--valgrind]
+    TABLETOP_SRD_DIR=../shared/srd/2014 python3 scripts/stdio_call_cost.py EXE get|roll|upd|chk|fight N [--valgrind] [--wal-frames]
 
 Creates the SRD-built hill-dwarf cleric 5 through create_character, makes 20 warm-up calls, then N
 timed calls; prints round-trip p50/p90, the server's CPU per call (all threads, from
 /proc/PID/task/*/schedstat) and the machine's load average. With --valgrind the server runs under
 callgrind and the total instruction count divided by N is printed: run it with N=1 and with N=201
 and take (total(201) - total(1)) / 200 for the instructions of one call (load-independent).
+With --wal-frames the pages each commit wrote to SQLite's WAL are counted from the frame headers
+of the `-wal` file before the server exits, over the last 100 commits (keep N ≤ 250: SQLite's
+automatic checkpoint starts the file over at 1,000 pages).
 
 `upd` alternates hp -1 and +1 on one character, so its stored text takes two values and every read
 finds its resolution kept. `fight` is a fight's pattern: ten such clerics lose 1 HP each ("hp": "-1") in
@@ -72,6 +75,19 @@ for k in range(n):
     size = len(json.dumps(r))
 c1 = cpu(); u1, s1, f1 = ticks()
 hwm = [l.split()[1] for l in open('/proc/%d/status' % p.pid) if l.startswith('VmHWM')][0]
+frames = ''
+if '--wal-frames' in sys.argv:
+    import struct
+    wal = open(d + '/tabletop.sqlite-wal', 'rb').read()
+    page = struct.unpack('>I', wal[8:12])[0]
+    commits, cur, off = [], 0, 32
+    while off + 24 + page <= len(wal):
+        cur += 1
+        if struct.unpack('>I', wal[off + 4:off + 8])[0]:  # a commit's last frame
+            commits.append(cur); cur = 0
+        off += 24 + page
+    last = commits[-100:]
+    frames = f"  WAL frames per commit {sum(last) / len(last):.2f} (last {len(last)})"
 p.stdin.close(); p.wait()
 ts.sort()
 load = open('/proc/loadavg').read().split()[0]
@@ -84,4 +100,4 @@ if vg:
             if l.startswith('summary:') or l.startswith('totals:'):
                 tot = max(tot, int(l.split()[1]))
     out += f"  instructions/call {tot/n:.0f}  profile {d}/cg.out*"
-print(out)
+print(out + frames)
