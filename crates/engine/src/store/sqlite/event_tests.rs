@@ -4,17 +4,9 @@
 use rusqlite::Connection;
 
 use super::super::SqliteStore;
+use super::super::tests::draft;
 use super::*;
 use crate::store::{Store, Transaction, Tx};
-
-fn draft(tool: &str) -> EventDraft {
-    EventDraft {
-        tool: tool.into(),
-        args: serde_json::json!({}),
-        rolls: Vec::new(),
-        changes: Vec::new(),
-    }
-}
 
 /// The marked numbers of campaign `c`, from the table.
 fn marks(tx: &SqliteTx<'_>, c: CampaignId) -> Vec<i64> {

@@ -58,7 +58,8 @@ fn durability_picks_the_sync_level_and_a_commit_outlives_an_unclosed_connection(
     assert!(tx.find_campaign("kept").unwrap().is_some());
 }
 
-fn draft(tool: &str) -> EventDraft {
+/// An event with no arguments, rolls or changes, made by `tool`.
+pub(super) fn draft(tool: &str) -> EventDraft {
     EventDraft {
         tool: tool.into(),
         args: serde_json::json!({}),
