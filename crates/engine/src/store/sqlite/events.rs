@@ -29,8 +29,9 @@ macro_rules! last_mark {
     };
 }
 
-/// The events of campaign `?1` that may be its newest: its newest marked one and the numbers
-/// after it that are not multiples of 16 (`migrations/011_event_marks.sql`).
+/// The events of campaign `?1` that may be its newest: its newest marked one and the 15 numbers
+/// after it, as an event of the campaign past them would be marked
+/// (`migrations/011_event_marks.sql`).
 macro_rules! newest_events {
     () => {
         concat!(
@@ -43,9 +44,10 @@ macro_rules! newest_events {
     };
 }
 
-/// The runs of campaign `?1`'s events, newest first, `?2` of them at most: from each marked event
-/// `s` (included) to the next one or `s + 16`, whichever comes first (`e`, excluded). Every event
-/// of the campaign is in exactly one run, and `?2` runs hold its `?2` newest events at least.
+/// The runs of campaign `?1`'s events, its newest `?2` runs (all of them when `?2` is negative):
+/// from each marked event `s` (included) to the next one or `s + 16`, whichever comes first (`e`,
+/// excluded). Every event of the campaign is in exactly one run, and its newest `?2` runs hold
+/// its `?2` newest events at least (a run holds one event at least, its mark).
 macro_rules! event_runs {
     () => {
         "WITH marks AS (SELECT seq AS s FROM events WHERE campaign_id = ?1 AND mark = 1
@@ -268,7 +270,7 @@ impl SqliteTx<'_> {
             assert_eq!(newest, Some((campaign.0, seq)), "the newest event known");
             assert!(
                 floor < seq,
-                "the floor {floor} is below the newest number {seq}"
+                "the floor {floor} is not below the newest number {seq}"
             );
         }
         Ok(known)
