@@ -164,8 +164,7 @@ fn reads_of_a_campaigns_events_search_and_never_scan_the_log() {
     let conn = Connection::open(&path).unwrap();
     let reads = [
         format!("SELECT {NEWEST_EVENT_RNG}"),
-        format!("SELECT {NEXT_EVENT_MARK}"),
-        format!("SELECT {NEXT_EVENT_SEQ}"),
+        NEWEST_IN_TABLE.to_string(),
         concat!(
             event_runs!(),
             "SELECT ev.seq FROM runs, events ev

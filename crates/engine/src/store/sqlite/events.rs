@@ -57,20 +57,13 @@ macro_rules! event_runs {
     };
 }
 
-/// The number of the next event: one past every number present and every number a deleted
-/// campaign took with it (`migrations/008_event_seq.sql`).
-const NEXT_EVENT_SEQ: &str = "max(COALESCE((SELECT max(seq) FROM events), 0), \
-     (SELECT last FROM event_seq_floor)) + 1";
-
 /// A campaign's events are marked at least once in this many numbers (the 16 of the SQL).
 const EVENT_RUN: i64 = 16;
 
-/// The mark of the next event of campaign `?1` (`migrations/011_event_marks.sql`): none when the
-/// newest event is of that campaign, the next number follows it (no deleted campaign's number
-/// lies past it) and is not a multiple of 16; else 1.
-const NEXT_EVENT_MARK: &str = "CASE WHEN (SELECT campaign_id = ?1 \
-     AND seq >= (SELECT last FROM event_seq_floor) AND (seq + 1) % 16 <> 0 \
-     FROM events WHERE seq = (SELECT max(seq) FROM events)) THEN NULL ELSE 1 END";
+/// The newest event as the table has it: its campaign and number, and the floor of numbers a
+/// deleted campaign took with it (`migrations/008_event_seq.sql`). Searches only.
+const NEWEST_IN_TABLE: &str = "SELECT (SELECT campaign_id FROM events WHERE seq = m.s), m.s, \
+     (SELECT last FROM event_seq_floor) FROM (SELECT max(seq) AS s FROM events) AS m";
 
 /// The newest state carried by an event of campaign `?1` (none: the campaign's row holds it).
 const NEWEST_EVENT_RNG: &str = concat!(
@@ -94,7 +87,8 @@ pub(in crate::store) struct KnownStream {
 /// The newest event of the log as this connection's last commit left it, and the data version
 /// then: still the newest while a write transaction sees that version. Its number is past the
 /// floor of `event_seq_floor` (every insert takes one past it), so the next event takes the next
-/// number, and its mark follows from its campaign: the insert needs neither subquery.
+/// number, and its mark follows from its campaign, without reading the table
+/// ([`SqliteTx::newest_in_table`]).
 pub(in crate::store) struct KnownNewest {
     data_version: i64,
     campaign: CampaignId,
@@ -240,6 +234,35 @@ impl SqliteTx<'_> {
         )
     }
 
+    /// The number the next event takes, and whether it is marked, when it is of `campaign`
+    /// (`migrations/011_event_marks.sql`): one past the newest number, where the newest number
+    /// is the newest event's or a deleted campaign's (the floor); marked unless it follows an
+    /// event of `campaign` and is not a multiple of 16.
+    fn next_event(&self, campaign: CampaignId) -> Result<(i64, Option<i64>), StoreError> {
+        let (newest, n) = match self.newest_event()? {
+            Some((c, n)) => (Some(c), n),
+            None => self.newest_in_table()?,
+        };
+        let seq = n
+            .checked_add(1)
+            .ok_or_else(|| StoreError::Database("the event log's numbers are used up".into()))?;
+        let mark = (newest != Some(campaign) || seq % EVENT_RUN == 0).then_some(1);
+        Ok((seq, mark))
+    }
+
+    /// The newest number and the campaign of its event (none: the floor is past every event's
+    /// number, or there is no event), read from the table.
+    fn newest_in_table(&self) -> Result<(Option<CampaignId>, i64), StoreError> {
+        let (campaign, newest, floor): (Option<i64>, Option<i64>, i64) = self
+            .tx
+            .prepare_cached(NEWEST_IN_TABLE)?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(match (campaign, newest) {
+            (Some(c), Some(n)) if n >= floor => (Some(CampaignId(c)), n),
+            _ => (None, newest.unwrap_or(0).max(floor)),
+        })
+    }
+
     /// The newest event's campaign and number, when this transaction knows them without asking
     /// the table (see [`KnownNewest`]).
     fn newest_event(&self) -> Result<Option<(CampaignId, i64)>, StoreError> {
@@ -253,24 +276,13 @@ impl SqliteTx<'_> {
                 _ => None,
             },
         };
+        // A debug build checks what it knows against the table on every use.
         #[cfg(debug_assertions)]
         if let Some((campaign, seq)) = known {
-            // A debug build checks the rule against the table on every use.
-            let (newest, floor): (Option<(i64, i64)>, i64) = self.tx.query_row(
-                "SELECT (SELECT campaign_id FROM events WHERE seq = (SELECT max(seq) FROM events)),
-                        (SELECT max(seq) FROM events), (SELECT last FROM event_seq_floor)",
-                [],
-                |r| {
-                    Ok((
-                        r.get::<_, Option<i64>>(0)?.zip(r.get::<_, Option<i64>>(1)?),
-                        r.get(2)?,
-                    ))
-                },
-            )?;
-            assert_eq!(newest, Some((campaign.0, seq)), "the newest event known");
-            assert!(
-                floor < seq,
-                "the floor {floor} is not below the newest number {seq}"
+            assert_eq!(
+                self.newest_in_table()?,
+                (Some(campaign), seq),
+                "the newest event known is not the table's (or the floor is past it)"
             );
         }
         Ok(known)
@@ -315,25 +327,20 @@ impl SqliteTx<'_> {
         campaign: CampaignId,
         newest: Option<usize>,
     ) -> Result<Vec<Event>, StoreError> {
-        let mut stmt = match newest {
-            Some(_) => self.tx.prepare_cached(concat!(
-                event_runs!(),
-                "SELECT ev.seq, ev.at, ev.tool, ev.args, ev.rolls, ev.changes FROM runs, events ev
-                 WHERE ev.seq >= runs.s AND ev.seq < runs.e AND ev.campaign_id = ?1
-                 ORDER BY ev.seq DESC LIMIT ?2"
-            ))?,
-            None => self.tx.prepare_cached(concat!(
-                event_runs!(),
-                "SELECT ev.seq, ev.at, ev.tool, ev.args, ev.rolls, ev.changes FROM runs, events ev
-                 WHERE ev.seq >= runs.s AND ev.seq < runs.e AND ev.campaign_id = ?1
-                 ORDER BY ev.seq"
-            ))?,
-        };
+        let mut stmt = self.tx.prepare_cached(concat!(
+            event_runs!(),
+            "SELECT ev.seq, ev.at, ev.tool, ev.args, ev.rolls, ev.changes FROM runs, events ev
+             WHERE ev.seq >= runs.s AND ev.seq < runs.e AND ev.campaign_id = ?1
+             ORDER BY ev.seq DESC LIMIT ?2"
+        ))?;
         // SQLite reads a negative limit as none.
         let limit = newest.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
-        let rows = stmt
+        let mut rows = stmt
             .query_map(params![campaign.0, limit], row_event)?
             .collect::<Result<Vec<_>, _>>()?;
+        if newest.is_none() {
+            rows.reverse();
+        }
         rows.into_iter().map(decode_event).collect()
     }
 
@@ -397,24 +404,12 @@ impl SqliteTx<'_> {
                 &now
             }
         };
-        // The number and mark, when the newest event is known (`?8`, `?9`); else the table's.
-        let (seq, mark) = match self.newest_event()? {
-            Some((newest, n)) => {
-                let seq = n.checked_add(1).ok_or_else(|| {
-                    StoreError::Database("the event log's numbers are used up".into())
-                })?;
-                let mark = (newest != campaign || seq % EVENT_RUN == 0).then_some(1);
-                (Some(seq), mark)
-            }
-            None => (None, None),
-        };
+        let (seq, mark) = self.next_event(campaign)?;
         self.tx
             .prepare_cached(INSERT_EVENT.get_or_init(|| {
                 format!(
                     "INSERT INTO events (seq, campaign_id, at, tool, args, rolls, changes, rng, mark)
-                     VALUES (COALESCE(?8, {NEXT_EVENT_SEQ}), ?1, ?2, ?3, ?4, ?5, ?6,
-                             COALESCE(?7, {NEWEST_EVENT_RNG}),
-                             CASE WHEN ?8 IS NULL THEN {NEXT_EVENT_MARK} ELSE ?9 END)"
+                     VALUES (?8, ?1, ?2, ?3, ?4, ?5, ?6, COALESCE(?7, {NEWEST_EVENT_RNG}), ?9)"
                 )
             }))?
             .execute(params![
@@ -428,7 +423,6 @@ impl SqliteTx<'_> {
                 seq,
                 mark
             ])?;
-        let seq = self.tx.last_insert_rowid();
         self.newest = Newest::Known(campaign, seq);
         self.stream_written = match (
             rng,
