@@ -31,11 +31,72 @@ fn explain(tool: &str, path: &str, msg: &str) -> String {
         && (msg.starts_with("unknown field") || msg.starts_with("unknown variant"))
     {
         let allowed: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
-        if let Some(s) = closest(given, allowed.iter().copied()) {
-            out.push_str(&format!(" (did you mean `{s}`?)"));
+        let meant = if msg.starts_with("unknown field") {
+            meant_fields(given, &allowed)
+        } else {
+            closest(given, allowed.iter().copied())
+                .into_iter()
+                .collect()
+        };
+        match meant.as_slice() {
+            [] => {}
+            [one] => out.push_str(&format!(" (did you mean `{one}`?)")),
+            many => out.push_str(&format!(" (did you mean one of `{}`?)", many.join("`, `"))),
         }
     }
     out
+}
+
+/// The fields a caller plausibly meant by the unknown field `given`: the same name written
+/// another way (`character_name`, `CharacterName` for `characterName`); else the fields that
+/// begin or end with it, word by word (`name` for `characterName`, `target` for `targetId` and
+/// `targetName`); else the closest by edit distance (`dcc` for `dc`).
+fn meant_fields<'a>(given: &str, allowed: &[&'a str]) -> Vec<&'a str> {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let g = squash(given);
+    if g.is_empty() {
+        return Vec::new();
+    }
+    if let Some(same) = allowed.iter().find(|a| squash(a) == g) {
+        return vec![same];
+    }
+    let ends: Vec<&str> = allowed
+        .iter()
+        .copied()
+        .filter(|a| {
+            let words = word_starts(a);
+            words.iter().any(|&at| at > 0 && squash(&a[at..]) == g)
+                || words.iter().any(|&at| at > 0 && squash(&a[..at]) == g)
+        })
+        .collect();
+    if !ends.is_empty() {
+        return ends;
+    }
+    closest(given, allowed.iter().copied())
+        .into_iter()
+        .collect()
+}
+
+/// Where each word of a camelCase or snake_case name begins (0 first).
+fn word_starts(name: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut prev: Option<char> = None;
+    for (i, c) in name.char_indices() {
+        let new_word = match prev {
+            Some(p) => (c.is_uppercase() && !p.is_uppercase()) || (p == '_' && c != '_'),
+            None => false,
+        };
+        if new_word && i > 0 {
+            starts.push(i);
+        }
+        prev = Some(c);
+    }
+    starts
 }
 
 /// Rewrites serde's wording into the schema's: JSON shapes (object, array, whole number) instead
@@ -204,6 +265,53 @@ mod tests {
             .0;
         assert!(e.contains("unknown field `dcc`"), "{e}");
         assert!(e.contains("did you mean `dc`"), "{e}");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Get {
+        character_id: Option<String>,
+        character_name: Option<String>,
+        target_id: Option<String>,
+        target_name: Option<String>,
+        page: Option<u32>,
+    }
+
+    fn unknown(field: &str) -> String {
+        let mut args = serde_json::Map::new();
+        args.insert(field.into(), serde_json::json!("x"));
+        parse::<Get>("t", &Value::Object(args)).unwrap_err().0
+    }
+
+    #[test]
+    fn an_unknown_field_suggests_the_field_it_is_a_word_of() {
+        // The closest by edit distance would be `page` (2 edits from `name`).
+        let e = unknown("name");
+        assert!(
+            e.ends_with("(did you mean one of `characterName`, `targetName`?)"),
+            "{e}"
+        );
+        let e = unknown("characterNam");
+        assert!(e.ends_with("(did you mean `characterName`?)"), "{e}");
+        assert!(
+            unknown("id").ends_with("(did you mean one of `characterId`, `targetId`?)"),
+            "{}",
+            unknown("id")
+        );
+        assert!(
+            unknown("target").ends_with("(did you mean one of `targetId`, `targetName`?)"),
+            "{}",
+            unknown("target")
+        );
+        for other_case in ["character_name", "CharacterName", "character-name"] {
+            let e = unknown(other_case);
+            assert!(e.ends_with("(did you mean `characterName`?)"), "{e}");
+        }
+        let e = unknown("pag");
+        assert!(e.ends_with("(did you mean `page`?)"), "{e}");
+        let e = unknown("zzzzzz");
+        assert!(!e.contains("did you mean"), "{e}");
     }
 
     #[test]

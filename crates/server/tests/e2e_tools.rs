@@ -71,6 +71,19 @@ async fn roll_dice() {
         &["did you mean `expression`"],
     )
     .await;
+    // A field named by one word of the real one: the word's field, not the nearest spelling.
+    s.err(
+        "get_character",
+        json!({"name": "Bench"}),
+        &["unknown field `name`", "(did you mean `characterName`?)"],
+    )
+    .await;
+    s.err(
+        "get_character",
+        json!({"character_name": "Bench"}),
+        &["(did you mean `characterName`?)"],
+    )
+    .await;
     s.err(
         "roll_dice",
         json!({"expression": "1d6", "advantage": "yes"}),
