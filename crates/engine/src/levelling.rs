@@ -199,7 +199,8 @@ pub fn level_up_with(
     let mut changes = vec![format!("{} rises from level {from} to {to}", c.name)];
     let max_before = c.max_hp;
     c.max_hp = c.max_hp.saturating_add(gained_hp).min(10_000);
-    c.hp = c.hp.saturating_add(gained_hp).min(c.max_hp);
+    c.hp = c.hp.saturating_add(gained_hp);
+    crate::derive::cap_hp(&mut c);
     let per_level: Vec<String> = hp_gains
         .iter()
         .map(|g| {
@@ -213,11 +214,10 @@ pub fn level_up_with(
             }
         })
         .collect();
-    changes.push(format!(
-        "max HP {max_before} → {} ({})",
-        c.max_hp,
-        per_level.join(", ")
-    ));
+    // Written once the sheet is derived again: other sources follow the new levels too (the
+    // hill dwarf's +1 per level, a Constitution raised by an Ability Score Improvement).
+    let max_hp_line = changes.len();
+    changes.push(String::new());
     let prof_before = c.proficiency_bonus;
     c.proficiency_bonus = proficiency_bonus(to).unwrap_or(c.proficiency_bonus);
     if c.proficiency_bonus != prof_before {
@@ -362,6 +362,21 @@ pub fn level_up_with(
         }
     }
     crate::derive::refresh(call, &mut c);
+    let by_levels = max_before.saturating_add(gained_hp);
+    let others = i64::from(c.max_hp) - i64::from(by_levels);
+    changes[max_hp_line] = if others == 0 {
+        format!(
+            "max HP {max_before} → {} ({})",
+            c.max_hp,
+            per_level.join(", ")
+        )
+    } else {
+        format!(
+            "max HP {max_before} → {} ({}; {others:+} from the sheet's other sources at the new level)",
+            c.max_hp,
+            per_level.join(", ")
+        )
+    };
     // What the derived sheet gained beyond the class table (the subclass's features, options).
     for f in &c.features {
         if !features_before.contains(f) && !features.contains(f) {

@@ -272,10 +272,26 @@ pub fn update_character(
         Some(HpChange::Set(v)) => {
             let max = sheet.get(&c).max_hp.value.max(1) as u32;
             let v = v.min(max);
-            if v != c.hp {
+            if v == 0 && c.hp > 0 && !c.dead {
+                // Set to 0 from above it: the creature drops to 0 HP as from damage (it falls
+                // unconscious and prone, or dies, and its concentration ends), whatever
+                // temporary hit points it had.
+                changes.push(format!("HP set {} → 0", c.hp));
+                let all = c.hp.saturating_add(c.temp_hp);
+                damage_results.push(damage_with(
+                    &mut c,
+                    &mut sheet,
+                    &[DamagePart::new(None, all)],
+                    false,
+                    &mut changes,
+                )?);
+            } else if v != c.hp {
                 changes.push(format!("HP set {} → {v}", c.hp));
+                let was_down = c.hp == 0;
                 c.hp = v;
-                if v > 0 {
+                // Only a creature that was down wakes (and gets up prone); one set from 30 to
+                // 20 HP stays on its feet.
+                if v > 0 && was_down {
                     wake(&mut c);
                 }
             }

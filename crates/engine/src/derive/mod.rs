@@ -31,6 +31,7 @@ pub use crate::model::gear;
 pub use crate::model::gear::sheet_layer;
 
 pub use pipeline::derive;
+pub(crate) use refresh::cap_hp;
 pub use refresh::{absorb_edits, legacy_build, record_level_hp, refresh, refresh_with};
 pub use resolve::{Resolved, ResolvedBackground, ResolvedClass, ResolvedRace, resolve};
 

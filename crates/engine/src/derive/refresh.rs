@@ -88,7 +88,6 @@ fn apply(c: &mut Character, d: std::sync::Arc<Derived>) {
     if had && d.max_hp > old_max {
         c.hp = c.hp.saturating_add(d.max_hp - old_max);
     }
-    c.hp = c.hp.min(c.max_hp);
     c.save_proficiencies = d.saves.keys().copied().collect();
     c.skills = d.skills.iter().map(|(s, v)| (*s, v.value)).collect();
     match d.armor_class_override {
@@ -150,6 +149,16 @@ fn apply(c: &mut Character, d: std::sync::Arc<Derived>) {
         }
     }
     c.derived = Some(d);
+    cap_hp(c);
+}
+
+/// Caps current hit points above the sheet's own maximum at the effective maximum, which what
+/// raises it (Aid, an Amulet of Health's Constitution) lets them reach. Derived only then.
+pub(crate) fn cap_hp(c: &mut Character) {
+    if c.hp > c.max_hp {
+        let cap = u32::try_from(c.effective().max_hp.value.max(1)).unwrap_or(1);
+        c.hp = c.hp.min(cap);
+    }
 }
 
 /// A build from an old sheet's stored numbers: its scores less the racial bonuses, its class and
