@@ -386,7 +386,7 @@ fn check_outcome(
             .proficient
             .or_else(|| weapon_proficiency(call, &c, item))
             .unwrap_or(true);
-        let attack = weapon_attack(&c, stats, item, proficient, w.ability)?;
+        let attack = weapon_attack(&c, stats, item, proficient, w.ability, false)?;
         let mut with = req.clone();
         with.test = D20Test::Attack {
             ability: Some(attack.ability),

@@ -324,9 +324,11 @@ fn every_mechanical_magic_item_changes_the_sheet_or_the_state_when_used() {
                         .iter()
                         .find(|i| i.id == weapon_id)
                         .unwrap();
-                    let a = weapon_attack(&after, &after.effective(), w, true, None).unwrap();
+                    let a =
+                        weapon_attack(&after, &after.effective(), w, true, None, false).unwrap();
                     let b =
-                        weapon_attack(&plain, &plain.effective(), plain_item, true, None).unwrap();
+                        weapon_attack(&plain, &plain.effective(), plain_item, true, None, false)
+                            .unwrap();
                     (a.to_hit, a.damage.clone()) != (b.to_hit, b.damage.clone())
                 };
                 if !(changed_sheet || changed_attack) {

@@ -56,15 +56,34 @@ fn dice_of(expr: &str, into: &mut BTreeMap<u32, u32>, times: u32) {
     }
 }
 
-/// The dice an SRD JSON action's damage rolls (plain entries; choices apart).
+/// The dice an SRD JSON action's damage rolls on a hit (plain entries; choices apart), less a
+/// saving throw's: see [`save_dice`].
 fn json_dice(a: &Value) -> BTreeMap<u32, u32> {
     let mut m = BTreeMap::new();
-    for d in a["damage"].as_array().into_iter().flatten() {
-        if let Some(s) = d["damage_dice"].as_str() {
+    let save = save_dice(a);
+    for (i, d) in a["damage"].as_array().into_iter().flatten().enumerate() {
+        if let Some(s) = d["damage_dice"].as_str()
+            && (i == 0 || save.as_ref().is_none_or(|(dice, _)| dice != s))
+        {
             dice_of(s, &mut m, 1);
         }
     }
     m
+}
+
+/// A hit's saving-throw damage that its text always rolls ("taking 24 (7d6) poison damage on a
+/// failed save, or half as much damage on a successful one"): its dice and the line the answer
+/// shows them on ("Shortsword: 7d6[poison]").
+fn save_dice(a: &Value) -> Option<(String, String)> {
+    let desc = a["desc"].as_str()?;
+    let after = &desc[desc.find("saving throw, taking ")? + "saving throw, taking ".len()..];
+    if !after.contains("half as much damage") {
+        return None;
+    }
+    let dice = after[after.find('(')? + 1..after.find(')')?].replace(' ', "");
+    let kind = after[after.find(')')? + 1..].split_whitespace().next()?;
+    let line = format!("{}: {dice}[{kind}]", a["name"].as_str()?);
+    Some((dice, line))
 }
 
 /// Every die the engine rolled in a dice roll (JSON of a `DiceRoll`).
@@ -338,6 +357,12 @@ fn every_mechanical_monster_ability_resolves_as_the_srd_says() {
                             "{who}: damage {} lacks {want:?}",
                             s["damageRoll"]["expression"]
                         ));
+                    }
+                    if kind == Automation::Attack
+                        && let Some((_, line)) = save_dice(ja)
+                        && !out.lines.iter().any(|l| l.starts_with(&line))
+                    {
+                        failures.push(format!("{who}: no '{line}' roll in {:?}", out.lines));
                     }
                 }
                 Automation::Multiattack => {

@@ -680,6 +680,7 @@ fn arrows_plus_one_in_the_quiver_and_archery_bracers_change_a_bow_shot() {
             &bow,
             true,
             None,
+            false,
         )
         .unwrap();
         (a.to_hit, a.damage)

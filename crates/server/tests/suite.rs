@@ -23,6 +23,8 @@ mod e2e_compendium;
 mod e2e_conformance;
 #[path = "e2e_discovery.rs"]
 mod e2e_discovery;
+#[path = "e2e_fidelity.rs"]
+mod e2e_fidelity;
 #[path = "e2e_full_fight.rs"]
 mod e2e_full_fight;
 #[path = "e2e_http.rs"]

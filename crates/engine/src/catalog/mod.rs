@@ -525,6 +525,9 @@ pub enum Grant {
         /// Extra dice.
         dice: u32,
     },
+    /// One more weapon damage die on a melee weapon critical hit (Savage Attacks), on top of
+    /// Brutal Critical's.
+    SavageAttacks,
     /// Half the proficiency bonus on checks of these abilities (all six when empty) without
     /// proficiency, initiative included (Jack of All Trades, Remarkable Athlete).
     HalfProficiency {

@@ -142,8 +142,8 @@ pub fn nonmagical_defense(
 }
 
 /// A hit's saving-throw rider written in a stat-block action ("must succeed on a DC 11 Strength
-/// saving throw or be knocked prone"): (DC, ability, conditions).
-pub fn hit_rider(attacker: &Character, action: &str) -> Option<(i32, Ability, Vec<Condition>)> {
+/// saving throw or be knocked prone", "taking 24 (7d6) poison damage on a failed save").
+pub fn hit_rider(attacker: &Character, action: &str) -> Option<crate::catalog::monsters::HitRider> {
     let sb = attacker.stat_block.as_ref()?;
     let a = sb
         .actions

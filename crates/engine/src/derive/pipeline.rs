@@ -743,6 +743,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     }
                 }
                 Grant::BrutalCritical { dice } => d.brutal_critical = d.brutal_critical.max(*dice),
+                Grant::SavageAttacks => d.savage_attacks = true,
                 Grant::DestroyUndead { cr } => {
                     d.destroy_undead_cr = Some(d.destroy_undead_cr.map_or(*cr, |m| m.max(*cr)));
                 }

@@ -437,7 +437,7 @@ pub fn view(call: &Call<'_>, who: CharacterRef<'_>) -> Result<InventoryView> {
         .filter(|i| i.slot.is_some() && i.weapon.is_some())
     {
         let prof = weapon_proficiency(call, &c, it).unwrap_or(true);
-        attacks.push(weapon_attack(&c, &stats, it, prof, None)?);
+        attacks.push(weapon_attack(&c, &stats, it, prof, None, false)?);
     }
     let mut bonuses: Vec<String> = layer.modifiers.iter().map(ToString::to_string).collect();
     if let Some(ac) = &layer.armor_class {

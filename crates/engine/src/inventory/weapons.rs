@@ -55,6 +55,7 @@ pub fn weapon_attack(
     item: &Item,
     proficient: bool,
     ability: Option<Ability>,
+    off_hand: bool,
 ) -> Result<WeaponAttack> {
     let Some(w) = &item.weapon else {
         return Err(EngineError::invalid(
@@ -136,12 +137,9 @@ pub fn weapon_attack(
     };
     let t = w.damage_type;
     let mut expr = format!("{dice}[{t}]");
-    // An off-hand attack adds no positive ability modifier to damage.
-    let ability_dmg = if item.slot == Some(Slot::Offhand) {
-        m.min(0)
-    } else {
-        m
-    };
+    // The bonus-action attack of two-weapon fighting adds no positive ability modifier to
+    // damage; an Attack action with the weapon in the off hand adds it as any attack does.
+    let ability_dmg = if off_hand { m.min(0) } else { m };
     let flat = ability_dmg
         + item.damage_bonus()
         + ammo.map_or(0, Item::damage_bonus)

@@ -458,6 +458,9 @@ pub struct Derived {
     /// Extra weapon dice on a melee critical hit (Brutal Critical).
     #[serde(skip_serializing_if = "is_zero_u32")]
     pub brutal_critical: u32,
+    /// One more weapon die on a melee critical hit (Savage Attacks).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub savage_attacks: bool,
     /// Turn Undead destroys failing undead up to this CR (Destroy Undead).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destroy_undead_cr: Option<f32>,

@@ -18,10 +18,14 @@ use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageRe
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::EffectiveStats;
 
+/// Damage onto a combatant lives in [`super::damage_to`]; re-exported so
+/// `attack::apply_damage_to` keeps its path.
+pub use super::damage_to::apply_damage_to;
 /// Attack profiles live in [`super::profile`]; re-exported so `attack::attack_profile` and the
 /// like keep their paths.
 pub use super::profile::{
-    AttackKind, AttackProfile, Delivery, ProfileSource, attack_profile, parse_reach_range,
+    AttackKind, AttackProfile, Delivery, ProfileSource, attack_profile, attack_profile_as,
+    parse_reach_range,
 };
 use super::profile::{is_melee_item, signed_flat};
 /// The data of an attack lives in [`super::strike`]; re-exported so `attack::StrikeResult` and
@@ -29,7 +33,6 @@ use super::profile::{is_melee_item, signed_flat};
 pub use super::strike::{METRIC, Situation, StrikeOptions, StrikeResult};
 use super::{ActionOutcome, ActionType, Turn, Who};
 use crate::combat;
-use crate::concentration::{self, ConcentrationCheck};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, StatAction};
@@ -97,7 +100,8 @@ pub fn situation(
                     "beyond normal range ({distance_ft} ft > {normal} ft)"
                 ));
             }
-            // A hostile that can act within 5 ft spoils a ranged attack.
+            // A hostile within 5 ft that sees the attacker and is not incapacitated spoils a
+            // ranged attack.
             let mine = side_of(enc, &attacker.id);
             for cb in &enc.order {
                 if cb.removed || cb.character_id == attacker.id || !cb.side.hostile_to(mine) {
@@ -115,7 +119,10 @@ pub fn situation(
                 let Ok(h) = combat::sheet(call, &cb.character_id) else {
                     continue;
                 };
-                if !h.dead && !incapacitated(&h.effective()) {
+                if !h.dead
+                    && !incapacitated(&h.effective())
+                    && super::vision::can_see(enc, &h, attacker)
+                {
                     s.disadvantage.push(format!(
                         "ranged attack with a hostile within 5 ft ({})",
                         h.name
@@ -204,6 +211,7 @@ impl StrikeOptions {
             ability: self.ability,
             force: self.force,
             melee_only: self.melee_only,
+            off_hand: self.off_hand,
             two_weapon_style: self.two_weapon_style,
             label: self.label.clone(),
             smite_slot: self.smite_slot,
@@ -259,46 +267,6 @@ pub fn damage_phrase(r: &DamageResult) -> String {
         _ => {}
     }
     s
-}
-
-/// Applies typed damage to a combatant's sheet through the damage pipeline, then the
-/// concentration save it forces (or the end of concentration at 0 HP); stores the sheet and
-/// takes a dead creature off the map. Lines describe what happened.
-pub fn apply_damage_to(
-    call: &mut Call<'_>,
-    enc: &mut Encounter,
-    target_id: &str,
-    parts: &[DamagePart],
-    critical: bool,
-    lines: &mut Vec<String>,
-) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
-    let mut t = combat::sheet(call, target_id)?;
-    let mut changes = Vec::new();
-    let mut r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
-    lines.append(&mut changes);
-    if r.total > 0
-        && let Some(cb) = enc.combatant_mut(target_id)
-    {
-        cb.flags.fought = true;
-    }
-    crate::combat::traits::undead_fortitude(call, &mut t, parts, &mut r, critical, lines)?;
-    crate::combat::martial::relentless_rage(call, &mut t, &mut r, lines)?;
-    let mut check = None;
-    if r.concentration_ends {
-        let why = if r.dead { "died" } else { "dropped to 0 HP" };
-        concentration::end(call, &mut t, why, lines)?;
-    } else if let Some(k) = concentration::after_damage(call, &mut t, r.total, lines)? {
-        check = Some(k);
-    }
-    concentration::enforce(call, &mut t, lines)?;
-    combat::put_sheet(call, &t)?;
-    call.record_change("character", &t.id, format!("{} {}", t.name, r.summary()));
-    if t.dead
-        && let Some(line) = crate::combat::bodies::lay_body(enc, &t.id, &t.name)?
-    {
-        lines.push(line);
-    }
-    Ok((r, check, t))
 }
 
 /// Converts a rolled damage expression into pipeline parts; untyped parts take `default_type`.
@@ -366,8 +334,15 @@ fn strike_core(
         )));
     }
     let (attacker, mut ward_lines) = super::sanctuary::attacker_side(call, attacker)?;
-    let mut profile = attack_profile(call, &attacker, weapon, opts.ability, opts.melee_only)?;
-    if opts.two_weapon_style {
+    let mut profile = attack_profile_as(
+        call,
+        &attacker,
+        weapon,
+        opts.ability,
+        opts.melee_only,
+        opts.off_hand,
+    )?;
+    if opts.off_hand && opts.two_weapon_style {
         // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
         if let Some(D20Test::Attack {
             ability: Some(a), ..
@@ -666,38 +641,14 @@ fn strike_core(
             out.lines.push(line);
         }
     }
-    // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone).
+    // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone; a
+    // wyvern's sting: poison damage, half on a save).
+    let mut t = t;
     if !t.dead
-        && let Some((dc, ability, conds)) =
-            crate::combat::traits::hit_rider(&attacker, &profile.name)
+        && let Some(after) =
+            super::hit_save::resolve(call, enc, &attacker, &profile.name, &t.id, &mut out.lines)?
     {
-        let mut t2 = combat::sheet(call, &t.id)?;
-        // What the save resists: the conditions a failure imposes (Dwarven Resilience against
-        // a poisoning bite, Brave against a frightening one; a wolf's prone bite is plain).
-        let vs = crate::saves::SaveAgainst {
-            conditions: conds.clone(),
-            ..Default::default()
-        };
-        let save = crate::saves::roll_save(call, &t2, ability, dc, &profile.name, &vs)?;
-        let ok = save.success == Some(true);
-        out.lines.push(format!("{} — {}", t2.name, save.summary()));
-        if !ok {
-            for c in conds {
-                if t2.effective().condition_immunities.contains_key(&c) {
-                    out.lines.push(format!("{} is immune to {c}", t2.name));
-                } else if !t2.has_condition(c) {
-                    t2.conditions.push(crate::character::ConditionEntry {
-                        condition: c,
-                        level: None,
-                        source: format!("{} ({})", profile.name, attacker.name),
-                        duration: None,
-                    });
-                    out.lines
-                        .push(format!("{} is {c} ({})", t2.name, profile.name));
-                }
-            }
-            combat::put_sheet(call, &t2)?;
-        }
+        t = after;
     }
     out.headline = format!(
         "{} {} takes {}.",
@@ -974,6 +925,7 @@ fn two_weapon(
         name_key(f).contains("two-weapon fighting") || name_key(f).contains("two weapon fighting")
     });
     let mut opts = strike_options(req);
+    opts.off_hand = true;
     opts.two_weapon_style = style;
     opts.label = Some("Off-hand attack".into());
     let s = strike(

@@ -299,17 +299,7 @@ fn plan(
     }
 }
 
-/// Whether `watcher` can see `mover` well enough to make an opportunity attack.
-fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
-    let mover_unseen = mover.has_condition(Condition::Invisible)
-        || enc
-            .combatant(&mover.id)
-            .is_some_and(|c| c.flags.hidden.is_some());
-    // Light, walls and senses: a watcher in the dark without darkvision does not see it go.
-    !mover_unseen
-        && !watcher.has_condition(Condition::Blinded)
-        && super::vision::unseen(enc, watcher, &mover.id).is_none()
-}
+use super::vision::can_see;
 
 /// Who may make an opportunity attack on `mover` now, with the reach of the melee weapon it
 /// would strike with. Both the move action (which resolves the attacks) and

@@ -124,9 +124,24 @@ pub(crate) fn signed_flat(n: i32, t: DamageType) -> String {
 
 fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
     let (reach_ft, range_ft) = parse_reach_range(&a.desc);
+    // Damage the stat block lists beside the hit's but its text makes a saving throw's (an
+    // assassin's poison, half on a save) is the rider's, rolled after the save.
+    let rider = crate::catalog::monsters::rider_in(&a.desc).and_then(|r| r.damage);
+    let the_riders = |d: &&crate::model::character::StatDamage| {
+        rider.as_ref().is_some_and(|(dice, t)| {
+            d.damage_type == Some(*t)
+                && d.dice
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .eq(dice.chars())
+        })
+    };
     let mut damage = a
         .damage
         .iter()
+        .enumerate()
+        .filter(|(i, d)| *i == 0 || !the_riders(d))
+        .map(|(_, d)| d)
         .map(|d| match d.damage_type {
             Some(t) => format!("({})[{t}]", d.dice),
             None => format!("({})", d.dice),
@@ -184,9 +199,10 @@ fn weapon_profile(
     stats: &EffectiveStats,
     item: &Item,
     ability: Option<Ability>,
+    off_hand: bool,
 ) -> Result<AttackProfile> {
     let proficient = weapon_proficiency(call, c, item).unwrap_or(true);
-    let a = weapon_attack(c, stats, item, proficient, ability)?;
+    let a = weapon_attack(c, stats, item, proficient, ability, off_hand)?;
     let style = crate::derive::gear::weapon_style(c, item);
     let Some(w) = &item.weapon else {
         return Err(EngineError::invalid(
@@ -237,6 +253,19 @@ pub fn attack_profile(
     ability: Option<Ability>,
     melee_only: bool,
 ) -> Result<AttackProfile> {
+    attack_profile_as(call, c, weapon, ability, melee_only, false)
+}
+
+/// [`attack_profile`]; `off_hand` for the bonus-action attack of two-weapon fighting, whose
+/// damage lacks a positive ability modifier.
+pub fn attack_profile_as(
+    call: &Call<'_>,
+    c: &Character,
+    weapon: Option<&str>,
+    ability: Option<Ability>,
+    melee_only: bool,
+    off_hand: bool,
+) -> Result<AttackProfile> {
     let stats = c.effective();
     let name = weapon.map(str::trim).filter(|s| !s.is_empty());
     // A creature in another form (Wild Shape, Polymorph) attacks with the form's attacks only:
@@ -278,7 +307,7 @@ pub fn attack_profile(
             return Ok(martial_arts(c, &stats, unarmed_profile(&stats)));
         }
         return match equipped_weapon(c, name) {
-            Ok(item) => weapon_profile(call, c, &stats, item, ability),
+            Ok(item) => weapon_profile(call, c, &stats, item, ability, off_hand),
             Err(e) => match stat_block_attacks(c).find(|a| name_key(&a.name) == key) {
                 Some(a) => Ok(stat_block_profile(a, &stats)),
                 None => {
@@ -316,7 +345,7 @@ pub fn attack_profile(
         .find(|it| it.slot == Some(Slot::Mainhand) && it.weapon.is_some())
         .filter(|it| !melee_only || is_melee_item(it));
     if let Some(item) = main {
-        return weapon_profile(call, c, &stats, item, ability);
+        return weapon_profile(call, c, &stats, item, ability, off_hand);
     }
     for a in stat_block_attacks(c) {
         let p = stat_block_profile(a, &stats);

@@ -246,24 +246,30 @@ pub fn crit_min(attacker: &Character, profile: &AttackProfile) -> Option<u32> {
     attacker.derived.as_ref()?.crit_min.filter(|m| *m < 20)
 }
 
-/// Brutal Critical on a melee critical hit: the extra weapon dice (added after the crit
-/// doubling, so they are not doubled again) and the line saying so.
+/// Brutal Critical and Savage Attacks on a melee weapon critical hit: the extra weapon dice
+/// (added after the crit doubling, so they are not doubled again) and the line saying so.
 pub fn brutal_critical(
     attacker: &Character,
     profile: &AttackProfile,
     kind: AttackKind,
 ) -> Option<(String, String)> {
-    let n = attacker.derived.as_ref()?.brutal_critical;
+    let d = attacker.derived.as_ref()?;
+    let n = d.brutal_critical + u32::from(d.savage_attacks);
     if n == 0
         || kind.delivery != Delivery::Melee
-        || matches!(profile.source, ProfileSource::StatBlock)
+        || !matches!(profile.source, ProfileSource::Weapon { .. })
     {
         return None;
     }
     let (faces, typ) = first_die(&profile.damage)?;
+    let by = match (d.brutal_critical, d.savage_attacks) {
+        (0, _) => "Savage Attacks".to_string(),
+        (_, false) => "Brutal Critical".to_string(),
+        (_, true) => "Brutal Critical and Savage Attacks".to_string(),
+    };
     Some((
         format!(" + {n}d{faces}{typ}"),
-        format!("Brutal Critical: +{n}d{faces} (extra weapon dice on a melee critical hit)."),
+        format!("{by}: +{n}d{faces} (extra weapon dice on a melee critical hit)."),
     ))
 }
 

@@ -54,8 +54,10 @@ pub struct StrikeOptions {
     pub force: bool,
     /// Without a weapon name, pick a melee attack (opportunity attacks).
     pub melee_only: bool,
-    /// Off-hand attack of two-weapon fighting: `weapon` names the off-hand weapon; add the
-    /// ability modifier to damage when `two_weapon_style` (it is left off otherwise).
+    /// The bonus-action attack of two-weapon fighting: its damage lacks a positive ability
+    /// modifier unless `two_weapon_style`.
+    pub off_hand: bool,
+    /// The Two-Weapon Fighting style, on an `off_hand` attack: the ability modifier is added.
     pub two_weapon_style: bool,
     /// Label of the roll ("Opportunity attack").
     pub label: Option<String>,

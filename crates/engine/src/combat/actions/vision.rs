@@ -6,6 +6,7 @@
 //! condition (its effective stats already say so), and invisibility likewise.
 
 use tabletop_grid::{SightOptions, Visibility};
+use tabletop_rules::Condition;
 
 use super::reactions::eligible::METRIC;
 use crate::model::character::Character;
@@ -43,4 +44,19 @@ fn light_words(l: tabletop_grid::Light) -> &'static str {
         tabletop_grid::Light::Darkness => "darkness",
         tabletop_grid::Light::MagicalDarkness => "magical darkness",
     }
+}
+
+/// Whether `watcher` can see `mover`: not blinded, `mover` neither hidden nor invisible (unless
+/// `watcher` sees the invisible), in light or a sense that pierces it, with a line of sight. An
+/// opportunity attack needs it, and so does a hostile that spoils a ranged attack.
+pub fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
+    let mover_unseen = (mover.has_condition(Condition::Invisible)
+        && crate::model::senses::sees_invisible(watcher).is_none())
+        || enc
+            .combatant(&mover.id)
+            .is_some_and(|c| c.flags.hidden.is_some());
+    // Light, walls and senses: a watcher in the dark without darkvision does not see it go.
+    !mover_unseen
+        && !watcher.has_condition(Condition::Blinded)
+        && unseen(enc, watcher, &mover.id).is_none()
 }

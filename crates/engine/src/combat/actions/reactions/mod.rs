@@ -254,6 +254,7 @@ pub fn answer(call: &mut Call<'_>, enc: Encounter, req: &ActionRequest) -> Resul
                 ability: kept.ability,
                 force: kept.force,
                 melee_only: kept.melee_only,
+                off_hand: kept.off_hand,
                 two_weapon_style: kept.two_weapon_style,
                 label: kept.label.clone(),
                 smite_slot: kept.smite_slot,

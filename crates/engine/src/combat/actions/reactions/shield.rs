@@ -32,6 +32,8 @@ pub struct ResumeStrike {
     pub force: bool,
     /// A melee attack picked without a weapon name.
     pub melee_only: bool,
+    /// The bonus-action attack of two-weapon fighting.
+    pub off_hand: bool,
     /// Two-weapon fighting style on an off-hand attack.
     pub two_weapon_style: bool,
     /// The roll's label.
