@@ -461,3 +461,61 @@ async fn level_up_reports_the_max_hit_points_the_sheet_derives() {
         .await;
     assert!(sheet.text.contains("HP 22/22"), "{}", sheet.text);
 }
+
+#[tokio::test]
+async fn equipment_names_resolve_plurals_and_a_new_list_replaces_the_inventory() {
+    if !srd() {
+        return;
+    }
+    let s = Session::start(7).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Ash", "race": "human", "class": "fighter", "level": 1,
+               "stats": {"str": 10, "dex": 16, "con": 12, "int": 10, "wis": 10, "cha": 10},
+               "equipment": ["longbow", "arrows", "Chain Mail"]}),
+    )
+    .await;
+    // The SRD's Arrow comes in a bundle: its quantity is read from the SRD JSON.
+    let path = common::srd_env::srd_path().join("5e-SRD-Equipment.json");
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let bundle = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["index"] == "arrow")
+        .unwrap()["quantity"]
+        .as_u64()
+        .unwrap();
+    let inv = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "view", "characterName": "Ash"}),
+        )
+        .await;
+    assert!(
+        inv.text.contains(&format!("Arrow (ch1-eq2, ×{bundle})")),
+        "{}",
+        inv.text
+    );
+    let a = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Ash", "equipment": ["Longbow", "Arrow", "Rope, hempen (50 feet)"]}),
+        )
+        .await;
+    assert!(
+        a.text
+            .contains("equipment replaced: removed Chain Mail; added Rope, hempen (50 feet)"),
+        "{}",
+        a.text
+    );
+    let inv = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "view", "characterName": "Ash"}),
+        )
+        .await;
+    assert!(!inv.text.contains("Chain Mail"), "{}", inv.text);
+    assert!(inv.text.contains("Rope, hempen (50 feet)"), "{}", inv.text);
+    assert!(inv.text.contains(&format!("×{bundle})")), "{}", inv.text);
+}

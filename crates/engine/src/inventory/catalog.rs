@@ -669,16 +669,19 @@ pub fn adopt_legacy(call: &crate::engine::Call<'_>, c: &mut crate::model::charac
     for (i, name) in names.iter().enumerate() {
         let name = name.trim();
         if name.is_empty()
-            || c.inventory.items.iter().any(|it| {
-                crate::model::names::name_key(&it.name) == crate::model::names::name_key(name)
-            })
+            || c.inventory
+                .items
+                .iter()
+                .any(|it| crate::model::names::same_item(&it.name, name))
         {
             continue;
         }
+        // The SRD item of that name, or of its singular ("arrows": Arrow ×20); a name that
+        // matches only loosely stays the caller's own item.
         let mut item = call
             .compendium()
             .and_then(|comp| lookup(comp, name).ok())
-            .filter(|s| s.note.is_none())
+            .filter(|s| s.note.is_none() || crate::model::names::same_item(&s.item.name, name))
             .map(|s| s.item)
             .unwrap_or_else(|| plain(name));
         let mut id = format!("{}-eq{}", c.id, i + 1);

@@ -17,6 +17,13 @@ pub fn name_key(name: &str) -> String {
     }
 }
 
+/// Whether two item names name the same thing, one written as a plural ("arrows", "Arrow"):
+/// the same [`name_key`] once a final "s" is dropped from each.
+pub fn same_item(a: &str, b: &str) -> bool {
+    let (a, b) = (name_key(a), name_key(b));
+    a.strip_suffix('s').unwrap_or(&a) == b.strip_suffix('s').unwrap_or(&b)
+}
+
 /// Whether `a` and `b` have the same [`name_key`], without allocating when both are ASCII.
 pub fn same_name(a: &str, b: &str) -> bool {
     if !a.is_ascii() || !b.is_ascii() {

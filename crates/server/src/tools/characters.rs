@@ -517,7 +517,7 @@ pub struct UpdateCharacterArgs {
     pub size: Option<Size>,
     /// Base maximum HP.
     pub max_hp: Option<u32>,
-    /// Replace equipment.
+    /// Replace the inventory with these items (SRD names; unnamed ones are removed).
     pub equipment: Option<Vec<String>>,
     /// Replace spells known or prepared (checked against the class rules).
     pub spells: Option<Vec<String>>,
