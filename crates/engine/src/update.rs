@@ -825,47 +825,7 @@ fn apply_patch(c: &mut Character, p: CharacterPatch, changes: &mut Vec<String>) 
         };
     }
     if let Some(v) = p.equipment {
-        // The whole list of what the character carries: items it does not name leave the
-        // inventory (equipped, attuned or not: the answer names them); named ones it lacks join
-        // it as SRD items where the name is one.
-        let listed = |name: &str| v.iter().any(|n| crate::model::names::same_item(n, name));
-        let (kept, gone): (Vec<_>, Vec<_>) = std::mem::take(&mut c.inventory.items)
-            .into_iter()
-            .partition(|it| listed(&it.name));
-        c.inventory.items = kept;
-        for it in &mut c.inventory.items {
-            if it
-                .inside
-                .as_ref()
-                .is_some_and(|id| gone.iter().any(|g| &g.id == id))
-            {
-                it.inside = None;
-            }
-        }
-        let added: Vec<&String> = v
-            .iter()
-            .filter(|n| {
-                !c.inventory
-                    .items
-                    .iter()
-                    .any(|it| crate::model::names::same_item(&it.name, n))
-            })
-            .collect();
-        let names = |l: &mut dyn Iterator<Item = String>| l.collect::<Vec<_>>().join(", ");
-        changes.push(format!(
-            "equipment replaced: removed {}; added {}",
-            if gone.is_empty() {
-                "nothing".to_string()
-            } else {
-                names(&mut gone.iter().map(|g| g.name.clone()))
-            },
-            if added.is_empty() {
-                "nothing".to_string()
-            } else {
-                names(&mut added.iter().map(|n| n.to_string()))
-            }
-        ));
-        c.equipment = v;
+        changes.push(crate::inventory::ops::replace_equipment(c, v));
     }
     replace_list!(spells, "spells");
     replace_list!(spellbook, "spellbook");

@@ -693,6 +693,53 @@ pub fn adopt_legacy(call: &crate::engine::Call<'_>, c: &mut crate::model::charac
     }
 }
 
+/// Replaces `c`'s inventory with the items `v` names (update_character's `equipment`): the line
+/// saying what left and what joined.
+pub fn replace_equipment(c: &mut crate::model::character::Character, v: Vec<String>) -> String {
+    // The whole list of what the character carries: items it does not name leave the
+    // inventory (equipped, attuned or not: the answer names them); named ones it lacks join
+    // it as SRD items where the name is one.
+    let listed = |name: &str| v.iter().any(|n| crate::model::names::same_item(n, name));
+    let (kept, gone): (Vec<_>, Vec<_>) = std::mem::take(&mut c.inventory.items)
+        .into_iter()
+        .partition(|it| listed(&it.name));
+    c.inventory.items = kept;
+    for it in &mut c.inventory.items {
+        if it
+            .inside
+            .as_ref()
+            .is_some_and(|id| gone.iter().any(|g| &g.id == id))
+        {
+            it.inside = None;
+        }
+    }
+    let added: Vec<&String> = v
+        .iter()
+        .filter(|n| {
+            !c.inventory
+                .items
+                .iter()
+                .any(|it| crate::model::names::same_item(&it.name, n))
+        })
+        .collect();
+    let names = |l: &mut dyn Iterator<Item = String>| l.collect::<Vec<_>>().join(", ");
+    let line = format!(
+        "equipment replaced: removed {}; added {}",
+        if gone.is_empty() {
+            "nothing".to_string()
+        } else {
+            names(&mut gone.iter().map(|g| g.name.clone()))
+        },
+        if added.is_empty() {
+            "nothing".to_string()
+        } else {
+            names(&mut added.iter().map(|n| n.to_string()))
+        }
+    );
+    c.equipment = v;
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

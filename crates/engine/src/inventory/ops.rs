@@ -8,7 +8,7 @@ use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::Stat;
 
 use super::catalog;
-pub use super::catalog::adopt_legacy;
+pub use super::catalog::{adopt_legacy, replace_equipment};
 /// Equipping and custom item definitions live in their own files; re-exported so
 /// `ops::equip`, `ops::ItemDef` and the like keep their paths.
 pub use super::equip::{equip, natural_slots, unequip};
