@@ -519,3 +519,54 @@ async fn equipment_names_resolve_plurals_and_a_new_list_replaces_the_inventory()
     assert!(inv.text.contains("Rope, hempen (50 feet)"), "{}", inv.text);
     assert!(inv.text.contains(&format!("×{bundle})")), "{}", inv.text);
 }
+
+#[tokio::test]
+async fn a_spell_attack_names_the_cover_that_raised_the_ac() {
+    if !srd() {
+        return;
+    }
+    let path = common::srd_env::srd_path().join("5e-SRD-Monsters.json");
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let ac = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["index"] == "skeleton")
+        .unwrap()["armor_class"][0]["value"]
+        .as_i64()
+        .unwrap();
+    let s = Session::start(7).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wren", "race": "human", "class": "wizard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+               "spells": ["Fire Bolt", "Magic Missile"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wren", "position": {"x": 2, "y": 2}, "initiative": 30},
+            {"monster": "goblin", "position": {"x": 4, "y": 2}, "initiative": 2},
+            {"monster": "skeleton", "position": {"x": 6, "y": 2}, "initiative": 1}
+        ]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Fire Bolt",
+                   "targets": [{"name": "Skeleton"}]}),
+        )
+        .await;
+    // A creature in the way gives half cover: +2 AC.
+    assert!(
+        a.text.contains(&format!(
+            "Skeleton has half cover: +2 AC ({ac} → {}).",
+            ac + 2
+        )),
+        "{}",
+        a.text
+    );
+    assert!(a.text.contains(&format!("vs AC {}", ac + 2)), "{}", a.text);
+}
