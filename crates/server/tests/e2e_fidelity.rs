@@ -570,3 +570,38 @@ async fn a_spell_attack_names_the_cover_that_raised_the_ac() {
     );
     assert!(a.text.contains(&format!("vs AC {}", ac + 2)), "{}", a.text);
 }
+
+#[tokio::test]
+async fn a_magic_item_says_what_of_it_is_left_to_the_dm_when_its_magic_starts() {
+    if !srd() {
+        return;
+    }
+    let s = Session::start(7).await;
+    fighter(&s, "Vela").await;
+    s.ok(
+        "manage_inventory",
+        json!({"operation": "give", "characterName": "Vela", "itemName": "Periapt of Wound Closure"}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "equip", "characterName": "Vela", "itemName": "Periapt of Wound Closure"}),
+        )
+        .await;
+    // It requires attunement: nothing of it works yet, so nothing is said of it yet.
+    assert!(!a.text.contains("no automation for"), "{}", a.text);
+    let a = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "attune", "characterName": "Vela", "itemName": "Periapt of Wound Closure"}),
+        )
+        .await;
+    assert!(
+        a.text.contains(
+            "no automation for Periapt of Wound Closure: doubling the hit points a Hit Die restores"
+        ),
+        "{}",
+        a.text
+    );
+}

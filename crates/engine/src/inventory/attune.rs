@@ -50,6 +50,9 @@ pub fn attune(
             "{} is carried, not equipped: equip it for its magic",
             item.name
         ));
+    } else if let Some(left) = &item.effect {
+        // What of its magic the engine leaves to the DM, said when the magic starts to work.
+        changes.push(left.clone());
     }
     let effect = effective_line(&before, &c.effective());
     save(call, &c, &changes)?;

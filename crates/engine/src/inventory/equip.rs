@@ -334,6 +334,9 @@ pub fn equip(
             "{} requires attunement: its magic works only once {} attunes to it (manage_inventory attune)",
             it.name, c.name
         ));
+    } else if let Some(left) = &it.effect {
+        // What of its magic the engine leaves to the DM, said when the magic starts to work.
+        changes.push(left.clone());
     }
     let after = c.effective();
     let effect = effective_line(&before, &after);
