@@ -1,7 +1,7 @@
 //! Gear and proficiency through the real tools, with SRD-built characters and pinned dice
 //! (issue 16): armor worn without proficiency, heavy armor's Strength rule (dwarves exempt), a
-//! Small creature with a heavy weapon, weapon proficiency by the base weapon, and the fighting
-//! styles.
+//! Small creature with a heavy weapon, weapon proficiency by the base weapon, the fighting
+//! styles and a monk's Martial Arts with monk weapons.
 
 use super::common;
 
@@ -13,7 +13,7 @@ use tabletop_engine::character::CharacterRef;
 use tabletop_engine::checks::{CheckOutcome, CheckRequest, WeaponUse, roll_check};
 use tabletop_engine::combat::actions::{ActionRequest, ActionType, Who, execute};
 use tabletop_engine::creation::{CreateRequest, create_character};
-use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give, view};
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Test};
@@ -92,6 +92,27 @@ impl Table {
                 )
             })
             .unwrap();
+    }
+
+    fn leveled(&mut self, name: &str, class: &str, level: u32, s: [i64; 6]) -> String {
+        self.create(CreateRequest {
+            name: name.into(),
+            class: Some(class.into()),
+            level: Some(level),
+            scores: scores(s),
+            ..Default::default()
+        })
+    }
+
+    /// The to-hit bonus and damage of an attack with the equipped `weapon`, as
+    /// `manage_inventory view` lists them.
+    fn weapon(&mut self, id: &str, weapon: &str) -> (i32, String) {
+        let v = self
+            .e
+            .read(|call| view(call, CharacterRef::new(Some(id), None)))
+            .unwrap();
+        let a = v.attacks.iter().find(|a| a.weapon == weapon).unwrap();
+        (a.to_hit, a.damage.clone())
     }
 
     fn roll(&mut self, id: &str, test: D20Test, weapon: Option<&str>) -> D20Outcome {
@@ -396,4 +417,88 @@ fn racial_save_advantages_apply_to_spell_saves() {
     let out = cast(&mut t, "Poison Spray", &human);
     let save = out["targets"][0]["save"].as_str().unwrap();
     assert!(!save.contains("advantage"), "{out}");
+}
+
+fn attack() -> D20Test {
+    D20Test::Attack {
+        ability: None,
+        proficient: true,
+    }
+}
+
+/// The Martial Arts die of a monk of `level`, from the SRD's class table.
+fn martial_arts_die(srd: &Compendium, level: u8) -> u64 {
+    srd.class_level("monk", level).unwrap().class_specific["martial_arts"]["dice_value"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn martial_arts_uses_dex_and_the_monk_die_with_monk_weapons() {
+    let Some(srd) = common::srd("martial_arts_monk_weapons") else {
+        return;
+    };
+    // The SRD's Martial Arts die: d6 at monk 5, d10 at monk 17.
+    assert_eq!(martial_arts_die(&srd, 5), 6);
+    assert_eq!(martial_arts_die(&srd, 17), 10);
+    let mut t = table(srd);
+    // STR 12 (+1), DEX 16 (+3), proficiency +3 at 5th level.
+    let mo = t.leveled("Mo", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&mo, "Quarterstaff");
+    // A quarterstaff is a simple melee weapon without two-handed or heavy: DEX, the better;
+    // held in both hands its versatile d8 beats the d6 of Martial Arts.
+    assert_eq!(
+        t.weapon(&mo, "Quarterstaff"),
+        (6, "1d8[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    let atk = t.roll(&mo, attack(), Some("Quarterstaff"));
+    assert_eq!(
+        attack_modifiers(&atk),
+        vec![
+            ("DEX modifier".to_string(), 3),
+            ("proficiency".to_string(), 3)
+        ]
+    );
+    // A club's d4 gives way to the d6.
+    let club = t.leveled("Cub", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&club, "Club");
+    assert_eq!(
+        t.weapon(&club, "Club"),
+        (6, "1d6[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    // A greatclub is two-handed: no monk weapon, Strength and its own d8.
+    let great = t.leveled("Gus", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&great, "Greatclub");
+    assert_eq!(
+        t.weapon(&great, "Greatclub"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
+    // A shortsword is a monk weapon too (martial, finesse already): d6 either way.
+    let sword = t.leveled("Sol", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&sword, "Shortsword");
+    assert_eq!(
+        t.weapon(&sword, "Shortsword"),
+        (6, "1d6[piercing] + 3[piercing]".to_string())
+    );
+    // Monk 17 (proficiency +6): the d10 beats the quarterstaff's d8.
+    let old = t.leveled("Ora", "monk", 17, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&old, "Quarterstaff");
+    assert_eq!(
+        t.weapon(&old, "Quarterstaff"),
+        (9, "1d10[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    // In armor Martial Arts stops: Strength and the staff's own die (and no proficiency with
+    // leather armor: disadvantage).
+    t.give_equip(&mo, "Leather Armor");
+    assert_eq!(
+        t.weapon(&mo, "Quarterstaff"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
+    // A fighter with the same staff and scores attacks with Strength.
+    let f = t.leveled("Fen", "fighter", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&f, "Quarterstaff");
+    assert_eq!(
+        t.weapon(&f, "Quarterstaff"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
 }

@@ -312,3 +312,40 @@ async fn srd_items_by_name() {
     assert_eq!(modifier_total(&a), 8, "{}", a.text);
     s.client.close().await.unwrap();
 }
+
+/// A monk's quarterstaff through the tools (play-test): Martial Arts lets a monk weapon use DEX.
+#[tokio::test]
+async fn a_monk_attacks_with_dex_and_a_quarterstaff() {
+    if !common::srd("a_monk_attacks_with_dex_and_a_quarterstaff") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // Monk 5, STR 12 (+1), DEX 16 (+3), proficiency +3: DEX to hit and damage, the staff's
+    // versatile d8 (larger than the d6 of Martial Arts at 5th level).
+    s.ok(
+        "create_character",
+        json!({"name": "Mo", "class": "monk", "level": 5,
+               "stats": {"str": 12, "dex": 16, "con": 12, "int": 10, "wis": 14, "cha": 10}}),
+    )
+    .await;
+    for op in ["give", "equip"] {
+        s.inv(json!({"characterName": "Mo", "operation": op, "itemName": "Quarterstaff"}))
+            .await;
+    }
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Mo", "checkType": "attack", "weapon": "Quarterstaff"}),
+        )
+        .await;
+    assert_eq!(modifier_total(&a), 6, "{}", a.text);
+    let v = s
+        .inv(json!({"characterName": "Mo", "operation": "view"}))
+        .await;
+    assert_eq!(
+        v.structured["attacks"][0]["damage"], "1d8[bludgeoning] + 3[bludgeoning]",
+        "{}",
+        v.text
+    );
+    s.client.close().await.unwrap();
+}
