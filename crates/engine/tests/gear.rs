@@ -1,7 +1,8 @@
 //! Gear and proficiency through the real tools, with SRD-built characters and pinned dice
 //! (issue 16): armor worn without proficiency, heavy armor's Strength rule (dwarves exempt), a
 //! Small creature with a heavy weapon, weapon proficiency by the base weapon, the fighting
-//! styles and a monk's Martial Arts with monk weapons.
+//! styles, a monk's Martial Arts with monk weapons, and magic that works only without armor or a
+//! shield (Bracers of Defense).
 
 use super::common;
 
@@ -13,7 +14,7 @@ use tabletop_engine::character::CharacterRef;
 use tabletop_engine::checks::{CheckOutcome, CheckRequest, WeaponUse, roll_check};
 use tabletop_engine::combat::actions::{ActionRequest, ActionType, Who, execute};
 use tabletop_engine::creation::{CreateRequest, create_character};
-use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give, view};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give, unequip, view};
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Test};
@@ -102,6 +103,37 @@ impl Table {
             scores: scores(s),
             ..Default::default()
         })
+    }
+
+    fn attune(&mut self, id: &str, name: &str) {
+        self.e
+            .write("attune", &json!({}), |call| {
+                tabletop_engine::inventory::attune::attune(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    ItemRef {
+                        id: None,
+                        name: Some(name),
+                    },
+                )
+            })
+            .unwrap();
+    }
+
+    fn unequip(&mut self, id: &str, name: &str) {
+        self.e
+            .write("unequip", &json!({}), |call| {
+                unequip(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    Some(ItemRef {
+                        id: None,
+                        name: Some(name),
+                    }),
+                    None,
+                )
+            })
+            .unwrap();
     }
 
     /// The to-hit bonus and damage of an attack with the equipped `weapon`, as
@@ -501,4 +533,44 @@ fn martial_arts_uses_dex_and_the_monk_die_with_monk_weapons() {
         t.weapon(&f, "Quarterstaff"),
         (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
     );
+}
+
+#[test]
+fn bracers_of_defense_work_only_without_armor_or_shield() {
+    let Some(srd) = common::srd("bracers_of_defense") else {
+        return;
+    };
+    // The SRD's numbers: a shield +2, chain mail 16 (no DEX).
+    let base_ac = |name: &str| {
+        srd.equipment(name)
+            .and_then(|e| e.armor.as_ref())
+            .map(|a| a.base_ac)
+    };
+    assert_eq!(base_ac("Shield"), Some(2));
+    assert_eq!(base_ac("Chain Mail"), Some(16));
+    let mut t = table(srd);
+    // A fighter with DEX 14: 12 unarmored.
+    let f = t.pc("Bram", "human", "fighter", [15, 13, 14, 10, 10, 10]);
+    let ac = |t: &mut Table| t.sheet(&f).effective().armor_class.value;
+    assert_eq!(ac(&mut t), 12);
+    t.give_equip(&f, "Bracers of Defense");
+    t.attune(&f, "Bracers of Defense");
+    assert_eq!(ac(&mut t), 14);
+    // With a shield the bracers stop: 12 + 2 for the shield, and the sheet says why.
+    t.give_equip(&f, "Shield");
+    assert_eq!(ac(&mut t), 14);
+    let eff = t.sheet(&f).effective();
+    assert!(
+        eff.notes.iter().any(|n| n.source == "Bracers of Defense"
+            && n.text == "no effect: it works only while wearing no armor and using no shield"),
+        "{:?}",
+        eff.notes
+    );
+    // In chain mail, shield off: 16.
+    t.unequip(&f, "Shield");
+    t.give_equip(&f, "Chain Mail");
+    assert_eq!(ac(&mut t), 16);
+    // Armor off again: the +2 is back.
+    t.unequip(&f, "Chain Mail");
+    assert_eq!(ac(&mut t), 14);
 }

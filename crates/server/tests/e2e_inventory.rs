@@ -349,3 +349,43 @@ async fn a_monk_attacks_with_dex_and_a_quarterstaff() {
     );
     s.client.close().await.unwrap();
 }
+
+/// Bracers of Defense through the tools (play-test): +2 AC only with no armor and no shield.
+#[tokio::test]
+async fn bracers_of_defense_need_no_armor_and_no_shield() {
+    if !common::srd("bracers_of_defense_need_no_armor_and_no_shield") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // A fighter with DEX 14 (AC 12): bracers +2 unarmored, nothing with a shield or chain mail.
+    s.ok(
+        "create_character",
+        json!({"name": "Bram", "class": "fighter",
+               "stats": {"str": 15, "dex": 14, "con": 14, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    for n in ["Bracers of Defense", "Shield", "Chain Mail"] {
+        s.inv(json!({"characterName": "Bram", "operation": "give", "itemName": n}))
+            .await;
+    }
+    let mut seen = Vec::new();
+    for (op, n) in [
+        ("equip", "Bracers of Defense"),
+        ("attune", "Bracers of Defense"),
+        ("equip", "Shield"),
+        ("equip", "Chain Mail"),
+        ("unequip", "Shield"),
+        ("unequip", "Chain Mail"),
+    ] {
+        s.inv(json!({"characterName": "Bram", "operation": op, "itemName": n}))
+            .await;
+        let v = s
+            .inv(json!({"characterName": "Bram", "operation": "view"}))
+            .await;
+        seen.push(v.structured["armorClass"]["value"].as_i64().unwrap());
+    }
+    // Worn (not attuned) 12; attuned 14; a shield 12 + 2; chain mail 16 + 2; chain mail 16;
+    // nothing but the bracers 14.
+    assert_eq!(seen, vec![12, 14, 14, 18, 16, 14]);
+    s.client.close().await.unwrap();
+}
