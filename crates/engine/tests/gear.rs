@@ -1,8 +1,8 @@
 //! Gear and proficiency through the real tools, with SRD-built characters and pinned dice
 //! (issue 16): armor worn without proficiency, heavy armor's Strength rule (dwarves exempt), a
 //! Small creature with a heavy weapon, weapon proficiency by the base weapon, the fighting
-//! styles, a monk's Martial Arts with monk weapons, and magic that works only without armor or a
-//! shield (Bracers of Defense).
+//! styles, a monk's Martial Arts with monk weapons, magic that works only without armor or a
+//! shield (Bracers of Defense) and armor that makes its wearer proficient (Elven Chain).
 
 use super::common;
 
@@ -573,4 +573,32 @@ fn bracers_of_defense_work_only_without_armor_or_shield() {
     // Armor off again: the +2 is back.
     t.unequip(&f, "Chain Mail");
     assert_eq!(ac(&mut t), 14);
+}
+
+#[test]
+fn elven_chain_is_worn_with_proficiency_by_anyone() {
+    let Some(srd) = common::srd("elven_chain") else {
+        return;
+    };
+    let mut t = table(srd);
+    // A wizard has no medium armor proficiency: a plain chain shirt gives disadvantage.
+    let plain = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    t.give_equip(&plain, "Chain Shirt");
+    assert_eq!(
+        t.roll(&plain, save(Ability::Dexterity), None).disadvantage,
+        vec!["Chain Shirt worn without proficiency".to_string()]
+    );
+    // Elven Chain (a chain shirt, +1): proficient, no disadvantage; AC 13 + DEX 2 + 1.
+    let wiz = t.pc("Ilse", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    t.give_equip(&wiz, "Elven Chain");
+    for test in [
+        save(Ability::Strength),
+        save(Ability::Dexterity),
+        check(Ability::Dexterity),
+    ] {
+        let r = t.roll(&wiz, test, None);
+        assert!(r.disadvantage.is_empty(), "{test:?}: {:?}", r.disadvantage);
+        assert_eq!(r.mode, RollMode::Normal);
+    }
+    assert_eq!(t.sheet(&wiz).effective().armor_class.value, 16);
 }

@@ -389,3 +389,35 @@ async fn bracers_of_defense_need_no_armor_and_no_shield() {
     assert_eq!(seen, vec![12, 14, 14, 18, 16, 14]);
     s.client.close().await.unwrap();
 }
+
+/// Elven Chain through the tools (play-test): its wearer is proficient with it.
+#[tokio::test]
+async fn elven_chain_needs_no_medium_armor_proficiency() {
+    if !common::srd("elven_chain_needs_no_medium_armor_proficiency") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // A wizard in Elven Chain: no disadvantage on a DEX save.
+    s.ok(
+        "create_character",
+        json!({"name": "Wz", "class": "wizard",
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 15, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    for op in ["give", "equip"] {
+        s.inv(json!({"characterName": "Wz", "operation": op, "itemName": "Elven Chain"}))
+            .await;
+    }
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Wz", "checkType": "save", "ability": "dex"}),
+        )
+        .await;
+    assert!(
+        !a.text.contains("disadvantage") && !a.text.contains("without proficiency"),
+        "{}",
+        a.text
+    );
+    s.client.close().await.unwrap();
+}

@@ -270,6 +270,9 @@ pub struct ItemEntry {
     /// `["no_armor", "no_shield"]`); the sheet says when they do not.
     #[serde(default)]
     pub only_while: Vec<WornCondition>,
+    /// Worn armor its wearer counts as proficient with, whatever its category (Elven Chain).
+    #[serde(default)]
+    pub proficient_without_training: bool,
 }
 
 /// Healing over time while worn, with at least 1 hit point.
@@ -347,6 +350,7 @@ impl ItemEntry {
             || self.regenerate.is_some()
             || !self.resist_choice.is_empty()
             || self.speed_floor.is_some()
+            || self.proficient_without_training
     }
 }
 
@@ -417,6 +421,11 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
     }
     if !e.only_while.is_empty() && e.kind != ItemKind::Worn {
         bad.push(format!("{index}: only_while is for worn items"));
+    }
+    if e.proficient_without_training && e.kind != ItemKind::Worn {
+        bad.push(format!(
+            "{index}: proficient_without_training is for worn items"
+        ));
     }
     for s in &e.spells {
         if s.charges > 0 && e.charges.is_none() {

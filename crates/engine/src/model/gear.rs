@@ -76,13 +76,18 @@ pub fn weapon_proficient(d: &Derived, item: &Item) -> Option<bool> {
     }))
 }
 
-/// The armor `c` wears without proficiency ("Plate Armor"), if any.
+/// The armor `c` wears without proficiency ("Plate Armor"), if any. Armor whose magic makes its
+/// wearer proficient with it (Elven Chain) is never worn without proficiency.
 pub fn unproficient_armor(c: &Character) -> Option<String> {
     let d = c.derived.as_ref().filter(|d| !d.proficiencies.is_empty())?;
     c.inventory
         .items
         .iter()
         .filter(|i| i.slot.is_some())
+        .filter(|i| {
+            !i.active_entry()
+                .is_some_and(|e| e.proficient_without_training)
+        })
         .find(|i| {
             i.armor
                 .as_ref()
