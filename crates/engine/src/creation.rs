@@ -725,7 +725,9 @@ fn class_data(
         name: class.name.clone(),
         hit_die: u32::from(class.hit_die),
         saves: class.saving_throws.clone(),
-        spellcasting: class.spellcasting_ability,
+        // An SRD class's spellcasting ability comes from the derived sheet, from the level of
+        // its Spellcasting feature (a paladin or ranger 1 has none yet).
+        spellcasting: None,
         skill_choices: class
             .skill_choices
             .as_ref()

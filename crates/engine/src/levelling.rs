@@ -164,6 +164,7 @@ pub fn level_up_with(
     }
     let gained_levels = to - from;
     let features_before = c.features.clone();
+    let slots_before = c.spell_slots.clone();
     let (class_idx, die_faces) =
         crate::derive::multiclass::prepare_level(call.compendium(), &mut c, class)?;
     let die = HitDie::from_faces(die_faces).unwrap_or(HitDie::D8);
@@ -241,6 +242,7 @@ pub fn level_up_with(
                 .and_then(|n| srd.class(n))
                 .map(|k| (srd, k))
         });
+    let multiclassed = c.build.as_ref().is_some_and(|b| b.classes.len() > 1);
     match srd_class {
         Some((srd, class)) => {
             let mut prev_asi = srd
@@ -263,7 +265,10 @@ pub fn level_up_with(
                 }
                 prev_asi = n;
             }
+            // One class: its own table at its level. A multiclassed build's slots are derived
+            // from all its classes below (`refresh`).
             if !c.spell_slots.manual
+                && !multiclassed
                 && let Some(s) = SpellSlots::from_srd(srd, &class.name, to, &c.spell_slots)
                 && (s != c.spell_slots)
             {
@@ -377,6 +382,13 @@ pub fn level_up_with(
             per_level.join(", ")
         )
     };
+    if multiclassed && c.spell_slots != slots_before {
+        changes.push(format!(
+            "spell slots {} → {}",
+            slots_before.summary(),
+            c.spell_slots.summary()
+        ));
+    }
     // What the derived sheet gained beyond the class table (the subclass's features, options).
     for f in &c.features {
         if !features_before.contains(f) && !features.contains(f) {

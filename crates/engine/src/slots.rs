@@ -13,9 +13,11 @@ use crate::model::character::{Character, CharacterRef};
 pub use crate::model::slots::{PactSlots, SpellSlots, ordinal};
 
 /// Fills in the slots of an SRD caster whose sheet has none yet (characters stored before slots
-/// were tracked); hand-set slots are left alone.
+/// were tracked); hand-set slots are left alone. A multiclassed build's slots are derived from
+/// all its classes (`derive::multiclass::combined_slots`), so none is filled in from its first
+/// class here.
 pub fn ensure(call: &Call<'_>, c: &mut Character) {
-    if !c.spell_slots.is_empty() {
+    if !c.spell_slots.is_empty() || c.build.as_ref().is_some_and(|b| b.classes.len() > 1) {
         return;
     }
     if let (Some(srd), Some(class)) = (call.compendium(), c.class.as_deref())

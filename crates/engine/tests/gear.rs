@@ -1,7 +1,8 @@
 //! Gear and proficiency through the real tools, with SRD-built characters and pinned dice
 //! (issue 16): armor worn without proficiency, heavy armor's Strength rule (dwarves exempt), a
-//! Small creature with a heavy weapon, weapon proficiency by the base weapon, and the fighting
-//! styles.
+//! Small creature with a heavy weapon, weapon proficiency by the base weapon, the fighting
+//! styles, a monk's Martial Arts with monk weapons, magic that works only without armor or a
+//! shield (Bracers of Defense) and armor that makes its wearer proficient (Elven Chain).
 
 use super::common;
 
@@ -13,7 +14,7 @@ use tabletop_engine::character::CharacterRef;
 use tabletop_engine::checks::{CheckOutcome, CheckRequest, WeaponUse, roll_check};
 use tabletop_engine::combat::actions::{ActionRequest, ActionType, Who, execute};
 use tabletop_engine::creation::{CreateRequest, create_character};
-use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give};
+use tabletop_engine::inventory::ops::{GiveRequest, ItemRef, equip, give, unequip, view};
 use tabletop_engine::{Engine, EngineOptions, SqliteStore};
 use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Outcome, D20Test};
@@ -92,6 +93,58 @@ impl Table {
                 )
             })
             .unwrap();
+    }
+
+    fn leveled(&mut self, name: &str, class: &str, level: u32, s: [i64; 6]) -> String {
+        self.create(CreateRequest {
+            name: name.into(),
+            class: Some(class.into()),
+            level: Some(level),
+            scores: scores(s),
+            ..Default::default()
+        })
+    }
+
+    fn attune(&mut self, id: &str, name: &str) {
+        self.e
+            .write("attune", &json!({}), |call| {
+                tabletop_engine::inventory::attune::attune(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    ItemRef {
+                        id: None,
+                        name: Some(name),
+                    },
+                )
+            })
+            .unwrap();
+    }
+
+    fn unequip(&mut self, id: &str, name: &str) {
+        self.e
+            .write("unequip", &json!({}), |call| {
+                unequip(
+                    call,
+                    CharacterRef::new(Some(id), None),
+                    Some(ItemRef {
+                        id: None,
+                        name: Some(name),
+                    }),
+                    None,
+                )
+            })
+            .unwrap();
+    }
+
+    /// The to-hit bonus and damage of an attack with the equipped `weapon`, as
+    /// `manage_inventory view` lists them.
+    fn weapon(&mut self, id: &str, weapon: &str) -> (i32, String) {
+        let v = self
+            .e
+            .read(|call| view(call, CharacterRef::new(Some(id), None)))
+            .unwrap();
+        let a = v.attacks.iter().find(|a| a.weapon == weapon).unwrap();
+        (a.to_hit, a.damage.clone())
     }
 
     fn roll(&mut self, id: &str, test: D20Test, weapon: Option<&str>) -> D20Outcome {
@@ -396,4 +449,156 @@ fn racial_save_advantages_apply_to_spell_saves() {
     let out = cast(&mut t, "Poison Spray", &human);
     let save = out["targets"][0]["save"].as_str().unwrap();
     assert!(!save.contains("advantage"), "{out}");
+}
+
+fn attack() -> D20Test {
+    D20Test::Attack {
+        ability: None,
+        proficient: true,
+    }
+}
+
+/// The Martial Arts die of a monk of `level`, from the SRD's class table.
+fn martial_arts_die(srd: &Compendium, level: u8) -> u64 {
+    srd.class_level("monk", level).unwrap().class_specific["martial_arts"]["dice_value"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn martial_arts_uses_dex_and_the_monk_die_with_monk_weapons() {
+    let Some(srd) = common::srd("martial_arts_monk_weapons") else {
+        return;
+    };
+    // The SRD's Martial Arts die: d6 at monk 5, d10 at monk 17.
+    assert_eq!(martial_arts_die(&srd, 5), 6);
+    assert_eq!(martial_arts_die(&srd, 17), 10);
+    let mut t = table(srd);
+    // STR 12 (+1), DEX 16 (+3), proficiency +3 at 5th level.
+    let mo = t.leveled("Mo", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&mo, "Quarterstaff");
+    // A quarterstaff is a simple melee weapon without two-handed or heavy: DEX, the better;
+    // held in both hands its versatile d8 beats the d6 of Martial Arts.
+    assert_eq!(
+        t.weapon(&mo, "Quarterstaff"),
+        (6, "1d8[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    let atk = t.roll(&mo, attack(), Some("Quarterstaff"));
+    assert_eq!(
+        attack_modifiers(&atk),
+        vec![
+            ("DEX modifier".to_string(), 3),
+            ("proficiency".to_string(), 3)
+        ]
+    );
+    // A club's d4 gives way to the d6.
+    let club = t.leveled("Cub", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&club, "Club");
+    assert_eq!(
+        t.weapon(&club, "Club"),
+        (6, "1d6[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    // A greatclub is two-handed: no monk weapon, Strength and its own d8.
+    let great = t.leveled("Gus", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&great, "Greatclub");
+    assert_eq!(
+        t.weapon(&great, "Greatclub"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
+    // A shortsword is a monk weapon too (martial, finesse already): d6 either way.
+    let sword = t.leveled("Sol", "monk", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&sword, "Shortsword");
+    assert_eq!(
+        t.weapon(&sword, "Shortsword"),
+        (6, "1d6[piercing] + 3[piercing]".to_string())
+    );
+    // Monk 17 (proficiency +6): the d10 beats the quarterstaff's d8.
+    let old = t.leveled("Ora", "monk", 17, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&old, "Quarterstaff");
+    assert_eq!(
+        t.weapon(&old, "Quarterstaff"),
+        (9, "1d10[bludgeoning] + 3[bludgeoning]".to_string())
+    );
+    // In armor Martial Arts stops: Strength and the staff's own die (and no proficiency with
+    // leather armor: disadvantage).
+    t.give_equip(&mo, "Leather Armor");
+    assert_eq!(
+        t.weapon(&mo, "Quarterstaff"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
+    // A fighter with the same staff and scores attacks with Strength.
+    let f = t.leveled("Fen", "fighter", 5, [12, 16, 12, 10, 14, 10]);
+    t.give_equip(&f, "Quarterstaff");
+    assert_eq!(
+        t.weapon(&f, "Quarterstaff"),
+        (4, "1d8[bludgeoning] + 1[bludgeoning]".to_string())
+    );
+}
+
+#[test]
+fn bracers_of_defense_work_only_without_armor_or_shield() {
+    let Some(srd) = common::srd("bracers_of_defense") else {
+        return;
+    };
+    // The SRD's numbers: a shield +2, chain mail 16 (no DEX).
+    let base_ac = |name: &str| {
+        srd.equipment(name)
+            .and_then(|e| e.armor.as_ref())
+            .map(|a| a.base_ac)
+    };
+    assert_eq!(base_ac("Shield"), Some(2));
+    assert_eq!(base_ac("Chain Mail"), Some(16));
+    let mut t = table(srd);
+    // A fighter with DEX 14: 12 unarmored.
+    let f = t.pc("Bram", "human", "fighter", [15, 13, 14, 10, 10, 10]);
+    let ac = |t: &mut Table| t.sheet(&f).effective().armor_class.value;
+    assert_eq!(ac(&mut t), 12);
+    t.give_equip(&f, "Bracers of Defense");
+    t.attune(&f, "Bracers of Defense");
+    assert_eq!(ac(&mut t), 14);
+    // With a shield the bracers stop: 12 + 2 for the shield, and the sheet says why.
+    t.give_equip(&f, "Shield");
+    assert_eq!(ac(&mut t), 14);
+    let eff = t.sheet(&f).effective();
+    assert!(
+        eff.notes.iter().any(|n| n.source == "Bracers of Defense"
+            && n.text == "no effect: it works only while wearing no armor and using no shield"),
+        "{:?}",
+        eff.notes
+    );
+    // In chain mail, shield off: 16.
+    t.unequip(&f, "Shield");
+    t.give_equip(&f, "Chain Mail");
+    assert_eq!(ac(&mut t), 16);
+    // Armor off again: the +2 is back.
+    t.unequip(&f, "Chain Mail");
+    assert_eq!(ac(&mut t), 14);
+}
+
+#[test]
+fn elven_chain_is_worn_with_proficiency_by_anyone() {
+    let Some(srd) = common::srd("elven_chain") else {
+        return;
+    };
+    let mut t = table(srd);
+    // A wizard has no medium armor proficiency: a plain chain shirt gives disadvantage.
+    let plain = t.pc("Mira", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    t.give_equip(&plain, "Chain Shirt");
+    assert_eq!(
+        t.roll(&plain, save(Ability::Dexterity), None).disadvantage,
+        vec!["Chain Shirt worn without proficiency".to_string()]
+    );
+    // Elven Chain (a chain shirt, +1): proficient, no disadvantage; AC 13 + DEX 2 + 1.
+    let wiz = t.pc("Ilse", "human", "wizard", [8, 14, 12, 16, 12, 10]);
+    t.give_equip(&wiz, "Elven Chain");
+    for test in [
+        save(Ability::Strength),
+        save(Ability::Dexterity),
+        check(Ability::Dexterity),
+    ] {
+        let r = t.roll(&wiz, test, None);
+        assert!(r.disadvantage.is_empty(), "{test:?}: {:?}", r.disadvantage);
+        assert_eq!(r.mode, RollMode::Normal);
+    }
+    assert_eq!(t.sheet(&wiz).effective().armor_class.value, 16);
 }

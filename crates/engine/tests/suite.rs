@@ -71,6 +71,8 @@ mod items_casting;
 mod lifecycle;
 #[path = "magic.rs"]
 mod magic;
+#[path = "multiclass_slots.rs"]
+mod multiclass_slots;
 #[path = "persistence.rs"]
 mod persistence;
 #[path = "potions.rs"]

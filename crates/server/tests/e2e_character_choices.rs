@@ -176,3 +176,65 @@ async fn bad_choices_are_refused_with_the_allowed_values() {
     );
     s.client.close().await.unwrap();
 }
+
+/// Multiclass spell slots from the play-test: only classes with their Spellcasting feature
+/// count, and one such class follows its own table (SRD multiclassing, "Spell Slots").
+#[tokio::test]
+async fn multiclass_slots_follow_the_one_spellcasting_class() {
+    if !common::srd("multiclass_slots_follow_the_one_spellcasting_class") {
+        return;
+    }
+    let s = Session::start(7).await;
+    let stats = json!({"str": 13, "dex": 13, "con": 12, "int": 13, "wis": 13, "cha": 13});
+    // Ranger 1 / Rogue 1: ranger 1 has no Spellcasting yet (its table: no slots).
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Scout", "classes": [{"class": "ranger", "level": 1}, {"class": "rogue", "level": 1}],
+                   "stats": stats}),
+        )
+        .await;
+    assert!(
+        !a.text.contains("Spell slots") && !a.text.contains("Spellcasting:"),
+        "{}",
+        a.text
+    );
+    // Ranger 3 / Fighter 1: the ranger's own table at ranger level 3.
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Warden", "classes": [{"class": "ranger", "level": 3}, {"class": "fighter", "level": 1}],
+                   "stats": stats}),
+        )
+        .await;
+    assert_eq!(
+        line(&a.text, "Spell slots"),
+        "Spell slots (left/max): 1st 3/3"
+    );
+    assert!(line(&a.text, "Spellcasting:").starts_with("Spellcasting: WIS"));
+    // Fighter 1 / Paladin 5: the paladin's own 5th-level row, not caster level 2's.
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Ardent", "classes": [{"class": "fighter", "level": 1}, {"class": "paladin", "level": 5}],
+                   "stats": stats}),
+        )
+        .await;
+    assert_eq!(
+        line(&a.text, "Spell slots"),
+        "Spell slots (left/max): 1st 4/4, 2nd 2/2"
+    );
+    // Paladin 2 / Wizard 1: both cast, 1 + 1 on the multiclass table: three 1st-level slots.
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Oathsworn", "classes": [{"class": "paladin", "level": 2}, {"class": "wizard", "level": 1}],
+                   "stats": stats}),
+        )
+        .await;
+    assert_eq!(
+        line(&a.text, "Spell slots"),
+        "Spell slots (left/max): 1st 3/3"
+    );
+    s.client.close().await.unwrap();
+}

@@ -312,3 +312,112 @@ async fn srd_items_by_name() {
     assert_eq!(modifier_total(&a), 8, "{}", a.text);
     s.client.close().await.unwrap();
 }
+
+/// A monk's quarterstaff through the tools (play-test): Martial Arts lets a monk weapon use DEX.
+#[tokio::test]
+async fn a_monk_attacks_with_dex_and_a_quarterstaff() {
+    if !common::srd("a_monk_attacks_with_dex_and_a_quarterstaff") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // Monk 5, STR 12 (+1), DEX 16 (+3), proficiency +3: DEX to hit and damage, the staff's
+    // versatile d8 (larger than the d6 of Martial Arts at 5th level).
+    s.ok(
+        "create_character",
+        json!({"name": "Mo", "class": "monk", "level": 5,
+               "stats": {"str": 12, "dex": 16, "con": 12, "int": 10, "wis": 14, "cha": 10}}),
+    )
+    .await;
+    for op in ["give", "equip"] {
+        s.inv(json!({"characterName": "Mo", "operation": op, "itemName": "Quarterstaff"}))
+            .await;
+    }
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Mo", "checkType": "attack", "weapon": "Quarterstaff"}),
+        )
+        .await;
+    assert_eq!(modifier_total(&a), 6, "{}", a.text);
+    let v = s
+        .inv(json!({"characterName": "Mo", "operation": "view"}))
+        .await;
+    assert_eq!(
+        v.structured["attacks"][0]["damage"], "1d8[bludgeoning] + 3[bludgeoning]",
+        "{}",
+        v.text
+    );
+    s.client.close().await.unwrap();
+}
+
+/// Bracers of Defense through the tools (play-test): +2 AC only with no armor and no shield.
+#[tokio::test]
+async fn bracers_of_defense_need_no_armor_and_no_shield() {
+    if !common::srd("bracers_of_defense_need_no_armor_and_no_shield") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // A fighter with DEX 14 (AC 12): bracers +2 unarmored, nothing with a shield or chain mail.
+    s.ok(
+        "create_character",
+        json!({"name": "Bram", "class": "fighter",
+               "stats": {"str": 15, "dex": 14, "con": 14, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    for n in ["Bracers of Defense", "Shield", "Chain Mail"] {
+        s.inv(json!({"characterName": "Bram", "operation": "give", "itemName": n}))
+            .await;
+    }
+    let mut seen = Vec::new();
+    for (op, n) in [
+        ("equip", "Bracers of Defense"),
+        ("attune", "Bracers of Defense"),
+        ("equip", "Shield"),
+        ("equip", "Chain Mail"),
+        ("unequip", "Shield"),
+        ("unequip", "Chain Mail"),
+    ] {
+        s.inv(json!({"characterName": "Bram", "operation": op, "itemName": n}))
+            .await;
+        let v = s
+            .inv(json!({"characterName": "Bram", "operation": "view"}))
+            .await;
+        seen.push(v.structured["armorClass"]["value"].as_i64().unwrap());
+    }
+    // Worn (not attuned) 12; attuned 14; a shield 12 + 2; chain mail 16 + 2; chain mail 16;
+    // nothing but the bracers 14.
+    assert_eq!(seen, vec![12, 14, 14, 18, 16, 14]);
+    s.client.close().await.unwrap();
+}
+
+/// Elven Chain through the tools (play-test): its wearer is proficient with it.
+#[tokio::test]
+async fn elven_chain_needs_no_medium_armor_proficiency() {
+    if !common::srd("elven_chain_needs_no_medium_armor_proficiency") {
+        return;
+    }
+    let s = Session::start(7).await;
+    // A wizard in Elven Chain: no disadvantage on a DEX save.
+    s.ok(
+        "create_character",
+        json!({"name": "Wz", "class": "wizard",
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 15, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    for op in ["give", "equip"] {
+        s.inv(json!({"characterName": "Wz", "operation": op, "itemName": "Elven Chain"}))
+            .await;
+    }
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Wz", "checkType": "save", "ability": "dex"}),
+        )
+        .await;
+    assert!(
+        !a.text.contains("disadvantage") && !a.text.contains("without proficiency"),
+        "{}",
+        a.text
+    );
+    s.client.close().await.unwrap();
+}

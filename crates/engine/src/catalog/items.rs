@@ -101,6 +101,26 @@ pub enum LastCharge {
     MundaneOn1,
 }
 
+/// Something the wearer must not wear for a worn item's magic to work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WornCondition {
+    /// No body armor worn.
+    NoArmor,
+    /// No shield used.
+    NoShield,
+}
+
+impl WornCondition {
+    /// The condition in words ("wearing no armor").
+    pub fn phrase(self) -> &'static str {
+        match self {
+            WornCondition::NoArmor => "wearing no armor",
+            WornCondition::NoShield => "using no shield",
+        }
+    }
+}
+
 /// One item's entry.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -246,6 +266,13 @@ pub struct ItemEntry {
     /// "poison", "charmed", "frightened" as the race traits say).
     #[serde(default)]
     pub save_advantages: Vec<String>,
+    /// Worn, its modifiers and grant work only while all of these hold (Bracers of Defense:
+    /// `["no_armor", "no_shield"]`); the sheet says when they do not.
+    #[serde(default)]
+    pub only_while: Vec<WornCondition>,
+    /// Worn armor its wearer counts as proficient with, whatever its category (Elven Chain).
+    #[serde(default)]
+    pub proficient_without_training: bool,
 }
 
 /// Healing over time while worn, with at least 1 hit point.
@@ -323,6 +350,7 @@ impl ItemEntry {
             || self.regenerate.is_some()
             || !self.resist_choice.is_empty()
             || self.speed_floor.is_some()
+            || self.proficient_without_training
     }
 }
 
@@ -390,6 +418,14 @@ pub fn check_entry(index: &str, e: &ItemEntry) -> Vec<String> {
         )
     {
         bad.push(format!("{index}: spells on a {:?} item", e.kind));
+    }
+    if !e.only_while.is_empty() && e.kind != ItemKind::Worn {
+        bad.push(format!("{index}: only_while is for worn items"));
+    }
+    if e.proficient_without_training && e.kind != ItemKind::Worn {
+        bad.push(format!(
+            "{index}: proficient_without_training is for worn items"
+        ));
     }
     for s in &e.spells {
         if s.charges > 0 && e.charges.is_none() {

@@ -6,6 +6,7 @@ use tabletop_srd::Compendium;
 use tabletop_srd::model::CasterKind;
 
 use super::ClassLevels;
+use crate::catalog::{Catalog, Grant};
 use crate::character::{Character, name_key};
 use crate::error::{EngineError, Result};
 use crate::slots::{PactSlots, SpellSlots};
@@ -123,9 +124,44 @@ pub fn prepare_level(
     Ok((b.classes.len() - 1, u32::from(k.hit_die)))
 }
 
-/// The combined spell slots of a multiclassed character: full casters' levels, half of paladin
-/// and ranger levels (rounded down), read on the full-caster (wizard) table; pact slots of a
-/// warlock kept apart. `None` with fewer than two classes (the single-class table applies).
+/// Whether the class of `cl` (an SRD class) has its Spellcasting feature (Pact Magic for a
+/// warlock) at its level: a feature its table, or its subclass's, gives by then is a
+/// `spellcasting` grant of the mechanics catalog, or its table gives it slots at that level. A
+/// paladin or ranger has it from 2nd level.
+pub fn casts_at_level(srd: &Compendium, cl: &ClassLevels) -> bool {
+    let Some(k) = srd.class(&cl.class) else {
+        return false;
+    };
+    let level = u8::try_from(cl.level.min(20)).unwrap_or(20);
+    if srd.spell_slots(&k.index, level).iter().any(|n| *n > 0) {
+        return true;
+    }
+    let catalog = Catalog::get();
+    let grants = |f: &tabletop_srd::model::Ref| {
+        catalog
+            .features
+            .get(&f.index)
+            .is_some_and(|e| e.grants.iter().any(|g| matches!(g, Grant::Spellcasting)))
+    };
+    let own = (1..=level)
+        .filter_map(|l| srd.class_level(&k.index, l))
+        .any(|row| row.features.iter().any(grants));
+    own || cl.subclass.as_deref().is_some_and(|sub| {
+        srd.subclass_levels(sub)
+            .iter()
+            .filter(|row| row.level <= level)
+            .any(|row| row.features.iter().any(grants))
+    })
+}
+
+/// The spell slots of a multiclassed character (SRD multiclassing, "Spell Slots"). Only the
+/// classes that have their Spellcasting feature at their level count (a paladin or ranger 1 has
+/// none yet). With one such class the character follows that class's own table at its class
+/// level; with two or more, their levels are added (full casters' whole, half casters' —
+/// paladin, ranger — halved and third casters' divided by three, each rounded down) and read
+/// on the multiclass spellcaster table, which is the full casters' (wizard) table. A warlock's
+/// Pact Magic slots are kept apart and make no class count. `None` with fewer than two classes
+/// (the single-class table applies).
 pub fn combined_slots(
     srd: &Compendium,
     classes: &[ClassLevels],
@@ -134,27 +170,44 @@ pub fn combined_slots(
     if classes.len() < 2 {
         return None;
     }
-    let mut caster_level = 0u32;
+    let mut casting: Vec<(&str, u32, CasterKind)> = Vec::new();
     let mut pact = None;
     for cl in classes {
         let Some(k) = srd.class(&cl.class) else {
             continue;
         };
         match k.caster_kind {
-            CasterKind::Full => caster_level += cl.level,
-            CasterKind::Half => caster_level += cl.level / 2,
-            CasterKind::Third => caster_level += cl.level / 3,
             CasterKind::Pact => {
                 let lvl = u8::try_from(cl.level.clamp(1, 20)).unwrap_or(20);
                 pact = srd.class_level(&k.index, lvl).and_then(|r| r.pact_slots);
             }
             CasterKind::None => {}
+            kind => {
+                if casts_at_level(srd, cl) {
+                    casting.push((&k.index, cl.level, kind));
+                }
+            }
         }
     }
     let mut s = SpellSlots::default();
-    if caster_level > 0 {
-        let lvl = u8::try_from(caster_level.clamp(1, 20)).unwrap_or(20);
-        s.max = srd.spell_slots("wizard", lvl);
+    match casting.as_slice() {
+        [] => {}
+        [(index, level, _)] => {
+            let lvl = u8::try_from((*level).clamp(1, 20)).unwrap_or(20);
+            s.max = srd.spell_slots(index, lvl);
+        }
+        several => {
+            let caster_level: u32 = several
+                .iter()
+                .map(|(_, level, kind)| match kind {
+                    CasterKind::Half => level / 2,
+                    CasterKind::Third => level / 3,
+                    _ => *level,
+                })
+                .sum();
+            let lvl = u8::try_from(caster_level.clamp(1, 20)).unwrap_or(20);
+            s.max = srd.spell_slots("wizard", lvl);
+        }
     }
     if let Some(p) = pact {
         s.pact = Some(PactSlots {

@@ -47,8 +47,9 @@ pub fn weapon_proficiency(call: &Call<'_>, c: &Character, item: &Item) -> Option
 }
 
 /// The numbers of an attack with `item` (equipped): the ability (finesse: the better of STR and
-/// DEX; ranged: DEX; melee: STR; `ability` may pick within what the weapon allows), magic
-/// bonuses, and the typed damage expression (versatile dice when the off hand is free).
+/// DEX; ranged: DEX; melee: STR; a monk weapon under Martial Arts: the better of STR and DEX;
+/// `ability` may pick within what the weapon allows), magic bonuses, and the typed damage
+/// expression (versatile dice when the off hand is free; the Martial Arts die when larger).
 pub fn weapon_attack(
     c: &Character,
     stats: &EffectiveStats,
@@ -70,6 +71,14 @@ pub fn weapon_attack(
     } else {
         vec![Ability::Strength]
     };
+    // Martial Arts: a monk weapon may use DEX instead of STR, and roll the monk's die.
+    let martial_arts = crate::model::gear::is_monk_weapon(item)
+        .then(|| crate::model::gear::martial_arts(c))
+        .flatten();
+    let mut allowed = allowed;
+    if martial_arts.is_some() && !allowed.contains(&Ability::Dexterity) {
+        allowed.push(Ability::Dexterity);
+    }
     let allowed = crate::magic::combat6::weapon_abilities(c, item, allowed);
     let ability = match ability {
         Some(a) if allowed.contains(&a) => a,
@@ -129,6 +138,13 @@ pub fn weapon_attack(
     } else {
         dice
     };
+    // Martial Arts: the monk's die in place of the weapon's when it is larger.
+    let dice = match martial_arts {
+        Some((n, faces)) if doubled_mean(&dice).is_some_and(|m| m < n * (faces + 1)) => {
+            format!("{n}d{faces}")
+        }
+        _ => dice,
+    };
     // Great Weapon Fighting: 1s and 2s rerolled once.
     let dice = if style.reroll_low {
         crate::derive::gear::reroll_low(&dice)
@@ -172,6 +188,14 @@ pub fn weapon_attack(
         damage: expr,
         two_handed,
     })
+}
+
+/// Twice the mean of plain dice "NdX" (an integer): 1d8 → 9; `None` for anything else.
+fn doubled_mean(dice: &str) -> Option<u32> {
+    let (n, faces) = dice.trim().split_once('d')?;
+    let n: u32 = if n.is_empty() { 1 } else { n.parse().ok()? };
+    let faces: u32 = faces.parse().ok()?;
+    Some(n * (faces + 1))
 }
 
 /// The magic ammunition `c` has equipped (in the quiver) that `weapon` fires: arrows for a bow,

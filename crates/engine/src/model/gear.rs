@@ -1,9 +1,10 @@
 //! What a character's gear does with its derived proficiencies and fighting style: armor worn
 //! without proficiency (disadvantage on STR and DEX checks, saves and attacks; no spellcasting),
 //! weapon proficiency by the base weapon (a "Longsword +1" is a longsword), a Small creature's
-//! disadvantage with a heavy weapon, and the fighting styles (Defense +1 AC in armor, Archery +2
-//! to ranged attacks, Dueling +2 damage, Great Weapon Fighting rerolls 1s and 2s, Two-Weapon
-//! Fighting adds the modifier to the off hand, Protection as a reaction note).
+//! disadvantage with a heavy weapon, a monk's Martial Arts with monk weapons, and the fighting
+//! styles (Defense +1 AC in armor, Archery +2 to ranged attacks, Dueling +2 damage, Great Weapon
+//! Fighting rerolls 1s and 2s, Two-Weapon Fighting adds the modifier to the off hand, Protection
+//! as a reaction note).
 
 use tabletop_rules::modifiers::{Modifier, ModifierKind, RollTarget};
 use tabletop_rules::{Ability, Size};
@@ -13,7 +14,9 @@ use tabletop_rules::stats::{ArmorClass, BaseStats, equipped_score_with_traits};
 
 use crate::model::build::Derived;
 use crate::model::character::Character;
-use crate::model::inventory::{ArmorCategory, EquipmentLayer, Item, Slot, WeaponProperty};
+use crate::model::inventory::{
+    ArmorCategory, EquipmentLayer, Item, Slot, WeaponCategory, WeaponProperty,
+};
 
 /// A proficiency or item name in one form: lower case, hyphens as spaces, "Crossbow, light" as
 /// "light crossbow", a plural last word made singular ("Longswords" → "longsword").
@@ -73,19 +76,61 @@ pub fn weapon_proficient(d: &Derived, item: &Item) -> Option<bool> {
     }))
 }
 
-/// The armor `c` wears without proficiency ("Plate Armor"), if any.
+/// The armor `c` wears without proficiency ("Plate Armor"), if any. Armor whose magic makes its
+/// wearer proficient with it (Elven Chain) is never worn without proficiency.
 pub fn unproficient_armor(c: &Character) -> Option<String> {
     let d = c.derived.as_ref().filter(|d| !d.proficiencies.is_empty())?;
     c.inventory
         .items
         .iter()
         .filter(|i| i.slot.is_some())
+        .filter(|i| {
+            !i.active_entry()
+                .is_some_and(|e| e.proficient_without_training)
+        })
         .find(|i| {
             i.armor
                 .as_ref()
                 .is_some_and(|a| !armor_proficient(d, a.category))
         })
         .map(|i| i.name.clone())
+}
+
+/// Whether `item` is a monk weapon (SRD Monk, Martial Arts): a shortsword, or a simple melee
+/// weapon without the two-handed or heavy property.
+pub fn is_monk_weapon(item: &Item) -> bool {
+    let Some(w) = &item.weapon else { return false };
+    match w.category {
+        WeaponCategory::SimpleMelee => {
+            !w.has(WeaponProperty::TwoHanded) && !w.has(WeaponProperty::Heavy)
+        }
+        WeaponCategory::MartialMelee => item
+            .name
+            .to_lowercase()
+            .split(|ch: char| !ch.is_alphanumeric())
+            .any(|word| normal(word) == "shortsword"),
+        _ => false,
+    }
+}
+
+/// The Martial Arts die (count, faces) while Martial Arts applies to `c` (SRD Monk): it has the
+/// feature, wears no armor, uses no shield, and wields nothing but monk weapons in its hands.
+/// Its unarmed strikes and monk weapons may then use DEX instead of STR and roll this die in
+/// place of their own.
+pub fn martial_arts(c: &Character) -> Option<(u32, u32)> {
+    let die = c.derived.as_ref()?.martial_arts?;
+    let applies = c
+        .inventory
+        .items
+        .iter()
+        .filter(|i| i.slot.is_some())
+        .all(|i| {
+            i.armor.is_none()
+                && (i.weapon.is_none()
+                    || !matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand))
+                    || is_monk_weapon(i))
+        });
+    applies.then_some(die)
 }
 
 /// The fighting styles the sheet applies (keys such as "archery").

@@ -705,6 +705,28 @@ impl Inventory {
             .max_by_key(|(f, _)| *f)
     }
 
+    /// Why `item`'s worn magic does nothing with the rest of the gear worn, when it does not
+    /// (Bracers of Defense with a shield: "no effect: it works only while wearing no armor and
+    /// using no shield"); `None` when it works.
+    pub fn blocked_magic(&self, item: &Item) -> Option<String> {
+        use crate::catalog::items::WornCondition;
+        let only = &item.catalog_entry()?.only_while;
+        let worn = |shield: bool| {
+            self.items.iter().any(|i| {
+                i.slot.is_some()
+                    && i.armor
+                        .as_ref()
+                        .is_some_and(|a| (a.category == ArmorCategory::Shield) == shield)
+            })
+        };
+        let broken = only.iter().any(|w| match w {
+            WornCondition::NoArmor => worn(false),
+            WornCondition::NoShield => worn(true),
+        });
+        let phrases: Vec<&str> = only.iter().map(|w| w.phrase()).collect();
+        broken.then(|| format!("no effect: it works only while {}", phrases.join(" and ")))
+    }
+
     /// Items attuned now.
     pub fn attuned(&self) -> Vec<&Item> {
         self.items.iter().filter(|i| i.attuned).collect()
@@ -732,6 +754,12 @@ impl Inventory {
             .iter()
             .filter(|i| i.is_active() && i.lasts_rounds.is_none())
         {
+            // Magic that works only without armor or a shield (Bracers of Defense) says why
+            // it does nothing instead.
+            if let Some(text) = self.blocked_magic(item) {
+                modifiers.push(Modifier::new(&item.name, ModifierKind::Note { text }));
+                continue;
+            }
             for k in &item.effects {
                 if !item.weapon_bound(k) {
                     modifiers.push(Modifier::new(&item.name, k.clone()));

@@ -21,6 +21,9 @@ pub fn grants(c: &Character) -> Vec<(&str, &SpellGrant)> {
         let e = i
             .active_entry()
             .filter(|e| e.kind == crate::catalog::items::ItemKind::Worn)?;
+        if c.inventory.blocked_magic(i).is_some() {
+            return None;
+        }
         Some((i.name.as_str(), e.grant.as_ref()?))
     }));
     out

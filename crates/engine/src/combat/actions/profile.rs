@@ -401,9 +401,9 @@ impl AttackKind {
 }
 
 /// Martial Arts: a monk's unarmed strike uses the class table's die and DEX when it is higher
-/// than STR.
+/// than STR, while Martial Arts applies (no armor, no shield, only monk weapons wielded).
 pub fn martial_arts(c: &Character, stats: &EffectiveStats, mut p: AttackProfile) -> AttackProfile {
-    let Some((count, faces)) = c.derived.as_ref().and_then(|d| d.martial_arts) else {
+    let Some((count, faces)) = crate::model::gear::martial_arts(c) else {
         return p;
     };
     let (str_m, dex_m) = (
