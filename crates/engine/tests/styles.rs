@@ -169,7 +169,8 @@ fn archery_dueling_and_great_weapon_fighting_change_the_attack() {
         },
         "{a}"
     );
-    // A Dueling fighter holding the longsword in two hands gets the versatile die, no +2.
+    // A Dueling fighter with the off hand free holds the longsword in one hand: the style's +2
+    // beats the versatile d10 (which a fighter without the style gets).
     let (_d2, mut e2) = open(11, common::srd("styles_attack"));
     pc(
         &mut e2,
@@ -178,12 +179,27 @@ fn archery_dueling_and_great_weapon_fighting_change_the_attack() {
         Some("dueling"),
         [16, 10, 14, 10, 12, 10],
     );
+    pc(
+        &mut e2,
+        "Gus",
+        "fighter",
+        Some("great weapon fighting"),
+        [16, 10, 14, 10, 12, 10],
+    );
     wield(&mut e2, "Duel", "Longsword", Some(Slot::Mainhand));
-    fight(&mut e2, &["Duel"]);
+    wield(&mut e2, "Gus", "Longsword", Some(Slot::Mainhand));
+    fight(&mut e2, &["Duel", "Gus"]);
     let a = strike(&mut e2, "Duel", "Longsword");
     let expr = a["damageRoll"]["expression"].as_str().unwrap();
     assert!(
-        expr == "1d10[slashing] + 3[slashing]" || expr == "2d10[slashing] + 3[slashing]",
+        expr == "1d8[slashing] + 5[slashing]" || expr == "2d8[slashing] + 5[slashing]",
+        "{a}"
+    );
+    edit_encounter(&mut e2, |enc| enc.turn = 1);
+    let a = strike(&mut e2, "Gus", "Longsword");
+    let expr = a["damageRoll"]["expression"].as_str().unwrap();
+    assert!(
+        expr == "1d10r<=2[slashing] + 3[slashing]" || expr == "2d10r<=2[slashing] + 3[slashing]",
         "{a}"
     );
 }

@@ -12,7 +12,7 @@ use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::Character;
 use crate::model::inventory::Item;
-use crate::model::inventory::{Slot, WeaponProperty};
+use crate::model::inventory::WeaponProperty;
 
 /// Whether `c` is proficient with a weapon: from its derived sheet's proficiencies (by the
 /// weapon's category or its base weapon), else from its SRD class; `None` when it cannot tell.
@@ -123,9 +123,7 @@ pub fn weapon_attack(
             0
         } + weapon_bonuses.iter().map(|b| b.delta).sum::<i32>()
             + stats.attack.bonus;
-    let off_free = c.inventory.in_slot(Slot::Offhand).is_none();
-    let two_handed = item.is_two_handed()
-        || (w.has(WeaponProperty::Versatile) && off_free && item.slot == Some(Slot::Mainhand));
+    let two_handed = crate::derive::gear::two_handed(c, item);
     let dice = match (
         &w.versatile_damage,
         two_handed && w.has(WeaponProperty::Versatile),

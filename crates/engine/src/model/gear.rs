@@ -189,6 +189,18 @@ pub struct StyleEffects {
     pub disadvantage: Option<String>,
 }
 
+/// Whether `c` wields `item` in two hands: a two-handed weapon, or a versatile one in the main
+/// hand with the off hand free, unless the Dueling style makes one hand the better grip (its +2
+/// beats the versatile die's step of one on average).
+pub fn two_handed(c: &Character, item: &Item) -> bool {
+    let Some(w) = &item.weapon else { return false };
+    item.is_two_handed()
+        || (w.has(WeaponProperty::Versatile)
+            && item.slot == Some(Slot::Mainhand)
+            && c.inventory.in_slot(Slot::Offhand).is_none()
+            && !c.derived.as_ref().is_some_and(|d| has_style(d, "dueling")))
+}
+
 /// The fighting-style and size rules for an attack by `c` with `item`.
 pub fn weapon_style(c: &Character, item: &Item) -> StyleEffects {
     let mut s = StyleEffects::default();
@@ -210,10 +222,7 @@ pub fn weapon_style(c: &Character, item: &Item) -> StyleEffects {
         .items
         .iter()
         .any(|i| i.slot.is_some() && i.weapon.is_some() && i.id != item.id);
-    let two_hands = item.is_two_handed()
-        || (w.has(WeaponProperty::Versatile)
-            && item.slot == Some(Slot::Mainhand)
-            && c.inventory.in_slot(Slot::Offhand).is_none());
+    let two_hands = two_handed(c, item);
     if has_style(d, "dueling") && !other_weapon && !two_hands {
         s.damage = Some((2, "Fighting Style: Dueling".into()));
     }
