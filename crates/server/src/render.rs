@@ -221,6 +221,9 @@ pub fn sheet(s: &Sheet) -> String {
             .resources
             .iter()
             .map(|r| {
+                if r.unlimited() {
+                    return format!("{} unlimited", r.name);
+                }
                 format!(
                     "{} {}/{} ({} rest)",
                     r.name,

@@ -605,3 +605,32 @@ async fn a_magic_item_says_what_of_it_is_left_to_the_dm_when_its_magic_starts() 
         a.text
     );
 }
+
+#[tokio::test]
+async fn a_barbarian_20s_rages_read_unlimited() {
+    if !srd() {
+        return;
+    }
+    // The SRD's class table writes the 20th level's unlimited rages as 9999.
+    let path = common::srd_env::srd_path().join("5e-SRD-Levels.json");
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let count = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["index"] == "barbarian-20")
+        .unwrap()["class_specific"]["rage_count"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(count, 9999);
+    let s = Session::start(7).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Kor", "race": "human", "class": "barbarian", "level": 20,
+               "stats": {"str": 16, "dex": 14, "con": 16, "int": 8, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    let sheet = s.ok("get_character", json!({"characterName": "Kor"})).await;
+    assert!(sheet.text.contains("Rage unlimited"), "{}", sheet.text);
+    assert!(!sheet.text.contains("9999"), "{}", sheet.text);
+}

@@ -316,6 +316,14 @@ pub struct Resource {
     pub recharge: Recharge,
 }
 
+impl Resource {
+    /// Whether its uses are unlimited: the SRD's class tables write "unlimited" as 9999 (a
+    /// barbarian 20's rages).
+    pub fn unlimited(&self) -> bool {
+        self.max >= 9999
+    }
+}
+
 /// A monster's stat block as kept on a character made from it: what the sheet's fields do not
 /// hold (CR, XP, senses, actions, …).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
