@@ -245,6 +245,10 @@ pub fn sheet(s: &Sheet) -> String {
             c.level,
             tabletop_engine::rest_dice::describe(&p)
         )),
+        // A stat block's hit dice are its own count, not one per class level.
+        _ if c.stat_block.is_some() => {
+            out.push_str(&format!("\nHit dice: {}d{}", c.hit_dice, c.hit_die))
+        }
         _ => out.push_str(&format!(
             "\nHit dice: {}/{} d{} left",
             c.hit_dice, c.level, c.hit_die

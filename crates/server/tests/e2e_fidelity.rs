@@ -634,3 +634,37 @@ async fn a_barbarian_20s_rages_read_unlimited() {
     assert!(sheet.text.contains("Rage unlimited"), "{}", sheet.text);
     assert!(!sheet.text.contains("9999"), "{}", sheet.text);
 }
+
+#[tokio::test]
+async fn a_monster_sheet_shows_its_stat_block_hit_dice() {
+    if !srd() {
+        return;
+    }
+    // The thug's hit points are written as "<n>d8 + …" in the SRD JSON.
+    let path = common::srd_env::srd_path().join("5e-SRD-Monsters.json");
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let dice = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["index"] == "thug")
+        .unwrap()["hit_dice"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let s = Session::start(7).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [{"monster": "thug", "position": {"x": 1, "y": 1}}]}),
+    )
+    .await;
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Thug"}))
+        .await;
+    assert!(
+        sheet.text.contains(&format!("\nHit dice: {dice}\n"))
+            || sheet.text.ends_with(&format!("\nHit dice: {dice}")),
+        "{}",
+        sheet.text
+    );
+}
