@@ -501,7 +501,7 @@ pub struct UpdateCharacterArgs {
     pub class: Option<String>,
     /// New background.
     pub background: Option<String>,
-    /// Base scores to change, e.g. {"str": 16}.
+    /// Scores to set as they end up on the sheet, e.g. {"str": 16}.
     pub stats: Option<StatsArg>,
     /// Replace skill proficiencies.
     pub skills: Option<Vec<Skill>>,
