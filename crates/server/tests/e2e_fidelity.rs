@@ -668,3 +668,41 @@ async fn a_monster_sheet_shows_its_stat_block_hit_dice() {
         sheet.text
     );
 }
+
+#[tokio::test]
+async fn leaving_the_reach_of_a_hostile_whose_reaction_is_spent_is_said() {
+    if !srd() {
+        return;
+    }
+    let s = Session::start(7).await;
+    fighter(&s, "Runa").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Runa", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "goblin", "position": {"x": 5, "y": 4}, "initiative": 1}
+        ]}),
+    )
+    .await;
+    let away = json!({"actorName": "Runa", "actionType": "move", "to": {"x": 5, "y": 7}});
+    let a = s.ok("execute_action", away.clone()).await;
+    assert!(
+        a.text
+            .contains("Goblin makes an opportunity attack as Runa leaves its reach"),
+        "{}",
+        a.text
+    );
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Runa", "actionType": "move", "to": {"x": 5, "y": 5}}),
+    )
+    .await;
+    let a = s.ok("execute_action", away).await;
+    assert!(
+        a.text.contains(
+            "Runa leaves Goblin's reach, which has already used its reaction this round: no opportunity attack"
+        ),
+        "{}",
+        a.text
+    );
+}

@@ -305,12 +305,23 @@ use super::vision::can_see;
 /// would strike with. Both the move action (which resolves the attacks) and
 /// `calculate_movement` (which warns of them) use this, so they agree.
 pub fn threats(call: &Call<'_>, enc: &Encounter, mover: &Character) -> Result<Vec<Threat>> {
+    threats_by_reaction(call, enc, mover, false)
+}
+
+/// [`threats`], or (`spent`) the hostiles that would threaten `mover` but have used their
+/// reaction, whom a move is told about rather than attacked by.
+fn threats_by_reaction(
+    call: &Call<'_>,
+    enc: &Encounter,
+    mover: &Character,
+    spent: bool,
+) -> Result<Vec<Threat>> {
     let mut out = Vec::new();
     for id in hostile_ids(enc, &mover.id) {
         let Some(cb) = enc.combatant(&id) else {
             continue;
         };
-        if cb.economy.reaction || cb.surprised || enc.map.creature(&id).is_none() {
+        if cb.economy.reaction != spent || cb.surprised || enc.map.creature(&id).is_none() {
             continue;
         }
         let h = combat::sheet(call, &id)?;
@@ -507,6 +518,26 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         Vec::new()
     } else {
         let th = threats(call, &turn.encounter, &actor)?;
+        // Hostiles whose reach the path leaves but whose reaction is spent: said, not silent
+        // (one that spent it answering this very move, which goes on, is not told of again).
+        let spent = threats_by_reaction(call, &turn.encounter, &actor, true)?;
+        let mut told = Vec::new();
+        for r in turn
+            .encounter
+            .map
+            .opportunity_attack_risks(&squares, &id, &spent, METRIC)?
+        {
+            if !told.contains(&r.hostile_id)
+                && !req.reactions_decided.contains(&r.hostile_id)
+                && let Some(h) = turn.encounter.combatant(&r.hostile_id)
+            {
+                lines.push(format!(
+                    "{} leaves {}'s reach, which has already used its reaction this round: no opportunity attack",
+                    actor.name, h.name
+                ));
+                told.push(r.hostile_id.clone());
+            }
+        }
         turn.encounter
             .map
             .opportunity_attack_risks(&squares, &id, &th, METRIC)?
