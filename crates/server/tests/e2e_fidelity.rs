@@ -292,21 +292,26 @@ async fn a_half_orc_rolls_one_more_weapon_die_on_a_critical_hit() {
     );
 }
 
-/// The SRD JSON's action `action` of `monster`.
-fn srd_action(monster: &str, action: &str) -> Value {
-    let path = common::srd_env::srd_path().join("5e-SRD-Monsters.json");
+/// The record of SRD index `index` in the SRD JSON file `file` ("Monsters" for
+/// 5e-SRD-Monsters.json), read at run time: the oracle.
+fn srd_record(file: &str, index: &str) -> Value {
+    let path = common::srd_env::srd_path().join(format!("5e-SRD-{file}.json"));
     let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     all.as_array()
         .unwrap()
         .iter()
-        .find(|m| m["index"] == monster)
-        .and_then(|m| {
-            m["actions"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|a| a["name"] == action)
-        })
+        .find(|r| r["index"] == index)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {index} in the SRD's {file}"))
+}
+
+/// The SRD JSON's action `action` of `monster`.
+fn srd_action(monster: &str, action: &str) -> Value {
+    srd_record("Monsters", monster)["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == action)
         .cloned()
         .unwrap_or_else(|| panic!("no {monster} {action} in the SRD"))
 }
@@ -476,14 +481,7 @@ async fn equipment_names_resolve_plurals_and_a_new_list_replaces_the_inventory()
     )
     .await;
     // The SRD's Arrow comes in a bundle: its quantity is read from the SRD JSON.
-    let path = common::srd_env::srd_path().join("5e-SRD-Equipment.json");
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let bundle = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["index"] == "arrow")
-        .unwrap()["quantity"]
+    let bundle = srd_record("Equipment", "arrow")["quantity"]
         .as_u64()
         .unwrap();
     let inv = s
@@ -525,14 +523,7 @@ async fn a_spell_attack_names_the_cover_that_raised_the_ac() {
     if !srd() {
         return;
     }
-    let path = common::srd_env::srd_path().join("5e-SRD-Monsters.json");
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let ac = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["index"] == "skeleton")
-        .unwrap()["armor_class"][0]["value"]
+    let ac = srd_record("Monsters", "skeleton")["armor_class"][0]["value"]
         .as_i64()
         .unwrap();
     let s = Session::start(7).await;
@@ -612,14 +603,7 @@ async fn a_barbarian_20s_rages_read_unlimited() {
         return;
     }
     // The SRD's class table writes the 20th level's unlimited rages as 9999.
-    let path = common::srd_env::srd_path().join("5e-SRD-Levels.json");
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let count = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["index"] == "barbarian-20")
-        .unwrap()["class_specific"]["rage_count"]
+    let count = srd_record("Levels", "barbarian-20")["class_specific"]["rage_count"]
         .as_u64()
         .unwrap();
     assert_eq!(count, 9999);
@@ -641,14 +625,7 @@ async fn a_monster_sheet_shows_its_stat_block_hit_dice() {
         return;
     }
     // The thug's hit points are written as "<n>d8 + …" in the SRD JSON.
-    let path = common::srd_env::srd_path().join("5e-SRD-Monsters.json");
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let dice = all
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["index"] == "thug")
-        .unwrap()["hit_dice"]
+    let dice = srd_record("Monsters", "thug")["hit_dice"]
         .as_str()
         .unwrap()
         .to_string();
