@@ -683,3 +683,75 @@ async fn leaving_the_reach_of_a_hostile_whose_reaction_is_spent_is_said() {
         a.text
     );
 }
+
+#[tokio::test]
+async fn a_rider_condition_keeps_the_duration_its_text_gives() {
+    if !srd() {
+        return;
+    }
+    // The ghoul's claws: "… saving throw or be paralyzed for 1 minute. The target can repeat
+    // the saving throw at the end of each of its turns …" (its DC read from the SRD text).
+    let claws = srd_action("ghoul", "Claws");
+    let desc = claws["desc"].as_str().unwrap();
+    assert!(desc.contains("repeat the saving throw"), "{desc}");
+    let dc: i64 = desc
+        .split("DC ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let s = Session::start(7).await;
+    // A rogue with CON 8 (no CON save proficiency): a failed save is likely within a few hits.
+    s.ok(
+        "create_character",
+        json!({"name": "Bruna", "race": "human", "class": "rogue", "level": 5,
+               "stats": {"str": 10, "dex": 10, "con": 7, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bruna", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ghoul", "position": {"x": 6, "y": 5}, "initiative": 1}
+        ]}),
+    )
+    .await;
+    let mut held = None;
+    for _ in 0..20 {
+        let a = s
+            .ok(
+                "execute_action",
+                json!({"actorName": "Ghoul", "actionType": "attack", "weapon": "Claws",
+                       "targetName": "Bruna", "force": true}),
+            )
+            .await;
+        if a.text.contains("Bruna is paralyzed (Claws)") {
+            held = Some(a);
+            break;
+        }
+        s.ok(
+            "update_character",
+            json!({"characterName": "Bruna", "hp": "+40"}),
+        )
+        .await;
+    }
+    held.expect("a failed save against the claws in twenty tries");
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Bruna"}))
+        .await;
+    let conditions = sheet.structured["character"]["conditions"]
+        .as_array()
+        .unwrap();
+    let paralyzed = conditions
+        .iter()
+        .find(|c| c["condition"] == "paralyzed")
+        .unwrap_or_else(|| panic!("{}", sheet.structured["character"]["conditions"]));
+    let duration = paralyzed["duration"].to_string();
+    assert!(
+        duration.contains(&dc.to_string()) && duration.to_lowercase().contains("con"),
+        "{paralyzed}"
+    );
+}

@@ -142,14 +142,18 @@ pub fn nonmagical_defense(
 }
 
 /// A hit's saving-throw rider written in a stat-block action ("must succeed on a DC 11 Strength
-/// saving throw or be knocked prone", "taking 24 (7d6) poison damage on a failed save").
-pub fn hit_rider(attacker: &Character, action: &str) -> Option<crate::catalog::monsters::HitRider> {
+/// saving throw or be knocked prone", "taking 24 (7d6) poison damage on a failed save"), with
+/// the action's text.
+pub fn hit_rider<'c>(
+    attacker: &'c Character,
+    action: &str,
+) -> Option<(crate::catalog::monsters::HitRider, &'c str)> {
     let sb = attacker.stat_block.as_ref()?;
     let a = sb
         .actions
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(action))?;
-    crate::catalog::monsters::rider_in(&a.desc)
+    crate::catalog::monsters::rider_in(&a.desc).map(|r| (r, a.desc.as_str()))
 }
 
 /// Undead Fortitude: damage that drops the creature to 0 HP calls for a CON save of DC 5 + the

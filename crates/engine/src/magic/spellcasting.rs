@@ -451,18 +451,10 @@ pub fn resolve(
                     if sit.cover_bonus > 0 {
                         req = req.dc(t_eff.armor_class.value + sit.cover_bonus);
                         req = req.bonus(format!("target cover (+{} AC)", sit.cover_bonus), 0);
-                        report.lines.push(format!(
-                            "{} has {} cover: +{} AC ({} → {}).",
-                            target.name,
-                            if sit.cover_bonus >= 5 {
-                                "three-quarters"
-                            } else {
-                                "half"
-                            },
-                            sit.cover_bonus,
-                            t_eff.armor_class.value,
-                            t_eff.armor_class.value + sit.cover_bonus
-                        ));
+                        let ac = t_eff.armor_class.value;
+                        report
+                            .lines
+                            .extend(sit.cover_line(&target.name, ac, ac + sit.cover_bonus));
                     }
                 }
                 None => req = req.against(&t_eff, false),

@@ -451,19 +451,7 @@ fn strike_core(
         lines.extend(t.spend_on_attacked());
         combat::put_sheet(call, &t)?;
     }
-    if sit.cover_bonus > 0 {
-        lines.push(format!(
-            "{} has {} cover: +{} AC ({} → {ac}).",
-            target.name,
-            if sit.cover == Cover::Half {
-                "half"
-            } else {
-                "three-quarters"
-            },
-            sit.cover_bonus,
-            t_stats.armor_class.value
-        ));
-    }
+    lines.extend(sit.cover_line(&target.name, t_stats.armor_class.value, ac));
     // Attacking gives a hidden attacker away; the Help advantage is used up.
     if let Some(cb) = enc.combatant_mut(&attacker.id) {
         if cb.flags.hidden.take().is_some() {

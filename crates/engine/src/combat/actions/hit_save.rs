@@ -8,10 +8,12 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 
 use super::damage_to::apply_damage_to;
-use crate::character::{Character, ConditionEntry};
+use super::tactics::{ability_text::duration_in, add_condition};
+use crate::character::Character;
 use crate::combat::{self, Encounter};
 use crate::engine::Call;
 use crate::error::Result;
+use crate::model::character::StatDc;
 
 /// Resolves `attacker`'s rider of `action` on `target_id`, which the hit left alive; the
 /// target's sheet after it, when there was a rider.
@@ -23,10 +25,10 @@ pub fn resolve(
     target_id: &str,
     lines: &mut Vec<String>,
 ) -> Result<Option<Character>> {
-    let Some(rider) = crate::combat::traits::hit_rider(attacker, action) else {
+    let Some((rider, text)) = crate::combat::traits::hit_rider(attacker, action) else {
         return Ok(None);
     };
-    let t = combat::sheet(call, target_id)?;
+    let mut t = combat::sheet(call, target_id)?;
     // What the save resists: the conditions a failure imposes and the damage at stake
     // (Dwarven Resilience against a poisoning bite, Brave against a frightening one).
     let vs = crate::saves::SaveAgainst {
@@ -37,7 +39,6 @@ pub fn resolve(
     let save = crate::saves::roll_save(call, &t, rider.ability, rider.dc, action, &vs)?;
     let failed = save.success != Some(true);
     lines.push(format!("{} — {}", t.name, save.summary()));
-    let mut t = t;
     let mut dropped = false;
     if let Some((dice_text, kind)) = &rider.damage
         && (failed || rider.half_on_success)
@@ -90,18 +91,20 @@ pub fn resolve(
         t.death_saves.stable = true;
         lines.push(format!("{} is stable ({action})", t.name));
     }
+    // As a special ability's conditions are: immunity checked, the text's duration kept ("for
+    // 1 minute", a save repeated at the end of each turn), concentration enforced.
+    let dc = StatDc {
+        ability: rider.ability,
+        value: rider.dc,
+        success: String::new(),
+    };
     for c in &rider.conditions {
-        if t.effective().condition_immunities.contains_key(c) {
-            lines.push(format!("{} is immune to {c}", t.name));
-        } else if !t.has_condition(*c) {
-            t.conditions.push(ConditionEntry {
-                condition: *c,
-                level: None,
-                source: format!("{action} ({})", attacker.name),
-                duration: None,
-            });
-            lines.push(format!("{} is {c} ({action})", t.name));
+        if t.has_condition(*c) {
+            continue;
         }
+        let source = format!("{action} ({})", attacker.name);
+        let line = add_condition(call, &mut t, *c, source, duration_in(text, &dc))?;
+        lines.push(format!("{line} ({action})"));
     }
     combat::put_sheet(call, &t)?;
     Ok(Some(t))

@@ -39,6 +39,24 @@ pub struct Situation {
     pub refusals: Vec<String>,
 }
 
+impl Situation {
+    /// "Skeleton has half cover: +2 AC (13 → 15)." when cover raises `target`'s AC from `from`
+    /// to the `to` the attack roll meets; shared by weapon and spell attacks.
+    pub fn cover_line(&self, target: &str, from: i32, to: i32) -> Option<String> {
+        (self.cover_bonus > 0).then(|| {
+            format!(
+                "{target} has {} cover: +{} AC ({from} → {to}).",
+                if self.cover == Cover::Half {
+                    "half"
+                } else {
+                    "three-quarters"
+                },
+                self.cover_bonus,
+            )
+        })
+    }
+}
+
 /// Options of one [`strike`].
 #[derive(Debug, Clone, Default)]
 pub struct StrikeOptions {

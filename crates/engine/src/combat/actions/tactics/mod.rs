@@ -106,7 +106,7 @@ fn rule(turn: &mut Turn<'_>, ok: bool, why: impl Into<String>) -> Result<()> {
 
 /// Adds a condition to a sheet unless the creature is immune; returns the line saying what
 /// happened.
-fn add_condition(
+pub(crate) fn add_condition(
     call: &mut Call<'_>,
     c: &mut Character,
     condition: Condition,
