@@ -252,6 +252,33 @@ pub fn end(
     Ok(Some(out))
 }
 
+/// Ends the concentration a casting of `spell` began when it holds nothing up: every target was
+/// unaffected (Hold Person on an undead) or saved, so no condition or effect links to it. Only
+/// spells whose lasting part is a condition or an effect on targets; an aura or a zone holds on
+/// with no one in it.
+pub fn release_if_unheld(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    spell: &crate::model::spell::SpellDef,
+    changes: &mut Vec<String>,
+) -> Result<Option<ConcentrationEnd>> {
+    let lasting_on_targets =
+        (spell.condition.is_some() || spell.effect.is_some()) && spell.aura.is_none();
+    let unheld = caster
+        .concentration
+        .as_ref()
+        .is_some_and(|c| name_key(&c.spell) == name_key(&spell.name) && c.links.is_empty());
+    if !(spell.concentration && lasting_on_targets && unheld) {
+        return Ok(None);
+    }
+    end(
+        call,
+        caster,
+        "no target was affected, so it holds nothing",
+        changes,
+    )
+}
+
 /// Removes from `bearer` what `link` names, when `caster_id`'s concentration holds it.
 fn drop_linked(bearer: &mut Character, caster_id: &str, link: &ConcentrationLink) -> Vec<String> {
     let mut gone = Vec::new();

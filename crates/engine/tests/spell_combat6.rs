@@ -68,7 +68,9 @@ fn suggestion_ends_when_its_target_takes_damage_and_charm_immune_creatures_ignor
         told(&out),
         vec![
             "Wren concentrates on Suggestion (up to 8 h)",
-            "Ghoul is unaffected: it can't be charmed, so Suggestion has no hold on it"
+            "Ghoul is unaffected: it can't be charmed, so Suggestion has no hold on it",
+            // Nothing held: the concentration ends rather than hold on no one.
+            "Wren's concentration on Suggestion ends (no target was affected, so it holds nothing)"
         ]
     );
     advance(&mut e);
@@ -79,6 +81,8 @@ fn suggestion_ends_when_its_target_takes_damage_and_charm_immune_creatures_ignor
     assert_eq!(
         told(&out),
         vec![
+            // The first casting held nothing, so this one begins the concentration anew.
+            "Wren concentrates on Suggestion (up to 8 h)",
             "Goblin — Wisdom save vs Suggestion: d20 [3] - 1 = 2 vs DC 14 — fail",
             "Goblin gains Suggestion (pursues the suggested course of activity; ends if it takes damage)"
         ]

@@ -745,6 +745,7 @@ pub fn resolve(
         report.targets.push(tr);
     }
     report.lines.extend(mm.finish(caster, plan.slot_level));
+    concentration::release_if_unheld(call, caster, spell, &mut report.lines)?;
     Ok(report)
 }
 
