@@ -425,7 +425,11 @@ fn check_outcome(
         rules = rules.bonus(why, delta);
     }
     if let D20Test::Save { ability } = req.test {
-        for why in crate::saves::trait_advantages(&c, ability, &req.against) {
+        let against = match (&req.reason, req.against.is_empty()) {
+            (Some(r), true) => crate::saves::SaveAgainst::from_reason(call, r),
+            _ => req.against.clone(),
+        };
+        for why in crate::saves::trait_advantages(&c, ability, &against) {
             rules = rules.advantage(why);
         }
     }

@@ -34,6 +34,48 @@ impl SaveAgainst {
     }
 }
 
+impl SaveAgainst {
+    /// What a save resists, read from the words of its reason when the caller gave no `vs`
+    /// ("poison" → poison damage, "fear" → frightened, "Hold Person" → a spell): the traits'
+    /// advantages then apply as they would had the caller said so.
+    pub fn from_reason(call: &Call<'_>, reason: &str) -> Self {
+        let mut vs = Self::none();
+        let words: Vec<String> = reason
+            .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        for w in &words {
+            let cond = match w.as_str() {
+                "fear" | "frighten" | "frightening" | "frightful" | "terrified" => {
+                    Some(Condition::Frightened)
+                }
+                "charm" | "charming" => Some(Condition::Charmed),
+                "venom" | "venomous" | "poisoning" => Some(Condition::Poisoned),
+                other => other.parse::<Condition>().ok(),
+            };
+            if let Some(c) = cond
+                && !vs.conditions.contains(&c)
+            {
+                vs.conditions.push(c);
+            }
+            if vs.damage.is_none() {
+                vs.damage = w.parse::<DamageType>().ok();
+            }
+            if matches!(w.as_str(), "spell" | "spells" | "magic" | "magical") {
+                vs.magic = true;
+            }
+        }
+        // A spell named in the reason: the whole reason ("Fear"), or two to four words in a row
+        // ("vs hold person"; one word alone is too often a plain word: "fear", "light").
+        if !vs.magic {
+            vs.magic = is_magic_spell(call, reason.trim())
+                || (2..=4).any(|n| words.windows(n).any(|w| is_magic_spell(call, &w.join(" "))));
+        }
+        vs
+    }
+}
+
 /// The advantages `c`'s traits give on a save of `ability` against `vs`, each as
 /// "source: against" (no duplicates).
 pub fn trait_advantages(c: &Character, ability: Ability, vs: &SaveAgainst) -> Vec<String> {
@@ -96,6 +138,11 @@ pub fn against_effect(call: &Call<'_>, e: &crate::model::effects::ActiveEffect) 
     let source = e.source.as_deref().unwrap_or(&e.name);
     vs.magic = e.grant.is_some() || is_magic(call, source) || is_magic(call, &e.name);
     vs
+}
+
+fn is_magic_spell(call: &Call<'_>, name: &str) -> bool {
+    call.compendium()
+        .is_some_and(|srd| srd.spell(name).is_some())
 }
 
 fn is_magic(call: &Call<'_>, source: &str) -> bool {
