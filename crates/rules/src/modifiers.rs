@@ -183,6 +183,11 @@ pub enum ModifierKind {
     SpeedHalved,
     /// Speed becomes 0 and cannot be raised by bonuses.
     SpeedZero,
+    /// Speed is at most `feet`, whatever else applies (over carrying capacity: 5 ft).
+    SpeedAtMost {
+        /// The most it can be.
+        feet: u32,
+    },
     /// Adds to d20 rolls of a kind (attack bonus, save bonus, check bonus, initiative bonus).
     RollBonus {
         /// Which rolls.
@@ -302,6 +307,7 @@ impl fmt::Display for ModifierKind {
             ModifierKind::SpeedMultiplier { factor } => write!(f, "speed ×{factor}"),
             ModifierKind::SpeedHalved => f.write_str("speed halved"),
             ModifierKind::SpeedZero => f.write_str("speed 0"),
+            ModifierKind::SpeedAtMost { feet } => write!(f, "speed at most {feet} ft"),
             ModifierKind::RollBonus { on, amount } => write!(f, "{amount:+} to {on}"),
             ModifierKind::RollDice { on, dice, subtract } => {
                 write!(f, "{}{dice} to {on}", if *subtract { "−" } else { "+" })

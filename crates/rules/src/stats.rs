@@ -538,6 +538,14 @@ pub fn effective_stats_with_traits(
             _ => {}
         }
     }
+    for m in all() {
+        if let ModifierKind::SpeedAtMost { feet } = m.kind {
+            let most = i32::try_from(feet).unwrap_or(i32::MAX);
+            if speed.value > most {
+                speed.set(format!("{} (at most {feet} ft)", m.source), most);
+            }
+        }
+    }
     if !speed_zero.is_empty() {
         speed.set(format!("{} (speed 0)", speed_zero.join(", ")), 0);
     }

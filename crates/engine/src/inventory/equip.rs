@@ -42,8 +42,12 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
         vec![Slot::Belt]
     } else if has(&["boots", "slippers", "shoes", "sandals", "horseshoes"]) {
         vec![Slot::Feet]
-    } else if has(&["gloves", "gauntlets", "bracers"]) {
+    } else if has(&["gloves", "gauntlets"]) {
         vec![Slot::Hands]
+    } else if has(&["bracers"]) {
+        vec![Slot::Wrists]
+    } else if has(&["luckstone", "ioun", "scarab"]) {
+        vec![Slot::Person]
     } else if has(&["cloak", "cape", "mantle", "robe", "wings"]) {
         vec![Slot::Cloak]
     } else if has(&[
@@ -52,7 +56,6 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
         "periapt",
         "medallion",
         "pendant",
-        "scarab",
         "brooch",
         "talisman",
     ]) {
@@ -60,23 +63,14 @@ pub fn natural_slots(item: &Item) -> Vec<Slot> {
     } else if has(&[
         "helm", "helmet", "headband", "circlet", "hat", "crown", "diadem", "cap", "goggles",
         // Lenses over the eyes.
-        "eyes", // Ioun stones orbit the head.
-        "ioun",
+        "eyes",
     ]) {
         vec![Slot::Head]
     } else if has(&["quiver"]) {
         vec![Slot::Quiver]
     } else if has(&[
-        "wand",
-        "rod",
-        // Ridden or steered: held to be commanded.
-        "broom",
-        "carpet",
-        "staff",
-        "orb",
-        "torch",
-        "lantern",
-        "luckstone",
+        "wand", "rod", // Ridden or steered: held to be commanded.
+        "broom", "carpet", "staff", "orb", "torch", "lantern",
     ]) {
         vec![Slot::Mainhand, Slot::Offhand]
     } else {
@@ -303,7 +297,12 @@ pub fn equip(
     let mut warnings = Vec::new();
     let mut changes = Vec::new();
     // Whatever held the slot goes back to the pack (a two-handed weapon empties the off hand too).
-    let mut freed = vec![slot];
+    // The person holds any number of charms.
+    let mut freed = if slot == Slot::Person {
+        Vec::new()
+    } else {
+        vec![slot]
+    };
     if slot == Slot::Mainhand && item.is_two_handed() {
         freed.push(Slot::Offhand);
     }

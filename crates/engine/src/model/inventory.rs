@@ -123,7 +123,7 @@ keyed_enum! {
         Head = "head",
         /// Boots.
         Feet = "feet",
-        /// Gloves, gauntlets, bracers.
+        /// Gloves, gauntlets.
         Hands = "hands",
         /// Cloaks.
         Cloak = "cloak",
@@ -137,6 +137,11 @@ keyed_enum! {
         Belt = "belt",
         /// Ammunition at hand.
         Quiver = "quiver",
+        /// Bracers (worn with gloves or gauntlets).
+        Wrists = "wrists",
+        /// On the person, any number: stones and charms whose magic works while carried
+        /// (Luckstone, Ioun stones orbiting the head, Scarab of Protection).
+        Person = "person",
     }
 }
 
@@ -830,10 +835,9 @@ impl Inventory {
         let capacity = carrying_capacity(str_score);
         let carried = self.weight();
         if carried > capacity && self.speed_floor().is_none() {
-            let feet = 5 - i32::try_from(base.speed).unwrap_or(i32::MAX);
             modifiers.push(Modifier::new(
                 format!("over carrying capacity ({carried:.0}/{capacity:.0} lb)"),
-                ModifierKind::SpeedBonus { feet: feet.min(0) },
+                ModifierKind::SpeedAtMost { feet: 5 },
             ));
         }
         EquipmentLayer {
