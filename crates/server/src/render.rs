@@ -217,25 +217,7 @@ pub fn sheet(s: &Sheet) -> String {
         ));
     }
     if !c.resources.is_empty() {
-        let list: Vec<String> = c
-            .resources
-            .iter()
-            .map(|r| {
-                if r.unlimited() {
-                    return format!("{} unlimited", r.name);
-                }
-                format!(
-                    "{} {}/{} ({} rest)",
-                    r.name,
-                    r.current,
-                    r.max,
-                    match r.recharge {
-                        tabletop_engine::character::Recharge::Short => "short",
-                        tabletop_engine::character::Recharge::Long => "long",
-                    }
-                )
-            })
-            .collect();
+        let list: Vec<String> = c.resources.iter().map(|r| r.summary()).collect();
         out.push_str(&format!("\nResources: {}", list.join(", ")));
     }
     match tabletop_engine::rest_dice::pools(c) {

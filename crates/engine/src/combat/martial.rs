@@ -79,13 +79,10 @@ pub fn relentless_rage(
     let Some(res) = c.resources.iter().position(|x| name_key(&x.name) == key) else {
         return Ok(false);
     };
-    let used = c.resources[res]
-        .max
-        .saturating_sub(c.resources[res].current);
     if c.resources[res].current == 0 {
         return Ok(false);
     }
-    let dc = 10 + 5 * i32::try_from(used).unwrap_or(0);
+    let dc = c.resources[res].rising_dc().unwrap_or(10);
     c.resources[res].current -= 1;
     let out = crate::saves::roll_save(
         call,

@@ -322,6 +322,31 @@ impl Resource {
     pub fn unlimited(&self) -> bool {
         self.max >= 9999
     }
+
+    /// The DC of the next save when this resource counts uses of a save whose DC rises with
+    /// each (Relentless Rage: 10, +5 for each use since the last rest); `None` for others.
+    pub fn rising_dc(&self) -> Option<i32> {
+        (crate::model::names::name_key(&self.name) == "relentless rage").then(|| {
+            let used = i32::try_from(self.max.saturating_sub(self.current)).unwrap_or(i32::MAX);
+            used.saturating_mul(5).saturating_add(10)
+        })
+    }
+
+    /// "Ki 3/5 (short rest)", "Rage unlimited", "Relentless Rage: next save DC 15 (short
+    /// rest resets it)".
+    pub fn summary(&self) -> String {
+        let rest = match self.recharge {
+            Recharge::Short => "short",
+            Recharge::Long => "long",
+        };
+        if self.unlimited() {
+            return format!("{} unlimited", self.name);
+        }
+        if let Some(dc) = self.rising_dc() {
+            return format!("{}: next save DC {dc} ({rest} rest resets it)", self.name);
+        }
+        format!("{} {}/{} ({rest} rest)", self.name, self.current, self.max)
+    }
 }
 
 /// A monster's stat block as kept on a character made from it: what the sheet's fields do not
