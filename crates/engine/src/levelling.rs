@@ -233,16 +233,18 @@ pub fn level_up_with(
 
     let mut features = Vec::new();
     let mut asi = Vec::new();
+    let multiclassed = c.build.as_ref().is_some_and(|b| b.classes.len() > 1);
+    // One class: its table at the character's levels. A multiclassed build's features and
+    // Ability Score Improvements follow each class's own levels (below), never the total.
     let srd_class = call
         .compendium()
-        .filter(|_| class_idx == 0)
+        .filter(|_| class_idx == 0 && !multiclassed)
         .and_then(|srd| {
             c.class
                 .as_deref()
                 .and_then(|n| srd.class(n))
                 .map(|k| (srd, k))
         });
-    let multiclassed = c.build.as_ref().is_some_and(|b| b.classes.len() > 1);
     match srd_class {
         Some((srd, class)) => {
             let mut prev_asi = srd
@@ -427,9 +429,9 @@ pub fn level_up_with(
                 .collect()
         })
         .unwrap_or_default();
-    if class_idx > 0 {
-        // A level in another class: its features are what the derived sheet gained; its
-        // Ability Score Improvements follow that class's own table.
+    if multiclassed {
+        // A level in one class of several: its features are what the derived sheet gained;
+        // its Ability Score Improvements follow that class's own table.
         asi.clear();
         if let (Some(srd), Some(k)) = (
             call.compendium(),
