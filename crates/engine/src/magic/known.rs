@@ -502,7 +502,27 @@ fn class_summary(r: &SpellRules) -> String {
 /// A wizard with no spellbook yet gets one holding its listed spells of 1st level and higher
 /// (a sheet made before spellbooks were kept, or a creation that gave only `spells`). Returns
 /// what was done, to say in the answer.
+/// Writes the listed spells and the spellbook's SRD spells under their SRD names
+/// ("magic-missile" → "Magic Missile"), so the two match however either was given.
+pub fn canonical_spell_names(srd: &Compendium, c: &mut Character) {
+    for name in c.spells.iter_mut().chain(c.spellbook.iter_mut()) {
+        if let Some(s) = srd.spell(name) {
+            name.clone_from(&s.name);
+        }
+    }
+    // A spell written twice in the book is one page (the prepared list keeps what was given,
+    // so its counts still say when a spell is listed twice).
+    let mut seen = Vec::new();
+    c.spellbook.retain(|n| {
+        let k = name_key(n);
+        let fresh = !seen.contains(&k);
+        seen.push(k);
+        fresh
+    });
+}
+
 pub fn adopt_spellbook(srd: &Compendium, c: &mut Character) -> Option<String> {
+    canonical_spell_names(srd, c);
     let r = rules(srd, c)?;
     if !r.spellbook || !c.spellbook.is_empty() {
         return None;
@@ -510,8 +530,8 @@ pub fn adopt_spellbook(srd: &Compendium, c: &mut Character) -> Option<String> {
     let book: Vec<String> = c
         .spells
         .iter()
-        .filter(|s| srd.spell(s).is_some_and(|x| x.level > 0))
-        .cloned()
+        .filter_map(|s| srd.spell(s).filter(|x| x.level > 0))
+        .map(|x| x.name.clone())
         .collect();
     if book.is_empty() {
         return None;
