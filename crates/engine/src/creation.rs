@@ -431,6 +431,9 @@ pub fn create_character(call: &mut Call<'_>, req: CreateRequest) -> Result<Creat
             req.asi.len()
         ));
     }
+    if let Some(why) = crate::derive::build::language_excess(&resolved, catalog, &req.languages) {
+        problems.push(why);
+    }
     let race_free_skills = crate::derive::build::race_skill_choices(&resolved, catalog);
     let granted_skills = crate::derive::build::granted_skills(&resolved);
     derivations.extend(crate::derive::build::fill_choices(

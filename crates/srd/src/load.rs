@@ -673,6 +673,15 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
             size_description: x.size_description,
             languages: x.languages.into_iter().map(|l| l.name).collect(),
             language_desc: x.language_desc,
+            language_choice: x.language_options.as_ref().map(|ch| LanguageChoice {
+                choose: ch.choose,
+                from: ch
+                    .from
+                    .iter()
+                    .flat_map(|f| &f.options)
+                    .filter_map(|o| o.item.as_ref().map(|r| r.name.clone()))
+                    .collect(),
+            }),
             subraces: refs(x.subraces),
         });
     }

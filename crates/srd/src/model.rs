@@ -198,6 +198,17 @@ pub struct AbilityBonusChoice {
     pub from: Vec<(Ability, i32)>,
 }
 
+/// Languages a race lets the player choose.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageChoice {
+    /// How many to pick.
+    pub choose: u8,
+    /// The options by name.
+    pub from: Vec<String>,
+}
+
 /// A race (2014) or species (2024).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize)]
@@ -225,6 +236,9 @@ pub struct Race {
     pub languages: Vec<String>,
     /// Language prose.
     pub language_desc: String,
+    /// Languages of the player's choice ("one extra language": a human, a half-elf).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language_choice: Option<LanguageChoice>,
     /// Racial traits, resolved to their text.
     pub traits: Vec<NamedText>,
     /// Subraces.

@@ -337,6 +337,8 @@ pub(crate) struct RawRace {
     #[serde(default)]
     pub language_desc: String,
     #[serde(default)]
+    pub language_options: Option<RawChoice>,
+    #[serde(default)]
     pub traits: Vec<RawRef>,
     #[serde(default, alias = "subspecies")]
     pub subraces: Vec<RawRef>,

@@ -21,6 +21,127 @@ pub fn race_skill_choices(resolved: &Resolved, catalog: &Catalog) -> usize {
         .sum()
 }
 
+/// The languages of the player's choice a build's sources give, each as (source, how many):
+/// the race's own (a human's one), its traits' (a high elf's Extra Language), the background's
+/// (an acolyte's two).
+pub fn language_choices(resolved: &Resolved, catalog: &Catalog) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let count = |grants: &[Grant]| -> usize {
+        grants
+            .iter()
+            .map(|g| match g {
+                Grant::Language { choose, .. } => usize::from(*choose),
+                _ => 0,
+            })
+            .sum()
+    };
+    if let Some(r) = &resolved.race {
+        if let Some((n, _)) = &r.language_choice {
+            out.push((format!("race: {}", r.name), usize::from(*n)));
+        }
+        for (i, name, _) in &r.traits {
+            if let Some(e) = i.as_ref().and_then(|i| catalog.traits.get(i)) {
+                let n = count(&e.grants);
+                if n > 0 {
+                    out.push((name.clone(), n));
+                }
+            }
+        }
+    }
+    for c in &resolved.classes {
+        for (i, name) in &c.features {
+            if let Some(e) = catalog.features.get(i) {
+                let n = count(&e.grants);
+                if n > 0 {
+                    out.push((format!("{} ({})", name, c.name), n));
+                }
+            }
+        }
+    }
+    if let Some(b) = &resolved.background
+        && let Some(e) = b.index.as_ref().and_then(|i| catalog.backgrounds.get(i))
+    {
+        let n = count(&e.grants);
+        if n > 0 {
+            out.push((format!("background: {}", b.name), n));
+        }
+    }
+    out
+}
+
+/// The languages a build's sources give without a choice (the race's, named grants).
+pub fn fixed_languages(resolved: &Resolved, catalog: &Catalog) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut named = |grants: &[Grant]| {
+        for g in grants {
+            if let Grant::Language { name: Some(n), .. } = g {
+                out.push(n.clone());
+            }
+        }
+    };
+    for c in &resolved.classes {
+        for (i, _) in &c.features {
+            if let Some(e) = catalog.features.get(i) {
+                named(&e.grants);
+            }
+        }
+    }
+    if let Some(r) = &resolved.race {
+        for (i, _, _) in &r.traits {
+            if let Some(e) = i.as_ref().and_then(|i| catalog.traits.get(i)) {
+                named(&e.grants);
+            }
+        }
+        out.extend(r.languages.iter().cloned());
+    }
+    out
+}
+
+/// Chosen languages beyond the fixed ones, against what the sources allow: "Human chooses 1
+/// language (race: Human 1); 3 were given: …", or `None` within the count.
+pub fn language_excess(
+    resolved: &Resolved,
+    catalog: &Catalog,
+    chosen: &[String],
+) -> Option<String> {
+    let fixed = fixed_languages(resolved, catalog);
+    let key = |s: &str| s.trim().to_lowercase();
+    let mut extra: Vec<&String> = Vec::new();
+    for l in chosen {
+        if !fixed.iter().any(|f| key(f) == key(l)) && !extra.iter().any(|x| key(x) == key(l)) {
+            extra.push(l);
+        }
+    }
+    let sources = language_choices(resolved, catalog);
+    let allowed: usize = sources.iter().map(|(_, n)| n).sum();
+    if extra.len() <= allowed {
+        return None;
+    }
+    let from = if sources.is_empty() {
+        "no source gives a choice".to_string()
+    } else {
+        sources
+            .iter()
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Some(format!(
+        "languages: {allowed} of the player's choice ({from}) beyond {}; {} given: {} (a DM who grants more sets them afterwards with update_character languages)",
+        if fixed.is_empty() {
+            "none fixed".to_string()
+        } else {
+            fixed.join(", ")
+        },
+        extra.len(),
+        extra
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
 /// Skills the background and race give without a choice.
 pub fn granted_skills(resolved: &Resolved) -> Vec<Skill> {
     let mut v: Vec<Skill> = resolved

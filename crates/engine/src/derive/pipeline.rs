@@ -573,15 +573,10 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         push_unique(&mut d.proficiencies, n, &p.label);
                     }
                 }
-                Grant::Language { name, choose } => {
+                // The choices are counted once, below.
+                Grant::Language { name, .. } => {
                     if let Some(n) = name {
                         push_unique(&mut d.languages, n, &p.label);
-                    }
-                    if *choose > 0 {
-                        d.choices.push(format!(
-                            "{}: {choose} language(s) of the player's choice (languages)",
-                            p.label
-                        ));
                     }
                 }
                 Grant::Resistance { damage } => d.resistances.push(Sourced {
@@ -773,6 +768,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
             skill_choice_slots - extra_chosen
         ));
     }
+    language_choices_open(&mut d, resolved, build, catalog);
     for s in &build.choices.expertise {
         if let Some(x) = d.skills.get_mut(s) {
             x.value = ProficiencyLevel::Expertise;
@@ -869,4 +865,30 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         ));
     }
     d
+}
+
+/// The languages of the player's choice the sources give and the build has not chosen yet, as
+/// one open choice naming the sources.
+fn language_choices_open(d: &mut Derived, resolved: &Resolved, build: &Build, catalog: &Catalog) {
+    let sources = super::build::language_choices(resolved, catalog);
+    let allowed: usize = sources.iter().map(|(_, n)| n).sum();
+    let fixed = super::build::fixed_languages(resolved, catalog);
+    let chosen = build
+        .choices
+        .languages
+        .iter()
+        .filter(|l| {
+            !fixed
+                .iter()
+                .any(|f| crate::model::names::name_key(f) == crate::model::names::name_key(l))
+        })
+        .count();
+    if allowed > chosen {
+        let from: Vec<String> = sources.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        d.choices.push(format!(
+            "{} language(s) of the player's choice (languages): {}",
+            allowed - chosen,
+            from.join(", ")
+        ));
+    }
 }

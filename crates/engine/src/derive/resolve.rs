@@ -34,6 +34,9 @@ pub struct ResolvedRace {
     pub size: Option<Size>,
     /// Languages.
     pub languages: Vec<String>,
+    /// Languages of the player's choice the race itself gives (a human's one): how many, and
+    /// the options.
+    pub language_choice: Option<(u8, Vec<String>)>,
     /// Traits: SRD index (when known), name, proficiencies the SRD lists for it.
     pub traits: Vec<(Option<String>, String, Vec<String>)>,
 }
@@ -148,6 +151,10 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                     speed: race.speed,
                     size: Some(race.size.unwrap_or(Size::Medium)),
                     languages: race.languages.clone(),
+                    language_choice: race
+                        .language_choice
+                        .as_ref()
+                        .map(|c| (c.choose, c.from.clone())),
                     bonuses: race
                         .ability_bonuses
                         .iter()
