@@ -3,7 +3,6 @@
 //! prepared, with a slot). Reads only the model, so the attack code can ask it without a circle.
 
 use tabletop_grid::Metric;
-use tabletop_rules::Condition;
 
 use crate::combat;
 use crate::engine::Call;
@@ -39,15 +38,11 @@ pub fn reactor(call: &Call<'_>, enc: &Encounter, id: &str) -> Result<Option<Char
     Ok(Some(c))
 }
 
-/// Whether `watcher` sees `other` well enough to react to it: not blinded, and `other` neither
-/// invisible nor hidden.
+/// Whether `watcher` sees `other` well enough to react to it: the one rule of seeing in a
+/// fight ([`crate::combat::actions::vision::can_see`]: blindness, invisibility and what sees
+/// it, hiding, light and the senses that pierce darkness, walls).
 pub fn sees(enc: &Encounter, watcher: &Character, other: &Character) -> bool {
-    let hidden = enc
-        .combatant(&other.id)
-        .is_some_and(|c| c.flags.hidden.is_some());
-    !watcher.has_condition(Condition::Blinded)
-        && !other.has_condition(Condition::Invisible)
-        && !hidden
+    crate::combat::actions::vision::can_see(enc, watcher, other)
 }
 
 /// Feet between two creatures on the map.
