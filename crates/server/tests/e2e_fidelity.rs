@@ -6,7 +6,7 @@
 
 use super::common;
 
-use common::Session;
+use common::{Session, srd_record};
 use serde_json::{Value, json};
 
 /// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
@@ -290,19 +290,6 @@ async fn a_half_orc_rolls_one_more_weapon_die_on_a_critical_hit() {
         ),
         "{line}"
     );
-}
-
-/// The record of SRD index `index` in the SRD JSON file `file` ("Monsters" for
-/// 5e-SRD-Monsters.json), read at run time: the oracle.
-fn srd_record(file: &str, index: &str) -> Value {
-    let path = common::srd_env::srd_path().join(format!("5e-SRD-{file}.json"));
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    all.as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["index"] == index)
-        .cloned()
-        .unwrap_or_else(|| panic!("no {index} in the SRD's {file}"))
 }
 
 /// The SRD JSON's action `action` of `monster`.

@@ -37,6 +37,8 @@ mod e2e_magic;
 mod e2e_memory;
 #[path = "e2e_output.rs"]
 mod e2e_output;
+#[path = "e2e_playtest.rs"]
+mod e2e_playtest;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]

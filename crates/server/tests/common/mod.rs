@@ -87,3 +87,17 @@ impl Session {
         }
     }
 }
+
+/// The record of SRD index `index` in the SRD JSON file `file` ("Monsters" for
+/// 5e-SRD-Monsters.json), read at run time: the oracle of SRD facts.
+pub fn srd_record(file: &str, index: &str) -> serde_json::Value {
+    let path = srd_env::srd_path().join(format!("5e-SRD-{file}.json"));
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    all.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["index"] == index)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {index} in the SRD's {file}"))
+}
