@@ -220,6 +220,12 @@ pub fn sheet(s: &Sheet) -> String {
         let list: Vec<String> = c.resources.iter().map(|r| r.summary()).collect();
         out.push_str(&format!("\nResources: {}", list.join(", ")));
     }
+    if let Some(d) = &c.derived
+        && !d.actions.is_empty()
+    {
+        let list: Vec<String> = d.actions.iter().map(|a| a.summary()).collect();
+        out.push_str(&format!("\nFeature actions: {}", list.join("; ")));
+    }
     match tabletop_engine::rest_dice::pools(c) {
         Some(p) if p.len() > 1 => out.push_str(&format!(
             "\nHit dice: {}/{} left: {}",

@@ -11,6 +11,8 @@ mod crash_loop;
 mod e2e_aliases;
 #[path = "e2e_bounded.rs"]
 mod e2e_bounded;
+#[path = "e2e_breath.rs"]
+mod e2e_breath;
 #[path = "e2e_campaign_files.rs"]
 mod e2e_campaign_files;
 #[path = "e2e_character_choices.rs"]

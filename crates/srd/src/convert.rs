@@ -123,6 +123,59 @@ pub(crate) fn caster_kind<'a>(rows: impl Iterator<Item = &'a ClassLevel>) -> Cas
     }
 }
 
+/// An area of effect ("cone", 15).
+pub(crate) fn area_of(c: &Ctx, path: String, a: &RawArea) -> Result<AreaOfEffect, SrdError> {
+    Ok(AreaOfEffect {
+        shape: match a.kind.as_str() {
+            "sphere" => AreaShape::Sphere,
+            "cone" => AreaShape::Cone,
+            "cube" => AreaShape::Cube,
+            "cylinder" => AreaShape::Cylinder,
+            "line" => AreaShape::Line,
+            other => {
+                return Err(c.err(
+                    path,
+                    format!(
+                        "unknown area shape '{other}'; allowed: sphere, cone, cube, cylinder, line"
+                    ),
+                ));
+            }
+        },
+        size: a.size,
+    })
+}
+
+/// The breath weapon of trait `i` (a draconic ancestry): area, save and damage are required.
+pub(crate) fn breath_of(c: &Ctx, i: usize, b: RawBreath) -> Result<TraitBreath, SrdError> {
+    let at = format!("[{i}].trait_specific.breath_weapon");
+    let area = b.area_of_effect.as_ref().ok_or_else(|| {
+        c.err(
+            format!("{at}.area_of_effect"),
+            "a breath weapon needs an area",
+        )
+    })?;
+    let dc =
+        b.dc.as_ref()
+            .ok_or_else(|| c.err(format!("{at}.dc"), "a breath weapon needs a save"))?;
+    let damage = b
+        .damage
+        .into_iter()
+        .next()
+        .ok_or_else(|| c.err(format!("{at}.damage"), "a breath weapon needs damage"))?;
+    let kind = damage
+        .damage_type
+        .as_ref()
+        .ok_or_else(|| c.err(format!("{at}.damage[0].damage_type"), "no damage type"))?;
+    Ok(TraitBreath {
+        name: b.name,
+        area: area_of(c, format!("{at}.area_of_effect.type"), area)?,
+        save: ability_of(c, format!("{at}.dc.dc_type.index"), &dc.dc_type)?,
+        success: save_effect(dc.success_type.as_deref()),
+        damage_type: damage_type_of(c, format!("{at}.damage[0].damage_type.index"), kind)?,
+        at_character_level: damage.damage_at_character_level,
+    })
+}
+
 pub(crate) fn convert_spells(c: &Ctx, raw: Vec<RawSpell>) -> Result<Vec<Spell>, SrdError> {
     let mut out = Vec::with_capacity(raw.len());
     for (i, x) in raw.into_iter().enumerate() {
@@ -150,22 +203,7 @@ pub(crate) fn convert_spells(c: &Ctx, raw: Vec<RawSpell>) -> Result<Vec<Spell>, 
             None => None,
         };
         let area_of_effect = match x.area_of_effect {
-            Some(a) => Some(AreaOfEffect {
-                shape: match a.kind.as_str() {
-                    "sphere" => AreaShape::Sphere,
-                    "cone" => AreaShape::Cone,
-                    "cube" => AreaShape::Cube,
-                    "cylinder" => AreaShape::Cylinder,
-                    "line" => AreaShape::Line,
-                    other => {
-                        return Err(c.err(
-                            format!("[{i}].area_of_effect.type"),
-                            format!("unknown area shape '{other}'; allowed: sphere, cone, cube, cylinder, line"),
-                        ));
-                    }
-                },
-                size: a.size,
-            }),
+            Some(a) => Some(area_of(c, format!("[{i}].area_of_effect.type"), &a)?),
             None => None,
         };
         let attack_type = match x.attack_type.as_deref() {

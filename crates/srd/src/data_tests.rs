@@ -262,6 +262,44 @@ fn races_and_subraces() {
 }
 
 #[test]
+fn draconic_ancestries_carry_their_breath_weapon() {
+    let Some(c) = srd() else { return };
+    let red = c.racial_trait("draconic-ancestry-red").unwrap();
+    let b = red.breath_weapon.as_ref().unwrap();
+    assert_eq!(
+        b.area,
+        AreaOfEffect {
+            shape: AreaShape::Cone,
+            size: 15
+        }
+    );
+    assert_eq!(
+        (b.save, b.success, b.damage_type),
+        (Ability::Dexterity, SaveEffect::Half, DamageType::Fire)
+    );
+    let dice: Vec<_> = [1, 5, 6, 10, 11, 16, 20]
+        .iter()
+        .map(|l| b.dice_at(*l).unwrap())
+        .collect();
+    assert_eq!(dice, ["2d6", "2d6", "3d6", "3d6", "4d6", "5d6", "5d6"]);
+    let green = c.racial_trait("draconic-ancestry-green").unwrap();
+    let g = green.breath_weapon.as_ref().unwrap();
+    assert_eq!(
+        (g.save, g.damage_type),
+        (Ability::Constitution, DamageType::Poison)
+    );
+    let blue = c.racial_trait("draconic-ancestry-blue").unwrap();
+    let l = blue.breath_weapon.as_ref().unwrap();
+    assert_eq!((l.area.shape, l.area.size), (AreaShape::Line, 30));
+    assert!(
+        c.racial_trait("breath-weapon")
+            .unwrap()
+            .breath_weapon
+            .is_none()
+    );
+}
+
+#[test]
 fn conditions_and_lore() {
     let Some(c) = srd() else { return };
     assert_eq!(c.conditions().len(), 15);

@@ -712,18 +712,27 @@ fn build(dir: &Path, ruleset: Ruleset, raw: Raw) -> Result<Compendium, SrdError>
             total_ability_bonuses: total,
         });
     }
+    let c = ctx(dir, "5e-SRD-Traits.json");
     let traits = raw
         .traits
         .into_iter()
-        .map(|x| Trait {
-            index: x.index,
-            name: x.name,
-            desc: x.desc,
-            races: refs(x.races),
-            subraces: refs(x.subraces),
-            proficiencies: refs(x.proficiencies),
+        .enumerate()
+        .map(|(i, x)| {
+            let breath_weapon = match x.trait_specific.and_then(|t| t.breath_weapon) {
+                Some(b) => Some(breath_of(&c, i, b)?),
+                None => None,
+            };
+            Ok(Trait {
+                index: x.index,
+                name: x.name,
+                desc: x.desc,
+                races: refs(x.races),
+                subraces: refs(x.subraces),
+                proficiencies: refs(x.proficiencies),
+                breath_weapon,
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, SrdError>>()?;
 
     let c = ctx(dir, "5e-SRD-Backgrounds.json");
     let mut backgrounds = Vec::new();

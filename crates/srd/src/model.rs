@@ -283,6 +283,39 @@ pub struct Trait {
     pub subraces: Vec<Ref>,
     /// Proficiencies it grants.
     pub proficiencies: Vec<Ref>,
+    /// The breath weapon a draconic ancestry gives (2014 data).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breath_weapon: Option<TraitBreath>,
+}
+
+/// A racial breath weapon: its area, save and damage by character level.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TraitBreath {
+    /// Name ("Breath Weapon").
+    pub name: String,
+    /// Its area (a 15-ft cone, a 30-ft line).
+    pub area: AreaOfEffect,
+    /// The save's ability.
+    pub save: Ability,
+    /// What a success does.
+    pub success: SaveEffect,
+    /// The damage type.
+    pub damage_type: DamageType,
+    /// Dice by character level ("1" → "2d6", "6" → "3d6").
+    pub at_character_level: BTreeMap<u8, String>,
+}
+
+impl TraitBreath {
+    /// The dice at character `level`: the entry of the highest level reached.
+    pub fn dice_at(&self, level: u32) -> Option<&str> {
+        self.at_character_level
+            .iter()
+            .rev()
+            .find(|(l, _)| u32::from(**l) <= level)
+            .map(|(_, d)| d.as_str())
+    }
 }
 
 /// A character background.
@@ -500,7 +533,7 @@ pub struct SpellSave {
 
 /// Shape of an area of effect.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AreaShape {
     /// Sphere (radius).

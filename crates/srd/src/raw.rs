@@ -370,6 +370,34 @@ pub(crate) struct RawTrait {
     pub subraces: Vec<RawRef>,
     #[serde(default)]
     pub proficiencies: Vec<RawRef>,
+    #[serde(default)]
+    pub trait_specific: Option<RawTraitSpecific>,
+}
+
+/// The structured part of a trait (2014 data); only the breath weapon is read.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawTraitSpecific {
+    #[serde(default)]
+    pub breath_weapon: Option<RawBreath>,
+}
+
+/// A draconic ancestry's breath weapon.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawBreath {
+    pub name: String,
+    #[serde(default)]
+    pub area_of_effect: Option<RawArea>,
+    #[serde(default)]
+    pub dc: Option<RawBreathDc>,
+    #[serde(default)]
+    pub damage: Vec<RawSpellDamage>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawBreathDc {
+    pub dc_type: RawRef,
+    #[serde(default)]
+    pub success_type: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

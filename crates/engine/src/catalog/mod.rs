@@ -288,6 +288,14 @@ pub enum Use {
     /// Resistance to the damage type the user names (`damageType`) until it is chosen again
     /// (Fiendish Resilience).
     ChosenResistance,
+    /// An exhalation (Breath Weapon): each creature in the area saves against 8 + `dc_ability`
+    /// modifier + proficiency, taking the damage, half on a success. Area, save, damage type
+    /// and dice by character level come from the SRD breath weapon of the chosen draconic
+    /// ancestry; it is resolved as a stat block's breath is (targets, or the area aimed).
+    Breath {
+        /// The ability whose modifier sets the DC.
+        dc_ability: Ability,
+    },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }

@@ -345,3 +345,25 @@ pub fn own_aura(
         _ => {}
     }
 }
+
+/// A breath weapon at the character's level (`ctx`): the ancestry's area, save and damage type
+/// from the SRD, the dice of the highest level reached, DC 8 + `dc_ability` modifier +
+/// proficiency. None until an ancestry with a breath weapon is chosen.
+pub fn breath(
+    data: Option<&tabletop_srd::TraitBreath>,
+    dc_ability: Ability,
+    ctx: &crate::catalog::AmountContext<'_>,
+) -> Option<crate::model::build::AreaSave> {
+    let b = data?;
+    let dice = b.dice_at(ctx.level)?.to_string();
+    Some(crate::model::build::AreaSave {
+        shape: b.area.shape,
+        size_ft: b.area.size,
+        save: b.save,
+        dc_ability,
+        dc: 8 + ctx.modifiers.get(&dc_ability).copied().unwrap_or(0) + ctx.proficiency,
+        half: b.success == tabletop_srd::SaveEffect::Half,
+        dice,
+        damage_type: b.damage_type,
+    })
+}

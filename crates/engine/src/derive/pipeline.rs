@@ -694,6 +694,14 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         }
                         _ => (0, 0),
                     };
+                    let area_save = match does {
+                        Use::Breath { dc_ability } => super::build::breath(
+                            resolved.race.as_ref().and_then(|r| r.breath.as_ref()),
+                            *dc_ability,
+                            ctx,
+                        ),
+                        _ => None,
+                    };
                     d.actions.retain(|a| a.name != *name);
                     d.actions.push(ActionSpec {
                         name: name.clone(),
@@ -702,6 +710,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         does: does.clone(),
                         heal_plus,
                         damage_bonus,
+                        area_save,
                         source: p.label.clone(),
                     });
                 }

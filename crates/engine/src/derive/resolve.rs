@@ -39,6 +39,8 @@ pub struct ResolvedRace {
     pub language_choice: Option<(u8, Vec<String>)>,
     /// Traits: SRD index (when known), name, proficiencies the SRD lists for it.
     pub traits: Vec<(Option<String>, String, Vec<String>)>,
+    /// The breath weapon of its chosen draconic ancestry (SRD data).
+    pub breath: Option<tabletop_srd::TraitBreath>,
 }
 
 /// A class (levels in it) as its grants.
@@ -187,11 +189,16 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                 }
                 for n in trait_names {
                     match srd.racial_trait(&n) {
-                        Some(t) => r.traits.push((
-                            Some(t.index.clone()),
-                            t.name.clone(),
-                            t.proficiencies.iter().map(|p| p.index.clone()).collect(),
-                        )),
+                        Some(t) => {
+                            if t.breath_weapon.is_some() {
+                                r.breath = t.breath_weapon.clone();
+                            }
+                            r.traits.push((
+                                Some(t.index.clone()),
+                                t.name.clone(),
+                                t.proficiencies.iter().map(|p| p.index.clone()).collect(),
+                            ))
+                        }
                         None => r.traits.push((None, n, vec![])),
                     }
                 }

@@ -357,8 +357,68 @@ pub struct ActionSpec {
     /// A damage bonus while its effect lasts, resolved (Rage).
     #[serde(default)]
     pub damage_bonus: i64,
+    /// A save-for-half area, resolved at the current level (Breath Weapon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area_save: Option<AreaSave>,
     /// Its source.
     pub source: String,
+}
+
+impl ActionSpec {
+    /// A compact line: "Second Wind", "Breath Weapon (fire, 15-ft cone) DC 13 DEX half, 2d6 fire".
+    pub fn summary(&self) -> String {
+        match &self.area_save {
+            Some(a) => format!(
+                "{} ({}, {}) DC {} {} {}, {} {}",
+                self.name,
+                a.damage_type,
+                a.area_text(),
+                a.dc,
+                a.save.abbr(),
+                if a.half { "half" } else { "negates" },
+                a.dice,
+                a.damage_type
+            ),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// Damage to each creature in an area that saves against it (a dragonborn's breath).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AreaSave {
+    /// The area's shape (cone, line…).
+    pub shape: tabletop_srd::AreaShape,
+    /// Its size in feet (a cone's length, a line's length).
+    pub size_ft: u32,
+    /// The save's ability.
+    pub save: Ability,
+    /// The ability whose modifier sets the DC (8 + it + proficiency).
+    pub dc_ability: Ability,
+    /// The DC with the derived scores.
+    pub dc: i32,
+    /// A success halves the damage (else it negates it).
+    pub half: bool,
+    /// The dice at the current level ("2d6").
+    pub dice: String,
+    /// The damage type.
+    pub damage_type: DamageType,
+}
+
+impl AreaSave {
+    /// "15-ft cone", "30-ft line 5 ft wide".
+    pub fn area_text(&self) -> String {
+        use tabletop_srd::AreaShape as S;
+        match self.shape {
+            S::Cone => format!("{}-ft cone", self.size_ft),
+            S::Line => format!("{}-ft line 5 ft wide", self.size_ft),
+            S::Sphere => format!("{}-ft radius", self.size_ft),
+            S::Cube => format!("{}-ft cube", self.size_ft),
+            S::Cylinder => format!("{}-ft cylinder", self.size_ft),
+        }
+    }
 }
 
 /// Everything the pipeline derives from a build, each value with its sources.

@@ -378,6 +378,12 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     {
         return Ok(out);
     }
+    // Outside any encounter a dragonborn's breath is spent and its numbers said.
+    if action_type == ActionType::UseSpecialAbility
+        && let Some(out) = tactics::breath::outside_combat(call, req)?
+    {
+        return Ok(out);
+    }
     // A spell's casting time decides its cost when the request names none.
     let costed;
     let req = if action_type == ActionType::CastSpell && req.action_cost.is_none() {

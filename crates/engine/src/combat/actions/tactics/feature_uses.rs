@@ -134,3 +134,39 @@ pub fn chosen_resistance(
         me.name, spec.name
     ))
 }
+
+/// Spends `points` of the resource of `spec` on `me` (refused when short, unless `force`);
+/// the line saying what is left.
+pub(super) fn spend(
+    me: &mut Character,
+    spec: &ActionSpec,
+    points: u32,
+    force: bool,
+    forced: &mut Vec<String>,
+) -> Result<Option<String>> {
+    let Some(res) = &spec.resource else {
+        return Ok(None);
+    };
+    let rk = name_key(res);
+    let name = me.name.clone();
+    let Some(r) = me.resources.iter_mut().find(|r| name_key(&r.name) == rk) else {
+        return Err(EngineError::Rule(format!(
+            "{name} has no {res} resource (set one with update_character resources)"
+        )));
+    };
+    let when = match r.recharge {
+        crate::character::Recharge::Short => "short or long",
+        crate::character::Recharge::Long => "long",
+    };
+    crate::combat::actions::forced::rule(
+        r.current >= points,
+        force,
+        forced,
+        format!(
+            "{name} has {}/{} {} left and needs {points}; it returns on a {when} rest",
+            r.current, r.max, r.name
+        ),
+    )?;
+    r.current = r.current.saturating_sub(points);
+    Ok(Some(format!("{}: {}/{} left", r.name, r.current, r.max)))
+}

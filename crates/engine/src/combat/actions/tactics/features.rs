@@ -5,7 +5,7 @@
 use tabletop_rules::Condition;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
-use super::{ActionOutcome, Turn, rule};
+use super::{ActionOutcome, Turn};
 use crate::catalog::class_rules::ClassRule;
 use crate::catalog::{self, Use};
 use crate::character::{Character, name_key};
@@ -70,29 +70,12 @@ pub fn use_feature(
         }
         _ => 1,
     };
-    if let Some(res) = &spec.resource {
-        let rk = name_key(res);
-        let Some(r) = me.resources.iter_mut().find(|r| name_key(&r.name) == rk) else {
-            return Err(EngineError::Rule(format!(
-                "{} has no {res} resource (set one with update_character resources)",
-                a.name
-            )));
-        };
-        let when = match r.recharge {
-            crate::character::Recharge::Short => "short or long",
-            crate::character::Recharge::Long => "long",
-        };
-        rule(
-            turn,
-            r.current >= points,
-            format!(
-                "{} has {}/{} {} left and needs {points}; it returns on a {when} rest",
-                a.name, r.current, r.max, r.name
-            ),
-        )?;
-        r.current = r.current.saturating_sub(points);
-        lines.push(format!("{}: {}/{} left", r.name, r.current, r.max));
+    let force = turn.req.force;
+    if let Some(line) = super::feature_uses::spend(&mut me, &spec, points, force, &mut turn.forced)?
+    {
+        lines.push(line);
     }
+    let mut details = serde_json::Value::Null;
     let headline = match &spec.does {
         Use::Heal { dice, .. } => {
             let (n, f) = dice
@@ -255,6 +238,9 @@ pub fn use_feature(
         Use::ChosenResistance => {
             super::feature_uses::chosen_resistance(call, turn, &mut me, &spec)?
         }
+        Use::Breath { .. } => {
+            super::breath::breathe(call, turn, &me, &spec, &mut lines, &mut details)?
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
@@ -268,6 +254,7 @@ pub fn use_feature(
     Ok(Some(ActionOutcome {
         headline: format!("{headline}."),
         lines,
+        details,
         ..Default::default()
     }))
 }

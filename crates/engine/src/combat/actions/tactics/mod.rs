@@ -9,7 +9,9 @@
 //! entry per use, which is what the start-of-turn recharge roll reads.
 
 pub mod ability_text;
+pub mod area_effect;
 pub mod basic;
+pub mod breath;
 pub mod contest;
 pub mod feature_saves;
 pub mod feature_uses;

@@ -1,26 +1,19 @@
 //! Stat-block special abilities (breath weapons, recharge and N/Day abilities), legendary
-//! actions and lair actions, resolved with saves and damage against their targets or area.
+//! actions and lair actions, resolved with saves and damage against their targets or area
+//! ([`super::area_effect`]).
 
 use serde_json::{Value, json};
-use tabletop_grid::{
-    AreaOfEffect, AreaOrigin, Compass, CoverOptions, Direction, Position, Shape, footprint,
-};
+use tabletop_rules::Skill;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
-use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
-use tabletop_rules::{Ability, Skill};
 
-use super::ability_text::{
-    TextArea, area_in, check_in, conditions_in, dc_in, duration_in, halves, legendary_cost,
-    per_day, recharge_min,
-};
-use super::{actor, distance, dodging_dex_save_advantage, incapacitated, names, resolve, rule};
-use crate::combat::actions::attack::{StrikeOptions, apply_damage_to, strike};
+use super::ability_text::{area_in, check_in, dc_in, legendary_cost, per_day, recharge_min};
+use super::{actor, incapacitated, resolve, rule};
+use crate::combat::actions::attack::{StrikeOptions, strike};
 use crate::combat::actions::{ActionOutcome, Turn};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, StatAction, StatDamage, StatDc};
-use crate::model::encounter::Encounter;
 use crate::model::names::name_key;
 
 /// A stat-block entry found by name: the effect to resolve, the name its usage is tracked
@@ -128,333 +121,6 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
     }))
 }
 
-/// Where the effect lands: ids of the targets and, for an area, its origin (for cover).
-struct Landing {
-    targets: Vec<String>,
-    origin: Option<AreaOrigin>,
-    area: Option<String>,
-}
-
-/// The square of `actor`'s space nearest to `aim` (the origin of a cone or line it breathes).
-fn origin_square(enc: &Encounter, actor_id: &str, aim: Position) -> Result<Position> {
-    let cr = enc.map.require_creature(actor_id)?;
-    Ok(footprint(cr.position, cr.size)
-        .min_by_key(|p| (p.x - aim.x).pow(2) + (p.y - aim.y).pow(2))
-        .unwrap_or(cr.position))
-}
-
-/// The targets: `targets`/`target` when given; otherwise the area in `text` from the actor
-/// toward `to` or `direction` (creatures "of its choice" are only the hostile ones).
-fn landing(
-    call: &Call<'_>,
-    turn: &Turn<'_>,
-    actor_id: Option<&str>,
-    text: &str,
-) -> Result<Landing> {
-    let enc = &turn.encounter;
-    let mut named = Vec::new();
-    if !turn.req.target.is_empty() {
-        named.push(turn.req.target.clone());
-    }
-    named.extend(turn.req.targets.iter().filter(|w| !w.is_empty()).cloned());
-    if !named.is_empty() {
-        let mut ids = Vec::new();
-        for (i, w) in named.iter().enumerate() {
-            let field = if i == 0 && !turn.req.target.is_empty() {
-                "targetId"
-            } else {
-                "targets"
-            };
-            let (cb, _) = resolve(call, enc, w, field)?;
-            if !ids.contains(&cb.character_id) {
-                ids.push(cb.character_id);
-            }
-        }
-        return Ok(Landing {
-            targets: ids,
-            origin: None,
-            area: None,
-        });
-    }
-    let choice = text.to_lowercase().contains("choice");
-    let side = actor_id.and_then(|a| enc.combatant(a)).map(|c| c.side);
-    let keep = |id: &str| {
-        let Some(cb) = enc.combatant(id) else {
-            return false;
-        };
-        // The dead lie as bodies off the live map: areas and "each creature within" pass them.
-        !cb.removed
-            && enc.map.creature(id).is_some()
-            && (!choice || side.is_none_or(|s| cb.side.hostile_to(s)))
-    };
-    let area = area_in(text);
-    match (area, actor_id) {
-        (Some(TextArea::Within(ft)), Some(a)) => {
-            let mut ids = Vec::new();
-            for cb in &enc.order {
-                if cb.character_id != a
-                    && keep(&cb.character_id)
-                    && distance(enc, a, &cb.character_id)? <= ft
-                {
-                    ids.push(cb.character_id.clone());
-                }
-            }
-            Ok(Landing {
-                targets: ids,
-                origin: None,
-                area: Some(format!("each creature within {ft} ft")),
-            })
-        }
-        (Some(TextArea::Shape(shape)), _) => {
-            let aim = turn.req.to;
-            let direction = match (&turn.req.direction, aim) {
-                (_, Some(p)) => Some(Direction::Toward(p)),
-                (Some(d), None) => {
-                    Some(Direction::Compass(d.parse::<Compass>().map_err(|e| {
-                        EngineError::invalid("direction", e.to_string())
-                    })?))
-                }
-                (None, None) => None,
-            };
-            let origin = match (shape.needs_direction(), actor_id) {
-                (true, Some(a)) => {
-                    let Some(dir) = direction else {
-                        return Err(EngineError::invalid(
-                            "to",
-                            "aim the area: give to (a square) or direction (\"east\"), or list the targets",
-                        ));
-                    };
-                    let toward = match dir {
-                        Direction::Toward(p) => p,
-                        Direction::Compass(c) => {
-                            let (dx, dy) = c.step();
-                            let p = enc.map.require_creature(a)?.position;
-                            p.offset(dx * 100, dy * 100)
-                        }
-                        Direction::Vector { .. } => enc.map.require_creature(a)?.position,
-                    };
-                    AreaOrigin::Square(origin_square(enc, a, toward)?)
-                }
-                (true, None) => {
-                    return Err(EngineError::invalid(
-                        "targets",
-                        "a cone or line needs an actor to start from; list the targets instead",
-                    ));
-                }
-                (false, _) => match (aim, actor_id) {
-                    (Some(p), _) => AreaOrigin::Square(p),
-                    (None, Some(a)) => AreaOrigin::Square(enc.map.require_creature(a)?.position),
-                    (None, None) => {
-                        return Err(EngineError::invalid(
-                            "to",
-                            "give the area's centre square in to, or list the targets",
-                        ));
-                    }
-                },
-            };
-            let aoe = match direction.filter(|_| shape.needs_direction()) {
-                Some(d) => AreaOfEffect::directed(shape, origin, d),
-                None => AreaOfEffect::new(shape, origin),
-            }
-            .with_metric(super::METRIC);
-            let ids = enc
-                .map
-                .creatures_in_area(&aoe, actor_id)?
-                .into_iter()
-                .filter(|id| keep(id))
-                .collect();
-            Ok(Landing {
-                targets: ids,
-                origin: Some(origin),
-                area: Some(shape_text(shape)),
-            })
-        }
-        (Some(TextArea::Within(_)), None) | (None, _) => Err(EngineError::invalid(
-            "targets",
-            "name the targets (targets: [{name}]) — the text gives no area to find them by",
-        )),
-    }
-}
-
-fn shape_text(s: Shape) -> String {
-    match s {
-        Shape::Sphere { radius_ft } => format!("{radius_ft}-ft radius"),
-        Shape::Cylinder { radius_ft, .. } => format!("{radius_ft}-ft cylinder"),
-        Shape::Cone { length_ft } => format!("{length_ft}-ft cone"),
-        Shape::Cube { size_ft } => format!("{size_ft}-ft cube"),
-        Shape::Line {
-            length_ft,
-            width_ft,
-        } => format!("{length_ft}-ft line {width_ft} ft wide"),
-    }
-}
-
-/// The damage expression of a stat-block effect ("(18d6)[fire]").
-fn expression(parts: &[StatDamage]) -> String {
-    parts
-        .iter()
-        .map(|d| match d.damage_type {
-            Some(t) => format!("({})[{t}]", d.dice),
-            None => format!("({})", d.dice),
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
-}
-
-/// What resolving an effect did.
-struct Resolved {
-    lines: Vec<String>,
-    details: Value,
-    summary: String,
-}
-
-/// Resolves a save-based (or automatic) effect on its landing: damage rolled once, each
-/// target's save (effective stats, dodging DEX advantage, cover against the area's origin),
-/// damage through the pipeline then concentration, conditions on a failed save.
-fn resolve_effect(
-    call: &mut Call<'_>,
-    turn: &mut Turn<'_>,
-    actor_id: Option<&str>,
-    action: &StatAction,
-) -> Result<Resolved> {
-    let text = action.desc.clone();
-    let land = landing(call, turn, actor_id, &text)?;
-    let mut lines = Vec::new();
-    if let Some(a) = &land.area {
-        lines.push(format!("Area: {a}"));
-    }
-    let expr = expression(&action.damage);
-    let roll = if expr.is_empty() {
-        None
-    } else {
-        let r = dice::roll(&expr, call.rng()?)?;
-        call.record_roll(&r);
-        lines.push(format!("Damage roll: {}", r.summary()));
-        Some(r)
-    };
-    let conditions = action
-        .dc
-        .as_ref()
-        .map(|_| conditions_in(&text))
-        .unwrap_or_default();
-    let mut per_target = Vec::new();
-    let mut failed = Vec::new();
-    let mut saved = Vec::new();
-    for id in &land.targets {
-        let mut c = crate::combat::sheet(call, id)?;
-        if c.dead {
-            continue;
-        }
-        let mut fail = true;
-        let mut save_json = Value::Null;
-        if let Some(dc) = &action.dc {
-            let mut req = D20Request::new(D20Test::Save {
-                ability: dc.ability,
-            })
-            .dc(dc.value)
-            .labelled(format!(
-                "{} {:?} save vs {}",
-                c.name, dc.ability, action.name
-            ));
-            if let Some(why) = dodging_dex_save_advantage(&turn.encounter, id, &c, dc.ability) {
-                req = req.advantage(why);
-            }
-            if dc.ability == Ability::Dexterity && turn.encounter.map.is_squeezing(id) {
-                req = req.disadvantage("squeezing into a smaller space");
-            }
-            if dc.ability == Ability::Dexterity
-                && let Some(origin) = land.origin
-                && let Some(cr) = turn.encounter.map.creature(id)
-                && let Ok(cov) = turn.encounter.map.cover_from_origin(
-                    origin,
-                    cr.position,
-                    cr.size,
-                    &CoverOptions::default(),
-                )
-                && let Some(b) = cov.dex_save_bonus.filter(|b| *b > 0)
-            {
-                req = req.bonus("cover", b);
-            }
-            let save = roll_d20_test(&c.effective(), &req, call.rng()?);
-            call.record_roll(&save);
-            fail = save.success != Some(true);
-            lines.push(save.summary());
-            save_json = serde_json::to_value(&save).unwrap_or(Value::Null);
-        }
-        let mut changes = Vec::new();
-        let mut taken = None;
-        if let Some(r) = &roll {
-            let half = action.dc.as_ref().is_some_and(|dc| halves(dc, &text));
-            let parts: Vec<DamagePart> = r
-                .damage_by_type()
-                .into_iter()
-                .map(|(t, amount)| {
-                    let amount = u32::try_from(amount.max(0)).unwrap_or(0);
-                    let amount = match (fail, half) {
-                        (true, _) => amount,
-                        (false, true) => amount / 2,
-                        (false, false) => 0,
-                    };
-                    DamagePart::new(t, amount)
-                })
-                .collect();
-            if parts.iter().any(|p| p.amount > 0) {
-                let (res, _, after) =
-                    apply_damage_to(call, &mut turn.encounter, id, &parts, false, &mut changes)?;
-                c = after;
-                taken = Some(res.total);
-            }
-        }
-        if fail && !c.dead {
-            for cond in &conditions {
-                let dur = action.dc.as_ref().and_then(|dc| duration_in(&text, dc));
-                let line = super::add_condition(
-                    call,
-                    &mut c,
-                    *cond,
-                    format!("{} ({})", action.name, actor_name(turn, actor_id)),
-                    dur,
-                )?;
-                changes.push(line);
-            }
-        }
-        crate::combat::put_sheet(call, &c)?;
-        if !changes.is_empty() {
-            call.record_change("character", &c.id, changes.join("; "));
-        }
-        lines.extend(changes.iter().cloned());
-        if action.dc.is_some() {
-            if fail {
-                failed.push(c.name.clone())
-            } else {
-                saved.push(c.name.clone())
-            }
-        }
-        per_target.push(json!({
-            "id": c.id, "name": c.name, "save": save_json, "failed": fail,
-            "damage": taken, "hp": c.hp, "dead": c.dead,
-        }));
-    }
-    let summary = if land.targets.is_empty() {
-        "it reaches no one".to_string()
-    } else if action.dc.is_some() {
-        format!("{} fail, {} succeed", names(&failed), names(&saved))
-    } else {
-        format!("it affects {}", per_target.len())
-    };
-    Ok(Resolved {
-        lines,
-        details: json!({"targets": per_target, "damageRoll": roll, "area": land.area}),
-        summary,
-    })
-}
-
-fn actor_name(turn: &Turn<'_>, actor_id: Option<&str>) -> String {
-    actor_id
-        .and_then(|a| turn.encounter.combatant(a))
-        .map_or_else(|| "lair".into(), |c| c.name.clone())
-}
-
 /// "makes a tail attack" / "makes one claw attack": the attack's name.
 fn attack_named_in<'c>(c: &'c Character, text: &str) -> Option<&'c StatAction> {
     let l = text.to_lowercase();
@@ -485,7 +151,13 @@ fn resolve_entry(
         return strike_with(call, turn, a, &attack);
     }
     if action.dc.is_some() || !action.damage.is_empty() {
-        let r = resolve_effect(call, turn, Some(&a.id), action)?;
+        let r = super::area_effect::resolve_effect(
+            call,
+            turn,
+            Some(&a.id),
+            action,
+            area_in(&action.desc),
+        )?;
         return Ok((r.summary, r.lines, r.details));
     }
     if let Some(skill) = check_in(&action.desc) {
@@ -820,7 +492,13 @@ pub fn lair_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOut
     let owner = turn.actor.as_ref().map(|a| a.name.clone());
     let mut lines = vec!["Lair actions act on initiative count 20 (losing ties).".to_string()];
     let (summary, details) = if action.dc.is_some() || !action.damage.is_empty() {
-        let r = resolve_effect(call, turn, actor_id.as_deref(), &action)?;
+        let r = super::area_effect::resolve_effect(
+            call,
+            turn,
+            actor_id.as_deref(),
+            &action,
+            area_in(&desc),
+        )?;
         lines.extend(r.lines);
         (format!(": {}", r.summary), r.details)
     } else {
