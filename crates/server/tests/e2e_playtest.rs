@@ -504,3 +504,49 @@ async fn a_human_chooses_one_extra_language_and_no_more() {
         a.text
     );
 }
+
+#[tokio::test]
+async fn a_dragonborn_made_without_an_ancestry_is_told_to_choose_one() {
+    if !srd() {
+        return;
+    }
+    let s = Session::start(8).await;
+    // The SRD's ancestries, as the choice lists them.
+    let colours: Vec<String> = srd_record("Traits", "draconic-ancestry")["trait_specific"]
+        ["subtrait_options"]["from"]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            o["item"]["index"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("draconic-ancestry-")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(colours.len(), 10);
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Drak", "race": "dragonborn", "class": "fighter", "level": 3,
+                   "stats": {"str": 15, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 12}}),
+        )
+        .await;
+    assert!(
+        a.text.contains(&format!(
+            "open choice: Draconic Ancestry: choose a colour (draconicAncestry at creation): {}; until then no damage resistance and Breath Weapon is the DM's",
+            colours.join(", ")
+        )),
+        "{}",
+        a.text
+    );
+    let a = s
+        .ok(
+            "create_character",
+            json!({"name": "Rax", "race": "dragonborn", "class": "fighter", "level": 3, "draconicAncestry": "red",
+                   "stats": {"str": 15, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 12}}),
+        )
+        .await;
+    assert!(!a.text.contains("Draconic Ancestry: choose"), "{}", a.text);
+}

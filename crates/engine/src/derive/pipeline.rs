@@ -778,6 +778,18 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
         ));
     }
     language_choices_open(&mut d, resolved, build, catalog);
+    // A dragonborn's ancestry gives its resistance and its Breath Weapon's area, save and type.
+    if resolved
+        .race
+        .as_ref()
+        .is_some_and(|r| r.index.as_deref() == Some("dragonborn"))
+        && build.choices.draconic_ancestry.is_none()
+    {
+        d.choices.push(
+            "Draconic Ancestry: choose a colour (draconicAncestry at creation): black, blue, brass, bronze, copper, gold, green, red, silver, white; until then no damage resistance and Breath Weapon is the DM's"
+                .into(),
+        );
+    }
     for s in &build.choices.expertise {
         if let Some(x) = d.skills.get_mut(s) {
             x.value = ProficiencyLevel::Expertise;
