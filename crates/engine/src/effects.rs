@@ -350,6 +350,7 @@ fn check_modifiers(kinds: &[ModifierKind]) -> Result<()> {
             | ModifierKind::DamageBonus { amount }
             | ModifierKind::AbilityBonus { amount, .. } => !(-30..=30).contains(amount),
             ModifierKind::SpeedBonus { feet } => !(-500..=500).contains(feet),
+            ModifierKind::SizeSteps { steps } => !(-5..=5).contains(steps),
             ModifierKind::MaxHpBonus { amount } => !(-1000..=1000).contains(amount),
             ModifierKind::AbilitySetTo { score, .. } => !(1..=30).contains(score),
             _ => false,

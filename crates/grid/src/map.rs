@@ -523,6 +523,21 @@ impl BattleMap {
         Ok(())
     }
 
+    /// Changes a creature's size where it stands (its top-left square kept), when the new space
+    /// is free (see [`BattleMap::check_placement`]).
+    pub fn resize_creature(&mut self, id: &str, size: Size) -> Result<()> {
+        let pos = self
+            .creatures
+            .get(id)
+            .ok_or_else(|| self.unknown("creature", id))?
+            .position;
+        self.check_placement(pos, size, Some(id))?;
+        if let Some(c) = self.creatures.get_mut(id) {
+            c.size = size;
+        }
+        Ok(())
+    }
+
     /// Moves a creature to `to` (teleport: no path or cost check; use the movement module for
     /// that).
     pub fn move_creature(&mut self, id: &str, to: Position) -> Result<()> {

@@ -183,6 +183,12 @@ pub enum ModifierKind {
     SpeedHalved,
     /// Speed becomes 0 and cannot be raised by bonuses.
     SpeedZero,
+    /// The size grows (positive) or shrinks (negative) by this many categories (Enlarge +1,
+    /// Reduce −1), between Tiny and Gargantuan.
+    SizeSteps {
+        /// Categories.
+        steps: i32,
+    },
     /// Speed is at most `feet`, whatever else applies (over carrying capacity: 5 ft).
     SpeedAtMost {
         /// The most it can be.
@@ -308,6 +314,7 @@ impl fmt::Display for ModifierKind {
             ModifierKind::SpeedHalved => f.write_str("speed halved"),
             ModifierKind::SpeedZero => f.write_str("speed 0"),
             ModifierKind::SpeedAtMost { feet } => write!(f, "speed at most {feet} ft"),
+            ModifierKind::SizeSteps { steps } => write!(f, "size {steps:+} categories"),
             ModifierKind::RollBonus { on, amount } => write!(f, "{amount:+} to {on}"),
             ModifierKind::RollDice { on, dice, subtract } => {
                 write!(f, "{}{dice} to {on}", if *subtract { "−" } else { "+" })

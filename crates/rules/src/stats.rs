@@ -799,10 +799,17 @@ pub fn effective_stats_with_traits(
             .collect()
     };
 
+    let size_steps: i32 = all()
+        .filter_map(|m| match m.kind {
+            ModifierKind::SizeSteps { steps } => Some(steps),
+            _ => None,
+        })
+        .fold(0i32, i32::saturating_add);
+
     EffectiveStats {
         level: base.level,
         proficiency_bonus: base.proficiency_bonus,
-        size: base.size,
+        size: base.size.stepped(size_steps),
         abilities,
         armor_class,
         speed,

@@ -276,6 +276,25 @@ vocabulary! {
 }
 
 impl Size {
+    /// The size `steps` categories larger (negative: smaller), held between Tiny and
+    /// Gargantuan.
+    pub fn stepped(self, steps: i32) -> Size {
+        const ORDER: [Size; 6] = [
+            Size::Tiny,
+            Size::Small,
+            Size::Medium,
+            Size::Large,
+            Size::Huge,
+            Size::Gargantuan,
+        ];
+        let at = ORDER.iter().position(|s| *s == self).unwrap_or(2);
+        let to = i64::try_from(at)
+            .unwrap_or(2)
+            .saturating_add(i64::from(steps))
+            .clamp(0, 5);
+        ORDER[usize::try_from(to).unwrap_or(2)]
+    }
+
     /// Squares per side the creature occupies on a 5-ft grid (tiny still takes one square).
     pub fn squares(self) -> u32 {
         match self {

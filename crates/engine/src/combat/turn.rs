@@ -127,6 +127,10 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     report
         .start_of_turn
         .extend(super::martial::sync_auras(call, &enc)?);
+    // Tokens follow sizes that changed as durations ran out (Enlarge ending).
+    report
+        .start_of_turn
+        .extend(super::spatial::sizes::sync(call, &mut enc)?);
     super::save(call, &enc)?;
     call.record_change(
         "encounter",

@@ -168,6 +168,9 @@ pub fn modifiers(e: &crate::catalog::spells::SpellEntry, plan: &CastPlan) -> Vec
             }
         })
         .collect();
+    kinds.push(ModifierKind::SizeSteps {
+        steps: if plan.choice.reduce { -1 } else { 1 },
+    });
     kinds.push(ModifierKind::Note {
         text: if plan.choice.reduce {
             "reduced: one size smaller, weapon hits deal 1d4 less (not below 1)".into()

@@ -463,6 +463,9 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         call,
         &mut turn.encounter,
     )?);
+    // Tokens follow sizes a spell or a form changed.
+    out.lines
+        .extend(super::spatial::sizes::sync(call, &mut turn.encounter)?);
     out.encounter_id = turn.encounter.id.clone();
     out.action_type = Some(action_type);
     out.cost = Some(turn.cost);

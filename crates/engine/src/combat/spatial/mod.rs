@@ -11,6 +11,7 @@ pub mod movement;
 pub mod props;
 pub mod scratch;
 pub mod sight;
+pub mod sizes;
 pub mod view;
 
 use serde::{Deserialize, Serialize};

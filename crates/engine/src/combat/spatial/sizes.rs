@@ -1,0 +1,40 @@
+//! Tokens follow their creatures' sizes: a creature whose effective size changed (Enlarge/Reduce,
+//! a Wild Shape or Polymorph form taken or dropped) takes the space of its new size where it
+//! stands, or keeps its old token when the new space is not free, and the answer says which.
+
+use crate::engine::Call;
+use crate::error::Result;
+use crate::model::encounter::Encounter;
+
+/// Brings every combatant's token to its effective size; one line per change or refusal.
+pub fn sync(call: &Call<'_>, enc: &mut Encounter) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    let ids: Vec<String> = enc.order.iter().map(|c| c.character_id.clone()).collect();
+    for id in ids {
+        let Some(on_map) = enc.map.creature(&id).map(|c| c.size) else {
+            continue;
+        };
+        let Some(c) = call.tx_ref().character(call.campaign(), &id)? else {
+            continue;
+        };
+        let size = c.effective().size;
+        if size == on_map {
+            continue;
+        }
+        let n = size.squares();
+        lines.push(match enc.map.resize_creature(&id, size) {
+            Ok(()) => format!(
+                "{} is {size} now: its token takes {n}×{n} squares from {}",
+                c.name,
+                enc.map
+                    .creature(&id)
+                    .map_or_else(String::new, |t| super::square_label(t.position))
+            ),
+            Err(why) => format!(
+                "{} is {size} now but its token stays {on_map}: no room where it stands ({why}); move it to open ground",
+                c.name
+            ),
+        });
+    }
+    Ok(lines)
+}
