@@ -314,7 +314,15 @@ impl fmt::Display for ModifierKind {
             ModifierKind::SpeedHalved => f.write_str("speed halved"),
             ModifierKind::SpeedZero => f.write_str("speed 0"),
             ModifierKind::SpeedAtMost { feet } => write!(f, "speed at most {feet} ft"),
-            ModifierKind::SizeSteps { steps } => write!(f, "size {steps:+} categories"),
+            ModifierKind::SizeSteps { steps } => write!(
+                f,
+                "size {steps:+} {}",
+                if steps.abs() == 1 {
+                    "category"
+                } else {
+                    "categories"
+                }
+            ),
             ModifierKind::RollBonus { on, amount } => write!(f, "{amount:+} to {on}"),
             ModifierKind::RollDice { on, dice, subtract } => {
                 write!(f, "{}{dice} to {on}", if *subtract { "−" } else { "+" })

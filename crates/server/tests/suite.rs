@@ -41,6 +41,8 @@ mod e2e_memory;
 mod e2e_output;
 #[path = "e2e_playtest.rs"]
 mod e2e_playtest;
+#[path = "e2e_playtest_combat.rs"]
+mod e2e_playtest_combat;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]

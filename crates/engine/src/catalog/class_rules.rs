@@ -45,6 +45,8 @@ pub enum ClassRule {
     /// Once per turn, +1d8 weapon damage on a creature below its hit point maximum (Colossus
     /// Slayer).
     ColossusSlayer,
+    /// Every melee weapon hit deals 1d8 more radiant damage (Improved Divine Smite).
+    ImprovedDivineSmite,
     /// Opportunity attacks against it have disadvantage (Escape the Horde).
     EscapeTheHorde,
     /// After a creature hits it, +4 AC against that creature's later attacks this turn
@@ -85,6 +87,7 @@ impl ClassRule {
             ClassRule::AuraOfDevotion => "Aura of Devotion",
             ClassRule::AuraRange30 => "Aura Improvements",
             ClassRule::ColossusSlayer => "Colossus Slayer",
+            ClassRule::ImprovedDivineSmite => "Improved Divine Smite",
             ClassRule::EscapeTheHorde => "Escape the Horde",
             ClassRule::MultiattackDefense => "Multiattack Defense",
             ClassRule::UncannyDodge => "Uncanny Dodge",

@@ -237,6 +237,10 @@ pub enum Use {
         /// A flat damage bonus from the class table while it lasts (Rage damage).
         #[serde(default)]
         damage_bonus: Option<Amount>,
+        /// Its rounds run out at the start of the user's turn, not the end: it lasts "until
+        /// your next turn" (Reckless Attack, Patient Defense's Dodge).
+        #[serde(default)]
+        until_next_turn: bool,
     },
     /// An extra action this turn (Action Surge).
     ExtraAction,
@@ -335,6 +339,9 @@ pub struct SaveEffect {
     /// A failing creature of CR up to the sheet's Destroy Undead CR is destroyed.
     #[serde(default)]
     pub destroys: bool,
+    /// Only on a creature the user hit with a melee weapon attack this turn (Stunning Strike).
+    #[serde(default)]
+    pub after_melee_hit: bool,
 }
 
 /// A rule that shapes the spells its bearer casts.

@@ -135,6 +135,31 @@ pub struct TurnFlags {
     /// The turn (round, index) its Colossus Slayer last added damage: once per turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colossus_slayer_turn: Option<(u32, usize)>,
+    /// The creatures it hit with a melee weapon attack (an unarmed strike too) and the turn
+    /// (round, index) they were hit in: what Stunning Strike needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub melee_hits: Option<((u32, usize), Vec<String>)>,
+}
+
+impl TurnFlags {
+    /// Records a melee weapon hit on `target` in `turn`.
+    pub fn record_melee_hit(&mut self, turn: (u32, usize), target: &str) {
+        match &mut self.melee_hits {
+            Some((t, ids)) if *t == turn => {
+                if !ids.iter().any(|i| i == target) {
+                    ids.push(target.to_string());
+                }
+            }
+            _ => self.melee_hits = Some((turn, vec![target.to_string()])),
+        }
+    }
+
+    /// Whether it hit `target` with a melee weapon attack in `turn`.
+    pub fn melee_hit(&self, turn: (u32, usize), target: &str) -> bool {
+        self.melee_hits
+            .as_ref()
+            .is_some_and(|(t, ids)| *t == turn && ids.iter().any(|i| i == target))
+    }
 }
 
 /// One combatant: a character in the initiative order.

@@ -527,12 +527,20 @@ fn strike_core(
         };
         return Ok(out);
     }
+    // A melee weapon hit (an unarmed strike too) opens what needs one (Stunning Strike).
+    if kind.delivery == Delivery::Melee && !matches!(profile.source, ProfileSource::StatBlock) {
+        let turn = (enc.round, enc.turn);
+        if let Some(cb) = enc.combatant_mut(&attacker.id) {
+            cb.flags.record_melee_hit(turn, &target.id);
+        }
+    }
     // Class-feature riders (Sneak Attack, Divine Smite) from the attacker's derived sheet.
     let mut attacker = attacker;
     let t = first_damage_type(&profile.damage).unwrap_or(DamageType::Bludgeoning);
     let mode = out.roll.mode;
     let charges = attacker.effects.len();
     let riders = super::riders::on_hit(
+        call,
         enc,
         &mut attacker,
         &target,

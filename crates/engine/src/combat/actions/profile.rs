@@ -136,8 +136,13 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
                     .eq(dice.chars())
         })
     };
-    let mut damage = a
-        .damage
+    // A weapon the stat block gives a choice of damage for (a hobgoblin's longsword: one handed
+    // 1d8 + 1 or two handed 1d10 + 1) strikes with its first option, which the name says.
+    let (own, grip) = match (a.damage.is_empty(), a.alternatives.first()) {
+        (true, Some(alt)) if !alt.damage.is_empty() => (&alt.damage, Some(alt.name.to_lowercase())),
+        _ => (&a.damage, None),
+    };
+    let mut damage = own
         .iter()
         .enumerate()
         .filter(|(i, d)| *i == 0 || !the_riders(d))
@@ -148,7 +153,7 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
         })
         .collect::<Vec<_>>()
         .join(" + ");
-    let first_type = a.damage.iter().find_map(|d| d.damage_type);
+    let first_type = own.iter().find_map(|d| d.damage_type);
     if let Some(t) = first_type {
         damage.push_str(&signed_flat(stats.damage.bonus, t));
     }
@@ -156,7 +161,10 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
         damage.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
     }
     AttackProfile {
-        name: a.name.clone(),
+        name: match grip {
+            Some(g) => format!("{} ({g})", a.name),
+            None => a.name.clone(),
+        },
         source: ProfileSource::StatBlock,
         test: Some(D20Test::Attack {
             ability: None,

@@ -37,7 +37,14 @@ fn finesse(attacker: &Character, profile: &AttackProfile) -> bool {
 }
 
 /// An ally of the attacker (not incapacitated) within 5 ft of the target.
-fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String> {
+/// Sneak Attack's other enemy of the target: an ally of the attacker within 5 ft of it that is
+/// neither incapacitated nor dead.
+fn ally_next_to(
+    call: &crate::engine::Call<'_>,
+    enc: &Encounter,
+    attacker: &str,
+    target: &str,
+) -> Option<String> {
     let side = enc.combatant(attacker)?.side;
     enc.order
         .iter()
@@ -47,6 +54,8 @@ fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String>
             enc.map
                 .creature_distance_ft(&c.character_id, target, tabletop_grid::Metric::Grid5e)
                 .is_ok_and(|d| d <= 5)
+                && crate::combat::sheet(call, &c.character_id)
+                    .is_ok_and(|s| !s.dead && !s.effective().is_incapacitated())
         })
         .map(|c| c.name.clone())
 }
@@ -56,6 +65,7 @@ fn ally_next_to(enc: &Encounter, attacker: &str, target: &str) -> Option<String>
 /// `decline_sneak` leaves Sneak Attack off this hit (the player's choice).
 #[allow(clippy::too_many_arguments)]
 pub fn on_hit(
+    call: &crate::engine::Call<'_>,
     enc: &mut Encounter,
     attacker: &mut Character,
     target: &Character,
@@ -95,7 +105,7 @@ pub fn on_hit(
                 let why = match mode {
                     RollMode::Advantage => Some("advantage".to_string()),
                     RollMode::Disadvantage => None,
-                    RollMode::Normal => ally_next_to(enc, &attacker.id, &target.id)
+                    RollMode::Normal => ally_next_to(call, enc, &attacker.id, &target.id)
                         .map(|a| format!("{a} is within 5 ft of {}", target.name)),
                 };
                 match (used, eligible_weapon, why) {
@@ -121,7 +131,7 @@ pub fn on_hit(
                         "No Sneak Attack: it needs a finesse or ranged weapon.".to_string(),
                     ),
                     (false, true, None) => out.lines.push(
-                        "No Sneak Attack: it needs advantage, or an ally within 5 ft of the target, and no disadvantage."
+                        "No Sneak Attack: it needs advantage, or an ally within 5 ft of the target that is not incapacitated, and no disadvantage."
                             .to_string(),
                     ),
                 }
@@ -168,6 +178,16 @@ pub fn on_hit(
         }
     }
     colossus_slayer(enc, attacker, target, weapon, damage_type, &mut out);
+    // Improved Divine Smite: every melee weapon hit, 1d8 radiant more.
+    if weapon
+        && kind.delivery == Delivery::Melee
+        && !matches!(profile.source, ProfileSource::Unarmed)
+        && attacker.has_rule(crate::catalog::class_rules::ClassRule::ImprovedDivineSmite)
+    {
+        out.expr.push_str(" + 1d8[radiant]");
+        out.lines
+            .push("Improved Divine Smite: +1d8 radiant (melee weapon hit).".to_string());
+    }
     if weapon
         && let Some((ty, spec)) = crate::class_features::find(attacker, |r| match r {
             crate::catalog::caster_rules::CasterRule::DivineStrike { damage } => Some(*damage),

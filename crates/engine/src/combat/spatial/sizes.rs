@@ -28,7 +28,7 @@ pub fn sync(call: &Call<'_>, enc: &mut Encounter) -> Result<Vec<String>> {
                 c.name,
                 enc.map
                     .creature(&id)
-                    .map_or_else(String::new, |t| super::square_label(t.position))
+                    .map_or_else(String::new, |t| t.position.to_string())
             ),
             Err(why) => format!(
                 "{} is {size} now but its token stays {on_map}: no room where it stands ({why}); move it to open ground",

@@ -71,6 +71,11 @@ pub fn use_feature(
         _ => 1,
     };
     let force = turn.req.force;
+    if let Use::SaveEffect(se) = &spec.does
+        && se.after_melee_hit
+    {
+        after_melee_hit(call, turn, a, &spec.name, force)?;
+    }
     if let Some(line) = super::feature_uses::spend(&mut me, &spec, points, force, &mut turn.forced)?
     {
         lines.push(line);
@@ -99,7 +104,10 @@ pub fn use_feature(
             )
         }
         Use::Effect {
-            rounds, modifiers, ..
+            rounds,
+            modifiers,
+            until_next_turn,
+            ..
         } => {
             let mut mods: Vec<Modifier> = modifiers
                 .iter()
@@ -130,7 +138,10 @@ pub fn use_feature(
                 source: Some(spec.source.clone()),
                 modifiers: mods,
                 duration: Duration::Rounds { remaining: *rounds },
-                ends_on: None,
+                ends_on: until_next_turn.then(|| crate::model::effects::EndTrigger {
+                    at: crate::model::effects::TurnPoint::Start,
+                    turn_of: a.id.clone(),
+                }),
                 ends_when_attacked: false,
                 grant: None,
             });
@@ -145,7 +156,14 @@ pub fn use_feature(
             format!("{} uses {}: one more action this turn", a.name, spec.name)
         }
         Use::PoolHeal => {
-            let target = turn.req.targets.first().cloned();
+            // The one creature touched: `targets` or `targetId`/`targetName`; none is the user.
+            let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+            let target = turn
+                .req
+                .targets
+                .first()
+                .or(Some(&turn.req.target).filter(named))
+                .cloned();
             let same = target.as_ref().is_none_or(|t| {
                 t.id.as_deref() == Some(a.id.as_str())
                     || t.name
@@ -305,4 +323,48 @@ pub fn rage_lapses(
         lines.push(line);
     }
     Ok(())
+}
+
+/// A feature used after a melee weapon hit (Stunning Strike) needs its target hit with one by
+/// `a` this turn; refused otherwise (before anything is spent), unless forced.
+fn after_melee_hit(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    feature: &str,
+    force: bool,
+) -> Result<()> {
+    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+    let Some(who) = turn
+        .req
+        .targets
+        .first()
+        .or(Some(&turn.req.target).filter(named))
+        .cloned()
+    else {
+        return Err(EngineError::invalid(
+            "targetName",
+            format!("name the creature {feature} follows a melee weapon hit on"),
+        ));
+    };
+    let (_, t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
+    let now = (turn.encounter.round, turn.encounter.turn);
+    let hit = turn
+        .encounter
+        .combatant(&a.id)
+        .is_some_and(|cb| cb.flags.melee_hit(now, &t.id));
+    if hit {
+        return Ok(());
+    }
+    let why = format!(
+        "{feature} follows a melee weapon hit, and {} has not hit {} with one this turn",
+        a.name, t.name
+    );
+    if force {
+        turn.forced.push(why);
+        return Ok(());
+    }
+    Err(EngineError::Rule(format!(
+        "{why}: attack it first (execute_action attack), or force"
+    )))
 }
