@@ -90,7 +90,8 @@ fn every_category_is_encoded_and_the_mechanical_targets_hold() {
     );
 }
 
-const PINNED_FEATURES: (usize, usize, usize) = (407, 354, 53);
+// Improved Divine Smite became a rule (it was a note): 354 → 355 mechanical.
+const PINNED_FEATURES: (usize, usize, usize) = (407, 355, 52);
 const PINNED_ITEMS: (usize, usize) = (308, 54);
 const PINNED_SPELLS: (usize, usize) = (284, 35);
 const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 884, 617);

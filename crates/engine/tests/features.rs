@@ -727,6 +727,46 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         },
         ..Default::default()
     };
+    // Stunning Strike follows a melee weapon hit on its target this turn: refused before one,
+    // nothing spent.
+    let err = f
+        .act(on("Lin", "Stunning Strike", "Goblin"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("Stunning Strike follows a melee weapon hit, and Lin has not hit Goblin"),
+        "{err}"
+    );
+    // The hit, recorded as an attack records it (an attack here would roll dice the saves below
+    // are pinned to).
+    let lin = f.ids["Lin"].clone();
+    f.e.write("edit", &json!({}), |call| {
+        let mut enc = combat::load_active(call, None)?;
+        let turn = (enc.round, enc.turn);
+        let gob = enc
+            .order
+            .iter()
+            .find(|c| c.name == "Goblin")
+            .unwrap()
+            .character_id
+            .clone();
+        for id in [
+            gob,
+            enc.order
+                .iter()
+                .find(|c| c.name == "Orc")
+                .unwrap()
+                .character_id
+                .clone(),
+        ] {
+            enc.combatant_mut(&lin)
+                .unwrap()
+                .flags
+                .record_melee_hit(turn, &id);
+        }
+        combat::save(call, &enc)
+    })
+    .unwrap();
     // Monk 7: DC 8 + 3 + 2 (WIS 14), one ki point a use, a free action after a hit.
     let out = f.act(on("Lin", "Stunning Strike", "Goblin")).unwrap();
     assert_eq!(

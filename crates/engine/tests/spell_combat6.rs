@@ -332,7 +332,9 @@ fn enlarge_adds_a_d4_to_an_allys_hits_without_a_save_and_reduce_takes_one_off_a_
         told(&out),
         vec![
             "Wren concentrates on Enlarge/Reduce (up to 1 min)",
-            "Tor gains Enlarge/Reduce (advantage on STR checks, advantage on STR saves, enlarged: one size larger, weapon hits deal 1d4 more)"
+            "Tor gains Enlarge/Reduce (advantage on STR checks, advantage on STR saves, size +1 category, enlarged: one size larger, weapon hits deal 1d4 more)",
+            // The ogre stands where Tor would grow: the token says so.
+            "Tor is large now but its token stays medium: no room where it stands (cannot place large creature 'ch2' at (8, 5): the square is occupied by 'ch3'; choose a free square (only tiny creatures may share)); move it to open ground"
         ]
     );
     advance(&mut e);
@@ -368,7 +370,8 @@ fn enlarge_adds_a_d4_to_an_allys_hits_without_a_save_and_reduce_takes_one_off_a_
         told(&out),
         vec![
             "Ogre — Constitution save vs Enlarge/Reduce: d20 [5] + 3 = 8 vs DC 15 — fail",
-            "Ogre gains Enlarge/Reduce (disadvantage on STR checks, disadvantage on STR saves, reduced: one size smaller, weapon hits deal 1d4 less (not below 1))"
+            "Ogre gains Enlarge/Reduce (disadvantage on STR checks, disadvantage on STR saves, size -1 category, reduced: one size smaller, weapon hits deal 1d4 less (not below 1))",
+            "Ogre is medium now: its token takes 1×1 squares from (8, 5)"
         ]
     );
     advance(&mut e);

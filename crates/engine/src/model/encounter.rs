@@ -139,6 +139,9 @@ pub struct TurnFlags {
     /// (round, index) they were hit in: what Stunning Strike needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub melee_hits: Option<((u32, usize), Vec<String>)>,
+    /// A size its token could not take for want of room, said once (not after every action).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_refused: Option<tabletop_rules::Size>,
 }
 
 impl TurnFlags {

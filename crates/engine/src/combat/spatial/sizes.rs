@@ -18,11 +18,25 @@ pub fn sync(call: &Call<'_>, enc: &mut Encounter) -> Result<Vec<String>> {
             continue;
         };
         let size = c.effective().size;
+        let said = enc
+            .combatant(&id)
+            .and_then(|cb| cb.flags.size_refused)
+            .is_some_and(|s| s == size);
         if size == on_map {
+            if let Some(cb) = enc.combatant_mut(&id) {
+                cb.flags.size_refused = None;
+            }
+            continue;
+        }
+        if said {
             continue;
         }
         let n = size.squares();
-        lines.push(match enc.map.resize_creature(&id, size) {
+        let resized = enc.map.resize_creature(&id, size);
+        if let Some(cb) = enc.combatant_mut(&id) {
+            cb.flags.size_refused = resized.is_err().then_some(size);
+        }
+        lines.push(match resized {
             Ok(()) => format!(
                 "{} is {size} now: its token takes {n}×{n} squares from {}",
                 c.name,
