@@ -187,3 +187,133 @@ async fn a_halfling_rerolls_a_natural_one_on_attacks_and_death_saves() {
         ]
     );
 }
+
+async fn half_orc(s: &Session, name: &str) {
+    s.ok(
+        "create_character",
+        json!({"name": name, "race": "half-orc", "class": "fighter", "level": 5,
+               "stats": {"str": 16, "dex": 12, "con": 14, "int": 8, "wis": 10, "cha": 10}}),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn relentless_endurance_leaves_a_half_orc_at_one_hp_once_per_long_rest() {
+    if !srd() {
+        return;
+    }
+    let rule = desc("Traits", "relentless-endurance");
+    assert!(
+        rule.contains(
+            "when you are reduced to 0 hit points but not killed outright, you can drop to 1 hit \
+             point instead"
+        ) && rule.contains("until you finish a long rest"),
+        "{rule}"
+    );
+    let s = Session::start(3).await;
+    half_orc(&s, "Grom").await;
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Grom"}))
+        .await;
+    assert_eq!(sheet.structured["character"]["hp"], 44);
+    assert!(
+        sheet.text.contains("Relentless Endurance 1/1 (long rest)"),
+        "{}",
+        sheet.text
+    );
+    let hit =
+        |n: u32| json!({"characterName": "Grom", "damage": {"amount": n, "type": "slashing"}});
+    let a = s.ok("update_character", hit(49)).await;
+    let endured = "Grom drops to 1 HP instead (Relentless Endurance, used automatically since \
+                   it is always the better choice; it returns after a long rest)";
+    assert_eq!(
+        a.text.lines().next().unwrap(),
+        format!("{endured}. Grom takes 49 (49 slashing); 44 → 1 HP."),
+        "{}",
+        a.text
+    );
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Grom"}))
+        .await;
+    assert!(
+        sheet.text.contains("Relentless Endurance 0/1 (long rest)"),
+        "{}",
+        sheet.text
+    );
+    // Spent: the next drop to 0 stands.
+    let a = s.ok("update_character", hit(3)).await;
+    assert_eq!(
+        a.text.lines().next().unwrap(),
+        "Grom takes 3 (3 slashing); 1 → 0 HP; falls unconscious and starts death saves.",
+        "{}",
+        a.text
+    );
+    // A long rest gives it back; killed outright (massive damage) it does nothing.
+    s.ok(
+        "update_character",
+        json!({"characterName": "Grom", "healing": 100}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "take_rest",
+            json!({"characterName": "Grom", "type": "long"}),
+        )
+        .await;
+    assert!(
+        a.text.contains("Relentless Endurance restored to 1"),
+        "{}",
+        a.text
+    );
+    let a = s.ok("update_character", hit(88)).await;
+    assert_eq!(
+        a.text.lines().next().unwrap(),
+        "Grom takes 88 (88 slashing); 44 → 0 HP; dies (massive damage).",
+        "{}",
+        a.text
+    );
+
+    // A spell's damage in a fight: Fireball drops Orsk (2 HP) to 1 instead of 0.
+    half_orc(&s, "Orsk").await;
+    s.ok(
+        "update_character",
+        json!({"characterName": "Orsk", "hp": 2}),
+    )
+    .await;
+    wren(&s).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wren", "position": {"x": 0, "y": 0}, "initiative": 30},
+            {"characterName": "Orsk", "position": {"x": 9, "y": 8}, "initiative": 9}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Fireball", "to": {"x": 9, "y": 9}}),
+        )
+        .await;
+    let lines: Vec<&str> = a.text.lines().collect();
+    let endured = endured.replace("Grom", "Orsk");
+    let at = lines
+        .iter()
+        .position(|l| *l == endured)
+        .unwrap_or_else(|| panic!("{}", a.text));
+    assert!(
+        lines[at + 1].starts_with("Orsk takes ") && lines[at + 1].ends_with("; 2 → 1 HP"),
+        "{}",
+        a.text
+    );
+}
+
+/// A human wizard 5 with Fireball.
+async fn wren(s: &Session) {
+    s.ok(
+        "create_character",
+        json!({"name": "Wren", "race": "human", "class": "wizard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+               "spells": ["Fire Bolt", "Fireball", "Magic Missile", "Shield"]}),
+    )
+    .await;
+}
