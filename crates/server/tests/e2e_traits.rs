@@ -317,3 +317,76 @@ async fn wren(s: &Session) {
     )
     .await;
 }
+
+#[tokio::test]
+async fn danger_sense_gives_advantage_on_dex_saves_unless_blinded() {
+    if !srd() {
+        return;
+    }
+    let rule = desc("Features", "danger-sense");
+    assert!(
+        rule.contains(
+            "advantage on dexterity saving throws against effects that you can see, such as \
+             traps and spells"
+        ) && rule.contains("you can't be blinded, deafened, or incapacitated"),
+        "{rule}"
+    );
+    let s = Session::start(3).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Bruna", "race": "human", "class": "barbarian", "level": 5,
+               "stats": {"str": 16, "dex": 14, "con": 14, "int": 8, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    wren(&s).await;
+    let adv = "(advantage: Danger Sense (barbarian 5): DEX effects it can see)";
+    let trap = json!({"characterName": "Bruna", "checkType": "save", "ability": "dex", "dc": 15, "reason": "a falling-block trap"});
+    let a = s.ok("roll_check", trap.clone()).await;
+    assert_eq!(
+        a.text,
+        format!(
+            "Bruna — Dexterity save (a falling-block trap): d20 [4, ~~3~~] {adv} + 2 = 6 vs DC 15 — fail"
+        )
+    );
+    // Not on other saves.
+    let a = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bruna", "checkType": "save", "ability": "con", "dc": 15}),
+        )
+        .await;
+    assert!(!a.text.contains("advantage"), "{}", a.text);
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wren", "position": {"x": 0, "y": 0}, "initiative": 30},
+            {"characterName": "Bruna", "position": {"x": 8, "y": 8}, "initiative": 10}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wren", "actionType": "cast_spell", "spell": "Fireball", "to": {"x": 9, "y": 9}}),
+        )
+        .await;
+    let save = a
+        .text
+        .lines()
+        .find(|l| l.starts_with("Bruna — Dexterity save vs Fireball"))
+        .unwrap_or_else(|| panic!("{}", a.text));
+    assert!(save.contains(&format!("] {adv} + 2 = ")), "{}", a.text);
+    // Blinded, it can't see the danger.
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bruna", "condition": "blinded"}),
+    )
+    .await;
+    let a = s.ok("roll_check", trap).await;
+    assert!(!a.text.contains("advantage"), "{}", a.text);
+    assert!(
+        a.text
+            .starts_with("Bruna — Dexterity save (a falling-block trap): d20 ["),
+        "{}",
+        a.text
+    );
+}
