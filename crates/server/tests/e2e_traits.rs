@@ -390,3 +390,92 @@ async fn danger_sense_gives_advantage_on_dex_saves_unless_blinded() {
         a.text
     );
 }
+
+#[tokio::test]
+async fn sleep_leaves_elves_and_half_elves_awake_and_spends_no_pool_on_them() {
+    if !srd() {
+        return;
+    }
+    let fey = desc("Traits", "fey-ancestry");
+    assert!(fey.contains("magic cannot put you to sleep"), "{fey}");
+    let sleep = desc("Spells", "sleep");
+    assert!(
+        sleep.contains("magical slumber")
+            && sleep.contains("affected in ascending order of their current hit points"),
+        "{sleep}"
+    );
+    let s = Session::start(3).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Lyra", "race": "human", "class": "bard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 10, "wis": 10, "cha": 16},
+               "spells": ["vicious mockery", "sleep"]}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Elowen", "race": "elf", "subrace": "high-elf", "class": "wizard", "level": 3,
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 16, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Sera", "race": "half-elf", "class": "rogue", "level": 1,
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 10, "wis": 10, "cha": 14}}),
+    )
+    .await;
+    for (name, level) in [("Hal", 1), ("Tam", 2)] {
+        s.ok(
+            "create_character",
+            json!({"name": name, "race": "human", "class": "wizard", "level": level,
+                   "stats": {"str": 8, "dex": 14, "con": 12, "int": 16, "wis": 10, "cha": 10}}),
+        )
+        .await;
+    }
+    // The elves lowest: counted first, they would use up the pool (22) before Tam.
+    // Hal is at his maximum, 7.
+    for (name, hp) in [("Sera", 3), ("Elowen", 5), ("Tam", 10)] {
+        s.ok("update_character", json!({"characterName": name, "hp": hp}))
+            .await;
+    }
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Lyra", "position": {"x": 0, "y": 0}, "initiative": 30},
+            {"characterName": "Elowen", "position": {"x": 5, "y": 5}, "initiative": 10},
+            {"characterName": "Sera", "position": {"x": 6, "y": 5}, "initiative": 9},
+            {"characterName": "Hal", "position": {"x": 5, "y": 6}, "initiative": 8},
+            {"characterName": "Tam", "position": {"x": 6, "y": 6}, "initiative": 7}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Lyra", "actionType": "cast_spell", "spell": "Sleep", "to": {"x": 5, "y": 5}}),
+        )
+        .await;
+    let lines: Vec<&str> = a.text.lines().collect();
+    for want in [
+        "Sleep affects 22 hit points of creatures: 5d8: [3, 1, 6, 5, 7] = 22",
+        "Elowen can't be put to sleep by magic (Fey Ancestry); unaffected",
+        "Sera can't be put to sleep by magic (Fey Ancestry); unaffected",
+        "Hal (7 HP) is unconscious, no damage (15 HP of the pool left)",
+        "Tam (10 HP) is unconscious, no damage (5 HP of the pool left)",
+    ] {
+        assert!(lines.contains(&want), "{want}\n{}", a.text);
+    }
+    for (name, asleep) in [
+        ("Elowen", false),
+        ("Sera", false),
+        ("Hal", true),
+        ("Tam", true),
+    ] {
+        let sheet = s.ok("get_character", json!({"characterName": name})).await;
+        let conditions = sheet.structured["character"]["conditions"].to_string();
+        assert_eq!(
+            conditions.contains("unconscious"),
+            asleep,
+            "{name}: {conditions}"
+        );
+    }
+}
