@@ -226,9 +226,10 @@ pub struct D20Outcome {
     /// The kept d20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<u32>,
-    /// A natural 1 rerolled (Lucky); `rolls` holds the new face.
+    /// A natural 1 rerolled (Lucky); `rolls` holds the new face (boxed: rare, and the outcome
+    /// is carried inside larger answers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rerolled: Option<Reroll>,
+    pub rerolled: Option<Box<Reroll>>,
     /// Flat modifiers with sources.
     pub modifiers: Vec<Contribution>,
     /// Sum of the flat modifiers.
@@ -507,11 +508,11 @@ pub fn roll_d20_test(
         && let Some(index) = out.rolls.iter().position(|&r| r == 1)
     {
         out.rolls[index] = roller.roll_die(20);
-        out.rerolled = Some(Reroll {
+        out.rerolled = Some(Box::new(Reroll {
             index,
             was: 1,
             source: source.clone(),
-        });
+        }));
         kept = keep(&out.rolls);
     }
     out.kept = Some(kept);
