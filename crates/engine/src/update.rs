@@ -536,6 +536,10 @@ fn damage_with(
             c.name, ward.name
         ));
     }
+    // Relentless Endurance, unless Relentless Rage is tried first (it calls it when it fails).
+    if !crate::combat::endurance::relentless_rage_ready(c) {
+        crate::combat::endurance::relentless_endurance(c, &mut r, changes);
+    }
     c.hp = r.hp_after;
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;

@@ -193,6 +193,19 @@ pub struct RolledDice {
     pub total: i32,
 }
 
+/// A natural 1 rerolled by a feature (Halfling Lucky): the new roll must be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Reroll {
+    /// Which of `rolls` was rerolled (its face is now the new roll).
+    pub index: usize,
+    /// The face before (always 1).
+    pub was: u32,
+    /// What allowed it ("Lucky").
+    pub source: String,
+}
+
 /// The outcome of a d20 test: every die, the kept one, each modifier with its source.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -213,6 +226,10 @@ pub struct D20Outcome {
     /// The kept d20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<u32>,
+    /// A natural 1 rerolled (Lucky); `rolls` holds the new face (boxed: rare, and the outcome
+    /// is carried inside larger answers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerolled: Option<Box<Reroll>>,
     /// Flat modifiers with sources.
     pub modifiers: Vec<Contribution>,
     /// Sum of the flat modifiers.
@@ -274,20 +291,31 @@ impl D20Outcome {
         let faces: Vec<String> = self
             .rolls
             .iter()
-            .map(|&r| {
+            .enumerate()
+            .map(|(i, &r)| {
+                // A rerolled die shows its old face: "1→14".
+                let face = match &self.rerolled {
+                    Some(re) if re.index == i => format!("{}→{r}", re.was),
+                    _ => r.to_string(),
+                };
                 if !struck && self.rolls.len() > 1 && Some(r) == self.kept {
                     // Keep the first occurrence of the kept value.
                     struck = true;
-                    return r.to_string();
+                    return face;
                 }
                 if self.rolls.len() > 1 {
-                    format!("~~{r}~~")
+                    format!("~~{face}~~")
                 } else {
-                    r.to_string()
+                    face
                 }
             })
             .collect();
         let _ = write!(s, "d20 [{}]", faces.join(", "));
+        if let Some(re) = &self.rerolled {
+            // The feature's name without its origin: "Lucky (lightfoot halfling)" → "Lucky".
+            let name = re.source.split(" (").next().unwrap_or(&re.source);
+            let _ = write!(s, " ({name})");
+        }
         let mut why = Vec::new();
         if !self.advantage.is_empty() {
             why.push(format!("advantage: {}", self.advantage.join(", ")));
@@ -437,6 +465,7 @@ pub fn roll_d20_test(
         disadvantage,
         rolls: Vec::new(),
         kept: None,
+        rerolled: None,
         modifiers,
         modifier_total,
         dice: Vec::new(),
@@ -459,21 +488,33 @@ pub fn roll_d20_test(
         return out;
     }
     let first = roller.roll_die(20);
-    let kept = match mode {
-        RollMode::Normal => {
-            out.rolls = vec![first];
-            first
-        }
-        RollMode::Advantage | RollMode::Disadvantage => {
-            let second = roller.roll_die(20);
-            out.rolls = vec![first, second];
-            if mode == RollMode::Advantage {
-                first.max(second)
-            } else {
-                first.min(second)
-            }
+    out.rolls = vec![first];
+    if mode != RollMode::Normal {
+        out.rolls.push(roller.roll_die(20));
+    }
+    let keep = |rolls: &[u32]| {
+        let it = rolls.iter().copied();
+        if mode == RollMode::Advantage {
+            it.max().unwrap_or(1)
+        } else {
+            it.min().unwrap_or(1)
         }
     };
+    let mut kept = keep(&out.rolls);
+    // Lucky: a kept natural 1 is rerolled once and the new roll stands (with advantage a 1 is
+    // only kept when both dice are 1; one die is rerolled).
+    if kept == 1
+        && let Some(source) = sheet.reroll_ones.first()
+        && let Some(index) = out.rolls.iter().position(|&r| r == 1)
+    {
+        out.rolls[index] = roller.roll_die(20);
+        out.rerolled = Some(Box::new(Reroll {
+            index,
+            was: 1,
+            source: source.clone(),
+        }));
+        kept = keep(&out.rolls);
+    }
     out.kept = Some(kept);
     out.natural_20 = kept == 20;
     out.natural_1 = kept == 1;

@@ -198,6 +198,9 @@ pub struct RollStat {
     /// Sources of disadvantage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disadvantage: Vec<String>,
+    /// Sources that reroll a natural 1 once (Lucky); the new roll stands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reroll_ones: Vec<String>,
     /// Sources of automatic failure (saves only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub auto_fail: Vec<String>,

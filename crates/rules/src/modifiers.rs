@@ -221,6 +221,12 @@ pub enum ModifierKind {
         /// Which rolls.
         on: RollTarget,
     },
+    /// A natural 1 on rolls of a kind is rerolled once and the new roll must be used (Halfling
+    /// Lucky).
+    RerollNaturalOne {
+        /// Which rolls.
+        on: RollTarget,
+    },
     /// Saving throws of this ability fail automatically.
     AutoFailSave {
         /// The ability.
@@ -329,6 +335,7 @@ impl fmt::Display for ModifierKind {
             }
             ModifierKind::Advantage { on } => write!(f, "advantage on {on}"),
             ModifierKind::Disadvantage { on } => write!(f, "disadvantage on {on}"),
+            ModifierKind::RerollNaturalOne { on } => write!(f, "rerolls a natural 1 on {on}"),
             ModifierKind::AutoFailSave { ability } => {
                 write!(f, "automatically fails {} saves", ability.abbr())
             }

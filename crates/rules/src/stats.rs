@@ -291,6 +291,9 @@ fn roll_stat(
             ModifierKind::Disadvantage { on } if targets.contains(on) => {
                 push_unique(&mut r.disadvantage, &m.source);
             }
+            ModifierKind::RerollNaturalOne { on } if targets.contains(on) => {
+                push_unique(&mut r.reroll_ones, &m.source);
+            }
             _ => {}
         }
     }
@@ -584,6 +587,7 @@ pub fn effective_stats_with_traits(
                     | ModifierKind::RollDice { .. }
                     | ModifierKind::Advantage { .. }
                     | ModifierKind::Disadvantage { .. }
+                    | ModifierKind::RerollNaturalOne { .. }
             )
         })
         .collect();

@@ -59,6 +59,8 @@ mod e2e_table;
 mod e2e_tactics;
 #[path = "e2e_tools.rs"]
 mod e2e_tools;
+#[path = "e2e_traits.rs"]
+mod e2e_traits;
 #[path = "e2e_turns.rs"]
 mod e2e_turns;
 #[path = "e2e_world.rs"]

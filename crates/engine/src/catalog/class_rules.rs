@@ -67,6 +67,9 @@ pub enum ClassRule {
     SupremeSneak,
     /// A d20 of 9 or lower counts as 10 on checks with proficiency (Reliable Talent).
     ReliableTalent,
+    /// Magic can't put it to sleep: a spell that puts creatures to sleep leaves it unaffected
+    /// (Fey Ancestry, a race trait).
+    NoMagicSleep,
 }
 
 impl ClassRule {
@@ -97,6 +100,7 @@ impl ClassRule {
             ClassRule::Vanish => "Vanish",
             ClassRule::SupremeSneak => "Supreme Sneak",
             ClassRule::ReliableTalent => "Reliable Talent",
+            ClassRule::NoMagicSleep => "Fey Ancestry",
         }
     }
 }

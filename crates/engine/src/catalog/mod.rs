@@ -431,6 +431,12 @@ pub enum Grant {
         /// Against what.
         against: String,
     },
+    /// Advantage on saving throws of `ability` against effects it can see, such as traps and
+    /// spells, while not blinded, deafened or incapacitated (Danger Sense).
+    SeenSaveAdvantage {
+        /// The ability.
+        ability: Ability,
+    },
     /// A sense ("darkvision", 60).
     Sense {
         /// Its name.

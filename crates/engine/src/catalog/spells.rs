@@ -224,6 +224,10 @@ pub struct SpellEntry {
     /// Creatures immune to this condition are unaffected (Sleep: charmed).
     #[serde(default)]
     pub immune_if: Option<Condition>,
+    /// Its condition is a magical sleep: creatures magic can't put to sleep are unaffected
+    /// (Fey Ancestry; see `ClassRule::NoMagicSleep`).
+    #[serde(default)]
+    pub magic_sleep: bool,
     /// Riders on a hit or a failed save.
     #[serde(default)]
     pub riders: Vec<Rider>,

@@ -60,7 +60,8 @@ pub fn survivor(c: &mut Character, lines: &mut Vec<String>) -> Result<()> {
 pub const RELENTLESS_RAGE: &str = "Relentless Rage";
 
 /// Relentless Rage: dropped to 0 HP (not killed outright) while raging, a CON save against DC 10
-/// (+5 for each use since its last rest) leaves it at 1 HP instead. Says whether it held.
+/// (+5 for each use since its last rest) leaves it at 1 HP instead; when the save fails,
+/// Relentless Endurance may still. Says whether it (or Endurance) held.
 pub fn relentless_rage(
     call: &mut Call<'_>,
     c: &mut Character,
@@ -99,7 +100,8 @@ pub fn relentless_rage(
             c.name,
             dc + 5
         ));
-        return Ok(false);
+        // Relentless Endurance, if it has it, still holds.
+        return Ok(super::endurance::relentless_endurance(c, r, lines));
     }
     c.hp = 1;
     c.death_saves = Default::default();

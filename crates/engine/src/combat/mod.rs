@@ -14,6 +14,7 @@ pub mod death;
 pub mod death_time;
 pub mod divination;
 pub mod end;
+pub mod endurance;
 pub mod manage;
 pub mod martial;
 pub mod objects;

@@ -603,6 +603,22 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                         },
                     ))
                 }
+                Grant::SeenSaveAdvantage { ability } => {
+                    d.save_advantages.push(Sourced {
+                        value: crate::model::gear::seen_effects(*ability),
+                        source: p.label.clone(),
+                    });
+                    d.modifiers.push(Modifier::new(
+                        &p.label,
+                        ModifierKind::Note {
+                            text: format!(
+                                "advantage on {} saving throws against effects it can see (not \
+                                 while blinded, deafened or incapacitated)",
+                                ability.abbr()
+                            ),
+                        },
+                    ))
+                }
                 Grant::Sense { sense, feet } => d.senses.push(Sourced {
                     value: (sense.clone(), *feet),
                     source: p.label.clone(),

@@ -14,6 +14,7 @@ use super::life6_items::consume;
 use super::spellcasting::{CastPlan, CastReport, SpellDef, TargetResult, spell_ability};
 pub use super::targets::{creature_type, unaffected};
 use super::targets::{each_target, load, push_target, store, unique};
+use crate::catalog::class_rules::ClassRule;
 use crate::catalog::spells::{Rider, SpellEntry, SpellKind};
 use crate::character::{Character, ConditionEntry};
 use crate::concentration::ConcentrationLink;
@@ -181,6 +182,13 @@ fn hp_pool(
             .find(|c| t.effective().condition_immunities.contains_key(c))
         {
             Some(format!("{} is immune to being {imm}; unaffected", t.name))
+        } else if e.magic_sleep && t.has_rule(ClassRule::NoMagicSleep) {
+            // Not counted against the pool: it is skipped before the pool is spent.
+            Some(format!(
+                "{} can't be put to sleep by magic ({}); unaffected",
+                t.name,
+                ClassRule::NoMagicSleep.label()
+            ))
         } else if t.hp == 0 || t.has_condition(Condition::Unconscious) {
             Some(format!("{} is already unconscious; unaffected", t.name))
         } else if cond == Condition::Blinded && t.has_condition(Condition::Blinded) {

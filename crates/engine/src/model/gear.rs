@@ -255,10 +255,30 @@ pub fn damage_bonus(stats: &tabletop_rules::stats::EffectiveStats, strength_mele
         .sum()
 }
 
+/// The save advantage a [`crate::catalog::Grant::SeenSaveAdvantage`] records on the derived
+/// sheet: "DEX effects it can see" (Danger Sense).
+pub fn seen_effects(ability: Ability) -> String {
+    format!("{} {SEEN_EFFECTS}", ability.abbr())
+}
+
+const SEEN_EFFECTS: &str = "effects it can see";
+
+/// Whether `c` can make use of an advantage against effects it sees (Danger Sense): not while
+/// blinded, deafened or incapacitated. The engine does not track what a creature sees: a trap,
+/// spell or area effect that calls for the save is assumed seen unless the bearer is blinded
+/// (nor does it model a hidden or invisible source here).
+fn sees_danger(c: &Character) -> bool {
+    use tabletop_rules::Condition;
+    !c.has_condition(Condition::Blinded)
+        && !c.has_condition(Condition::Deafened)
+        && !c.effective().is_incapacitated()
+}
+
 /// The advantages `c`'s traits give on a save of `ability` against a spell or effect that
 /// imposes `condition` or deals `damage` (`magic`: a spell): Dwarven Resilience (poison),
 /// Fey Ancestry (charmed), Brave (frightened), Gnome Cunning (INT, WIS and CHA saves against
-/// magic). Each is "source: against".
+/// magic), Danger Sense (DEX saves against effects it can see, see [`sees_danger`]). Each is
+/// "source: against".
 pub fn save_advantages(
     c: &Character,
     ability: Ability,
@@ -292,6 +312,9 @@ pub fn save_advantages(
                 }
                 "charmed" => condition == Some(Condition::Charmed),
                 "frightened" => condition == Some(Condition::Frightened),
+                _ if a.ends_with(SEEN_EFFECTS) => {
+                    a.starts_with(&ability.abbr().to_lowercase()) && sees_danger(c)
+                }
                 _ if a.starts_with("magic") => {
                     magic
                         && matches!(
