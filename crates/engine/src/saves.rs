@@ -150,6 +150,5 @@ fn is_magic(call: &Call<'_>, source: &str) -> bool {
     if s.is_empty() {
         return false;
     }
-    call.compendium().is_some_and(|srd| srd.spell(s).is_some())
-        || s.to_lowercase().contains("spell")
+    is_magic_spell(call, s) || s.to_lowercase().contains("spell")
 }

@@ -526,13 +526,24 @@ impl BattleMap {
     /// Changes a creature's size where it stands (its top-left square kept), when the new space
     /// is free (see [`BattleMap::check_placement`]).
     pub fn resize_creature(&mut self, id: &str, size: Size) -> Result<()> {
-        let pos = self
+        self.replace_creature(id, None, Some(size))
+    }
+
+    /// Puts a placed creature at `to` and/or gives it `size`, when its new space is free.
+    fn replace_creature(
+        &mut self,
+        id: &str,
+        to: Option<Position>,
+        size: Option<Size>,
+    ) -> Result<()> {
+        let c = self
             .creatures
             .get(id)
-            .ok_or_else(|| self.unknown("creature", id))?
-            .position;
+            .ok_or_else(|| self.unknown("creature", id))?;
+        let (pos, size) = (to.unwrap_or(c.position), size.unwrap_or(c.size));
         self.check_placement(pos, size, Some(id))?;
         if let Some(c) = self.creatures.get_mut(id) {
+            c.position = pos;
             c.size = size;
         }
         Ok(())
@@ -541,16 +552,7 @@ impl BattleMap {
     /// Moves a creature to `to` (teleport: no path or cost check; use the movement module for
     /// that).
     pub fn move_creature(&mut self, id: &str, to: Position) -> Result<()> {
-        let size = self
-            .creatures
-            .get(id)
-            .ok_or_else(|| self.unknown("creature", id))?
-            .size;
-        self.check_placement(to, size, Some(id))?;
-        if let Some(c) = self.creatures.get_mut(id) {
-            c.position = to;
-        }
-        Ok(())
+        self.replace_creature(id, Some(to), None)
     }
 
     /// Whether a creature is squeezing: Large or bigger, its space runs into walls or obstacles

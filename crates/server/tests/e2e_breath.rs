@@ -6,24 +6,12 @@
 
 use super::common;
 
-use common::Session;
-use serde_json::{Value, json};
+use common::{Session, srd_record};
+use serde_json::json;
 
 /// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
 fn srd() -> bool {
     common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
-
-/// The SRD JSON's record `index` of `file` ("Traits").
-fn srd_record(file: &str, index: &str) -> Value {
-    let path = common::srd_env::srd_path().join(format!("5e-SRD-{file}.json"));
-    let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    all.as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["index"] == index)
-        .cloned()
-        .unwrap_or_else(|| panic!("no {index} in the SRD's {file}"))
 }
 
 /// What the SRD says of a colour's breath at a character level.

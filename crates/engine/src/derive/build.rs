@@ -97,6 +97,20 @@ pub fn fixed_languages(resolved: &Resolved, catalog: &Catalog) -> Vec<String> {
     out
 }
 
+/// The chosen languages that are not among `fixed` (each once): the ones that count against
+/// the sources' choices.
+pub fn chosen_beyond<'a>(fixed: &[String], chosen: &'a [String]) -> Vec<&'a String> {
+    use crate::model::names::name_key;
+    let mut extra: Vec<&String> = Vec::new();
+    for l in chosen {
+        let k = name_key(l);
+        if !fixed.iter().any(|f| name_key(f) == k) && !extra.iter().any(|x| name_key(x) == k) {
+            extra.push(l);
+        }
+    }
+    extra
+}
+
 /// Chosen languages beyond the fixed ones, against what the sources allow: "Human chooses 1
 /// language (race: Human 1); 3 were given: …", or `None` within the count.
 pub fn language_excess(
@@ -105,13 +119,7 @@ pub fn language_excess(
     chosen: &[String],
 ) -> Option<String> {
     let fixed = fixed_languages(resolved, catalog);
-    let key = |s: &str| s.trim().to_lowercase();
-    let mut extra: Vec<&String> = Vec::new();
-    for l in chosen {
-        if !fixed.iter().any(|f| key(f) == key(l)) && !extra.iter().any(|x| key(x) == key(l)) {
-            extra.push(l);
-        }
-    }
+    let extra = chosen_beyond(&fixed, chosen);
     let sources = language_choices(resolved, catalog);
     let allowed: usize = sources.iter().map(|(_, n)| n).sum();
     if extra.len() <= allowed {

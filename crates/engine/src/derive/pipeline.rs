@@ -910,16 +910,7 @@ fn language_choices_open(d: &mut Derived, resolved: &Resolved, build: &Build, ca
     let sources = super::build::language_choices(resolved, catalog);
     let allowed: usize = sources.iter().map(|(_, n)| n).sum();
     let fixed = super::build::fixed_languages(resolved, catalog);
-    let chosen = build
-        .choices
-        .languages
-        .iter()
-        .filter(|l| {
-            !fixed
-                .iter()
-                .any(|f| crate::model::names::name_key(f) == crate::model::names::name_key(l))
-        })
-        .count();
+    let chosen = super::build::chosen_beyond(&fixed, &build.choices.languages).len();
     if allowed > chosen {
         let from: Vec<String> = sources.iter().map(|(s, n)| format!("{s} {n}")).collect();
         d.choices.push(format!(
