@@ -319,6 +319,12 @@ pub fn update_character(
     if let Some(n) = req.healing {
         healing = Some(heal_with(&mut c, &mut sheet, n, &mut changes)?);
     }
+    if c.dead && req.temp_hp.is_some_and(|n| n > 0) {
+        return Err(EngineError::Rule(format!(
+            "{} is dead; temporary hit points do nothing for the dead (revive it first)",
+            c.name
+        )));
+    }
     let temp = req.temp_hp.map(|n| {
         let r = grant_temp_hp(c.temp_hp, n);
         if r.replaced {

@@ -216,6 +216,9 @@ pub enum ModifierKind {
         /// Which rolls.
         on: RollTarget,
     },
+    /// Advantage on its melee weapon attack rolls that use Strength (Reckless Attack); a
+    /// ranged or finesse-with-DEX attack gets none.
+    MeleeStrengthAdvantage,
     /// Disadvantage on rolls of a kind.
     Disadvantage {
         /// Which rolls.
@@ -334,6 +337,9 @@ impl fmt::Display for ModifierKind {
                 write!(f, "{}{dice} to {on}", if *subtract { "−" } else { "+" })
             }
             ModifierKind::Advantage { on } => write!(f, "advantage on {on}"),
+            ModifierKind::MeleeStrengthAdvantage => {
+                f.write_str("advantage on melee weapon attacks using STR")
+            }
             ModifierKind::Disadvantage { on } => write!(f, "disadvantage on {on}"),
             ModifierKind::RerollNaturalOne { on } => write!(f, "rerolls a natural 1 on {on}"),
             ModifierKind::AutoFailSave { ability } => {

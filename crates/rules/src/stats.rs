@@ -60,6 +60,10 @@ pub struct EffectiveStats {
     /// What applies to every attack roll it makes (the weapon's ability and proficiency are added
     /// per attack).
     pub attack: RollStat,
+    /// Sources of advantage on its melee weapon attacks that use Strength only (Reckless
+    /// Attack); the attack adds them when it is one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub melee_strength_advantage: Vec<String>,
     /// Bonuses to its damage.
     pub damage: DamageBonuses,
     /// How attacks against it are affected.
@@ -740,6 +744,7 @@ pub fn effective_stats_with_traits(
     let mut incapacitated = Vec::new();
     let mut dead = Vec::new();
     let mut notes = Vec::new();
+    let mut melee_strength_advantage = Vec::new();
     for m in all() {
         let src = || m.source.clone();
         match &m.kind {
@@ -782,6 +787,9 @@ pub fn effective_stats_with_traits(
             }
             ModifierKind::Incapacitated => push_unique(&mut incapacitated, &m.source),
             ModifierKind::Dead => push_unique(&mut dead, &m.source),
+            ModifierKind::MeleeStrengthAdvantage => {
+                push_unique(&mut melee_strength_advantage, &m.source)
+            }
             ModifierKind::Note { text } => notes.push(SourcedNote {
                 source: src(),
                 text: text.clone(),
@@ -826,6 +834,7 @@ pub fn effective_stats_with_traits(
         death_save,
         passive_perception,
         attack,
+        melee_strength_advantage,
         damage,
         attacks_against,
         defenses,

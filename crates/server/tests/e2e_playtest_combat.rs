@@ -414,3 +414,94 @@ async fn enlarge_gives_its_target_a_large_token() {
         a.text
     );
 }
+
+#[tokio::test]
+async fn reckless_attack_is_melee_strength_only_and_decided_before_the_first_attack() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_record("Features", "reckless-attack")["desc"].to_string();
+    for text in [
+        "when you make your first attack on your turn",
+        "advantage on melee weapon attack rolls using strength during this turn",
+    ] {
+        assert!(desc.to_lowercase().contains(text), "{text}: {desc}");
+    }
+    let s = Session::start(23).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Barb", "race": "human", "class": "barbarian", "level": 5,
+               "stats": stats(16, 14), "equipment": ["longsword", "javelin"]}),
+    )
+    .await;
+    for (item, slot) in [("Longsword", "mainhand"), ("Javelin", "offhand")] {
+        s.ok(
+            "manage_inventory",
+            json!({"operation": "equip", "characterName": "Barb", "itemName": item, "slot": slot}),
+        )
+        .await;
+    }
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Barb", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 10},
+            {"monster": "goblin", "position": {"x": 5, "y": 9}, "initiative": 5}
+        ]}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Barb", "actionType": "use_special_ability", "abilityName": "Reckless Attack"}),
+        )
+        .await;
+    assert!(
+        r.text.contains(
+            "advantage on melee weapon attacks using STR; attacks against it have advantage"
+        ),
+        "{}",
+        r.text
+    );
+    // The longsword swung with STR has the advantage.
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Barb", "actionType": "attack", "targetName": "Ogre", "weapon": "Longsword"}),
+        )
+        .await;
+    assert!(
+        a.text.contains("(advantage: Reckless Attack)"),
+        "{}",
+        a.text
+    );
+    // Once it has attacked, recklessness can no longer be decided this turn.
+    s.err(
+        "execute_action",
+        json!({"actorName": "Barb", "actionType": "use_special_ability", "abilityName": "Reckless Attack"}),
+        &["Reckless Attack is decided with the first attack of the turn, and Barb has already attacked this turn"],
+    )
+    .await;
+    // Extra Attack with a thrown javelin, a ranged attack: no advantage from recklessness.
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Barb", "actionType": "attack", "targetName": "Goblin", "weapon": "Javelin"}),
+        )
+        .await;
+    assert!(a.text.contains("Barb attack with Javelin"), "{}", a.text);
+    assert!(!a.text.contains("Reckless Attack"), "{}", a.text);
+    // On the ogre's turn, its attack has advantage against the barbarian.
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Ogre", "actionType": "attack", "targetName": "Barb"}),
+        )
+        .await;
+    assert!(
+        a.text.contains("(advantage: target Reckless Attack)"),
+        "{}",
+        a.text
+    );
+}

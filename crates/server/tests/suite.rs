@@ -43,6 +43,8 @@ mod e2e_output;
 mod e2e_playtest;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
+#[path = "e2e_playtest_rules.rs"]
+mod e2e_playtest_rules;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]

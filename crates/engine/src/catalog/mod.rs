@@ -241,6 +241,10 @@ pub enum Use {
         /// your next turn" (Reckless Attack, Patient Defense's Dodge).
         #[serde(default)]
         until_next_turn: bool,
+        /// Decided with the first attack of the user's turn (Reckless Attack): refused once it
+        /// has attacked this turn.
+        #[serde(default)]
+        first_attack: bool,
     },
     /// An extra action this turn (Action Surge).
     ExtraAction,
@@ -299,6 +303,13 @@ pub enum Use {
     Breath {
         /// The ability whose modifier sets the DC.
         dc_ability: Ability,
+    },
+    /// Unarmed strikes after the Attack action this turn (Flurry of Blows: two), each a full
+    /// attack at the named target or one per name in `targets`
+    /// (`combat::actions::tactics::flurry`).
+    UnarmedStrikes {
+        /// How many.
+        count: u32,
     },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,

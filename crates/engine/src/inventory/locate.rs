@@ -55,6 +55,18 @@ pub(crate) fn find(c: &Character, r: ItemRef<'_>, prefer_equipped: bool) -> Resu
     if let Some(i) = pick(exact)? {
         return Ok(i);
     }
+    // An SRD index ("leather-armor", "potion-of-healing") names the item by its words.
+    if key.contains('-') {
+        let words = key.replace('-', " ");
+        let by_index: Vec<usize> = (0..items.len())
+            .filter(|&i| {
+                items[i].srd.as_deref() == Some(key.as_str()) || name_key(&items[i].name) == words
+            })
+            .collect();
+        if let Some(i) = pick(by_index)? {
+            return Ok(i);
+        }
+    }
     let partial: Vec<usize> = (0..items.len())
         .filter(|&i| name_key(&items[i].name).contains(&key))
         .collect();

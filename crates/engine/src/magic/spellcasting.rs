@@ -131,6 +131,39 @@ pub fn cannot_cast(
     ))
 }
 
+/// A wizard's Ritual Casting: a spell with the ritual tag in its spellbook is cast as a ritual
+/// without being prepared (a cleric, druid or bard casts only the rituals it has prepared or
+/// knows).
+pub fn ritual_from_spellbook(c: &Character, spell: &SpellDef) -> bool {
+    let wizard = |k: &str| name_key(k) == "wizard";
+    let is_wizard = match &c.build {
+        Some(b) => b.classes.iter().any(|k| wizard(&k.class)),
+        None => c.class.as_deref().is_some_and(wizard),
+    };
+    spell.ritual
+        && is_wizard
+        && c.spellbook
+            .iter()
+            .any(|s| name_key(s) == name_key(&spell.name))
+}
+
+/// [`cannot_cast`] for a casting `as_ritual`: a wizard's ritual from its spellbook needs no
+/// preparing; form and armor still stop it.
+pub fn cannot_cast_as(
+    srd: Option<&tabletop_srd::Compendium>,
+    c: &Character,
+    spell: &SpellDef,
+    as_ritual: bool,
+) -> Option<String> {
+    let why = cannot_cast(srd, c, spell)?;
+    let blocked_anyway = c.active_shape().is_some_and(|s| s.no_spells)
+        || crate::derive::gear::unproficient_armor(c).is_some();
+    if as_ritual && !blocked_anyway && ritual_from_spellbook(c, spell) {
+        return None;
+    }
+    Some(why)
+}
+
 /// Spends a slot of `level` (a regular slot first, else a pact slot of that level). With no
 /// `level`, the spell's own level, or the pact slots' level when only those are left.
 pub fn spend_slot(c: &mut Character, spell_level: u8, level: Option<u8>) -> Result<SlotUse> {

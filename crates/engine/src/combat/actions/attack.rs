@@ -403,6 +403,21 @@ fn strike_core(
     for a in sit.advantage.iter().chain(&opts.advantage) {
         req = req.advantage(a.clone());
     }
+    // Reckless Attack: a melee weapon attack using Strength, on the attacker's own turn.
+    if kind.delivery == Delivery::Melee
+        && matches!(
+            profile.test,
+            Some(D20Test::Attack {
+                ability: Some(tabletop_rules::Ability::Strength),
+                ..
+            })
+        )
+        && enc.current().is_some_and(|c| c.character_id == attacker.id)
+    {
+        for a in &a_stats.melee_strength_advantage {
+            req = req.advantage(a.clone());
+        }
+    }
     if let Some(line) = elusive.filter(|_| !req.advantage.is_empty()) {
         req.advantage.clear();
         ward_lines.push(line);

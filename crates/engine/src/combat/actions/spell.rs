@@ -47,7 +47,8 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
         _ => None,
     };
     if feature.is_none()
-        && let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def)
+        && let Some(why) =
+            spellcasting::cannot_cast_as(call.compendium(), &caster, &def, req.ritual)
     {
         rule(turn, why)?;
     }
@@ -224,7 +225,8 @@ pub fn cast_outside_combat(
         _ => None,
     };
     if feature.is_none()
-        && let Some(why) = spellcasting::cannot_cast(call.compendium(), &caster, &def)
+        && let Some(why) =
+            spellcasting::cannot_cast_as(call.compendium(), &caster, &def, req.ritual)
     {
         if !req.force {
             return Err(EngineError::Rule(format!(

@@ -76,6 +76,28 @@ pub fn use_feature(
     {
         after_melee_hit(call, turn, a, &spec.name, force)?;
     }
+    if let Use::UnarmedStrikes { .. } = &spec.does {
+        super::flurry::check(turn, a, &spec.name)?;
+    }
+    if let Use::Effect {
+        first_attack: true, ..
+    } = &spec.does
+        && turn
+            .encounter
+            .combatant(&a.id)
+            .is_some_and(|cb| cb.economy.attacked)
+    {
+        let why = format!(
+            "{} is decided with the first attack of the turn, and {} has already attacked this turn",
+            spec.name, a.name
+        );
+        if !force {
+            return Err(EngineError::Rule(format!(
+                "{why}: use it before the first attack next turn, or force"
+            )));
+        }
+        turn.forced.push(why);
+    }
     if let Some(line) = super::feature_uses::spend(&mut me, &spec, points, force, &mut turn.forced)?
     {
         lines.push(line);
@@ -258,6 +280,13 @@ pub fn use_feature(
         }
         Use::Breath { .. } => {
             super::breath::breathe(call, turn, &me, &spec, &mut lines, &mut details)?
+        }
+        Use::UnarmedStrikes { count } => {
+            // The strikes read and write the sheets themselves: the ki spent goes first.
+            crate::combat::put_sheet(call, &me)?;
+            let head = super::flurry::strikes(call, turn, a, &spec.name, *count, &mut lines)?;
+            me = crate::combat::sheet(call, &a.id)?;
+            head
         }
         Use::Narrate => {
             lines.push(format!(

@@ -17,6 +17,7 @@ pub mod feature_saves;
 pub mod feature_uses;
 pub mod features;
 pub mod first_aid;
+pub mod flurry;
 pub mod special;
 pub mod stealth;
 
