@@ -546,6 +546,8 @@ fn damage_with(
     if !crate::combat::endurance::relentless_rage_ready(c) {
         crate::combat::endurance::relentless_endurance(c, &mut r, changes);
     }
+    // Relentless, Regeneration's record of stopping damage and its life at 0 HP (a troll).
+    crate::combat::regen::after_damage(c, &mut r, changes);
     c.hp = r.hp_after;
     c.temp_hp = r.temp_hp_after;
     c.death_saves = r.death_saves;

@@ -37,6 +37,8 @@ mod e2e_inventory;
 mod e2e_magic;
 #[path = "e2e_memory.rs"]
 mod e2e_memory;
+#[path = "e2e_monster_traits.rs"]
+mod e2e_monster_traits;
 #[path = "e2e_output.rs"]
 mod e2e_output;
 #[path = "e2e_playtest.rs"]

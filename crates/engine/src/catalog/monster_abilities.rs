@@ -43,7 +43,8 @@ pub enum Automation {
     /// An ability check ("makes a Wisdom (Perception) check").
     Check,
     /// A trait applied in play (Pack Tactics, Magic Resistance, Undead Fortitude,
-    /// Spellcasting slots, magical weapon attacks).
+    /// Spellcasting slots, magical weapon attacks, Regeneration, Relentless, Fey Ancestry,
+    /// Blood Frenzy).
     Trait,
 }
 
@@ -71,6 +72,15 @@ pub const APPLIED_TRAITS: &[&str] = &[
     "Spellcasting",
     "Magic Weapons",
     "Angelic Weapons",
+    // Start of turn, stopped by the damage types its text names (`combat::regen`); sunlight and
+    // running water are said to be the DM's when it heals.
+    "Regeneration",
+    // 1 HP instead of 0 from a small enough blow, spent until a rest (`combat::regen`).
+    "Relentless",
+    // Advantage on saves against being charmed; Sleep skips it (`model::gear`, `magic`).
+    "Fey Ancestry",
+    // Advantage on melee attacks against a wounded creature (`combat::traits`).
+    "Blood Frenzy",
 ];
 
 /// The name without "(Recharge 5–6)", "(3/Day)", "(Costs 2 Actions)".
@@ -230,8 +240,8 @@ pub fn narrative_reason(name: &str, desc: &str) -> String {
         "disadvantage on attacks and sight-based Perception in sunlight: the engine tracks no light level, so the DM gives the disadvantage"
     } else if n.contains("legendary resistance") {
         "use_special_ability counts its uses per day; turning the failed save into a success is the DM's (the engine does not re-resolve the save)"
-    } else if n.contains("regeneration") || n.contains("rejuvenation") {
-        "regaining hit points at the start of its turn (and what stops it) is applied by the DM with update_character"
+    } else if n.contains("rejuvenation") {
+        "coming back after it is destroyed is applied by the DM with update_character"
     } else if n.contains("spider climb") || n.contains("web walker") || n.contains("ice walk") {
         "climbing or moving on webs and ice: movement on walls is the DM's call"
     } else if n.contains("shapechanger") || n.contains("change shape") {

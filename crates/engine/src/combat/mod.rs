@@ -18,6 +18,7 @@ pub mod endurance;
 pub mod manage;
 pub mod martial;
 pub mod objects;
+pub mod regen;
 pub mod render;
 pub mod spatial;
 pub mod summons;

@@ -51,6 +51,31 @@ pub fn pack_tactics(
     ))
 }
 
+/// Blood Frenzy: advantage on melee attack rolls against a creature that doesn't have all its
+/// hit points. Says the target's hit points.
+pub fn blood_frenzy(attacker: &Character, target: &Character) -> Option<String> {
+    if !has_trait(attacker, "Blood Frenzy") {
+        return None;
+    }
+    let max = u32::try_from(target.effective().max_hp.value.max(1)).unwrap_or(1);
+    (target.hp < max).then(|| {
+        format!(
+            "Blood Frenzy ({} is wounded: {}/{max} HP)",
+            target.name, target.hp
+        )
+    })
+}
+
+/// Fey Ancestry on a stat block: magic can't put the creature to sleep.
+pub fn no_magic_sleep(c: &Character) -> bool {
+    c.has_rule(crate::catalog::class_rules::ClassRule::NoMagicSleep)
+        || c.stat_block.as_ref().is_some_and(|sb| {
+            sb.special_abilities
+                .iter()
+                .any(|a| a.desc.to_lowercase().contains("magic can't put"))
+        })
+}
+
 /// Magic Resistance: advantage on saving throws against spells.
 pub fn magic_resistance(c: &Character) -> bool {
     has_trait(c, "Magic Resistance")

@@ -379,16 +379,10 @@ fn start_of_turn(
         cb.spent_abilities = still_spent;
     }
     hazard(call, enc, &mut c, lines)?;
-    if let Some(n) = regeneration(&c)
-        && c.hp > 0
-        && !c.dead
+    if super::regen::at_turn_start(&mut c, lines)?
+        && let Some(line) = super::bodies::lay_body(enc, &c.id, &c.name)?
     {
-        let max = c.effective().max_hp.value.max(1) as u32;
-        if c.hp < max {
-            let mut changes = Vec::new();
-            crate::update::heal(&mut c, n, &mut changes)?;
-            lines.extend(changes.into_iter().map(|l| format!("Regeneration: {l}")));
-        }
+        lines.push(line);
     }
     if !c.dead {
         lines.extend(crate::magic::mechanics::start_of_turn(&mut c));
@@ -518,22 +512,6 @@ fn hazard_expr(note: &str) -> String {
         return format!("{}[{}]", dice.trim(), kind.to_lowercase());
     }
     note.to_string()
-}
-
-/// Hit points regained at the start of each turn from a stat-block trait ("The troll regains 10
-/// hit points at the start of its turn").
-pub fn regeneration(c: &Character) -> Option<u32> {
-    let b = c.stat_block.as_ref()?;
-    b.special_abilities.iter().find_map(|a| {
-        let d = a.desc.to_lowercase();
-        let i = d.find("regains ")?;
-        let rest = &d[i + 8..];
-        let (n, tail) = rest.split_once(' ')?;
-        if !tail.starts_with("hit points at the start of its turn") {
-            return None;
-        }
-        n.parse().ok()
-    })
 }
 
 /// The lowest d6 face that recharges `ability` of `c` ("Recharge 5–6" → 5), if it recharges on

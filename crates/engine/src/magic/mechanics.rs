@@ -182,7 +182,7 @@ fn hp_pool(
             .find(|c| t.effective().condition_immunities.contains_key(c))
         {
             Some(format!("{} is immune to being {imm}; unaffected", t.name))
-        } else if e.magic_sleep && t.has_rule(ClassRule::NoMagicSleep) {
+        } else if e.magic_sleep && crate::combat::traits::no_magic_sleep(&t) {
             // Not counted against the pool: it is skipped before the pool is spent.
             Some(format!(
                 "{} can't be put to sleep by magic ({}); unaffected",

@@ -797,6 +797,16 @@ fn impose_condition(
             src.join(", ")
         ));
     }
+    // A magical sleep (Eyebite's Asleep) does not take a creature magic can't put to sleep.
+    if cond == Condition::Unconscious
+        && spell.mechanics().is_some_and(|e| e.magic_sleep)
+        && crate::combat::traits::no_magic_sleep(target)
+    {
+        return Err(format!(
+            "{} can't be put to sleep by magic (Fey Ancestry); unaffected",
+            target.name
+        ));
+    }
     let repeat = if spell.repeat_save {
         spell.save.map(|s| (s.ability, plan.save_dc))
     } else {

@@ -301,8 +301,20 @@ pub fn save_advantages(
         .iter()
         .flat_map(|d| d.save_advantages.iter())
         .map(|s| (s.source.clone(), s.value.clone()));
+    // A stat block's Fey Ancestry ("advantage on saving throws against being charmed").
+    let block = c
+        .stat_block
+        .iter()
+        .flat_map(|sb| sb.special_abilities.iter())
+        .filter(|a| {
+            a.desc
+                .to_lowercase()
+                .contains("advantage on saving throws against being charmed")
+        })
+        .map(|a| (a.name.clone(), "charmed".to_string()));
     derived
         .chain(items.flatten())
+        .chain(block)
         .filter(|(_, value)| {
             let a = value.to_lowercase();
             match a.as_str() {

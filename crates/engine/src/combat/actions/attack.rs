@@ -200,6 +200,10 @@ pub fn situation(
     s.advantage.extend(crate::combat::traits::pack_tactics(
         call, enc, attacker, target,
     ));
+    if kind.delivery == Delivery::Melee {
+        s.advantage
+            .extend(crate::combat::traits::blood_frenzy(attacker, target));
+    }
     crate::magic::wards::adjust_situation(attacker, target, &mut s.disadvantage);
     Ok(s)
 }
