@@ -139,6 +139,44 @@ async fn a_troll_at_zero_hp_regenerates_unless_fire_stopped_it_and_then_dies() {
 }
 
 #[tokio::test]
+async fn a_fight_is_not_won_while_a_troll_at_zero_hp_will_regenerate() {
+    if !srd() {
+        return;
+    }
+    let (text, _) = ability("troll", "Regeneration");
+    assert!(
+        text.contains(
+            "The troll dies only if it starts its turn with 0 hit points and doesn't regenerate."
+        ),
+        "{text}"
+    );
+    let s = Session::start(7).await;
+    ana(&s).await;
+    s.ok(
+        "create_encounter",
+        json!({"autoEnd": true, "participants": [
+            {"characterName": "Ana", "position": {"x": 0, "y": 0}, "initiative": 30},
+            {"monster": "troll", "position": {"x": 6, "y": 6}, "initiative": 1}]}),
+    )
+    .await;
+    s.ok("update_character", hit("Troll", 84, "slashing")).await;
+    // Ana's turn ends with the troll at 0 HP: the fight goes on, and the troll gets back up.
+    let a = s.ok("advance_turn", json!({})).await;
+    assert!(a.structured["encounterEnded"].is_null(), "{}", a.text);
+    assert!(a.text.contains("Regeneration: Troll"), "{}", a.text);
+    assert_eq!(sheet(&s, "Troll").await["hp"].as_u64(), Some(10));
+    // Fire takes it to 0: it will not rise, and the fight is won when the turn passes.
+    s.ok("advance_turn", json!({})).await;
+    s.ok("update_character", hit("Troll", 10, "fire")).await;
+    let a = s.ok("advance_turn", json!({})).await;
+    assert_eq!(
+        a.structured["encounterEnded"]["outcome"], "victory",
+        "{}",
+        a.text
+    );
+}
+
+#[tokio::test]
 async fn a_vampire_spawn_regenerates_and_the_answer_leaves_sunlight_to_the_dm() {
     if !srd() {
         return;

@@ -81,6 +81,15 @@ pub fn regeneration_in(desc: &str) -> Option<Regeneration> {
     })
 }
 
+/// Whether `c` lies at 0 HP only until its next turn start regenerates it (a troll no fire or
+/// acid has touched since): not down, for whether a fight is decided.
+pub fn rises_again(c: &Character) -> bool {
+    !c.dead
+        && c.hp == 0
+        && !c.effects.iter().any(|e| e.name == STOPPED)
+        && regeneration(c).is_some_and(|r| r.dies_at_turn_start)
+}
+
 /// A Relentless trait: the most damage it shrugs off, and when a spent use comes back (`None`:
 /// no limit written).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -185,7 +185,10 @@ pub(crate) fn decided(call: &Call<'_>, enc: &Encounter) -> Result<Option<Outcome
             || call
                 .tx_ref()
                 .character(call.campaign(), &cb.character_id)?
-                .is_none_or(|c| c.dead || c.hp == 0 || c.has_condition(Condition::Unconscious));
+                .is_none_or(|c| {
+                    (c.dead || c.hp == 0 || c.has_condition(Condition::Unconscious))
+                        && !super::regen::rises_again(&c)
+                });
         if down {
             tally.1 += 1;
         }
