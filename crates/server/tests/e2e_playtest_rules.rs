@@ -6,23 +6,12 @@
 
 use super::common;
 
-use common::{Session, srd_record};
+use common::{Session, srd_desc as desc, srd_record};
 use serde_json::{Value, json};
 
 /// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
 fn srd() -> bool {
     common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
-
-fn desc(file: &str, index: &str) -> String {
-    srd_record(file, index)["desc"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_str().unwrap())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 fn ki(sheet: &Value) -> u64 {

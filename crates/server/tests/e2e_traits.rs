@@ -8,23 +8,12 @@
 
 use super::common;
 
-use common::{Session, srd_record};
+use common::{Session, srd_desc as desc};
 use serde_json::json;
 
 /// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
 fn srd() -> bool {
     common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
-
-fn desc(file: &str, index: &str) -> String {
-    srd_record(file, index)["desc"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_str().unwrap())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
 }
 
 /// A lightfoot halfling rogue 3 with a shortsword in hand (21 HP).

@@ -101,3 +101,16 @@ pub fn srd_record(file: &str, index: &str) -> serde_json::Value {
         .cloned()
         .unwrap_or_else(|| panic!("no {index} in the SRD's {file}"))
 }
+
+/// The `desc` paragraphs of SRD record `index` in `file`, joined by spaces and lowercased: the
+/// text a test checks a rule's wording against.
+pub fn srd_desc(file: &str, index: &str) -> String {
+    srd_record(file, index)["desc"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
