@@ -56,17 +56,8 @@ pub fn cannot_cast(
     c: &Character,
     spell: &SpellDef,
 ) -> Option<String> {
-    if let Some(shape) = c.active_shape().filter(|s| s.no_spells) {
-        return Some(format!(
-            "{} is in {} form ({}) and can't cast spells in it; revert first",
-            c.name, shape.form, shape.source
-        ));
-    }
-    if let Some(armor) = crate::derive::gear::unproficient_armor(c) {
-        return Some(format!(
-            "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
-            c.name
-        ));
+    if let Some(why) = cannot_cast_any(c) {
+        return Some(why);
     }
     if spell.synthesized {
         return None;
@@ -155,13 +146,27 @@ pub fn cannot_cast_as(
     spell: &SpellDef,
     as_ritual: bool,
 ) -> Option<String> {
-    let why = cannot_cast(srd, c, spell)?;
-    let blocked_anyway = c.active_shape().is_some_and(|s| s.no_spells)
-        || crate::derive::gear::unproficient_armor(c).is_some();
-    if as_ritual && !blocked_anyway && ritual_from_spellbook(c, spell) {
-        return None;
+    if as_ritual && ritual_from_spellbook(c, spell) {
+        return cannot_cast_any(c);
     }
-    Some(why)
+    cannot_cast(srd, c, spell)
+}
+
+/// Why `c` can cast no spell at all right now (a form without spells, armor it is not
+/// proficient with), whatever the spell.
+fn cannot_cast_any(c: &Character) -> Option<String> {
+    if let Some(shape) = c.active_shape().filter(|s| s.no_spells) {
+        return Some(format!(
+            "{} is in {} form ({}) and can't cast spells in it; revert first",
+            c.name, shape.form, shape.source
+        ));
+    }
+    crate::derive::gear::unproficient_armor(c).map(|armor| {
+        format!(
+            "{} wears {armor} without proficiency and can't cast spells in it; take it off (manage_inventory unequip)",
+            c.name
+        )
+    })
 }
 
 /// Spends a slot of `level` (a regular slot first, else a pact slot of that level). With no

@@ -74,7 +74,7 @@ pub fn use_feature(
     if let Use::SaveEffect(se) = &spec.does
         && se.after_melee_hit
     {
-        after_melee_hit(call, turn, a, &spec.name, force)?;
+        after_melee_hit(call, turn, a, &spec.name)?;
     }
     if let Use::UnarmedStrikes { .. } = &spec.does {
         super::flurry::check(turn, a, &spec.name)?;
@@ -82,21 +82,18 @@ pub fn use_feature(
     if let Use::Effect {
         first_attack: true, ..
     } = &spec.does
-        && turn
+    {
+        let attacked = turn
             .encounter
             .combatant(&a.id)
-            .is_some_and(|cb| cb.economy.attacked)
-    {
-        let why = format!(
-            "{} is decided with the first attack of the turn, and {} has already attacked this turn",
-            spec.name, a.name
-        );
-        if !force {
-            return Err(EngineError::Rule(format!(
-                "{why}: use it before the first attack next turn, or force"
-            )));
-        }
-        turn.forced.push(why);
+            .is_some_and(|cb| cb.economy.attacked);
+        turn.rule(
+            !attacked,
+            format!(
+                "{} is decided with the first attack of the turn, and {} has already attacked this turn: use it before the first attack next turn",
+                spec.name, a.name
+            ),
+        )?;
     }
     if let Some(line) = super::feature_uses::spend(&mut me, &spec, points, force, &mut turn.forced)?
     {
@@ -361,7 +358,6 @@ fn after_melee_hit(
     turn: &mut Turn<'_>,
     a: &Character,
     feature: &str,
-    force: bool,
 ) -> Result<()> {
     let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
     let Some(who) = turn
@@ -382,18 +378,11 @@ fn after_melee_hit(
         .encounter
         .combatant(&a.id)
         .is_some_and(|cb| cb.flags.melee_hit(now, &t.id));
-    if hit {
-        return Ok(());
-    }
-    let why = format!(
-        "{feature} follows a melee weapon hit, and {} has not hit {} with one this turn",
-        a.name, t.name
-    );
-    if force {
-        turn.forced.push(why);
-        return Ok(());
-    }
-    Err(EngineError::Rule(format!(
-        "{why}: attack it first (execute_action attack), or force"
-    )))
+    turn.rule(
+        hit,
+        format!(
+            "{feature} follows a melee weapon hit, and {} has not hit {} with one this turn: attack it first (execute_action attack)",
+            a.name, t.name
+        ),
+    )
 }

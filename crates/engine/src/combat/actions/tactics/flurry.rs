@@ -19,20 +19,13 @@ pub fn check(turn: &mut Turn<'_>, a: &Character, feature: &str) -> Result<()> {
         .encounter
         .combatant(&a.id)
         .is_some_and(|cb| cb.economy.attacked);
-    if attacked {
-        return Ok(());
-    }
-    let why = format!(
-        "{feature} follows the Attack action, and {} has not taken it this turn",
-        a.name
-    );
-    if turn.req.force {
-        turn.forced.push(why);
-        return Ok(());
-    }
-    Err(EngineError::Rule(format!(
-        "{why}: attack first (execute_action attack), or force"
-    )))
+    turn.rule(
+        attacked,
+        format!(
+            "{feature} follows the Attack action, and {} has not taken it this turn: attack first (execute_action attack)",
+            a.name
+        ),
+    )
 }
 
 /// Makes `count` unarmed strikes by `a`: at `targets` in order (the last one takes the rest), or
