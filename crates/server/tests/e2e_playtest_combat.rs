@@ -505,3 +505,81 @@ async fn reckless_attack_is_melee_strength_only_and_decided_before_the_first_att
         a.text
     );
 }
+
+#[tokio::test]
+async fn reckless_attack_is_refused_after_a_bonus_action_attack_made_first() {
+    if !srd() {
+        return;
+    }
+    let frenzy = srd_record("Features", "frenzy")["desc"].to_string();
+    assert!(
+        frenzy.contains("single melee weapon attack as a bonus action"),
+        "{frenzy}"
+    );
+    let s = Session::start(29).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Berserk", "race": "human",
+               "classes": [{"class": "barbarian", "level": 5, "subclass": "berserker"}],
+               "stats": stats(16, 14), "equipment": ["greataxe"]}),
+    )
+    .await;
+    s.ok(
+        "manage_inventory",
+        json!({"operation": "equip", "characterName": "Berserk", "itemName": "Greataxe", "slot": "mainhand"}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Berserk", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Berserk", "actionType": "use_special_ability", "abilityName": "Rage"}),
+    )
+    .await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Berserk", "actionType": "attack", "targetName": "Ogre", "weapon": "Greataxe"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    // The frenzied barbarian's bonus-action attack comes first this turn: it is the first attack.
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Berserk", "actionType": "attack", "targetName": "Ogre",
+                   "weapon": "Greataxe", "actionCost": "bonus_action"}),
+        )
+        .await;
+    assert!(
+        a.text.contains("Berserk attack with Greataxe"),
+        "{}",
+        a.text
+    );
+    s.err(
+        "execute_action",
+        json!({"actorName": "Berserk", "actionType": "use_special_ability", "abilityName": "Reckless Attack"}),
+        &["Reckless Attack is decided with the first attack of the turn, and Berserk has already attacked this turn"],
+    )
+    .await;
+    // Next turn, decided before any attack, it is taken.
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Berserk", "actionType": "use_special_ability", "abilityName": "Reckless Attack"}),
+        )
+        .await;
+    assert!(
+        r.text.contains("attacks against it have advantage"),
+        "{}",
+        r.text
+    );
+}

@@ -87,6 +87,10 @@ pub struct Economy {
     pub attacks_left: u32,
     /// The Attack action was taken this turn (two-weapon fighting needs it).
     pub attacked: bool,
+    /// An attack roll was made since the turn began, with any action, a bonus action or a
+    /// reaction (Reckless Attack is decided before the first).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub attack_made: bool,
     /// A spell was cast with the bonus action this turn (only a cantrip may follow as the action).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bonus_action_spell: bool,

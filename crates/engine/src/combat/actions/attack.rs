@@ -303,6 +303,9 @@ pub fn strike(
     let spend = super::ammo::before(call, enc, attacker_id, target_id, weapon, opts)?;
     let mut out = strike_core(call, enc, attacker_id, target_id, weapon, opts)?;
     super::ammo::after(call, enc, spend, &mut out)?;
+    if let Some(cb) = enc.combatant_mut(attacker_id) {
+        cb.economy.attack_made = true;
+    }
     Ok(out)
 }
 

@@ -86,7 +86,7 @@ pub fn use_feature(
         let attacked = turn
             .encounter
             .combatant(&a.id)
-            .is_some_and(|cb| cb.economy.attacked);
+            .is_some_and(|cb| cb.economy.attacked || cb.economy.attack_made);
         turn.rule(
             !attacked,
             format!(
