@@ -929,6 +929,25 @@ fn encoded_spells_agree_with_the_srd_json_numbers() {
                 bad.push(format!("{}: save {got:?} vs the SRD's {dc}", s.index));
             }
         }
+        // A Self-range spell with no area whose attack or save falls on another creature says
+        // how far it reaches; without that it would be cast on its caster.
+        let self_no_area = j["range"].as_str().is_some_and(|r| r.starts_with("Self"))
+            && j.get("area_of_effect").is_none();
+        let strikes_another = j["attack_type"].is_string()
+            || (j["dc"].is_object()
+                && matches!(
+                    entry.kind,
+                    SpellKind::Attack
+                        | SpellKind::Save
+                        | SpellKind::Condition
+                        | SpellKind::HpThreshold
+                ));
+        if self_no_area && strikes_another && entry.reach_ft.is_none() {
+            bad.push(format!(
+                "{}: Self range, yet its attack or save is another creature's: give reach_ft",
+                s.index
+            ));
+        }
         // The attack type.
         if let Some(at) = j["attack_type"].as_str()
             && matches!(entry.kind, SpellKind::Attack | SpellKind::Persistent)

@@ -51,6 +51,7 @@ mod e2e_playtest_rules;
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]
 mod e2e_protocol;
+mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
 #[path = "e2e_srd.rs"]

@@ -228,6 +228,12 @@ pub struct SpellEntry {
     /// (Fey Ancestry; see `ClassRule::NoMagicSleep`).
     #[serde(default)]
     pub magic_sleep: bool,
+    /// A Self-range spell that still reaches another creature this many feet away, which the
+    /// caller names: a spell attack (Vampiric Touch 5, Produce Flame 30), a gaze (Eyebite 60)
+    /// or companions sharing it (Pass without Trace 30). Without it a Self spell with no area
+    /// is cast on its caster alone.
+    #[serde(default)]
+    pub reach_ft: Option<u32>,
     /// Riders on a hit or a failed save.
     #[serde(default)]
     pub riders: Vec<Rider>,

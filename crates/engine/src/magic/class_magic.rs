@@ -78,7 +78,7 @@ pub fn check(c: &Character, def: &SpellDef, slot: u8, asked: &[Metamagic]) -> Re
             }
             Metamagic::Twinned
                 if def.area.is_some()
-                    || def.self_only()
+                    || def.self_range()
                     || def.per_projectile()
                     || def.max_targets(slot, c.level) != Some(1) =>
             {

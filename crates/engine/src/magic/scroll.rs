@@ -268,7 +268,7 @@ pub fn deliver(
             || !def.heal_at_slot.is_empty()
             || def.condition.is_some()
             || def.effect.is_some();
-        if ids.is_empty() && applies && !def.self_range() {
+        if ids.is_empty() && applies && (!def.self_range() || def.reach_ft().is_some()) {
             return Err(EngineError::invalid(
                 "targets",
                 format!("say whom {} affects: targets [{{id|name}}]", def.name),

@@ -458,7 +458,7 @@ impl SpellDef {
     pub fn range_ft(&self) -> Option<u32> {
         let r = self.range.to_ascii_lowercase();
         if r.starts_with("self") {
-            return Some(0);
+            return Some(self.reach_ft().unwrap_or(0));
         }
         if r.starts_with("touch") {
             return Some(5);
@@ -482,9 +482,24 @@ impl SpellDef {
         self.range.to_ascii_lowercase().starts_with("self")
     }
 
-    /// Whether the spell is cast only on its caster (Self range, no area).
+    /// How far a Self-range spell reaches the creatures the caller names (Eyebite, Vampiric
+    /// Touch, Produce Flame, Pass without Trace; the catalog's `reach_ft`).
+    pub fn reach_ft(&self) -> Option<u32> {
+        self.mechanics().and_then(|e| e.reach_ft)
+    }
+
+    /// The range as an answer states it: "Self (reaching 30 feet)" for a Self spell that
+    /// reaches another creature, else the range as written.
+    pub fn range_label(&self) -> String {
+        match self.reach_ft() {
+            Some(ft) if self.self_range() => format!("{} (reaching {ft} feet)", self.range),
+            _ => self.range.clone(),
+        }
+    }
+
+    /// Whether the spell is cast only on its caster (Self range, no area, reaching no one else).
     pub fn self_only(&self) -> bool {
-        self.self_range() && self.area.is_none()
+        self.self_range() && self.area.is_none() && self.reach_ft().is_none()
     }
 
     /// Rounds of a timed duration ("1 round" 1, "1 minute" 10, "1 hour" 600), if any.

@@ -856,7 +856,10 @@ fn pick_targets(
                 if d > r.max(5) {
                     out_of_range(format!(
                         "{} is {d} ft from {}; {} has a range of {}",
-                        c.name, caster.name, def.name, def.range
+                        c.name,
+                        caster.name,
+                        def.name,
+                        def.range_label()
                     ))?;
                 }
             }
