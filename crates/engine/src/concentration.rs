@@ -116,7 +116,17 @@ fn cannot_concentrate(c: &Character) -> Option<String> {
     }
     let e = c.effective();
     if e.is_incapacitated() {
-        return Some(format!("incapacitated ({})", e.incapacitated.join(", ")));
+        // "incapacitated (from paralyzed)" says "incapacitated (paralyzed)".
+        let from: Vec<&str> = e
+            .incapacitated
+            .iter()
+            .map(|s| {
+                s.strip_prefix("incapacitated (from ")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .unwrap_or(s)
+            })
+            .collect();
+        return Some(format!("incapacitated ({})", from.join(", ")));
     }
     None
 }
@@ -277,6 +287,93 @@ pub fn release_if_unheld(
         "no target was affected, so it holds nothing",
         changes,
     )
+}
+
+/// `link` ended on `bearer` by itself (a save against it succeeded, its rounds ran out): the
+/// caster's concentration lets go of it, and a spell whose lasting part is on its targets ends
+/// once it holds nothing on any of them ("on a success, the spell ends on the target"; Hold
+/// Person whose only target saved). An aura or a zone holds on with no one in it.
+pub fn freed(
+    call: &mut Call<'_>,
+    bearer: &mut Character,
+    caster_id: &str,
+    link: &ConcentrationLink,
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    unlink(call, bearer, caster_id, link)?;
+    if bearer.id == caster_id {
+        return release_emptied(call, bearer, changes);
+    }
+    let Some(mut caster) = call.tx_ref().character(call.campaign(), caster_id)? else {
+        return Ok(());
+    };
+    let held = caster.concentration.is_some();
+    release_emptied(call, &mut caster, changes)?;
+    if held && caster.concentration.is_none() {
+        let campaign = call.campaign();
+        call.tx().put_character(campaign, &caster)?;
+    }
+    Ok(())
+}
+
+/// [`freed`] for each effect and condition that ended on `bearer` by itself and was held up by a
+/// concentration (its duration names the caster).
+pub fn let_go(
+    call: &mut Call<'_>,
+    bearer: &mut Character,
+    effects: &[crate::model::effects::ActiveEffect],
+    conditions: &[crate::model::character::ConditionEntry],
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    for e in effects {
+        if let Some(caster) = e.duration.caster() {
+            let link = ConcentrationLink::effect(&bearer.id, &e.name);
+            freed(call, bearer, caster, &link, changes)?;
+        }
+    }
+    for e in conditions {
+        if let Some(caster) = e.duration.as_ref().and_then(|d| d.caster()) {
+            let link = ConcentrationLink::condition(&bearer.id, e.condition);
+            freed(call, bearer, caster, &link, changes)?;
+        }
+    }
+    Ok(())
+}
+
+/// Ends `caster`'s concentration when its spell, one that lasts on its targets, links to
+/// nothing any more.
+fn release_emptied(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    changes: &mut Vec<String>,
+) -> Result<()> {
+    let Some(conc) = caster.concentration.as_ref().filter(|c| c.links.is_empty()) else {
+        return Ok(());
+    };
+    let Ok(spell) = crate::magic::spell_lookup::find_spell(call, caster, &conc.spell) else {
+        return Ok(());
+    };
+    let on_targets = spell.concentration
+        && (spell.condition.is_some() || spell.effect.is_some())
+        && spell.aura.is_none()
+        && spell.mechanics().is_none_or(|e| {
+            matches!(
+                e.kind,
+                crate::catalog::spells::SpellKind::Condition
+                    | crate::catalog::spells::SpellKind::Effect
+                    | crate::catalog::spells::SpellKind::Save
+                    | crate::catalog::spells::SpellKind::Attack
+            )
+        });
+    if on_targets {
+        end(
+            call,
+            caster,
+            "the spell has ended on every creature it held",
+            changes,
+        )?;
+    }
+    Ok(())
 }
 
 /// Removes from `bearer` what `link` names, when `caster_id`'s concentration holds it.

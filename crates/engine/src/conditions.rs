@@ -399,17 +399,21 @@ fn tick(
     let sheet = c.clone();
     let entries = std::mem::take(&mut c.conditions);
     let mut kept = Vec::new();
+    let mut ended = Vec::new();
     for mut e in entries {
         if let Some(d) = e.duration.as_mut() {
             let label = e.condition.to_string();
             let vs = crate::saves::against_condition(call, e.condition, &e.source);
             if crate::effects::tick_duration(call, &sheet, d, rounds, &label, &vs, changes)? {
+                ended.push(e);
                 continue;
             }
         }
         kept.push(e);
     }
     c.conditions = kept;
+    // A condition a concentration held up has ended on its own: the caster lets go of it.
+    concentration::let_go(call, c, &[], &ended, changes)?;
     if changes.is_empty() {
         changes.push(format!("no timed conditions on {} to tick", c.name));
     }

@@ -488,6 +488,7 @@ pub fn tick_effects(
     let mut c = resolve(call, target)?;
     let mut changes = Vec::new();
     let mut kept = Vec::new();
+    let mut ended = Vec::new();
     let sheet = c.clone();
     let effects = std::mem::take(&mut c.effects);
     for mut e in effects {
@@ -510,11 +511,14 @@ pub fn tick_effects(
             &vs,
             &mut changes,
         )? {
+            ended.push(e);
             continue;
         }
         kept.push(e);
     }
     c.effects = kept;
+    // An effect a concentration held up has ended on its own: the caster lets go of it.
+    concentration::let_go(call, &mut c, &ended, &[], &mut changes)?;
     changes.extend(c.drop_stale_shape());
     if changes.is_empty() {
         changes.push(format!("no round-based effects on {} to tick", c.name));

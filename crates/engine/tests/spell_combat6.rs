@@ -304,7 +304,9 @@ fn ray_of_enfeeblement_halves_the_targets_strength_weapon_damage_until_a_con_sav
     assert_eq!(
         r.end_of_turn,
         vec![
-            "Ogre — Constitution save (ends Ray of Enfeeblement): d20 [11] + 3 = 14 vs DC 14 — success; Ray of Enfeeblement ends"
+            "Ogre — Constitution save (ends Ray of Enfeeblement): d20 [11] + 3 = 14 vs DC 14 — success; Ray of Enfeeblement ends",
+            // The spell has ended on its only target: the caster concentrates on nothing.
+            "Wren's concentration on Ray of Enfeeblement ends (the spell has ended on every creature it held)"
         ]
     );
 }

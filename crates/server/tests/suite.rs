@@ -21,6 +21,7 @@ mod e2e_character_choices;
 mod e2e_combat;
 #[path = "e2e_compendium.rs"]
 mod e2e_compendium;
+mod e2e_concentration_lapses;
 #[path = "e2e_conformance.rs"]
 mod e2e_conformance;
 #[path = "e2e_discovery.rs"]

@@ -170,6 +170,23 @@ pub fn sheet(call: &Call<'_>, character_id: &str) -> Result<Character> {
         })
 }
 
+/// Ends the concentration of every combatant that can no longer hold it (incapacitated, at
+/// 0 HP, dead), whatever put it there: a spell that held it or put it to sleep, a monster's
+/// paralysing touch, a stun. Run after every action and around every turn change; the lines say
+/// what ended.
+pub fn lapsed_concentration(call: &mut Call<'_>, enc: &Encounter) -> Result<Vec<String>> {
+    let mut lines = Vec::new();
+    for cb in enc.order.iter().filter(|c| !c.removed) {
+        let mut c = sheet(call, &cb.character_id)?;
+        if c.concentration.is_some()
+            && crate::concentration::enforce(call, &mut c, &mut lines)?.is_some()
+        {
+            put_sheet(call, &c)?;
+        }
+    }
+    Ok(lines)
+}
+
 /// Stores a combatant's sheet.
 pub fn put_sheet(call: &mut Call<'_>, c: &Character) -> Result<()> {
     let campaign = call.campaign();

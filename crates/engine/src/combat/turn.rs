@@ -121,7 +121,14 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     }
     enc.turn = next;
     report.round = enc.round;
+    // A creature the turn's end left incapacitated stops concentrating before the next begins.
+    report
+        .end_of_turn
+        .extend(super::lapsed_concentration(call, &enc)?);
     start_of_turn(call, &mut enc, req.auto_death_saves, &mut report)?;
+    report
+        .start_of_turn
+        .extend(super::lapsed_concentration(call, &enc)?);
     let name = report.current.clone().unwrap_or_default();
     enc.log(format!("Round {}: {name}'s turn", enc.round));
     report
@@ -224,6 +231,7 @@ fn tick_turn_point(
         let mut changes = Vec::new();
         let mut touched = false;
         let mut kept = Vec::new();
+        let (mut ended, mut ended_conditions) = (Vec::new(), Vec::new());
         for mut e in std::mem::take(&mut c.effects) {
             let fires = match &e.ends_on {
                 Some(t) => t.at == at && t.turn_of == turn_of,
@@ -241,6 +249,7 @@ fn tick_turn_point(
                     &vs,
                     &mut changes,
                 )? {
+                    ended.push(e);
                     continue;
                 }
             }
@@ -257,6 +266,7 @@ fn tick_turn_point(
                     let vs = crate::saves::against_condition(call, e.condition, &e.source);
                     if crate::effects::tick_duration(call, &sheet, d, 1, &label, &vs, &mut changes)?
                     {
+                        ended_conditions.push(e);
                         continue;
                     }
                 }
@@ -264,6 +274,8 @@ fn tick_turn_point(
             }
             c.conditions = kept;
         }
+        // What a concentration held up and ended here: its caster lets go of it.
+        crate::concentration::let_go(call, &mut c, &ended, &ended_conditions, &mut changes)?;
         if touched {
             super::put_sheet(call, &c)?;
             if !changes.is_empty() {

@@ -766,6 +766,10 @@ pub fn resolve(
         if let Some(line) = super::blessing::on_drop(caster, &target, hp_before, hostile) {
             report.lines.push(line);
         }
+        // A target the spell held or put to sleep stops concentrating (incapacitated).
+        let mut lapsed = Vec::new();
+        concentration::enforce(call, &mut target, &mut lapsed)?;
+        report.lines.append(&mut lapsed);
         tr.hp_after = target.hp;
         tr.phrase = phrase.join(", ");
         if own {

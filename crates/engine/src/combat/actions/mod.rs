@@ -463,6 +463,9 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
         call,
         &mut turn.encounter,
     )?);
+    // A creature the action left incapacitated (held, asleep, stunned) stops concentrating.
+    out.lines
+        .extend(super::lapsed_concentration(call, &turn.encounter)?);
     // Tokens follow sizes a spell or a form changed.
     out.lines
         .extend(super::spatial::sizes::sync(call, &mut turn.encounter)?);
