@@ -252,12 +252,12 @@ pub fn sheet(s: &Sheet) -> String {
             (None, None) => {}
         }
     }
-    if let Some(sc) = c.spellcasting_ability {
-        let dc = 8 + e.proficiency_bonus + e.modifier(sc);
+    if let Some(n) = tabletop_engine::magic::numbers::sheet_numbers(c) {
         out.push_str(&format!(
-            "\nSpellcasting: {} (save DC {dc}, attack {:+})",
-            sc.abbr(),
-            e.proficiency_bonus + e.modifier(sc)
+            "\nSpellcasting: {} (save DC {}, attack {:+})",
+            n.ability.abbr(),
+            n.save_dc,
+            n.attack_bonus
         ));
     }
     if let Some(b) = &c.stat_block {

@@ -55,6 +55,7 @@ mod e2e_protocol;
 mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
+mod e2e_spell_numbers;
 #[path = "e2e_srd.rs"]
 mod e2e_srd;
 #[path = "e2e_surface.rs"]

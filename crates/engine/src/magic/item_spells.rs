@@ -184,6 +184,7 @@ pub fn plan(
                 save_dc: dc,
                 attack_bonus: atk.unwrap_or(0),
                 fixed: true,
+                worn_attack_bonus: 0,
             };
             (numbers, numbers_note(Some(dc), atk, &numbers))
         }
@@ -202,6 +203,7 @@ pub fn plan(
                 save_dc: 0,
                 attack_bonus: atk.unwrap_or(0),
                 fixed: true,
+                worn_attack_bonus: 0,
             };
             (numbers, "no save or attack".to_string())
         }

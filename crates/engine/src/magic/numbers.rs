@@ -41,6 +41,16 @@ pub struct CasterNumbers {
     pub attack_bonus: i32,
     /// A scroll's fixed numbers are used instead of the caster's.
     pub fixed: bool,
+    /// What worn magic adds to spell attack rolls (Wand of the War Mage, Robe of the Archmagi):
+    /// part of `attack_bonus`, added to a roll whose ability and proficiency come from the
+    /// effective stats.
+    #[serde(skip)]
+    pub worn_attack_bonus: i32,
+}
+
+/// The numbers the sheet shows for its own spellcasting ability, worn magic included.
+pub fn sheet_numbers(c: &Character) -> Option<CasterNumbers> {
+    c.spellcasting_ability.map(|a| numbers_with(c, a))
 }
 
 /// The caster's save DC and attack bonus from its effective stats.
@@ -83,5 +93,6 @@ fn numbers_with(c: &Character, ability: Ability) -> CasterNumbers {
         save_dc: 8 + prof + modifier + dc_bonus,
         attack_bonus: prof + modifier + attack_bonus,
         fixed: false,
+        worn_attack_bonus: attack_bonus,
     }
 }

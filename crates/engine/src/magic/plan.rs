@@ -12,8 +12,9 @@ use crate::model::spell::SpellDef;
 /// How a casting rolls its attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttackNumbers {
-    /// The caster's ability and proficiency (through its effective stats and effects).
-    Caster(Ability),
+    /// The caster's ability and proficiency (through its effective stats and effects), plus
+    /// what worn magic adds to spell attacks.
+    Caster(Ability, i32),
     /// A fixed bonus (a spell scroll's).
     Fixed(i32),
 }

@@ -293,7 +293,7 @@ pub fn deliver(
         attack: if numbers.fixed {
             AttackNumbers::Fixed(numbers.attack_bonus)
         } else {
-            AttackNumbers::Caster(numbers.ability)
+            AttackNumbers::Caster(numbers.ability, numbers.worn_attack_bonus)
         },
         modifier: numbers.modifier,
         targets: ids,
@@ -462,6 +462,7 @@ pub fn use_scroll(call: &mut Call<'_>, req: ScrollRequest) -> Result<ScrollOutco
         save_dc: dc,
         attack_bonus: attack,
         fixed: true,
+        worn_attack_bonus: 0,
     };
     let slot = SlotUse {
         level: def.level,

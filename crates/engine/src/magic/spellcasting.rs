@@ -435,12 +435,12 @@ pub fn resolve(
         if let Some(kind) = spell.attack {
             let t_eff = target.effective();
             let (test, bonus) = match plan.attack {
-                AttackNumbers::Caster(a) => (
+                AttackNumbers::Caster(a, worn) => (
                     D20Test::Attack {
                         ability: Some(a),
                         proficient: true,
                     },
-                    0,
+                    worn,
                 ),
                 AttackNumbers::Fixed(b) => (
                     D20Test::Attack {

@@ -568,7 +568,7 @@ pub fn cast_in_encounter(
         attack: if numbers.fixed {
             AttackNumbers::Fixed(numbers.attack_bonus)
         } else {
-            AttackNumbers::Caster(numbers.ability)
+            AttackNumbers::Caster(numbers.ability, numbers.worn_attack_bonus)
         },
         modifier: numbers.modifier,
         targets,
