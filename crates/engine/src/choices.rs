@@ -78,6 +78,31 @@ pub fn problems(
             ));
         }
     }
+    // Draconic Ancestry: a dragonborn's racial choice, one of the SRD's colours.
+    if let Some(colour) = &build.choices.draconic_ancestry {
+        let race = resolved.race.as_ref();
+        let key = colour.trim().to_lowercase();
+        if race.and_then(|r| r.index.as_deref()) != Some("dragonborn") {
+            let ancestor = crate::derive::options::choosable(catalog, "dragon-ancestor-")
+                .into_iter()
+                .find(|k| k.starts_with(&format!("dragon-ancestor-{key}-")))
+                .unwrap_or_else(|| "dragon-ancestor-…".into());
+            out.push(format!(
+                "draconicAncestry '{colour}': only a dragonborn has a Draconic Ancestry, and this \
+                 build's race is {} (a draconic sorcerer's Dragon Ancestor is an option: options \
+                 [\"{ancestor}\"])",
+                race.map_or("none", |r| r.name.as_str())
+            ));
+        } else if srd
+            .racial_trait(&format!("draconic-ancestry-{key}"))
+            .is_none()
+        {
+            out.push(format!(
+                "draconicAncestry '{colour}' is not an SRD colour; choose: black, blue, brass, \
+                 bronze, copper, gold, green, red, silver, white"
+            ));
+        }
+    }
     // Feature options (hunter options, invocations, ancestry, land, pact boon): offered by a
     // class at its level, a catalog key, within the count, prerequisites met.
     let offers = crate::derive::options::offers(resolved, catalog);

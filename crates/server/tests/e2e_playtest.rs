@@ -549,4 +549,28 @@ async fn a_dragonborn_made_without_an_ancestry_is_told_to_choose_one() {
         )
         .await;
     assert!(!a.text.contains("Draconic Ancestry: choose"), "{}", a.text);
+    // Another race has no Draconic Ancestry: the colour is refused, not turned into a resistance.
+    let human = json!({"name": "Sorin", "race": "human", "class": "sorcerer", "level": 6, "draconicAncestry": "red",
+                       "stats": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 10, "cha": 16}});
+    s.err(
+        "create_character",
+        human.clone(),
+        &["draconicAncestry 'red': only a dragonborn has a Draconic Ancestry, and this build's race is Human (a draconic sorcerer's Dragon Ancestor is an option: options [\"dragon-ancestor-red---fire-damage\"])"],
+    )
+    .await;
+    let mut check = human;
+    check["validateOnly"] = json!(true);
+    let v = s.ok("create_character", check).await;
+    assert!(
+        v.text.starts_with("Invalid build: 1 problem(s):\n- draconicAncestry 'red': only a dragonborn has a Draconic Ancestry"),
+        "{}",
+        v.text
+    );
+    s.err(
+        "create_character",
+        json!({"name": "Vex", "race": "dragonborn", "class": "fighter", "level": 1, "draconicAncestry": "purple",
+               "stats": {"str": 15, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 12}}),
+        &["draconicAncestry 'purple' is not an SRD colour; choose: black, blue, brass, bronze, copper, gold, green, red, silver, white"],
+    )
+    .await;
 }

@@ -184,7 +184,9 @@ pub fn resolve(build: &Build, srd: Option<&Compendium>) -> Resolved {
                     );
                     trait_names.extend(s.traits.iter().map(|t| t.name.clone()));
                 }
-                if let Some(colour) = build.choices.draconic_ancestry.as_deref() {
+                if let Some(colour) = build.choices.draconic_ancestry.as_deref()
+                    && race.index == "dragonborn"
+                {
                     trait_names.push(format!("draconic-ancestry-{}", colour.to_lowercase()));
                 }
                 for n in trait_names {
