@@ -937,6 +937,7 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         synthesized: true,
         aura: None,
         index: None,
+        many_targets: false,
     });
     put(&mut e, &b);
     let order = fight(

@@ -38,6 +38,7 @@ mod e2e_inventory;
 mod e2e_magic;
 #[path = "e2e_memory.rs"]
 mod e2e_memory;
+mod e2e_metamagic;
 #[path = "e2e_monster_traits.rs"]
 mod e2e_monster_traits;
 #[path = "e2e_output.rs"]

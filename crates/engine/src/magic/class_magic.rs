@@ -80,9 +80,19 @@ pub fn check(c: &Character, def: &SpellDef, slot: u8, asked: &[Metamagic]) -> Re
                 if def.area.is_some()
                     || def.self_range()
                     || def.per_projectile()
-                    || def.max_targets(slot, c.level) != Some(1) =>
+                    || def.more_than_one_target(slot)
+                    || def.max_targets(slot, c.level).is_some_and(|n| n != 1) =>
             {
-                Some("it does not target exactly one creature (and not only its caster)".into())
+                Some(format!(
+                    "{} (it needs a spell that targets only one creature and whose range is not Self)",
+                    if def.area.is_some() {
+                        "it fills an area".to_string()
+                    } else if def.self_range() {
+                        "its range is Self".to_string()
+                    } else {
+                        format!("it can target more than one creature at level {slot}")
+                    }
+                ))
             }
             Metamagic::Careful | Metamagic::Heightened if def.save.is_none() => {
                 Some("it forces no saving throw".into())

@@ -157,6 +157,31 @@ pub struct SpellDef {
     /// The SRD index ("hold-person"): its entry in the spell catalog says how it resolves.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<String>,
+    /// Its text can target more than one creature at its own level ("up to three creatures",
+    /// "any number of", "each creature", "creatures of your choice"; see [`many_targets_in`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub many_targets: bool,
+}
+
+/// Whether a spell's text lets it target more than one creature: what Twinned Spell may not
+/// double ("a spell that targets only one creature").
+pub fn many_targets_in(desc: &str) -> bool {
+    const MANY: [&str; 12] = [
+        "up to two",
+        "up to three",
+        "up to six",
+        "up to twelve",
+        "any number of",
+        "each creature",
+        "creatures of your choice",
+        "two creatures",
+        "willing creatures",
+        "all creatures",
+        "other targets",
+        "one or more creatures",
+    ];
+    let d = desc.to_lowercase();
+    MANY.iter().any(|m| d.contains(m))
 }
 
 /// A damaging zone around the caster, as its spell's text describes it.
@@ -325,7 +350,19 @@ impl SpellDef {
                 .then(|| SpellAura::from_text(&s.desc.join(" "), &s.higher_level.join(" ")))
                 .flatten(),
             index: Some(s.index.clone()),
+            many_targets: many_targets_in(&s.desc.join(" ")),
         }
+    }
+
+    /// Whether the spell cast at `slot` may target more than one creature: its text says so, or
+    /// its higher-level text adds a creature per slot level and `slot` is above its own.
+    pub fn more_than_one_target(&self, slot: u8) -> bool {
+        self.many_targets
+            || (slot > self.level
+                && self
+                    .higher_level
+                    .as_deref()
+                    .is_some_and(|h| h.to_lowercase().contains("additional creature")))
     }
 
     /// The spell's catalog entry (none for improvised spells).
