@@ -938,6 +938,7 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         aura: None,
         index: None,
         many_targets: false,
+        ignores_cover: false,
     });
     put(&mut e, &b);
     let order = fight(

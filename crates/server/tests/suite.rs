@@ -49,6 +49,7 @@ mod e2e_playtest;
 mod e2e_playtest_combat;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
+mod e2e_playtest_spells;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]

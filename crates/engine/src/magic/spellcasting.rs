@@ -576,7 +576,14 @@ pub fn resolve(
                         .ok(),
                 });
                 if let Some(b) = cover.and_then(|c| c.dex_save_bonus).filter(|b| *b > 0) {
-                    req = req.bonus("cover", b);
+                    if spell.ignores_cover {
+                        report.lines.push(format!(
+                            "{} gains no benefit from cover (+{b}) against {}",
+                            target.name, spell.name
+                        ));
+                    } else {
+                        req = req.bonus("cover", b);
+                    }
                 }
                 if dodging.contains(&id) {
                     req = req.advantage("dodging");

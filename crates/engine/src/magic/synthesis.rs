@@ -248,6 +248,7 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
         aura: None,
         index: None,
         many_targets: false,
+        ignores_cover: false,
     };
     if def.costly_material().is_none() && r.costly_component {
         def.material = Some("a costly focus worth 100 gp".into());

@@ -161,6 +161,9 @@ pub struct SpellDef {
     /// "any number of", "each creature", "creatures of your choice"; see [`many_targets_in`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub many_targets: bool,
+    /// "The target gains no benefit from cover for this saving throw" (Sacred Flame).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignores_cover: bool,
 }
 
 /// Whether a spell's text lets it target more than one creature: what Twinned Spell may not
@@ -351,6 +354,10 @@ impl SpellDef {
                 .flatten(),
             index: Some(s.index.clone()),
             many_targets: many_targets_in(&s.desc.join(" ")),
+            ignores_cover: s
+                .desc
+                .iter()
+                .any(|d| d.to_lowercase().contains("no benefit from cover")),
         }
     }
 
