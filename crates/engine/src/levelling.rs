@@ -198,10 +198,10 @@ pub fn level_up_with(
     };
     let gained_hp: u32 = hp_gains.iter().map(|g| g.gained).sum();
     let mut changes = vec![format!("{} rises from level {from} to {to}", c.name)];
-    let max_before = c.max_hp;
+    // The maximum as every source makes it (worn magic's Constitution too): what the new levels
+    // add to it is what the current hit points gain, once the sheet is derived again below.
+    let max_before = effective_max(&c);
     c.max_hp = c.max_hp.saturating_add(gained_hp).min(10_000);
-    c.hp = c.hp.saturating_add(gained_hp);
-    crate::derive::cap_hp(&mut c);
     let per_level: Vec<String> = hp_gains
         .iter()
         .map(|g| {
@@ -369,18 +369,19 @@ pub fn level_up_with(
         }
     }
     crate::derive::refresh(call, &mut c);
+    let max_after = effective_max(&c);
+    c.hp = c.hp.saturating_add(max_after.saturating_sub(max_before));
+    crate::derive::cap_hp(&mut c);
     let by_levels = max_before.saturating_add(gained_hp);
-    let others = i64::from(c.max_hp) - i64::from(by_levels);
+    let others = i64::from(max_after) - i64::from(by_levels);
     changes[max_hp_line] = if others == 0 {
         format!(
-            "max HP {max_before} → {} ({})",
-            c.max_hp,
+            "max HP {max_before} → {max_after} ({})",
             per_level.join(", ")
         )
     } else {
         format!(
-            "max HP {max_before} → {} ({}; {others:+} from the sheet's other sources at the new level)",
-            c.max_hp,
+            "max HP {max_before} → {max_after} ({}; {others:+} from the sheet's other sources at the new level)",
             per_level.join(", ")
         )
     };
@@ -494,7 +495,7 @@ pub fn level_up_with(
         from_level: from,
         to_level: to,
         hp_gains,
-        max_hp: (max_before, c.max_hp),
+        max_hp: (max_before, effective_max(&c)),
         proficiency_bonus: (prof_before, c.proficiency_bonus),
         hit_dice_total: to,
         spell_slots: c.spell_slots.summary(),
@@ -511,4 +512,10 @@ fn open_asi(call: &Call<'_>, c: &crate::model::character::Character) -> i64 {
     let resolved = crate::derive::resolve(b, call.compendium());
     let reached = crate::derive::asi::slots(&resolved).len();
     i64::try_from(reached).unwrap_or(0) - i64::try_from(b.choices.asi.len()).unwrap_or(0)
+}
+
+/// The hit point maximum as the sheet's every source makes it (a worn Amulet of Health's
+/// Constitution, a hill dwarf's toughness, effects).
+fn effective_max(c: &crate::model::character::Character) -> u32 {
+    u32::try_from(c.effective().max_hp.value.max(0)).unwrap_or(0)
 }

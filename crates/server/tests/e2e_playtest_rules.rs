@@ -200,3 +200,50 @@ async fn an_item_named_by_its_srd_index_is_found_and_the_dead_get_no_temporary_h
     )
     .await;
 }
+
+#[tokio::test]
+async fn levelling_up_adds_the_hit_points_the_effective_constitution_gives() {
+    if !srd() {
+        return;
+    }
+    let amulet = desc("Magic-Items", "amulet-of-health");
+    assert!(amulet.contains("your constitution score is 19"), "{amulet}");
+    let s = Session::start(1).await;
+    // CON 14 + 2 (hill dwarf) = 16; the amulet makes it 19 (+4).
+    s.ok(
+        "create_character",
+        json!({"name": "Thorin", "race": "dwarf", "subrace": "hill-dwarf",
+               "classes": [{"class": "cleric", "level": 5, "subclass": "life"}],
+               "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8}}),
+    )
+    .await;
+    for op in ["give", "equip", "attune"] {
+        s.ok(
+            "manage_inventory",
+            json!({"characterName": "Thorin", "operation": op, "itemName": "Amulet of Health"}),
+        )
+        .await;
+    }
+    s.ok(
+        "take_rest",
+        json!({"characterName": "Thorin", "restType": "long"}),
+    )
+    .await;
+    let before = s
+        .ok("get_character", json!({"characterName": "Thorin"}))
+        .await;
+    // 8 + 4 × 5 (d8 average) + 5 × 4 (CON 19) + 5 (Dwarven Toughness) = 53.
+    assert!(before.text.contains("\nHP 53/53, "), "{}", before.text);
+    let up = s.ok("level_up", json!({"characterName": "Thorin"})).await;
+    // Level 6: 5 (average) + 4 (CON 19) + 1 (Dwarven Toughness) = 10.
+    assert!(
+        up.text
+            .contains("max HP 53 → 63 (L6 +8; +2 from the sheet's other sources at the new level)"),
+        "{}",
+        up.text
+    );
+    let after = s
+        .ok("get_character", json!({"characterName": "Thorin"}))
+        .await;
+    assert!(after.text.contains("\nHP 63/63, "), "{}", after.text);
+}
