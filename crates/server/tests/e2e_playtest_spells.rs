@@ -1,6 +1,7 @@
 //! Spell rules a DM play-test found applied wrongly or silently skipped, end to end over the
 //! real tools with SRD-built characters and SRD monsters, each SRD fact read from the SRD JSON
-//! at run time: Sacred Flame's save ignores cover.
+//! at run time: Sacred Flame's save ignores cover; a touch spell forced on a creature out of
+//! reach is rolled as the override says, not spent for nothing.
 
 use super::common;
 
@@ -56,6 +57,52 @@ async fn sacred_flame_gives_no_benefit_from_cover() {
     for line in [
         "Skeleton gains no benefit from cover (+2) against Sacred Flame",
         "Skeleton — Dexterity save vs Sacred Flame: d20 [13] + 2 = 15 vs DC 14 — success",
+    ] {
+        assert!(a.text.lines().any(|l| l == line), "{line}: {}", a.text);
+    }
+}
+
+#[tokio::test]
+async fn a_forced_touch_spell_out_of_reach_is_rolled_as_the_override_says() {
+    if !srd() {
+        return;
+    }
+    assert_eq!(
+        common::srd_record("Spells", "inflict-wounds")["range"],
+        "Touch"
+    );
+    let s = Session::start(3).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Thorin", "race": "dwarf", "subrace": "hill-dwarf",
+               "classes": [{"class": "cleric", "level": 5, "subclass": "life"}],
+               "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 15, "cha": 8},
+               "spells": ["sacred-flame", "inflict-wounds"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Thorin", "position": {"x": 2, "y": 2}, "initiative": 25},
+            {"monster": "ogre", "position": {"x": 9, "y": 2}, "initiative": 10}]}),
+    )
+    .await;
+    let cast = json!({"actorName": "Thorin", "actionType": "cast_spell", "spell": "inflict-wounds",
+                      "slotLevel": 2, "targetName": "Ogre"});
+    s.err(
+        "execute_action",
+        cast.clone(),
+        &["Ogre is 35 ft from Thorin; Inflict Wounds has a range of Touch (pass force: true to override as the game master)"],
+    )
+    .await;
+    let mut forced = cast;
+    forced["force"] = json!(true);
+    let a = s.ok("execute_action", forced).await;
+    for line in [
+        "Forced (DM override): Ogre is 35 ft from Thorin, beyond its 5 ft reach; move closer first; the attack is rolled",
+        "Thorin — Inflict Wounds spell attack vs Ogre: d20 [19] + 6 = 25 vs AC 11 — hit",
+        "Ogre takes 21 (21 necrotic); 59 → 38 HP",
+        "2nd slot spent; left: 1st 4/4, 2nd 2/3, 3rd 2/2",
     ] {
         assert!(a.text.lines().any(|l| l == line), "{line}: {}", a.text);
     }

@@ -51,6 +51,9 @@ pub struct CastPlan {
     pub choice: CastChoice,
     /// Metamagic that changes the resolution (sorcery points already spent).
     pub metamagic: MetamagicPlan,
+    /// The game master overrode the rules (`force`): an attack its situation refuses (a target
+    /// beyond a touch spell's reach) is rolled anyway, as the override says.
+    pub forced: bool,
 }
 
 /// The Metamagic options [`super::spellcasting::resolve`] applies.

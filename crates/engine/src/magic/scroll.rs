@@ -311,6 +311,7 @@ pub fn deliver(
             words: targeting.words.clone(),
         },
         metamagic: targeting.metamagic,
+        forced: false,
     };
     let mut report = spellcasting::resolve(call, &mut caster, &plan, None)?;
     report.spell = format!("{}{tag}", def.name);

@@ -466,6 +466,14 @@ pub fn resolve(
             };
             if let Some(sit) = &situation
                 && !sit.refusals.is_empty()
+                && plan.forced
+            {
+                report.lines.push(format!(
+                    "Forced (DM override): {}; the attack is rolled",
+                    sit.refusals.join("; ")
+                ));
+            } else if let Some(sit) = &situation
+                && !sit.refusals.is_empty()
             {
                 let why = sit.refusals.join("; ");
                 report.lines.push(why.clone());

@@ -597,6 +597,7 @@ pub fn cast_in_encounter(
         } else {
             Default::default()
         },
+        forced: req.force,
     };
     let enc = turn.encounter.clone();
     let mut report = spellcasting::resolve(call, &mut caster, &plan, Some(&enc))?;
