@@ -939,6 +939,7 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
         index: None,
         many_targets: false,
         ignores_cover: false,
+        inorganic_disadvantage: false,
     });
     put(&mut e, &b);
     let order = fight(

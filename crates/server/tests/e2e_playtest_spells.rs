@@ -1,7 +1,8 @@
 //! Spell rules a DM play-test found applied wrongly or silently skipped, end to end over the
 //! real tools with SRD-built characters and SRD monsters, each SRD fact read from the SRD JSON
 //! at run time: Sacred Flame's save ignores cover; a touch spell forced on a creature out of
-//! reach is rolled as the override says, not spent for nothing.
+//! reach is rolled as the override says, not spent for nothing; Shatter's save has
+//! disadvantage for creatures of stone or metal.
 
 use super::common;
 
@@ -106,4 +107,59 @@ async fn a_forced_touch_spell_out_of_reach_is_rolled_as_the_override_says() {
     ] {
         assert!(a.text.lines().any(|l| l == line), "{line}: {}", a.text);
     }
+}
+
+#[tokio::test]
+async fn shatter_gives_creatures_of_stone_or_metal_disadvantage() {
+    if !srd() {
+        return;
+    }
+    let text = srd_desc("Spells", "shatter");
+    assert!(
+        text.contains("a creature made of inorganic material such as stone, crystal, or metal has disadvantage on this saving throw"),
+        "{text}"
+    );
+    for m in ["animated-armor", "stone-golem"] {
+        assert_eq!(
+            common::srd_record("Monsters", m)["type"],
+            "construct",
+            "{m}"
+        );
+    }
+    let s = Session::start(271).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Lyra", "race": "half-elf", "classes": [{"class": "bard", "level": 4, "subclass": "lore"}],
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 15},
+               "abilityChoices": ["dex", "con"], "spells": ["vicious-mockery", "shatter"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Lyra", "position": {"x": 2, "y": 2}, "initiative": 25},
+            {"monster": "animated-armor", "position": {"x": 8, "y": 3}, "initiative": 10},
+            {"monster": "stone-golem", "position": {"x": 8, "y": 5}, "initiative": 9},
+            {"monster": "goblin", "position": {"x": 9, "y": 4}, "initiative": 8}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Lyra", "actionType": "cast_spell", "spell": "Shatter", "to": {"x": 8, "y": 4}}),
+        )
+        .await;
+    for line in [
+        "Animated Armor — Constitution save vs Shatter: d20 [~~16~~, 4] (disadvantage: Animated Armor is made of stone or metal) + 1 = 5 vs DC 13 — fail",
+        "Stone Golem — Constitution save vs Shatter: d20 [16] (advantage: Magic Resistance; disadvantage: Stone Golem is made of stone or metal — cancel) + 5 = 21 vs DC 13 — success",
+        "Goblin — Constitution save vs Shatter: d20 [1] = 1 vs DC 13 — fail (natural 1)",
+    ] {
+        assert!(a.text.lines().any(|l| l == line), "{line}: {}", a.text);
+    }
+    assert!(
+        a.text
+            .contains("whether another creature is made of stone, crystal or metal is the DM's"),
+        "{}",
+        a.text
+    );
 }

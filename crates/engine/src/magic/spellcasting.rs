@@ -572,6 +572,12 @@ pub fn resolve(
             .dc(plan.save_dc)
             .labelled(format!("{} save vs {}", sv.ability.name(), spell.name));
             req = mm.before_save(req);
+            if spell.inorganic_disadvantage
+                && let Some(sb) = &target.stat_block
+                && crate::model::spell::made_of_stone_or_metal(&sb.creature_type, &sb.monster)
+            {
+                req = req.disadvantage(format!("{} is made of stone or metal", target.name));
+            }
             if sv.ability == Ability::Dexterity && !own {
                 let cover = map.and_then(|m| match plan.origin {
                     Some(o) => {

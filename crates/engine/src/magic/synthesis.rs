@@ -249,6 +249,7 @@ fn build(r: &SynthRequest, caster_level: u32) -> Result<SpellDef> {
         index: None,
         many_targets: false,
         ignores_cover: false,
+        inorganic_disadvantage: false,
     };
     if def.costly_material().is_none() && r.costly_component {
         def.material = Some("a costly focus worth 100 gp".into());

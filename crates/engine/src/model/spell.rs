@@ -164,6 +164,18 @@ pub struct SpellDef {
     /// "The target gains no benefit from cover for this saving throw" (Sacred Flame).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ignores_cover: bool,
+    /// "A creature made of inorganic material such as stone, crystal, or metal has disadvantage
+    /// on this saving throw" (Shatter; see [`made_of_stone_or_metal`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inorganic_disadvantage: bool,
+}
+
+/// Whether a creature is made of inorganic material (stone, crystal, metal): a construct other
+/// than a flesh golem, or an SRD creature of stone or metal (an earth elemental, a gargoyle, a
+/// xorn). Any other is the DM's to judge.
+pub fn made_of_stone_or_metal(creature_type: &str, monster: &str) -> bool {
+    (creature_type.eq_ignore_ascii_case("construct") && monster != "flesh-golem")
+        || matches!(monster, "earth-elemental" | "gargoyle" | "xorn")
 }
 
 /// Whether a spell's text lets it target more than one creature: what Twinned Spell may not
@@ -358,6 +370,10 @@ impl SpellDef {
                 .desc
                 .iter()
                 .any(|d| d.to_lowercase().contains("no benefit from cover")),
+            inorganic_disadvantage: s
+                .desc
+                .iter()
+                .any(|d| d.to_lowercase().contains("made of inorganic material")),
         }
     }
 
