@@ -583,3 +583,59 @@ async fn reckless_attack_is_refused_after_a_bonus_action_attack_made_first() {
         r.text
     );
 }
+
+#[tokio::test]
+async fn a_prone_creature_is_told_the_movement_left_after_standing_up() {
+    if !srd() {
+        return;
+    }
+    let prone = srd_record("Conditions", "prone")["desc"].to_string();
+    assert!(
+        prone.contains("only movement option is to crawl"),
+        "{prone}"
+    );
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Pip", "race": "halfling", "subrace": "lightfoot halfling", "class": "rogue", "level": 3,
+               "stats": {"str": 8, "dex": 16, "con": 14, "int": 12, "wis": 10, "cha": 14}}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Pip", "position": {"x": 5, "y": 5}, "initiative": 20},
+            {"monster": "orc", "position": {"x": 12, "y": 5}, "initiative": 5}]}),
+    )
+    .await;
+    s.ok(
+        "manage_condition",
+        json!({"characterName": "Pip", "operation": "add", "condition": "prone"}),
+    )
+    .await;
+    // Speed 25: standing up costs 12 ft (half, rounded down), which leaves 13.
+    s.err(
+        "execute_action",
+        json!({"actorName": "Pip", "actionType": "move", "to": {"x": 2, "y": 5}}),
+        &["moving Pip to (2, 5) costs 15 ft after standing up but it has 13 ft of movement left (speed 25, used 12)"],
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Pip", "actionType": "move", "to": {"x": 4, "y": 5}}),
+        )
+        .await;
+    assert!(
+        a.text.lines().any(|l| l
+            == "Pip stands up from prone first (costs 12 ft; no automation for crawling instead, 1 extra foot per foot: the DM decides, e.g. with force)."),
+        "{}",
+        a.text
+    );
+    assert!(
+        a.text
+            .contains("Pip moves 5 ft to (4, 5) (8 ft of movement left)"),
+        "{}",
+        a.text
+    );
+}

@@ -406,7 +406,8 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         used += cost;
         stood_up = true;
         lines.push(format!(
-            "{} stands up from prone first (costs {cost} ft).",
+            "{} stands up from prone first (costs {cost} ft; no automation for crawling instead, \
+             1 extra foot per foot: the DM decides, e.g. with force).",
             actor.name
         ));
     }
@@ -458,10 +459,11 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         // Too far to drag: the grappler moves alone and lets go (the grapple breaks below).
         let names: Vec<&str> = held.iter().map(|h| h.1.as_str()).collect();
         lines.push(format!(
-            "{} lets go of {}: dragging would cost {} ft and it has {budget} ft left.",
+            "{} lets go of {}: dragging would cost {} ft and it has {} ft left.",
             actor.name,
             names.join(", "),
-            plain.saturating_mul(2)
+            plain.saturating_mul(2),
+            budget.saturating_sub(used)
         ));
         held.clear();
     } else if dragging {
@@ -478,10 +480,11 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
     let cost: u32 = costs.iter().sum();
     if used + cost > budget {
         let why = format!(
-            "moving {} to {} costs {cost} ft{} but it has {budget} ft of movement left (speed {speed}{}{}, used {})",
+            "moving {} to {} costs {cost} ft{} but it has {} ft of movement left (speed {speed}{}{}, used {})",
             actor.name,
             squares[squares.len() - 1],
             if stood_up { " after standing up" } else { "" },
+            budget.saturating_sub(used),
             if speed == 0 {
                 format!(": {}", zero_why.join(", "))
             } else {
