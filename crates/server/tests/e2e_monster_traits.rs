@@ -4,7 +4,8 @@
 //! dead), a boar's Relentless (1 HP instead of 0 from at most 7 damage, spent until a rest),
 //! a drow's Fey Ancestry (Sleep skips it without spending the pool; advantage on a save against
 //! being charmed) and a sahuagin's Blood Frenzy (advantage on melee attacks against a wounded
-//! creature). Seeds are pinned.
+//! creature), a hobgoblin's Martial Advantage (2d6 once per turn beside an ally). Seeds are
+//! pinned.
 
 use super::common;
 
@@ -423,4 +424,69 @@ async fn a_sahuagin_has_advantage_on_melee_attacks_against_the_wounded() {
         max - 1
     );
     assert!(a.text.contains(&want), "{want}\n{}", a.text);
+}
+
+#[tokio::test]
+async fn a_hobgoblin_adds_martial_advantage_once_per_turn_beside_an_ally() {
+    if !srd() {
+        return;
+    }
+    let (text, _) = ability("hobgoblin", "Martial Advantage");
+    assert!(
+        text.contains("Once per turn, the hobgoblin can deal an extra 7 (2d6) damage to a creature it hits with a weapon attack if that creature is within 5 ft. of an ally of the hobgoblin that isn't incapacitated."),
+        "{text}"
+    );
+    let s = Session::start(8).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Bors", "race": "human", "class": "fighter", "level": 5,
+               "stats": {"str": 16, "dex": 14, "con": 14, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"monster": "hobgoblin", "name": "Hob", "position": {"x": 5, "y": 4}, "initiative": 30},
+            {"monster": "hobgoblin", "name": "Pal", "position": {"x": 6, "y": 5}, "initiative": 25},
+            {"characterName": "Bors", "position": {"x": 5, "y": 5}, "initiative": 10}]}),
+    )
+    .await;
+    let attack = |who: &str| json!({"actorName": who, "actionType": "attack", "targetName": "Bors", "weapon": "Longsword", "force": true});
+    let a = s.ok("execute_action", attack("Hob")).await;
+    for line in [
+        "Hob attack with Longsword (one handed): d20 [13] + 3 = 16 vs AC 12 — hit",
+        "Martial Advantage: +2d6 (Pal is within 5 ft of Bors; once per turn).",
+        "Damage: (1d8 + 1)[slashing] + 2d6[slashing]: ([3] + 1) slashing + [3, 4] slashing = 11 (slashing 11)",
+    ] {
+        assert!(a.text.lines().any(|l| l == line), "{line}: {}", a.text);
+    }
+    // A second hit in the same turn (forced) adds nothing.
+    let mut again = String::new();
+    for _ in 0..4 {
+        let a = s.ok("execute_action", attack("Hob")).await;
+        if a.text.starts_with("Hit!") {
+            again = a.text;
+            break;
+        }
+    }
+    assert!(
+        again
+            .lines()
+            .any(|l| l == "Martial Advantage already used this turn."),
+        "{again}"
+    );
+    // Pal's turn: Hob is beside Bors, so Pal's hit gets its Martial Advantage too.
+    s.ok("advance_turn", json!({})).await;
+    let mut pal = String::new();
+    for _ in 0..4 {
+        let a = s.ok("execute_action", attack("Pal")).await;
+        if a.text.starts_with("Hit!") {
+            pal = a.text;
+            break;
+        }
+    }
+    assert!(
+        pal.contains("Martial Advantage: +2d6 (Hob is within 5 ft of Bors; once per turn)."),
+        "{pal}"
+    );
 }

@@ -44,7 +44,7 @@ pub enum Automation {
     Check,
     /// A trait applied in play (Pack Tactics, Magic Resistance, Undead Fortitude,
     /// Spellcasting slots, magical weapon attacks, Regeneration, Relentless, Fey Ancestry,
-    /// Blood Frenzy).
+    /// Blood Frenzy, Martial Advantage, Sneak Attack, Surprise Attack).
     Trait,
 }
 
@@ -81,6 +81,10 @@ pub const APPLIED_TRAITS: &[&str] = &[
     "Fey Ancestry",
     // Advantage on melee attacks against a wounded creature (`combat::traits`).
     "Blood Frenzy",
+    // Extra weapon damage on a hit, as the text's dice (`combat::actions::trait_riders`).
+    "Martial Advantage",
+    "Sneak Attack",
+    "Surprise Attack",
 ];
 
 /// The name without "(Recharge 5–6)", "(3/Day)", "(Costs 2 Actions)".

@@ -29,6 +29,7 @@ pub mod spell;
 pub mod spell_riders;
 pub mod strike;
 pub mod tactics;
+pub mod trait_riders;
 pub mod vision;
 
 use serde::{Deserialize, Serialize};

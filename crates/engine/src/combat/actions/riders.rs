@@ -39,7 +39,7 @@ fn finesse(attacker: &Character, profile: &AttackProfile) -> bool {
 /// An ally of the attacker (not incapacitated) within 5 ft of the target.
 /// Sneak Attack's other enemy of the target: an ally of the attacker within 5 ft of it that is
 /// neither incapacitated nor dead.
-fn ally_next_to(
+pub(super) fn ally_next_to(
     call: &crate::engine::Call<'_>,
     enc: &Encounter,
     attacker: &str,
@@ -80,6 +80,18 @@ pub fn on_hit(
     // Spells on the attacker or its target that add to weapon hits (Hunter's Mark).
     if !matches!(profile.source, ProfileSource::StatBlock) {
         super::spell_riders::on_weapon_hit(attacker, target, damage_type, &mut out);
+    }
+    if matches!(profile.source, ProfileSource::StatBlock) {
+        super::trait_riders::on_hit(
+            call,
+            enc,
+            attacker,
+            target,
+            &profile.name,
+            mode,
+            damage_type,
+            &mut out,
+        );
     }
     let Some(d) = attacker.derived.clone() else {
         if smite_slot.is_some() {
