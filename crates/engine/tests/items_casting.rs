@@ -361,6 +361,16 @@ fn a_wand_of_fireballs_in_a_fight_uses_its_own_dc_and_buys_levels_with_charges()
         attune(call, who("Aria"), named("Wand of Fireballs"))
     })
     .unwrap();
+    // A wand works while held: in the pack it is refused, nothing spent.
+    let err = act(&mut e, Some(4)).unwrap_err().to_string();
+    assert!(
+        err.starts_with("Wand of Fireballs works while Aria holds it: equip it in a hand first"),
+        "{err}"
+    );
+    inv(&mut e, |call| {
+        ops::equip(call, who("Aria"), named("Wand of Fireballs"), None)
+    })
+    .unwrap();
     // 4th level: 2 charges, 9d6 fire, the wand's DC 15 (Aria's own would be 14).
     let out = act(&mut e, Some(4)).unwrap();
     assert!(

@@ -2,7 +2,7 @@
 //! real tools with SRD-built characters and SRD monsters, each SRD fact read from the SRD JSON
 //! at run time: Sacred Flame's save ignores cover; a touch spell forced on a creature out of
 //! reach is rolled as the override says, not spent for nothing; Shatter's save has
-//! disadvantage for creatures of stone or metal.
+//! disadvantage for creatures of stone or metal; a wand works only while held.
 
 use super::common;
 
@@ -159,6 +159,58 @@ async fn shatter_gives_creatures_of_stone_or_metal_disadvantage() {
     assert!(
         a.text
             .contains("whether another creature is made of stone, crystal or metal is the DM's"),
+        "{}",
+        a.text
+    );
+}
+
+#[tokio::test]
+async fn a_wand_works_only_while_held() {
+    if !srd() {
+        return;
+    }
+    let wand = srd_desc("Magic-Items", "wand-of-magic-missiles");
+    assert!(
+        wand.contains("while holding it, you can use an action to expend"),
+        "{wand}"
+    );
+    let s = Session::start(5).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Elara", "race": "human", "class": "wizard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "manage_inventory",
+        json!({"characterName": "Elara", "operation": "give", "itemName": "Wand of Magic Missiles"}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Elara", "position": {"x": 2, "y": 2}, "initiative": 25},
+            {"monster": "goblin", "position": {"x": 6, "y": 2}, "initiative": 10}]}),
+    )
+    .await;
+    let zap = json!({"actorName": "Elara", "actionType": "use_magic_item", "item": "Wand of Magic Missiles",
+                     "targetName": "Goblin"});
+    s.err(
+        "execute_action",
+        zap.clone(),
+        &["Wand of Magic Missiles works while Elara holds it: equip it in a hand first (manage_inventory equip, slot mainhand or offhand)"],
+    )
+    .await;
+    s.ok(
+        "manage_inventory",
+        json!({"characterName": "Elara", "operation": "equip", "itemName": "Wand of Magic Missiles", "slot": "mainhand"}),
+    )
+    .await;
+    let a = s.ok("execute_action", zap).await;
+    assert!(
+        a.text
+            .lines()
+            .any(|l| l == "Wand of Magic Missiles spends 1 charge (6/7 left)"),
         "{}",
         a.text
     );

@@ -491,6 +491,26 @@ pub fn use_magic_item(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Action
         let req = turn.req;
         let cast =
             crate::magic::item_spells::plan(call, &a, i, req.spell.as_deref(), req.slot_level)?;
+        // Once attuned and charged: a wand, staff or rod works "while holding it": in a hand.
+        let it = &a.inventory.items[i];
+        let kind = it.name.to_ascii_lowercase();
+        if ["wand of", "staff of", "rod of"]
+            .iter()
+            .any(|k| kind.starts_with(k))
+        {
+            let held = matches!(
+                it.slot,
+                Some(
+                    crate::model::inventory::Slot::Mainhand
+                        | crate::model::inventory::Slot::Offhand
+                )
+            );
+            let why = format!(
+                "{} works while {} holds it: equip it in a hand first (manage_inventory equip, slot mainhand or offhand)",
+                it.name, a.name
+            );
+            turn.rule(held, why)?;
+        }
         let mut caster = a;
         let spent = crate::magic::item_spells::spend(call, &mut caster, &cast)?;
         let tag = format!(" ({})", cast.item_name);
