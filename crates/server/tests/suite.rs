@@ -21,6 +21,7 @@ mod e2e_character_choices;
 mod e2e_combat;
 #[path = "e2e_compendium.rs"]
 mod e2e_compendium;
+#[path = "e2e_concentration_lapses.rs"]
 mod e2e_concentration_lapses;
 #[path = "e2e_conformance.rs"]
 mod e2e_conformance;
@@ -38,6 +39,7 @@ mod e2e_inventory;
 mod e2e_magic;
 #[path = "e2e_memory.rs"]
 mod e2e_memory;
+#[path = "e2e_metamagic.rs"]
 mod e2e_metamagic;
 #[path = "e2e_monster_traits.rs"]
 mod e2e_monster_traits;
@@ -49,14 +51,17 @@ mod e2e_playtest;
 mod e2e_playtest_combat;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
+#[path = "e2e_playtest_spells.rs"]
 mod e2e_playtest_spells;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]
 mod e2e_protocol;
+#[path = "e2e_self_range.rs"]
 mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
+#[path = "e2e_spell_numbers.rs"]
 mod e2e_spell_numbers;
 #[path = "e2e_srd.rs"]
 mod e2e_srd;

@@ -36,30 +36,6 @@ fn finesse(attacker: &Character, profile: &AttackProfile) -> bool {
         .is_some_and(|w| w.has(WeaponProperty::Finesse))
 }
 
-/// An ally of the attacker (not incapacitated) within 5 ft of the target.
-/// Sneak Attack's other enemy of the target: an ally of the attacker within 5 ft of it that is
-/// neither incapacitated nor dead.
-pub(super) fn ally_next_to(
-    call: &crate::engine::Call<'_>,
-    enc: &Encounter,
-    attacker: &str,
-    target: &str,
-) -> Option<String> {
-    let side = enc.combatant(attacker)?.side;
-    enc.order
-        .iter()
-        .filter(|c| !c.removed && c.character_id != attacker && c.character_id != target)
-        .filter(|c| c.side == side)
-        .find(|c| {
-            enc.map
-                .creature_distance_ft(&c.character_id, target, tabletop_grid::Metric::Grid5e)
-                .is_ok_and(|d| d <= 5)
-                && crate::combat::sheet(call, &c.character_id)
-                    .is_ok_and(|s| !s.dead && !s.effective().is_incapacitated())
-        })
-        .map(|c| c.name.clone())
-}
-
 /// The riders `attacker`'s sheet adds to this hit on `target`. `mode` is the attack roll's
 /// advantage state; `smite_slot` the slot level named for Divine Smite (spent here);
 /// `decline_sneak` leaves Sneak Attack off this hit (the player's choice).
@@ -90,7 +66,7 @@ pub fn on_hit(
             &profile.name,
             mode,
             damage_type,
-            &mut out,
+            (&mut out.expr, &mut out.lines),
         );
     }
     let Some(d) = attacker.derived.clone() else {
@@ -117,8 +93,10 @@ pub fn on_hit(
                 let why = match mode {
                     RollMode::Advantage => Some("advantage".to_string()),
                     RollMode::Disadvantage => None,
-                    RollMode::Normal => ally_next_to(call, enc, &attacker.id, &target.id)
-                        .map(|a| format!("{a} is within 5 ft of {}", target.name)),
+                    RollMode::Normal => {
+                        super::trait_riders::ally_next_to(call, enc, &attacker.id, &target.id)
+                            .map(|a| format!("{a} is within 5 ft of {}", target.name))
+                    }
                 };
                 match (used, eligible_weapon, why) {
                     (false, true, Some(_)) if decline_sneak => out.lines.push(

@@ -7,7 +7,6 @@
 use tabletop_rules::DamageType;
 use tabletop_rules::stats::RollMode;
 
-use super::riders::Riders;
 use crate::character::Character;
 use crate::combat::Encounter;
 
@@ -33,6 +32,29 @@ fn weapon_attack(attacker: &Character, name: &str) -> bool {
     })
 }
 
+/// Sneak Attack's other enemy of the target: an ally of the attacker within 5 ft of it that is
+/// neither incapacitated nor dead.
+pub(super) fn ally_next_to(
+    call: &crate::engine::Call<'_>,
+    enc: &Encounter,
+    attacker: &str,
+    target: &str,
+) -> Option<String> {
+    let side = enc.combatant(attacker)?.side;
+    enc.order
+        .iter()
+        .filter(|c| !c.removed && c.character_id != attacker && c.character_id != target)
+        .filter(|c| c.side == side)
+        .find(|c| {
+            enc.map
+                .creature_distance_ft(&c.character_id, target, tabletop_grid::Metric::Grid5e)
+                .is_ok_and(|d| d <= 5)
+                && crate::combat::sheet(call, &c.character_id)
+                    .is_ok_and(|s| !s.dead && !s.effective().is_incapacitated())
+        })
+        .map(|c| c.name.clone())
+}
+
 /// Adds what `attacker`'s traits deal on this weapon hit (`action`, the block's action name) on
 /// `target`, `mode` being the attack roll's advantage state.
 #[allow(clippy::too_many_arguments)]
@@ -44,7 +66,7 @@ pub fn on_hit(
     action: &str,
     mode: RollMode,
     damage_type: DamageType,
-    out: &mut Riders,
+    (expr, lines): (&mut String, &mut Vec<String>),
 ) {
     let Some(block) = attacker.action_block() else {
         return;
@@ -64,15 +86,15 @@ pub fn on_hit(
                     .combatant(&attacker.id)
                     .is_some_and(|c| c.sneak_attack_turn == Some(turn))
                 {
-                    out.lines.push(format!("{name} already used this turn."));
+                    lines.push(format!("{name} already used this turn."));
                     continue;
                 }
-                let ally = super::riders::ally_next_to(call, enc, &attacker.id, &target.id)
+                let ally = ally_next_to(call, enc, &attacker.id, &target.id)
                     .map(|a| format!("{a} is within 5 ft of {}", target.name));
                 match (name, mode, ally) {
                     ("Sneak Attack", RollMode::Advantage, _) => "advantage".to_string(),
                     ("Sneak Attack", RollMode::Disadvantage, _) | (_, _, None) => {
-                        out.lines.push(format!(
+                        lines.push(format!(
                             "No {name}: it needs {}an ally within 5 ft of {} that isn't incapacitated{}.",
                             if name == "Sneak Attack" { "advantage, or " } else { "" },
                             target.name,
@@ -92,7 +114,7 @@ pub fn on_hit(
             }
             _ => continue,
         };
-        out.expr.push_str(&format!(" + {dice}[{damage_type}]"));
+        expr.push_str(&format!(" + {dice}[{damage_type}]"));
         let once = if name == "Surprise Attack" {
             String::new()
         } else {
@@ -101,6 +123,6 @@ pub fn on_hit(
             }
             "; once per turn".to_string()
         };
-        out.lines.push(format!("{name}: +{dice} ({why}{once})."));
+        lines.push(format!("{name}: +{dice} ({why}{once})."));
     }
 }
