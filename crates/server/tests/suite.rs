@@ -37,6 +37,8 @@ mod e2e_inventory;
 mod e2e_magic;
 #[path = "e2e_memory.rs"]
 mod e2e_memory;
+#[path = "e2e_monster_riders.rs"]
+mod e2e_monster_riders;
 #[path = "e2e_monster_traits.rs"]
 mod e2e_monster_traits;
 #[path = "e2e_output.rs"]
@@ -51,6 +53,7 @@ mod e2e_playtest_rules;
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]
 mod e2e_protocol;
+#[path = "e2e_self_range.rs"]
 mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
