@@ -465,9 +465,10 @@ pub(crate) fn tick_duration(
             changes.push(format!("{} — {}{ends}", sheet.name, out.summary()));
             Ok(ok)
         }
-        Duration::UntilRest | Duration::UntilDispelled | Duration::Concentration { .. } => {
-            Ok(false)
-        }
+        Duration::UntilRest
+        | Duration::UntilShortRest
+        | Duration::UntilDispelled
+        | Duration::Concentration { .. } => Ok(false),
     }
 }
 

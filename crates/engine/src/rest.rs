@@ -194,6 +194,18 @@ pub fn take_rest(
                 }
             }
             crate::class_features::short_rest(&mut c, &mut changes);
+            // What lasts until a short or long rest ends (a shadow's Strength Drain).
+            let mut ended = Vec::new();
+            c.effects.retain(|e| {
+                let ends = e.duration == Duration::UntilShortRest;
+                if ends {
+                    ended.push(e.name.clone());
+                }
+                !ends
+            });
+            if !ended.is_empty() {
+                changes.push(format!("ends: {}", ended.join(", ")));
+            }
         }
         RestKind::Long => {
             if hit_dice > 0 {
@@ -233,7 +245,7 @@ pub fn take_rest(
             });
             let _ = before;
             c.effects.retain(|e| {
-                let ends = e.duration == Duration::UntilRest;
+                let ends = matches!(e.duration, Duration::UntilRest | Duration::UntilShortRest);
                 if ends {
                     ended.push(e.name.clone());
                 }

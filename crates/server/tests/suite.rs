@@ -41,6 +41,8 @@ mod e2e_magic;
 mod e2e_memory;
 #[path = "e2e_metamagic.rs"]
 mod e2e_metamagic;
+#[path = "e2e_monster_riders.rs"]
+mod e2e_monster_riders;
 #[path = "e2e_monster_traits.rs"]
 mod e2e_monster_traits;
 #[path = "e2e_output.rs"]

@@ -42,6 +42,7 @@ pub mod coverage;
 pub mod items;
 pub mod life6;
 pub mod monster_abilities;
+pub mod monster_riders;
 pub mod monsters;
 pub mod shapes;
 pub mod spell_combat;

@@ -34,6 +34,9 @@ pub struct HitRider {
     /// leaves it stable ("If the poison damage reduces the target to 0 hit points, the target
     /// is stable but poisoned for 1 hour … and is paralyzed while poisoned in this way").
     pub at_zero: bool,
+    /// What a failed save brings that the engine does not apply, as written ("be cursed with
+    /// mummy rot"): said to the DM (filled in by `catalog::monster_riders`).
+    pub otherwise: Option<String>,
 }
 
 /// The saving-throw rider of an attack's text, if it has one the engine applies.
@@ -58,6 +61,7 @@ pub fn rider_in(desc: &str) -> Option<HitRider> {
         at_zero: tail.contains("reduces the target to 0 hit points"),
         damage,
         conditions,
+        otherwise: None,
     })
 }
 

@@ -166,19 +166,20 @@ pub fn nonmagical_defense(
     out
 }
 
-/// A hit's saving-throw rider written in a stat-block action ("must succeed on a DC 11 Strength
-/// saving throw or be knocked prone", "taking 24 (7d6) poison damage on a failed save"), with
-/// the action's text.
+/// What a hit does beyond its damage, written in a stat-block action: a saving-throw rider
+/// ("must succeed on a DC 11 Strength saving throw or be knocked prone"), a grapple, a drain,
+/// and who they spare; with the action's text.
 pub fn hit_rider<'c>(
     attacker: &'c Character,
     action: &str,
-) -> Option<(crate::catalog::monsters::HitRider, &'c str)> {
+) -> Option<(crate::catalog::monster_riders::OnHit, &'c str)> {
     let sb = attacker.stat_block.as_ref()?;
     let a = sb
         .actions
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(action))?;
-    crate::catalog::monsters::rider_in(&a.desc).map(|r| (r, a.desc.as_str()))
+    let on = crate::catalog::monster_riders::on_hit(&a.desc);
+    (!on.is_empty()).then_some((on, a.desc.as_str()))
 }
 
 /// Undead Fortitude: damage that drops the creature to 0 HP calls for a CON save of DC 5 + the

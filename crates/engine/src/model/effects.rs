@@ -23,6 +23,8 @@ pub enum Duration {
     },
     /// Until the character finishes a long rest.
     UntilRest,
+    /// Until the character finishes a short or a long rest (a shadow's Strength Drain).
+    UntilShortRest,
     /// Until removed.
     UntilDispelled,
     /// As long as the caster keeps concentrating on the spell.
@@ -64,6 +66,7 @@ impl Duration {
                 )
             }
             Duration::UntilRest => "until a long rest".into(),
+            Duration::UntilShortRest => "until a short or long rest".into(),
             Duration::UntilDispelled => "until dispelled".into(),
             Duration::Concentration { caster_id, spell } => {
                 format!("concentration ({}: {spell})", caster_name(caster_id))

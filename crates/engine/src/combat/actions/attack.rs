@@ -663,8 +663,15 @@ fn strike_core(
     // wyvern's sting: poison damage, half on a save).
     let mut t = t;
     if !t.dead
-        && let Some(after) =
-            super::hit_save::resolve(call, enc, &attacker, &profile.name, &t.id, &mut out.lines)?
+        && let Some(after) = super::hit_save::resolve(
+            call,
+            enc,
+            &attacker,
+            &profile.name,
+            &t.id,
+            &r,
+            &mut out.lines,
+        )?
     {
         t = after;
     }

@@ -16,6 +16,7 @@ pub mod economy;
 pub mod extra;
 mod forced;
 pub mod gear_magic;
+pub mod hit_hold;
 pub mod hit_save;
 pub mod mirror;
 pub mod move_rules;

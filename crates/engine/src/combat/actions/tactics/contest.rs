@@ -12,25 +12,12 @@ use crate::combat::actions::{ActionOutcome, ShoveMode, Turn};
 use crate::combat::spatial::reach_ft;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::model::character::{Character, ConditionEntry};
+use crate::model::character::Character;
 use crate::model::encounter::ActionCost;
 
-/// The prefix of a grappled condition's source; the grappler's id follows in parentheses.
-const GRAPPLE_SOURCE: &str = "grappled by";
-
-/// The source recorded on the grappled condition: "grappled by Thorn (ch2)".
-pub fn grapple_source(grappler: &Character) -> String {
-    format!("{GRAPPLE_SOURCE} {} ({})", grappler.name, grappler.id)
-}
-
-/// The grappler's character id of a grappled condition entry made by a grapple.
-pub fn grappler_of(e: &ConditionEntry) -> Option<&str> {
-    if e.condition != Condition::Grappled || !e.source.starts_with(GRAPPLE_SOURCE) {
-        return None;
-    }
-    let open = e.source.rfind('(')?;
-    e.source[open + 1..].strip_suffix(')')
-}
+pub use super::holds::{
+    end_grapple, escape_dc_of, grapple_source, grapple_source_dc, grappler_of, held_by, held_source,
+};
 
 /// Grapple and shove replace one attack of the Attack action: the first begins the action
 /// (the economy spent it), later ones use up an attack left.
@@ -200,16 +187,54 @@ fn escape(
     }
     let skill = better_resist(&a);
     let ra = check(turn, &a, skill, true);
-    let rg = check(turn, &grappler, Skill::Athletics, false);
-    let out = d20::roll_contest(
-        (&a.effective(), &ra),
-        (&grappler.effective(), &rg),
-        call.rng()?,
-    );
-    call.record_roll(&out);
-    let headline = if out.winner == ContestWinner::First {
-        a.conditions
-            .retain(|e| grappler_of(e) != Some(grappler.id.as_str()));
+    // A stat block's grapple gives its escape DC: a check against it, not a contest.
+    let dc = a
+        .conditions
+        .iter()
+        .filter(|e| grappler_of(e) == Some(grappler.id.as_str()))
+        .find_map(escape_dc_of);
+    let (escaped, summary, details) = match dc {
+        Some(dc) => {
+            let out = d20::roll_d20_test(&a.effective(), &ra.dc(dc), call.rng()?);
+            call.record_roll(&out);
+            let ok = out.success == Some(true);
+            (
+                ok,
+                out.summary(),
+                json!({"check": out, "escapeDc": dc, "escape": true}),
+            )
+        }
+        None => {
+            let rg = check(turn, &grappler, Skill::Athletics, false);
+            let out = d20::roll_contest(
+                (&a.effective(), &ra),
+                (&grappler.effective(), &rg),
+                call.rng()?,
+            );
+            call.record_roll(&out);
+            (
+                out.winner == ContestWinner::First,
+                out.summary(),
+                json!({"contest": out, "escape": true}),
+            )
+        }
+    };
+    let mut lines = vec![summary];
+    let headline = if escaped {
+        let tied: Vec<String> = a
+            .conditions
+            .iter()
+            .filter(|e| held_by(e) == Some(grappler.id.as_str()))
+            .map(|e| e.condition.to_string())
+            .collect();
+        end_grapple(&mut a, &grappler.id);
+        if !tied.is_empty() {
+            lines.push(format!(
+                "{} is no longer {} (it lasted while grappled)",
+                a.name,
+                tied.join(" or ")
+            ));
+        }
         crate::combat::put_sheet(call, &a)?;
         turn.actor = Some(a.clone());
         format!("{} escapes {}'s grapple.", a.name, grappler.name)
@@ -218,8 +243,8 @@ fn escape(
     };
     Ok(ActionOutcome {
         headline,
-        lines: vec![out.summary()],
-        details: json!({"contest": out, "escape": true}),
+        lines,
+        details,
         ..Default::default()
     })
 }
@@ -337,6 +362,27 @@ pub fn release_broken_grapples(
             continue;
         };
         let mut held = crate::combat::sheet(call, &cb.character_id)?;
+        // What lasted while a grapple held ends with it (a grapple the DM removed by hand).
+        let orphans: Vec<usize> = held
+            .conditions
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                held_by(e)
+                    .is_some_and(|g| !held.conditions.iter().any(|x| grappler_of(x) == Some(g)))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if !orphans.is_empty() {
+            for i in orphans.iter().rev() {
+                let e = held.conditions.remove(*i);
+                lines.push(format!(
+                    "{} is no longer {}: the grapple it lasted for has ended",
+                    held.name, e.condition
+                ));
+            }
+            crate::combat::put_sheet(call, &held)?;
+        }
         if !held.conditions.iter().any(|e| grappler_of(e).is_some()) {
             enc.grappled.remove(&id);
             continue;
@@ -382,11 +428,20 @@ pub fn release_broken_grapples(
         if freed.is_empty() {
             continue;
         }
+        let ended: Vec<String> = held
+            .conditions
+            .iter()
+            .filter(|e| freed.iter().any(|(source, _)| *source == e.source))
+            .filter_map(|e| grappler_of(e).map(str::to_string))
+            .collect();
         held.conditions.retain(|e| {
             !freed
                 .iter()
                 .any(|(source, _)| *source == e.source && e.condition == Condition::Grappled)
         });
+        for g in &ended {
+            end_grapple(&mut held, g);
+        }
         if held.conditions.len() != before {
             crate::combat::put_sheet(call, &held)?;
             lines.extend(freed.into_iter().map(|(_, l)| l));

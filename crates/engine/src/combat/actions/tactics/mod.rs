@@ -18,6 +18,7 @@ pub mod feature_uses;
 pub mod features;
 pub mod first_aid;
 pub mod flurry;
+pub mod holds;
 pub mod special;
 pub mod stealth;
 
