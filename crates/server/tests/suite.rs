@@ -45,12 +45,15 @@ mod e2e_output;
 mod e2e_playtest;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
+#[path = "e2e_playtest_martial.rs"]
+mod e2e_playtest_martial;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]
 mod e2e_protocol;
+#[path = "e2e_self_range.rs"]
 mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
