@@ -311,6 +311,7 @@ pub fn add_effect(
         duration,
         ends_on,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant,
     };
     changes.push(format!(

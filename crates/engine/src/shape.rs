@@ -140,6 +140,7 @@ pub fn assume(
         duration,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     lines.push(format!(

@@ -6,14 +6,15 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use tabletop_rules::abilities::{self, AbilityScores, ProficiencyLevel};
 use tabletop_rules::damage::{
-    AtZeroHp, DamagePart, DamageResult, DamageTarget, HealResult, TempHpResult, Vitals,
-    apply_damage, apply_healing, grant_temp_hp,
+    DamagePart, DamageResult, HealResult, TempHpResult, Vitals, apply_healing, grant_temp_hp,
 };
-use tabletop_rules::stats::EffectiveStats;
 use tabletop_rules::{Ability, CharacterType, Condition, DamageType, Size, Skill};
 
+mod damage;
 mod sheet;
 
+pub use damage::damage;
+use damage::{damage_with, vitals};
 use sheet::Sheet;
 pub use sheet::ShownStats;
 
@@ -472,188 +473,6 @@ fn concentration_after(
         checks.push(k);
     }
     Ok(())
-}
-
-/// The pipeline's view of `c`'s hit points, with the effective maximum from `eff`.
-fn vitals(c: &Character, eff: &EffectiveStats) -> Vitals {
-    Vitals {
-        hp: c.hp,
-        max_hp: eff.max_hp.value.max(1) as u32,
-        temp_hp: c.temp_hp,
-        death_saves: c.death_saves,
-        dead: c.dead,
-    }
-}
-
-/// Runs `parts` through the damage pipeline against `c` and stores the result on it.
-pub fn damage(
-    c: &mut Character,
-    parts: &[DamagePart],
-    critical: bool,
-    changes: &mut Vec<String>,
-) -> Result<DamageResult> {
-    damage_with(c, &mut Sheet::default(), parts, critical, changes)
-}
-
-/// [`damage`], reading `c`'s effective sheet from `sheet`.
-fn damage_with(
-    c: &mut Character,
-    sheet: &mut Sheet,
-    parts: &[DamagePart],
-    critical: bool,
-    changes: &mut Vec<String>,
-) -> Result<DamageResult> {
-    if c.dead {
-        return Err(EngineError::Rule(format!(
-            "{} is dead; damage has no effect on the dead",
-            c.name
-        )));
-    }
-    if c.active_shape().is_some() {
-        return form_damage(c, parts, critical, changes);
-    }
-    let eff = sheet.get(c);
-    let target = DamageTarget {
-        vitals: vitals(c, eff),
-        defenses: eff.defenses.clone(),
-        at_zero: AtZeroHp::for_character_type(c.kind),
-    };
-    let mut r = apply_damage(&target, parts, critical)?;
-    if c.concentration.is_none() {
-        // Nothing to keep: no save to ask for.
-        r.concentration_dc = None;
-    }
-    // Death Ward: the first drop to 0 HP leaves the bearer at 1 HP, and the ward ends.
-    if r.hp_before > 0
-        && r.hp_after == 0
-        && let Some(pos) = c
-            .effects
-            .iter()
-            .position(|e| e.grant.as_ref().is_some_and(|g| g.death_ward))
-    {
-        let ward = c.effects.remove(pos);
-        r.hp_after = 1;
-        r.dead = false;
-        r.death_saves = Default::default();
-        r.add_conditions.clear();
-        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
-        changes.push(format!(
-            "{} drops to 1 HP instead of 0 ({} ends)",
-            c.name, ward.name
-        ));
-    }
-    // Relentless Endurance, unless Relentless Rage is tried first (it calls it when it fails).
-    if !crate::combat::endurance::relentless_rage_ready(c) {
-        crate::combat::endurance::relentless_endurance(c, &mut r, changes);
-    }
-    // Relentless, Regeneration's record of stopping damage and its life at 0 HP (a troll).
-    crate::combat::regen::after_damage(c, &mut r, changes);
-    c.hp = r.hp_after;
-    c.temp_hp = r.temp_hp_after;
-    c.death_saves = r.death_saves;
-    c.dead = r.dead;
-    // Effects that end when their bearer takes damage (a turned undead).
-    if r.total > 0 {
-        c.effects.retain(|e| {
-            let ends = e.grant.as_ref().is_some_and(|g| g.ends_on_damage);
-            if ends {
-                changes.push(format!("{}'s {} ends: it took damage", c.name, e.name));
-            }
-            !ends
-        });
-    }
-    if r.add_conditions.contains(&Condition::Unconscious) {
-        // An unconscious creature falls prone (and is still prone when it wakes).
-        lie_prone(c);
-    }
-    for cond in &r.add_conditions {
-        if !c.has_condition(*cond) {
-            c.conditions.push(ConditionEntry {
-                condition: *cond,
-                level: None,
-                source: ZERO_HP_SOURCE.into(),
-                duration: None,
-            });
-        }
-    }
-    changes.push(format!("{} {}", c.name, r.summary()));
-    Ok(r)
-}
-
-/// Damage to a creature in another form (Wild Shape, Polymorph): the form's hit points take it
-/// (with the form's defences); at 0 the creature reverts to its normal form and the damage left
-/// over carries over to it.
-fn form_damage(
-    c: &mut Character,
-    parts: &[DamagePart],
-    critical: bool,
-    changes: &mut Vec<String>,
-) -> Result<DamageResult> {
-    let eff = c.effective();
-    let Some(shape) = c.shape.as_mut() else {
-        return Err(EngineError::Rule("internal: no form to damage".into()));
-    };
-    let target = DamageTarget {
-        vitals: Vitals {
-            hp: shape.hp,
-            max_hp: shape.max_hp.max(1),
-            temp_hp: c.temp_hp,
-            death_saves: Default::default(),
-            dead: false,
-        },
-        defenses: eff.defenses,
-        at_zero: AtZeroHp::Dies,
-    };
-    let mut r = apply_damage(&target, parts, critical)?;
-    c.temp_hp = r.temp_hp_after;
-    shape.hp = r.hp_after;
-    let form = shape.form.clone();
-    let to_form = r.total.saturating_sub(r.temp_absorbed);
-    if r.hp_after > 0 {
-        r.dead = false;
-        r.add_conditions.clear();
-        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
-        r.concentration_ends = false;
-        if c.concentration.is_none() {
-            r.concentration_dc = None;
-        }
-        changes.push(format!("{} ({form} form) {}", c.name, r.summary()));
-        return Ok(r);
-    }
-    let carried = to_form.saturating_sub(r.hp_before);
-    changes.push(format!(
-        "{} ({form} form) takes {to_form}: the form drops to 0 HP ({} → 0)",
-        c.name, r.hp_before
-    ));
-    if let Some(line) = c.revert_shape("its form dropped to 0 HP") {
-        changes.push(line);
-    }
-    if carried == 0 {
-        r.dead = false;
-        r.add_conditions.clear();
-        r.outcome = tabletop_rules::damage::DamageOutcome::Damaged;
-        r.concentration_ends = false;
-        r.hp_before = c.hp;
-        r.hp_after = c.hp;
-        if c.concentration.is_none() {
-            r.concentration_dc = None;
-        }
-        return Ok(r);
-    }
-    changes.push(format!(
-        "{carried} damage carries over to {}'s normal form",
-        c.name
-    ));
-    let mut after = damage(c, &[DamagePart::new(None, carried)], false, changes)?;
-    // One damage event: the concentration save is against everything taken.
-    after.total = r.total;
-    after.by_type = r.by_type;
-    after.temp_absorbed = r.temp_absorbed;
-    after.critical = critical;
-    if c.concentration.is_some() && !after.concentration_ends {
-        after.concentration_dc = Some(tabletop_rules::damage::concentration_dc(r.total));
-    }
-    Ok(after)
 }
 
 /// Heals `c` by `amount`; a creature at 0 HP wakes and its death saves reset. A creature in

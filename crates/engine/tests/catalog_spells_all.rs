@@ -167,6 +167,7 @@ fn barkskin_raises_ac_to_16_and_leaves_a_higher_ac_alone() {
         duration: Duration::UntilDispelled,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     put(&mut e, &a);
@@ -331,6 +332,7 @@ fn lesser_restoration_ends_one_condition_and_remove_curse_ends_bestow_curse() {
         duration: Duration::UntilDispelled,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     put(&mut e, &o);
@@ -636,6 +638,7 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                         duration: Duration::UntilDispelled,
                         ends_on: None,
                         ends_when_attacked: false,
+                        damaged_since_turn: false,
                         grant: None,
                     })
                 }
@@ -652,6 +655,7 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
                 duration: Duration::Rounds { remaining: 10 },
                 ends_on: None,
                 ends_when_attacked: false,
+                damaged_since_turn: false,
                 grant: None,
             }),
             _ => {}

@@ -370,7 +370,7 @@ fn rage_damage_only_on_strength_melee_and_it_lapses_without_fighting() {
         r.end_of_turn,
         vec![
             "Rage on Ugra: 8 round(s) left".to_string(),
-            "Ugra's Rage ends: no attack and no damage taken since its last turn".to_string()
+            "Ugra's Rage ends: no attack on a hostile creature and no damage taken since its last turn".to_string()
         ]
     );
     let ugra = sheet(&mut e, "Ugra");

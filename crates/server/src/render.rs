@@ -191,6 +191,10 @@ pub fn sheet(s: &Sheet) -> String {
             fx.id,
             mods.join(", ")
         ));
+        // Benefits the engine suspends (Rage in heavy armor).
+        if let Some(why) = c.suspended_by_armor(fx) {
+            out.push_str(&format!("\n{}: {why}", fx.name));
+        }
     }
     if let Some(conc) = &c.concentration {
         out.push_str(&format!("\nConcentrating on {}", conc.spell));

@@ -51,6 +51,8 @@ mod e2e_output;
 mod e2e_playtest;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
+#[path = "e2e_playtest_martial.rs"]
+mod e2e_playtest_martial;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
 #[path = "e2e_playtest_spells.rs"]

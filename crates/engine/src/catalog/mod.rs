@@ -246,6 +246,11 @@ pub enum Use {
         /// has attacked this turn.
         #[serde(default)]
         first_attack: bool,
+        /// Its benefits (the modifiers sourced to it, notes apart) are suspended while the user
+        /// wears heavy armor (Rage); derived on every read, so donning heavy armor mid-effect
+        /// loses them. See `model::sheet`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_heavy_armor: bool,
     },
     /// An extra action this turn (Action Surge).
     ExtraAction,

@@ -92,6 +92,7 @@ pub fn cast(
             duration: crate::model::effects::Duration::Rounds { remaining: rounds },
             ends_on: None,
             ends_when_attacked: false,
+            damaged_since_turn: false,
             grant: None,
         });
     }

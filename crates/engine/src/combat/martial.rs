@@ -279,6 +279,7 @@ pub fn after_hit(
             turn_of: attacker.id.clone(),
         }),
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     super::put_sheet(call, &t)?;
@@ -405,6 +406,7 @@ pub fn sync_auras(call: &mut Call<'_>, enc: &Encounter) -> Result<Vec<String>> {
             duration: Duration::UntilDispelled,
             ends_on: None,
             ends_when_attacked: false,
+            damaged_since_turn: false,
             grant: None,
         })
         .collect();
@@ -452,4 +454,23 @@ pub fn stat_block_weapon(attacker: &Character, name: &str) -> bool {
             .find(|a| name_key(&a.name) == key)
             .is_some_and(|a| a.desc.to_lowercase().contains("weapon attack"))
     })
+}
+
+/// What a spell did that keeps a Rage going: a spell attack attacks its target
+/// ([`crate::combat::Encounter::mark_attack`]); damage taken marks its target.
+pub fn spell_fought(
+    enc: &mut crate::combat::Encounter,
+    caster_id: &str,
+    targets: &[crate::magic::plan::TargetResult],
+) {
+    for t in targets {
+        if t.attack.is_some() {
+            enc.mark_attack(caster_id, &t.id);
+        }
+        if t.damage_taken.is_some_and(|n| n > 0)
+            && let Some(cb) = enc.combatant_mut(&t.id)
+        {
+            cb.flags.fought = true;
+        }
+    }
 }

@@ -164,6 +164,7 @@ pub fn after_damage(c: &mut Character, r: &mut DamageResult, lines: &mut Vec<Str
                 duration: Duration::UntilDispelled,
                 ends_on: None,
                 ends_when_attacked: false,
+                damaged_since_turn: false,
                 grant: None,
             }),
         }

@@ -674,6 +674,7 @@ pub fn use_item(
             },
             ends_on: None,
             ends_when_attacked: false,
+            damaged_since_turn: false,
             grant: grant.clone(),
         };
         let mut what: Vec<String> = effects.iter().map(ToString::to_string).collect();

@@ -124,58 +124,26 @@ pub fn weapon_attack(
         } + weapon_bonuses.iter().map(|b| b.delta).sum::<i32>()
             + stats.attack.bonus;
     let two_handed = crate::derive::gear::two_handed(c, item);
-    let dice = match (
-        &w.versatile_damage,
-        two_handed && w.has(WeaponProperty::Versatile),
-    ) {
-        (Some(v), true) => v.clone(),
-        _ => w.damage_dice.clone(),
+    let thrown = w.has(WeaponProperty::Thrown) && !w.category.is_ranged();
+    let parts = DamageParts {
+        c,
+        stats,
+        item,
+        ability,
+        modifier: m,
+        off_hand,
+        martial_arts,
+        style: &style,
+        ammo,
     };
-    let dice = if crate::magic::combat6::shillelagh(c, item) {
-        "1d8".to_string()
+    // Thrown, a melee weapon makes a ranged weapon attack: one hand (no versatile die, no
+    // Great Weapon Fighting) and nothing that needs a melee weapon attack (Rage).
+    let damage = parts.expr(if two_handed {
+        Grip::TwoHands
     } else {
-        dice
-    };
-    // Martial Arts: the monk's die in place of the weapon's when it is larger.
-    let dice = match martial_arts {
-        Some((n, faces)) if doubled_mean(&dice).is_some_and(|m| m < n * (faces + 1)) => {
-            format!("{n}d{faces}")
-        }
-        _ => dice,
-    };
-    // Great Weapon Fighting: 1s and 2s rerolled once.
-    let dice = if style.reroll_low {
-        crate::derive::gear::reroll_low(&dice)
-    } else {
-        dice
-    };
-    let t = w.damage_type;
-    let mut expr = format!("{dice}[{t}]");
-    // The bonus-action attack of two-weapon fighting adds no positive ability modifier to
-    // damage; an Attack action with the weapon in the off hand adds it as any attack does.
-    let ability_dmg = if off_hand { m.min(0) } else { m };
-    let flat = ability_dmg
-        + item.damage_bonus()
-        + ammo.map_or(0, Item::damage_bonus)
-        + archery_bracers(c, item)
-        + crate::derive::gear::damage_bonus(
-            stats,
-            ability == Ability::Strength && !w.category.is_ranged(),
-        )
-        + style.damage.as_ref().map_or(0, |(n, _)| *n);
-    if flat > 0 {
-        expr.push_str(&format!(" + {flat}[{t}]"));
-    } else if flat < 0 {
-        expr.push_str(&format!(" - {}[{t}]", -flat));
-    }
-    for k in &item.effects {
-        if let ModifierKind::ExtraDamage { dice, damage_type } = k {
-            expr.push_str(&format!(" + {dice}[{damage_type}]"));
-        }
-    }
-    for e in &stats.damage.extra_dice {
-        expr.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
-    }
+        Grip::OneHand
+    });
+    let thrown_damage = thrown.then(|| parts.expr(Grip::Thrown));
     Ok(WeaponAttack {
         weapon: item.name.clone(),
         item_id: item.id.clone(),
@@ -183,9 +151,93 @@ pub fn weapon_attack(
         proficient,
         weapon_bonuses,
         to_hit,
-        damage: expr,
+        damage,
+        thrown_damage,
         two_handed,
     })
+}
+
+/// How a weapon is used for one attack: in melee with one hand or two, or thrown (a ranged
+/// weapon attack with a melee weapon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grip {
+    OneHand,
+    TwoHands,
+    Thrown,
+}
+
+/// What the damage expression of one weapon attack is made of.
+struct DamageParts<'a> {
+    c: &'a Character,
+    stats: &'a EffectiveStats,
+    item: &'a Item,
+    ability: Ability,
+    modifier: i32,
+    off_hand: bool,
+    martial_arts: Option<(u32, u32)>,
+    style: &'a crate::model::gear::StyleEffects,
+    ammo: Option<&'a Item>,
+}
+
+impl DamageParts<'_> {
+    /// The typed damage expression with this grip.
+    fn expr(&self, grip: Grip) -> String {
+        let (c, item) = (self.c, self.item);
+        let Some(w) = &item.weapon else {
+            return String::new();
+        };
+        let dice = match (&w.versatile_damage, grip) {
+            (Some(v), Grip::TwoHands) if w.has(WeaponProperty::Versatile) => v.clone(),
+            _ => w.damage_dice.clone(),
+        };
+        let dice = if crate::magic::combat6::shillelagh(c, item) {
+            "1d8".to_string()
+        } else {
+            dice
+        };
+        // Martial Arts: the monk's die in place of the weapon's when it is larger.
+        let dice = match self.martial_arts {
+            Some((n, faces)) if doubled_mean(&dice).is_some_and(|m| m < n * (faces + 1)) => {
+                format!("{n}d{faces}")
+            }
+            _ => dice,
+        };
+        // Great Weapon Fighting: 1s and 2s rerolled once (a melee attack in two hands).
+        let dice = if self.style.reroll_low && grip == Grip::TwoHands {
+            crate::derive::gear::reroll_low(&dice)
+        } else {
+            dice
+        };
+        let t = w.damage_type;
+        let mut expr = format!("{dice}[{t}]");
+        // The bonus-action attack of two-weapon fighting adds no positive ability modifier to
+        // damage; an Attack action with the weapon in the off hand adds it as any attack does.
+        let m = self.modifier;
+        let ability_dmg = if self.off_hand { m.min(0) } else { m };
+        // A melee weapon attack using Strength (Rage's bonus): not a ranged one, thrown or not.
+        let strength_melee =
+            self.ability == Ability::Strength && !w.category.is_ranged() && grip != Grip::Thrown;
+        let flat = ability_dmg
+            + item.damage_bonus()
+            + self.ammo.map_or(0, Item::damage_bonus)
+            + archery_bracers(c, item)
+            + crate::derive::gear::damage_bonus(self.stats, strength_melee)
+            + self.style.damage.as_ref().map_or(0, |(n, _)| *n);
+        if flat > 0 {
+            expr.push_str(&format!(" + {flat}[{t}]"));
+        } else if flat < 0 {
+            expr.push_str(&format!(" - {}[{t}]", -flat));
+        }
+        for k in &item.effects {
+            if let ModifierKind::ExtraDamage { dice, damage_type } = k {
+                expr.push_str(&format!(" + {dice}[{damage_type}]"));
+            }
+        }
+        for e in &self.stats.damage.extra_dice {
+            expr.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
+        }
+        expr
+    }
 }
 
 /// Twice the mean of plain dice "NdX" (an integer): 1d8 → 9; `None` for anything else.
@@ -305,8 +357,13 @@ pub struct WeaponAttack {
     pub weapon_bonuses: Vec<Contribution>,
     /// The whole to-hit bonus (ability, proficiency, weapon and sheet-wide bonuses).
     pub to_hit: i32,
-    /// The damage expression with types, e.g. `1d8[slashing] + 4[slashing]`.
+    /// The damage expression with types, e.g. `1d8[slashing] + 4[slashing]`, of a melee attack
+    /// with a melee weapon (a ranged one with a ranged weapon).
     pub damage: String,
+    /// A melee weapon with the thrown property: the damage expression when it is thrown (a
+    /// ranged weapon attack: one hand, no bonus that needs a melee weapon attack).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thrown_damage: Option<String>,
     /// Wielded in two hands (versatile dice).
     pub two_handed: bool,
 }

@@ -273,6 +273,7 @@ pub fn end_of_turn(call: &mut Call<'_>, id: &str, lines: &mut Vec<String>) -> Re
             turn_of: c.id.clone(),
         }),
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     let line = format!(

@@ -350,6 +350,7 @@ pub(super) fn effect(
         duration,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     })
 }

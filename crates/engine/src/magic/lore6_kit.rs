@@ -29,6 +29,7 @@ pub(crate) fn mark(
         duration,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     Ok(id)

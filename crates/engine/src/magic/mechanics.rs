@@ -283,6 +283,7 @@ fn ac_formula(
                 }),
             ends_on: None,
             ends_when_attacked: false,
+            damaged_since_turn: false,
             grant: Some(SpellGrant {
                 ac_base: Some(base),
                 ..Default::default()
@@ -401,6 +402,7 @@ fn revive(
                 duration: Duration::UntilDispelled,
                 ends_on: None,
                 ends_when_attacked: false,
+                damaged_since_turn: false,
                 grant: None,
             });
             p.push_str(&format!(
@@ -487,6 +489,7 @@ fn mark_persistent(
         duration,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: Some(SpellGrant {
             cast_level: Some(plan.slot_level),
             ..Default::default()
@@ -642,6 +645,7 @@ fn push_effect(
             turn_of: turn_of.to_string(),
         }),
         ends_when_attacked,
+        damaged_since_turn: false,
         grant: None,
     });
     Ok(())

@@ -946,6 +946,7 @@ fn apply_effect(
         duration,
         ends_on,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: super::mechanics::effect_grant(spell, plan).map(|mut g| {
             // A mark (Hunter's Mark) answers its caster's hits only.
             if entry.is_some_and(|e| e.mark_dice.is_some()) {

@@ -141,9 +141,26 @@ pub struct ActiveEffect {
     /// It ends when the bearer is next attacked (Guiding Bolt's advantage).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ends_when_attacked: bool,
+    /// Its bearer took damage since its last turn ended, which keeps an effect that lapses
+    /// unless its bearer fights going (Rage; see [`ActiveEffect::lapses_unless_fighting`]).
+    /// Set wherever damage lands (`update::damage`), cleared at the end of the bearer's turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub damaged_since_turn: bool,
     /// What a spell effect carries beyond modifiers (see [`SpellGrant`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grant: Option<SpellGrant>,
+}
+
+/// Effects that end at the end of their bearer's turn when it has neither attacked a hostile
+/// creature nor taken damage since its last turn (Rage).
+const LAPSE_UNLESS_FIGHTING: &[&str] = &["rage"];
+
+impl ActiveEffect {
+    /// Whether it ends at the end of its bearer's turn unless the bearer attacked a hostile
+    /// creature or took damage since its last turn (Rage).
+    pub fn lapses_unless_fighting(&self) -> bool {
+        LAPSE_UNLESS_FIGHTING.contains(&crate::model::names::name_key(&self.name).as_str())
+    }
 }
 
 /// What a spell's effect carries beyond modifiers, from the spell catalog.

@@ -38,6 +38,15 @@ impl Side {
         )
     }
 
+    /// Whether two sides fight together: the same side, or the party and its allies.
+    pub fn friendly_to(self, other: Side) -> bool {
+        self == other
+            || matches!(
+                (self, other),
+                (Side::Party, Side::Ally) | (Side::Ally, Side::Party)
+            )
+    }
+
     /// "party", "enemy", …
     pub fn key(self) -> &'static str {
         match self {
@@ -133,7 +142,9 @@ pub struct TurnFlags {
     /// A readied action waiting for its trigger.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub readied: Option<ReadiedAction>,
-    /// It attacked or took damage since its last turn ended (keeps a Rage going).
+    /// It attacked a creature not on its side ([`Encounter::mark_attack`]) or took damage in
+    /// the fight since its last turn ended (keeps a Rage going; damage also marks the Rage
+    /// itself, `ActiveEffect::damaged_since_turn`, wherever it lands).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fought: bool,
     /// The turn (round, index) its Colossus Slayer last added damage: once per turn.
@@ -521,6 +532,20 @@ impl Encounter {
     /// The combatant with this character id.
     pub fn combatant(&self, character_id: &str) -> Option<&Combatant> {
         self.order.iter().find(|c| c.character_id == character_id)
+    }
+
+    /// `attacker` attacked `target` (any attack: a weapon or spell attack, a grapple, a shove):
+    /// an attack on a creature not on its side keeps its Rage going through its turn's end
+    /// (`flags.fought`). Attacking a friend does not.
+    pub fn mark_attack(&mut self, attacker: &str, target: &str) {
+        let Some(theirs) = self.combatant(target).map(|c| c.side) else {
+            return;
+        };
+        if let Some(cb) = self.combatant_mut(attacker)
+            && !cb.side.friendly_to(theirs)
+        {
+            cb.flags.fought = true;
+        }
     }
 
     /// The combatant with this character id, mutably.

@@ -37,6 +37,33 @@ fn normal(name: &str) -> String {
     words.join(" ")
 }
 
+/// The heavy armor `c` wears ("Chain Mail"), if any.
+pub fn heavy_armor_worn(c: &Character) -> Option<&str> {
+    c.inventory
+        .items
+        .iter()
+        .filter(|i| i.slot.is_some())
+        .find(|i| {
+            i.armor
+                .as_ref()
+                .is_some_and(|a| a.category == ArmorCategory::Heavy)
+        })
+        .map(|i| i.name.as_str())
+}
+
+/// What `c` holds in its hands, from its equipment slots: each item in the main or off hand
+/// with the hand it is in ("main hand", "off hand") and how many hands it takes (a two-handed
+/// weapon takes both; a versatile weapon one, the other hand letting go of it freely).
+pub fn held_in_hands(c: &Character) -> Vec<(&str, &'static str, u8)> {
+    [(Slot::Mainhand, "main hand"), (Slot::Offhand, "off hand")]
+        .into_iter()
+        .filter_map(|(slot, hand)| {
+            let i = c.inventory.in_slot(slot)?;
+            Some((i.name.as_str(), hand, if i.is_two_handed() { 2 } else { 1 }))
+        })
+        .collect()
+}
+
 /// Whether the sheet's proficiencies cover armor of `category`.
 pub fn armor_proficient(d: &Derived, category: ArmorCategory) -> bool {
     d.proficiencies.iter().any(|p| {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use tabletop_rules::conditions::ConditionSet;
 use tabletop_rules::hp::HitDice;
-use tabletop_rules::modifiers::Modifier;
+use tabletop_rules::modifiers::{Modifier, ModifierKind};
 use tabletop_rules::stats::{
     ArmorClass, BaseStats, EffectiveStats, effective_stats, effective_stats_with_traits,
 };
@@ -111,12 +111,50 @@ impl Character {
         set
     }
 
-    /// The modifiers of every active effect, each sourced to its effect.
+    /// The modifiers of every active effect, each sourced to its effect. An effect whose
+    /// benefits need no heavy armor (Rage) gives only its notes while heavy armor is worn, and a
+    /// note saying so (see [`Character::suspended_by_armor`]).
     pub fn effect_modifiers(&self) -> Vec<Modifier> {
-        self.effects
-            .iter()
-            .flat_map(|e| e.modifiers.iter().cloned())
-            .collect()
+        let mut out = Vec::new();
+        for e in &self.effects {
+            match self.suspended_by_armor(e) {
+                Some(why) => {
+                    out.extend(
+                        e.modifiers
+                            .iter()
+                            .filter(|m| {
+                                matches!(m.kind, ModifierKind::Note { .. }) || m.source != e.name
+                            })
+                            .cloned(),
+                    );
+                    out.push(Modifier::new(&e.name, ModifierKind::Note { text: why }));
+                }
+                None => out.extend(e.modifiers.iter().cloned()),
+            }
+        }
+        out
+    }
+
+    /// Why effect `e`'s benefits are suspended, when they are: its feature gives them only out
+    /// of heavy armor (Rage: "if you aren't wearing heavy armor") and `self` wears some; "no
+    /// benefits while wearing heavy armor (Chain Mail)". Riders of other features on the same
+    /// effect (Mindless Rage's immunities) are not its benefits and stay.
+    pub fn suspended_by_armor(&self, e: &crate::model::effects::ActiveEffect) -> Option<String> {
+        let needs_no_heavy = self.derived.as_ref()?.actions.iter().any(|a| {
+            a.name == e.name
+                && matches!(
+                    a.does,
+                    crate::catalog::Use::Effect {
+                        no_heavy_armor: true,
+                        ..
+                    }
+                )
+        });
+        if !needs_no_heavy {
+            return None;
+        }
+        let armor = crate::model::gear::heavy_armor_worn(self)?;
+        Some(format!("no benefits while wearing heavy armor ({armor})"))
     }
 
     /// Effective stats: base → equipment → conditions → effects. Worn armor replaces the base

@@ -349,6 +349,12 @@ fn strike_core(
         opts.melee_only,
         opts.off_hand,
     )?;
+    let distance = enc
+        .map
+        .creature_distance_ft(&attacker.id, &target.id, METRIC)
+        .ok();
+    let kind = profile.kind_at(distance.unwrap_or(5));
+    profile.for_kind(kind);
     if opts.off_hand && opts.two_weapon_style {
         // The Two-Weapon Fighting style adds the (positive) ability modifier the off hand lacks.
         if let Some(D20Test::Attack {
@@ -362,12 +368,20 @@ fn strike_core(
             }
         }
     }
-    let distance = enc
-        .map
-        .creature_distance_ft(&attacker.id, &target.id, METRIC)
-        .ok();
-    let kind = profile.kind_at(distance.unwrap_or(5));
-    let sit = situation(call, enc, &attacker, &target, kind)?;
+    let mut sit = situation(call, enc, &attacker, &target, kind)?;
+    // A melee attack (Frenzy's melee weapon attack, Martial Arts' unarmed strike): not one
+    // thrown at range.
+    if opts.melee_only && kind.delivery != Delivery::Melee {
+        sit.refusals.insert(
+            0,
+            format!(
+                "this attack must be a melee attack, and {} with {} at {} ft would be a ranged one; move within reach first",
+                attacker.name,
+                profile.name,
+                distance.unwrap_or(5)
+            ),
+        );
+    }
     let mut forced = Vec::new();
     if let Some(first) = sit.refusals.first() {
         if !opts.force {
@@ -480,8 +494,8 @@ fn strike_core(
             lines.push(format!("{} is no longer hidden.", attacker.name));
         }
         cb.flags.helped_against.retain(|h| *h != target.id);
-        cb.flags.fought = true;
     }
+    enc.mark_attack(&attacker.id, &target.id);
     // A hit may be answered by the target's Shield.
     let mut paused = None;
     if roll.success == Some(true) {
@@ -788,7 +802,10 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
     if is_twf {
         return two_weapon(call, turn, &actor, &targets[0]);
     }
-    let opts = strike_options(req);
+    let mut opts = strike_options(req);
+    // A bonus-action attack of a character is a melee one (Frenzy, Martial Arts); two-weapon
+    // fighting's, which may be thrown, is `two_weapon_attack`.
+    opts.melee_only = turn.cost == ActionCost::BonusAction && actor.action_block().is_none();
     let mut strikes = Vec::new();
     if let Some(multi) = multiattack_of(&actor, req.weapon.as_deref()) {
         let multi = multi.clone();

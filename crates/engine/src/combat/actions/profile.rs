@@ -48,6 +48,11 @@ pub struct AttackProfile {
     pub bonuses: Vec<Contribution>,
     /// Typed damage expression (`1d8[slashing] + 3[slashing]`).
     pub damage: String,
+    /// The damage expression of a ranged attack with what can also strike in melee (a thrown
+    /// handaxe, a stat block's "Melee or Ranged Weapon Attack"): a ranged weapon attack, which
+    /// no melee-only bonus such as Rage's adds to; [`AttackProfile::for_kind`] picks it.
+    #[serde(skip)]
+    pub thrown_damage: Option<String>,
     /// Melee reach in feet, when it can be used in melee.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reach_ft: Option<u32>,
@@ -62,6 +67,16 @@ pub struct AttackProfile {
 }
 
 impl AttackProfile {
+    /// This profile as the attack of `kind`: a thrown melee weapon used at range deals its
+    /// thrown damage.
+    pub fn for_kind(&mut self, kind: AttackKind) {
+        if kind.delivery == Delivery::Ranged
+            && let Some(d) = self.thrown_damage.take()
+        {
+            self.damage = d;
+        }
+    }
+
     /// The kind of attack at `distance_ft`: melee within reach, else ranged when it can be.
     pub fn kind_at(&self, distance_ft: u32) -> AttackKind {
         match (self.reach_ft, self.range_ft) {
@@ -142,7 +157,7 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
         (true, Some(alt)) if !alt.damage.is_empty() => (&alt.damage, Some(alt.name.to_lowercase())),
         _ => (&a.damage, None),
     };
-    let mut damage = own
+    let damage = own
         .iter()
         .enumerate()
         .filter(|(i, d)| *i == 0 || !the_riders(d))
@@ -154,12 +169,20 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
         .collect::<Vec<_>>()
         .join(" + ");
     let first_type = own.iter().find_map(|d| d.damage_type);
-    if let Some(t) = first_type {
-        damage.push_str(&signed_flat(stats.damage.bonus, t));
-    }
-    for e in &stats.damage.extra_dice {
-        damage.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
-    }
+    // The sheet's damage bonus: one that needs a melee weapon attack (Rage) is not added to a
+    // ranged one (a thrown javelin).
+    let with_bonus = |mut damage: String, melee: bool| {
+        if let Some(t) = first_type {
+            let bonus = crate::derive::gear::damage_bonus(stats, melee);
+            damage.push_str(&signed_flat(bonus, t));
+        }
+        for e in &stats.damage.extra_dice {
+            damage.push_str(&format!(" + {}[{}]", e.dice, e.damage_type));
+        }
+        damage
+    };
+    let thrown_damage = range_ft.map(|_| with_bonus(damage.clone(), false));
+    let damage = with_bonus(damage, reach_ft.is_some());
     AttackProfile {
         name: match grip {
             Some(g) => format!("{} ({g})", a.name),
@@ -175,6 +198,7 @@ fn stat_block_profile(a: &StatAction, stats: &EffectiveStats) -> AttackProfile {
             a.attack_bonus.unwrap_or(0),
         )],
         damage,
+        thrown_damage,
         reach_ft,
         range_ft,
         light: false,
@@ -194,6 +218,7 @@ fn unarmed_profile(stats: &EffectiveStats) -> AttackProfile {
         }),
         bonuses: Vec::new(),
         damage: format!("1[{t}]{}", signed_flat(m, t)),
+        thrown_damage: None,
         reach_ft: Some(5),
         range_ft: None,
         light: false,
@@ -238,6 +263,7 @@ fn weapon_profile(
         }),
         bonuses: a.weapon_bonuses,
         damage: a.damage,
+        thrown_damage: a.thrown_damage,
         reach_ft,
         range_ft,
         light: w.has(WeaponProperty::Light),

@@ -606,6 +606,7 @@ pub fn cast_in_encounter(
         super::reactions::eligible::spend_reaction(&mut turn.encounter, id);
     }
     report.spell = format!("{}{tag}", def.name);
+    crate::combat::martial::spell_fought(&mut turn.encounter, &caster.id, &report.targets);
     // Riders the map carries out: pushes away from the caster (Repelling Blast's per hit),
     // lost reactions.
     feature_spells::after_hits(&caster, &def, &mut report.targets);

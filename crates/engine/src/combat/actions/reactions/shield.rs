@@ -187,6 +187,7 @@ pub fn cast(
             turn_of: c.id.clone(),
         }),
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     let after = c.effective().armor_class.value;

@@ -92,6 +92,48 @@ fn can_reach(turn: &mut Turn<'_>, a: &Character, t: &Character, what: &str) -> R
     )
 }
 
+/// A grapple needs a free hand (SRD Grappling: "Using at least one free hand, you try to seize
+/// the target"): of `a`'s two hands, those its main- and off-hand items take (a two-handed
+/// weapon both) and those holding creatures it already grapples are not free. Refused, unless
+/// forced, with what it holds and how to free a hand. A creature with a stat block (a monster,
+/// or a character in another form) is not checked: its grapples are its stat block's, and
+/// many have no hands at all (a crab's claw, a constrictor snake's coils).
+fn free_hand(call: &Call<'_>, turn: &mut Turn<'_>, a: &Character) -> Result<()> {
+    if a.action_block().is_some() {
+        return Ok(());
+    }
+    let mut holds: Vec<String> = crate::model::gear::held_in_hands(a)
+        .into_iter()
+        .map(|(item, hand, n)| match n {
+            2 => format!("{item} in both hands"),
+            _ => format!("{item} in the {hand}"),
+        })
+        .collect();
+    let mut used: u8 = crate::model::gear::held_in_hands(a)
+        .iter()
+        .map(|(_, _, n)| n)
+        .sum();
+    for id in &turn.encounter.grappled {
+        let held = crate::combat::sheet(call, id)?;
+        if held
+            .conditions
+            .iter()
+            .any(|e| grappler_of(e) == Some(a.id.as_str()))
+        {
+            used += 1;
+            holds.push(format!("a grip on {}", held.name));
+        }
+    }
+    turn.rule(
+        used < 2,
+        format!(
+            "{} needs a free hand to grapple and has none ({}): free one first, with manage_inventory unequip (dropping an item costs nothing; stowing it is the turn's free object interaction) or by letting go of a creature it grapples (manage_condition remove grappled)",
+            a.name,
+            holds.join(", ")
+        ),
+    )
+}
+
 /// Grapple: contested Athletics; on a win the target is grappled (source the grappler; its
 /// speed becomes 0). Against its own grappler, the actor tries to escape instead (its better of
 /// Athletics and Acrobatics against the grappler's Athletics; an action).
@@ -130,7 +172,10 @@ pub fn grapple(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome
         )));
     }
     can_reach(turn, &a, &t, "grapple")?;
+    free_hand(call, turn, &a)?;
     use_attack(turn, &a);
+    // A grapple is a special melee attack (SRD "Grappling"): it counts as attacking the target.
+    turn.encounter.mark_attack(&a.id, &t.id);
     let resist = better_resist(&t);
     let ra = check(turn, &a, Skill::Athletics, true);
     let rt = check(turn, &t, resist, false);
@@ -272,6 +317,8 @@ pub fn shove(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> 
     let mode = turn.req.shove_mode.unwrap_or_default();
     can_reach(turn, &a, &t, "shove")?;
     use_attack(turn, &a);
+    // A shove is a special melee attack (SRD "Shoving a Creature"): it attacks the target.
+    turn.encounter.mark_attack(&a.id, &t.id);
     let resist = better_resist(&t);
     let ra = check(turn, &a, Skill::Athletics, true);
     let rt = check(turn, &t, resist, false);
@@ -346,7 +393,8 @@ fn push_square(turn: &Turn<'_>, a: &Character, t: &Character) -> Result<Position
     Ok(ct.position.offset(dx, dy))
 }
 
-/// Ends every grapple whose grappler can no longer hold on: it is dead, incapacitated, out of
+/// Ends every grapple whose grappled creature is dead or off the map, or whose grappler can no
+/// longer hold on: it is dead, incapacitated, out of
 /// the fight or off the map, or its target is beyond its reach (moved away or pushed). Returns
 /// one line per grapple ended.
 pub fn release_broken_grapples(
@@ -389,10 +437,26 @@ pub fn release_broken_grapples(
         }
         let before = held.conditions.len();
         let mut freed = Vec::new();
+        // The held creature itself may be what ended it: dead (its body is off the map) or
+        // gone from the map.
+        let held_gone = if held.dead {
+            Some("it is dead")
+        } else if enc.map.creature(&cb.character_id).is_none() {
+            Some("it is off the map")
+        } else {
+            None
+        };
         for entry in &held.conditions {
             let Some(grappler_id) = grappler_of(entry) else {
                 continue;
             };
+            if let Some(why) = &held_gone {
+                freed.push((
+                    entry.source.clone(),
+                    format!("{} is no longer grappled: {why}", held.name),
+                ));
+                continue;
+            }
             let grappler = call.tx_ref().character(call.campaign(), grappler_id)?;
             let in_fight = enc.combatant(grappler_id).is_some_and(|g| !g.removed);
             let why = match &grappler {

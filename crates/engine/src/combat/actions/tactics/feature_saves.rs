@@ -177,6 +177,7 @@ pub fn run(
                 },
                 ends_on: None,
                 ends_when_attacked: false,
+                damaged_since_turn: false,
                 grant: Some(crate::effects::SpellGrant {
                     ends_on_damage: se.ends_on_damage,
                     ..Default::default()

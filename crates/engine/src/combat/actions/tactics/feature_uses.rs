@@ -127,6 +127,7 @@ pub fn chosen_resistance(
         duration: Duration::UntilDispelled,
         ends_on: None,
         ends_when_attacked: false,
+        damaged_since_turn: false,
         grant: None,
     });
     Ok(format!(

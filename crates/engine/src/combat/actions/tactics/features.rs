@@ -162,9 +162,14 @@ pub fn use_feature(
                     turn_of: a.id.clone(),
                 }),
                 ends_when_attacked: false,
+                damaged_since_turn: false,
                 grant: None,
             });
             lines.push(format!("for {rounds} round(s): {}", what.join("; ")));
+            // Rage in heavy armor: the effect is on, its benefits are not.
+            if let Some(why) = me.effects.last().and_then(|e| me.suspended_by_armor(e)) {
+                lines.push(format!("{}: {why}", spec.name));
+            }
             format!("{} uses {}", a.name, spec.name)
         }
         Use::ExtraAction => {
@@ -303,12 +308,10 @@ pub fn use_feature(
     }))
 }
 
-/// Effects that end when their creature's turn ends and it has neither attacked nor taken
-/// damage since its last turn (Rage).
-const LAPSE_UNLESS_FIGHTING: &[&str] = &["rage"];
-
-/// At the end of `id`'s turn: a Rage lapses when it has not attacked or taken damage since its
-/// last turn (said in `lines`); the tracking flag starts again for the next round.
+/// At the end of `id`'s turn: a Rage lapses when its bearer has not attacked a hostile creature
+/// (`flags.fought`, [`crate::combat::Encounter::mark_attack`]) or taken damage (the flag, or
+/// the mark damage leaves on the Rage wherever it lands) since its last turn (said in `lines`);
+/// both marks start again for the next round.
 pub fn rage_lapses(
     call: &mut Call<'_>,
     enc: &mut crate::combat::Encounter,
@@ -319,30 +322,36 @@ pub fn rage_lapses(
         .combatant_mut(id)
         .map(|cb| std::mem::take(&mut cb.flags.fought))
         .unwrap_or(true);
-    if fought {
-        return Ok(());
-    }
     let mut c = crate::combat::sheet(call, id)?;
-    // Persistent Rage: the rage ends early only when it falls unconscious or chooses to.
-    if c.has_rule(ClassRule::PersistentRage) {
+    if !c.effects.iter().any(|e| e.lapses_unless_fighting()) {
         return Ok(());
     }
-    let before = c.effects.len();
+    let hurt = c
+        .effects
+        .iter()
+        .any(|e| e.lapses_unless_fighting() && e.damaged_since_turn);
+    // Persistent Rage: the rage ends early only when it falls unconscious or chooses to.
+    if fought || hurt || c.has_rule(ClassRule::PersistentRage) {
+        if hurt {
+            for e in c.effects.iter_mut() {
+                e.damaged_since_turn = false;
+            }
+            crate::combat::put_sheet(call, &c)?;
+        }
+        return Ok(());
+    }
     let mut ended = Vec::new();
     c.effects.retain(|e| {
-        let lapses = LAPSE_UNLESS_FIGHTING.contains(&name_key(&e.name).as_str());
+        let lapses = e.lapses_unless_fighting();
         if lapses {
             ended.push(e.name.clone());
         }
         !lapses
     });
-    if c.effects.len() == before {
-        return Ok(());
-    }
     crate::combat::put_sheet(call, &c)?;
     for name in ended {
         let line = format!(
-            "{}'s {name} ends: no attack and no damage taken since its last turn",
+            "{}'s {name} ends: no attack on a hostile creature and no damage taken since its last turn",
             c.name
         );
         call.record_change("character", &c.id, line.clone());
