@@ -144,6 +144,7 @@ fn add_drain(
         ends_on: None,
         ends_when_attacked: false,
         grant: None,
+        damaged_since_turn: false,
     });
     Ok(total)
 }

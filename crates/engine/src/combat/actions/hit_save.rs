@@ -293,6 +293,7 @@ fn save_rider(
             ends_on: None,
             ends_when_attacked: false,
             grant: None,
+            damaged_since_turn: false,
         });
     }
     combat::put_sheet(call, &t)?;
