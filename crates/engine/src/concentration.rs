@@ -272,21 +272,32 @@ pub fn release_if_unheld(
     spell: &crate::model::spell::SpellDef,
     changes: &mut Vec<String>,
 ) -> Result<Option<ConcentrationEnd>> {
-    let lasting_on_targets =
-        (spell.condition.is_some() || spell.effect.is_some()) && spell.aura.is_none();
+    release_unheld(
+        call,
+        caster,
+        spell,
+        "no target was affected, so it holds nothing",
+        changes,
+    )
+}
+
+/// Ends `caster`'s concentration on `spell` for `reason` when the spell lasts on its targets
+/// ([`crate::model::spell::SpellDef::lasts_on_targets`]) and links to nothing any more.
+fn release_unheld(
+    call: &mut Call<'_>,
+    caster: &mut Character,
+    spell: &crate::model::spell::SpellDef,
+    reason: &str,
+    changes: &mut Vec<String>,
+) -> Result<Option<ConcentrationEnd>> {
     let unheld = caster
         .concentration
         .as_ref()
         .is_some_and(|c| name_key(&c.spell) == name_key(&spell.name) && c.links.is_empty());
-    if !(spell.concentration && lasting_on_targets && unheld) {
+    if !(spell.lasts_on_targets() && unheld) {
         return Ok(None);
     }
-    end(
-        call,
-        caster,
-        "no target was affected, so it holds nothing",
-        changes,
-    )
+    end(call, caster, reason, changes)
 }
 
 /// `link` ended on `bearer` by itself (a save against it succeeded, its rounds ran out): the
@@ -353,26 +364,13 @@ fn release_emptied(
     let Ok(spell) = crate::magic::spell_lookup::find_spell(call, caster, &conc.spell) else {
         return Ok(());
     };
-    let on_targets = spell.concentration
-        && (spell.condition.is_some() || spell.effect.is_some())
-        && spell.aura.is_none()
-        && spell.mechanics().is_none_or(|e| {
-            matches!(
-                e.kind,
-                crate::catalog::spells::SpellKind::Condition
-                    | crate::catalog::spells::SpellKind::Effect
-                    | crate::catalog::spells::SpellKind::Save
-                    | crate::catalog::spells::SpellKind::Attack
-            )
-        });
-    if on_targets {
-        end(
-            call,
-            caster,
-            "the spell has ended on every creature it held",
-            changes,
-        )?;
-    }
+    release_unheld(
+        call,
+        caster,
+        &spell,
+        "the spell has ended on every creature it held",
+        changes,
+    )?;
     Ok(())
 }
 

@@ -377,6 +377,22 @@ impl SpellDef {
         }
     }
 
+    /// Whether a concentration spell's lasting part is a condition or effect on its targets (Hold
+    /// Person, Bless), so that it holds nothing once no target bears it; an aura or a zone holds
+    /// on with no one in it.
+    pub fn lasts_on_targets(&self) -> bool {
+        use crate::catalog::spells::SpellKind;
+        self.concentration
+            && (self.condition.is_some() || self.effect.is_some())
+            && self.aura.is_none()
+            && self.mechanics().is_none_or(|e| {
+                matches!(
+                    e.kind,
+                    SpellKind::Condition | SpellKind::Effect | SpellKind::Save | SpellKind::Attack
+                )
+            })
+    }
+
     /// Whether the spell cast at `slot` may target more than one creature: its text says so, or
     /// its higher-level text adds a creature per slot level and `slot` is above its own.
     pub fn more_than_one_target(&self, slot: u8) -> bool {
