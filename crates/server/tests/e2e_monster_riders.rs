@@ -421,3 +421,74 @@ async fn a_mummys_rot_is_said_to_be_the_dms_and_noted_on_the_sheet() {
     );
     assert_eq!(c["effects"][0]["modifiers"][0]["type"], "note");
 }
+
+/// The SRD asks one concentration save per source of damage: a giant spider's bite is one
+/// source, its piercing and its poison together, so a concentrating cleric makes one save whose
+/// DC comes from both.
+#[tokio::test]
+async fn one_bite_forces_one_concentration_save_for_all_its_damage() {
+    if !srd() {
+        return;
+    }
+    let bite = action("giant-spider", "Bite");
+    assert!(
+        on_hit(&bite).contains(
+            "Hit: 7 (1d8 + 3) piercing damage, and the target must make a DC 11 Constitution \
+             saving throw, taking 9 (2d8) poison damage on a failed save, or half as much damage \
+             on a successful one."
+        ),
+        "{bite}"
+    );
+    let rule = srd_record("Rule-Sections", "casting-a-spell")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        rule.contains(
+            "If you take damage from multiple sources, such as an arrow and a dragon's breath, you \
+             make a separate saving throw for each source of damage."
+        ),
+        "{rule}"
+    );
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Bram", "race": "human", "class": "cleric", "level": 5,
+               "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12}}),
+    )
+    .await;
+    s.ok(
+        "manage_concentration",
+        json!({"operation": "set", "characterName": "Bram", "spellName": "Bless"}),
+    )
+    .await;
+    fight(&s, "giant-spider", &["Bram"], &[]).await;
+    let a = s
+        .ok("execute_action", attack("Giant Spider", "Bram", "Bite"))
+        .await;
+    // The piercing and the poison land first, neither saying a save of its own; then one save
+    // against DC max(10, (9 + 15) / 2) = 12.
+    for want in [
+        "Bram takes 9 (9 piercing); 38 → 29 HP",
+        "Bram — Constitution save (Bite): d20 [3] + 2 = 5 vs DC 11 — fail",
+        "Bram takes 15 (15 poison); 29 → 14 HP",
+        "Bram — concentration on Bless after 24 damage, DC 12: Concentration save: d20 [2] + 2 = 4 vs DC 12 — fail; Bram's concentration on Bless ends (failed concentration save)",
+    ] {
+        has(&a.text, want);
+    }
+    let saves = lines(&a.text)
+        .into_iter()
+        .filter(|l| l.contains("concentration save") || l.contains("— concentration on"))
+        .count();
+    assert_eq!(saves, 1, "{}", a.text);
+    has(
+        &a.text,
+        "Hit! Bram takes 9 piercing (38 → 29 HP), and 15 more from Bite's rider (→ 14 HP).",
+    );
+    let check = &a.structured["details"]["attacks"][0]["concentration"];
+    assert_eq!(check["damage"], 24, "{check}");
+    assert_eq!(check["dc"], 12, "{check}");
+    let c = sheet(&s, "Bram").await;
+    assert_eq!(c["hp"], 14);
+    assert_eq!(c["concentration"], Value::Null);
+}

@@ -655,7 +655,16 @@ fn strike_core(
         &mut parts,
         &mut out.lines,
     )?;
-    let (r, check, t) = apply_damage_to(call, enc, &target.id, &parts, critical, &mut out.lines)?;
+    // One source of damage: the hit and its riders' damage force one concentration save, made
+    // once they all landed.
+    let (r, t) = super::damage_to::apply_damage_deferring(
+        call,
+        enc,
+        &target.id,
+        &parts,
+        critical,
+        &mut out.lines,
+    )?;
     crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
     // Dark One's Blessing: the attacker dropped a hostile creature.
     if t.hp == 0
@@ -676,8 +685,9 @@ fn strike_core(
     // A stat-block attack's saving-throw rider on a hit (a wolf's bite: STR save or prone; a
     // wyvern's sting: poison damage, half on a save).
     let mut t = t;
+    let mut taken = r.total;
     if !t.dead
-        && let Some(after) = super::hit_save::resolve(
+        && let Some((after, more)) = super::hit_save::resolve(
             call,
             enc,
             &attacker,
@@ -688,9 +698,24 @@ fn strike_core(
         )?
     {
         t = after;
+        taken = taken.saturating_add(more);
     }
+    let check = super::damage_to::concentration_after(call, &t.id, taken, &mut out.lines)?;
+    if check.is_some() {
+        t = combat::sheet(call, &t.id)?;
+    }
+    let rider = if taken > r.total {
+        format!(
+            ", and {} more from {}'s rider (→ {} HP)",
+            taken - r.total,
+            profile.name,
+            t.hp
+        )
+    } else {
+        String::new()
+    };
     out.headline = format!(
-        "{} {} takes {}.",
+        "{} {} takes {}{rider}.",
         if critical { "Critical hit!" } else { "Hit!" },
         t.name,
         damage_phrase(&r)

@@ -22,9 +22,65 @@ pub fn apply_damage_to(
     critical: bool,
     lines: &mut Vec<String>,
 ) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
+    apply(call, enc, target_id, parts, critical, true, lines)
+}
+
+/// As [`apply_damage_to`], with the concentration save left to the caller: the SRD asks one save
+/// per source of damage, and a hit whose riders add damage (a giant spider's bite: piercing, then
+/// poison on a failed save) is one source. The caller adds the rider's damage and calls
+/// [`concentration_after`] once. Dropping to 0 HP still ends concentration here.
+pub fn apply_damage_deferring(
+    call: &mut Call<'_>,
+    enc: &mut Encounter,
+    target_id: &str,
+    parts: &[DamagePart],
+    critical: bool,
+    lines: &mut Vec<String>,
+) -> Result<(DamageResult, Character)> {
+    let (r, _, t) = apply(call, enc, target_id, parts, critical, false, lines)?;
+    Ok((r, t))
+}
+
+/// The one concentration save for `damage` taken from a single source whose parts were applied
+/// by [`apply_damage_deferring`]; nothing when the target is down or concentrates on nothing.
+pub fn concentration_after(
+    call: &mut Call<'_>,
+    target_id: &str,
+    damage: u32,
+    lines: &mut Vec<String>,
+) -> Result<Option<ConcentrationCheck>> {
+    let mut t = combat::sheet(call, target_id)?;
+    if t.hp == 0 || t.dead || t.concentration.is_none() {
+        return Ok(None);
+    }
+    let check = concentration::after_damage(call, &mut t, damage, lines)?;
+    if check.is_some() {
+        combat::put_sheet(call, &t)?;
+    }
+    Ok(check)
+}
+
+fn apply(
+    call: &mut Call<'_>,
+    enc: &mut Encounter,
+    target_id: &str,
+    parts: &[DamagePart],
+    critical: bool,
+    save_now: bool,
+    lines: &mut Vec<String>,
+) -> Result<(DamageResult, Option<ConcentrationCheck>, Character)> {
     let mut t = combat::sheet(call, target_id)?;
     let mut changes = Vec::new();
     let mut r = crate::update::damage(&mut t, parts, critical, &mut changes)?;
+    // A deferred save is said once, with the whole attack's damage, by `concentration_after`.
+    if !save_now && let Some(dc) = r.concentration_dc.take() {
+        let tail = format!("; concentration save DC {dc}");
+        for l in &mut changes {
+            if let Some(kept) = l.strip_suffix(&tail) {
+                *l = kept.to_string();
+            }
+        }
+    }
     lines.append(&mut changes);
     if r.total > 0
         && let Some(cb) = enc.combatant_mut(target_id)
@@ -37,7 +93,7 @@ pub fn apply_damage_to(
     if r.concentration_ends {
         let why = if r.dead { "died" } else { "dropped to 0 HP" };
         concentration::end(call, &mut t, why, lines)?;
-    } else if let Some(k) = concentration::after_damage(call, &mut t, r.total, lines)? {
+    } else if save_now && let Some(k) = concentration::after_damage(call, &mut t, r.total, lines)? {
         check = Some(k);
     }
     concentration::enforce(call, &mut t, lines)?;

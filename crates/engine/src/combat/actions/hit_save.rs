@@ -15,7 +15,7 @@ use tabletop_rules::damage::{DamagePart, DamageResult};
 use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
-use super::damage_to::apply_damage_to;
+use super::damage_to::apply_damage_deferring;
 use super::tactics::{ability_text::duration_in, add_condition};
 use crate::catalog::monster_riders::{Limits, OnHit};
 use crate::catalog::monsters::HitRider;
@@ -27,7 +27,8 @@ use crate::model::character::StatDc;
 use crate::model::effects::{ActiveEffect, Duration};
 
 /// Resolves `attacker`'s hit riders of `action` on `target_id`, which the hit (`dealt`) left
-/// alive; the target's sheet after them, when there were any.
+/// alive; the target's sheet after them, when there were any, and the damage they added (its
+/// concentration save is the hit's: the caller makes one for both).
 pub fn resolve(
     call: &mut Call<'_>,
     enc: &mut Encounter,
@@ -36,17 +37,18 @@ pub fn resolve(
     target_id: &str,
     dealt: &DamageResult,
     lines: &mut Vec<String>,
-) -> Result<Option<Character>> {
+) -> Result<Option<(Character, u32)>> {
     let Some((on, text)) = crate::combat::traits::hit_rider(attacker, action) else {
         return Ok(None);
     };
     let mut t = combat::sheet(call, target_id)?;
     if let Some((why, only)) = spared(&on.limits, &t) {
         lines.push(format!("{why}: {action} ({}) {only}", summary(&on)));
-        return Ok(Some(t));
+        return Ok(Some((t, 0)));
     }
+    let mut added = 0;
     if let Some(rider) = &on.save {
-        t = save_rider(call, enc, attacker, action, text, rider, &on, t, lines)?;
+        (t, added) = save_rider(call, enc, attacker, action, text, rider, &on, t, lines)?;
     }
     if let Some(g) = &on.grapple
         && !t.dead
@@ -58,7 +60,7 @@ pub fn resolve(
     {
         t = super::hit_hold::drain(call, enc, attacker, action, d, dealt, t, lines)?;
     }
-    Ok(Some(t))
+    Ok(Some((t, added)))
 }
 
 /// "large" → "Large".
@@ -183,7 +185,7 @@ pub(super) fn spared(limits: &Limits, t: &Character) -> Option<(String, String)>
     None
 }
 
-/// The saving-throw rider; the target's sheet after it.
+/// The saving-throw rider; the target's sheet after it and the damage it dealt.
 #[allow(clippy::too_many_arguments)]
 fn save_rider(
     call: &mut Call<'_>,
@@ -195,7 +197,7 @@ fn save_rider(
     on: &OnHit,
     mut t: Character,
     lines: &mut Vec<String>,
-) -> Result<Character> {
+) -> Result<(Character, u32)> {
     // What the save resists: the conditions a failure imposes and the damage at stake
     // (Dwarven Resilience against a poisoning bite, Brave against a frightening one).
     let vs = crate::saves::SaveAgainst {
@@ -207,6 +209,7 @@ fn save_rider(
     let failed = save.success != Some(true);
     lines.push(format!("{} — {}", t.name, save.summary()));
     let mut dropped = false;
+    let mut dealt = 0;
     if let Some((dice_text, kind)) = &rider.damage
         && (failed || rider.half_on_success)
     {
@@ -224,7 +227,7 @@ fn save_rider(
             }
         ));
         let before = t.hp;
-        let (_, _, after) = apply_damage_to(
+        let (r, after) = apply_damage_deferring(
             call,
             enc,
             &t.id.clone(),
@@ -232,11 +235,12 @@ fn save_rider(
             false,
             lines,
         )?;
+        dealt = r.total;
         dropped = before > 0 && after.hp == 0 && !after.dead;
         t = after;
     }
     if !failed || t.dead {
-        return Ok(t);
+        return Ok((t, dealt));
     }
     if rider.at_zero {
         if !dropped {
@@ -252,7 +256,7 @@ fn save_rider(
                         .join(" or ")
                 ));
             }
-            return Ok(t);
+            return Ok((t, dealt));
         }
         t.death_saves = Default::default();
         t.death_saves.stable = true;
@@ -297,5 +301,5 @@ fn save_rider(
         });
     }
     combat::put_sheet(call, &t)?;
-    Ok(t)
+    Ok((t, dealt))
 }
