@@ -110,6 +110,15 @@ fn views(call: &Call<'_>, c: &Character, only: Option<Condition>) -> Vec<Conditi
             effects: condition_effects(e.condition, e.level.unwrap_or(1))
                 .iter()
                 .map(ToString::to_string)
+                .chain(
+                    crate::catalog::spells::condition_extras(&e.source, e.condition)
+                        .iter()
+                        .map(|k| format!("{k} ({})", e.source)),
+                )
+                .chain(
+                    crate::catalog::spells::ends_on_damage(&e.source, e.condition)
+                        .then(|| "ends if it takes any damage".to_string()),
+                )
                 .collect(),
         })
         .collect()

@@ -542,6 +542,25 @@ pub fn index_of(name: &str) -> String {
 }
 
 /// The entry of the spell with this name (or index).
+/// Whether `condition`, imposed by the spell named `source`, ends when its bearer takes damage:
+/// the spell's entry imposes that condition and says `combat = "ends_on_damage"` (Sleep,
+/// Eyebite's Asleep, Hypnotic Pattern).
+pub fn ends_on_damage(source: &str, condition: Condition) -> bool {
+    by_name(source).is_some_and(|e| {
+        e.condition == Some(condition)
+            && e.combat == Some(super::spell_combat::CombatRule::EndsOnDamage)
+    })
+}
+
+/// What `condition`, imposed by the spell named `source`, carries beyond the condition's own
+/// rules (Hypnotic Pattern's charmed: incapacitated, speed 0): the spell's `modifiers`, when
+/// its entry imposes that condition.
+pub fn condition_extras(source: &str, condition: Condition) -> &'static [ModifierKind] {
+    by_name(source)
+        .filter(|e| e.kind == SpellKind::Condition && e.condition == Some(condition))
+        .map_or(&[], |e| e.modifiers.as_slice())
+}
+
 pub fn by_name(name: &str) -> Option<&'static SpellEntry> {
     entry(&index_of(name))
 }

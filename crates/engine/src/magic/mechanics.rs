@@ -236,7 +236,7 @@ fn hp_pool(
     }
     if cond == Condition::Unconscious {
         report.lines.push(
-            "a sleeper wakes if it takes damage or someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
+            "a sleeper wakes when it takes damage (the engine ends the condition), or when someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
         .to_string());
     }
     Ok(())

@@ -132,7 +132,22 @@ impl Character {
                 None => out.extend(e.modifiers.iter().cloned()),
             }
         }
+        out.extend(self.condition_spell_modifiers());
         out
+    }
+
+    /// What a condition imposed by a spell carries beyond the condition's own rules, for as long
+    /// as that condition lasts: a creature charmed by Hypnotic Pattern is also incapacitated and
+    /// has a speed of 0 (the spell catalog's `modifiers` of a condition spell).
+    pub fn condition_spell_modifiers(&self) -> Vec<Modifier> {
+        self.conditions
+            .iter()
+            .flat_map(|c| {
+                crate::catalog::spells::condition_extras(&c.source, c.condition)
+                    .iter()
+                    .map(|k| Modifier::new(&c.source, k.clone()))
+            })
+            .collect()
     }
 
     /// Why effect `e`'s benefits are suspended, when they are: its feature gives them only out

@@ -119,6 +119,19 @@ fn damage_body(
             }
             !ends
         });
+        // Conditions of spells that end when their bearer takes damage (a sleeper wakes; a
+        // creature charmed by Hypnotic Pattern comes to).
+        let name = c.name.clone();
+        c.conditions.retain(|k| {
+            let ends = crate::catalog::spells::ends_on_damage(&k.source, k.condition);
+            if ends {
+                changes.push(format!(
+                    "{name} is no longer {} ({}): it took damage",
+                    k.condition, k.source
+                ));
+            }
+            !ends
+        });
     }
     if r.add_conditions.contains(&Condition::Unconscious) {
         // An unconscious creature falls prone (and is still prone when it wakes).

@@ -1,0 +1,193 @@
+//! Spells a second DM play-test found applied wrongly, end to end over the real tools with
+//! SRD-built characters and SRD monsters, each SRD fact read from the SRD JSON at run time:
+//! Hypnotic Pattern's charmed creatures are incapacitated with a speed of 0 and come to when
+//! damaged; Sleep's sleepers wake when damaged. Seeds are pinned.
+
+use super::common;
+
+use common::{Session, srd_desc};
+use serde_json::{Value, json};
+
+fn srd() -> bool {
+    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+fn has(text: &str, want: &str) {
+    assert!(
+        text.lines().any(|l| l.trim() == want),
+        "{want}\n---\n{text}"
+    );
+}
+
+async fn conditions(s: &Session, name: &str) -> Value {
+    s.ok("get_character", json!({"characterName": name}))
+        .await
+        .structured["character"]["conditions"]
+        .clone()
+}
+
+/// A wizard 5 (INT 18) with `spell` prepared, and a fighter 5.
+async fn party(s: &Session, spell: &str) {
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 12, "cha": 10},
+               "spellbook": [spell, "magic missile", "shield"],
+               "spells": ["fire bolt", "light", "mage hand", spell, "magic missile"]}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Bo", "race": "human", "class": "fighter", "level": 5,
+               "stats": {"str": 16, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn hypnotic_patterns_charmed_are_incapacitated_with_speed_0_until_damaged() {
+    if !srd() {
+        return;
+    }
+    let text = srd_desc("Spells", "hypnotic-pattern");
+    for clause in [
+        "while charmed by this spell, the creature is incapacitated and has a speed of 0.",
+        "the spell ends for an affected creature if it takes any damage",
+    ] {
+        assert!(text.contains(clause), "{clause}: {text}");
+    }
+    let s = Session::start(6).await;
+    party(&s, "hypnotic pattern").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 2, "y": 2}, "initiative": 20},
+            {"characterName": "Bo", "position": {"x": 7, "y": 3}, "initiative": 18},
+            {"monster": "thug", "position": {"x": 8, "y": 2}, "initiative": 10},
+            {"monster": "bandit", "position": {"x": 8, "y": 4}, "initiative": 5}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "hypnotic pattern",
+                   "to": {"x": 7, "y": 1}, "direction": "east",
+                   "targets": [{"name": "Thug"}, {"name": "Bandit"}]}),
+        )
+        .await;
+    for want in [
+        "Thug — Wisdom save vs Hypnotic Pattern: d20 [13] = 13 vs DC 15 — fail",
+        "Bandit — Wisdom save vs Hypnotic Pattern: d20 [5] = 5 vs DC 15 — fail",
+    ] {
+        has(&a.text, want);
+    }
+    let q = s
+        .ok(
+            "manage_condition",
+            json!({"operation": "query", "characterName": "Thug"}),
+        )
+        .await;
+    has(
+        &q.text,
+        "- charmed (Hypnotic Pattern, concentration (Wiz: Hypnotic Pattern)): can't attack the \
+         charmer or target it with harmful abilities or magical effects; the charmer has \
+         advantage on ability checks to interact socially with it; can't take actions or \
+         reactions (Hypnotic Pattern); speed 0 (Hypnotic Pattern); ends if it takes any damage",
+    );
+    // The fighter's first punch brings the bandit round; the thug stays entranced.
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bo", "actionType": "attack", "targetName": "Bandit", "weapon": "unarmed strike"}),
+        )
+        .await;
+    for want in [
+        "Bo attack with Unarmed strike: d20 [15] + 6 = 21 vs AC 12 — hit",
+        "Bandit is no longer charmed (Hypnotic Pattern): it took damage",
+        "Bandit takes 4 (4 bludgeoning); 11 → 7 HP",
+    ] {
+        has(&a.text, want);
+    }
+    assert_eq!(conditions(&s, "Bandit").await, json!([]));
+    assert_eq!(conditions(&s, "Thug").await[0]["condition"], "charmed");
+    s.ok("advance_turn", json!({})).await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Thug", "actionType": "move", "to": {"x": 8, "y": 1}}),
+        &["speed 0: Hypnotic Pattern"],
+    )
+    .await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Thug", "actionType": "dash"}),
+        &["Thug is incapacitated and can take no actions or reactions"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_creature_put_to_sleep_wakes_when_it_takes_damage() {
+    if !srd() {
+        return;
+    }
+    let text = srd_desc("Spells", "sleep");
+    assert!(
+        text.contains(
+            "the sleeper takes damage, or someone uses an action to shake or slap the sleeper awake"
+        ),
+        "{text}"
+    );
+    let s = Session::start(2).await;
+    party(&s, "sleep").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 2, "y": 2}, "initiative": 20},
+            {"characterName": "Bo", "position": {"x": 7, "y": 3}, "initiative": 18},
+            {"monster": "goblin", "position": {"x": 8, "y": 3}, "initiative": 10}]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "sleep",
+                   "to": {"x": 8, "y": 3}}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Goblin (7 HP) is unconscious, no damage (14 HP of the pool left)",
+    );
+    has(
+        &a.text,
+        "a sleeper wakes when it takes damage (the engine ends the condition), or when someone \
+         uses an action to shake or slap it awake (remove the condition with manage_condition)",
+    );
+    assert_eq!(
+        conditions(&s, "Goblin").await[0]["condition"],
+        "unconscious"
+    );
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bo", "actionType": "attack", "targetName": "Goblin", "weapon": "unarmed strike"}),
+        )
+        .await;
+    for want in [
+        "Goblin is no longer unconscious (Sleep): it took damage",
+        "Goblin takes 4 (4 bludgeoning), critical; 7 → 3 HP",
+    ] {
+        has(&a.text, want);
+    }
+    let left: Vec<Value> = conditions(&s, "Goblin")
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["condition"] == "unconscious")
+        .cloned()
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
