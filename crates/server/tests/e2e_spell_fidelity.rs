@@ -1,7 +1,8 @@
 //! Spells a second DM play-test found applied wrongly, end to end over the real tools with
 //! SRD-built characters and SRD monsters, each SRD fact read from the SRD JSON at run time:
 //! Hypnotic Pattern's charmed creatures are incapacitated with a speed of 0 and come to when
-//! damaged; Sleep's sleepers wake when damaged. Seeds are pinned.
+//! damaged; Sleep's sleepers wake when damaged; Disintegrate strikes the one creature named
+//! and leaves dust that Revivify can't restore. Seeds are pinned.
 
 use super::common;
 
@@ -190,4 +191,90 @@ async fn a_creature_put_to_sleep_wakes_when_it_takes_damage() {
         .cloned()
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// Disintegrate is a ray at one target, not the 10-foot cube the SRD data lists (the portion of
+/// a Huge object it destroys); a creature it leaves at 0 HP is dust, beyond Revivify.
+#[tokio::test]
+async fn disintegrate_strikes_its_one_target_and_leaves_dust() {
+    if !srd() {
+        return;
+    }
+    let text = srd_desc("Spells", "disintegrate");
+    for clause in [
+        "a thin green ray springs from your pointing finger to a target that you can see within range.",
+        "if this damage reduces the target to 0 hit points, it is disintegrated.",
+        "the creature can be restored to life only by means of a true resurrection or a wish spell.",
+        "if the target is a huge or larger object or creation of force, this spell disintegrates a 10-foot-cube portion of it.",
+    ] {
+        assert!(text.contains(clause), "{clause}: {text}");
+    }
+    assert_eq!(
+        common::srd_record("Spells", "disintegrate")["area_of_effect"]["size"],
+        10
+    );
+    let s = Session::start(5).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 11,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 12, "cha": 10},
+               "spellbook": ["disintegrate", "magic missile", "shield"],
+               "spells": ["fire bolt", "light", "mage hand", "disintegrate", "magic missile"]}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Bo", "race": "human", "class": "fighter", "level": 5,
+               "stats": {"str": 16, "dex": 12, "con": 18, "int": 10, "wis": 10, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Cleo", "race": "dwarf", "subrace": "hill-dwarf", "class": "cleric", "level": 5,
+               "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
+               "spells": ["revivify", "cure wounds", "sacred flame", "guidance", "light", "thaumaturgy"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 2, "y": 2}, "initiative": 20},
+            {"characterName": "Cleo", "position": {"x": 8, "y": 4}, "initiative": 19},
+            {"characterName": "Bo", "position": {"x": 8, "y": 3}, "initiative": 1},
+            {"monster": "bandit", "position": {"x": 9, "y": 3}, "initiative": 4}]}),
+    )
+    .await;
+    // Cast on the fighter (a charmed wizard's choice, say): the bandit beside him is not in it.
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "disintegrate",
+                   "targetName": "Bo", "force": true}),
+        )
+        .await;
+    for want in [
+        "Disintegrate (6th level): Bo takes 79 force (54 → 0 HP) and dies.",
+        "Bo — Dexterity save vs Disintegrate: d20 [2] + 1 = 3 vs DC 16 — fail",
+        "Bo is disintegrated (Disintegrate): it and everything it wears and carries, except magic items, are reduced to a pile of fine gray dust; only true resurrection or wish restores it",
+        "Bo is dust at (8, 3) (out of the initiative; only true resurrection or wish restores it).",
+    ] {
+        has(&a.text, want);
+    }
+    assert!(!a.text.contains("Bandit"), "{}", a.text);
+    let bo = s
+        .ok("get_character", json!({"characterName": "Bo"}))
+        .await
+        .structured["character"]
+        .clone();
+    assert_eq!(
+        (bo["hp"].clone(), bo["dead"].clone()),
+        (json!(0), json!(true))
+    );
+    s.ok("advance_turn", json!({})).await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Cleo", "actionType": "cast_spell", "spell": "revivify", "targetName": "Bo"}),
+        &["Bo was disintegrated: only true resurrection or wish restores it, not Revivify (nothing was spent)"],
+    )
+    .await;
 }

@@ -234,6 +234,14 @@ pub struct SpellEntry {
     /// is cast on its caster alone.
     #[serde(default)]
     pub reach_ft: Option<u32>,
+    /// The SRD data's area is not where the spell strikes: it hits the one target named
+    /// (Disintegrate's 10-foot cube is the part of a Huge object it destroys).
+    #[serde(default)]
+    pub no_area: bool,
+    /// A creature its damage leaves at 0 HP is turned to dust: dead, and only true
+    /// resurrection or wish restores it (Disintegrate).
+    #[serde(default)]
+    pub dust_at_zero: bool,
     /// Riders on a hit or a failed save.
     #[serde(default)]
     pub riders: Vec<Rider>,

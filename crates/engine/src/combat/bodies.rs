@@ -14,6 +14,16 @@ use crate::model::encounter::{Body, Encounter};
 /// Takes the dead creature `id` off the live map and leaves its body where it stood. Returns
 /// the line to report, or `None` when it was not on the map.
 pub fn lay_body(enc: &mut Encounter, id: &str, name: &str) -> Result<Option<String>> {
+    lay_remains(enc, id, name, false)
+}
+
+/// As [`lay_body`]; `dust` says the creature was disintegrated (its dust keeps the square).
+pub fn lay_remains(
+    enc: &mut Encounter,
+    id: &str,
+    name: &str,
+    dust: bool,
+) -> Result<Option<String>> {
     let Some(c) = enc.map.creature(id).cloned() else {
         return Ok(None);
     };
@@ -25,10 +35,17 @@ pub fn lay_body(enc: &mut Encounter, id: &str, name: &str) -> Result<Option<Stri
         position: c.position,
         size: c.size,
     });
-    Ok(Some(format!(
-        "{name} is dead; the body lies at ({}, {}) (out of the initiative; revival brings it back there).",
-        c.position.x, c.position.y
-    )))
+    Ok(Some(if dust {
+        format!(
+            "{name} is dust at ({}, {}) (out of the initiative; only true resurrection or wish restores it).",
+            c.position.x, c.position.y
+        )
+    } else {
+        format!(
+            "{name} is dead; the body lies at ({}, {}) (out of the initiative; revival brings it back there).",
+            c.position.x, c.position.y
+        )
+    }))
 }
 
 /// The body of `id`, if it lies in this encounter.

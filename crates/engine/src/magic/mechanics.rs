@@ -355,6 +355,12 @@ fn revive(
                 false,
             ));
         }
+        // Dust needs true resurrection or wish.
+        if let Some(why) =
+            super::dust::refuses(t, spell.index.as_deref().unwrap_or_default(), &spell.name)
+        {
+            return Err(crate::error::EngineError::Rule(why));
+        }
         // Too long dead is refused before anything is spent.
         if let Some(r) = e.within_rounds {
             lines.push(crate::combat::death_time::revival_window(
@@ -374,8 +380,10 @@ fn revive(
         }
         t.dead = false;
         t.death_saves = Default::default();
-        // The corpse's Gentle Repose ends with its death.
-        t.effects.retain(|x| x.name != super::life6::REPOSE);
+        // The corpse's Gentle Repose ends with its death; true resurrection makes a new body
+        // for a disintegrated creature.
+        t.effects
+            .retain(|x| x.name != super::life6::REPOSE && x.name != super::dust::DUST);
         let max = u32::try_from(t.effective().max_hp.value.max(1)).unwrap_or(1);
         t.hp = if e.full_hp { max } else { 1 };
         t.conditions

@@ -8,6 +8,7 @@ pub mod blessing;
 pub mod class_magic;
 pub mod combat6;
 pub mod divination;
+pub mod dust;
 pub mod evasion;
 pub mod feature_spells;
 pub mod grants;

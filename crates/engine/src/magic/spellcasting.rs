@@ -725,6 +725,11 @@ pub fn resolve(
                     &mut changes,
                 )?;
                 crate::combat::martial::relentless_rage(call, &mut target, &mut r, &mut changes)?;
+                if spell.mechanics().is_some_and(|e| e.dust_at_zero) && target.hp == 0 {
+                    changes.push(super::dust::turn_to_dust(call, &mut target, &spell.name)?);
+                    r.dead = true;
+                    r.outcome = tabletop_rules::damage::DamageOutcome::Killed;
+                }
                 tr.damage_taken = Some(r.total);
                 phrase.push(format!(
                     "{} takes {}",

@@ -427,6 +427,9 @@ impl SpellDef {
         if let Some(t) = e.damage_type {
             def.damage_type = Some(t);
         }
+        if e.no_area {
+            def.area = None;
+        }
         if let Some(ability) = e.save {
             def.save = Some(SpellSaveDef {
                 ability,

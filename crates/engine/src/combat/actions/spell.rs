@@ -615,9 +615,11 @@ pub fn cast_in_encounter(
         .extend(apply_map_riders(turn, &caster, &report.targets));
     // The dead leave the live map for their bodies, as after any attack; the revived return.
     for t in &report.targets {
-        let dead = crate::combat::sheet(call, &t.id).is_ok_and(|s| s.dead);
+        let sheet = crate::combat::sheet(call, &t.id).ok();
+        let dead = sheet.as_ref().is_some_and(|s| s.dead);
         let line = if dead {
-            crate::combat::bodies::lay_body(&mut turn.encounter, &t.id, &t.name)?
+            let dust = sheet.as_ref().is_some_and(crate::magic::dust::is_dust);
+            crate::combat::bodies::lay_remains(&mut turn.encounter, &t.id, &t.name, dust)?
         } else {
             crate::combat::bodies::raise_body(&mut turn.encounter, &t.id)?
         };
