@@ -278,3 +278,101 @@ async fn disintegrate_strikes_its_one_target_and_leaves_dust() {
     )
     .await;
 }
+
+/// A mage's Counterspell waits for a casting the caster can make: an unprepared Hold Person is
+/// refused first, nothing spent on either side. A countered Guiding Bolt was still cast with the
+/// action, so no bonus-action spell follows it.
+#[tokio::test]
+async fn counterspell_answers_only_a_legal_casting_and_a_countered_spell_was_cast() {
+    if !srd() {
+        return;
+    }
+    let counter = srd_desc("Spells", "counterspell");
+    assert!(
+        counter.contains("you attempt to interrupt a creature in the process of casting a spell."),
+        "{counter}"
+    );
+    let casting = common::srd_record("Rule-Sections", "casting-a-spell")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        casting.contains(
+            "You can't cast another spell during the same turn, except for a cantrip with a \
+             casting time of 1 action."
+        ),
+        "{casting}"
+    );
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 5,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 12, "cha": 10},
+               "spellbook": ["magic missile", "shield", "hold person"],
+               "spells": ["fire bolt", "light", "mage hand", "magic missile", "shield"]}),
+    )
+    .await;
+    s.ok(
+        "create_character",
+        json!({"name": "Cleo", "race": "human", "level": 5,
+               "classes": [{"class": "cleric", "level": 5, "subclass": "life"}],
+               "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 18, "cha": 12},
+               "spells": ["sacred flame", "guidance", "light", "bane", "guiding bolt", "spiritual weapon"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 2, "y": 2}, "initiative": 20},
+            {"characterName": "Cleo", "position": {"x": 2, "y": 4}, "initiative": 19},
+            {"monster": "ogre", "position": {"x": 4, "y": 2}, "initiative": 5},
+            {"monster": "mage", "position": {"x": 8, "y": 8}, "initiative": 4}]}),
+    )
+    .await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "hold person", "targetName": "Ogre"}),
+        &["Wiz does not have prepared Hold Person"],
+    )
+    .await;
+    let slots = |who: &'static str| {
+        let s = &s;
+        async move {
+            s.ok(
+                "manage_spell_slots",
+                json!({"operation": "view", "characterName": who}),
+            )
+            .await
+            .text
+        }
+    };
+    has(
+        &slots("Wiz").await,
+        "Wiz slots (left/max): 1st 4/4, 2nd 3/3, 3rd 2/2.",
+    );
+    has(
+        &slots("Mage").await,
+        "Mage slots (left/max): 1st 4/4, 2nd 3/3, 3rd 3/3, 4th 3/3, 5th 1/1.",
+    );
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Cleo", "actionType": "cast_spell", "spell": "guiding bolt", "targetName": "Ogre"}),
+        )
+        .await;
+    for want in [
+        "Cleo's Guiding Bolt is countered: it has no effect.",
+        "Mage casts Counterspell as a reaction (3rd-level slot) against Cleo's Guiding Bolt.",
+        "Cleo's 1st-level slot is spent all the same.",
+    ] {
+        has(&a.text, want);
+    }
+    s.err(
+        "execute_action",
+        json!({"actorName": "Cleo", "actionType": "cast_spell", "spell": "spiritual weapon",
+               "targetName": "Ogre", "to": {"x": 3, "y": 3}}),
+        &["Cleo cast a spell of 1st level or higher with its action this turn; no bonus-action spell now"],
+    )
+    .await;
+}

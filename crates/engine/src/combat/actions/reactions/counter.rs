@@ -14,6 +14,7 @@ use crate::combat;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::magic::spellcasting;
+use crate::model::character::Character;
 use crate::model::encounter::{Encounter, PendingReaction, ReactionPolicy, Resume};
 use crate::model::slots::ordinal;
 use crate::model::spell::SpellDef;
@@ -150,12 +151,36 @@ pub fn spell_of(
     if economy::begin(call, enc.clone(), req, ActionType::CastSpell).is_err() {
         return Ok(None);
     }
+    // Nor one its caster cannot make (a spell not prepared, no slot left): the casting is
+    // refused before anyone reacts, and nothing is spent on either side.
+    if !req.force && !castable(call, &caster, &def, req) {
+        return Ok(None);
+    }
     let level = if def.level == 0 {
         0
     } else {
         req.slot_level.unwrap_or(def.level).max(def.level)
     };
     Ok(Some((cb.character_id.clone(), def, level)))
+}
+
+/// Whether `caster` may cast `def` as `req` asks, by the checks the casting makes first: a
+/// feature casting it with a use left, or the spell known or prepared and a slot of the level.
+fn castable(call: &Call<'_>, caster: &Character, def: &SpellDef, req: &ActionRequest) -> bool {
+    use crate::magic::feature_spells::{self, Via};
+    match feature_spells::find(caster, def, req.slot_level, req.ability_name.as_deref()) {
+        Via::Feature(_) => true,
+        Via::Spent(_) if spellcasting::cannot_cast(call.compendium(), caster, def).is_some() => {
+            false
+        }
+        _ => {
+            spellcasting::cannot_cast_as(call.compendium(), caster, def, req.ritual).is_none()
+                && (def.level == 0
+                    || req.ritual
+                    || spellcasting::spend_slot(&mut caster.clone(), def.level, req.slot_level)
+                        .is_ok())
+        }
+    }
 }
 
 /// `reactor` casts Counterspell (slot `slot`, else the lowest that stops the spell outright,
@@ -269,6 +294,7 @@ pub fn stop(
     crate::slots::ensure(call, &mut actor);
     let used = spellcasting::spend_slot(&mut actor, spell.level, req.slot_level)?;
     combat::put_sheet(call, &actor)?;
+    super::super::spell::mark_cast(&mut turn.encounter, &actor.id, turn.cost, spell.level);
     if used.spent {
         lines.push(format!(
             "{}'s {}-level slot is spent all the same.",
