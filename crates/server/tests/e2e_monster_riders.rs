@@ -492,3 +492,49 @@ async fn one_bite_forces_one_concentration_save_for_all_its_damage() {
     assert_eq!(c["hp"], 14);
     assert_eq!(c["concentration"], Value::Null);
 }
+
+/// "The target dies if this effect reduces its hit point maximum to 0": drained again and
+/// again, a fighter dies of it, not of her wounds (no death saves).
+#[tokio::test]
+async fn a_life_drain_that_takes_the_whole_maximum_kills() {
+    if !srd() {
+        return;
+    }
+    let drain = action("wight", "Life Drain");
+    assert!(
+        on_hit(&drain)
+            .contains("The target dies if this effect reduces its hit point maximum to 0."),
+        "{drain}"
+    );
+    let s = Session::start(1).await;
+    pc(&s, "Ana", "human", None, "fighter").await;
+    fight(&s, "wight", &["Ana"], &[]).await;
+    let mut texts = Vec::new();
+    for _ in 0..12 {
+        let a = s
+            .ok("execute_action", attack("Wight", "Ana", "Life Drain"))
+            .await;
+        let done = a.text.contains("dies: Life Drain");
+        texts.push(a.text);
+        if done {
+            break;
+        }
+        // Ana's turn passes; if she is down, she makes her death save and waits.
+        s.ok("advance_turn", json!({})).await;
+        s.ok("advance_turn", json!({})).await;
+    }
+    // The second drain: 8 necrotic drops her to 0 HP and takes 8 from a maximum of 7.
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    for want in [
+        "Hit! Ana takes 8 necrotic (7 → 0 HP) and falls unconscious (death saves), and dies of Life Drain's rider.",
+        "Ana — Constitution save (Life Drain): d20 [2] + 3 = 5 vs DC 13 — fail",
+        "Ana dies: Life Drain reduces its hit point maximum to 0 (7 − 8)",
+    ] {
+        has(&texts[1], want);
+    }
+    let c = sheet(&s, "Ana").await;
+    assert_eq!(
+        (c["hp"].clone(), c["dead"].clone()),
+        (json!(0), json!(true))
+    );
+}

@@ -711,6 +711,8 @@ fn strike_core(
             profile.name,
             t.hp
         )
+    } else if t.dead && !r.dead {
+        format!(", and dies of {}'s rider", profile.name)
     } else {
         String::new()
     };
