@@ -410,12 +410,14 @@ pub fn cast(
             lines.push(format!("{} is at 0 HP; {} has no effect", t.name, def.name));
             continue;
         }
+        // A shapechanger by its type ("humanoid (human, shapechanger)") or by its trait
+        // (an imp, a quasit, every lycanthrope's form).
         if spec.no_shapechangers
-            && t.stat_block.as_ref().is_some_and(|b| {
+            && (t.stat_block.as_ref().is_some_and(|b| {
                 b.subtype
                     .as_deref()
                     .is_some_and(|s| s.to_lowercase().contains("shapechanger"))
-            })
+            }) || crate::combat::traits::has_trait(&t, "Shapechanger"))
         {
             lines.push(format!(
                 "{} is a shapechanger; {} has no effect",

@@ -65,6 +65,8 @@ mod e2e_protocol;
 mod e2e_self_range;
 #[path = "e2e_spatial.rs"]
 mod e2e_spatial;
+#[path = "e2e_spell_choices.rs"]
+mod e2e_spell_choices;
 #[path = "e2e_spell_fidelity.rs"]
 mod e2e_spell_fidelity;
 #[path = "e2e_spell_numbers.rs"]

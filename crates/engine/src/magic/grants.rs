@@ -122,7 +122,7 @@ fn cure_name(c: &Cure) -> String {
 }
 
 /// Ends one cure on `t`; what ended, or `None` when it had nothing of it.
-fn end_one(t: &mut Character, c: &Cure) -> Option<String> {
+pub(crate) fn end_one(t: &mut Character, c: &Cure) -> Option<String> {
     match c {
         Cure::Condition { condition } => {
             let before = t.conditions.len();

@@ -746,6 +746,22 @@ pub fn resolve(
                 let amount = u32::try_from(r.total.max(0)).unwrap_or(0);
                 let mut changes = Vec::new();
                 let h = crate::update::heal(&mut target, amount, &mut changes)?;
+                // What the healing also ends (Heal: blindness, deafness, diseases).
+                if let Some(e) = spell.mechanics() {
+                    let ended: Vec<String> = e
+                        .cures
+                        .iter()
+                        .filter_map(|c| super::grants::end_one(&mut target, c))
+                        .collect();
+                    if !ended.is_empty() {
+                        changes.push(format!(
+                            "{}: {} ends {}",
+                            target.name,
+                            spell.name,
+                            ended.join(", ")
+                        ));
+                    }
+                }
                 tr.healed = Some(h.healed);
                 mm.healed(own, h.healed);
                 phrase.push(format!("{} {}", target.name, h.summary()));

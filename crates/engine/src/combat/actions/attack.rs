@@ -453,9 +453,18 @@ fn strike_core(
     }
     req.crit_on_hit.extend(sit.crit_on_hit.iter().cloned());
     req.crit_threshold = super::riders::crit_min(&attacker, &profile);
+    let mut mirror = None;
     if opts.preset_roll.is_none()
-        && let Some(r) =
-            super::mirror::check(call, &attacker, &target, &profile.name, kind, &sit, &req)?
+        && let Some(r) = super::mirror::check(
+            call,
+            &attacker,
+            &target,
+            &profile.name,
+            kind,
+            &sit,
+            &req,
+            &mut mirror,
+        )?
     {
         return Ok(r);
     }
@@ -467,7 +476,7 @@ fn strike_core(
             r
         }
     };
-    let mut lines = vec![roll.summary()];
+    let mut lines: Vec<String> = mirror.into_iter().chain([roll.summary()]).collect();
     lines.extend(ward_lines);
     if defense != 0 {
         lines.push(format!(

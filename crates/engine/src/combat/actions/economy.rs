@@ -224,3 +224,15 @@ pub fn begin<'r>(
         forced,
     })
 }
+
+/// Records on `caster_id`'s economy that it cast a spell of `level` at `cost` this turn, for the
+/// bonus-action spell rule (a countered spell was cast all the same).
+pub fn mark_cast(enc: &mut Encounter, caster_id: &str, cost: ActionCost, level: u8) {
+    if let Some(cb) = enc.combatant_mut(caster_id) {
+        match cost {
+            ActionCost::BonusAction => cb.economy.bonus_action_spell = true,
+            ActionCost::Action if level > 0 => cb.economy.leveled_action_spell = true,
+            _ => {}
+        }
+    }
+}

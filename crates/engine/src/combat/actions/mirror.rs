@@ -33,7 +33,7 @@ fn undeceived(attacker: &Character) -> bool {
 
 /// The attack `req` (fully built) against `target`: when a duplicate takes it, rolls it against
 /// the duplicate's AC and returns the result (a hit destroys the duplicate); `None` when the
-/// attack goes on against the target.
+/// attack goes on against the target (`passed` then holds the d20 line that sent it there).
 #[allow(clippy::too_many_arguments)]
 pub fn check(
     call: &mut Call<'_>,
@@ -43,6 +43,7 @@ pub fn check(
     kind: AttackKind,
     sit: &Situation,
     req: &D20Request,
+    passed: &mut Option<String>,
 ) -> Result<Option<StrikeResult>> {
     let Some((idx, n)) = target.effects.iter().enumerate().find_map(|(i, e)| {
         let n = e.grant.as_ref()?.mirror_images?;
@@ -62,6 +63,7 @@ pub fn check(
         d.total
     )];
     if d.total < i64::from(need) {
+        *passed = Some(format!("{}: the attack goes to {}", lines[0], target.name));
         return Ok(None);
     }
     let ac = 10

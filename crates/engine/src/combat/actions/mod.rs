@@ -7,6 +7,7 @@
 //! special, legendary and lair actions) and [`spell`] (cast_spell).
 
 pub mod ammo;
+pub mod area_choice;
 pub mod area_path;
 pub mod attack;
 pub mod costs;

@@ -132,18 +132,6 @@ pub fn cast(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     Ok(out)
 }
 
-/// Records on `caster_id`'s economy that it cast a spell of `level` at `cost` this turn, for the
-/// bonus-action spell rule (a countered spell was cast all the same).
-pub fn mark_cast(enc: &mut Encounter, caster_id: &str, cost: ActionCost, level: u8) {
-    if let Some(cb) = enc.combatant_mut(caster_id) {
-        match cost {
-            ActionCost::BonusAction => cb.economy.bonus_action_spell = true,
-            ActionCost::Action if level > 0 => cb.economy.leveled_action_spell = true,
-            _ => {}
-        }
-    }
-}
-
 /// A persistent spell's later attack: the bonus action spent, no spell cast (the bonus-action
 /// spell rule does not apply), resolved as the spell's attack at its level.
 fn cast_in_encounter_again(
@@ -467,7 +455,7 @@ pub fn cast_in_encounter(
     if let Some(why) = crate::magic::wards6::antimagic_refusal(&turn.encounter, &caster.id) {
         rule(turn, why)?;
     }
-    mark_cast(&mut turn.encounter, &caster.id, turn.cost, def.level);
+    super::economy::mark_cast(&mut turn.encounter, &caster.id, turn.cost, def.level);
     // A zone placed on the map (Moonbeam, Web, Wall of Stone): recorded with its ground.
     if let Some(z) = crate::combat::zones::spec(&def) {
         let mut out =
@@ -819,6 +807,10 @@ fn pick_targets(
         if ids.is_empty() {
             notes.push(format!("no creature is inside the {}", def.name));
         }
+        let ids = match super::area_choice::limit(def) {
+            Some(n) => super::area_choice::choose(e, caster, def, req, ids, n, &mut notes)?,
+            None => ids,
+        };
         return Ok((ids, Some(origin), notes));
     }
     if def.self_only() {

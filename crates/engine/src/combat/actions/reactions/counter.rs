@@ -294,7 +294,7 @@ pub fn stop(
     crate::slots::ensure(call, &mut actor);
     let used = spellcasting::spend_slot(&mut actor, spell.level, req.slot_level)?;
     combat::put_sheet(call, &actor)?;
-    super::super::spell::mark_cast(&mut turn.encounter, &actor.id, turn.cost, spell.level);
+    super::super::economy::mark_cast(&mut turn.encounter, &actor.id, turn.cost, spell.level);
     if used.spent {
         lines.push(format!(
             "{}'s {}-level slot is spent all the same.",

@@ -1,0 +1,103 @@
+//! Area spells whose caster chooses who in the area is affected, up to a number: "Choose up to
+//! six creatures in a 30-foot-radius sphere" (Mass Cure Wounds), "up to six creatures of your
+//! choice in a 40-foot cube" (Slow). The catalog's `count` on an area spell is that number. The
+//! creatures named (`targetName`, `targets`) must stand inside the area; with none named, the
+//! engine chooses for the caster, and says so: for healing the caster's side (itself and its
+//! friends), for anything else the creatures hostile to it, in the area's order.
+
+use super::ActionRequest;
+use crate::catalog::spells::SpellKind;
+use crate::error::{EngineError, Result};
+use crate::model::character::Character;
+use crate::model::encounter::Encounter;
+use crate::model::spell::SpellDef;
+
+/// How many creatures in its area `def`'s caster chooses, when it chooses.
+pub fn limit(def: &SpellDef) -> Option<usize> {
+    let e = def.mechanics()?;
+    (def.area.is_some())
+        .then_some(e.count)
+        .flatten()
+        .and_then(|n| usize::try_from(n).ok())
+}
+
+/// The creatures of `inside` (ids in the area) that `def` affects, at most `n`.
+pub fn choose(
+    e: &Encounter,
+    caster: &Character,
+    def: &SpellDef,
+    req: &ActionRequest,
+    inside: Vec<String>,
+    n: usize,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>> {
+    let mut named = Vec::new();
+    if !req.target.is_empty() {
+        named.push(&req.target);
+    }
+    named.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    let name_of = |id: &str| e.combatant(id).map_or(id.to_string(), |c| c.name.clone());
+    if !named.is_empty() {
+        if named.len() > n {
+            return Err(EngineError::invalid(
+                "targets",
+                format!(
+                    "{} affects up to {n} creatures of the caster's choice",
+                    def.name
+                ),
+            ));
+        }
+        let mut out = Vec::new();
+        for w in named {
+            let c =
+                crate::combat::find_combatant(e, w.id.as_deref(), w.name.as_deref(), "targets")?;
+            if !inside.contains(&c.character_id) {
+                let there: Vec<String> = inside.iter().map(|id| name_of(id)).collect();
+                return Err(EngineError::Rule(format!(
+                    "{} is not inside the {}'s area; inside: {}",
+                    c.name,
+                    def.name,
+                    if there.is_empty() {
+                        "no one".to_string()
+                    } else {
+                        there.join(", ")
+                    }
+                )));
+            }
+            if !out.contains(&c.character_id) {
+                out.push(c.character_id.clone());
+            }
+        }
+        return Ok(out);
+    }
+    let heals = def.mechanics().is_some_and(|m| m.kind == SpellKind::Heal);
+    let mine = e.combatant(&caster.id).map(|c| c.side);
+    let picked: Vec<String> = inside
+        .into_iter()
+        .filter(|id| {
+            let side = e.combatant(id).map(|c| c.side);
+            match (mine, side) {
+                (Some(a), Some(b)) if heals => id == &caster.id || a.friendly_to(b),
+                (Some(a), Some(b)) => a.hostile_to(b),
+                _ => false,
+            }
+        })
+        .take(n)
+        .collect();
+    let names: Vec<String> = picked.iter().map(|id| name_of(id)).collect();
+    notes.push(format!(
+        "{} affects up to {n} creatures of the caster's choice in its area; none named, so {} ({}); name them in targets to choose others",
+        def.name,
+        if heals {
+            "the caster's side"
+        } else {
+            "the creatures hostile to the caster"
+        },
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    ));
+    Ok(picked)
+}
