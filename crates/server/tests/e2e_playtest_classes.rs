@@ -1,0 +1,137 @@
+//! Class features a play-test with SRD-built characters found applied wrongly, end to end over
+//! the real binary with SRD monsters, the SRD wording read from the JSON at run time: Evasion and
+//! Danger Sense against a dragon's breath, Stunning Strike's duration and its one attempt per
+//! hit, Lay on Hands on undead and beyond the hit points missing, Step of the Wind's Dash or
+//! Disengage, Uncanny Dodge against a spell attack, Martial Arts' bonus unarmed strike, Turn
+//! Defiance and Turn Resistance, Bardic Inspiration given in play, Arcane Recovery on a short
+//! rest, and a paladin's aura when it drops.
+
+use super::common;
+
+use common::{Session, srd_desc, srd_record};
+use serde_json::{Value, json};
+
+/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
+fn srd() -> bool {
+    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+fn stats(str_: u8, dex: u8, wis: u8, cha: u8) -> Value {
+    json!({"str": str_, "dex": dex, "con": 14, "int": 12, "wis": wis, "cha": cha})
+}
+
+async fn pc(s: &Session, name: &str, class: &str, level: u32, subclass: &str, st: Value) {
+    s.ok(
+        "create_character",
+        json!({"name": name, "race": "human", "stats": st,
+               "classes": [{"class": class, "level": level, "subclass": subclass}]}),
+    )
+    .await;
+}
+
+/// The lines of an answer, as owned strings.
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+/// Attacks (forced) until one hits; the hit's answer.
+async fn hit(s: &Session, args: Value) -> String {
+    for _ in 0..12 {
+        let a = s.ok("execute_action", args.clone()).await;
+        if a.text.starts_with("Hit!") || a.text.starts_with("Critical hit!") {
+            return a.text;
+        }
+    }
+    panic!("no hit in 12 tries: {args}");
+}
+
+#[tokio::test]
+async fn evasion_and_danger_sense_apply_to_a_dragons_breath() {
+    if !srd() {
+        return;
+    }
+    let evasion = srd_desc("Features", "monk-evasion");
+    assert!(
+        evasion.contains("such as a blue dragon's lightning breath or a fireball spell. when you are subjected to an effect that allows you to make a dexterity saving throw to take only half damage, you instead take no damage if you succeed on the saving throw, and only half damage if you fail"),
+        "{evasion}"
+    );
+    let danger = srd_desc("Features", "danger-sense");
+    assert!(
+        danger.contains(
+            "you have advantage on dexterity saving throws against effects that you can see"
+        ),
+        "{danger}"
+    );
+    let breath = srd_record("Monsters", "red-dragon-wyrmling")["actions"].to_string();
+    assert!(
+        breath.contains("DC 13 Dexterity saving throw, taking 24 (7d6) fire damage on a failed save, or half as much damage on a successful one"),
+        "{breath}"
+    );
+    let s = Session::start(41).await;
+    pc(&s, "Rog", "rogue", 7, "thief", stats(8, 16, 10, 10)).await;
+    pc(
+        &s,
+        "Barb",
+        "barbarian",
+        9,
+        "berserker",
+        stats(16, 14, 10, 8),
+    )
+    .await;
+    pc(&s, "Monk", "monk", 7, "open-hand", stats(10, 16, 14, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"monster": "red-dragon-wyrmling", "position": {"x": 8, "y": 5}, "initiative": 30},
+            {"characterName": "Rog", "position": {"x": 5, "y": 4}, "initiative": 20},
+            {"characterName": "Barb", "position": {"x": 5, "y": 5}, "initiative": 10},
+            {"characterName": "Monk", "position": {"x": 5, "y": 6}, "initiative": 5}
+        ]}),
+    )
+    .await;
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let a = s
+            .ok(
+                "execute_action",
+                json!({"actorName": "Red Dragon Wyrmling", "actionType": "use_special_ability",
+                       "abilityName": "Fire Breath", "targets": [{"name": "Rog"}, {"name": "Barb"}, {"name": "Monk"}],
+                       "force": true}),
+            )
+            .await;
+        seen.push(lines(&a.text));
+    }
+    let danger = "(advantage: Danger Sense (barbarian 9): DEX effects it can see)";
+    // A failed save with Evasion: half of 27; a success: nothing. The barbarian rolls with
+    // advantage and, without Evasion, takes it all.
+    assert_eq!(
+        seen[0][1..9],
+        [
+            "Damage roll: 7d6[fire]: [4, 6, 2, 5, 2, 5, 3] fire = 27 (fire 27)".to_string(),
+            "Rog Dexterity save vs Fire Breath: d20 [3] + 6 = 9 vs DC 13 — fail".to_string(),
+            "Rog fails: Evasion, half damage".to_string(),
+            "Rog takes 13 (13 fire); 52 → 39 HP".to_string(),
+            format!(
+                "Barb Dexterity save vs Fire Breath: d20 [6, ~~3~~] {danger} + 2 = 8 vs DC 13 — fail"
+            ),
+            "Barb takes 27 (27 fire); 86 → 59 HP".to_string(),
+            "Monk Dexterity save vs Fire Breath: d20 [17] + 6 = 23 vs DC 13 — success".to_string(),
+            "Monk saves: Evasion, no damage".to_string(),
+        ]
+    );
+    assert_eq!(
+        seen[1][..8],
+        [
+            "Red Dragon Wyrmling uses Fire Breath: Barb fail, Rog, Monk succeed.".to_string(),
+            "Damage roll: 7d6[fire]: [6, 3, 4, 4, 1, 3, 4] fire = 25 (fire 25)".to_string(),
+            "Rog Dexterity save vs Fire Breath: d20 [7] + 6 = 13 vs DC 13 — success".to_string(),
+            "Rog saves: Evasion, no damage".to_string(),
+            format!(
+                "Barb Dexterity save vs Fire Breath: d20 [7, ~~7~~] {danger} + 2 = 9 vs DC 13 — fail"
+            ),
+            "Barb takes 25 (25 fire); 59 → 34 HP".to_string(),
+            "Monk Dexterity save vs Fire Breath: d20 [18] + 6 = 24 vs DC 13 — success".to_string(),
+            "Monk saves: Evasion, no damage".to_string(),
+        ]
+    );
+}
