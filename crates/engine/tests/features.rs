@@ -787,7 +787,7 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         [
             "Ki: 4/7 left",
             "Goblin — Constitution save (Stunning Strike): d20 [4] = 4 vs DC 13 — fail",
-            "Goblin is stunned until the end of its next turn (Stunning Strike)",
+            "Goblin is stunned until the end of Lin's next turn (Stunning Strike)",
         ]
     );
     let goblin =
@@ -820,7 +820,7 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         out.lines,
         [
             "Orc — Wisdom save (Intimidating Presence): d20 [3] = 3 vs DC 14 — fail",
-            "Orc is frightened until the end of its next turn (Intimidating Presence)",
+            "Orc is frightened until the end of Ugra's next turn (Intimidating Presence)",
         ]
     );
     assert_eq!(out.cost, Some(ActionCost::Action));

@@ -135,3 +135,80 @@ async fn evasion_and_danger_sense_apply_to_a_dragons_breath() {
         ]
     );
 }
+
+#[tokio::test]
+async fn stunning_strike_stuns_until_the_end_of_the_monks_next_turn() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "stunning-strike");
+    assert!(
+        desc.contains("the target must succeed on a constitution saving throw or be stunned until the end of your next turn"),
+        "{desc}"
+    );
+    let s = Session::start(9).await;
+    pc(&s, "Monk", "monk", 5, "open-hand", stats(10, 16, 14, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Monk", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let mut stunned = String::new();
+    for _ in 0..10 {
+        hit(
+            &s,
+            json!({"actorName": "Monk", "actionType": "attack", "targetName": "Ogre", "weapon": "unarmed strike", "force": true}),
+        )
+        .await;
+        let a = s
+            .ok(
+                "execute_action",
+                json!({"actorName": "Monk", "actionType": "use_special_ability", "abilityName": "Stunning Strike", "targetName": "Ogre"}),
+            )
+            .await;
+        if a.text.contains("is stunned") {
+            stunned = a.text;
+            break;
+        }
+    }
+    assert_eq!(
+        lines(&stunned)[2..4],
+        [
+            "Ogre — Constitution save (Stunning Strike): d20 [5] + 3 = 8 vs DC 13 — fail",
+            "Ogre is stunned until the end of Monk's next turn (Stunning Strike)",
+        ]
+    );
+    // The end of the monk's own turn (the one it struck in) does not count; the ogre's turn
+    // passes stunned.
+    let ogres_turn = s.ok("advance_turn", json!({})).await;
+    assert_eq!(
+        lines(&ogres_turn.text),
+        [
+            "Round 1: Ogre's turn.",
+            "! Ogre is incapacitated and can take no actions or reactions this turn",
+            "End of Monk's turn:",
+            "- stunned on Ogre: 1 round(s) left",
+        ]
+    );
+    // Still stunned on the monk's next turn; it ends when that turn ends.
+    s.ok("advance_turn", json!({})).await;
+    let view = s
+        .ok("get_encounter", json!({"verbosity": "standard"}))
+        .await;
+    assert_eq!(
+        lines(&view.text)[2],
+        "- 10 Ogre · enemy · HP 18/59 · AC 11 · (6, 5) · stunned"
+    );
+    let after = s.ok("advance_turn", json!({})).await;
+    assert_eq!(
+        lines(&after.text),
+        [
+            "Round 2: Ogre's turn.",
+            "End of Monk's turn:",
+            "- stunned on Ogre ends (duration over)",
+        ]
+    );
+}

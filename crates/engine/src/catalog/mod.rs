@@ -348,8 +348,13 @@ pub struct SaveEffect {
     /// What the effect means for the DM (shown with it).
     #[serde(default)]
     pub effect_text: Option<String>,
-    /// Rounds it lasts (ticking at the end of the bearer's turns).
+    /// Rounds it lasts (ticking at the end of the bearer's turns, or of the user's with
+    /// `until_user_turn`).
     pub rounds: u32,
+    /// The condition lasts "until the end of your next turn": the user's turns count it, not
+    /// the bearer's (Stunning Strike, Intimidating Presence).
+    #[serde(default)]
+    pub until_user_turn: bool,
     /// The effect ends when the bearer takes damage (Turned).
     #[serde(default)]
     pub ends_on_damage: bool,

@@ -150,11 +150,26 @@ pub fn run(
                 condition: cond,
                 level: None,
                 source: source.clone(),
-                duration: Some(Duration::Rounds {
-                    remaining: se.rounds,
+                duration: Some(if se.until_user_turn {
+                    // "Until the end of your next turn": used on the user's own turn, the end of
+                    // this turn comes first and does not count.
+                    let now = turn.encounter.current().map(|c| c.character_id.as_str());
+                    Duration::RoundsOf {
+                        remaining: se
+                            .rounds
+                            .saturating_add(u32::from(now == Some(user.id.as_str()))),
+                        turn_of: user.id.clone(),
+                        at: crate::model::effects::TurnPoint::End,
+                    }
+                } else {
+                    Duration::Rounds {
+                        remaining: se.rounds,
+                    }
                 }),
             });
-            let until = if se.rounds == 1 {
+            let until = if se.until_user_turn && se.rounds == 1 {
+                format!("until the end of {}'s next turn", user.name)
+            } else if se.rounds == 1 {
                 "until the end of its next turn".to_string()
             } else {
                 format!("for {} rounds", se.rounds)
