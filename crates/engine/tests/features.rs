@@ -737,8 +737,8 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         err.contains("Stunning Strike follows a melee weapon hit, and Lin has not hit Goblin"),
         "{err}"
     );
-    // The hit, recorded as an attack records it (an attack here would roll dice the saves below
-    // are pinned to).
+    // The hits, recorded as an attack records them (an attack here would roll dice the saves
+    // below are pinned to): three on the goblin, one attempt each.
     let lin = f.ids["Lin"].clone();
     f.e.write("edit", &json!({}), |call| {
         let mut enc = combat::load_active(call, None)?;
@@ -751,6 +751,8 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
             .character_id
             .clone();
         for id in [
+            gob.clone(),
+            gob.clone(),
             gob,
             enc.order
                 .iter()

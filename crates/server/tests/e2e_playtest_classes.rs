@@ -212,3 +212,64 @@ async fn stunning_strike_stuns_until_the_end_of_the_monks_next_turn() {
         ]
     );
 }
+
+#[tokio::test]
+async fn stunning_strike_is_one_attempt_per_hit() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "stunning-strike");
+    assert!(
+        desc.contains("when you hit another creature with a melee weapon attack, you can spend 1 ki point to attempt a stunning strike"),
+        "{desc}"
+    );
+    let s = Session::start(4).await;
+    pc(&s, "Monk", "monk", 5, "open-hand", stats(10, 16, 14, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Monk", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let strike = json!({"actorName": "Monk", "actionType": "attack", "targetName": "Ogre", "weapon": "unarmed strike", "force": true});
+    let stun = json!({"actorName": "Monk", "actionType": "use_special_ability", "abilityName": "Stunning Strike", "targetName": "Ogre"});
+    hit(&s, strike.clone()).await;
+    let first = s.ok("execute_action", stun.clone()).await;
+    assert_eq!(
+        lines(&first.text)[..3],
+        [
+            "Monk uses Stunning Strike (DC 13 CON save): 0 failed.",
+            "Ki: 4/5 left",
+            "Ogre — Constitution save (Stunning Strike): d20 [17] + 3 = 20 vs DC 13 — success",
+        ]
+    );
+    s.err(
+        "execute_action",
+        stun.clone(),
+        &["Stunning Strike is attempted once per melee weapon hit, and each of Monk's hits on Ogre this turn has had its attempt: hit it again first (execute_action attack)"],
+    )
+    .await;
+    // The refusal spent nothing.
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Monk"}))
+        .await;
+    assert!(
+        lines(&sheet.text).contains(&"Resources: Ki 4/5 (short rest)".to_string()),
+        "{}",
+        sheet.text
+    );
+    // Another hit, another attempt.
+    hit(&s, strike).await;
+    let second = s.ok("execute_action", stun).await;
+    assert_eq!(
+        lines(&second.text)[..4],
+        [
+            "Monk uses Stunning Strike (DC 13 CON save): 1 failed.",
+            "Ki: 3/5 left",
+            "Ogre — Constitution save (Stunning Strike): d20 [1] + 3 = 4 vs DC 13 — fail (natural 1)",
+            "Ogre is stunned until the end of Monk's next turn (Stunning Strike)",
+        ]
+    );
+}

@@ -387,8 +387,22 @@ fn after_melee_hit(
         .encounter
         .combatant(&a.id)
         .is_some_and(|cb| cb.flags.melee_hit(now, &t.id));
+    // One attempt per hit: each attempt uses up the hit it follows.
+    let unused = turn
+        .encounter
+        .combatant_mut(&a.id)
+        .is_some_and(|cb| cb.flags.use_melee_hit(now, &t.id));
+    if hit && !unused {
+        return turn.rule(
+            false,
+            format!(
+                "{feature} is attempted once per melee weapon hit, and each of {}'s hits on {} this turn has had its attempt: hit it again first (execute_action attack)",
+                a.name, t.name
+            ),
+        );
+    }
     turn.rule(
-        hit,
+        unused,
         format!(
             "{feature} follows a melee weapon hit, and {} has not hit {} with one this turn: attack it first (execute_action attack)",
             a.name, t.name
