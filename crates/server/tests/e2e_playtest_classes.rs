@@ -273,3 +273,66 @@ async fn stunning_strike_is_one_attempt_per_hit() {
         ]
     );
 }
+
+#[tokio::test]
+async fn lay_on_hands_leaves_undead_and_constructs_and_spends_only_what_heals() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "lay-on-hands");
+    assert!(
+        desc.contains("this feature has no effect on undead and constructs"),
+        "{desc}"
+    );
+    let s = Session::start(3).await;
+    pc(&s, "Pal", "paladin", 5, "devotion", stats(16, 10, 10, 16)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Pal", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "zombie", "position": {"x": 6, "y": 5}, "initiative": 10},
+            {"monster": "flying-sword", "position": {"x": 4, "y": 5}, "initiative": 5}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "update_character",
+        json!({"characterName": "Zombie", "hp": "5"}),
+    )
+    .await;
+    let loh = |t: &str, n: &str| json!({"actorName": "Pal", "actionType": "use_special_ability", "abilityName": "Lay on Hands", "targetName": t, "amount": n});
+    s.err(
+        "execute_action",
+        loh("Zombie", "10"),
+        &["Lay on Hands has no effect on undead and constructs, and Zombie is undead: no points spent"],
+    )
+    .await;
+    s.err(
+        "execute_action",
+        loh("Flying Sword", "5"),
+        &["Lay on Hands has no effect on undead and constructs, and Flying Sword is construct: no points spent"],
+    )
+    .await;
+    s.err(
+        "execute_action",
+        loh("Pal", "5"),
+        &["Pal is missing no hit points: Lay on Hands would heal nothing, and no points are spent"],
+    )
+    .await;
+    s.ok(
+        "update_character",
+        json!({"characterName": "Pal", "damage": [{"amount": 3, "type": "slashing"}]}),
+    )
+    .await;
+    let a = s.ok("execute_action", loh("Pal", "10")).await;
+    assert_eq!(
+        lines(&a.text),
+        [
+            "Pal uses Lay on Hands (3 points): Pal regains 3 HP (41 → 44).",
+            "Lay on Hands: 22/25 left",
+            "Pal heals 3 (41 → 44 HP)",
+            "10 points asked; 3 spent, all the hit points missing (the rest stay in the pool)",
+            "Pal has left: bonus action, reaction.",
+        ]
+    );
+}

@@ -171,3 +171,65 @@ pub(super) fn spend(
     r.current = r.current.saturating_sub(points);
     Ok(Some(format!("{}: {}/{} left", r.name, r.current, r.max)))
 }
+
+/// Who Lay on Hands heals and with how many of its points, settled before any is spent.
+pub struct PoolHeal {
+    /// The creature touched; `None`: the user.
+    pub target: Option<Character>,
+    /// The points spent: those asked, no more than the creature is missing.
+    pub points: u32,
+    /// The points asked.
+    pub asked: u32,
+}
+
+/// Lay on Hands (`Use::PoolHeal`): the creature touched (`targets`/`targetName`, else the user)
+/// and the points it takes from the pool. The feature has no effect on undead and constructs
+/// (refused), and spends only the hit points the creature is missing (refused when it is
+/// missing none), so nothing asked beyond them leaves the pool.
+pub fn pool_heal_plan(
+    call: &mut Call<'_>,
+    turn: &Turn<'_>,
+    me: &Character,
+    spec: &ActionSpec,
+    asked: u32,
+) -> Result<PoolHeal> {
+    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+    let who = turn
+        .req
+        .targets
+        .first()
+        .or(Some(&turn.req.target).filter(named))
+        .cloned();
+    let same = who.as_ref().is_none_or(|t| {
+        t.id.as_deref() == Some(me.id.as_str())
+            || t.name
+                .as_deref()
+                .is_some_and(|n| name_key(n) == name_key(&me.name))
+    });
+    let target = match who.filter(|_| !same) {
+        Some(w) => Some(super::resolve(call, &turn.encounter, &w, "targetId")?.1),
+        None => None,
+    };
+    let t = target.as_ref().unwrap_or(me);
+    let kind = crate::magic::targets::creature_type(t).unwrap_or_default();
+    if kind.starts_with("undead") || kind.starts_with("construct") {
+        return Err(EngineError::Rule(format!(
+            "{} has no effect on undead and constructs, and {} is {kind}: no points spent",
+            spec.name, t.name
+        )));
+    }
+    // What the points would heal: the hit points it is missing (its form's, when it wears one).
+    let mut probe = t.clone();
+    let healed = crate::update::heal(&mut probe, asked, &mut Vec::new())?.healed;
+    if healed == 0 {
+        return Err(EngineError::Rule(format!(
+            "{} is missing no hit points: {} would heal nothing, and no points are spent",
+            t.name, spec.name
+        )));
+    }
+    Ok(PoolHeal {
+        points: healed.min(asked),
+        asked,
+        target,
+    })
+}

@@ -51,7 +51,9 @@ pub fn use_feature(
     };
     let mut me = a.clone();
     let mut lines = Vec::new();
-    // Lay on Hands spends points, not uses.
+    // Lay on Hands spends points, not uses: those asked, no more than the creature touched is
+    // missing.
+    let mut pool_heal = None;
     let points = match &spec.does {
         Use::PoolHeal => {
             let n: u32 = turn
@@ -66,7 +68,10 @@ pub fn use_feature(
                         format!("say how many {} points to spend (amount: \"5\")", spec.name),
                     )
                 })?;
-            n
+            let plan = super::feature_uses::pool_heal_plan(call, turn, &me, &spec, n)?;
+            let points = plan.points;
+            pool_heal = Some(plan);
+            points
         }
         _ => 1,
     };
@@ -180,38 +185,34 @@ pub fn use_feature(
             format!("{} uses {}: one more action this turn", a.name, spec.name)
         }
         Use::PoolHeal => {
-            // The one creature touched: `targets` or `targetId`/`targetName`; none is the user.
-            let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
-            let target = turn
-                .req
-                .targets
-                .first()
-                .or(Some(&turn.req.target).filter(named))
-                .cloned();
-            let same = target.as_ref().is_none_or(|t| {
-                t.id.as_deref() == Some(a.id.as_str())
-                    || t.name
-                        .as_deref()
-                        .is_some_and(|n| name_key(n) == name_key(&a.name))
-            });
+            let plan = pool_heal.take().ok_or_else(|| {
+                EngineError::Rule(format!("{} has no creature to heal", spec.name))
+            })?;
             let mut changes = Vec::new();
-            let line = if same {
-                let h = crate::update::heal(&mut me, points, &mut changes)?;
-                format!(
-                    "{} regains {} HP ({} → {})",
-                    a.name, h.healed, h.hp_before, h.hp_after
-                )
-            } else {
-                let who = target.unwrap_or_default();
-                let (_, mut t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
-                let h = crate::update::heal(&mut t, points, &mut changes)?;
-                crate::combat::put_sheet(call, &t)?;
-                format!(
-                    "{} regains {} HP ({} → {})",
-                    t.name, h.healed, h.hp_before, h.hp_after
-                )
+            let line = match plan.target {
+                None => {
+                    let h = crate::update::heal(&mut me, points, &mut changes)?;
+                    format!(
+                        "{} regains {} HP ({} → {})",
+                        a.name, h.healed, h.hp_before, h.hp_after
+                    )
+                }
+                Some(mut t) => {
+                    let h = crate::update::heal(&mut t, points, &mut changes)?;
+                    crate::combat::put_sheet(call, &t)?;
+                    format!(
+                        "{} regains {} HP ({} → {})",
+                        t.name, h.healed, h.hp_before, h.hp_after
+                    )
+                }
             };
             lines.extend(changes);
+            if plan.asked > points {
+                lines.push(format!(
+                    "{} points asked; {points} spent, all the hit points missing (the rest stay in the pool)",
+                    plan.asked
+                ));
+            }
             format!("{} uses {} ({points} points): {line}", a.name, spec.name)
         }
         Use::SplitHeal { range_ft, .. } => {
