@@ -336,3 +336,79 @@ async fn lay_on_hands_leaves_undead_and_constructs_and_spends_only_what_heals() 
         ]
     );
 }
+
+#[tokio::test]
+async fn step_of_the_wind_takes_the_dash_or_the_disengage_for_a_ki_point() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "step-of-the-wind");
+    assert!(
+        desc.contains("you can spend 1 ki point to take the disengage or dash action as a bonus action on your turn, and your jump distance is doubled for the turn"),
+        "{desc}"
+    );
+    let s = Session::start(3).await;
+    pc(&s, "Monk", "monk", 4, "open-hand", stats(10, 16, 14, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Monk", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "orc", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    // As the feature, it says which action it takes; without one nothing is spent.
+    s.err(
+        "execute_action",
+        json!({"actorName": "Monk", "actionType": "use_special_ability", "abilityName": "Step of the Wind"}),
+        &["Step of the Wind takes the Dash or the Disengage action: say which (description: \"dash\" or \"disengage\"), or take execute_action dash or disengage with actionCost bonus_action"],
+    )
+    .await;
+    let d = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Monk", "actionType": "disengage", "actionCost": "bonus_action"}),
+        )
+        .await;
+    assert_eq!(
+        lines(&d.text),
+        [
+            "Monk disengages: its movement provokes no opportunity attacks this turn.",
+            "Monk uses Step of the Wind",
+            "Ki: 3/4 left",
+            "Step of the Wind: its jump distance is doubled for the turn (no automation for jumps: the DM applies it)",
+            "Monk has left: action, reaction.",
+        ]
+    );
+    let m = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Monk", "actionType": "move", "to": {"x": 13, "y": 5}}),
+        )
+        .await;
+    assert_eq!(
+        lines(&m.text),
+        [
+            "Monk moves 40 ft to (13, 5) (0 ft of movement left).",
+            "Monk has left: action, reaction."
+        ]
+    );
+    // Next turn, as the feature: the Dash.
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    let dash = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Monk", "actionType": "use_special_ability", "abilityName": "Step of the Wind", "description": "dash"}),
+        )
+        .await;
+    assert_eq!(
+        lines(&dash.text)[..4],
+        [
+            "Monk uses Step of the Wind (dash).",
+            "Ki: 2/4 left",
+            "Monk dashes: +40 ft of movement this turn (80 ft left).",
+            "Step of the Wind: its jump distance is doubled for the turn (no automation for jumps: the DM applies it)",
+        ]
+    );
+}

@@ -317,6 +317,10 @@ pub enum Use {
         /// How many.
         count: u32,
     },
+    /// The Dash or the Disengage action, as this use's cost (Step of the Wind: a bonus action
+    /// for 1 ki). Taken as `execute_action` `dash` or `disengage` with that `actionCost`, or as
+    /// this use with `description` "dash" or "disengage".
+    DashOrDisengage,
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }

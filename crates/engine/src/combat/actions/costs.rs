@@ -85,6 +85,9 @@ pub fn alternative(
             {
                 return Some("Nimble Escape".into());
             }
+            if matches!(t, T::Dash | T::Disengage) && step_of_the_wind(actor).is_some() {
+                return Some(STEP_OF_THE_WIND.into());
+            }
             None
         }
         // The bonus unarmed strike of Martial Arts follows the Attack action; a frenzied
@@ -138,6 +141,21 @@ pub fn alternative(
             None
         }
     }
+}
+
+/// The name [`alternative`] gives a bonus-action Dash or Disengage taken with Step of the Wind.
+pub const STEP_OF_THE_WIND: &str = "Step of the Wind (1 ki)";
+
+/// The feature of `actor` that takes the Dash or the Disengage action for its cost and resource
+/// (Step of the Wind: a bonus action, 1 ki), if its sheet offers one.
+pub fn step_of_the_wind(actor: &Character) -> Option<crate::derive::ActionSpec> {
+    actor
+        .derived
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| matches!(a.does, crate::catalog::Use::DashOrDisengage))
+        .cloned()
 }
 
 /// Where the rules do offer what the request tried, said after a refusal.

@@ -138,7 +138,7 @@ pub fn chosen_resistance(
 
 /// Spends `points` of the resource of `spec` on `me` (refused when short, unless `force`);
 /// the line saying what is left.
-pub(super) fn spend(
+pub(crate) fn spend(
     me: &mut Character,
     spec: &ActionSpec,
     points: u32,

@@ -84,6 +84,11 @@ pub fn use_feature(
     if let Use::UnarmedStrikes { .. } = &spec.does {
         super::flurry::check(turn, a, &spec.name)?;
     }
+    // Step of the Wind: the Dash or the Disengage action, said before the ki is spent.
+    let dash_or_disengage = match &spec.does {
+        Use::DashOrDisengage => Some(dash_or_disengage(turn, &spec.name)?),
+        _ => None,
+    };
     if let Use::Effect {
         first_attack: true, ..
     } = &spec.does
@@ -291,6 +296,18 @@ pub fn use_feature(
             me = crate::combat::sheet(call, &a.id)?;
             head
         }
+        Use::DashOrDisengage => {
+            let t = dash_or_disengage.unwrap_or(super::ActionType::Disengage);
+            let saved = turn.actor.replace(me.clone());
+            let out = crate::combat::actions::movement::run(call, turn, t)?;
+            turn.actor = saved;
+            lines.push(out.headline);
+            lines.push(format!(
+                "{}: its jump distance is doubled for the turn (no automation for jumps: the DM applies it)",
+                spec.name
+            ));
+            format!("{} uses {} ({})", a.name, spec.name, t.key())
+        }
         Use::Narrate => {
             lines.push(format!(
                 "no automation for {}'s effect: the DM narrates it ({})",
@@ -409,4 +426,25 @@ fn after_melee_hit(
             a.name, t.name
         ),
     )
+}
+
+/// Which action Step of the Wind takes: `description` "dash" or "disengage"; asked for when
+/// absent (nothing is spent).
+fn dash_or_disengage(turn: &Turn<'_>, feature: &str) -> Result<super::ActionType> {
+    let said = turn
+        .req
+        .description
+        .as_deref()
+        .map(|d| d.trim().to_lowercase())
+        .unwrap_or_default();
+    match said.as_str() {
+        "dash" => Ok(super::ActionType::Dash),
+        "disengage" => Ok(super::ActionType::Disengage),
+        _ => Err(EngineError::invalid(
+            "description",
+            format!(
+                "{feature} takes the Dash or the Disengage action: say which (description: \"dash\" or \"disengage\"), or take execute_action dash or disengage with actionCost bonus_action"
+            ),
+        )),
+    }
 }
