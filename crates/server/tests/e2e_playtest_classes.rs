@@ -412,3 +412,69 @@ async fn step_of_the_wind_takes_the_dash_or_the_disengage_for_a_ki_point() {
         ]
     );
 }
+
+#[tokio::test]
+async fn uncanny_dodge_halves_a_spell_attack_and_deflect_missiles_does_not_catch_one() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "uncanny-dodge");
+    assert!(
+        desc.contains("when an attacker that you can see hits you with an attack, you can use your reaction to halve the attack's damage against you"),
+        "{desc}"
+    );
+    let deflect = srd_desc("Features", "deflect-missiles");
+    assert!(
+        deflect.contains("when you are hit by a ranged weapon attack"),
+        "{deflect}"
+    );
+    let s = Session::start(2).await;
+    pc(&s, "Rog", "rogue", 5, "thief", stats(8, 16, 10, 14)).await;
+    pc(&s, "Monk", "monk", 5, "open-hand", stats(10, 16, 14, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"monster": "mage", "position": {"x": 10, "y": 5}, "initiative": 30},
+            {"characterName": "Rog", "position": {"x": 5, "y": 5}, "initiative": 20},
+            {"characterName": "Monk", "position": {"x": 5, "y": 7}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let bolt = |t: &str| json!({"actorName": "Mage", "actionType": "cast_spell", "spell": "Fire Bolt", "targetName": t, "force": true});
+    let mut rog = String::new();
+    for _ in 0..8 {
+        let a = s.ok("execute_action", bolt("Rog")).await;
+        if a.text.contains("— hit") {
+            rog = a.text;
+            break;
+        }
+    }
+    assert_eq!(
+        lines(&rog)[..5],
+        [
+            "Fire Bolt (cantrip): Rog takes 3 fire (38 → 35 HP).",
+            "Mage — Fire Bolt spell attack vs Rog: d20 [16] + 6 = 22 vs AC 13 — hit",
+            "Damage to Rog: 1d10: [6] = 6",
+            "Rog uses Uncanny Dodge (reaction): the attack's damage is halved (6 → 3)",
+            "Rog takes 3 (3 fire); 38 → 35 HP",
+        ]
+    );
+    let mut monk = String::new();
+    for _ in 0..8 {
+        let a = s.ok("execute_action", bolt("Monk")).await;
+        if a.text.contains("— hit") {
+            monk = a.text;
+            break;
+        }
+    }
+    // A spell attack is no ranged weapon attack: the monk's Deflect Missiles stays out of it.
+    assert_eq!(
+        lines(&monk)[..4],
+        [
+            "Fire Bolt (cantrip): Monk takes 7 fire (38 → 31 HP).",
+            "Mage — Fire Bolt spell attack vs Monk: d20 [11] + 6 = 17 vs AC 15 — hit",
+            "Damage to Monk: 1d10: [7] = 7",
+            "Monk takes 7 (7 fire); 38 → 31 HP",
+        ]
+    );
+}
