@@ -478,3 +478,62 @@ async fn uncanny_dodge_halves_a_spell_attack_and_deflect_missiles_does_not_catch
         ]
     );
 }
+
+#[tokio::test]
+async fn the_martial_arts_bonus_attack_is_an_unarmed_strike() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "martial-arts");
+    assert!(
+        desc.contains("when you use the attack action with an unarmed strike or a monk weapon on your turn, you can make one unarmed strike as a bonus action"),
+        "{desc}"
+    );
+    let s = Session::start(3).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Monk", "race": "human", "stats": stats(10, 16, 14, 10),
+               "classes": [{"class": "monk", "level": 3, "subclass": "open-hand"}], "equipment": ["shortsword"]}),
+    )
+    .await;
+    s.ok(
+        "manage_inventory",
+        json!({"characterName": "Monk", "operation": "equip", "itemName": "Shortsword"}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Monk", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Monk", "actionType": "attack", "targetName": "Ogre", "weapon": "Shortsword"}),
+    )
+    .await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Monk", "actionType": "attack", "targetName": "Ogre", "actionCost": "bonus_action", "weapon": "Shortsword"}),
+        &["attack costs an action by the rules and no rule lets Monk take it as a bonus action; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts (an unarmed strike after the Attack action: weapon \"unarmed strike\") or Frenzy"],
+    )
+    .await;
+    // No weapon named: the bonus attack is the unarmed strike, not the shortsword in hand.
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Monk", "actionType": "attack", "targetName": "Ogre", "actionCost": "bonus_action"}),
+        )
+        .await;
+    assert_eq!(
+        lines(&a.text)[..4],
+        [
+            "Hit! Ogre takes 6 bludgeoning (55 → 49 HP).",
+            "Monk attack with Unarmed strike (Martial Arts d4): d20 [8] + 5 = 13 vs AC 11 — hit",
+            "Damage: 1d4[bludgeoning] + 3[bludgeoning]: [3] bludgeoning + 3 bludgeoning = 6 (bludgeoning 6)",
+            "Ogre takes 6 (6 bludgeoning); 55 → 49 HP",
+        ]
+    );
+}
