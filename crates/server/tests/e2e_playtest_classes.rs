@@ -537,3 +537,55 @@ async fn the_martial_arts_bonus_attack_is_an_unarmed_strike() {
         ]
     );
 }
+
+#[tokio::test]
+async fn turn_undead_respects_turn_defiance_and_turn_resistance() {
+    if !srd() {
+        return;
+    }
+    let traits = |m: &str| srd_record("Monsters", m)["special_abilities"].to_string();
+    assert!(
+        traits("ghast").contains("The ghast and any ghouls within 30 ft. of it have advantage on saving throws against effects that turn undead."),
+        "{}",
+        traits("ghast")
+    );
+    assert!(
+        traits("lich").contains(
+            "The lich has advantage on saving throws against any effect that turns undead."
+        ),
+        "{}",
+        traits("lich")
+    );
+    let s = Session::start(5).await;
+    pc(&s, "Cler", "cleric", 8, "life", stats(14, 10, 20, 12)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Cler", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ghoul", "name": "Near Ghoul", "position": {"x": 8, "y": 5}, "initiative": 9},
+            {"monster": "ghast", "position": {"x": 8, "y": 7}, "initiative": 8},
+            {"monster": "lich", "position": {"x": 8, "y": 3}, "initiative": 7},
+            {"monster": "ghoul", "name": "Far Ghoul", "position": {"x": 5, "y": 0}, "initiative": 6}
+        ],
+        "terrain": {"width": 30, "height": 30}}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Cler", "actionType": "use_special_ability", "abilityName": "Turn Undead"}),
+        )
+        .await;
+    // The ghoul near the ghast and the ghast itself have advantage (Turn Defiance), the lich too
+    // (Turn Resistance); the ghoul 30+ ft from the ghast does not.
+    let l = lines(&a.text);
+    assert_eq!(
+        [l[2].as_str(), l[3].as_str(), l[5].as_str(), l[6].as_str()],
+        [
+            "Near Ghoul — Wisdom save (Turn Undead): d20 [19, ~~5~~] (advantage: Turn Defiance (Ghast, within 30 ft)) = 19 vs DC 16 — success",
+            "Ghast — Wisdom save (Turn Undead): d20 [9, ~~3~~] (advantage: Turn Defiance) = 9 vs DC 16 — fail",
+            "Lich — Wisdom save (Turn Undead): d20 [~~9~~, 18] (advantage: Turn Resistance) + 9 = 27 vs DC 16 — success",
+            "Far Ghoul — Wisdom save (Turn Undead): d20 [16] = 16 vs DC 16 — success",
+        ]
+    );
+}
