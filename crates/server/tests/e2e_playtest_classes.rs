@@ -589,3 +589,83 @@ async fn turn_undead_respects_turn_defiance_and_turn_resistance() {
         ]
     );
 }
+
+#[tokio::test]
+async fn bardic_inspiration_gives_a_die_to_another_creature_within_60_ft() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "bardic-inspiration-d6");
+    assert!(
+        desc.contains("you use a bonus action on your turn to choose one creature other than yourself within 60 feet of you who can hear you. that creature gains one bardic inspiration die"),
+        "{desc}"
+    );
+    assert!(desc.contains("the die becomes a d8 at 5th level"), "{desc}");
+    let s = Session::start(1).await;
+    pc(&s, "Bard", "bard", 5, "lore", stats(8, 14, 10, 16)).await;
+    pc(&s, "Fig", "fighter", 5, "champion", stats(16, 10, 10, 10)).await;
+    pc(&s, "Far", "fighter", 5, "champion", stats(16, 10, 10, 10)).await;
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Bard"}))
+        .await;
+    assert!(
+        sheet
+            .text
+            .contains("Feature actions: Bardic Inspiration (d8)"),
+        "{}",
+        sheet.text
+    );
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bard", "position": {"x": 2, "y": 5}, "initiative": 30},
+            {"characterName": "Fig", "position": {"x": 3, "y": 5}, "initiative": 20},
+            {"characterName": "Far", "position": {"x": 2, "y": 19}, "initiative": 15},
+            {"monster": "orc", "position": {"x": 12, "y": 5}, "initiative": 10}
+        ],
+        "terrain": {"width": 20, "height": 20}}),
+    )
+    .await;
+    let inspire = |t: &str| json!({"actorName": "Bard", "actionType": "use_special_ability", "abilityName": "Bardic Inspiration", "targetName": t});
+    s.err(
+        "execute_action",
+        inspire("Bard"),
+        &["Bardic Inspiration inspires another creature, not Bard itself"],
+    )
+    .await;
+    s.err(
+        "execute_action",
+        inspire("Far"),
+        &["Far is 70 ft from Bard; Bardic Inspiration reaches a creature within 60 ft that can hear it"],
+    )
+    .await;
+    let a = s.ok("execute_action", inspire("Fig")).await;
+    let held = "one d8 from Bard to add to one ability check, attack roll or saving throw within 10 minutes, after seeing the d20 and before the DM says how it went (no automation: the player rolls the d8 and the DM adds it, then removes this effect)";
+    assert_eq!(
+        lines(&a.text),
+        [
+            "Bard uses Bardic Inspiration on Fig (d8).".to_string(),
+            "Bardic Inspiration: 2/3 left".to_string(),
+            format!("Fig holds a Bardic Inspiration die (d8): {held}"),
+            "Bard has left: action, reaction.".to_string(),
+        ]
+    );
+    let fig = s.ok("get_character", json!({"characterName": "Fig"})).await;
+    assert!(
+        lines(&fig.text).contains(&format!(
+            "Effect Bardic Inspiration (ef1): {held}; 100 rounds"
+        )),
+        "{}",
+        fig.text
+    );
+    // One die at a time (next turn, with a bonus action again).
+    for _ in 0..4 {
+        s.ok("advance_turn", json!({})).await;
+    }
+    s.err(
+        "execute_action",
+        inspire("Fig"),
+        &["Fig already holds a Bardic Inspiration die (one at a time): nothing is spent"],
+    )
+    .await;
+}

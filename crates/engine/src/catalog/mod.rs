@@ -321,6 +321,15 @@ pub enum Use {
     /// for 1 ki). Taken as `execute_action` `dash` or `disengage` with that `actionCost`, or as
     /// this use with `description` "dash" or "disengage".
     DashOrDisengage,
+    /// One inspiration die given to another creature within `range_ft` (Bardic Inspiration):
+    /// it holds it as an effect for 10 minutes, to add to one ability check, attack roll or
+    /// saving throw (the player's choice, rolled by the table). `die`: its faces.
+    Inspire {
+        /// The die's faces ({ class_specific = "bardic_inspiration_die" }).
+        die: Amount,
+        /// Reach in feet.
+        range_ft: u32,
+    },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }

@@ -233,3 +233,89 @@ pub fn pool_heal_plan(
         target,
     })
 }
+
+/// Bardic Inspiration (`Use::Inspire`): one creature other than the user within `range_ft`
+/// (named with `targetName` or `targets`) holds one inspiration die of `spec.heal_plus` faces
+/// for 10 minutes, as the effect "Bardic Inspiration" on its sheet. Adding the die to one ability
+/// check, attack roll or saving throw is the player's call and the table's roll (no
+/// automation); a creature holds one such die at a time.
+pub fn inspire(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    me: &Character,
+    spec: &ActionSpec,
+    range_ft: u32,
+    lines: &mut Vec<String>,
+) -> Result<String> {
+    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+    let Some(who) = turn
+        .req
+        .targets
+        .first()
+        .or(Some(&turn.req.target).filter(named))
+        .cloned()
+    else {
+        return Err(EngineError::invalid(
+            "targetName",
+            format!(
+                "name the creature {} inspires (targetName): another creature within {range_ft} ft",
+                spec.name
+            ),
+        ));
+    };
+    let (_, mut t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
+    if t.id == me.id {
+        return Err(EngineError::invalid(
+            "targetName",
+            format!(
+                "{} inspires another creature, not {} itself",
+                spec.name, me.name
+            ),
+        ));
+    }
+    let d = super::distance(&turn.encounter, &me.id, &t.id)?;
+    turn.rule(
+        d <= range_ft,
+        format!(
+            "{} is {d} ft from {}; {} reaches a creature within {range_ft} ft that can hear it",
+            t.name, me.name, spec.name
+        ),
+    )?;
+    let key = name_key(&spec.name);
+    if t.effects.iter().any(|e| name_key(&e.name) == key) {
+        return Err(EngineError::Rule(format!(
+            "{} already holds a {} die (one at a time): nothing is spent",
+            t.name, spec.name
+        )));
+    }
+    let faces = spec.heal_plus.max(1);
+    let text = format!(
+        "one d{faces} from {} to add to one ability check, attack roll or saving throw within 10 minutes, after seeing the d20 and before the DM says how it went (no automation: the player rolls the d{faces} and the DM adds it, then removes this effect)",
+        me.name
+    );
+    t.effects.push(ActiveEffect {
+        id: call.new_id("ef")?,
+        name: spec.name.clone(),
+        source: Some(me.name.clone()),
+        modifiers: vec![Modifier::new(
+            &spec.name,
+            ModifierKind::Note { text: text.clone() },
+        )],
+        duration: Duration::Rounds { remaining: 100 },
+        ends_on: None,
+        ends_when_attacked: false,
+        damaged_since_turn: false,
+        grant: None,
+    });
+    crate::combat::put_sheet(call, &t)?;
+    let line = format!(
+        "{} holds a Bardic Inspiration die (d{faces}): {text}",
+        t.name
+    );
+    call.record_change("character", &t.id, line.clone());
+    lines.push(line);
+    Ok(format!(
+        "{} uses {} on {} (d{faces})",
+        me.name, spec.name, t.name
+    ))
+}

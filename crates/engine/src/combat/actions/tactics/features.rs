@@ -296,6 +296,9 @@ pub fn use_feature(
             me = crate::combat::sheet(call, &a.id)?;
             head
         }
+        Use::Inspire { range_ft, .. } => {
+            super::feature_uses::inspire(call, turn, &me, &spec, *range_ft, &mut lines)?
+        }
         Use::DashOrDisengage => {
             let t = dash_or_disengage.unwrap_or(super::ActionType::Disengage);
             let saved = turn.actor.replace(me.clone());
