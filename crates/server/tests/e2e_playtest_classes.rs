@@ -669,3 +669,48 @@ async fn bardic_inspiration_gives_a_die_to_another_creature_within_60_ft() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn arcane_recovery_restores_slots_on_a_short_rest() {
+    if !srd() {
+        return;
+    }
+    let desc = srd_desc("Features", "arcane-recovery");
+    assert!(
+        desc.contains("once per day when you finish a short rest, you can choose expended spell slots to recover. the spell slots can have a combined level that is equal to or less than half your wizard level (rounded up), and none of the slots can be 6th level or higher"),
+        "{desc}"
+    );
+    let s = Session::start(1).await;
+    pc(&s, "Wiz", "wizard", 3, "evocation", stats(8, 14, 10, 10)).await;
+    s.ok(
+        "manage_spell_slots",
+        json!({"characterName": "Wiz", "operation": "expend", "level": 2, "count": 2}),
+    )
+    .await;
+    s.ok(
+        "manage_spell_slots",
+        json!({"characterName": "Wiz", "operation": "expend", "level": 1, "count": 1}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "take_rest",
+            json!({"characterName": "Wiz", "type": "short"}),
+        )
+        .await;
+    // Wizard 3: two levels' worth, the highest spent first: one 2nd-level slot.
+    assert_eq!(
+        lines(&r.text)[0],
+        "Wiz takes a short rest: Arcane Recovery: 1 slot(s) come back (2nd); left: 1st 3/4, 2nd 1/2; clock: Day 1, 08:00 → Day 1, 09:00 (1 h).."
+    );
+    let again = s
+        .ok(
+            "take_rest",
+            json!({"characterName": "Wiz", "type": "short"}),
+        )
+        .await;
+    assert_eq!(
+        lines(&again.text)[0],
+        "Wiz takes a short rest: Arcane Recovery was used since the last long rest: no slots come back."
+    );
+}
