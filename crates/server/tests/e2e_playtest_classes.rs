@@ -714,3 +714,62 @@ async fn arcane_recovery_restores_slots_on_a_short_rest() {
         "Wiz takes a short rest: Arcane Recovery was used since the last long rest: no slots come back."
     );
 }
+
+#[tokio::test]
+async fn a_paladins_aura_leaves_at_once_when_it_is_set_to_0_hp_and_the_dead_show_no_stun() {
+    if !srd() {
+        return;
+    }
+    let aura = srd_desc("Features", "aura-of-protection");
+    assert!(
+        aura.contains("you must be conscious to grant this bonus"),
+        "{aura}"
+    );
+    let s = Session::start(6).await;
+    pc(&s, "Pal", "paladin", 6, "devotion", stats(16, 10, 10, 16)).await;
+    pc(&s, "Fig", "fighter", 5, "champion", stats(16, 10, 10, 10)).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Pal", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"characterName": "Fig", "position": {"x": 6, "y": 5}, "initiative": 20},
+            {"monster": "goblin", "position": {"x": 9, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let effect =
+        "Effect Aura of Protection (aura-aura-of-protection): +3 to saving throws; until dispelled"
+            .to_string();
+    let before = s.ok("get_character", json!({"characterName": "Fig"})).await;
+    assert!(lines(&before.text).contains(&effect), "{}", before.text);
+    let down = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Pal", "hp": "0"}),
+        )
+        .await;
+    assert_eq!(
+        lines(&down.text)[0],
+        "HP set 52 → 0. Pal takes 52 (52 untyped); 52 → 0 HP; falls unconscious and starts death saves. Fig is no longer within Aura of Protection (Pal)."
+    );
+    let after = s.ok("get_character", json!({"characterName": "Fig"})).await;
+    assert!(!after.text.contains("Aura of Protection"), "{}", after.text);
+    // A stunned goblin that dies shows as dead, without its stun.
+    s.ok(
+        "manage_condition",
+        json!({"characterName": "Goblin", "operation": "add", "condition": "stunned"}),
+    )
+    .await;
+    s.ok(
+        "update_character",
+        json!({"characterName": "Goblin", "hp": "0"}),
+    )
+    .await;
+    let view = s
+        .ok("get_encounter", json!({"verbosity": "standard"}))
+        .await;
+    assert_eq!(
+        lines(&view.text)[3],
+        "- 10 Goblin · enemy · HP 0/7 · AC 15 · (9, 5) · dead"
+    );
+}

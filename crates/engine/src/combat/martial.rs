@@ -322,6 +322,22 @@ pub const PROTECTION: &str = "Aura of Protection";
 pub const DEVOTION: &str = "Aura of Devotion";
 
 /// A paladin aura's bearer: conscious, on the map, in the fight.
+/// After an edit of `c`'s hit points outside an action (`update_character`): when `c` bears a
+/// paladin aura and went down or came back up (`was_up` before), the aura follows at once in
+/// its active encounter, as after an attack. Lines say what changed.
+pub fn after_hp_edit(call: &mut Call<'_>, c: &Character, was_up: bool) -> Result<Vec<String>> {
+    if was_up == bearer_up(c)
+        || !(c.has_rule(ClassRule::AuraOfProtection) || c.has_rule(ClassRule::AuraOfDevotion))
+    {
+        return Ok(Vec::new());
+    }
+    let Some(id) = super::active_encounter_of(call, &c.id)? else {
+        return Ok(Vec::new());
+    };
+    let enc = super::load(call, Some(&id))?;
+    sync_auras(call, &enc)
+}
+
 fn bearer_up(c: &Character) -> bool {
     !c.dead && c.hp > 0 && !c.has_condition(Condition::Unconscious)
 }
