@@ -59,8 +59,8 @@ pub fn spend_points(c: &mut Character, n: u32, what: &str) -> Result<u32> {
     Ok(r.current)
 }
 
-/// A short rest's class rules for `c` (after its hit dice are spent): Sorcerous Restoration
-/// and Natural Recovery. Lines say what came back.
+/// A short rest's class rules for `c` (after its hit dice are spent): Sorcerous Restoration,
+/// Natural Recovery and Arcane Recovery. Lines say what came back.
 pub fn short_rest(c: &mut Character, changes: &mut Vec<String>) {
     if let Some((points, _)) = find(c, |r| match r {
         CasterRule::SorcerousRestoration { points } => Some(*points),
@@ -78,20 +78,30 @@ pub fn short_rest(c: &mut Character, changes: &mut Vec<String>) {
             r.current
         ));
     }
-    let Some(level) =
-        find(c, |r| (*r == CasterRule::NaturalRecovery).then_some(())).map(|(_, spec)| spec.level)
-    else {
+    for (rule, name) in [
+        (CasterRule::NaturalRecovery, "Natural Recovery"),
+        (CasterRule::ArcaneRecovery, "Arcane Recovery"),
+    ] {
+        recover_slots(c, rule, name, changes);
+    }
+}
+
+/// Natural Recovery or Arcane Recovery (`rule`, its daily resource `name`) on a short rest:
+/// expended slots totalling up to half the class level (rounded up), none 6th or higher, come
+/// back, the highest first, spending the day's use.
+fn recover_slots(c: &mut Character, rule: CasterRule, name: &str, changes: &mut Vec<String>) {
+    let Some(level) = find(c, |r| (*r == rule).then_some(())).map(|(_, spec)| spec.level) else {
         return;
     };
     let ready = c
         .resources
         .iter()
-        .any(|r| r.name.eq_ignore_ascii_case("Natural Recovery") && r.current > 0);
+        .any(|r| r.name.eq_ignore_ascii_case(name) && r.current > 0);
     if !ready {
         if c.spell_slots.used.iter().any(|u| *u > 0) {
-            changes.push(
-                "Natural Recovery was used since the last long rest: no slots come back".into(),
-            );
+            changes.push(format!(
+                "{name} was used since the last long rest: no slots come back"
+            ));
         }
         return;
     }
@@ -111,12 +121,12 @@ pub fn short_rest(c: &mut Character, changes: &mut Vec<String>) {
     if let Some(r) = c
         .resources
         .iter_mut()
-        .find(|r| r.name.eq_ignore_ascii_case("Natural Recovery"))
+        .find(|r| r.name.eq_ignore_ascii_case(name))
     {
         r.current = r.current.saturating_sub(1);
     }
     changes.push(format!(
-        "Natural Recovery: {} slot(s) come back ({}); left: {}",
+        "{name}: {} slot(s) come back ({}); left: {}",
         back.len(),
         back.join(", "),
         c.spell_slots.summary()

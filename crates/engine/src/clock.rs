@@ -294,9 +294,12 @@ fn touched(c: &Character) -> bool {
     c.effects
         .iter()
         .any(|e| matches!(e.duration, Duration::Rounds { .. }))
-        || c.conditions
-            .iter()
-            .any(|e| matches!(e.duration, Some(Duration::Rounds { .. })))
+        || c.conditions.iter().any(|e| {
+            matches!(
+                e.duration,
+                Some(Duration::Rounds { .. } | Duration::RoundsOf { .. })
+            )
+        })
 }
 
 /// Takes `rounds` off every round duration on `c`; returns what ran out.
@@ -315,11 +318,13 @@ fn tick(c: &mut Character, rounds: u64) -> Vec<String> {
         _ => true,
     });
     c.conditions.retain_mut(|e| match &mut e.duration {
-        Some(Duration::Rounds { remaining }) if *remaining <= rounds => {
+        Some(Duration::Rounds { remaining } | Duration::RoundsOf { remaining, .. })
+            if *remaining <= rounds =>
+        {
             ended.push(e.condition.to_string());
             false
         }
-        Some(Duration::Rounds { remaining }) => {
+        Some(Duration::Rounds { remaining } | Duration::RoundsOf { remaining, .. }) => {
             *remaining -= rounds;
             true
         }

@@ -442,7 +442,7 @@ pub(crate) fn tick_duration(
     changes: &mut Vec<String>,
 ) -> Result<bool> {
     match duration {
-        Duration::Rounds { remaining } => {
+        Duration::Rounds { remaining } | Duration::RoundsOf { remaining, .. } => {
             *remaining = remaining.saturating_sub(rounds);
             if *remaining == 0 {
                 changes.push(format!("{label} on {} ends (duration over)", sheet.name));

@@ -105,11 +105,28 @@ pub fn roll_save(
     why: &str,
     vs: &SaveAgainst,
 ) -> Result<D20Outcome> {
+    roll_save_with(call, c, ability, dc, why, vs, &[])
+}
+
+/// [`roll_save`] with advantages the caller found besides the traits' (a lich's Turn
+/// Resistance against Turn Undead).
+pub fn roll_save_with(
+    call: &mut Call<'_>,
+    c: &Character,
+    ability: Ability,
+    dc: i32,
+    why: &str,
+    vs: &SaveAgainst,
+    more: &[String],
+) -> Result<D20Outcome> {
     let stats = c.effective();
     let mut req = D20Request::new(D20Test::Save { ability })
         .dc(dc)
         .labelled(format!("{} save ({why})", ability.name()));
-    for a in trait_advantages(c, ability, vs) {
+    for a in trait_advantages(c, ability, vs)
+        .into_iter()
+        .chain(more.iter().cloned())
+    {
         req = req.advantage(a);
     }
     let out = roll_d20_test(&stats, &req, call.rng()?);

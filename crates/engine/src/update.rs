@@ -254,6 +254,7 @@ pub fn update_character(
     req: UpdateRequest,
 ) -> Result<UpdateOutcome> {
     let mut c = resolve(call, target)?;
+    let was_up = !c.dead && c.hp > 0 && !c.has_condition(tabletop_rules::Condition::Unconscious);
     let mut changes = Vec::new();
     // A call that edits no field (hit points only, the common case in play) leaves the sheet
     // as `resolve` just derived it: nothing to absorb, nothing to derive again. Its effective
@@ -368,6 +369,8 @@ pub fn update_character(
     let c = std::sync::Arc::new(c);
     call.tx().put_character_doc(campaign, &c, &doc)?;
     call.record_change("character", &c.id, changes.join("; "));
+    // A paladin's aura goes with it when it drops (or comes back when it wakes).
+    changes.extend(crate::combat::martial::after_hp_edit(call, &c, was_up)?);
     Ok(UpdateOutcome {
         shown,
         character_text: doc.text,

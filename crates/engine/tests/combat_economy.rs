@@ -153,7 +153,7 @@ fn a_bonus_action_attack_needs_a_feature_and_two_weapon_fighting_an_attack_first
     assert_eq!(
         t.refused(r),
         format!(
-            "attack costs an action by the rules and no rule lets Rook take it as a bonus action; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts or Frenzy{FORCE}"
+            "attack costs an action by the rules and no rule lets Rook take it as a bonus action; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts (an unarmed strike after the Attack action: weapon \"unarmed strike\") or Frenzy{FORCE}"
         )
     );
     t.turn_of("Nim");

@@ -737,8 +737,8 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         err.contains("Stunning Strike follows a melee weapon hit, and Lin has not hit Goblin"),
         "{err}"
     );
-    // The hit, recorded as an attack records it (an attack here would roll dice the saves below
-    // are pinned to).
+    // The hits, recorded as an attack records them (an attack here would roll dice the saves
+    // below are pinned to): three on the goblin, one attempt each.
     let lin = f.ids["Lin"].clone();
     f.e.write("edit", &json!({}), |call| {
         let mut enc = combat::load_active(call, None)?;
@@ -751,6 +751,8 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
             .character_id
             .clone();
         for id in [
+            gob.clone(),
+            gob.clone(),
             gob,
             enc.order
                 .iter()
@@ -787,7 +789,7 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         [
             "Ki: 4/7 left",
             "Goblin — Constitution save (Stunning Strike): d20 [4] = 4 vs DC 13 — fail",
-            "Goblin is stunned until the end of its next turn (Stunning Strike)",
+            "Goblin is stunned until the end of Lin's next turn (Stunning Strike)",
         ]
     );
     let goblin =
@@ -820,7 +822,7 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         out.lines,
         [
             "Orc — Wisdom save (Intimidating Presence): d20 [3] = 3 vs DC 14 — fail",
-            "Orc is frightened until the end of its next turn (Intimidating Presence)",
+            "Orc is frightened until the end of Ugra's next turn (Intimidating Presence)",
         ]
     );
     assert_eq!(out.cost, Some(ActionCost::Action));

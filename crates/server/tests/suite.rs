@@ -49,6 +49,8 @@ mod e2e_monster_traits;
 mod e2e_output;
 #[path = "e2e_playtest.rs"]
 mod e2e_playtest;
+#[path = "e2e_playtest_classes.rs"]
+mod e2e_playtest_classes;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
 #[path = "e2e_playtest_martial.rs"]

@@ -46,6 +46,8 @@ pub enum CasterRule {
     SupremeHealing,
     /// Spell slots recovered on a short rest (half the class level, rounded up; none 6th+).
     NaturalRecovery,
+    /// The wizard's Arcane Recovery: as Natural Recovery, with its own daily use.
+    ArcaneRecovery,
     /// One Bardic Inspiration regained when initiative is rolled with none left.
     SuperiorInspiration,
     /// One more cantrip known of the class (Circle of the Land).

@@ -317,6 +317,19 @@ pub enum Use {
         /// How many.
         count: u32,
     },
+    /// The Dash or the Disengage action, as this use's cost (Step of the Wind: a bonus action
+    /// for 1 ki). Taken as `execute_action` `dash` or `disengage` with that `actionCost`, or as
+    /// this use with `description` "dash" or "disengage".
+    DashOrDisengage,
+    /// One inspiration die given to another creature within `range_ft` (Bardic Inspiration):
+    /// it holds it as an effect for 10 minutes, to add to one ability check, attack roll or
+    /// saving throw (the player's choice, rolled by the table). `die`: its faces.
+    Inspire {
+        /// The die's faces ({ class_specific = "bardic_inspiration_die" }).
+        die: Amount,
+        /// Reach in feet.
+        range_ft: u32,
+    },
     /// Nothing the engine resolves: the resource is spent and the DM narrates.
     Narrate,
 }
@@ -348,8 +361,13 @@ pub struct SaveEffect {
     /// What the effect means for the DM (shown with it).
     #[serde(default)]
     pub effect_text: Option<String>,
-    /// Rounds it lasts (ticking at the end of the bearer's turns).
+    /// Rounds it lasts (ticking at the end of the bearer's turns, or of the user's with
+    /// `until_user_turn`).
     pub rounds: u32,
+    /// The condition lasts "until the end of your next turn": the user's turns count it, not
+    /// the bearer's (Stunning Strike, Intimidating Presence).
+    #[serde(default)]
+    pub until_user_turn: bool,
     /// The effect ends when the bearer takes damage (Turned).
     #[serde(default)]
     pub ends_on_damage: bool,

@@ -194,6 +194,7 @@ pub fn apply(
         }
     }
     let mut saved = false;
+    let mut share = crate::magic::evasion::Share::Full;
     // A creature the zone already holds (restrained by Black Tentacles) takes its damage again
     // without a new save.
     let held = a.holds
@@ -213,18 +214,25 @@ pub fn apply(
             magic: a.concentration.is_some(),
         };
         let out = crate::saves::roll_save(call, &t, sv.ability, sv.dc, &a.name, &vs)?;
-        saved = out.success == Some(true);
         lines.push(format!("{} — {}", t.name, out.summary()));
+        // A Ring of Evasion, then Evasion (a DEX save for half): the one rule of a save
+        // against damage.
+        let settled = crate::magic::evasion::settle(
+            &mut t,
+            sv.ability,
+            sv.half && a.damage.is_some(),
+            out.success == Some(true),
+        );
+        saved = settled.saved;
+        share = settled.share;
+        lines.extend(settled.lines);
     }
-    let negated = saved && !a.save.is_some_and(|s| s.half && a.damage.is_some());
+    let negated = saved && share == crate::magic::evasion::Share::Nothing;
     if !negated {
         if let Some(d) = &a.damage {
             let r = tabletop_rules::dice::roll(d, call.rng()?)?;
             call.record_roll(&r);
-            let mut amount = u32::try_from(r.total.max(0)).unwrap_or(0);
-            if saved {
-                amount /= 2;
-            }
+            let amount = share.of(u32::try_from(r.total.max(0)).unwrap_or(0));
             let mut changes = Vec::new();
             let res = crate::update::damage(
                 &mut t,
@@ -238,7 +246,11 @@ pub fn apply(
                 r.summary(),
                 t.name,
                 res.summary(),
-                if saved { " (half)" } else { "" }
+                if share == crate::magic::evasion::Share::Half {
+                    " (half)"
+                } else {
+                    ""
+                }
             ));
             crate::concentration::after_damage(call, &mut t, res.total, &mut lines)?;
             crate::concentration::enforce(call, &mut t, &mut lines)?;

@@ -151,8 +151,9 @@ fn reduce(parts: &mut [DamagePart], mut by: u32) {
     }
 }
 
-/// The target's reaction against a weapon attack that hit it, before the damage lands: Deflect
-/// Missiles on a ranged weapon attack (1d10 + DEX + monk level off the damage), else Uncanny
+/// The target's reaction against an attack that hit it (a weapon attack, or a spell attack
+/// through [`defend_from_spell`]), before the damage lands: Deflect Missiles on a ranged weapon
+/// attack (1d10 + DEX + monk level off the damage), else Uncanny
 /// Dodge against an attacker it can see (the damage halved). Taken with reaction policy `auto`;
 /// with `ask` a line says it was not taken (the engine does not pause for it).
 pub fn defend(
@@ -231,6 +232,26 @@ pub fn defend(
     Ok(())
 }
 
+/// [`defend`] against a spell attack that hit `target_id` (a spell attack is an attack:
+/// Uncanny Dodge halves it; Deflect Missiles, for ranged weapon attacks only, does not apply).
+/// The encounter is the spell's read-only view: whether the reaction was taken is returned, for
+/// the caller to spend it on the real one.
+pub fn defend_from_spell(
+    call: &mut Call<'_>,
+    enc: &Encounter,
+    caster: &Character,
+    target_id: &str,
+    parts: &mut [DamagePart],
+    lines: &mut Vec<String>,
+) -> Result<bool> {
+    let mut scratch = enc.clone();
+    defend(call, &mut scratch, caster, target_id, false, parts, lines)?;
+    Ok(scratch
+        .combatant(target_id)
+        .is_some_and(|c| c.economy.reaction)
+        && !enc.combatant(target_id).is_some_and(|c| c.economy.reaction))
+}
+
 fn defense_name(attacker: &Character) -> String {
     format!("Multiattack Defense vs {}", attacker.name)
 }
@@ -301,6 +322,22 @@ pub const PROTECTION: &str = "Aura of Protection";
 pub const DEVOTION: &str = "Aura of Devotion";
 
 /// A paladin aura's bearer: conscious, on the map, in the fight.
+/// After an edit of `c`'s hit points outside an action (`update_character`): when `c` bears a
+/// paladin aura and went down or came back up (`was_up` before), the aura follows at once in
+/// its active encounter, as after an attack. Lines say what changed.
+pub fn after_hp_edit(call: &mut Call<'_>, c: &Character, was_up: bool) -> Result<Vec<String>> {
+    if was_up == bearer_up(c)
+        || !(c.has_rule(ClassRule::AuraOfProtection) || c.has_rule(ClassRule::AuraOfDevotion))
+    {
+        return Ok(Vec::new());
+    }
+    let Some(id) = super::active_encounter_of(call, &c.id)? else {
+        return Ok(Vec::new());
+    };
+    let enc = super::load(call, Some(&id))?;
+    sync_auras(call, &enc)
+}
+
 fn bearer_up(c: &Character) -> bool {
     !c.dead && c.hp > 0 && !c.has_condition(Condition::Unconscious)
 }

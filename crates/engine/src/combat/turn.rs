@@ -19,7 +19,7 @@ use super::end::{EndSummary, Outcome};
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
 use crate::model::character::Character;
-use crate::model::effects::TurnPoint;
+use crate::model::effects::{Duration, TurnPoint};
 use crate::model::encounter::*;
 use crate::model::names::name_key;
 
@@ -257,10 +257,28 @@ fn tick_turn_point(
         }
         c.effects = kept;
         changes.extend(c.drop_stale_shape());
-        if own && at == TurnPoint::End {
+        // A condition's rounds count at the end of its bearer's turns, or at the point of the
+        // turn its duration names ("until the end of your next turn": the imposer's; an
+        // imposer out of the fight has no more turns, so every turn point counts then).
+        let counts = |d: &Duration| match d {
+            Duration::RoundsOf {
+                turn_of: of, at: a, ..
+            } => {
+                (*a == at && of == turn_of)
+                    || !enc
+                        .order
+                        .iter()
+                        .any(|o| o.character_id == *of && !o.removed)
+            }
+            _ => own && at == TurnPoint::End,
+        };
+        if c.conditions
+            .iter()
+            .any(|e| e.duration.as_ref().is_some_and(counts))
+        {
             let mut kept = Vec::new();
             for mut e in std::mem::take(&mut c.conditions) {
-                if let Some(d) = e.duration.as_mut() {
+                if let Some(d) = e.duration.as_mut().filter(|d| counts(d)) {
                     touched = true;
                     let label = e.condition.to_string();
                     let vs = crate::saves::against_condition(call, e.condition, &e.source);

@@ -203,9 +203,11 @@ fn combatant_view(
             Some(c) => {
                 let eff = c.effective();
                 let max = eff.max_hp.value.max(1) as u32;
+                // The dead show as dead: what held them when they fell (a stun) is not shown.
                 let conds: Vec<String> = c
                     .conditions
                     .iter()
+                    .filter(|_| !c.dead)
                     .map(|x| match x.level {
                         Some(l) => format!("{} {l}", x.condition),
                         None => x.condition.to_string(),

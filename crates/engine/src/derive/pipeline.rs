@@ -705,6 +705,7 @@ pub fn derive(build: &Build, resolved: &Resolved, catalog: &Catalog) -> Derived 
                     let (heal_plus, damage_bonus) = match does {
                         Use::Heal { plus, .. } => (plus.as_ref().map_or(0, |a| a.eval(ctx)), 0),
                         Use::SplitHeal { pool, .. } => (pool.eval(ctx), 0),
+                        Use::Inspire { die, .. } => (die.eval(ctx), 0),
                         Use::Effect { damage_bonus, .. } => {
                             (0, damage_bonus.as_ref().map_or(0, |a| a.eval(ctx)))
                         }

@@ -714,7 +714,21 @@ pub fn resolve(
                 let amount = u32::try_from(amount.max(0)).unwrap_or(u32::MAX);
                 tr.damage_rolled = Some(i64::from(amount));
                 let mut changes = Vec::new();
-                let parts = [DamagePart::new(spell.damage_type, amount)];
+                let mut parts = [DamagePart::new(spell.damage_type, amount)];
+                // A spell attack is an attack: Uncanny Dodge may halve it.
+                if let Some(e) = enc.filter(|_| spell.attack.is_some() && !own)
+                    && !report.reacted.contains(&id)
+                    && crate::combat::martial::defend_from_spell(
+                        call,
+                        e,
+                        caster,
+                        &id,
+                        &mut parts,
+                        &mut changes,
+                    )?
+                {
+                    report.reacted.push(id.clone());
+                }
                 let mut r = crate::update::damage(&mut target, &parts, critical, &mut changes)?;
                 crate::combat::traits::undead_fortitude(
                     call,

@@ -379,7 +379,12 @@ impl ActionSpec {
                 a.dice,
                 a.damage_type
             ),
-            None => self.name.clone(),
+            None => match self.does {
+                crate::catalog::Use::Inspire { .. } => {
+                    format!("{} (d{})", self.name, self.heal_plus)
+                }
+                _ => self.name.clone(),
+            },
         }
     }
 }

@@ -46,6 +46,17 @@ pub enum Duration {
         /// The save's ability.
         ability: Ability,
     },
+    /// A number of rounds counted at a point of another creature's turn, not the bearer's (a
+    /// condition "until the end of your next turn": a monk's Stunning Strike, Intimidating
+    /// Presence).
+    RoundsOf {
+        /// Rounds left.
+        remaining: u32,
+        /// Whose turn counts them (character id).
+        turn_of: String,
+        /// Its start or its end.
+        at: TurnPoint,
+    },
     /// Until a saving throw succeeds (rolled at the end of the bearer's turn, on tick).
     SaveEnds {
         /// The save DC.
@@ -64,6 +75,24 @@ impl Duration {
                     "{remaining} round{}",
                     if *remaining == 1 { "" } else { "s" }
                 )
+            }
+            Duration::RoundsOf {
+                remaining,
+                turn_of,
+                at,
+            } => {
+                let point = match at {
+                    TurnPoint::Start => "start",
+                    TurnPoint::End => "end",
+                };
+                if *remaining <= 1 {
+                    format!("until the {point} of {}'s turn", caster_name(turn_of))
+                } else {
+                    format!(
+                        "until the {point} of {}'s turn after next ({remaining} of its turns)",
+                        caster_name(turn_of)
+                    )
+                }
             }
             Duration::UntilRest => "until a long rest".into(),
             Duration::UntilShortRest => "until a short or long rest".into(),

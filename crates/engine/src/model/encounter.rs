@@ -150,10 +150,14 @@ pub struct TurnFlags {
     /// The turn (round, index) its Colossus Slayer last added damage: once per turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colossus_slayer_turn: Option<(u32, usize)>,
-    /// The creatures it hit with a melee weapon attack (an unarmed strike too) and the turn
-    /// (round, index) they were hit in: what Stunning Strike needs.
+    /// The creatures it hit with a melee weapon attack (an unarmed strike too), once per hit,
+    /// and the turn (round, index) they were hit in: what Stunning Strike needs (one attempt
+    /// per hit takes one entry).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub melee_hits: Option<((u32, usize), Vec<String>)>,
+    /// The hits of `melee_hits` already used, one entry per use (a Stunning Strike attempt).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub melee_hits_used: Vec<String>,
     /// A size its token could not take for want of room, said once (not after every action).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size_refused: Option<tabletop_rules::Size>,
@@ -163,12 +167,11 @@ impl TurnFlags {
     /// Records a melee weapon hit on `target` in `turn`.
     pub fn record_melee_hit(&mut self, turn: (u32, usize), target: &str) {
         match &mut self.melee_hits {
-            Some((t, ids)) if *t == turn => {
-                if !ids.iter().any(|i| i == target) {
-                    ids.push(target.to_string());
-                }
+            Some((t, ids)) if *t == turn => ids.push(target.to_string()),
+            _ => {
+                self.melee_hits = Some((turn, vec![target.to_string()]));
+                self.melee_hits_used.clear();
             }
-            _ => self.melee_hits = Some((turn, vec![target.to_string()])),
         }
     }
 
@@ -177,6 +180,22 @@ impl TurnFlags {
         self.melee_hits
             .as_ref()
             .is_some_and(|(t, ids)| *t == turn && ids.iter().any(|i| i == target))
+    }
+
+    /// Uses one melee weapon hit on `target` in `turn` (a Stunning Strike attempt follows one
+    /// hit); false when every hit on it this turn has been used.
+    pub fn use_melee_hit(&mut self, turn: (u32, usize), target: &str) -> bool {
+        let hits = match &self.melee_hits {
+            Some((t, ids)) if *t == turn => ids.iter().filter(|i| *i == target).count(),
+            _ => 0,
+        };
+        let used = self.melee_hits_used.iter().filter(|i| *i == target).count();
+        if hits > used {
+            self.melee_hits_used.push(target.to_string());
+            true
+        } else {
+            false
+        }
     }
 }
 

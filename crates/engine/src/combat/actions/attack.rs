@@ -14,7 +14,7 @@
 use tabletop_grid::{Cover, CoverOptions};
 use tabletop_rules::DamageType;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
-use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
+use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::EffectiveStats;
 
@@ -225,53 +225,7 @@ impl StrikeOptions {
     }
 }
 
-/// "9 slashing + 3 fire (6 → 0 HP) and dies", from a damage result.
-pub fn damage_phrase(r: &DamageResult) -> String {
-    let parts: Vec<String> = r
-        .by_type
-        .iter()
-        .map(|t| {
-            let name = t
-                .damage_type
-                .map_or("untyped".to_string(), |d| d.to_string());
-            let adj: Vec<&str> = t
-                .adjustments
-                .iter()
-                .map(|a| match a.kind {
-                    AdjustmentKind::Immune => "immune",
-                    AdjustmentKind::Resisted => "halved by resistance",
-                    AdjustmentKind::Vulnerable => "doubled by vulnerability",
-                })
-                .collect();
-            if adj.is_empty() {
-                format!("{} {name}", t.taken)
-            } else {
-                format!(
-                    "{} {name} ({} rolled, {})",
-                    t.taken,
-                    t.rolled,
-                    adj.join(", ")
-                )
-            }
-        })
-        .collect();
-    let mut s = parts.join(" + ");
-    if r.temp_absorbed > 0 {
-        s.push_str(&format!(", {} absorbed by temporary HP", r.temp_absorbed));
-    }
-    s.push_str(&format!(" ({} → {} HP)", r.hp_before, r.hp_after));
-    match r.outcome {
-        DamageOutcome::Killed => s.push_str(" and dies"),
-        DamageOutcome::Dead { reason } => s.push_str(&format!(" and dies ({reason})")),
-        DamageOutcome::Unconscious => s.push_str(" and falls unconscious (death saves)"),
-        DamageOutcome::DeathSaveFailures { added, total } => s.push_str(&format!(
-            " and suffers {added} death-save failure{} ({total}/3)",
-            if added == 1 { "" } else { "s" }
-        )),
-        _ => {}
-    }
-    s
-}
+pub use super::damage_to::damage_phrase;
 
 /// Converts a rolled damage expression into pipeline parts; untyped parts take `default_type`.
 pub fn damage_parts(roll: &DiceRoll, default_type: Option<DamageType>) -> Vec<DamagePart> {
@@ -908,12 +862,13 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
         out.lines.extend(notes);
         return Ok(out);
     }
+    let weapon = super::costs::attack_weapon(call, &actor, &turn.encounter, req, turn.cost);
     let s = strike(
         call,
         &mut turn.encounter,
         &actor.id,
         &targets[0],
-        req.weapon.as_deref(),
+        weapon,
         &opts,
     )?;
     // Extra Attack: the first attack of the action sets how many follow.

@@ -85,13 +85,20 @@ pub fn alternative(
             {
                 return Some("Nimble Escape".into());
             }
+            if matches!(t, T::Dash | T::Disengage) && step_of_the_wind(actor).is_some() {
+                return Some(STEP_OF_THE_WIND.into());
+            }
             None
         }
         // The bonus unarmed strike of Martial Arts follows the Attack action; a frenzied
         // barbarian makes one melee weapon attack as a bonus action each turn of the rage.
         (T::Attack, C::BonusAction) => {
-            if me.economy.attacked && has_feature(actor, "martial arts") {
-                return Some("Martial Arts (after the Attack action)".into());
+            // Martial Arts' bonus attack is an unarmed strike (named so, or no weapon named).
+            if me.economy.attacked
+                && has_feature(actor, "martial arts")
+                && req.weapon.as_deref().is_none_or(is_unarmed)
+            {
+                return Some(MARTIAL_ARTS.into());
             }
             if (actor.has_rule(ClassRule::Frenzy) || has_feature(actor, "frenzy"))
                 && actor
@@ -140,6 +147,51 @@ pub fn alternative(
     }
 }
 
+/// The name [`alternative`] gives Martial Arts' bonus unarmed strike.
+pub const MARTIAL_ARTS: &str = "Martial Arts (an unarmed strike after the Attack action)";
+
+/// Whether a weapon name is the unarmed strike.
+pub fn is_unarmed(weapon: &str) -> bool {
+    matches!(name_key(weapon).as_str(), "unarmed strike" | "unarmed")
+}
+
+/// The weapon an attack request makes its attack with: the one named, or, for Martial Arts'
+/// bonus attack with none named, the unarmed strike.
+pub fn attack_weapon<'r>(
+    call: &Call<'_>,
+    actor: &Character,
+    enc: &crate::model::encounter::Encounter,
+    req: &'r ActionRequest,
+    cost: ActionCost,
+) -> Option<&'r str> {
+    let martial_arts = cost == ActionCost::BonusAction
+        && req.weapon.is_none()
+        && enc.combatant(&actor.id).is_some_and(|me| {
+            alternative(call, actor, me, req, ActionType::Attack, cost).as_deref()
+                == Some(MARTIAL_ARTS)
+        });
+    if martial_arts {
+        Some("unarmed strike")
+    } else {
+        req.weapon.as_deref()
+    }
+}
+
+/// The name [`alternative`] gives a bonus-action Dash or Disengage taken with Step of the Wind.
+pub const STEP_OF_THE_WIND: &str = "Step of the Wind (1 ki)";
+
+/// The feature of `actor` that takes the Dash or the Disengage action for its cost and resource
+/// (Step of the Wind: a bonus action, 1 ki), if its sheet offers one.
+pub fn step_of_the_wind(actor: &Character) -> Option<crate::derive::ActionSpec> {
+    actor
+        .derived
+        .as_ref()?
+        .actions
+        .iter()
+        .find(|a| matches!(a.does, crate::catalog::Use::DashOrDisengage))
+        .cloned()
+}
+
 /// Where the rules do offer what the request tried, said after a refusal.
 pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
     use ActionCost as C;
@@ -155,7 +207,7 @@ pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
             "; Cunning Action (rogue 2+) makes them bonus actions"
         }
         (T::Attack, C::BonusAction) => {
-            "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts or Frenzy"
+            "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts (an unarmed strike after the Attack action: weapon \"unarmed strike\") or Frenzy"
         }
         (T::CastSpell, _) => "; a spell costs its casting time",
         _ => "",

@@ -206,22 +206,37 @@ fn save_rider(
         ..Default::default()
     };
     let save = crate::saves::roll_save(call, &t, rider.ability, rider.dc, action, &vs)?;
-    let failed = save.success != Some(true);
     lines.push(format!("{} — {}", t.name, save.summary()));
+    // A Ring of Evasion, then Evasion (a DEX save for half): the one rule of a save against
+    // damage.
+    let settled = crate::magic::evasion::settle(
+        &mut t,
+        rider.ability,
+        rider.half_on_success && rider.damage.is_some(),
+        save.success == Some(true),
+    );
+    if settled.saved && save.success != Some(true) {
+        crate::combat::put_sheet(call, &t)?;
+    }
+    lines.extend(settled.lines);
+    let failed = !settled.saved;
+    let share = settled.share;
     let mut dropped = false;
     let mut dealt = 0;
     if let Some((dice_text, kind)) = &rider.damage
-        && (failed || rider.half_on_success)
+        && share != crate::magic::evasion::Share::Nothing
     {
         let roll = dice::parse(&format!("{dice_text}[{kind}]"))?.roll(call.rng()?)?;
         call.record_roll(&roll);
         let rolled = u32::try_from(roll.total.max(0)).unwrap_or(0);
-        let amount = if failed { rolled } else { rolled / 2 };
+        let amount = share.of(rolled);
         lines.push(format!(
             "{action}: {}{}",
             roll.summary(),
-            if failed {
+            if amount == rolled {
                 String::new()
+            } else if failed {
+                format!(", halved by Evasion: {amount}")
             } else {
                 format!(", halved on the save: {amount}")
             }

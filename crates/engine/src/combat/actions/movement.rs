@@ -30,22 +30,67 @@ pub fn run(call: &mut Call<'_>, turn: &mut Turn<'_>, t: ActionType) -> Result<Ac
             "say who moves (actorId or actorName)",
         ));
     };
-    match t {
+    let step = step_of_the_wind(call, turn, &actor, t)?;
+    let mut out = match t {
         ActionType::Disengage => {
             if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
                 cb.flags.disengaged = true;
             }
-            Ok(ActionOutcome {
+            ActionOutcome {
                 headline: format!(
                     "{} disengages: its movement provokes no opportunity attacks this turn.",
                     actor.name
                 ),
                 ..Default::default()
-            })
+            }
         }
-        ActionType::Dash => dash(turn, &actor),
-        _ => walk(call, turn, &actor),
+        ActionType::Dash => dash(turn, &actor)?,
+        _ => return walk(call, turn, &actor),
+    };
+    out.lines.extend(step);
+    Ok(out)
+}
+
+/// A bonus-action Dash or Disengage asked as such (`execute_action dash`/`disengage`) that only
+/// Step of the Wind allows (the cost check named it): its 1 ki is spent here, and the lines say
+/// so and that the jump distance doubles.
+fn step_of_the_wind(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    actor: &Character,
+    t: ActionType,
+) -> Result<Vec<String>> {
+    use super::costs::{STEP_OF_THE_WIND, alternative, step_of_the_wind};
+    use crate::model::encounter::ActionCost;
+    if !matches!(t, ActionType::Dash | ActionType::Disengage)
+        || turn.req.action_type != Some(t)
+        || turn.cost != ActionCost::BonusAction
+    {
+        return Ok(Vec::new());
     }
+    let Some(cb) = turn.encounter.combatant(&actor.id).cloned() else {
+        return Ok(Vec::new());
+    };
+    let why = alternative(call, actor, &cb, turn.req, t, ActionCost::BonusAction);
+    let Some(spec) = step_of_the_wind(actor).filter(|_| why.as_deref() == Some(STEP_OF_THE_WIND))
+    else {
+        return Ok(Vec::new());
+    };
+    let mut me = actor.clone();
+    let mut lines = vec![format!("{} uses {}", me.name, spec.name)];
+    let force = turn.req.force;
+    if let Some(line) =
+        super::tactics::feature_uses::spend(&mut me, &spec, 1, force, &mut turn.forced)?
+    {
+        lines.push(line);
+    }
+    lines.push(format!(
+        "{}: its jump distance is doubled for the turn (no automation for jumps: the DM applies it)",
+        spec.name
+    ));
+    combat::put_sheet(call, &me)?;
+    turn.actor = Some(me);
+    Ok(lines)
 }
 
 /// The creature's walking speed now, with why it is 0 when it is.

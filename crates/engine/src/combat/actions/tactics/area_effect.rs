@@ -244,6 +244,7 @@ pub(crate) fn resolve_effect(
             continue;
         }
         let mut fail = true;
+        let mut share = crate::magic::evasion::Share::Full;
         let mut save_json = Value::Null;
         if let Some(dc) = &action.dc {
             let mut req = D20Request::new(D20Test::Save {
@@ -255,6 +256,16 @@ pub(crate) fn resolve_effect(
                 c.name, dc.ability, action.name
             ));
             if let Some(why) = dodging_dex_save_advantage(&turn.encounter, id, &c, dc.ability) {
+                req = req.advantage(why);
+            }
+            // The target's traits (Danger Sense on a DEX save, Dwarven Resilience against
+            // poison, Brave against fear): the same rule as a spell's save.
+            let vs = crate::saves::SaveAgainst {
+                conditions: conditions.clone(),
+                damage: action.damage.iter().find_map(|d| d.damage_type),
+                magic: false,
+            };
+            for why in crate::saves::trait_advantages(&c, dc.ability, &vs) {
                 req = req.advantage(why);
             }
             if dc.ability == Ability::Dexterity && turn.encounter.map.is_squeezing(id) {
@@ -275,25 +286,27 @@ pub(crate) fn resolve_effect(
             }
             let save = roll_d20_test(&c.effective(), &req, call.rng()?);
             call.record_roll(&save);
-            fail = save.success != Some(true);
             lines.push(save.summary());
             save_json = serde_json::to_value(&save).unwrap_or(Value::Null);
+            // A Ring of Evasion, then Evasion: the one rule of a save against damage.
+            let half = roll.is_some() && halves(dc, &text);
+            let settled =
+                crate::magic::evasion::settle(&mut c, dc.ability, half, save.success == Some(true));
+            if settled.saved && save.success != Some(true) {
+                crate::combat::put_sheet(call, &c)?;
+            }
+            lines.extend(settled.lines);
+            fail = !settled.saved;
+            share = settled.share;
         }
         let mut changes = Vec::new();
         let mut taken = None;
         if let Some(r) = &roll {
-            let half = action.dc.as_ref().is_some_and(|dc| halves(dc, &text));
             let parts: Vec<DamagePart> = r
                 .damage_by_type()
                 .into_iter()
                 .map(|(t, amount)| {
-                    let amount = u32::try_from(amount.max(0)).unwrap_or(0);
-                    let amount = match (fail, half) {
-                        (true, _) => amount,
-                        (false, true) => amount / 2,
-                        (false, false) => 0,
-                    };
-                    DamagePart::new(t, amount)
+                    DamagePart::new(t, share.of(u32::try_from(amount.max(0)).unwrap_or(0)))
                 })
                 .collect();
             if parts.iter().any(|p| p.amount > 0) {

@@ -13,6 +13,71 @@ use crate::error::{EngineError, Result};
 use crate::model::build::ActionSpec;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
+/// The effect Turn Undead and Turn the Unholy give a failing creature.
+const TURNED: &str = "Turned";
+
+/// Whether a stat-block trait gives advantage on saves against effects that turn undead.
+fn resists_turning(desc: &str) -> bool {
+    let l = desc.to_lowercase();
+    l.contains("advantage on saving throws against")
+        && (l.contains("turn undead") || l.contains("turns undead"))
+}
+
+/// The kind and reach of the other creatures a turning trait also covers ("any ghouls within
+/// 30 ft. of it" → ("ghoul", 30)).
+fn covers_others(desc: &str) -> Option<(String, u32)> {
+    let l = desc.to_lowercase();
+    let rest = &l[l.find("any ")? + 4..];
+    let mut words = rest.split_whitespace();
+    let kind = words.next()?.trim_end_matches('s').to_string();
+    (words.next()? == "within").then_some(())?;
+    let ft = words.next()?.parse().ok()?;
+    Some((kind, ft))
+}
+
+/// The advantage `t` has on its save against an effect that turns undead, named: its own trait
+/// (a lich's Turn Resistance, a ghast's Turn Defiance) or that of a creature in the fight whose
+/// trait covers its kind within reach (a ghoul within 30 ft of a ghast).
+fn turn_resistance(
+    call: &Call<'_>,
+    enc: &crate::model::encounter::Encounter,
+    t: &Character,
+) -> Result<Option<String>> {
+    let own = t.stat_block.iter().flat_map(|s| &s.special_abilities);
+    if let Some(a) = own.into_iter().find(|a| resists_turning(&a.desc)) {
+        return Ok(Some(a.name.clone()));
+    }
+    let Some(kind) = t
+        .stat_block
+        .as_ref()
+        .map(|s| crate::character::name_key(&s.monster))
+    else {
+        return Ok(None);
+    };
+    for cb in enc
+        .order
+        .iter()
+        .filter(|c| !c.removed && c.character_id != t.id)
+    {
+        let c = crate::combat::sheet(call, &cb.character_id)?;
+        if c.dead {
+            continue;
+        }
+        for a in c.stat_block.iter().flat_map(|s| &s.special_abilities) {
+            if !resists_turning(&a.desc) {
+                continue;
+            }
+            let Some((covered, reach)) = covers_others(&a.desc) else {
+                continue;
+            };
+            if covered == kind && super::distance(enc, &c.id, &t.id).is_ok_and(|d| d <= reach) {
+                return Ok(Some(format!("{} ({}, within {reach} ft)", a.name, c.name)));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The DC of `user`'s feature saves: 8 + proficiency + the ability's modifier.
 pub fn feature_dc(user: &Character, se: &SaveEffect) -> i32 {
     let prof = user.derived.as_ref().map_or(2, |d| d.proficiency_bonus);
@@ -118,7 +183,15 @@ pub fn run(
             conditions: se.condition.into_iter().collect(),
             ..Default::default()
         };
-        let save = crate::saves::roll_save(call, &t, se.save, dc, &spec.name, &vs)?;
+        // A lich's Turn Resistance, a ghast's Turn Defiance (its own and its ghouls').
+        let more: Vec<String> = if se.effect.as_deref() == Some(TURNED) {
+            turn_resistance(call, &turn.encounter, &t)?
+                .into_iter()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let save = crate::saves::roll_save_with(call, &t, se.save, dc, &spec.name, &vs, &more)?;
         lines.push(format!("{} — {}", t.name, save.summary()));
         if save.success == Some(true) {
             continue;
@@ -150,11 +223,26 @@ pub fn run(
                 condition: cond,
                 level: None,
                 source: source.clone(),
-                duration: Some(Duration::Rounds {
-                    remaining: se.rounds,
+                duration: Some(if se.until_user_turn {
+                    // "Until the end of your next turn": used on the user's own turn, the end of
+                    // this turn comes first and does not count.
+                    let now = turn.encounter.current().map(|c| c.character_id.as_str());
+                    Duration::RoundsOf {
+                        remaining: se
+                            .rounds
+                            .saturating_add(u32::from(now == Some(user.id.as_str()))),
+                        turn_of: user.id.clone(),
+                        at: crate::model::effects::TurnPoint::End,
+                    }
+                } else {
+                    Duration::Rounds {
+                        remaining: se.rounds,
+                    }
                 }),
             });
-            let until = if se.rounds == 1 {
+            let until = if se.until_user_turn && se.rounds == 1 {
+                format!("until the end of {}'s next turn", user.name)
+            } else if se.rounds == 1 {
                 "until the end of its next turn".to_string()
             } else {
                 format!("for {} rounds", se.rounds)

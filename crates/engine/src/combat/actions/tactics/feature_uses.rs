@@ -138,7 +138,7 @@ pub fn chosen_resistance(
 
 /// Spends `points` of the resource of `spec` on `me` (refused when short, unless `force`);
 /// the line saying what is left.
-pub(super) fn spend(
+pub(crate) fn spend(
     me: &mut Character,
     spec: &ActionSpec,
     points: u32,
@@ -170,4 +170,152 @@ pub(super) fn spend(
     )?;
     r.current = r.current.saturating_sub(points);
     Ok(Some(format!("{}: {}/{} left", r.name, r.current, r.max)))
+}
+
+/// Who Lay on Hands heals and with how many of its points, settled before any is spent.
+pub struct PoolHeal {
+    /// The creature touched; `None`: the user.
+    pub target: Option<Character>,
+    /// The points spent: those asked, no more than the creature is missing.
+    pub points: u32,
+    /// The points asked.
+    pub asked: u32,
+}
+
+/// Lay on Hands (`Use::PoolHeal`): the creature touched (`targets`/`targetName`, else the user)
+/// and the points it takes from the pool. The feature has no effect on undead and constructs
+/// (refused), and spends only the hit points the creature is missing (refused when it is
+/// missing none), so nothing asked beyond them leaves the pool.
+pub fn pool_heal_plan(
+    call: &mut Call<'_>,
+    turn: &Turn<'_>,
+    me: &Character,
+    spec: &ActionSpec,
+    asked: u32,
+) -> Result<PoolHeal> {
+    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+    let who = turn
+        .req
+        .targets
+        .first()
+        .or(Some(&turn.req.target).filter(named))
+        .cloned();
+    let same = who.as_ref().is_none_or(|t| {
+        t.id.as_deref() == Some(me.id.as_str())
+            || t.name
+                .as_deref()
+                .is_some_and(|n| name_key(n) == name_key(&me.name))
+    });
+    let target = match who.filter(|_| !same) {
+        Some(w) => Some(super::resolve(call, &turn.encounter, &w, "targetId")?.1),
+        None => None,
+    };
+    let t = target.as_ref().unwrap_or(me);
+    let kind = crate::magic::targets::creature_type(t).unwrap_or_default();
+    if kind.starts_with("undead") || kind.starts_with("construct") {
+        return Err(EngineError::Rule(format!(
+            "{} has no effect on undead and constructs, and {} is {kind}: no points spent",
+            spec.name, t.name
+        )));
+    }
+    // What the points would heal: the hit points it is missing (its form's, when it wears one).
+    let mut probe = t.clone();
+    let healed = crate::update::heal(&mut probe, asked, &mut Vec::new())?.healed;
+    if healed == 0 {
+        return Err(EngineError::Rule(format!(
+            "{} is missing no hit points: {} would heal nothing, and no points are spent",
+            t.name, spec.name
+        )));
+    }
+    Ok(PoolHeal {
+        points: healed.min(asked),
+        asked,
+        target,
+    })
+}
+
+/// Bardic Inspiration (`Use::Inspire`): one creature other than the user within `range_ft`
+/// (named with `targetName` or `targets`) holds one inspiration die of `spec.heal_plus` faces
+/// for 10 minutes, as the effect "Bardic Inspiration" on its sheet. Adding the die to one ability
+/// check, attack roll or saving throw is the player's call and the table's roll (no
+/// automation); a creature holds one such die at a time.
+pub fn inspire(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    me: &Character,
+    spec: &ActionSpec,
+    range_ft: u32,
+    lines: &mut Vec<String>,
+) -> Result<String> {
+    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
+    let Some(who) = turn
+        .req
+        .targets
+        .first()
+        .or(Some(&turn.req.target).filter(named))
+        .cloned()
+    else {
+        return Err(EngineError::invalid(
+            "targetName",
+            format!(
+                "name the creature {} inspires (targetName): another creature within {range_ft} ft",
+                spec.name
+            ),
+        ));
+    };
+    let (_, mut t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
+    if t.id == me.id {
+        return Err(EngineError::invalid(
+            "targetName",
+            format!(
+                "{} inspires another creature, not {} itself",
+                spec.name, me.name
+            ),
+        ));
+    }
+    let d = super::distance(&turn.encounter, &me.id, &t.id)?;
+    turn.rule(
+        d <= range_ft,
+        format!(
+            "{} is {d} ft from {}; {} reaches a creature within {range_ft} ft that can hear it",
+            t.name, me.name, spec.name
+        ),
+    )?;
+    let key = name_key(&spec.name);
+    if t.effects.iter().any(|e| name_key(&e.name) == key) {
+        return Err(EngineError::Rule(format!(
+            "{} already holds a {} die (one at a time): nothing is spent",
+            t.name, spec.name
+        )));
+    }
+    let faces = spec.heal_plus.max(1);
+    let text = format!(
+        "one d{faces} from {} to add to one ability check, attack roll or saving throw within 10 minutes, after seeing the d20 and before the DM says how it went (no automation: the player rolls the d{faces} and the DM adds it, then removes this effect)",
+        me.name
+    );
+    t.effects.push(ActiveEffect {
+        id: call.new_id("ef")?,
+        name: spec.name.clone(),
+        source: Some(me.name.clone()),
+        modifiers: vec![Modifier::new(
+            &spec.name,
+            ModifierKind::Note { text: text.clone() },
+        )],
+        duration: Duration::Rounds { remaining: 100 },
+        ends_on: None,
+        ends_when_attacked: false,
+        damaged_since_turn: false,
+        grant: None,
+    });
+    crate::combat::put_sheet(call, &t)?;
+    let line = format!(
+        "{} holds a Bardic Inspiration die (d{faces}): {text}",
+        t.name
+    );
+    call.record_change("character", &t.id, line.clone());
+    lines.push(line);
+    Ok(format!(
+        "{} uses {} on {} (d{faces})",
+        me.name, spec.name, t.name
+    ))
 }

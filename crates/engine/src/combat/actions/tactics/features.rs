@@ -51,7 +51,9 @@ pub fn use_feature(
     };
     let mut me = a.clone();
     let mut lines = Vec::new();
-    // Lay on Hands spends points, not uses.
+    // Lay on Hands spends points, not uses: those asked, no more than the creature touched is
+    // missing.
+    let mut pool_heal = None;
     let points = match &spec.does {
         Use::PoolHeal => {
             let n: u32 = turn
@@ -66,7 +68,10 @@ pub fn use_feature(
                         format!("say how many {} points to spend (amount: \"5\")", spec.name),
                     )
                 })?;
-            n
+            let plan = super::feature_uses::pool_heal_plan(call, turn, &me, &spec, n)?;
+            let points = plan.points;
+            pool_heal = Some(plan);
+            points
         }
         _ => 1,
     };
@@ -79,6 +84,11 @@ pub fn use_feature(
     if let Use::UnarmedStrikes { .. } = &spec.does {
         super::flurry::check(turn, a, &spec.name)?;
     }
+    // Step of the Wind: the Dash or the Disengage action, said before the ki is spent.
+    let dash_or_disengage = match &spec.does {
+        Use::DashOrDisengage => Some(dash_or_disengage(turn, &spec.name)?),
+        _ => None,
+    };
     if let Use::Effect {
         first_attack: true, ..
     } = &spec.does
@@ -180,38 +190,34 @@ pub fn use_feature(
             format!("{} uses {}: one more action this turn", a.name, spec.name)
         }
         Use::PoolHeal => {
-            // The one creature touched: `targets` or `targetId`/`targetName`; none is the user.
-            let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
-            let target = turn
-                .req
-                .targets
-                .first()
-                .or(Some(&turn.req.target).filter(named))
-                .cloned();
-            let same = target.as_ref().is_none_or(|t| {
-                t.id.as_deref() == Some(a.id.as_str())
-                    || t.name
-                        .as_deref()
-                        .is_some_and(|n| name_key(n) == name_key(&a.name))
-            });
+            let plan = pool_heal.take().ok_or_else(|| {
+                EngineError::Rule(format!("{} has no creature to heal", spec.name))
+            })?;
             let mut changes = Vec::new();
-            let line = if same {
-                let h = crate::update::heal(&mut me, points, &mut changes)?;
-                format!(
-                    "{} regains {} HP ({} → {})",
-                    a.name, h.healed, h.hp_before, h.hp_after
-                )
-            } else {
-                let who = target.unwrap_or_default();
-                let (_, mut t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
-                let h = crate::update::heal(&mut t, points, &mut changes)?;
-                crate::combat::put_sheet(call, &t)?;
-                format!(
-                    "{} regains {} HP ({} → {})",
-                    t.name, h.healed, h.hp_before, h.hp_after
-                )
+            let line = match plan.target {
+                None => {
+                    let h = crate::update::heal(&mut me, points, &mut changes)?;
+                    format!(
+                        "{} regains {} HP ({} → {})",
+                        a.name, h.healed, h.hp_before, h.hp_after
+                    )
+                }
+                Some(mut t) => {
+                    let h = crate::update::heal(&mut t, points, &mut changes)?;
+                    crate::combat::put_sheet(call, &t)?;
+                    format!(
+                        "{} regains {} HP ({} → {})",
+                        t.name, h.healed, h.hp_before, h.hp_after
+                    )
+                }
             };
             lines.extend(changes);
+            if plan.asked > points {
+                lines.push(format!(
+                    "{} points asked; {points} spent, all the hit points missing (the rest stay in the pool)",
+                    plan.asked
+                ));
+            }
             format!("{} uses {} ({points} points): {line}", a.name, spec.name)
         }
         Use::SplitHeal { range_ft, .. } => {
@@ -289,6 +295,21 @@ pub fn use_feature(
             let head = super::flurry::strikes(call, turn, a, &spec.name, *count, &mut lines)?;
             me = crate::combat::sheet(call, &a.id)?;
             head
+        }
+        Use::Inspire { range_ft, .. } => {
+            super::feature_uses::inspire(call, turn, &me, &spec, *range_ft, &mut lines)?
+        }
+        Use::DashOrDisengage => {
+            let t = dash_or_disengage.unwrap_or(super::ActionType::Disengage);
+            let saved = turn.actor.replace(me.clone());
+            let out = crate::combat::actions::movement::run(call, turn, t)?;
+            turn.actor = saved;
+            lines.push(out.headline);
+            lines.push(format!(
+                "{}: its jump distance is doubled for the turn (no automation for jumps: the DM applies it)",
+                spec.name
+            ));
+            format!("{} uses {} ({})", a.name, spec.name, t.key())
         }
         Use::Narrate => {
             lines.push(format!(
@@ -387,11 +408,46 @@ fn after_melee_hit(
         .encounter
         .combatant(&a.id)
         .is_some_and(|cb| cb.flags.melee_hit(now, &t.id));
+    // One attempt per hit: each attempt uses up the hit it follows.
+    let unused = turn
+        .encounter
+        .combatant_mut(&a.id)
+        .is_some_and(|cb| cb.flags.use_melee_hit(now, &t.id));
+    if hit && !unused {
+        return turn.rule(
+            false,
+            format!(
+                "{feature} is attempted once per melee weapon hit, and each of {}'s hits on {} this turn has had its attempt: hit it again first (execute_action attack)",
+                a.name, t.name
+            ),
+        );
+    }
     turn.rule(
-        hit,
+        unused,
         format!(
             "{feature} follows a melee weapon hit, and {} has not hit {} with one this turn: attack it first (execute_action attack)",
             a.name, t.name
         ),
     )
+}
+
+/// Which action Step of the Wind takes: `description` "dash" or "disengage"; asked for when
+/// absent (nothing is spent).
+fn dash_or_disengage(turn: &Turn<'_>, feature: &str) -> Result<super::ActionType> {
+    let said = turn
+        .req
+        .description
+        .as_deref()
+        .map(|d| d.trim().to_lowercase())
+        .unwrap_or_default();
+    match said.as_str() {
+        "dash" => Ok(super::ActionType::Dash),
+        "disengage" => Ok(super::ActionType::Disengage),
+        _ => Err(EngineError::invalid(
+            "description",
+            format!(
+                "{feature} takes the Dash or the Disengage action: say which (description: \"dash\" or \"disengage\"), or take execute_action dash or disengage with actionCost bonus_action"
+            ),
+        )),
+    }
 }
