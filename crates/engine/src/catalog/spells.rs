@@ -242,6 +242,10 @@ pub struct SpellEntry {
     /// resurrection or wish restores it (Disintegrate).
     #[serde(default)]
     pub dust_at_zero: bool,
+    /// Every target after the first must stand within this many feet of the first (Chain
+    /// Lightning's bolts leap 30 feet from its first target).
+    #[serde(default)]
+    pub leap_ft: Option<u32>,
     /// Riders on a hit or a failed save.
     #[serde(default)]
     pub riders: Vec<Rider>,

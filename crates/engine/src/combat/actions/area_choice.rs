@@ -4,6 +4,8 @@
 //! creatures named (`targetName`, `targets`) must stand inside the area; with none named, the
 //! engine chooses for the caster, and says so: for healing the caster's side (itself and its
 //! friends), for anything else the creatures hostile to it, in the area's order.
+//!
+//! Also the spells whose later targets must stand near the first ([`leap`]: Chain Lightning).
 
 use super::ActionRequest;
 use crate::catalog::spells::SpellKind;
@@ -100,4 +102,34 @@ pub fn choose(
         }
     ));
     Ok(picked)
+}
+
+/// Chain Lightning: each target after the first must be within the catalog's `leap_ft` of the
+/// first target (bodies count where they lie).
+pub fn leap(e: &Encounter, def: &SpellDef, ids: &[String]) -> Result<()> {
+    let Some(reach) = def.mechanics().and_then(|m| m.leap_ft) else {
+        return Ok(());
+    };
+    let Some(first) = ids.first() else {
+        return Ok(());
+    };
+    let name_of = |id: &str| e.combatant(id).map_or(id.to_string(), |c| c.name.clone());
+    for id in ids.iter().skip(1) {
+        let d = crate::combat::bodies::distance_ft(e, first, id, super::attack::METRIC)
+            .unwrap_or(u32::MAX);
+        if d > reach {
+            return Err(EngineError::Rule(format!(
+                "{}'s bolts leap only {reach} ft from the first target: {} is {} from {}",
+                def.name,
+                name_of(id),
+                if d == u32::MAX {
+                    "not on the map".to_string()
+                } else {
+                    format!("{d} ft")
+                },
+                name_of(first)
+            )));
+        }
+    }
+    Ok(())
 }
