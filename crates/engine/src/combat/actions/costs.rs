@@ -129,8 +129,12 @@ pub fn alternative(
         }
         // Using an object beyond the one free interaction takes the action.
         (T::UseObject, C::Action) => Some("the Use an Object action".into()),
-        // Fast Hands: Use an Object (Sleight of Hand, thieves' tools) as a bonus action.
-        (T::UseObject, C::BonusAction) if actor.has_rule(ClassRule::FastHands) => {
+        // Fast Hands: Use an Object (Sleight of Hand, thieves' tools) as a bonus action; not an
+        // item's activation (a potion, a wand): "that action isn't a function of the Use an
+        // Item action, so a feature such as the rogue's Fast Hands can't be used".
+        (T::UseObject, C::BonusAction)
+            if actor.has_rule(ClassRule::FastHands) && req.item.is_none() =>
+        {
             Some("Fast Hands (Cunning Action)".into())
         }
         _ => {
@@ -158,6 +162,9 @@ pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
             "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts or Frenzy"
         }
         (T::CastSpell, _) => "; a spell costs its casting time",
+        (T::UseObject, C::Free | C::BonusAction) => {
+            "; an item that needs the action for its use (a potion drunk or administered, a wand) takes the Use an Object action, and Fast Hands does not activate items"
+        }
         _ => "",
     }
 }
@@ -187,6 +194,9 @@ pub fn rule_cost(
                 None => super::economy::default_cost(t),
             }
         }
+        // An inventory item used (a potion drunk or administered, a wand): it needs the action
+        // for its use, so it takes the Use an Object action, as use_magic_item does.
+        ActionType::UseObject if req.item.is_some() => ActionCost::Action,
         _ => super::economy::default_cost(t),
     }
 }

