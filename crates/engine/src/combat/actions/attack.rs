@@ -14,13 +14,13 @@
 use tabletop_grid::{Cover, CoverOptions};
 use tabletop_rules::DamageType;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
-use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
+use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice::{self, DiceRoll};
 use tabletop_rules::stats::EffectiveStats;
 
 /// Damage onto a combatant lives in [`super::damage_to`]; re-exported so
 /// `attack::apply_damage_to` keeps its path.
-pub use super::damage_to::apply_damage_to;
+pub use super::damage_to::{apply_damage_to, damage_phrase};
 /// Attack profiles live in [`super::profile`]; re-exported so `attack::attack_profile` and the
 /// like keep their paths.
 pub use super::profile::{
@@ -223,54 +223,6 @@ impl StrikeOptions {
             decided: self.decided.clone(),
         }
     }
-}
-
-/// "9 slashing + 3 fire (6 → 0 HP) and dies", from a damage result.
-pub fn damage_phrase(r: &DamageResult) -> String {
-    let parts: Vec<String> = r
-        .by_type
-        .iter()
-        .map(|t| {
-            let name = t
-                .damage_type
-                .map_or("untyped".to_string(), |d| d.to_string());
-            let adj: Vec<&str> = t
-                .adjustments
-                .iter()
-                .map(|a| match a.kind {
-                    AdjustmentKind::Immune => "immune",
-                    AdjustmentKind::Resisted => "halved by resistance",
-                    AdjustmentKind::Vulnerable => "doubled by vulnerability",
-                })
-                .collect();
-            if adj.is_empty() {
-                format!("{} {name}", t.taken)
-            } else {
-                format!(
-                    "{} {name} ({} rolled, {})",
-                    t.taken,
-                    t.rolled,
-                    adj.join(", ")
-                )
-            }
-        })
-        .collect();
-    let mut s = parts.join(" + ");
-    if r.temp_absorbed > 0 {
-        s.push_str(&format!(", {} absorbed by temporary HP", r.temp_absorbed));
-    }
-    s.push_str(&format!(" ({} → {} HP)", r.hp_before, r.hp_after));
-    match r.outcome {
-        DamageOutcome::Killed => s.push_str(" and dies"),
-        DamageOutcome::Dead { reason } => s.push_str(&format!(" and dies ({reason})")),
-        DamageOutcome::Unconscious => s.push_str(" and falls unconscious (death saves)"),
-        DamageOutcome::DeathSaveFailures { added, total } => s.push_str(&format!(
-            " and suffers {added} death-save failure{} ({total}/3)",
-            if added == 1 { "" } else { "s" }
-        )),
-        _ => {}
-    }
-    s
 }
 
 /// Converts a rolled damage expression into pipeline parts; untyped parts take `default_type`.

@@ -2,7 +2,7 @@
 //! damage action and feature uses: the damage pipeline, Undead Fortitude and Relentless Rage,
 //! the concentration save it forces, and a dead creature's body laid on the map.
 
-use tabletop_rules::damage::{DamagePart, DamageResult};
+use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
 
 use crate::combat;
 use crate::concentration::{self, ConcentrationCheck};
@@ -105,4 +105,52 @@ fn apply(
         lines.push(line);
     }
     Ok((r, check, t))
+}
+
+/// "9 slashing + 3 fire (6 → 0 HP) and dies", from a damage result.
+pub fn damage_phrase(r: &DamageResult) -> String {
+    let parts: Vec<String> = r
+        .by_type
+        .iter()
+        .map(|t| {
+            let name = t
+                .damage_type
+                .map_or("untyped".to_string(), |d| d.to_string());
+            let adj: Vec<&str> = t
+                .adjustments
+                .iter()
+                .map(|a| match a.kind {
+                    AdjustmentKind::Immune => "immune",
+                    AdjustmentKind::Resisted => "halved by resistance",
+                    AdjustmentKind::Vulnerable => "doubled by vulnerability",
+                })
+                .collect();
+            if adj.is_empty() {
+                format!("{} {name}", t.taken)
+            } else {
+                format!(
+                    "{} {name} ({} rolled, {})",
+                    t.taken,
+                    t.rolled,
+                    adj.join(", ")
+                )
+            }
+        })
+        .collect();
+    let mut s = parts.join(" + ");
+    if r.temp_absorbed > 0 {
+        s.push_str(&format!(", {} absorbed by temporary HP", r.temp_absorbed));
+    }
+    s.push_str(&format!(" ({} → {} HP)", r.hp_before, r.hp_after));
+    match r.outcome {
+        DamageOutcome::Killed => s.push_str(" and dies"),
+        DamageOutcome::Dead { reason } => s.push_str(&format!(" and dies ({reason})")),
+        DamageOutcome::Unconscious => s.push_str(" and falls unconscious (death saves)"),
+        DamageOutcome::DeathSaveFailures { added, total } => s.push_str(&format!(
+            " and suffers {added} death-save failure{} ({total}/3)",
+            if added == 1 { "" } else { "s" }
+        )),
+        _ => {}
+    }
+    s
 }
