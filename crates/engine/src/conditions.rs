@@ -240,6 +240,8 @@ fn add(
         c.conditions
             .retain(|e| e.condition != Condition::Exhaustion);
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition,
             level: Some(new),
             source: source.unwrap_or_else(|| "exhaustion".into()),
@@ -328,6 +330,8 @@ fn add(
         ));
     } else {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition,
             level: None,
             source: source.unwrap_or_else(|| "DM".into()),

@@ -525,6 +525,8 @@ fn wake(c: &mut Character) {
 pub fn lie_prone(c: &mut Character) {
     if !c.has_condition(Condition::Prone) {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Prone,
             level: None,
             source: ZERO_HP_SOURCE.into(),

@@ -167,3 +167,87 @@ async fn an_incapacitated_creature_drinks_nothing_itself_and_a_potion_costs_the_
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_charmed_orc_cannot_attack_its_charmer_and_harm_from_the_charmer_ends_the_charm() {
+    if !srd() {
+        return;
+    }
+    let charmed = desc("Conditions", "charmed");
+    assert!(
+        charmed.contains("a charmed creature can't attack the charmer or target the charmer with harmful abilities or magical effects"),
+        "{charmed}"
+    );
+    let charm = desc("Spells", "charm-person");
+    assert!(
+        charm.contains("it is charmed by you until the spell ends or until you or your companions do anything harmful to it"),
+        "{charm}"
+    );
+    let s = Session::start(43).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 3, "spells": ["charm-person"],
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 16, "wis": 12, "cha": 10}}),
+    )
+    .await;
+    fighter(&s, "Bram").await;
+    give(&s, "Bram", "Dagger", 1).await;
+    equip(&s, "Bram", "Dagger").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "orc", "position": {"x": 6, "y": 5}, "initiative": 20},
+            {"characterName": "Bram", "position": {"x": 7, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let mut charmed_now = false;
+    for _ in 0..4 {
+        let r = s
+            .ok(
+                "execute_action",
+                json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "Charm Person", "targetName": "Orc", "force": true}),
+            )
+            .await;
+        if r.text.contains("Orc is charmed") {
+            charmed_now = true;
+            break;
+        }
+    }
+    assert!(charmed_now, "the orc never failed its save");
+    s.ok("advance_turn", json!({})).await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Orc", "actionType": "attack", "targetName": "Wiz", "weapon": "Greataxe"}),
+        &["Orc is charmed by Wiz (Charm Person) and can't attack its charmer"],
+    )
+    .await;
+    // Bram, Wiz's companion, stabs the orc: the charm ends.
+    s.ok("advance_turn", json!({})).await;
+    let mut hit = String::new();
+    for _ in 0..8 {
+        let r = s
+            .ok(
+                "execute_action",
+                json!({"actorName": "Bram", "actionType": "attack", "targetName": "Orc", "weapon": "Dagger", "force": true}),
+            )
+            .await;
+        if r.text.starts_with("Hit!") || r.text.starts_with("Critical hit!") {
+            hit = r.text;
+            break;
+        }
+    }
+    assert!(
+        hit.lines()
+            .any(|l| l == "Orc is no longer charmed (Charm Person): its charmer's side harmed it"),
+        "{hit}"
+    );
+    let q = s
+        .ok(
+            "manage_condition",
+            json!({"operation": "query", "characterName": "Orc"}),
+        )
+        .await;
+    assert_eq!(q.text.trim(), "Orc:\nOrc has no conditions.", "{}", q.text);
+}

@@ -228,6 +228,11 @@ pub struct SpellEntry {
     /// (Fey Ancestry; see `ClassRule::NoMagicSleep`).
     #[serde(default)]
     pub magic_sleep: bool,
+    /// What ends its condition early besides the duration: `harm` (Charm Person: "until you or
+    /// your companions do anything harmful to it"; damage from them ends it) or `damage` (any
+    /// damage). A magical sleep (`magic_sleep`) ends on damage without saying so.
+    #[serde(default)]
+    pub ends_on: Option<crate::model::condition_ends::ConditionEnds>,
     /// A Self-range spell that still reaches another creature this many feet away, which the
     /// caller names: a spell attack (Vampiric Touch 5, Produce Flame 30), a gaze (Eyebite 60)
     /// or companions sharing it (Pass without Trace 30). Without it a Self spell with no area

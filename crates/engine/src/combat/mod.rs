@@ -9,6 +9,7 @@ pub mod actions;
 pub mod auras;
 pub mod banish;
 pub mod bodies;
+pub mod charm;
 pub mod create;
 pub mod death;
 pub mod death_time;

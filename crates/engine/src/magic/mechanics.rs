@@ -220,6 +220,8 @@ fn hp_pool(
         left -= t.hp;
         t.conditions.retain(|c| c.condition != cond);
         t.conditions.push(ConditionEntry {
+            by: Some(caster.id.clone()),
+            ends_on: condition_ends(spell),
             condition: cond,
             level: None,
             source: spell.name.clone(),
@@ -236,7 +238,7 @@ fn hp_pool(
     }
     if cond == Condition::Unconscious {
         report.lines.push(
-            "a sleeper wakes if it takes damage or someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
+            "a sleeper wakes if it takes damage (the engine ends it then) or someone uses an action to shake or slap it awake (remove the condition with manage_condition)"
         .to_string());
     }
     Ok(())
@@ -580,6 +582,8 @@ pub fn apply_riders(
                     lines.push(format!("{} cannot be knocked prone", target.name));
                 } else if !target.has_condition(Condition::Prone) {
                     target.conditions.push(ConditionEntry {
+                        by: None,
+                        ends_on: None,
                         condition: Condition::Prone,
                         level: None,
                         source: spell.name.clone(),
@@ -713,4 +717,13 @@ pub fn start_of_turn(c: &mut Character) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// What ends a spell's condition early: its catalog's `ends_on`, else any damage for a magical
+/// sleep (Sleep, Eyebite: the sleeper wakes if it takes damage).
+pub fn condition_ends(spell: &SpellDef) -> Option<crate::model::character::ConditionEnds> {
+    let e = spell.mechanics()?;
+    e.ends_on.or(e
+        .magic_sleep
+        .then_some(crate::model::character::ConditionEnds::Damage))
 }

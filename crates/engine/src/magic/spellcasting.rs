@@ -725,6 +725,13 @@ pub fn resolve(
                     &mut changes,
                 )?;
                 crate::combat::martial::relentless_rage(call, &mut target, &mut r, &mut changes)?;
+                if r.total > 0 {
+                    changes.extend(crate::combat::charm::end_by_harm(
+                        enc,
+                        &caster.id,
+                        &mut target,
+                    ));
+                }
                 tr.damage_taken = Some(r.total);
                 phrase.push(format!(
                     "{} takes {}",
@@ -868,6 +875,8 @@ fn impose_condition(
     let _ = call;
     target.conditions.retain(|e| e.condition != cond);
     target.conditions.push(ConditionEntry {
+        by: Some(caster.id.clone()),
+        ends_on: crate::magic::mechanics::condition_ends(spell),
         condition: cond,
         level: None,
         source: spell.name.clone(),

@@ -119,6 +119,18 @@ fn damage_body(
             }
             !ends
         });
+        // Conditions that end when their bearer takes damage (a magical sleep: Sleep, Eyebite).
+        let name = c.name.clone();
+        c.conditions.retain(|e| {
+            let ends = e.ends_on == Some(crate::model::character::ConditionEnds::Damage);
+            if ends {
+                changes.push(format!(
+                    "{name} is no longer {} ({}): it took damage",
+                    e.condition, e.source
+                ));
+            }
+            !ends
+        });
     }
     if r.add_conditions.contains(&Condition::Unconscious) {
         // An unconscious creature falls prone (and is still prone when it wakes).
@@ -127,6 +139,8 @@ fn damage_body(
     for cond in &r.add_conditions {
         if !c.has_condition(*cond) {
             c.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: *cond,
                 level: None,
                 source: ZERO_HP_SOURCE.into(),

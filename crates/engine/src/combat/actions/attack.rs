@@ -149,6 +149,8 @@ pub fn situation(
     }
     s.refusals
         .extend(crate::magic::combat6::sealed_off(attacker, target));
+    s.refusals
+        .extend(crate::combat::charm::refusal(attacker, target, "attack"));
     let t_stats = target.effective();
     let (adv, dis, crit) = t_stats.attacks_against.for_attacker(within_5_ft);
     s.advantage
@@ -618,6 +620,9 @@ fn strike_core(
         &mut out.lines,
     )?;
     crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
+    if r.total > 0 {
+        crate::combat::charm::harm_ends(call, enc, attacker_id, &t.id, &mut out.lines)?;
+    }
     // Dark One's Blessing: the attacker dropped a hostile creature.
     if t.hp == 0
         && attacker

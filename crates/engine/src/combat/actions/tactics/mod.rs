@@ -123,6 +123,8 @@ pub(crate) fn add_condition(
     c.conditions
         .retain(|e| !(e.condition == condition && e.source == source));
     c.conditions.push(ConditionEntry {
+        by: None,
+        ends_on: None,
         condition,
         level: None,
         source,
