@@ -424,6 +424,12 @@ fn check_outcome(
     if let Some((why, delta)) = topic_expertise(&c, req) {
         rules = rules.bonus(why, delta);
     }
+    // In a fight: the Help on the next ability check, the Dodge on a DEX save.
+    for why in
+        crate::combat::actions::tactics::roll_check_advantages(call, &c, &req.test, req.passive)?
+    {
+        rules = rules.advantage(why);
+    }
     if let D20Test::Save { ability } = req.test {
         let against = match (&req.reason, req.against.is_empty()) {
             (Some(r), true) => crate::saves::SaveAgainst::from_reason(call, r),

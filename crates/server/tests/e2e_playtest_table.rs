@@ -251,3 +251,141 @@ async fn a_charmed_orc_cannot_attack_its_charmer_and_harm_from_the_charmer_ends_
         .await;
     assert_eq!(q.text.trim(), "Orc:\nOrc has no conditions.", "{}", q.text);
 }
+
+#[tokio::test]
+async fn help_lapses_at_the_start_of_the_helpers_next_turn_and_roll_check_applies_it() {
+    if !srd() {
+        return;
+    }
+    let help = common::srd_record("Rule-Sections", "actions-in-combat")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        help.contains("the creature you aid gains advantage on the next ability check it makes to perform the task you are helping with, provided that it makes the check before the start of your next turn."),
+        "{help}"
+    );
+    assert!(
+        help.contains("If your ally attacks the target before your next turn, the first attack roll is made with advantage."),
+        "{help}"
+    );
+    let s = Session::start(47).await;
+    fighter(&s, "Bram").await;
+    fighter(&s, "Rin").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Rin", "position": {"x": 6, "y": 6}, "initiative": 30},
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 20},
+            {"monster": "orc", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    // (a) Help on a check survives Bram's own turn start and roll_check applies it once.
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Rin", "actionType": "help", "targetName": "Bram"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    let c = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert_eq!(
+        c.text.lines().next().unwrap_or_default(),
+        "Bram — Athletics check: d20 [~~1~~, 7] (advantage: helped (Help action)) + 6 = 13",
+        "{}",
+        c.text
+    );
+    let c = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert!(
+        c.text.starts_with("Bram — Athletics check: d20 [") && !c.text.contains("advantage"),
+        "the help is used up: {}",
+        c.text
+    );
+    // (b) Help on an attack lapses at the start of Rin's next turn.
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Rin", "actionType": "help", "targetName": "Bram", "targets": [{"name": "Orc"}]}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    let t = s.ok("advance_turn", json!({})).await;
+    assert!(
+        t.text
+            .lines()
+            .any(|l| l == "- Rin's Help to Bram lapses unused (its turn starts)"),
+        "{}",
+        t.text
+    );
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "attack", "targetName": "Orc"}),
+        )
+        .await;
+    assert!(!a.text.contains("helped"), "{}", a.text);
+}
+
+#[tokio::test]
+async fn roll_check_gives_a_dodging_creature_advantage_on_a_dex_save() {
+    if !srd() {
+        return;
+    }
+    let dodge = common::srd_record("Rule-Sections", "actions-in-combat")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        dodge.contains("you make Dexterity saving throws with advantage"),
+        "{dodge}"
+    );
+    let s = Session::start(61).await;
+    fighter(&s, "Bram").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "goblin", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "dodge"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    let r = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "save", "ability": "dex", "dc": 15, "reason": "pit trap"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram — Dexterity save (pit trap): d20 [4, ~~1~~] (advantage: dodging) + 2 = 6 vs DC 15 — fail",
+        "{}",
+        r.text
+    );
+    // A STR save gets nothing from the Dodge.
+    let r = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "save", "ability": "str", "dc": 15}),
+        )
+        .await;
+    assert!(!r.text.contains("advantage"), "{}", r.text);
+}

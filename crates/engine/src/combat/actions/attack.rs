@@ -447,7 +447,7 @@ fn strike_core(
         if cb.flags.hidden.take().is_some() {
             lines.push(format!("{} is no longer hidden.", attacker.name));
         }
-        cb.flags.helped_against.retain(|h| *h != target.id);
+        cb.flags.help_used(Some(target.id.as_str()));
     }
     enc.mark_attack(&attacker.id, &target.id);
     // A hit may be answered by the target's Shield.
