@@ -340,6 +340,75 @@ async fn help_lapses_at_the_start_of_the_helpers_next_turn_and_roll_check_applie
 }
 
 #[tokio::test]
+async fn a_loading_crossbow_fires_once_per_action_and_needs_a_free_hand_to_load() {
+    if !srd() {
+        return;
+    }
+    let loading = desc("Weapon-Properties", "loading");
+    assert!(
+        loading.contains("you can fire only one piece of ammunition from it when you use an action, bonus action, or reaction to fire it, regardless of the number of attacks you can normally make"),
+        "{loading}"
+    );
+    let ammo = desc("Weapon-Properties", "ammunition");
+    assert!(
+        ammo.contains("you need a free hand to load a one-handed weapon"),
+        "{ammo}"
+    );
+    let s = Session::start(53).await;
+    fighter(&s, "Bram").await;
+    fighter(&s, "Ash").await;
+    give(&s, "Bram", "Crossbow, light", 1).await;
+    give(&s, "Bram", "Crossbow Bolt", 10).await;
+    equip(&s, "Bram", "Crossbow, light").await;
+    give(&s, "Ash", "Crossbow, hand", 1).await;
+    give(&s, "Ash", "Shield", 1).await;
+    give(&s, "Ash", "Crossbow Bolt", 10).await;
+    equip(&s, "Ash", "Crossbow, hand").await;
+    equip(&s, "Ash", "Shield").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"characterName": "Ash", "position": {"x": 5, "y": 8}, "initiative": 20},
+            {"monster": "ogre", "position": {"x": 10, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "attack", "targetName": "Ogre", "weapon": "Crossbow, light"}),
+        )
+        .await;
+    assert!(
+        r.text
+            .lines()
+            .any(|l| l == "Bram fires one Crossbow bolt from the Crossbow, light (9 left)."),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        last(&r.text),
+        "Bram has left: 1 attack(s) of the Attack action, bonus action, reaction.",
+        "{}",
+        r.text
+    );
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "attack", "targetName": "Ogre", "weapon": "Crossbow, light"}),
+        &["the Crossbow, light has the loading property: Bram already fired it with this action"],
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Ash", "actionType": "attack", "targetName": "Ogre", "weapon": "Crossbow, hand"}),
+        &["Ash needs a free hand to load the Crossbow, hand (a one-handed weapon) and has none (Crossbow, hand in the main hand, Shield in the off hand)"],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn roll_check_gives_a_dodging_creature_advantage_on_a_dex_save() {
     if !srd() {
         return;

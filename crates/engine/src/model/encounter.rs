@@ -106,6 +106,11 @@ pub struct Economy {
     /// A spell of 1st level or higher was cast with the action this turn (no bonus-action spell).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub leveled_action_spell: bool,
+    /// The costs ("action", "bonus action", "reaction") with which a weapon of the loading
+    /// property was fired this turn: one piece of ammunition per action, bonus action or
+    /// reaction, whatever the number of attacks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loading_fired: Vec<String>,
 }
 
 /// An action held with `ready`, taken as a reaction when its trigger happens.
