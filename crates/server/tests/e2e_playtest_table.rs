@@ -409,6 +409,74 @@ async fn a_loading_crossbow_fires_once_per_action_and_needs_a_free_hand_to_load(
 }
 
 #[tokio::test]
+async fn a_second_long_rest_within_24_hours_is_refused_and_a_party_shares_one() {
+    if !srd() {
+        return;
+    }
+    let resting = common::srd_record("Rule-Sections", "resting")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        resting
+            .contains("A character can't benefit from more than one long rest in a 24-hour period"),
+        "{resting}"
+    );
+    let s = Session::start(59).await;
+    fighter(&s, "Bram").await;
+    fighter(&s, "Rin").await;
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bram", "condition": "exhaustion", "level": 3}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "take_rest",
+            json!({"characterName": "Bram", "type": "long"}),
+        )
+        .await;
+    assert!(
+        r.text.contains("exhaustion 3 → 2")
+            && r.text.contains("clock: Day 1, 08:00 → Day 1, 16:00 (8 h)"),
+        "{}",
+        r.text
+    );
+    // Rin rests beside Bram: the same rest, the clock does not move again.
+    let r = s
+        .ok("take_rest", json!({"characterName": "Rin", "type": "long"}))
+        .await;
+    assert!(!r.text.contains("clock:"), "{}", r.text);
+    // Bram again at once: refused, nothing restored, the clock where it was.
+    s.err(
+        "take_rest",
+        json!({"characterName": "Bram", "type": "long"}),
+        &["Bram finished a long rest at Day 1, 16:00, and a character can't benefit from more than one long rest in a 24-hour period: the next one can end at Day 2, 16:00 at the earliest (start it at Day 2, 08:00; pass time with advance_time first), or take a short rest"],
+    )
+    .await;
+    s.ok("advance_time", json!({"hours": 15})).await;
+    s.err(
+        "take_rest",
+        json!({"characterName": "Bram", "type": "long"}),
+        &["the next one can end at Day 2, 16:00 at the earliest"],
+    )
+    .await;
+    s.ok("advance_time", json!({"hours": 1})).await;
+    let r = s
+        .ok(
+            "take_rest",
+            json!({"characterName": "Bram", "type": "long"}),
+        )
+        .await;
+    assert!(
+        r.text.contains("exhaustion 2 → 1")
+            && r.text.contains("clock: Day 2, 08:00 → Day 2, 16:00 (8 h)"),
+        "{}",
+        r.text
+    );
+}
+
+#[tokio::test]
 async fn roll_check_gives_a_dodging_creature_advantage_on_a_dex_save() {
     if !srd() {
         return;
