@@ -329,15 +329,19 @@ fn add(
             c.name
         ));
     } else {
+        let source = source.unwrap_or_else(|| "DM".into());
         c.conditions.push(ConditionEntry {
             by: None,
             ends_on: None,
             condition,
             level: None,
-            source: source.unwrap_or_else(|| "DM".into()),
+            source: source.clone(),
             duration: dur,
         });
         changes.push(format!("{} is {condition}{label}", c.name));
+        if condition == Condition::Unconscious {
+            changes.extend(crate::update::knocked_out(c, &source, true));
+        }
     }
     Ok(())
 }

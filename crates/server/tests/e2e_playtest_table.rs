@@ -526,3 +526,179 @@ async fn roll_check_gives_a_dodging_creature_advantage_on_a_dex_save() {
         .await;
     assert!(!r.text.contains("advantage"), "{}", r.text);
 }
+
+#[tokio::test]
+async fn a_sleeper_falls_prone_and_a_sleeping_flyer_falls_from_the_air() {
+    if !srd() {
+        return;
+    }
+    let unconscious = desc("Conditions", "unconscious");
+    assert!(
+        unconscious.contains("the creature drops whatever it's holding and falls prone"),
+        "{unconscious}"
+    );
+    let flying = common::srd_record("Rule-Sections", "movement-and-position")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        flying.contains("If a flying creature is knocked prone, has its speed reduced to 0, or is otherwise deprived of the ability to move, the creature falls, unless it has the ability to hover"),
+        "{flying}"
+    );
+    let falling = common::srd_record("Rule-Sections", "the-environment")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        falling.contains("At the end of a fall, a creature takes 1d6 bludgeoning damage for every 10 feet it fell, to a maximum of 20d6. The creature lands prone"),
+        "{falling}"
+    );
+    let s = Session::start(67).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 3, "spells": ["sleep"],
+               "stats": {"str": 8, "dex": 14, "con": 12, "int": 16, "wis": 12, "cha": 10}}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "blood-hawk", "position": {"x": 10, "y": 5, "z": 2}, "initiative": 20},
+            {"monster": "goblin", "position": {"x": 10, "y": 7}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "Sleep", "to": {"x": 10, "y": 6, "z": 1}}),
+        )
+        .await;
+    for line in [
+        "Blood Hawk can't stay aloft and falls 10 ft to the ground: 1d6 bludgeoning = 1 (1d6: [1] = 1)",
+        "Blood Hawk is no longer unconscious (Sleep): it took damage",
+        "Blood Hawk takes 1 (1 bludgeoning); 7 → 6 HP",
+    ] {
+        assert!(r.text.lines().any(|l| l == line), "{line}: {}", r.text);
+    }
+    assert!(
+        r.text.lines().any(|l| l == "Goblin (7 HP) is unconscious, no damage (7 HP of the pool left); Goblin falls prone"),
+        "{}",
+        r.text
+    );
+    let g = s
+        .ok(
+            "manage_condition",
+            json!({"operation": "query", "characterName": "Goblin"}),
+        )
+        .await;
+    assert!(
+        g.text
+            .lines()
+            .any(|l| l.starts_with("- prone (Sleep, until removed)")),
+        "{}",
+        g.text
+    );
+    let e = s.ok("get_encounter", json!({})).await;
+    assert!(
+        e.text
+            .lines()
+            .any(|l| l == "- 20 Blood Hawk · enemy · HP 6/7 · AC 12 · (10, 5) · prone"),
+        "on the ground, awake and prone: {}",
+        e.text
+    );
+    // The goblin is woken (a slap): still prone, it stands up before it walks.
+    s.ok(
+        "manage_condition",
+        json!({"operation": "remove", "characterName": "Goblin", "condition": "unconscious"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    let t = s.ok("advance_turn", json!({})).await;
+    assert!(t.text.starts_with("Round 1: Goblin's turn."), "{}", t.text);
+    let m = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Goblin", "actionType": "move", "to": {"x": 10, "y": 10}}),
+        )
+        .await;
+    assert_eq!(
+        m.text.lines().next().unwrap_or_default(),
+        "Goblin stands up. Goblin moves 15 ft to (10, 10) (0 ft of movement left).",
+        "{}",
+        m.text
+    );
+}
+
+#[tokio::test]
+async fn a_fighter_dropped_to_0_hp_drops_its_sword_and_takes_it_up_again() {
+    if !srd() {
+        return;
+    }
+    let s = Session::start(71).await;
+    fighter(&s, "Bram").await;
+    give(&s, "Bram", "Longsword", 1).await;
+    give(&s, "Bram", "Shield", 1).await;
+    equip(&s, "Bram", "Longsword").await;
+    equip(&s, "Bram", "Shield").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "goblin", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let r = s
+        .ok(
+            "update_character",
+            json!({"characterName": "Bram", "damage": [{"amount": 44, "type": "slashing"}]}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram takes 44 (44 slashing); 44 → 0 HP; falls unconscious and starts death saves. Bram drops Longsword (it lies in Bram's space, unequipped; taking it up again is manage_inventory equip).",
+        "{}",
+        r.text
+    );
+    let v = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "view", "characterName": "Bram"}),
+        )
+        .await;
+    assert!(
+        v.text
+            .lines()
+            .any(|l| l == "Equipped: Shield (it2, offhand)")
+            && v.text.lines().any(|l| l == "Carried: Longsword (it1)"),
+        "the strapped shield stays worn, the sword is dropped: {}",
+        v.text
+    );
+    s.ok(
+        "update_character",
+        json!({"characterName": "Bram", "healing": 5}),
+    )
+    .await;
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "attack", "targetName": "Goblin", "weapon": "Longsword"}),
+        &["Bram carries Longsword but has not equipped it: equip it first"],
+    )
+    .await;
+    equip(&s, "Bram", "Longsword").await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "attack", "targetName": "Goblin", "weapon": "Longsword"}),
+        )
+        .await;
+    assert!(
+        a.text
+            .lines()
+            .any(|l| l.starts_with("Bram attack with Longsword: d20 [")),
+        "{}",
+        a.text
+    );
+}

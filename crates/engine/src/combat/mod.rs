@@ -16,6 +16,7 @@ pub mod death_time;
 pub mod divination;
 pub mod end;
 pub mod endurance;
+pub mod falls;
 pub mod manage;
 pub mod martial;
 pub mod objects;

@@ -125,6 +125,9 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     report
         .end_of_turn
         .extend(super::lapsed_concentration(call, &enc)?);
+    report
+        .end_of_turn
+        .extend(super::falls::fall_grounded_flyers(call, &mut enc)?);
     start_of_turn(call, &mut enc, req.auto_death_saves, &mut report)?;
     report
         .start_of_turn

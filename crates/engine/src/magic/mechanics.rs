@@ -227,10 +227,15 @@ fn hp_pool(
             source: spell.name.clone(),
             duration: rounds.map(|n| Duration::Rounds { remaining: n }),
         });
-        let p = format!(
+        let mut p = format!(
             "{} ({} HP) is {cond}, no damage ({left} HP of the pool left)",
             t.name, t.hp
         );
+        if cond == Condition::Unconscious {
+            for l in crate::update::knocked_out(&mut t, &spell.name, true) {
+                p.push_str(&format!("; {l}"));
+            }
+        }
         let mut tr = push_target(report, &t, p.clone());
         tr.condition = Some(cond);
         report.targets.push(tr);

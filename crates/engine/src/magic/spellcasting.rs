@@ -882,7 +882,13 @@ fn impose_condition(
         source: spell.name.clone(),
         duration,
     });
-    Ok(format!("{} is {cond}", target.name))
+    let mut line = format!("{} is {cond}", target.name);
+    if cond == Condition::Unconscious {
+        for l in crate::update::knocked_out(target, &spell.name, true) {
+            line.push_str(&format!("; {l}"));
+        }
+    }
+    Ok(line)
 }
 
 fn apply_effect(

@@ -8,8 +8,8 @@ use tabletop_rules::damage::{
 };
 use tabletop_rules::stats::EffectiveStats;
 
+use super::ZERO_HP_SOURCE;
 use super::sheet::Sheet;
-use super::{ZERO_HP_SOURCE, lie_prone};
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, ConditionEntry};
 
@@ -132,10 +132,13 @@ fn damage_body(
             !ends
         });
     }
-    if r.add_conditions.contains(&Condition::Unconscious) {
-        // An unconscious creature falls prone (and is still prone when it wakes).
-        lie_prone(c);
-    }
+    // An unconscious creature drops what it holds and falls prone (and is still prone when it
+    // wakes); said after the damage.
+    let dropped = if r.add_conditions.contains(&Condition::Unconscious) {
+        super::knocked_out(c, ZERO_HP_SOURCE, false)
+    } else {
+        Vec::new()
+    };
     for cond in &r.add_conditions {
         if !c.has_condition(*cond) {
             c.conditions.push(ConditionEntry {
@@ -149,6 +152,7 @@ fn damage_body(
         }
     }
     changes.push(format!("{} {}", c.name, r.summary()));
+    changes.extend(dropped);
     Ok(r)
 }
 
