@@ -702,3 +702,105 @@ async fn a_fighter_dropped_to_0_hp_drops_its_sword_and_takes_it_up_again() {
         a.text
     );
 }
+
+#[tokio::test]
+async fn fear_imposes_no_disadvantage_while_its_source_is_out_of_line_of_sight() {
+    if !srd() {
+        return;
+    }
+    let frightened = desc("Conditions", "frightened");
+    assert!(
+        frightened.contains("a frightened creature has disadvantage on ability checks and attack rolls while the source of its fear is within line of sight"),
+        "{frightened}"
+    );
+    let s = Session::start(73).await;
+    fighter(&s, "Bram").await;
+    give(&s, "Bram", "Longsword", 1).await;
+    equip(&s, "Bram", "Longsword").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 6, "y": 5}, "initiative": 20},
+            {"monster": "goblin", "position": {"x": 5, "y": 11}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.ok(
+        "modify_terrain",
+        json!({"operation": "add", "terrain": "wall", "rect": {"x": 0, "y": 8, "width": 20, "height": 1}}),
+    )
+    .await;
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bram", "condition": "frightened", "source": "Goblin"}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "attack", "targetName": "Ogre", "weapon": "Longsword"}),
+        )
+        .await;
+    assert_eq!(
+        a.text.lines().nth(1).unwrap_or_default(),
+        "Bram attack with Longsword: d20 [20] + 6 = 26 vs AC 11 — critical hit",
+        "a single d20, no disadvantage: {}",
+        a.text
+    );
+    assert!(
+        a.text
+            .lines()
+            .any(|l| l == "Bram's fear of Goblin: out of its line of sight, no disadvantage"),
+        "{}",
+        a.text
+    );
+    let c = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert_eq!(
+        c.text.lines().next().unwrap_or_default(),
+        "Bram — Athletics check (Bram's fear of Goblin: out of its line of sight, no disadvantage): d20 [11] + 6 = 17",
+        "{}",
+        c.text
+    );
+    // Afraid of the ogre beside it instead: in sight, disadvantage.
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bram", "condition": "frightened", "source": "Ogre"}),
+    )
+    .await;
+    let c = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert_eq!(
+        c.text.lines().next().unwrap_or_default(),
+        "Bram — Athletics check: d20 [~~11~~, 4] (disadvantage: frightened) + 6 = 10",
+        "{}",
+        c.text
+    );
+    // A source that is no creature on the map: the disadvantage stays, and the roll says why.
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Bram", "condition": "frightened", "source": "a dragon's roar"}),
+    )
+    .await;
+    let c = s
+        .ok(
+            "roll_check",
+            json!({"characterName": "Bram", "checkType": "skill", "skill": "athletics"}),
+        )
+        .await;
+    assert_eq!(
+        c.text.lines().next().unwrap_or_default(),
+        "Bram — Athletics check (Bram's fear of a dragon's roar: not a creature on the map, so the engine can't check its line of sight; the disadvantage stays): d20 [8, ~~10~~] (disadvantage: frightened) + 6 = 14",
+        "{}",
+        c.text
+    );
+}

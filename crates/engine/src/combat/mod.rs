@@ -17,6 +17,7 @@ pub mod divination;
 pub mod end;
 pub mod endurance;
 pub mod falls;
+pub mod fear;
 pub mod manage;
 pub mod martial;
 pub mod objects;

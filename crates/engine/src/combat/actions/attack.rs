@@ -350,7 +350,8 @@ fn strike_core(
     {
         return Ok(lost);
     }
-    let a_stats = attacker.effective();
+    let (a_stats, fear) = crate::combat::fear::stats_for_roll(Some(enc), &attacker);
+    ward_lines.extend(fear);
     let t_stats = target.effective();
     // Worn magic against ranged attacks (Arrow-Catching Shield +2 AC).
     let ranged = kind.delivery == Delivery::Ranged;
