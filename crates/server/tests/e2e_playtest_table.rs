@@ -804,3 +804,81 @@ async fn fear_imposes_no_disadvantage_while_its_source_is_out_of_line_of_sight()
         c.text
     );
 }
+
+#[tokio::test]
+async fn no_armor_or_attunement_in_a_fight_and_a_shield_takes_the_action() {
+    if !srd() {
+        return;
+    }
+    let attunement = common::srd_record("Rule-Sections", "attunement")["desc"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        attunement.contains("Attuning to an item requires a creature to spend a short rest focused on only that item"),
+        "{attunement}"
+    );
+    let s = Session::start(79).await;
+    fighter(&s, "Bram").await;
+    for item in [
+        "Plate Armor",
+        "Shield",
+        "Longsword",
+        "Ring of Protection",
+        "Leather Armor",
+    ] {
+        give(&s, "Bram", item, 1).await;
+    }
+    equip(&s, "Bram", "Leather Armor").await;
+    equip(&s, "Bram", "Longsword").await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "goblin", "position": {"x": 6, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "unequip", "characterName": "Bram", "itemName": "Leather Armor"}),
+        &["Bram is in active encounter enc1: doffing Leather Armor takes 1 minute (light armor 1 minute to don, medium 5, heavy 10; doffing 1, 1 and 5), not a moment of a fight; change armor once the encounter ends"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "equip", "characterName": "Bram", "itemName": "Plate Armor"}),
+        &["Bram is in active encounter enc1: donning Plate Armor takes 10 minutes"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "attune", "characterName": "Bram", "itemName": "Ring of Protection"}),
+        &["Bram is in active encounter enc1: attuning to Ring of Protection takes a short rest spent with it, and no rest is taken in a fight; attune once the encounter ends"],
+    )
+    .await;
+    let r = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "equip", "characterName": "Bram", "itemName": "Shield"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram: Shield equipped (offhand); donning Shield takes Bram's action (a shield takes an action to don or doff). AC 13 → 15.",
+        "{}",
+        r.text
+    );
+    s.err(
+        "execute_action",
+        json!({"actorName": "Bram", "actionType": "attack", "targetName": "Goblin", "weapon": "Longsword"}),
+        &["Bram has already used its action this turn"],
+    )
+    .await;
+    s.err(
+        "manage_inventory",
+        json!({"operation": "unequip", "characterName": "Bram", "itemName": "Shield"}),
+        &["doffing Shield takes an action and Bram has already used its action this turn"],
+    )
+    .await;
+}
