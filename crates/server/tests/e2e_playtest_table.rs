@@ -882,3 +882,75 @@ async fn no_armor_or_attunement_in_a_fight_and_a_shield_takes_the_action() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_srd_item_given_by_bare_name_or_by_its_words_reordered_is_the_srd_item() {
+    if !srd() {
+        return;
+    }
+    let plate = common::srd_record("Equipment", "plate-armor");
+    assert_eq!(plate["armor_class"]["base"], 18, "{plate}");
+    let xbow = common::srd_record("Equipment", "crossbow-light");
+    assert_eq!(xbow["name"], "Crossbow, light", "{xbow}");
+    let s = Session::start(83).await;
+    fighter(&s, "Bram").await;
+    let r = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "give", "characterName": "Bram", "item": {"name": "Plate Armor"}}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram received Plate Armor; item gave only a name: the SRD's Plate Armor was given (define its numbers in item for a custom one).",
+        "{}",
+        r.text
+    );
+    let r = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "equip", "characterName": "Bram", "itemName": "Plate Armor"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram: Plate Armor equipped (armor). AC 12 → 18.",
+        "{}",
+        r.text
+    );
+    give(&s, "Bram", "Light Crossbow", 1).await;
+    let r = s
+        .ok(
+            "manage_inventory",
+            json!({"operation": "equip", "characterName": "Bram", "itemName": "Light Crossbow"}),
+        )
+        .await;
+    assert_eq!(
+        r.text.lines().next().unwrap_or_default(),
+        "Bram: Crossbow, light equipped (mainhand).",
+        "{}",
+        r.text
+    );
+    give(&s, "Bram", "Crossbow Bolt", 10).await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Bram", "position": {"x": 5, "y": 5}, "initiative": 30},
+            {"monster": "ogre", "position": {"x": 10, "y": 5}, "initiative": 10}
+        ]}),
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Bram", "actionType": "attack", "targetName": "Ogre", "weapon": "Light Crossbow"}),
+        )
+        .await;
+    assert!(
+        a.text
+            .lines()
+            .any(|l| l == "Bram fires one Crossbow bolt from the Crossbow, light (9 left)."),
+        "{}",
+        a.text
+    );
+}
