@@ -162,8 +162,9 @@ pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
             "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts or Frenzy"
         }
         (T::CastSpell, _) => "; a spell costs its casting time",
-        (T::UseObject, C::Free | C::BonusAction) => {
-            "; an item that needs the action for its use (a potion drunk or administered, a wand) takes the Use an Object action, and Fast Hands does not activate items"
+        // Asked as free, the base cost was the action: an inventory item's use.
+        (T::UseObject, C::Free) => {
+            "; an item that needs the action for its use (a potion drunk or administered, a wand) takes the Use an Object action"
         }
         _ => "",
     }
