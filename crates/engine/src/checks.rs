@@ -325,7 +325,15 @@ fn check_outcome(
             c.name
         )));
     }
-    let stats = c.effective();
+    // Frightened: no disadvantage while its source is out of line of sight (in a fight).
+    let enc = crate::combat::load_active(call, None).ok();
+    let (fearless, fear) = crate::combat::fear::stats_for_roll(enc.as_ref(), &c);
+    let stats = &fearless;
+    let fear_note = |o: &mut d20::D20Outcome| {
+        if let Some(f) = &fear {
+            o.label = format!("{} ({f})", o.label);
+        }
+    };
     if let Some(w) = &req.weapon {
         if !matches!(req.test, D20Test::Attack { .. }) || req.passive {
             return Err(EngineError::invalid(
@@ -402,7 +410,8 @@ fn check_outcome(
         if let Some(why) = crate::derive::gear::weapon_style(&c, item).disadvantage {
             rules = rules.disadvantage(why);
         }
-        let outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
+        let mut outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
+        fear_note(&mut outcome);
         let damage = if outcome.success == Some(false) {
             None
         } else {
@@ -424,6 +433,12 @@ fn check_outcome(
     if let Some((why, delta)) = topic_expertise(&c, req) {
         rules = rules.bonus(why, delta);
     }
+    // In a fight: the Help on the next ability check, the Dodge on a DEX save.
+    for why in
+        crate::combat::actions::tactics::roll_check_advantages(call, &c, &req.test, req.passive)?
+    {
+        rules = rules.advantage(why);
+    }
     if let D20Test::Save { ability } = req.test {
         let against = match (&req.reason, req.against.is_empty()) {
             (Some(r), true) => crate::saves::SaveAgainst::from_reason(call, r),
@@ -440,6 +455,9 @@ fn check_outcome(
         }
     } else {
         let mut outcome = d20::roll_d20_test(stats, &rules, call.rng()?);
+        if !matches!(req.test, D20Test::Save { .. }) {
+            fear_note(&mut outcome);
+        }
         crate::class_rules::adjust_check(&c, &mut outcome);
         CheckOutcome::Rolled {
             character: c.name.clone(),

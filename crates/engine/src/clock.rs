@@ -335,6 +335,51 @@ fn tick(c: &mut Character, rounds: u64) -> Vec<String> {
 
 pub use crate::model::memory::span;
 
+/// Why `character_id` can't benefit from a long rest now: its last one ended less than 24
+/// hours before this one would end (SRD: "A character can't benefit from more than one long
+/// rest in a 24-hour period"). `None` when it can.
+pub fn long_rest_refusal(
+    call: &Call<'_>,
+    character_id: &str,
+    name: &str,
+) -> Result<Option<String>> {
+    let clock = now(call)?;
+    let Some(&last) = clock.long_rests.get(character_id) else {
+        return Ok(None);
+    };
+    // Resting with a party whose rest already moved the clock ends now; else in eight hours.
+    let shared = clock
+        .last_rest
+        .as_ref()
+        .is_some_and(|r| r.kind == "long" && r.ends_at == clock.seconds);
+    let ends = if shared {
+        clock.seconds
+    } else {
+        clock.seconds.saturating_add(8 * HOUR)
+    };
+    let next_end = last.saturating_add(24 * HOUR);
+    if ends >= next_end {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "{name} finished a long rest at {}, and a character can't benefit from more than one long rest in a 24-hour period: the next one can end at {} at the earliest (start it at {}; pass time with advance_time first), or take a short rest",
+        describe_time(last),
+        describe_time(next_end),
+        describe_time(next_end.saturating_sub(8 * HOUR))
+    )))
+}
+
+/// Records that `character_id`'s long rest ended now (after [`rest_taken`] moved the clock).
+pub fn long_rest_ended(call: &mut Call<'_>, character_id: &str) -> Result<()> {
+    let mut clock = now(call)?;
+    clock
+        .long_rests
+        .insert(character_id.to_string(), clock.seconds);
+    let campaign = call.campaign();
+    call.tx().set_clock(campaign, &clock)?;
+    Ok(())
+}
+
 /// A rest moves the clock by its length (short 1 hour, long 8 hours), once for everyone who
 /// rests at that moment: a second character resting right after the first shares the same rest.
 /// Returns the advance, or `None` when the rest was already counted.

@@ -115,10 +115,14 @@ fn views(call: &Call<'_>, c: &Character, only: Option<Condition>) -> Vec<Conditi
                         .iter()
                         .map(|k| format!("{k} ({})", e.source)),
                 )
-                .chain(
-                    crate::catalog::spells::ends_on_damage(&e.source, e.condition)
-                        .then(|| "ends if it takes any damage".to_string()),
-                )
+                .chain(e.ends_on.map(|x| match x {
+                    crate::model::character::ConditionEnds::Damage => {
+                        "ends if it takes any damage".to_string()
+                    }
+                    crate::model::character::ConditionEnds::Harm => {
+                        "ends if whoever imposed it or its companions harm it".to_string()
+                    }
+                }))
                 .collect(),
         })
         .collect()
@@ -249,6 +253,8 @@ fn add(
         c.conditions
             .retain(|e| e.condition != Condition::Exhaustion);
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition,
             level: Some(new),
             source: source.unwrap_or_else(|| "exhaustion".into()),
@@ -336,13 +342,19 @@ fn add(
             c.name
         ));
     } else {
+        let source = source.unwrap_or_else(|| "DM".into());
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition,
             level: None,
-            source: source.unwrap_or_else(|| "DM".into()),
+            source: source.clone(),
             duration: dur,
         });
         changes.push(format!("{} is {condition}{label}", c.name));
+        if condition == Condition::Unconscious {
+            changes.extend(crate::update::knocked_out(c, &source, true));
+        }
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod attune;
 pub mod catalog;
 pub mod containers;
 pub mod equip;
+pub mod in_fight;
 pub mod item_def;
 pub mod locate;
 pub mod ops;

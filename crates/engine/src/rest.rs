@@ -220,6 +220,9 @@ pub fn take_rest(
                     c.name
                 )));
             }
+            if let Some(why) = crate::clock::long_rest_refusal(call, &c.id, &c.name)? {
+                return Err(EngineError::Rule(why));
+            }
             // Exhaustion first: level 4 halves max HP.
             if let Some(pos) = c
                 .conditions
@@ -310,6 +313,9 @@ pub fn take_rest(
     // The world clock: the rest's hour (or eight), once for everyone resting together.
     if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
         changes.push(format!("clock: {}", t.summary));
+    }
+    if kind == RestKind::Long {
+        crate::clock::long_rest_ended(call, &c.id)?;
     }
     Ok(RestOutcome {
         character: c.name.clone(),

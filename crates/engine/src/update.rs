@@ -524,10 +524,59 @@ fn wake(c: &mut Character) {
     lie_prone(c);
 }
 
+/// What falling unconscious does beside the condition (SRD Unconscious: "The creature drops
+/// whatever it's holding and falls prone"): what it holds in its hands is dropped (unequipped,
+/// kept on its sheet as lying in its space; a shield strapped to the arm stays worn) and it
+/// falls prone unless immune, with `source` (the spell) as the prone's source. The lines say
+/// what it dropped and, with `say_prone`, that it fell prone.
+pub fn knocked_out(c: &mut Character, source: &str, say_prone: bool) -> Vec<String> {
+    use crate::model::inventory::Slot;
+    let mut lines = Vec::new();
+    let dropped: Vec<String> = c
+        .inventory
+        .items
+        .iter_mut()
+        .filter(|i| matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand)) && !i.is_shield())
+        .map(|i| {
+            i.slot = None;
+            i.name.clone()
+        })
+        .collect();
+    if !dropped.is_empty() {
+        lines.push(format!(
+            "{} drops {} (it lies in {}'s space, unequipped; taking it up again is manage_inventory equip)",
+            c.name,
+            dropped.join(" and "),
+            c.name
+        ));
+    }
+    if !c.has_condition(Condition::Prone)
+        && !c
+            .effective()
+            .condition_immunities
+            .contains_key(&Condition::Prone)
+    {
+        c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
+            condition: Condition::Prone,
+            level: None,
+            source: source.into(),
+            duration: None,
+        });
+        if say_prone {
+            lines.push(format!("{} falls prone", c.name));
+        }
+    }
+    lines
+}
+
 /// Makes `c` prone (fallen at 0 HP) unless it already is.
 pub fn lie_prone(c: &mut Character) {
     if !c.has_condition(Condition::Prone) {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Prone,
             level: None,
             source: ZERO_HP_SOURCE.into(),

@@ -280,6 +280,8 @@ fn lesser_restoration_ends_one_condition_and_remove_curse_ends_bestow_curse() {
     let mut a = sheet(&mut e, &wiz);
     for c in [Condition::Poisoned, Condition::Blinded] {
         a.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: c,
             level: None,
             source: "test".into(),
@@ -618,12 +620,16 @@ fn every_mechanical_spell_cast_once_changes_what_its_grant_says() {
             SpellKind::Stabilize => t.hp = 0,
             SpellKind::Cure => match &entry.cures[0] {
                 Cure::Condition { condition } => t.conditions.push(ConditionEntry {
+                    by: None,
+                    ends_on: None,
                     condition: *condition,
                     level: None,
                     source: "test".into(),
                     duration: None,
                 }),
                 Cure::ExhaustionLevel => t.conditions.push(ConditionEntry {
+                    by: None,
+                    ends_on: None,
                     condition: Condition::Exhaustion,
                     level: Some(2),
                     source: "test".into(),

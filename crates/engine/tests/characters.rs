@@ -408,6 +408,8 @@ fn a_poisoned_character_rolls_checks_with_disadvantage_and_advantage_cancels_it(
         let campaign = call.campaign();
         let mut c = call.tx_ref().character(campaign, &id)?.expect("exists");
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Poisoned,
             level: None,
             source: "spider bite".into(),

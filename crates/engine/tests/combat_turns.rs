@@ -437,6 +437,8 @@ fn death_saves_count_and_settle() {
         if !c.has_condition(Condition::Unconscious) {
             c.conditions
                 .push(tabletop_engine::character::ConditionEntry {
+                    by: None,
+                    ends_on: None,
                     condition: Condition::Unconscious,
                     level: None,
                     source: "0 HP".into(),
@@ -587,6 +589,8 @@ fn end_encounter_reports_the_diff_and_removes_created_creatures() {
         c.hp -= 5;
         c.conditions
             .push(tabletop_engine::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: Condition::Grappled,
                 level: None,
                 source: "Goblin Boss".into(),
@@ -594,6 +598,8 @@ fn end_encounter_reports_the_diff_and_removes_created_creatures() {
             });
         c.conditions
             .push(tabletop_engine::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: Condition::Poisoned,
                 level: None,
                 source: "bad stew".into(),

@@ -834,6 +834,8 @@ fn stunning_strike_intimidating_presence_and_stillness_of_mind() {
         let mut c = combat::sheet(call, &id)?;
         c.conditions
             .push(tabletop_engine::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: tabletop_rules::Condition::Frightened,
                 level: None,
                 source: "Orc".into(),
@@ -963,6 +965,8 @@ fn elusive_takes_away_advantage_on_attacks_against_the_rogue() {
         let mut c = combat::sheet(call, &id)?;
         c.conditions
             .push(tabletop_engine::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: tabletop_rules::Condition::Stunned,
                 level: None,
                 source: "test".into(),

@@ -318,6 +318,8 @@ fn relentless_and_mindless_rage() {
     f.turn_of("Grok");
     f.edit("Grok", |c| {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Frightened,
             level: None,
             source: "test".into(),
@@ -823,6 +825,8 @@ fn reliable_talent_and_supreme_sneak() {
     );
     f.edit("Nim", |c| {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Invisible,
             level: None,
             source: "test".into(),
@@ -939,6 +943,8 @@ fn escape_the_horde_and_feral_senses() {
     // Vanish (ranger 14): Hide as a bonus action (unseen while invisible).
     f.edit("Wild", |c| {
         c.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Invisible,
             level: None,
             source: "test".into(),

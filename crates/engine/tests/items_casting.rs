@@ -314,6 +314,29 @@ fn a_wand_of_fireballs_in_a_fight_uses_its_own_dc_and_buys_levels_with_charges()
     let mut e = engine(&dir, &srd, 7);
     let aria = make(&mut e, "Aria", "wizard", 5);
     give(&mut e, "Aria", "Wand of Fireballs");
+    // It requires attunement by a spellcaster: refused, nothing spent. Attuning takes a short
+    // rest, so it is done before the fight (a fight refuses it).
+    let err = inv(&mut e, |call| {
+        use_or_cast(
+            call,
+            who("Aria"),
+            named("Wand of Fireballs"),
+            None,
+            None,
+            Some("Fireball"),
+            Some(4),
+        )
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("works only for a creature attuned to it"),
+        "{err}"
+    );
+    inv(&mut e, |call| {
+        attune(call, who("Aria"), named("Wand of Fireballs"))
+    })
+    .unwrap();
     let out = e
         .write("create_encounter", &serde_json::json!({}), |call| {
             create_encounter(
@@ -351,16 +374,6 @@ fn a_wand_of_fireballs_in_a_fight_uses_its_own_dc_and_buys_levels_with_charges()
             execute(call, &req)
         })
     };
-    // It requires attunement by a spellcaster: refused, nothing spent.
-    let err = act(&mut e, Some(4)).unwrap_err().to_string();
-    assert!(
-        err.contains("works only for a creature attuned to it"),
-        "{err}"
-    );
-    inv(&mut e, |call| {
-        attune(call, who("Aria"), named("Wand of Fireballs"))
-    })
-    .unwrap();
     // A wand works while held: in the pack it is refused, nothing spent.
     let err = act(&mut e, Some(4)).unwrap_err().to_string();
     assert!(

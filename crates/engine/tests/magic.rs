@@ -950,6 +950,8 @@ fn spell_attacks_use_the_attack_situation_and_mastered_spells_cast_by_name() {
     let mut o = sheet(&mut e, &ogre);
     o.conditions
         .push(tabletop_engine::character::ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: Condition::Paralyzed,
             level: None,
             source: "test".into(),

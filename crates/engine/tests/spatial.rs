@@ -436,6 +436,8 @@ fn sight_uses_light_senses_walls_and_invisibility() {
         let mut c = tabletop_engine::combat::sheet(call, &id)?;
         c.conditions
             .push(tabletop_engine::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: Condition::Invisible,
                 level: None,
                 source: "test".into(),

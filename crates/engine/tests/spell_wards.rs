@@ -216,6 +216,8 @@ fn see_invisibility_cancels_an_invisible_targets_disadvantage() {
     let mut g = sheet(&mut e, &goblin);
     g.conditions
         .push(tabletop_engine::character::ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: tabletop_rules::Condition::Invisible,
             level: None,
             source: "Invisibility".into(),

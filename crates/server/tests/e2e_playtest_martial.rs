@@ -237,10 +237,17 @@ async fn rage_gives_no_benefits_while_heavy_armor_is_worn() {
         "Damage: 1d12[slashing] + 3[slashing]: [12] slashing + 3 slashing = 15 (slashing 15)",
         "{text}"
     );
-    // The armor off (derived on every read), the same rage gives its benefits.
-    s.ok(
+    // Doffing heavy armor takes 5 minutes, not a moment of the fight; the DM takes it off the
+    // sheet instead (the armor gone, derived on every read), and the same rage gives its benefits.
+    s.err(
         "manage_inventory",
         json!({"operation": "unequip", "characterName": "Ulf", "itemName": "Chain Mail"}),
+        &["doffing Chain Mail takes 5 minutes"],
+    )
+    .await;
+    s.ok(
+        "manage_inventory",
+        json!({"operation": "remove", "characterName": "Ulf", "itemName": "Chain Mail"}),
     )
     .await;
     let sheet = s.ok("get_character", json!({"characterName": "Ulf"})).await;

@@ -178,7 +178,7 @@ async fn eyebite_puts_the_named_creature_to_sleep_but_not_a_drow() {
     // A goblin that fails falls asleep; the caster stays awake.
     let (s, text) = eyebite(7, "Goblin").await;
     assert!(
-        text.starts_with("Eyebite (6th level): Goblin is unconscious."),
+        text.starts_with("Eyebite (6th level): Goblin is unconscious; Goblin falls prone."),
         "{text}"
     );
     assert!(

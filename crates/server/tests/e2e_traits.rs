@@ -448,8 +448,8 @@ async fn sleep_leaves_elves_and_half_elves_awake_and_spends_no_pool_on_them() {
         "Sleep affects 22 hit points of creatures: 5d8: [3, 1, 6, 5, 7] = 22",
         "Elowen can't be put to sleep by magic (Fey Ancestry); unaffected",
         "Sera can't be put to sleep by magic (Fey Ancestry); unaffected",
-        "Hal (7 HP) is unconscious, no damage (15 HP of the pool left)",
-        "Tam (10 HP) is unconscious, no damage (5 HP of the pool left)",
+        "Hal (7 HP) is unconscious, no damage (15 HP of the pool left); Hal falls prone",
+        "Tam (10 HP) is unconscious, no damage (5 HP of the pool left); Tam falls prone",
     ] {
         assert!(lines.contains(&want), "{want}\n{}", a.text);
     }

@@ -59,6 +59,8 @@ mod e2e_playtest_martial;
 mod e2e_playtest_rules;
 #[path = "e2e_playtest_spells.rs"]
 mod e2e_playtest_spells;
+#[path = "e2e_playtest_table.rs"]
+mod e2e_playtest_table;
 #[path = "e2e_postgres.rs"]
 mod e2e_postgres;
 #[path = "e2e_protocol.rs"]

@@ -228,6 +228,11 @@ pub struct SpellEntry {
     /// (Fey Ancestry; see `ClassRule::NoMagicSleep`).
     #[serde(default)]
     pub magic_sleep: bool,
+    /// What ends its condition early besides the duration: `harm` (Charm Person: "until you or
+    /// your companions do anything harmful to it"; damage from them ends it) or `damage` (any
+    /// damage). A magical sleep (`magic_sleep`) ends on damage without saying so.
+    #[serde(default)]
+    pub ends_on: Option<crate::model::condition_ends::ConditionEnds>,
     /// A Self-range spell that still reaches another creature this many feet away, which the
     /// caller names: a spell attack (Vampiric Touch 5, Produce Flame 30), a gaze (Eyebite 60)
     /// or companions sharing it (Pass without Trace 30). Without it a Self spell with no area
@@ -554,16 +559,6 @@ pub fn index_of(name: &str) -> String {
 }
 
 /// The entry of the spell with this name (or index).
-/// Whether `condition`, imposed by the spell named `source`, ends when its bearer takes damage:
-/// the spell's entry imposes that condition and says `combat = "ends_on_damage"` (Sleep,
-/// Eyebite's Asleep, Hypnotic Pattern).
-pub fn ends_on_damage(source: &str, condition: Condition) -> bool {
-    by_name(source).is_some_and(|e| {
-        e.condition == Some(condition)
-            && e.combat == Some(super::spell_combat::CombatRule::EndsOnDamage)
-    })
-}
-
 /// What `condition`, imposed by the spell named `source`, carries beyond the condition's own
 /// rules (Hypnotic Pattern's charmed: incapacitated, speed 0): the spell's `modifiers`, when
 /// its entry imposes that condition.

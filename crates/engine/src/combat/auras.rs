@@ -277,6 +277,8 @@ pub fn apply(
         {
             t.conditions.retain(|x| x.condition != c);
             t.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: c,
                 level: None,
                 source: a.name.clone(),

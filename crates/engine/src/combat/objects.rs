@@ -281,6 +281,8 @@ pub fn tokens(
         j.character.kind = CharacterType::Npc;
         for c in &t.conditions {
             j.character.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: *c,
                 level: None,
                 source: def.name.clone(),

@@ -125,6 +125,9 @@ pub fn advance_turn(call: &mut Call<'_>, req: &AdvanceRequest) -> Result<TurnRep
     report
         .end_of_turn
         .extend(super::lapsed_concentration(call, &enc)?);
+    report
+        .end_of_turn
+        .extend(super::falls::fall_grounded_flyers(call, &mut enc)?);
     start_of_turn(call, &mut enc, req.auto_death_saves, &mut report)?;
     report
         .start_of_turn
@@ -381,12 +384,21 @@ fn start_of_turn(
     cb.economy = Economy::default();
     cb.flags.dodging = false;
     cb.flags.disengaged = false;
-    cb.flags.helped_check = false;
     if let Some(r) = cb.flags.readied.take() {
         lines.push(format!(
             "{}'s readied action ({}) lapses",
             cb.name, r.trigger
         ));
+    }
+    // The Help this creature gave lapses unused at the start of its turn.
+    let helper = enc.order[idx].name.clone();
+    for other in enc.order.iter_mut() {
+        if other.flags.help_lapses(&id) {
+            lines.push(format!(
+                "{helper}'s Help to {} lapses unused (its turn starts)",
+                other.name
+            ));
+        }
     }
     tick_turn_point(call, enc, &id, TurnPoint::Start, lines)?;
     crate::magic::combat6::start_of_turn(call, enc, &id, lines)?;

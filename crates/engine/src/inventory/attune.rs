@@ -35,6 +35,7 @@ pub fn attune(
             format!("{} is already attuned to {}", c.name, item.name),
         ));
     }
+    super::in_fight::check(call, &c, &item, super::in_fight::Change::Attune)?;
     let mut warnings = Vec::new();
     if let Some(w) = attunement_allowed(&c, &item)? {
         warnings.push(w);

@@ -275,6 +275,8 @@ pub fn equip(
         )));
     }
     let slot = choose_slot(&c, &item, slot)?;
+    // In a fight: no armor donned, a shield for the action.
+    let fight = super::in_fight::check(call, &c, &item, super::in_fight::Change::Don)?;
     let inv = &c.inventory;
     if slot == Slot::Mainhand
         && item.is_two_handed()
@@ -326,6 +328,7 @@ pub fn equip(
     let it = &mut c.inventory.items[idx];
     it.slot = Some(slot);
     changes.push(format!("{} equipped ({slot})", it.name));
+    changes.extend(fight);
     // Attunement is its own step (manage_inventory attune); an unattuned item that requires it
     // gives none of its magic.
     if it.requires_attunement && !it.attuned {
@@ -384,10 +387,17 @@ pub fn unequip(
             format!("{} is carried, not equipped", c.inventory.items[i].name),
         ));
     };
+    let fight = super::in_fight::check(
+        call,
+        &c,
+        &c.inventory.items[i],
+        super::in_fight::Change::Doff,
+    )?;
     let mut changes = Vec::new();
     let mut item = c.inventory.items.remove(i);
     item.slot = None;
     changes.push(format!("{} unequipped from {from}", item.name));
+    changes.extend(fight);
     if item.attuned {
         changes.push(format!(
             "{} stays attuned to {} (unattune to end it)",

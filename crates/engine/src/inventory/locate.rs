@@ -73,6 +73,23 @@ pub(crate) fn find(c: &Character, r: ItemRef<'_>, prefer_equipped: bool) -> Resu
     if let Some(i) = pick(partial)? {
         return Ok(i);
     }
+    // The same words in another order: "Light Crossbow" is the SRD's "Crossbow, light".
+    let words = |s: &str| {
+        let mut w: Vec<String> = name_key(s)
+            .split(|ch: char| !ch.is_alphanumeric())
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect();
+        w.sort();
+        w
+    };
+    let wanted = words(name);
+    let reordered: Vec<usize> = (0..items.len())
+        .filter(|&i| words(&items[i].name) == wanted)
+        .collect();
+    if let Some(i) = pick(reordered)? {
+        return Ok(i);
+    }
     Err(not_carried(c, name, "itemName"))
 }
 

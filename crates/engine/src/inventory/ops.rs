@@ -236,6 +236,34 @@ pub fn give(
                 "give either item (a definition) or itemName (an SRD item), not both",
             ));
         }
+        // A definition that is only a name the SRD knows ("Plate Armor") is that SRD item, not
+        // a weightless custom one with no numbers.
+        (Some(def), None)
+            if def
+                == (super::item_def::ItemDef {
+                    name: def.name.clone(),
+                    quantity: def.quantity,
+                    ..Default::default()
+                }) =>
+        {
+            match call
+                .compendium()
+                .and_then(|comp| catalog::lookup(comp, &def.name).ok())
+            {
+                Some(found) => {
+                    note = Some(format!(
+                        "item gave only a name: the SRD's {} was given (define its numbers in item for a custom one)",
+                        found.item.name
+                    ));
+                    let mut it = found.item;
+                    if let Some(q) = def.quantity {
+                        it.quantity = q;
+                    }
+                    Some(it)
+                }
+                None => Some(def.build()?),
+            }
+        }
         (Some(def), None) => Some(def.build()?),
         (None, Some(name)) => {
             let comp = call.require_compendium(

@@ -147,6 +147,8 @@ pub fn drink(
                 .conditions
                 .retain(|x| !(x.condition == c && x.source == source));
             bearer.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: c,
                 level: None,
                 source: source.clone(),

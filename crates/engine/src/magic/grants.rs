@@ -238,6 +238,8 @@ pub fn hp_threshold(
             };
             t.conditions.retain(|x| x.condition != cond);
             t.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: cond,
                 level: None,
                 source: spell.name.clone(),

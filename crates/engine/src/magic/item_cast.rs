@@ -135,6 +135,13 @@ pub fn use_or_cast(
 ) -> Result<crate::inventory::ops::InventoryOutcome> {
     let user = crate::characters::resolve(call, who)?;
     let i = crate::inventory::ops::find_item(&user, r)?;
+    // An incapacitated creature can take no actions: it drinks, reads or activates nothing itself.
+    if user.effective().is_incapacitated() {
+        return Err(EngineError::Rule(format!(
+            "{} is incapacitated and can take no actions: it cannot use {} itself; another creature can administer a potion to it (give it the potion, then use it with targetName {})",
+            user.name, user.inventory.items[i].name, user.name
+        )));
+    }
     let casts = super::item_spells::entry_of(call, &user.inventory.items[i]).is_some();
     if !casts {
         if spell.is_some() || level.is_some() {

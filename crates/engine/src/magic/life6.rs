@@ -527,6 +527,8 @@ fn awaken(
         t.conditions
             .retain(|c| !(c.condition == Condition::Charmed && c.source.starts_with(&spell)));
         t.conditions.push(ConditionEntry {
+            by: Some(caster.id.clone()),
+            ends_on: Some(crate::model::character::ConditionEnds::Harm),
             condition: Condition::Charmed,
             level: None,
             source: format!("{spell} ({})", caster.name),
@@ -538,7 +540,7 @@ fn awaken(
         tr.condition = Some(Condition::Charmed);
         Ok((
             format!(
-                "{} awakens: Intelligence {} and charmed by {} for {charm_days} days (or until harmed by them or their companions: end it with manage_condition)",
+                "{} awakens: Intelligence {} and charmed by {} for {charm_days} days (or until harmed by them or their companions: damage ends it, any other harm is the DM's to end with manage_condition)",
                 t.name,
                 t.effective().score(Ability::Intelligence),
                 caster.name

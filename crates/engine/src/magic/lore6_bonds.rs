@@ -73,6 +73,8 @@ pub fn binding(
         t.conditions
             .retain(|c| !(c.condition == Condition::Charmed && c.source == source));
         t.conditions.push(ConditionEntry {
+            by: Some(caster.id.clone()),
+            ends_on: None,
             condition: Condition::Charmed,
             level: None,
             source,

@@ -220,15 +220,22 @@ fn hp_pool(
         left -= t.hp;
         t.conditions.retain(|c| c.condition != cond);
         t.conditions.push(ConditionEntry {
+            by: Some(caster.id.clone()),
+            ends_on: condition_ends(spell),
             condition: cond,
             level: None,
             source: spell.name.clone(),
             duration: rounds.map(|n| Duration::Rounds { remaining: n }),
         });
-        let p = format!(
+        let mut p = format!(
             "{} ({} HP) is {cond}, no damage ({left} HP of the pool left)",
             t.name, t.hp
         );
+        if cond == Condition::Unconscious {
+            for l in crate::update::knocked_out(&mut t, &spell.name, true) {
+                p.push_str(&format!("; {l}"));
+            }
+        }
         let mut tr = push_target(report, &t, p.clone());
         tr.condition = Some(cond);
         report.targets.push(tr);
@@ -588,6 +595,8 @@ pub fn apply_riders(
                     lines.push(format!("{} cannot be knocked prone", target.name));
                 } else if !target.has_condition(Condition::Prone) {
                     target.conditions.push(ConditionEntry {
+                        by: None,
+                        ends_on: None,
                         condition: Condition::Prone,
                         level: None,
                         source: spell.name.clone(),
@@ -721,4 +730,13 @@ pub fn start_of_turn(c: &mut Character) -> Vec<String> {
         }
         _ => Vec::new(),
     }
+}
+
+/// What ends a spell's condition early: its catalog's `ends_on`, else any damage for a magical
+/// sleep (Sleep, Eyebite: the sleeper wakes if it takes damage).
+pub fn condition_ends(spell: &SpellDef) -> Option<crate::model::character::ConditionEnds> {
+    let e = spell.mechanics()?;
+    e.ends_on.or(e
+        .magic_sleep
+        .then_some(crate::model::character::ConditionEnds::Damage))
 }

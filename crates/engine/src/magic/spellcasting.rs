@@ -744,6 +744,13 @@ pub fn resolve(
                     r.dead = true;
                     r.outcome = tabletop_rules::damage::DamageOutcome::Killed;
                 }
+                if r.total > 0 {
+                    changes.extend(crate::combat::charm::end_by_harm(
+                        enc,
+                        &caster.id,
+                        &mut target,
+                    ));
+                }
                 tr.damage_taken = Some(r.total);
                 phrase.push(format!(
                     "{} takes {}",
@@ -903,12 +910,20 @@ fn impose_condition(
     let _ = call;
     target.conditions.retain(|e| e.condition != cond);
     target.conditions.push(ConditionEntry {
+        by: Some(caster.id.clone()),
+        ends_on: crate::magic::mechanics::condition_ends(spell),
         condition: cond,
         level: None,
         source: spell.name.clone(),
         duration,
     });
-    Ok(format!("{} is {cond}", target.name))
+    let mut line = format!("{} is {cond}", target.name);
+    if cond == Condition::Unconscious {
+        for l in crate::update::knocked_out(target, &spell.name, true) {
+            line.push_str(&format!("; {l}"));
+        }
+    }
+    Ok(line)
 }
 
 fn apply_effect(

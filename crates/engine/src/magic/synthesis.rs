@@ -493,6 +493,8 @@ fn add_condition(c: &mut crate::model::character::Character, cond: Condition, ro
     }
     c.conditions.retain(|e| e.condition != cond);
     c.conditions.push(ConditionEntry {
+        by: None,
+        ends_on: None,
         condition: cond,
         level: None,
         source: "wild surge".into(),

@@ -546,7 +546,15 @@ pub struct ConditionEntry {
     /// How long it lasts (absent: until removed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<Duration>,
+    /// The creature that imposed it (its id), when one did: the charmer of a Charm Person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    /// What ends it early besides its duration (absent: nothing but its duration or removal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_on: Option<ConditionEnds>,
 }
+
+pub use super::condition_ends::ConditionEnds;
 
 impl Character {
     /// Whether a class feature gives this creature `rule` (its derived sheet lists it).

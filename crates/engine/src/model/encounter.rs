@@ -106,6 +106,11 @@ pub struct Economy {
     /// A spell of 1st level or higher was cast with the action this turn (no bonus-action spell).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub leveled_action_spell: bool,
+    /// The costs ("action", "bonus action", "reaction") with which a weapon of the loading
+    /// property was fired this turn: one piece of ammunition per action, bonus action or
+    /// reaction, whatever the number of attacks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loading_fired: Vec<String>,
 }
 
 /// An action held with `ready`, taken as a reaction when its trigger happens.
@@ -119,6 +124,60 @@ pub struct ReadiedAction {
     pub action: serde_json::Value,
     /// Round it was readied in (it lapses at the start of the creature's next turn).
     pub round: u32,
+}
+
+/// A Help action's advantage and its giver.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HelpGiven {
+    /// The helper's id.
+    pub helper: String,
+    /// The foe the next attack is helped against; none for the next ability check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foe: Option<String>,
+}
+
+impl TurnFlags {
+    /// Records `helper`'s Help: on the next attack against `foe`, or the next ability check.
+    pub fn give_help(&mut self, helper: &str, foe: Option<&str>) {
+        match foe {
+            Some(f) if !self.helped_against.iter().any(|h| h == f) => {
+                self.helped_against.push(f.to_string());
+            }
+            Some(_) => {}
+            None => self.helped_check = true,
+        }
+        self.help_from
+            .retain(|h| !(h.helper == helper && h.foe.as_deref() == foe));
+        self.help_from.push(HelpGiven {
+            helper: helper.to_string(),
+            foe: foe.map(str::to_string),
+        });
+    }
+
+    /// The help on the attack against `foe` (or, with none, the ability check) was used.
+    pub fn help_used(&mut self, foe: Option<&str>) {
+        match foe {
+            Some(f) => self.helped_against.retain(|h| h != f),
+            None => self.helped_check = false,
+        }
+        self.help_from.retain(|h| h.foe.as_deref() != foe);
+    }
+
+    /// The start of `helper`'s turn: the Help it gave and that is still unused lapses ("before
+    /// the start of your next turn"). Whether any did.
+    pub fn help_lapses(&mut self, helper: &str) -> bool {
+        if !self.help_from.iter().any(|h| h.helper == helper) {
+            return false;
+        }
+        self.help_from.retain(|h| h.helper != helper);
+        let given = &self.help_from;
+        self.helped_against
+            .retain(|f| given.iter().any(|h| h.foe.as_deref() == Some(f.as_str())));
+        self.helped_check = given.iter().any(|h| h.foe.is_none());
+        true
+    }
 }
 
 /// Transient states that end at a point in the turn order.
@@ -139,6 +198,10 @@ pub struct TurnFlags {
     pub helped_against: Vec<String>,
     /// Helped on its next ability check.
     pub helped_check: bool,
+    /// Who gave those Help advantages: each lasts until it is used or the start of its
+    /// helper's next turn ([`TurnFlags::help_lapses`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub help_from: Vec<HelpGiven>,
     /// A readied action waiting for its trigger.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub readied: Option<ReadiedAction>,

@@ -337,6 +337,10 @@ pub struct WorldClock {
     /// The last rest that moved the clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_rest: Option<RestWindow>,
+    /// The clock second each character's last long rest ended at (by character id): a
+    /// character can't benefit from more than one long rest in a 24-hour period.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub long_rests: std::collections::BTreeMap<String, u64>,
 }
 
 /// Seconds in a minute, hour and day.
@@ -353,6 +357,7 @@ impl Default for WorldClock {
         WorldClock {
             seconds: 8 * HOUR,
             last_rest: None,
+            long_rests: Default::default(),
         }
     }
 }

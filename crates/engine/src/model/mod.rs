@@ -14,6 +14,7 @@ pub mod aura;
 pub mod build;
 pub mod character;
 pub mod concentration;
+pub mod condition_ends;
 pub mod doc_state;
 pub mod effects;
 pub mod encounter;

@@ -582,6 +582,8 @@ mod tests {
         assert!(shares(&read("Ona", &mut |c| c.hp = 1)));
         assert!(!shares(&read("Bran", &mut |c| {
             c.conditions.push(crate::model::character::ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: tabletop_rules::Condition::Prone,
                 level: None,
                 source: "test".into(),

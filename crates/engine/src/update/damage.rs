@@ -8,8 +8,8 @@ use tabletop_rules::damage::{
 };
 use tabletop_rules::stats::EffectiveStats;
 
+use super::ZERO_HP_SOURCE;
 use super::sheet::Sheet;
-use super::{ZERO_HP_SOURCE, lie_prone};
 use crate::error::{EngineError, Result};
 use crate::model::character::{Character, ConditionEntry};
 
@@ -119,27 +119,31 @@ fn damage_body(
             }
             !ends
         });
-        // Conditions of spells that end when their bearer takes damage (a sleeper wakes; a
-        // creature charmed by Hypnotic Pattern comes to).
+        // Conditions that end when their bearer takes damage (a magical sleep: Sleep, Eyebite).
         let name = c.name.clone();
-        c.conditions.retain(|k| {
-            let ends = crate::catalog::spells::ends_on_damage(&k.source, k.condition);
+        c.conditions.retain(|e| {
+            let ends = e.ends_on == Some(crate::model::character::ConditionEnds::Damage);
             if ends {
                 changes.push(format!(
                     "{name} is no longer {} ({}): it took damage",
-                    k.condition, k.source
+                    e.condition, e.source
                 ));
             }
             !ends
         });
     }
-    if r.add_conditions.contains(&Condition::Unconscious) {
-        // An unconscious creature falls prone (and is still prone when it wakes).
-        lie_prone(c);
-    }
+    // An unconscious creature drops what it holds and falls prone (and is still prone when it
+    // wakes); said after the damage.
+    let dropped = if r.add_conditions.contains(&Condition::Unconscious) {
+        super::knocked_out(c, ZERO_HP_SOURCE, false)
+    } else {
+        Vec::new()
+    };
     for cond in &r.add_conditions {
         if !c.has_condition(*cond) {
             c.conditions.push(ConditionEntry {
+                by: None,
+                ends_on: None,
                 condition: *cond,
                 level: None,
                 source: ZERO_HP_SOURCE.into(),
@@ -148,6 +152,7 @@ fn damage_body(
         }
     }
     changes.push(format!("{} {}", c.name, r.summary()));
+    changes.extend(dropped);
     Ok(r)
 }
 

@@ -155,6 +155,8 @@ pub fn edit_encounter(e: &mut E, f: impl FnOnce(&mut Encounter)) {
 pub fn condition(e: &mut E, name: &str, c: Condition) {
     edit(e, name, |ch| {
         ch.conditions.push(ConditionEntry {
+            by: None,
+            ends_on: None,
             condition: c,
             level: None,
             source: "test".into(),

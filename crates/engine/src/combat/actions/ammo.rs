@@ -31,6 +31,10 @@ pub enum Spend {
         item_id: String,
         /// The weapon firing it.
         weapon: String,
+        /// A loading weapon: the cost it is fired with ("action", …), recorded once fired.
+        loading: Option<&'static str>,
+        /// Rules set aside under `force` (a second shot of a loading weapon, no free hand).
+        forced: Vec<String>,
     },
     /// Fired without ammunition under `force`.
     Forced(String),
@@ -110,10 +114,13 @@ pub fn before(
     }
     if stats.has(WeaponProperty::Ammunition) {
         let what = ammo_word(&item.name).map_or("ammunition".to_string(), |w| format!("{w}s"));
+        let (loading, forced) = loading_and_hands(enc, &attacker, item, opts)?;
         return match ammo_for(&attacker, item) {
             Some(a) => Ok(Spend::Ammo {
                 item_id: a.id.clone(),
                 weapon: item.name.clone(),
+                loading,
+                forced,
             }),
             None if opts.force => Ok(Spend::Forced(format!(
                 "{} has no {what} for the {}: fired anyway (forced, nothing spent)",
@@ -129,6 +136,65 @@ pub fn before(
         return Ok(Spend::Thrown(item.id.clone()));
     }
     Ok(Spend::Nothing)
+}
+
+/// The Loading and Ammunition rules on a shot with `item`: a loading weapon fires one piece of
+/// ammunition per action, bonus action or reaction (SRD Loading: "regardless of the number of
+/// attacks you can normally make"), and a one-handed weapon is loaded with a free hand (SRD
+/// Ammunition: "you need a free hand to load a one-handed weapon"). The cost the shot is fired
+/// with when the weapon loads, and the rules set aside under `force`; refused otherwise.
+fn loading_and_hands(
+    enc: &Encounter,
+    attacker: &Character,
+    item: &Item,
+    opts: &StrikeOptions,
+) -> Result<(Option<&'static str>, Vec<String>)> {
+    let mut broken = Vec::new();
+    let Some(stats) = &item.weapon else {
+        return Ok((None, broken));
+    };
+    let own_turn = enc.current().is_some_and(|c| c.character_id == attacker.id);
+    let cost = if opts.off_hand {
+        "bonus action"
+    } else if own_turn {
+        "action"
+    } else {
+        "reaction"
+    };
+    let loading = stats.has(WeaponProperty::Loading).then_some(cost);
+    if loading.is_some()
+        && enc
+            .combatant(&attacker.id)
+            .is_some_and(|cb| cb.economy.loading_fired.iter().any(|f| f == cost))
+    {
+        broken.push(format!(
+            "the {} has the loading property: {} already fired it with this {cost}, and a loading weapon fires only one piece of ammunition per action, bonus action or reaction, whatever the number of attacks; attack with another weapon for the rest",
+            item.name, attacker.name
+        ));
+    }
+    if attacker.action_block().is_none() && !stats.has(WeaponProperty::TwoHanded) {
+        let hands = crate::model::gear::held_in_hands(attacker);
+        let used: u8 = hands.iter().map(|(_, _, n)| n).sum();
+        if used >= 2 {
+            let holds: Vec<String> = hands
+                .iter()
+                .map(|(i, hand, _)| format!("{i} in the {hand}"))
+                .collect();
+            broken.push(format!(
+                "{} needs a free hand to load the {} (a one-handed weapon) and has none ({}); unequip the other hand's item first",
+                attacker.name,
+                item.name,
+                holds.join(", ")
+            ));
+        }
+    }
+    if !broken.is_empty() && !opts.force {
+        return Err(EngineError::Rule(format!(
+            "{} (pass force: true to override as the game master)",
+            broken.join("; ")
+        )));
+    }
+    Ok((loading, broken))
 }
 
 /// Takes one of item `id` out of `c`'s inventory; returns a copy of one (quantity 1) and the
@@ -161,7 +227,18 @@ pub fn after(
     match spend {
         Spend::Nothing => {}
         Spend::Forced(why) => out.forced.push(why),
-        Spend::Ammo { item_id, weapon } => {
+        Spend::Ammo {
+            item_id,
+            weapon,
+            loading,
+            forced,
+        } => {
+            out.forced.extend(forced);
+            if let Some(cost) = loading
+                && let Some(cb) = enc.combatant_mut(&out.attacker_id)
+            {
+                cb.economy.loading_fired.push(cost.to_string());
+            }
             let mut c = combat::sheet(call, &out.attacker_id)?;
             let Some((one, left)) = take_one(&mut c, &item_id) else {
                 return Ok(());

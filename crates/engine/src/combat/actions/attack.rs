@@ -20,7 +20,7 @@ use tabletop_rules::stats::EffectiveStats;
 
 /// Damage onto a combatant lives in [`super::damage_to`]; re-exported so
 /// `attack::apply_damage_to` keeps its path.
-pub use super::damage_to::apply_damage_to;
+pub use super::damage_to::{apply_damage_to, damage_phrase};
 /// Attack profiles live in [`super::profile`]; re-exported so `attack::attack_profile` and the
 /// like keep their paths.
 pub use super::profile::{
@@ -149,6 +149,8 @@ pub fn situation(
     }
     s.refusals
         .extend(crate::magic::combat6::sealed_off(attacker, target));
+    s.refusals
+        .extend(crate::combat::charm::refusal(attacker, target, "attack"));
     let t_stats = target.effective();
     let (adv, dis, crit) = t_stats.attacks_against.for_attacker(within_5_ft);
     s.advantage
@@ -224,8 +226,6 @@ impl StrikeOptions {
         }
     }
 }
-
-pub use super::damage_to::damage_phrase;
 
 /// Converts a rolled damage expression into pipeline parts; untyped parts take `default_type`.
 pub fn damage_parts(roll: &DiceRoll, default_type: Option<DamageType>) -> Vec<DamagePart> {
@@ -350,7 +350,8 @@ fn strike_core(
     {
         return Ok(lost);
     }
-    let a_stats = attacker.effective();
+    let (a_stats, fear) = crate::combat::fear::stats_for_roll(Some(enc), &attacker);
+    ward_lines.extend(fear);
     let t_stats = target.effective();
     // Worn magic against ranged attacks (Arrow-Catching Shield +2 AC).
     let ranged = kind.delivery == Delivery::Ranged;
@@ -456,7 +457,7 @@ fn strike_core(
         if cb.flags.hidden.take().is_some() {
             lines.push(format!("{} is no longer hidden.", attacker.name));
         }
-        cb.flags.helped_against.retain(|h| *h != target.id);
+        cb.flags.help_used(Some(target.id.as_str()));
     }
     enc.mark_attack(&attacker.id, &target.id);
     // A hit may be answered by the target's Shield.
@@ -629,6 +630,9 @@ fn strike_core(
         &mut out.lines,
     )?;
     crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
+    if r.total > 0 {
+        crate::combat::charm::harm_ends(call, enc, attacker_id, &t.id, &mut out.lines)?;
+    }
     // Dark One's Blessing: the attacker dropped a hostile creature.
     if t.hp == 0
         && attacker

@@ -136,8 +136,12 @@ pub fn alternative(
         }
         // Using an object beyond the one free interaction takes the action.
         (T::UseObject, C::Action) => Some("the Use an Object action".into()),
-        // Fast Hands: Use an Object (Sleight of Hand, thieves' tools) as a bonus action.
-        (T::UseObject, C::BonusAction) if actor.has_rule(ClassRule::FastHands) => {
+        // Fast Hands: Use an Object (Sleight of Hand, thieves' tools) as a bonus action; not an
+        // item's activation (a potion, a wand): "that action isn't a function of the Use an
+        // Item action, so a feature such as the rogue's Fast Hands can't be used".
+        (T::UseObject, C::BonusAction)
+            if actor.has_rule(ClassRule::FastHands) && req.item.is_none() =>
+        {
             Some("Fast Hands (Cunning Action)".into())
         }
         _ => {
@@ -210,6 +214,10 @@ pub fn hint(t: ActionType, asked: ActionCost) -> &'static str {
             "; a bonus-action attack comes from two-weapon fighting (two_weapon_attack), Martial Arts (an unarmed strike after the Attack action: weapon \"unarmed strike\") or Frenzy"
         }
         (T::CastSpell, _) => "; a spell costs its casting time",
+        // Asked as free, the base cost was the action: an inventory item's use.
+        (T::UseObject, C::Free) => {
+            "; an item that needs the action for its use (a potion drunk or administered, a wand) takes the Use an Object action"
+        }
         _ => "",
     }
 }
@@ -239,6 +247,9 @@ pub fn rule_cost(
                 None => super::economy::default_cost(t),
             }
         }
+        // An inventory item used (a potion drunk or administered, a wand): it needs the action
+        // for its use, so it takes the Use an Object action, as use_magic_item does.
+        ActionType::UseObject if req.item.is_some() => ActionCost::Action,
         _ => super::economy::default_cost(t),
     }
 }

@@ -2,7 +2,7 @@
 //! damage action and feature uses: the damage pipeline, Undead Fortitude and Relentless Rage,
 //! the concentration save it forces, and a dead creature's body laid on the map.
 
-use tabletop_rules::damage::{DamagePart, DamageResult};
+use tabletop_rules::damage::{AdjustmentKind, DamageOutcome, DamagePart, DamageResult};
 
 use crate::combat;
 use crate::concentration::{self, ConcentrationCheck};
@@ -120,11 +120,9 @@ pub fn damage_phrase(r: &DamageResult) -> String {
                 .adjustments
                 .iter()
                 .map(|a| match a.kind {
-                    tabletop_rules::damage::AdjustmentKind::Immune => "immune",
-                    tabletop_rules::damage::AdjustmentKind::Resisted => "halved by resistance",
-                    tabletop_rules::damage::AdjustmentKind::Vulnerable => {
-                        "doubled by vulnerability"
-                    }
+                    AdjustmentKind::Immune => "immune",
+                    AdjustmentKind::Resisted => "halved by resistance",
+                    AdjustmentKind::Vulnerable => "doubled by vulnerability",
                 })
                 .collect();
             if adj.is_empty() {
@@ -145,19 +143,13 @@ pub fn damage_phrase(r: &DamageResult) -> String {
     }
     s.push_str(&format!(" ({} → {} HP)", r.hp_before, r.hp_after));
     match r.outcome {
-        tabletop_rules::damage::DamageOutcome::Killed => s.push_str(" and dies"),
-        tabletop_rules::damage::DamageOutcome::Dead { reason } => {
-            s.push_str(&format!(" and dies ({reason})"))
-        }
-        tabletop_rules::damage::DamageOutcome::Unconscious => {
-            s.push_str(" and falls unconscious (death saves)")
-        }
-        tabletop_rules::damage::DamageOutcome::DeathSaveFailures { added, total } => {
-            s.push_str(&format!(
-                " and suffers {added} death-save failure{} ({total}/3)",
-                if added == 1 { "" } else { "s" }
-            ))
-        }
+        DamageOutcome::Killed => s.push_str(" and dies"),
+        DamageOutcome::Dead { reason } => s.push_str(&format!(" and dies ({reason})")),
+        DamageOutcome::Unconscious => s.push_str(" and falls unconscious (death saves)"),
+        DamageOutcome::DeathSaveFailures { added, total } => s.push_str(&format!(
+            " and suffers {added} death-save failure{} ({total}/3)",
+            if added == 1 { "" } else { "s" }
+        )),
         _ => {}
     }
     s

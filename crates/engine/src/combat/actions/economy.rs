@@ -141,14 +141,21 @@ pub fn begin<'r>(
             ),
         )?;
     }
-    if cost != ActionCost::Free && cost != ActionCost::Movement {
+    // Incapacitated: no actions or reactions, and nothing it does itself on its turn either
+    // (a free object interaction such as drinking its own potion, a legendary action).
+    if cost != ActionCost::Movement {
         rule(
             !incapacitated(&actor),
             req.force,
             &mut forced,
             format!(
-                "{} is incapacitated and can take no actions or reactions",
-                actor.name
+                "{} is incapacitated and can take no actions or reactions{}",
+                actor.name,
+                if cost == ActionCost::Free {
+                    ", nor use an object itself (another creature may administer a potion to it: use_magic_item with targetName)"
+                } else {
+                    ""
+                }
             ),
         )?;
     }

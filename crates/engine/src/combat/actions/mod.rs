@@ -469,6 +469,11 @@ pub fn execute(call: &mut Call<'_>, req: &ActionRequest) -> Result<ActionOutcome
     // A creature the action left incapacitated (held, asleep, stunned) stops concentrating.
     out.lines
         .extend(super::lapsed_concentration(call, &turn.encounter)?);
+    // A flyer the action knocked prone, put to sleep or held falls.
+    out.lines.extend(super::falls::fall_grounded_flyers(
+        call,
+        &mut turn.encounter,
+    )?);
     // Tokens follow sizes a spell or a form changed.
     out.lines
         .extend(super::spatial::sizes::sync(call, &mut turn.encounter)?);

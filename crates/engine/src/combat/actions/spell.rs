@@ -543,6 +543,9 @@ pub fn cast_in_encounter(
         &mut range_forced,
     )?;
     turn.forced.extend(range_forced);
+    for why in crate::combat::charm::spell_refusals(call, &caster, &def, &targets)? {
+        rule(turn, why)?;
+    }
     notes.extend(crate::combat::banish::screen(
         &turn.encounter,
         &caster.id,

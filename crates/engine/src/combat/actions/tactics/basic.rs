@@ -98,23 +98,22 @@ pub fn help(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
                     foe.name, helper.name
                 ),
             )?;
-            if let Some(cb) = turn.encounter.combatant_mut(&ally_cb.character_id)
-                && !cb.flags.helped_against.contains(&foe_cb.character_id)
-            {
-                cb.flags.helped_against.push(foe_cb.character_id.clone());
+            if let Some(cb) = turn.encounter.combatant_mut(&ally_cb.character_id) {
+                cb.flags
+                    .give_help(&helper.id, Some(foe_cb.character_id.as_str()));
             }
             format!(
-                "{} helps {}: its next attack against {} has advantage.",
-                helper.name, ally.name, foe.name
+                "{} helps {}: its next attack against {} before the start of {}'s next turn has advantage.",
+                helper.name, ally.name, foe.name, helper.name
             )
         }
         None => {
             if let Some(cb) = turn.encounter.combatant_mut(&ally_cb.character_id) {
-                cb.flags.helped_check = true;
+                cb.flags.give_help(&helper.id, None);
             }
             format!(
-                "{} helps {}: its next ability check has advantage.",
-                helper.name, ally.name
+                "{} helps {}: its next ability check before the start of {}'s next turn has advantage.",
+                helper.name, ally.name, helper.name
             )
         }
     };

@@ -220,6 +220,8 @@ pub fn run(
             }
             t.conditions.retain(|c| c.condition != cond);
             t.conditions.push(ConditionEntry {
+                by: Some(user.id.clone()),
+                ends_on: None,
                 condition: cond,
                 level: None,
                 source: source.clone(),

@@ -123,6 +123,8 @@ pub(crate) fn add_condition(
     c.conditions
         .retain(|e| !(e.condition == condition && e.source == source));
     c.conditions.push(ConditionEntry {
+        by: None,
+        ends_on: None,
         condition,
         level: None,
         source,
@@ -171,13 +173,41 @@ pub fn dodge_disadvantage(
 /// advantage reason and clears it (the first attack after the help uses it up).
 pub fn take_help(enc: &mut Encounter, attacker_id: &str, target_id: &str) -> Option<String> {
     let cb = enc.combatant_mut(attacker_id)?;
-    let i = cb
-        .flags
-        .helped_against
-        .iter()
-        .position(|t| t == target_id)?;
-    cb.flags.helped_against.remove(i);
+    if !cb.flags.helped_against.iter().any(|t| t == target_id) {
+        return None;
+    }
+    cb.flags.help_used(Some(target_id));
     Some("helped (Help action)".into())
+}
+
+/// What the running fight gives a check the DM rolls with roll_check for `c`: the Help on its
+/// next ability check (used up, the encounter stored), the Dodge's advantage on a DEX save.
+/// Nothing outside a fight or for a creature not in it.
+pub fn roll_check_advantages(
+    call: &mut Call<'_>,
+    c: &Character,
+    test: &D20Test,
+    passive: bool,
+) -> Result<Vec<String>> {
+    let Ok(mut enc) = crate::combat::load_active(call, None) else {
+        return Ok(Vec::new());
+    };
+    if passive || enc.combatant(&c.id).is_none_or(|cb| cb.removed) {
+        return Ok(Vec::new());
+    }
+    match test {
+        D20Test::Save { ability } => Ok(dodging_dex_save_advantage(&enc, &c.id, c, *ability)
+            .map(|w| vec![w.to_string()])
+            .unwrap_or_default()),
+        D20Test::AbilityCheck { .. } | D20Test::SkillCheck { .. } => {
+            let Some(why) = take_helped_check(&mut enc, &c.id) else {
+                return Ok(Vec::new());
+            };
+            crate::combat::save(call, &enc)?;
+            Ok(vec![why])
+        }
+        _ => Ok(Vec::new()),
+    }
 }
 
 /// Consumes the Help action's advantage on `combatant_id`'s next ability check: returns the
@@ -187,7 +217,7 @@ pub fn take_helped_check(enc: &mut Encounter, combatant_id: &str) -> Option<Stri
     if !cb.flags.helped_check {
         return None;
     }
-    cb.flags.helped_check = false;
+    cb.flags.help_used(None);
     Some("helped (Help action)".into())
 }
 
