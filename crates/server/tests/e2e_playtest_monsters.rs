@@ -229,3 +229,38 @@ async fn a_hydra_bites_once_per_head() {
     );
     assert_eq!(count(&a.text, "— Bite → Fighter:"), 5, "{}", a.text);
 }
+
+#[tokio::test]
+async fn a_ghost_flies_with_no_walking_speed() {
+    if !srd() {
+        return;
+    }
+    let ghost = srd_record("Monsters", "ghost");
+    assert_eq!(
+        ghost["speed"],
+        json!({"walk": "0 ft.", "fly": "40 ft.", "hover": true})
+    );
+    let s = Session::start(1).await;
+    fighter(&s, "Fighter").await;
+    fight(&s, &[("ghost", 8, 2, 30), ("pc:Fighter", 2, 2, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Ghost", "actionType": "move", "to": {"x": 3, "y": 2}}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Ghost moves 25 ft to (3, 2) (15 ft of movement left).",
+    );
+    has(
+        &a.text,
+        "Ghost flies (fly speed 40 ft; it has no walking speed): difficult terrain and water cost nothing extra",
+    );
+    s.err(
+        "execute_action",
+        json!({"actorName": "Ghost", "actionType": "move", "to": {"x": 7, "y": 2}}),
+        &["costs 20 ft but it has 15 ft of movement left (speed 40, used 25)"],
+    )
+    .await;
+}
