@@ -264,3 +264,27 @@ async fn a_ghost_flies_with_no_walking_speed() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_mages_cantrip_scales_with_its_spellcaster_level() {
+    if !srd() {
+        return;
+    }
+    let sc = entry("mage", "special_abilities", "Spellcasting");
+    assert!(
+        sc.starts_with("The mage is a 9th-level spellcaster."),
+        "{sc}"
+    );
+    let fb = srd_record("Spells", "fire-bolt");
+    assert_eq!(fb["damage"]["damage_at_character_level"]["5"], "2d10");
+    let s = Session::start(2).await;
+    fighter(&s, "Fighter").await;
+    fight(&s, &[("mage", 10, 5, 30), ("pc:Fighter", 5, 5, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Mage", "actionType": "cast_spell", "spell": "Fire Bolt", "targetName": "Fighter"}),
+        )
+        .await;
+    has(&a.text, "Damage to Fighter: 2d10: [1, 1] = 2");
+}

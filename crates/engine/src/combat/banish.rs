@@ -36,7 +36,7 @@ pub fn cast(
             ),
         ));
     }
-    let max = def.max_targets(slot, caster.level).unwrap_or(1);
+    let max = def.max_targets(slot, caster.cantrip_level()).unwrap_or(1);
     if named.len() > max {
         return Err(EngineError::invalid(
             "targets",

@@ -316,7 +316,7 @@ pub fn resolve(
     let damage = super::class_magic::affinity(
         caster,
         spell,
-        spell.damage_dice(plan.slot_level, caster.level, plan.modifier),
+        spell.damage_dice(plan.slot_level, caster.cantrip_level(), plan.modifier),
         &mut report.lines,
     );
     let heal = super::class_magic::healing(
