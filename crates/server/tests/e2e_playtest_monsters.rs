@@ -288,3 +288,39 @@ async fn a_mages_cantrip_scales_with_its_spellcaster_level() {
         .await;
     has(&a.text, "Damage to Fighter: 2d10: [1, 1] = 2");
 }
+
+#[tokio::test]
+async fn limited_magic_immunity_stops_spells_of_6th_level_or_lower() {
+    if !srd() {
+        return;
+    }
+    assert_eq!(
+        entry("rakshasa", "special_abilities", "Limited Magic Immunity"),
+        "The rakshasa can't be affected or detected by spells of 6th level or lower unless it wishes to be. It has advantage on saving throws against all other spells and magical effects."
+    );
+    let s = Session::start(2).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "class": "wizard", "race": "human", "level": 11,
+            "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 12, "cha": 10},
+            "spellbook": ["magic missile", "fireball"],
+            "spells": ["fire bolt", "light", "mage hand", "magic missile", "fireball"]}),
+    )
+    .await;
+    fight(&s, &[("pc:Wiz", 2, 2, 30), ("rakshasa", 8, 2, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "fire bolt", "targetName": "Rakshasa"}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Rakshasa is unaffected by Fire Bolt: Limited Magic Immunity (spells of 6th level or lower; if it wishes to be affected, the DM applies the spell by hand)",
+    );
+    assert!(!a.text.contains("spell attack"), "{}", a.text);
+    let hp = s
+        .ok("get_character", json!({"characterName": "Rakshasa"}))
+        .await;
+    assert_eq!(hp.structured["character"]["hp"], 110);
+}

@@ -406,6 +406,9 @@ pub fn resolve(
         // effect on undead or constructs).
         if let Some(why) = super::mechanics::unaffected(spell, &target)
             .or_else(|| super::combat6::out_of_reach(plan, caster, &target))
+            .or_else(|| {
+                crate::combat::traits::limited_magic_immunity(&target, plan.slot_level, &spell.name)
+            })
         {
             report.lines.push(why.clone());
             tr.phrase = why;
