@@ -324,3 +324,40 @@ async fn limited_magic_immunity_stops_spells_of_6th_level_or_lower() {
         .await;
     assert_eq!(hp.structured["character"]["hp"], 110);
 }
+
+#[tokio::test]
+async fn a_legendary_action_says_its_timing_and_wing_attacks_flight() {
+    if !srd() {
+        return;
+    }
+    let wing = entry(
+        "adult-blue-dragon",
+        "legendary_actions",
+        "Wing Attack (Costs 2 Actions)",
+    );
+    assert!(
+        wing.ends_with("The dragon can then fly up to half its flying speed."),
+        "{wing}"
+    );
+    let s = Session::start(4).await;
+    fighter(&s, "Fighter").await;
+    fight(
+        &s,
+        &[("pc:Fighter", 9, 5, 30), ("adult blue dragon", 10, 5, 10)],
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Adult Blue Dragon", "actionType": "legendary_action", "abilityName": "Wing Attack"}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Adult Blue Dragon can then fly up to 40 ft (half its fly speed of 80 ft): no automation for that flight; move it with execute_action move and force: true (it is not its turn)",
+    );
+    has(
+        &a.text,
+        "Timing: a legendary action comes only at the end of another creature's turn, one at a time; the engine has no step between a turn's end and the next one's start, so it takes it now: the DM keeps the timing (use it before advance_turn ends that creature's turn)",
+    );
+}

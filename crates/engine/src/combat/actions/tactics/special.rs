@@ -456,11 +456,18 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
     }
     let (summary, mut lines, details) = resolve_entry(call, turn, &a, &found.action)?;
     let after = left.saturating_sub(cost);
+    if let Some(line) = flies_after(&a, &found.action.desc) {
+        lines.push(line);
+    }
     lines.push(format!(
         "{} legendary action{} left this round",
         after,
         if after == 1 { "" } else { "s" }
     ));
+    lines.push(
+        "Timing: a legendary action comes only at the end of another creature's turn, one at a time; the engine has no step between a turn's end and the next one's start, so it takes it now: the DM keeps the timing (use it before advance_turn ends that creature's turn)"
+            .into(),
+    );
     Ok(ActionOutcome {
         headline: format!(
             "{} uses {} (legendary, cost {cost}): {summary}.",
@@ -470,6 +477,21 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
         details: json!({"cost": cost, "left": after, "effect": details}),
         ..Default::default()
     })
+}
+
+/// "The dragon can then fly up to half its flying speed" (Wing Attack): the line saying how far,
+/// the move being the DM's (execute_action move with force: it is not the creature's turn).
+fn flies_after(a: &Character, desc: &str) -> Option<String> {
+    let l = desc.to_lowercase();
+    if !l.contains("fly up to half its flying speed") {
+        return None;
+    }
+    let fly = a.action_block()?.other_speeds.get("fly").copied()?;
+    Some(format!(
+        "{} can then fly up to {} ft (half its fly speed of {fly} ft): no automation for that flight; move it with execute_action move and force: true (it is not its turn)",
+        a.name,
+        fly / 2
+    ))
 }
 
 /// A lair action (initiative count 20, losing ties; not enforced): `description` says what
