@@ -271,7 +271,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         m.xp
     ));
     let hp = u32::try_from(m.hit_points).unwrap_or(1).max(1);
-    Character {
+    let mut c = Character {
         id: "(preview)".into(),
         name: m.name.clone(),
         kind: CharacterType::Enemy,
@@ -351,7 +351,10 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         xp: 0,
         build: None,
         derived: None,
-    }
+    };
+    // Legendary Resistance's uses a day show on the sheet as a resource.
+    let _ = crate::combat::legendary::resource(&mut c);
+    c
 }
 
 /// "2d6" → (2, 6); unreadable → (1, 8).

@@ -98,5 +98,6 @@ const PINNED_SPELLS: (usize, usize) = (284, 35);
 // traits applied in play (they were narrative): 884 → 903 mechanical. Martial Advantage (1),
 // Sneak Attack (2) and Surprise Attack (2) add their dice to weapon hits: 903 → 908. Multiattacks
 // that use a non-attack action, name attacks with form qualifiers or plurals, or count heads or
-// dice (37) became mechanical: 908 → 945.
-const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 945, 556);
+// dice (37) became mechanical, and Legendary Resistance (25) and Limited Magic Immunity (1) are
+// applied in play: 908 → 971.
+const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 971, 530);

@@ -266,27 +266,100 @@ async fn a_ghost_flies_with_no_walking_speed() {
 }
 
 #[tokio::test]
-async fn a_mages_cantrip_scales_with_its_spellcaster_level() {
+async fn legendary_resistance_follows_the_reaction_policy() {
     if !srd() {
         return;
     }
-    let sc = entry("mage", "special_abilities", "Spellcasting");
-    assert!(
-        sc.starts_with("The mage is a 9th-level spellcaster."),
-        "{sc}"
+    assert_eq!(
+        entry(
+            "vampire-vampire",
+            "special_abilities",
+            "Legendary Resistance"
+        ),
+        "If the vampire fails a saving throw, it can choose to succeed instead."
     );
-    let fb = srd_record("Spells", "fire-bolt");
-    assert_eq!(fb["damage"]["damage_at_character_level"]["5"], "2d10");
-    let s = Session::start(2).await;
-    fighter(&s, "Fighter").await;
-    fight(&s, &[("mage", 10, 5, 30), ("pc:Fighter", 5, 5, 10)]).await;
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Cleo", "class": "cleric", "race": "human", "level": 11,
+            "classes": [{"class": "cleric", "level": 11, "subclass": "life"}],
+            "stats": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 18, "cha": 12},
+            "spells": ["sacred flame", "banishment", "bane"]}),
+    )
+    .await;
+    fight(
+        &s,
+        &[
+            ("pc:Cleo", 2, 2, 30),
+            ("Vampire, Vampire Form", 6, 2, 20),
+            ("adult blue dragon", 6, 8, 10),
+        ],
+    )
+    .await;
+    let sheet = s
+        .ok(
+            "get_character",
+            json!({"characterName": "Vampire, Vampire Form"}),
+        )
+        .await;
+    has(
+        &sheet.text,
+        "Resources: Legendary Resistance 3/3 (long rest)",
+    );
     let a = s
         .ok(
             "execute_action",
-            json!({"actorName": "Mage", "actionType": "cast_spell", "spell": "Fire Bolt", "targetName": "Fighter"}),
+            json!({"actorName": "Cleo", "actionType": "cast_spell", "spell": "banishment",
+                "targetName": "Vampire, Vampire Form"}),
         )
         .await;
-    has(&a.text, "Damage to Fighter: 2d10: [1, 1] = 2");
+    has(
+        &a.text,
+        "Vampire, Vampire Form — CHA save vs Banishment: d20 [6] + 9 = 15 vs DC 16 — fail",
+    );
+    has(
+        &a.text,
+        "Vampire, Vampire Form uses Legendary Resistance: it succeeds instead (2/3 left today)",
+    );
+    has(&a.text, "Vampire, Vampire Form resists Banishment");
+    let sheet = s
+        .ok(
+            "get_character",
+            json!({"characterName": "Vampire, Vampire Form"}),
+        )
+        .await;
+    has(
+        &sheet.text,
+        "Resources: Legendary Resistance 2/3 (long rest)",
+    );
+    // The dragon's policy is ask: the engine does not use it, and says so.
+    s.ok(
+        "manage_encounter",
+        json!({"operation": "set_reaction_policy", "reactionPolicy": "ask", "targetName": "Adult Blue Dragon"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Cleo", "actionType": "cast_spell", "spell": "bane",
+                "targets": [{"name": "Adult Blue Dragon"}]}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Adult Blue Dragon — Charisma save vs Bane: d20 [3] + 9 = 12 vs DC 16 — fail",
+    );
+    has(
+        &a.text,
+        "Adult Blue Dragon could use Legendary Resistance to succeed instead (3/3 left today), but its reaction policy is ask: the engine uses it only with auto (manage_encounter set_reaction_policy); the DM decides, and use_special_ability Legendary Resistance (actionCost free) spends a use (force: true off its turn)",
+    );
+    has(
+        &a.text,
+        "Adult Blue Dragon gains Bane (−1d4 to attack rolls, −1d4 to saving throws)",
+    );
 }
 
 #[tokio::test]
@@ -323,6 +396,30 @@ async fn limited_magic_immunity_stops_spells_of_6th_level_or_lower() {
         .ok("get_character", json!({"characterName": "Rakshasa"}))
         .await;
     assert_eq!(hp.structured["character"]["hp"], 110);
+}
+
+#[tokio::test]
+async fn a_mages_cantrip_scales_with_its_spellcaster_level() {
+    if !srd() {
+        return;
+    }
+    let sc = entry("mage", "special_abilities", "Spellcasting");
+    assert!(
+        sc.starts_with("The mage is a 9th-level spellcaster."),
+        "{sc}"
+    );
+    let fb = srd_record("Spells", "fire-bolt");
+    assert_eq!(fb["damage"]["damage_at_character_level"]["5"], "2d10");
+    let s = Session::start(2).await;
+    fighter(&s, "Fighter").await;
+    fight(&s, &[("mage", 10, 5, 30), ("pc:Fighter", 5, 5, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Mage", "actionType": "cast_spell", "spell": "Fire Bolt", "targetName": "Fighter"}),
+        )
+        .await;
+    has(&a.text, "Damage to Fighter: 2d10: [1, 1] = 2");
 }
 
 #[tokio::test]

@@ -85,6 +85,12 @@ pub const APPLIED_TRAITS: &[&str] = &[
     "Martial Advantage",
     "Sneak Attack",
     "Surprise Attack",
+    // A failed save becomes a success by the reaction policy, uses on the sheet
+    // (`combat::legendary`).
+    "Legendary Resistance",
+    // Spells of its text's level or lower do nothing; advantage on saves against the others
+    // (`combat::traits`).
+    "Limited Magic Immunity",
 ];
 
 /// The name without "(Recharge 5–6)", "(3/Day)", "(Costs 2 Actions)".
@@ -271,8 +277,6 @@ pub fn narrative_reason(name: &str, desc: &str) -> String {
         "breathing and swimming: no effect on rolls; the DM narrates it"
     } else if n.contains("sunlight sensitivity") || n.contains("sunlight hypersensitivity") {
         "disadvantage on attacks and sight-based Perception in sunlight: the engine tracks no light level, so the DM gives the disadvantage"
-    } else if n.contains("legendary resistance") {
-        "use_special_ability counts its uses per day; turning the failed save into a success is the DM's (the engine does not re-resolve the save)"
     } else if n.contains("rejuvenation") {
         "coming back after it is destroyed is applied by the DM with update_character"
     } else if n.contains("spider climb") || n.contains("web walker") || n.contains("ice walk") {

@@ -15,6 +15,7 @@ pub mod death_time;
 pub mod divination;
 pub mod end;
 pub mod endurance;
+pub mod legendary;
 pub mod manage;
 pub mod martial;
 pub mod objects;

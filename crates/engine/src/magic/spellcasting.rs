@@ -630,6 +630,12 @@ pub fn resolve(
                 .lines
                 .push(format!("{} — {}", target.name, out.summary()));
             if !saved
+                && let Some((ok, line)) = crate::combat::legendary::on_failed_save(enc, &mut target)
+            {
+                saved = ok;
+                report.lines.push(line);
+            }
+            if !saved
                 && sv.ability == Ability::Dexterity
                 && let Some(line) = crate::inventory::regen::evade(&mut target)
             {

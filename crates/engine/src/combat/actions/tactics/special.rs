@@ -318,6 +318,9 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     if super::first_aid::is_first_aid(&name) {
         return super::first_aid::first_aid(call, turn, &a);
     }
+    if bare(&name) == name_key(crate::combat::legendary::NAME) {
+        return legendary_resistance(call, turn, &a);
+    }
     match crate::model::names::name_key(&name).as_str() {
         "wild shape" => return crate::shape::wild_shape(call, turn, &a),
         "revert" | "revert form" | "normal form" => return crate::shape::revert(call, turn, &a),
@@ -386,6 +389,45 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
         headline: format!("{} uses {}: {summary}.", a.name, found.action.name),
         lines,
         details,
+        ..Default::default()
+    })
+}
+
+/// Legendary Resistance used by the DM's choice (a combatant whose reaction policy is ask):
+/// one use spent; the DM undoes what the failed save did.
+fn legendary_resistance(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+) -> Result<ActionOutcome> {
+    use crate::combat::legendary::NAME;
+    let mut c = crate::combat::sheet(call, &a.id)?;
+    let Some(r) = crate::combat::legendary::resource(&mut c) else {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!("{} has no {NAME}", a.name),
+        ));
+    };
+    let (max, left) = (r.max, r.current);
+    rule(
+        turn,
+        left > 0,
+        format!(
+            "{}'s {NAME} is spent (0/{max} left; a long rest restores it)",
+            a.name
+        ),
+    )?;
+    r.current = left.saturating_sub(1);
+    crate::combat::put_sheet(call, &c)?;
+    Ok(ActionOutcome {
+        headline: format!(
+            "{} uses {NAME}: its last failed save is a success instead ({}/{max} left today).",
+            a.name,
+            left.saturating_sub(1)
+        ),
+        lines: vec![format!(
+            "no automation for undoing what the failed save already did: the DM ends it (manage_effect, update_character, or bringing a banished creature back)"
+        )],
         ..Default::default()
     })
 }
