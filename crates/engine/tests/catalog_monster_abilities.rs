@@ -260,6 +260,14 @@ fn every_mechanical_monster_ability_resolves_as_the_srd_says() {
                 .find(|x| x["name"] == ab.name.as_str())
                 .unwrap();
             let who = format!("{}/{}", m.index, ab.name);
+            // An effect that leaves its target immune for 24 hours (Frightful Presence, which
+            // the Multiattack before it used) meets a fresh target.
+            if kind == Automation::Effect
+                && ab.desc.contains("immune to")
+                && ab.desc.contains("24 hours")
+            {
+                a = arena(&srd, &m.index, m.size);
+            }
             shore_up(&mut a);
             let target = json!({"id": a.pc});
             let actor = json!({"id": a.mon});

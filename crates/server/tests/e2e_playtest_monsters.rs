@@ -399,6 +399,102 @@ async fn limited_magic_immunity_stops_spells_of_6th_level_or_lower() {
 }
 
 #[tokio::test]
+async fn frightful_presence_leaves_a_24_hour_immunity() {
+    if !srd() {
+        return;
+    }
+    let fp = entry("adult-blue-dragon", "actions", "Frightful Presence");
+    assert!(
+        fp.ends_with("If a creature's saving throw is successful or the effect ends for it, the creature is immune to the dragon's Frightful Presence for the next 24 hours."),
+        "{fp}"
+    );
+    let s = Session::start(4).await;
+    fighter(&s, "Fighter").await;
+    fight(
+        &s,
+        &[("adult blue dragon", 10, 5, 30), ("pc:Fighter", 9, 5, 10)],
+    )
+    .await;
+    let use_fp = json!({"actorName": "Adult Blue Dragon", "actionType": "use_special_ability",
+        "abilityName": "Frightful Presence", "targetName": "Fighter"});
+    let a = s.ok("execute_action", use_fp.clone()).await;
+    has(
+        &a.text,
+        "Fighter Wisdom save vs Frightful Presence: d20 [6] + 1 = 7 vs DC 17 — fail",
+    );
+    has(
+        &a.text,
+        "Fighter is immune to Adult Blue Dragon's Frightful Presence for 24 hours once the effect ends for it (recorded now: a new use while it lasts changes nothing)",
+    );
+    s.ok("advance_turn", json!({})).await;
+    s.ok("advance_turn", json!({})).await;
+    let a = s.ok("execute_action", use_fp).await;
+    assert!(
+        a.text
+            .starts_with("Adult Blue Dragon uses Frightful Presence: no one fail, no one succeed."),
+        "{}",
+        a.text
+    );
+    has(
+        &a.text,
+        "Fighter is not affected: immune to Adult Blue Dragon's Frightful Presence (for 24 hours after a save or the effect's end; 14399 rounds left)",
+    );
+}
+
+#[tokio::test]
+async fn horrifying_visage_spares_undead_and_ages_on_a_save_failed_by_5() {
+    if !srd() {
+        return;
+    }
+    let hv = entry("ghost", "actions", "Horrifying Visage");
+    assert!(
+        hv.starts_with("Each non-undead creature within 60 ft. of the ghost that can see it must succeed on a DC 13 Wisdom saving throw or be frightened for 1 minute. If the save fails by 5 or more, the target also ages 1d4 × 10 years."),
+        "{hv}"
+    );
+    assert_eq!(srd_record("Monsters", "zombie")["type"], "undead");
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "class": "wizard", "race": "human", "level": 3,
+            "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 8, "cha": 10}}),
+    )
+    .await;
+    fight(
+        &s,
+        &[
+            ("ghost", 6, 2, 30),
+            ("pc:Wiz", 2, 2, 10),
+            ("zombie", 8, 2, 5),
+        ],
+    )
+    .await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Ghost", "actionType": "use_special_ability", "abilityName": "Horrifying Visage"}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Zombie is not affected: the text touches only creatures that are not undead (Zombie is undead)",
+    );
+    has(
+        &a.text,
+        "Wiz Wisdom save vs Horrifying Visage: d20 [6] + 1 = 7 vs DC 13 — fail",
+    );
+    has(
+        &a.text,
+        "Wiz failed by 6 and ages 30 years (1d4: [3] = 3 × 10): no game effect the engine tracks; the DM narrates it (a greater restoration within 24 hours reverses it)",
+    );
+    assert!(
+        a.text
+            .starts_with("Ghost uses Horrifying Visage: Wiz fail, no one succeed."),
+        "{}",
+        a.text
+    );
+}
+
+#[tokio::test]
 async fn a_mages_cantrip_scales_with_its_spellcaster_level() {
     if !srd() {
         return;

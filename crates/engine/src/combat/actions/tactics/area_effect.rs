@@ -15,7 +15,7 @@ use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 
 use super::ability_text::{TextArea, conditions_in, duration_in, halves};
-use super::{distance, dodging_dex_save_advantage, names, resolve};
+use super::{distance, dodging_dex_save_advantage, names, resolve, text_targets};
 use crate::combat::actions::Turn;
 use crate::combat::actions::attack::apply_damage_to;
 use crate::engine::Call;
@@ -243,7 +243,24 @@ pub(crate) fn resolve_effect(
         if c.dead {
             continue;
         }
+        // Whom the text leaves out, and who is immune after an earlier save.
+        let immunity = action.dc.as_ref().and_then(|_| {
+            text_targets::immunity_name(
+                &text,
+                &actor_name(turn, actor_id),
+                crate::catalog::monster_abilities::bare_name(&action.name),
+            )
+        });
+        if let Some(why) = text_targets::left_out(&text, &c).or_else(|| {
+            immunity
+                .as_deref()
+                .and_then(|n| text_targets::immune_now(&c, n))
+        }) {
+            lines.push(why);
+            continue;
+        }
         let mut fail = true;
+        let mut missed_by = 0;
         let mut save_json = Value::Null;
         if let Some(dc) = &action.dc {
             let mut req = D20Request::new(D20Test::Save {
@@ -276,7 +293,16 @@ pub(crate) fn resolve_effect(
             let save = roll_d20_test(&c.effective(), &req, call.rng()?);
             call.record_roll(&save);
             fail = save.success != Some(true);
+            missed_by = save.dc.unwrap_or(0) - save.total.unwrap_or(0);
             lines.push(save.summary());
+            if fail
+                && let Some((ok, line)) =
+                    crate::combat::legendary::on_failed_save(Some(&turn.encounter), &mut c)
+            {
+                fail = !ok;
+                lines.push(line);
+                crate::combat::put_sheet(call, &c)?;
+            }
             save_json = serde_json::to_value(&save).unwrap_or(Value::Null);
         }
         let mut changes = Vec::new();
@@ -315,6 +341,12 @@ pub(crate) fn resolve_effect(
                 )?;
                 changes.push(line);
             }
+        }
+        if fail && let Some(line) = text_targets::ageing(call, &text, &c, missed_by)? {
+            changes.push(line);
+        }
+        if let Some(name) = &immunity {
+            changes.push(text_targets::grant_immunity(call, &mut c, name, !fail)?);
         }
         crate::combat::put_sheet(call, &c)?;
         if !changes.is_empty() {
