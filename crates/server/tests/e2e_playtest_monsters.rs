@@ -554,3 +554,48 @@ async fn a_legendary_action_says_its_timing_and_wing_attacks_flight() {
         "Timing: a legendary action comes only at the end of another creature's turn, one at a time; the engine has no step between a turn's end and the next one's start, so it takes it now: the DM keeps the timing (use it before advance_turn ends that creature's turn)",
     );
 }
+
+#[tokio::test]
+async fn dreadful_glare_paralyzes_only_on_a_save_failed_by_5() {
+    if !srd() {
+        return;
+    }
+    let glare = entry("mummy", "actions", "Dreadful Glare");
+    assert!(
+        glare.contains("must succeed on a DC 11 Wisdom saving throw against this magic or become frightened until the end of the mummy's next turn. If the target fails the saving throw by 5 or more, it is also paralyzed for the same duration."),
+        "{glare}"
+    );
+    let s = Session::start(4).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "class": "wizard", "race": "human", "level": 3,
+            "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 8, "cha": 10}}),
+    )
+    .await;
+    fight(&s, &[("mummy", 4, 2, 30), ("pc:Wiz", 2, 2, 10)]).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Mummy", "actionType": "use_special_ability", "abilityName": "Dreadful Glare", "targetName": "Wiz"}),
+        )
+        .await;
+    has(
+        &a.text,
+        "Wiz Wisdom save vs Dreadful Glare: d20 [6] + 1 = 7 vs DC 11 — fail",
+    );
+    has(
+        &a.text,
+        "Wiz failed by 4, less than 5: not paralyzed (only a save failed by 5 or more)",
+    );
+    has(&a.text, "Wiz is frightened");
+    // Immune only after a success ("A target that succeeds on the saving throw is immune").
+    assert!(!a.text.contains("immune"), "{}", a.text);
+    let sheet = s.ok("get_character", json!({"characterName": "Wiz"})).await;
+    let conditions: Vec<&str> = sheet.structured["character"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["condition"].as_str().unwrap())
+        .collect();
+    assert_eq!(conditions, ["frightened"]);
+}

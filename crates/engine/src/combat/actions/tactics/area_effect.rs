@@ -14,7 +14,7 @@ use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 
-use super::ability_text::{TextArea, conditions_in, duration_in, halves};
+use super::ability_text::{TextArea, duration_in, halves};
 use super::{distance, dodging_dex_save_advantage, names, resolve, text_targets};
 use crate::combat::actions::Turn;
 use crate::combat::actions::attack::apply_damage_to;
@@ -230,10 +230,12 @@ pub(crate) fn resolve_effect(
         lines.push(format!("Damage roll: {}", r.summary()));
         Some(r)
     };
-    let conditions = action
+    // Conditions of a failed save, and those only of a save failed by 5 or more ("it is also
+    // paralyzed": a mummy's Dreadful Glare).
+    let (conditions, deep) = action
         .dc
         .as_ref()
-        .map(|_| conditions_in(&text))
+        .map(|_| text_targets::conditions_by_margin(&text))
         .unwrap_or_default();
     let mut per_target = Vec::new();
     let mut failed = Vec::new();
@@ -330,7 +332,18 @@ pub(crate) fn resolve_effect(
             }
         }
         if fail && !c.dead {
-            for cond in &conditions {
+            let deep_now = if missed_by >= 5 { &deep[..] } else { &[] };
+            if missed_by < 5 && !deep.is_empty() {
+                changes.push(format!(
+                    "{} failed by {missed_by}, less than 5: not {} (only a save failed by 5 or more)",
+                    c.name,
+                    deep.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ));
+            }
+            for cond in conditions.iter().chain(deep_now) {
                 let dur = action.dc.as_ref().and_then(|dc| duration_in(&text, dc));
                 let line = super::add_condition(
                     call,
@@ -345,7 +358,9 @@ pub(crate) fn resolve_effect(
         if fail && let Some(line) = text_targets::ageing(call, &text, &c, missed_by)? {
             changes.push(line);
         }
-        if let Some(name) = &immunity {
+        if let Some(name) = &immunity
+            && (!fail || text_targets::immune_once_it_ends(&text))
+        {
             changes.push(text_targets::grant_immunity(call, &mut c, name, !fail)?);
         }
         crate::combat::put_sheet(call, &c)?;

@@ -4,6 +4,9 @@
 //! next 24 hours"), and the ageing of a save failed by 5 or more (the ghost's Horrifying
 //! Visage), which has no game effect the engine tracks.
 
+use tabletop_rules::Condition;
+
+use super::ability_text::conditions_in;
 use crate::engine::Call;
 use crate::error::Result;
 use crate::magic::targets::creature_type;
@@ -63,6 +66,14 @@ pub(crate) fn immunity_name(text: &str, actor: &str, ability: &str) -> Option<St
     Some(format!("Immune to {actor}'s {ability}"))
 }
 
+/// Whether the immunity also follows a failed save once the effect ends ("If a creature's saving
+/// throw is successful or the effect ends for it"); otherwise only a success gives it ("A target
+/// that succeeds on the saving throw is immune").
+pub(crate) fn immune_once_it_ends(text: &str) -> bool {
+    let l = text.to_lowercase();
+    l.contains("effect ends for it") || l.contains("possession ends")
+}
+
 /// Why `c` is not affected: it is still immune from an earlier save.
 pub(crate) fn immune_now(c: &Character, name: &str) -> Option<String> {
     c.effects.iter().find(|e| e.name == name).map(|e| {
@@ -114,6 +125,27 @@ pub(crate) fn grant_immunity(
             lower_first(name)
         )
     })
+}
+
+/// The conditions a failed save gives, and apart those its text gives only to a save failed by
+/// 5 or more ("If the target fails the saving throw by 5 or more, it is also paralyzed").
+pub(crate) fn conditions_by_margin(text: &str) -> (Vec<Condition>, Vec<Condition>) {
+    let mut plain = Vec::new();
+    let mut deep = Vec::new();
+    for sentence in text.split(". ") {
+        let into = if sentence.to_lowercase().contains("by 5 or more") {
+            &mut deep
+        } else {
+            &mut plain
+        };
+        for c in conditions_in(sentence) {
+            if !into.contains(&c) {
+                into.push(c);
+            }
+        }
+    }
+    deep.retain(|c| !plain.contains(c));
+    (plain, deep)
 }
 
 /// "If the save fails by 5 or more, the target also ages 1d4 × 10 years": rolled and said, the
