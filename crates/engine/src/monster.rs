@@ -271,7 +271,7 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         m.xp
     ));
     let hp = u32::try_from(m.hit_points).unwrap_or(1).max(1);
-    Character {
+    let mut c = Character {
         id: "(preview)".into(),
         name: m.name.clone(),
         kind: CharacterType::Enemy,
@@ -351,7 +351,10 @@ pub fn from_stat_block(m: &Monster, derivations: &mut Vec<String>) -> Character 
         xp: 0,
         build: None,
         derived: None,
-    }
+    };
+    // Legendary Resistance's uses a day show on the sheet as a resource.
+    let _ = crate::combat::legendary::resource(&mut c);
+    c
 }
 
 /// "2d6" → (2, 6); unreadable → (1, 8).
@@ -427,12 +430,17 @@ fn action(a: &MonsterAction) -> StatAction {
         .multiattack
         .as_ref()
         .map(|m| {
-            m.actions
-                .iter()
-                .chain(m.options.iter().take(1).flatten())
-                .map(|s| MultiattackPart {
+            let fixed = m.actions.iter().map(|s| (0u8, s));
+            let options = m.options.iter().enumerate().flat_map(|(k, set)| {
+                let k = u8::try_from(k + 1).unwrap_or(u8::MAX);
+                set.iter().map(move |s| (k, s))
+            });
+            fixed
+                .chain(options)
+                .map(|(option, s)| MultiattackPart {
                     action: s.action_name.clone(),
                     count: s.count_text.clone().unwrap_or_else(|| s.count.to_string()),
+                    option,
                 })
                 .collect()
         })

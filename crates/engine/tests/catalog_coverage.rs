@@ -96,5 +96,8 @@ const PINNED_ITEMS: (usize, usize) = (308, 54);
 const PINNED_SPELLS: (usize, usize) = (284, 35);
 // Regeneration (7 stat blocks), Relentless (5), Fey Ancestry (2) and Blood Frenzy (5) became
 // traits applied in play (they were narrative): 884 → 903 mechanical. Martial Advantage (1),
-// Sneak Attack (2) and Surprise Attack (2) add their dice to weapon hits: 903 → 908.
-const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 908, 593);
+// Sneak Attack (2) and Surprise Attack (2) add their dice to weapon hits: 903 → 908. Multiattacks
+// that use a non-attack action, name attacks with form qualifiers or plurals, or count heads or
+// dice (37) became mechanical, and Legendary Resistance (25) and Limited Magic Immunity (1) are
+// applied in play: 908 → 971.
+const PINNED_MONSTER_ABILITIES: (usize, usize, usize) = (1501, 971, 530);

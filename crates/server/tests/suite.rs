@@ -55,6 +55,8 @@ mod e2e_playtest_classes;
 mod e2e_playtest_combat;
 #[path = "e2e_playtest_martial.rs"]
 mod e2e_playtest_martial;
+#[path = "e2e_playtest_monsters.rs"]
+mod e2e_playtest_monsters;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
 #[path = "e2e_playtest_spells.rs"]

@@ -85,6 +85,12 @@ pub const APPLIED_TRAITS: &[&str] = &[
     "Martial Advantage",
     "Sneak Attack",
     "Surprise Attack",
+    // A failed save becomes a success by the reaction policy, uses on the sheet
+    // (`combat::legendary`).
+    "Legendary Resistance",
+    // Spells of its text's level or lower do nothing; advantage on saves against the others
+    // (`combat::traits`).
+    "Limited Magic Immunity",
 ];
 
 /// The name without "(Recharge 5–6)", "(3/Day)", "(Costs 2 Actions)".
@@ -109,31 +115,60 @@ pub fn is_effect(a: &MonsterAction) -> bool {
                 .any(|o| o.dc.is_some() || !o.damage.is_empty()))
 }
 
-/// The steps of a Multiattack the engine makes (the fixed steps, then the first option), when
-/// every step names one of the block's attacks with a numeric count.
+/// The attacks of a Multiattack the engine makes in its first set (the fixed steps, then the
+/// first option), when every step of every set names one of the block's entries (an attack,
+/// with form qualifiers and plurals set aside: "Claws" is the Claw; or a non-attack action it
+/// uses on the way, or its spellcasting) with a count the engine reads (a number, dice, or
+/// "Number of Heads").
 pub fn multiattack_plan(m: &Monster, a: &MonsterAction) -> Option<Vec<(String, u32)>> {
     let ma = a.multiattack.as_ref()?;
-    let steps: Vec<_> = ma
-        .actions
-        .iter()
-        .chain(ma.options.iter().take(1).flatten())
-        .collect();
-    if steps.is_empty() {
+    let bare = |n: &str| bare_name(n).to_lowercase();
+    let entry = |step: &str| {
+        let key = bare(step);
+        let all = || m.actions.iter().chain(&m.special_abilities);
+        all()
+            .find(|x| bare(&x.name) == key)
+            .or_else(|| {
+                all().find(|x| {
+                    let b = bare(&x.name);
+                    key.strip_suffix('s') == Some(b.as_str())
+                        || b.strip_suffix('s') == Some(key.as_str())
+                })
+            })
+            .filter(|x| x.multiattack.is_none())
+    };
+    let sets: Vec<Vec<_>> = if ma.options.is_empty() {
+        vec![ma.actions.iter().collect()]
+    } else {
+        ma.options
+            .iter()
+            .map(|o| ma.actions.iter().chain(o).collect())
+            .collect()
+    };
+    if sets.iter().all(Vec::is_empty) {
         return None;
     }
     let mut plan = Vec::new();
-    for s in steps {
-        if s.count_text.is_some() || s.count == 0 {
-            return None;
+    for (k, set) in sets.iter().enumerate() {
+        for s in set {
+            let counted = s.count > 0
+                || s.count_text.as_deref().is_some_and(|t| {
+                    t.to_lowercase().contains("head") || tabletop_rules::dice::parse(t).is_ok()
+                });
+            if !counted {
+                return None;
+            }
+            let spell = s.action_name.to_lowercase().contains("spellcasting");
+            let target = entry(&s.action_name);
+            if target.is_none() && !spell {
+                return None;
+            }
+            if k == 0
+                && let Some(t) = target.filter(|t| is_attack(t))
+            {
+                plan.push((t.name.clone(), s.count));
+            }
         }
-        let target = m
-            .actions
-            .iter()
-            .find(|x| x.name.eq_ignore_ascii_case(&s.action_name))?;
-        if !is_attack(target) {
-            return None;
-        }
-        plan.push((target.name.clone(), s.count));
     }
     Some(plan)
 }
@@ -242,8 +277,6 @@ pub fn narrative_reason(name: &str, desc: &str) -> String {
         "breathing and swimming: no effect on rolls; the DM narrates it"
     } else if n.contains("sunlight sensitivity") || n.contains("sunlight hypersensitivity") {
         "disadvantage on attacks and sight-based Perception in sunlight: the engine tracks no light level, so the DM gives the disadvantage"
-    } else if n.contains("legendary resistance") {
-        "use_special_ability counts its uses per day; turning the failed save into a success is the DM's (the engine does not re-resolve the save)"
     } else if n.contains("rejuvenation") {
         "coming back after it is destroyed is applied by the DM with update_character"
     } else if n.contains("spider climb") || n.contains("web walker") || n.contains("ice walk") {

@@ -36,7 +36,7 @@ pub fn cast(
             ),
         ));
     }
-    let max = def.max_targets(slot, caster.level).unwrap_or(1);
+    let max = def.max_targets(slot, caster.cantrip_level()).unwrap_or(1);
     if named.len() > max {
         return Err(EngineError::invalid(
             "targets",
@@ -98,7 +98,7 @@ pub fn cast(
     }
     let mut gone = Vec::new();
     for id in ids {
-        let t = crate::combat::sheet(call, &id)?;
+        let mut t = crate::combat::sheet(call, &id)?;
         // The SRD's save (Banishment CHA, Imprisonment WIS); Maze has none.
         if let Some(ability) = save {
             let mut sreq = D20Request::new(D20Test::Save { ability })
@@ -110,7 +110,16 @@ pub fn cast(
             let out = roll_d20_test(&t.effective(), &sreq, call.rng()?);
             call.record_roll(&out);
             lines.push(format!("{} — {}", t.name, out.summary()));
-            if out.success == Some(true) {
+            let mut saved = out.success == Some(true);
+            if !saved
+                && let Some((ok, line)) =
+                    crate::combat::legendary::on_failed_save(Some(&turn.encounter), &mut t)
+            {
+                saved = ok;
+                lines.push(line);
+                crate::combat::put_sheet(call, &t)?;
+            }
+            if saved {
                 lines.push(format!("{} resists {}", t.name, def.name));
                 continue;
             }

@@ -18,6 +18,7 @@ pub mod end;
 pub mod endurance;
 pub mod falls;
 pub mod fear;
+pub mod legendary;
 pub mod manage;
 pub mod martial;
 pub mod objects;

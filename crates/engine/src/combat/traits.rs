@@ -76,9 +76,34 @@ pub fn no_magic_sleep(c: &Character) -> bool {
         })
 }
 
-/// Magic Resistance: advantage on saving throws against spells.
+/// Magic Resistance: advantage on saving throws against spells (Limited Magic Immunity gives
+/// it too, against the spells it is not immune to).
 pub fn magic_resistance(c: &Character) -> bool {
-    has_trait(c, "Magic Resistance")
+    has_trait(c, "Magic Resistance") || has_trait(c, "Limited Magic Immunity")
+}
+
+/// Limited Magic Immunity (the rakshasa: "can't be affected or detected by spells of 6th level
+/// or lower unless it wishes to be"): the line saying a spell cast at `level` (0: a cantrip)
+/// does nothing to `c`, when its text's level covers it.
+pub fn limited_magic_immunity(c: &Character, level: u8, spell: &str) -> Option<String> {
+    let block = c.stat_block.as_ref()?;
+    let a = block
+        .special_abilities
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case("Limited Magic Immunity"))?;
+    let d = a.desc.to_lowercase();
+    let i = d.find(" level or lower")?;
+    let word = d[..i].split_whitespace().last()?;
+    let max: u8 = word
+        .trim_end_matches(|ch: char| ch.is_ascii_alphabetic())
+        .parse()
+        .ok()?;
+    (level <= max).then(|| {
+        format!(
+            "{} is unaffected by {spell}: Limited Magic Immunity (spells of {word} level or lower; if it wishes to be affected, the DM applies the spell by hand)",
+            c.name
+        )
+    })
 }
 
 /// Whether an attack is magical: a magic weapon (rarer than common, or with its own bonuses or

@@ -382,7 +382,7 @@ pub fn place(
         + 1;
     // The catalog's dice when the SRD data has none (Glyph of Warding 5d8, +1d8 a slot).
     let damage = def
-        .damage_dice(slot.level, caster.level, numbers.modifier)
+        .damage_dice(slot.level, caster.cantrip_level(), numbers.modifier)
         .or_else(|| entry.and_then(|m| m.dice_at(def.level, slot.level)));
     let damage_type = if z.damage_choice.is_empty() {
         def.damage_type

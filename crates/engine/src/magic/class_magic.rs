@@ -81,7 +81,9 @@ pub fn check(c: &Character, def: &SpellDef, slot: u8, asked: &[Metamagic]) -> Re
                     || def.self_range()
                     || def.per_projectile()
                     || def.more_than_one_target(slot)
-                    || def.max_targets(slot, c.level).is_some_and(|n| n != 1) =>
+                    || def
+                        .max_targets(slot, c.cantrip_level())
+                        .is_some_and(|n| n != 1) =>
             {
                 Some(format!(
                     "{} (it needs a spell that targets only one creature and whose range is not Self)",
@@ -97,7 +99,7 @@ pub fn check(c: &Character, def: &SpellDef, slot: u8, asked: &[Metamagic]) -> Re
             Metamagic::Careful | Metamagic::Heightened if def.save.is_none() => {
                 Some("it forces no saving throw".into())
             }
-            Metamagic::Empowered if def.damage_dice(slot, c.level, 0).is_none() => {
+            Metamagic::Empowered if def.damage_dice(slot, c.cantrip_level(), 0).is_none() => {
                 Some("it rolls no damage".into())
             }
             Metamagic::Distant if def.self_range() || def.range_ft().is_none() => {

@@ -607,7 +607,7 @@ pub fn wish(
     p.slot_level = def.level;
     // A projectile spell's darts or rays land on the named targets in turn.
     if def.per_projectile()
-        && let Some(max) = def.max_targets(def.level, caster.level)
+        && let Some(max) = def.max_targets(def.level, caster.cantrip_level())
     {
         let named = super::targets::unique(&p.targets);
         if !named.is_empty() {

@@ -274,7 +274,7 @@ pub fn deliver(
                 format!("say whom {} affects: targets [{{id|name}}]", def.name),
             ));
         }
-        if let Some(max) = def.max_targets(slot.level, caster.level) {
+        if let Some(max) = def.max_targets(slot.level, caster.cantrip_level()) {
             if def.per_projectile() && !ids.is_empty() {
                 let named = ids.clone();
                 ids = (0..max).map(|i| named[i % named.len()].clone()).collect();

@@ -316,7 +316,7 @@ pub fn resolve(
     let damage = super::class_magic::affinity(
         caster,
         spell,
-        spell.damage_dice(plan.slot_level, caster.level, plan.modifier),
+        spell.damage_dice(plan.slot_level, caster.cantrip_level(), plan.modifier),
         &mut report.lines,
     );
     let heal = super::class_magic::healing(
@@ -406,6 +406,9 @@ pub fn resolve(
         // effect on undead or constructs).
         if let Some(why) = super::mechanics::unaffected(spell, &target)
             .or_else(|| super::combat6::out_of_reach(plan, caster, &target))
+            .or_else(|| {
+                crate::combat::traits::limited_magic_immunity(&target, plan.slot_level, &spell.name)
+            })
         {
             report.lines.push(why.clone());
             tr.phrase = why;
@@ -626,6 +629,12 @@ pub fn resolve(
             report
                 .lines
                 .push(format!("{} — {}", target.name, out.summary()));
+            if !saved
+                && let Some((ok, line)) = crate::combat::legendary::on_failed_save(enc, &mut target)
+            {
+                saved = ok;
+                report.lines.push(line);
+            }
             if !saved
                 && sv.ability == Ability::Dexterity
                 && let Some(line) = crate::inventory::regen::evade(&mut target)

@@ -462,8 +462,15 @@ pub struct StatDc {
 pub struct MultiattackPart {
     /// The action used.
     pub action: String,
-    /// How many times ("1" … or prose such as "Number of Heads").
+    /// How many times ("1" … or prose such as "Number of Heads", or dice: "1d4").
     pub count: String,
+    /// 0: made in every case; N: part of the N-th alternative set ("or two ranged attacks").
+    #[serde(default, skip_serializing_if = "is_no_option")]
+    pub option: u8,
+}
+
+fn is_no_option(n: &u8) -> bool {
+    *n == 0
 }
 
 /// One alternative effect of an action.
@@ -492,6 +499,25 @@ impl StatDamage {
 }
 
 impl StatAction {
+    /// A multiattack's choosable sequences: the parts made in every case, then each
+    /// alternative set's (one sequence when it has no alternatives).
+    pub fn multiattack_sets(&self) -> Vec<Vec<MultiattackPart>> {
+        let options = self.multiattack.iter().map(|p| p.option).max().unwrap_or(0);
+        let fixed = self.multiattack.iter().filter(|p| p.option == 0);
+        if options == 0 {
+            return vec![fixed.cloned().collect()];
+        }
+        (1..=options)
+            .map(|k| {
+                fixed
+                    .clone()
+                    .chain(self.multiattack.iter().filter(|p| p.option == k))
+                    .cloned()
+                    .collect()
+            })
+            .collect()
+    }
+
     /// A compact line: "Scimitar +4, 1d6+2 slashing", "Fire Breath (Recharge 5–6) DC 21 DEX half, 18d6 fire".
     pub fn summary(&self) -> String {
         let mut s = self.name.clone();
@@ -512,12 +538,18 @@ impl StatAction {
             s.push_str(&format!(", {}", d.join(" + ")));
         }
         if !self.multiattack.is_empty() {
-            let m: Vec<String> = self
-                .multiattack
-                .iter()
-                .map(|p| format!("{}× {}", p.count, p.action))
-                .collect();
-            s.push_str(&format!(": {}", m.join(", ")));
+            let sets = self.multiattack_sets();
+            for (i, set) in sets.iter().enumerate() {
+                let m: Vec<String> = set
+                    .iter()
+                    .map(|p| format!("{}× {}", p.count, p.action))
+                    .collect();
+                if i == 0 {
+                    s.push_str(&format!(": {}", m.join(", ")));
+                } else {
+                    s.push_str(&format!(" | {} {}: {}", self.name, i + 1, m.join(", ")));
+                }
+            }
         }
         for a in &self.alternatives {
             let d: Vec<String> = a.damage.iter().map(StatDamage::text).collect();

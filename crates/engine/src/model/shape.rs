@@ -73,6 +73,27 @@ pub struct Shape {
 }
 
 impl Character {
+    /// The level a cantrip scales by: the character's level, or for a stat-block caster its
+    /// spellcaster level ("The mage is a 9th-level spellcaster"; 1 when its block gives none).
+    pub fn cantrip_level(&self) -> u32 {
+        let Some(block) = self.stat_block.as_ref() else {
+            return self.level;
+        };
+        block
+            .special_abilities
+            .iter()
+            .find_map(|a| {
+                let d = a.desc.to_lowercase();
+                let i = d.find("-level spellcaster")?;
+                let word = d[..i].split_whitespace().last()?;
+                word.trim_end_matches(|ch: char| ch.is_ascii_alphabetic())
+                    .parse::<u32>()
+                    .ok()
+            })
+            .unwrap_or(self.level)
+            .clamp(1, 20)
+    }
+
     /// The shape the character wears, while the effect that holds it lasts.
     pub fn active_shape(&self) -> Option<&Shape> {
         self.shape

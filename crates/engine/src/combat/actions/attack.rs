@@ -35,7 +35,7 @@ use super::{ActionOutcome, ActionType, Turn, Who};
 use crate::combat;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::model::character::{Character, StatAction};
+use crate::model::character::Character;
 use crate::model::encounter::ActionCost;
 use crate::model::encounter::{Encounter, Side};
 use crate::model::inventory::{Slot, WeaponProperty};
@@ -565,7 +565,11 @@ fn strike_core(
     if opts.smite_slot.is_some() || attacker.effects.len() != charges {
         combat::put_sheet(call, &attacker)?;
     }
-    let mut expr = dice::parse(&profile.damage)?;
+    // An attack that deals no damage of its own (a roper's tendril: its hit grapples).
+    let mut expr = dice::parse(match profile.damage.trim() {
+        "" => "0",
+        d => d,
+    })?;
     if critical {
         expr = expr.with_doubled_dice()?;
         if let Some((more, line)) = super::riders::brutal_critical(&attacker, &profile, kind) {
@@ -745,7 +749,7 @@ pub(super) fn resolve_targets(enc: &Encounter, req: &super::ActionRequest) -> Re
         .collect()
 }
 
-fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
+pub(super) fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
     StrikeOptions {
         ability: req.ability,
         advantage: if req.advantage {
@@ -766,17 +770,9 @@ fn strike_options(req: &super::ActionRequest) -> StrikeOptions {
     }
 }
 
-fn multiattack_of<'c>(c: &'c Character, weapon: Option<&str>) -> Option<&'c StatAction> {
-    let key = name_key(weapon?);
-    c.action_block()?
-        .actions
-        .iter()
-        .find(|a| !a.multiattack.is_empty() && (name_key(&a.name) == key || key == "multiattack"))
-}
-
 /// The Attack action (one attack of it; Extra Attack spreads the action over several calls),
-/// a stat block's Multiattack (all its parts at once), or the off-hand attack of two-weapon
-/// fighting.
+/// or the off-hand attack of two-weapon fighting (a stat block's Multiattack is
+/// [`super::multiattack`]'s).
 pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
     let Some(actor) = turn.actor.clone() else {
         return Err(EngineError::invalid(
@@ -800,66 +796,6 @@ pub fn attack(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome>
     // A bonus-action attack of a character is a melee one (Frenzy, Martial Arts); two-weapon
     // fighting's, which may be thrown, is `two_weapon_attack`.
     opts.melee_only = turn.cost == ActionCost::BonusAction && actor.action_block().is_none();
-    let mut strikes = Vec::new();
-    if let Some(multi) = multiattack_of(&actor, req.weapon.as_deref()) {
-        let multi = multi.clone();
-        let mut plan: Vec<String> = Vec::new();
-        for p in &multi.multiattack {
-            let n: u32 = p.count.trim().parse().unwrap_or(1).clamp(1, 10);
-            for _ in 0..n {
-                plan.push(p.action.clone());
-            }
-        }
-        let mut ti = 0usize;
-        let mut notes = Vec::new();
-        for (i, action) in plan.iter().enumerate() {
-            let mut target = &targets[ti.min(targets.len() - 1)];
-            if combat::sheet(call, target)?.dead {
-                if ti + 1 < targets.len() {
-                    ti += 1;
-                    target = &targets[ti];
-                } else {
-                    notes.push(format!(
-                        "{} is down; the remaining {} attack(s) of the multiattack are not made.",
-                        combat::sheet(call, target)?.name,
-                        plan.len() - i
-                    ));
-                    break;
-                }
-            }
-            let s = strike(
-                call,
-                &mut turn.encounter,
-                &actor.id,
-                target,
-                Some(action),
-                &opts,
-            )?;
-            let paused = s.paused;
-            strikes.push(s);
-            if targets.len() > 1 && ti + 1 < targets.len() {
-                ti += 1;
-            }
-            if paused {
-                // The parts still to make wait with the paused one.
-                let rest: Vec<(String, String)> = plan[i + 1..]
-                    .iter()
-                    .enumerate()
-                    .map(|(k, a)| (a.clone(), targets[(ti + k).min(targets.len() - 1)].clone()))
-                    .collect();
-                super::reactions::shield::set_rest(&mut turn.encounter, rest);
-                break;
-            }
-        }
-        if let Some(cb) = turn.encounter.combatant_mut(&actor.id) {
-            cb.economy.attacks_left = 0;
-            cb.economy.attacked = true;
-        }
-        let mut out = outcome_of(&strikes);
-        out.headline = format!("{} uses Multiattack. {}", actor.name, out.headline);
-        out.lines.extend(notes);
-        return Ok(out);
-    }
     if targets.len() > 1 {
         let (strikes, notes) = super::extra::per_target(call, turn, &actor, &targets, &opts)?;
         let mut out = outcome_of(&strikes);

@@ -22,6 +22,7 @@ pub mod hit_save;
 pub mod mirror;
 pub mod move_rules;
 pub mod movement;
+pub mod multiattack;
 pub mod profile;
 pub mod reactions;
 pub mod reveal;
@@ -322,7 +323,12 @@ fn dispatch(
     action_type: ActionType,
 ) -> Result<ActionOutcome> {
     Ok(match action_type {
-        ActionType::Attack | ActionType::TwoWeaponAttack => attack::attack(call, turn)?,
+        ActionType::Attack | ActionType::TwoWeaponAttack => {
+            match multiattack::attack(call, turn)? {
+                Some(out) => out,
+                None => attack::attack(call, turn)?,
+            }
+        }
         ActionType::Damage => dm::dm_damage(call, turn)?,
         ActionType::Heal => dm::dm_heal(call, turn)?,
         ActionType::Move | ActionType::Dash | ActionType::Disengage => {

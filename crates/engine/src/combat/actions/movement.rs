@@ -99,7 +99,24 @@ pub fn current_speed(c: &Character) -> (u32, Vec<String>) {
     if e.is_speed_zero() {
         return (0, e.speed_zero.clone());
     }
+    if let Some((_, ft)) = innate_mode(c) {
+        return (ft, Vec::new());
+    }
     (u32::try_from(e.speed.value.max(0)).unwrap_or(0), Vec::new())
+}
+
+/// The stat block's own fly (else swim) speed of a creature that has no walking speed (a
+/// ghost: "speed 0 ft., fly 40 ft. (hover)"): it moves that way. `None` when it walks, or
+/// when its speed is 0 by a condition.
+pub fn innate_mode(c: &Character) -> Option<(&'static str, u32)> {
+    let e = c.effective();
+    if e.is_speed_zero() || e.speed.value > 0 {
+        return None;
+    }
+    let speeds = &c.action_block()?.other_speeds;
+    ["fly", "swim"]
+        .into_iter()
+        .find_map(|m| speeds.get(m).filter(|ft| **ft > 0).map(|ft| (m, *ft)))
 }
 
 fn dash(turn: &mut Turn<'_>, actor: &Character) -> Result<ActionOutcome> {
@@ -460,10 +477,18 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         .action_block()
         .is_some_and(|b| b.other_speeds.contains_key("swim"))
         || crate::magic::wards::walks_on_water(&actor).is_some();
-    if let Some(f) = spell_fly {
+    let innate_fly = innate_mode(&actor)
+        .filter(|(m, _)| *m == "fly")
+        .map(|(_, ft)| ft);
+    if let Some(f) = spell_fly.or(innate_fly) {
         lines.push(format!(
-            "{} flies (fly speed {f} ft): difficult terrain and water cost nothing extra",
-            actor.name
+            "{} flies (fly speed {f} ft{}): difficult terrain and water cost nothing extra",
+            actor.name,
+            if spell_fly.is_none() {
+                "; it has no walking speed"
+            } else {
+                ""
+            }
         ));
     }
     let opts = MoveOptions {
@@ -472,7 +497,7 @@ fn walk(call: &mut Call<'_>, turn: &mut Turn<'_>, actor: &Character) -> Result<A
         size: None,
         hostile_ids: hostile_ids(&turn.encounter, &id),
         swim_speed: swim,
-        flying: spell_fly.is_some(),
+        flying: spell_fly.is_some() || innate_fly.is_some(),
         ignore_difficult_terrain: crate::magic::wards::ignores_difficult_terrain(&actor).is_some(),
         through_larger: moves_through_larger(&actor),
     };

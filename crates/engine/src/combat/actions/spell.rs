@@ -888,7 +888,7 @@ fn pick_targets(
         ids.push(c.character_id.clone());
     }
     super::area_choice::leap(e, def, &ids)?;
-    if let Some(max) = def.max_targets(slot, caster.level) {
+    if let Some(max) = def.max_targets(slot, caster.cantrip_level()) {
         let max = max + usize::from(twin);
         if twin && ids.len() == 2 && ids[0] == ids[1] {
             return Err(EngineError::invalid(

@@ -14,8 +14,8 @@ use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 
-use super::ability_text::{TextArea, conditions_in, duration_in, halves};
-use super::{distance, dodging_dex_save_advantage, names, resolve};
+use super::ability_text::{TextArea, duration_in, halves};
+use super::{distance, dodging_dex_save_advantage, names, resolve, text_targets};
 use crate::combat::actions::Turn;
 use crate::combat::actions::attack::apply_damage_to;
 use crate::engine::Call;
@@ -230,10 +230,12 @@ pub(crate) fn resolve_effect(
         lines.push(format!("Damage roll: {}", r.summary()));
         Some(r)
     };
-    let conditions = action
+    // Conditions of a failed save, and those only of a save failed by 5 or more ("it is also
+    // paralyzed": a mummy's Dreadful Glare).
+    let (conditions, deep) = action
         .dc
         .as_ref()
-        .map(|_| conditions_in(&text))
+        .map(|_| text_targets::conditions_by_margin(&text))
         .unwrap_or_default();
     let mut per_target = Vec::new();
     let mut failed = Vec::new();
@@ -243,8 +245,25 @@ pub(crate) fn resolve_effect(
         if c.dead {
             continue;
         }
+        // Whom the text leaves out, and who is immune after an earlier save.
+        let immunity = action.dc.as_ref().and_then(|_| {
+            text_targets::immunity_name(
+                &text,
+                &actor_name(turn, actor_id),
+                crate::catalog::monster_abilities::bare_name(&action.name),
+            )
+        });
+        if let Some(why) = text_targets::left_out(&text, &c).or_else(|| {
+            immunity
+                .as_deref()
+                .and_then(|n| text_targets::immune_now(&c, n))
+        }) {
+            lines.push(why);
+            continue;
+        }
         let mut fail = true;
         let mut share = crate::magic::evasion::Share::Full;
+        let mut missed_by = 0;
         let mut save_json = Value::Null;
         if let Some(dc) = &action.dc {
             let mut req = D20Request::new(D20Test::Save {
@@ -286,13 +305,23 @@ pub(crate) fn resolve_effect(
             }
             let save = roll_d20_test(&c.effective(), &req, call.rng()?);
             call.record_roll(&save);
+            fail = save.success != Some(true);
+            missed_by = save.dc.unwrap_or(0) - save.total.unwrap_or(0);
             lines.push(save.summary());
+            // Legendary Resistance turns a failure into a success, before Evasion reads it.
+            if fail
+                && let Some((ok, line)) =
+                    crate::combat::legendary::on_failed_save(Some(&turn.encounter), &mut c)
+            {
+                fail = !ok;
+                lines.push(line);
+                crate::combat::put_sheet(call, &c)?;
+            }
             save_json = serde_json::to_value(&save).unwrap_or(Value::Null);
             // A Ring of Evasion, then Evasion: the one rule of a save against damage.
             let half = roll.is_some() && halves(dc, &text);
-            let settled =
-                crate::magic::evasion::settle(&mut c, dc.ability, half, save.success == Some(true));
-            if settled.saved && save.success != Some(true) {
+            let settled = crate::magic::evasion::settle(&mut c, dc.ability, half, !fail);
+            if settled.saved && fail {
                 crate::combat::put_sheet(call, &c)?;
             }
             lines.extend(settled.lines);
@@ -317,7 +346,18 @@ pub(crate) fn resolve_effect(
             }
         }
         if fail && !c.dead {
-            for cond in &conditions {
+            let deep_now = if missed_by >= 5 { &deep[..] } else { &[] };
+            if missed_by < 5 && !deep.is_empty() {
+                changes.push(format!(
+                    "{} failed by {missed_by}, less than 5: not {} (only a save failed by 5 or more)",
+                    c.name,
+                    deep.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ));
+            }
+            for cond in conditions.iter().chain(deep_now) {
                 let dur = action.dc.as_ref().and_then(|dc| duration_in(&text, dc));
                 let line = super::add_condition(
                     call,
@@ -328,6 +368,14 @@ pub(crate) fn resolve_effect(
                 )?;
                 changes.push(line);
             }
+        }
+        if fail && let Some(line) = text_targets::ageing(call, &text, &c, missed_by)? {
+            changes.push(line);
+        }
+        if let Some(name) = &immunity
+            && (!fail || text_targets::immune_once_it_ends(&text))
+        {
+            changes.push(text_targets::grant_immunity(call, &mut c, name, !fail)?);
         }
         crate::combat::put_sheet(call, &c)?;
         if !changes.is_empty() {

@@ -21,6 +21,7 @@ pub mod flurry;
 pub mod holds;
 pub mod special;
 pub mod stealth;
+pub mod text_targets;
 
 use tabletop_grid::{Metric, footprint_distance_ft};
 use tabletop_rules::d20::{self, D20Request, D20Test};

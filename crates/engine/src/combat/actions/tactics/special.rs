@@ -74,15 +74,10 @@ fn names_of(list: &[StatAction]) -> String {
     }
 }
 
-/// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
-/// counted, rest-recharged abilities once.
-fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
-    let Some(limit) = f.recharge.clone() else {
-        return Ok(None);
-    };
-    let Some(cb) = turn.encounter.combatant(actor_id) else {
-        return Ok(None);
-    };
+/// Whether a limited ability can be used now, and why not: `None` when it has no limit.
+fn use_left(turn: &Turn<'_>, actor_id: &str, f: &Found) -> Option<(bool, String, usize)> {
+    let limit = f.recharge.clone()?;
+    let cb = turn.encounter.combatant(actor_id)?;
     let used = cb
         .spent_abilities
         .iter()
@@ -111,6 +106,18 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
             ),
         ),
     };
+    Some((ok, why, used))
+}
+
+/// Checks and records a usage limit: recharge abilities refused while spent, N/Day uses
+/// counted, rest-recharged abilities once.
+fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<String>> {
+    let Some(limit) = f.recharge.clone() else {
+        return Ok(None);
+    };
+    let Some((ok, why, used)) = use_left(turn, actor_id, f) else {
+        return Ok(None);
+    };
     rule(turn, ok, why)?;
     if let Some(cb) = turn.encounter.combatant_mut(actor_id) {
         cb.spent_abilities.push(f.tracked.clone());
@@ -119,6 +126,53 @@ fn spend_use(turn: &mut Turn<'_>, actor_id: &str, f: &Found) -> Result<Option<St
         Some(n) => format!("{} {}/{n} uses today", f.tracked, used + 1),
         None => format!("{} is spent ({limit})", f.tracked),
     }))
+}
+
+/// A non-attack entry of the stat block used as one step of its Multiattack ("The dragon can
+/// use its Frightful Presence", "uses Reel"): resolved as `use_special_ability` resolves it on
+/// the multiattack's targets (or the area in its text), its usage limit spent; a spent one is
+/// skipped and the answer says so. `None` when the block has no entry of that name.
+pub(crate) fn use_in_multiattack(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+    name: &str,
+) -> Result<Option<(String, Vec<String>)>> {
+    let Some(block) = a.action_block() else {
+        return Ok(None);
+    };
+    let all: Vec<StatAction> = block
+        .actions
+        .iter()
+        .chain(&block.special_abilities)
+        .filter(|x| x.multiattack.is_empty())
+        .cloned()
+        .collect();
+    let Some(found) = find_in(&all, name) else {
+        return Ok(None);
+    };
+    if let Some((false, why, _)) = use_left(turn, &a.id, &found) {
+        return Ok(Some((
+            format!("{} is not used", found.action.name),
+            vec![format!(
+                "{} (part of its Multiattack) is not used: {why}.",
+                found.action.name
+            )],
+        )));
+    }
+    let usage = spend_use(turn, &a.id, &found)?;
+    let (summary, mut lines, _) = resolve_entry(call, turn, a, &found.action)?;
+    lines.insert(
+        0,
+        format!(
+            "{} uses {} (part of its Multiattack): {summary}.",
+            a.name, found.action.name
+        ),
+    );
+    if let Some(u) = usage {
+        lines.push(u);
+    }
+    Ok(Some((format!("{}: {summary}.", found.action.name), lines)))
 }
 
 /// "makes a tail attack" / "makes one claw attack": the attack's name.
@@ -264,6 +318,9 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     if super::first_aid::is_first_aid(&name) {
         return super::first_aid::first_aid(call, turn, &a);
     }
+    if bare(&name) == name_key(crate::combat::legendary::NAME) {
+        return legendary_resistance(call, turn, &a);
+    }
     match crate::model::names::name_key(&name).as_str() {
         "wild shape" => return crate::shape::wild_shape(call, turn, &a),
         "revert" | "revert form" | "normal form" => return crate::shape::revert(call, turn, &a),
@@ -336,6 +393,45 @@ pub fn use_special_ability(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<A
     })
 }
 
+/// Legendary Resistance used by the DM's choice (a combatant whose reaction policy is ask):
+/// one use spent; the DM undoes what the failed save did.
+fn legendary_resistance(
+    call: &mut Call<'_>,
+    turn: &mut Turn<'_>,
+    a: &Character,
+) -> Result<ActionOutcome> {
+    use crate::combat::legendary::NAME;
+    let mut c = crate::combat::sheet(call, &a.id)?;
+    let Some(r) = crate::combat::legendary::resource(&mut c) else {
+        return Err(EngineError::invalid(
+            "abilityName",
+            format!("{} has no {NAME}", a.name),
+        ));
+    };
+    let (max, left) = (r.max, r.current);
+    rule(
+        turn,
+        left > 0,
+        format!(
+            "{}'s {NAME} is spent (0/{max} left; a long rest restores it)",
+            a.name
+        ),
+    )?;
+    r.current = left.saturating_sub(1);
+    crate::combat::put_sheet(call, &c)?;
+    Ok(ActionOutcome {
+        headline: format!(
+            "{} uses {NAME}: its last failed save is a success instead ({}/{max} left today).",
+            a.name,
+            left.saturating_sub(1)
+        ),
+        lines: vec![format!(
+            "no automation for undoing what the failed save already did: the DM ends it (manage_effect, update_character, or bringing a banished creature back)"
+        )],
+        ..Default::default()
+    })
+}
+
 /// A legendary action at the end of another creature's turn: its cost ("Costs 2 Actions")
 /// taken from the actions left this round, then resolved (attack, save effect, check, or text).
 pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<ActionOutcome> {
@@ -402,11 +498,18 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
     }
     let (summary, mut lines, details) = resolve_entry(call, turn, &a, &found.action)?;
     let after = left.saturating_sub(cost);
+    if let Some(line) = flies_after(&a, &found.action.desc) {
+        lines.push(line);
+    }
     lines.push(format!(
         "{} legendary action{} left this round",
         after,
         if after == 1 { "" } else { "s" }
     ));
+    lines.push(
+        "Timing: a legendary action comes only at the end of another creature's turn, one at a time; the engine has no step between a turn's end and the next one's start, so it takes it now: the DM keeps the timing (use it before advance_turn ends that creature's turn)"
+            .into(),
+    );
     Ok(ActionOutcome {
         headline: format!(
             "{} uses {} (legendary, cost {cost}): {summary}.",
@@ -416,6 +519,21 @@ pub fn legendary_action(call: &mut Call<'_>, turn: &mut Turn<'_>) -> Result<Acti
         details: json!({"cost": cost, "left": after, "effect": details}),
         ..Default::default()
     })
+}
+
+/// "The dragon can then fly up to half its flying speed" (Wing Attack): the line saying how far,
+/// the move being the DM's (execute_action move with force: it is not the creature's turn).
+fn flies_after(a: &Character, desc: &str) -> Option<String> {
+    let l = desc.to_lowercase();
+    if !l.contains("fly up to half its flying speed") {
+        return None;
+    }
+    let fly = a.action_block()?.other_speeds.get("fly").copied()?;
+    Some(format!(
+        "{} can then fly up to {} ft (half its fly speed of {fly} ft): no automation for that flight; move it with execute_action move and force: true (it is not its turn)",
+        a.name,
+        fly / 2
+    ))
 }
 
 /// A lair action (initiative count 20, losing ties; not enforced): `description` says what
