@@ -12,6 +12,7 @@ pub mod dust;
 pub mod evasion;
 pub mod feature_spells;
 pub mod grants;
+pub mod impose;
 pub mod item_cast;
 pub mod item_spells;
 pub mod known;

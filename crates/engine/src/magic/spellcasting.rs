@@ -7,17 +7,17 @@
 //! healing, conditions and effects, concentration begun and linked).
 
 use tabletop_grid::{BattleMap, CoverOptions};
+use tabletop_rules::Ability;
 use tabletop_rules::d20::{D20Request, D20Test, roll_d20_test};
 use tabletop_rules::damage::DamagePart;
 use tabletop_rules::dice;
 use tabletop_rules::modifiers::{Modifier, ModifierKind};
-use tabletop_rules::{Ability, Condition};
 
 use crate::combat::actions::profile::AttackKind;
 use crate::concentration;
 use crate::engine::Call;
 use crate::error::{EngineError, Result};
-use crate::model::character::{Character, ConditionEntry};
+use crate::model::character::Character;
 use crate::model::concentration::ConcentrationLink;
 use crate::model::effects::{ActiveEffect, Duration, EndTrigger, TurnPoint};
 use crate::model::encounter::Encounter;
@@ -802,7 +802,7 @@ pub fn resolve(
                 && !target.dead
                 && !saved
             {
-                match impose_condition(call, caster, &mut target, plan, cond) {
+                match super::impose::impose_condition(call, caster, &mut target, plan, cond) {
                     Ok(line) => {
                         tr.condition = Some(cond);
                         phrase.push(line.clone());
@@ -861,78 +861,6 @@ pub fn resolve(
     report.lines.extend(mm.finish(caster, plan.slot_level));
     concentration::release_if_unheld(call, caster, spell, &mut report.lines)?;
     Ok(report)
-}
-
-fn impose_condition(
-    call: &mut Call<'_>,
-    caster: &mut Character,
-    target: &mut Character,
-    plan: &CastPlan,
-    cond: Condition,
-) -> std::result::Result<String, String> {
-    let spell = &plan.spell;
-    if let Some(src) = target.effective().condition_immunities.get(&cond) {
-        return Err(format!(
-            "{} is immune to {cond} ({})",
-            target.name,
-            src.join(", ")
-        ));
-    }
-    // A magical sleep (Eyebite's Asleep) does not take a creature magic can't put to sleep.
-    if cond == Condition::Unconscious
-        && spell.mechanics().is_some_and(|e| e.magic_sleep)
-        && crate::combat::traits::no_magic_sleep(target)
-    {
-        return Err(format!(
-            "{} can't be put to sleep by magic (Fey Ancestry); unaffected",
-            target.name
-        ));
-    }
-    let repeat = if spell.repeat_save {
-        spell.save.map(|s| (s.ability, plan.save_dc))
-    } else {
-        None
-    };
-    let duration = if spell.concentration && caster.concentration.is_some() {
-        if let Some(c) = caster.concentration.as_mut() {
-            c.add_link(ConcentrationLink::condition(&target.id, cond));
-        }
-        Some(match repeat {
-            Some((ability, dc)) => Duration::ConcentrationSave {
-                caster_id: caster.id.clone(),
-                spell: spell.name.clone(),
-                dc,
-                ability,
-            },
-            None => Duration::Concentration {
-                caster_id: caster.id.clone(),
-                spell: spell.name.clone(),
-            },
-        })
-    } else if let Some((ability, dc)) = repeat {
-        Some(Duration::SaveEnds { dc, ability })
-    } else {
-        spell
-            .duration_rounds()
-            .map(|n| Duration::Rounds { remaining: n })
-    };
-    let _ = call;
-    target.conditions.retain(|e| e.condition != cond);
-    target.conditions.push(ConditionEntry {
-        by: Some(caster.id.clone()),
-        ends_on: crate::magic::mechanics::condition_ends(spell),
-        condition: cond,
-        level: None,
-        source: spell.name.clone(),
-        duration,
-    });
-    let mut line = format!("{} is {cond}", target.name);
-    if cond == Condition::Unconscious {
-        for l in crate::update::knocked_out(target, &spell.name, true) {
-            line.push_str(&format!("; {l}"));
-        }
-    }
-    Ok(line)
 }
 
 fn apply_effect(
