@@ -454,8 +454,8 @@ async fn uncanny_dodge_halves_a_spell_attack_and_deflect_missiles_does_not_catch
         [
             "Fire Bolt (cantrip): Rog takes 3 fire (38 → 35 HP).",
             "Mage — Fire Bolt spell attack vs Rog: d20 [16] + 6 = 22 vs AC 13 — hit",
-            "Damage to Rog: 1d10: [6] = 6",
-            "Rog uses Uncanny Dodge (reaction): the attack's damage is halved (6 → 3)",
+            "Damage to Rog: 2d10: [6, 1] = 7",
+            "Rog uses Uncanny Dodge (reaction): the attack's damage is halved (7 → 3)",
             "Rog takes 3 (3 fire); 38 → 35 HP",
         ]
     );
@@ -471,10 +471,10 @@ async fn uncanny_dodge_halves_a_spell_attack_and_deflect_missiles_does_not_catch
     assert_eq!(
         lines(&monk)[..4],
         [
-            "Fire Bolt (cantrip): Monk takes 7 fire (38 → 31 HP).",
-            "Mage — Fire Bolt spell attack vs Monk: d20 [11] + 6 = 17 vs AC 15 — hit",
-            "Damage to Monk: 1d10: [7] = 7",
-            "Monk takes 7 (7 fire); 38 → 31 HP",
+            "Fire Bolt (cantrip): Monk takes 13 fire (38 → 25 HP).",
+            "Mage — Fire Bolt spell attack vs Monk: d20 [17] + 6 = 23 vs AC 15 — hit",
+            "Damage to Monk: 2d10: [8, 5] = 13",
+            "Monk takes 13 (13 fire); 38 → 25 HP",
         ]
     );
 }

@@ -158,7 +158,7 @@ async fn a_creature_put_to_sleep_wakes_when_it_takes_damage() {
         .await;
     has(
         &a.text,
-        "Goblin (7 HP) is unconscious, no damage (14 HP of the pool left)",
+        "Goblin (7 HP) is unconscious, no damage (14 HP of the pool left); Goblin falls prone",
     );
     has(
         &a.text,
