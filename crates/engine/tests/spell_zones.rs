@@ -203,7 +203,7 @@ fn wall_of_fire_burns_on_appearing_and_at_the_end_of_a_turn_inside_and_hides_the
     // 60 ft of wall from (5, 0) southward: (5, 0) to (5, 11).
     assert_eq!(
         out.headline,
-        "Mira casts Wall of Fire: a zone (au1) on 12 squares from (5, 0); it strikes a creature that ends its turn in it: 5d8 fire (dex save DC 15 for half)."
+        "Mira casts Wall of Fire: a zone (au1) on 12 squares from (5, 0); it strikes a creature that enters it or ends its turn in it: 5d8 fire (dex save DC 15 for half)."
     );
     assert_eq!(
         out.lines[1..4],

@@ -3,7 +3,8 @@
 //! SRD fact read from the SRD JSON at run time: Mass Cure Wounds heals up to six creatures of the
 //! caster's choice in its sphere, not the ogre beside them; Call Lightning's bolt allows a
 //! Dexterity save for half; Heal ends blindness and deafness; Mirror Image's d20 is shown when it
-//! sends the attack to the caster; a lycanthrope, a shapechanger by its trait, is not polymorphed.
+//! sends the attack to the caster; a lycanthrope, a shapechanger by its trait, is not polymorphed;
+//! Wall of Fire burns a creature that walks into it.
 
 use super::common;
 
@@ -322,4 +323,52 @@ async fn a_lycanthrope_is_a_shapechanger_that_polymorph_does_not_change() {
         "Werewolf, Human Form is a shapechanger; Polymorph has no effect",
     );
     assert!(!a.text.contains("save vs Polymorph"), "{}", a.text);
+}
+
+#[tokio::test]
+async fn wall_of_fire_burns_a_creature_that_walks_into_it() {
+    if !srd() {
+        return;
+    }
+    let text = srd_desc("Spells", "wall-of-fire");
+    assert!(
+        text.contains("a creature takes the same damage when it enters the wall for the first time on a turn or ends its turn there."),
+        "{text}"
+    );
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Wiz", "race": "human", "class": "wizard", "level": 7,
+               "stats": {"str": 8, "dex": 14, "con": 14, "int": 18, "wis": 12, "cha": 10},
+               "spells": ["fire bolt", "light", "mage hand", "wall of fire", "shield"]}),
+    )
+    .await;
+    s.ok(
+        "create_encounter",
+        json!({"participants": [
+            {"characterName": "Wiz", "position": {"x": 0, "y": 5}, "initiative": 20},
+            {"monster": "ogre", "position": {"x": 7, "y": 5}, "initiative": 5}],
+               "terrain": {"width": 20, "height": 20}}),
+    )
+    .await;
+    s.ok(
+        "execute_action",
+        json!({"actorName": "Wiz", "actionType": "cast_spell", "spell": "wall of fire",
+               "to": {"x": 5, "y": 0}, "direction": "s"}),
+    )
+    .await;
+    s.ok("advance_turn", json!({})).await;
+    let a = s
+        .ok(
+            "execute_action",
+            json!({"actorName": "Ogre", "actionType": "move", "to": {"x": 4, "y": 5}}),
+        )
+        .await;
+    for want in [
+        "Ogre moves 15 ft to (4, 5) (25 ft of movement left).",
+        "Ogre — Dexterity save (Wall of Fire): d20 [15] - 1 = 14 vs DC 15 — fail",
+        "Wall of Fire (5d8: [6, 7, 7, 8, 6] = 34): Ogre takes 34 (34 fire); 59 → 25 HP",
+    ] {
+        has(&a.text, want);
+    }
 }
