@@ -33,11 +33,7 @@ pub fn choose(
     n: usize,
     notes: &mut Vec<String>,
 ) -> Result<Vec<String>> {
-    let mut named = Vec::new();
-    if !req.target.is_empty() {
-        named.push(&req.target);
-    }
-    named.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    let named = req.named_targets();
     let name_of = |id: &str| e.combatant(id).map_or(id.to_string(), |c| c.name.clone());
     if !named.is_empty() {
         if named.len() > n {

@@ -161,6 +161,24 @@ pub struct Who {
     pub name: Option<String>,
 }
 
+impl ActionRequest {
+    /// Every creature the request names: `target`, then `targets`, the empty ones left out.
+    pub fn named_targets(&self) -> Vec<&Who> {
+        std::iter::once(&self.target)
+            .chain(&self.targets)
+            .filter(|w| !w.is_empty())
+            .collect()
+    }
+
+    /// The creature the request names first: the first of `targets`, else `target` when it
+    /// names someone.
+    pub fn first_target(&self) -> Option<&Who> {
+        self.targets
+            .first()
+            .or(Some(&self.target).filter(|w| !w.is_empty()))
+    }
+}
+
 impl Who {
     /// Whether neither id nor name is given.
     pub fn is_empty(&self) -> bool {

@@ -819,11 +819,7 @@ fn pick_targets(
     if def.self_only() {
         return Ok((vec![caster.id.clone()], None, notes));
     }
-    let mut named: Vec<&super::Who> = Vec::new();
-    if !req.target.is_empty() {
-        named.push(&req.target);
-    }
-    named.extend(req.targets.iter().filter(|w| !w.is_empty()));
+    let named = req.named_targets();
     if named.is_empty() {
         return Err(EngineError::invalid(
             "targetId",

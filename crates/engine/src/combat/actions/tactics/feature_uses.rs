@@ -53,18 +53,12 @@ pub fn damage(
         return Ok(format!("{} uses {}", me.name, spec.name));
     };
     let damage_type = *damage_type;
-    let who = turn
-        .req
-        .targets
-        .first()
-        .cloned()
-        .or_else(|| (!turn.req.target.is_empty()).then(|| turn.req.target.clone()))
-        .ok_or_else(|| {
-            EngineError::invalid(
-                "targetId",
-                format!("say which creature {} sends away (targetId)", spec.name),
-            )
-        })?;
+    let who = turn.req.first_target().cloned().ok_or_else(|| {
+        EngineError::invalid(
+            "targetId",
+            format!("say which creature {} sends away (targetId)", spec.name),
+        )
+    })?;
     let (cb, t) = super::resolve(call, &turn.encounter, &who, "targetId")?;
     let (n, f) = dice.eval(&AmountContext::default()).unwrap_or((1, 1));
     if let Some(kind) = crate::magic::mechanics::creature_type(&t)
@@ -193,13 +187,7 @@ pub fn pool_heal_plan(
     spec: &ActionSpec,
     asked: u32,
 ) -> Result<PoolHeal> {
-    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
-    let who = turn
-        .req
-        .targets
-        .first()
-        .or(Some(&turn.req.target).filter(named))
-        .cloned();
+    let who = turn.req.first_target().cloned();
     let same = who.as_ref().is_none_or(|t| {
         t.id.as_deref() == Some(me.id.as_str())
             || t.name
@@ -247,14 +235,7 @@ pub fn inspire(
     range_ft: u32,
     lines: &mut Vec<String>,
 ) -> Result<String> {
-    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
-    let Some(who) = turn
-        .req
-        .targets
-        .first()
-        .or(Some(&turn.req.target).filter(named))
-        .cloned()
-    else {
+    let Some(who) = turn.req.first_target().cloned() else {
         return Err(EngineError::invalid(
             "targetName",
             format!(

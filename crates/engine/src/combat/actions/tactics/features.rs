@@ -389,14 +389,7 @@ fn after_melee_hit(
     a: &Character,
     feature: &str,
 ) -> Result<()> {
-    let named = |w: &&crate::combat::actions::Who| w.id.is_some() || w.name.is_some();
-    let Some(who) = turn
-        .req
-        .targets
-        .first()
-        .or(Some(&turn.req.target).filter(named))
-        .cloned()
-    else {
+    let Some(who) = turn.req.first_target().cloned() else {
         return Err(EngineError::invalid(
             "targetName",
             format!("name the creature {feature} follows a melee weapon hit on"),
