@@ -325,8 +325,9 @@ fn check_outcome(
             c.name
         )));
     }
-    // Frightened: no disadvantage while its source is out of line of sight (in a fight).
-    let enc = crate::combat::load_active(call, None).ok();
+    // The running fight, read once: a frightened creature's disadvantage lapses while its
+    // source is out of line of sight; a Help or a Dodge gives advantage (below).
+    let mut enc = crate::combat::load_active(call, None).ok();
     let (fearless, fear) = crate::combat::fear::stats_for_roll(enc.as_ref(), &c);
     let stats = &fearless;
     let fear_note = |o: &mut d20::D20Outcome| {
@@ -434,9 +435,13 @@ fn check_outcome(
         rules = rules.bonus(why, delta);
     }
     // In a fight: the Help on the next ability check, the Dodge on a DEX save.
-    for why in
-        crate::combat::actions::tactics::roll_check_advantages(call, &c, &req.test, req.passive)?
-    {
+    for why in crate::combat::actions::tactics::roll_check_advantages(
+        call,
+        enc.as_mut(),
+        &c,
+        &req.test,
+        req.passive,
+    )? {
         rules = rules.advantage(why);
     }
     if let D20Test::Save { ability } = req.test {

@@ -181,30 +181,32 @@ pub fn take_help(enc: &mut Encounter, attacker_id: &str, target_id: &str) -> Opt
     Some("helped (Help action)".into())
 }
 
-/// What the running fight gives a check the DM rolls with roll_check for `c`: the Help on its
-/// next ability check (used up, the encounter stored), the Dodge's advantage on a DEX save.
-/// Nothing outside a fight or for a creature not in it.
+/// What the running fight `enc` (the one active encounter, loaded once by the caller) gives a
+/// check the DM rolls with roll_check for `c`: the Help on its next ability check (used up, the
+/// encounter stored), the Dodge's advantage on a DEX save. Nothing outside a fight or for a
+/// creature not in it.
 pub fn roll_check_advantages(
     call: &mut Call<'_>,
+    enc: Option<&mut Encounter>,
     c: &Character,
     test: &D20Test,
     passive: bool,
 ) -> Result<Vec<String>> {
-    let Ok(mut enc) = crate::combat::load_active(call, None) else {
+    let Some(enc) = enc else {
         return Ok(Vec::new());
     };
     if passive || enc.combatant(&c.id).is_none_or(|cb| cb.removed) {
         return Ok(Vec::new());
     }
     match test {
-        D20Test::Save { ability } => Ok(dodging_dex_save_advantage(&enc, &c.id, c, *ability)
+        D20Test::Save { ability } => Ok(dodging_dex_save_advantage(enc, &c.id, c, *ability)
             .map(|w| vec![w.to_string()])
             .unwrap_or_default()),
         D20Test::AbilityCheck { .. } | D20Test::SkillCheck { .. } => {
-            let Some(why) = take_helped_check(&mut enc, &c.id) else {
+            let Some(why) = take_helped_check(enc, &c.id) else {
                 return Ok(Vec::new());
             };
-            crate::combat::save(call, &enc)?;
+            crate::combat::save(call, enc)?;
             Ok(vec![why])
         }
         _ => Ok(Vec::new()),
