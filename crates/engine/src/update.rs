@@ -255,6 +255,9 @@ pub fn update_character(
 ) -> Result<UpdateOutcome> {
     let mut c = resolve(call, target)?;
     let was_up = !c.dead && c.hp > 0 && !c.has_condition(tabletop_rules::Condition::Unconscious);
+    // Who holds the form the character wears (Polymorph), and its size: damage may end it.
+    let form_holder = crate::shape_end::holder(&c);
+    let shaped = c.shape.is_some();
     let mut changes = Vec::new();
     // A call that edits no field (hit points only, the common case in play) leaves the sheet
     // as `resolve` just derived it: nothing to absorb, nothing to derive again. Its effective
@@ -340,6 +343,10 @@ pub fn update_character(
         c.temp_hp = r.after;
         r
     });
+    // A form held by a concentration that dropped to 0 HP ends that spell on the character.
+    if let Some(h) = form_holder.as_deref() {
+        crate::shape_end::after_revert(call, &mut c, h, &mut changes)?;
+    }
     if let Some(e) = concentration::enforce(call, &mut c, &mut changes)? {
         ended.push(e);
     }
@@ -371,6 +378,10 @@ pub fn update_character(
     call.record_change("character", &c.id, changes.join("; "));
     // A paladin's aura goes with it when it drops (or comes back when it wakes).
     changes.extend(crate::combat::martial::after_hp_edit(call, &c, was_up)?);
+    // A token follows a form taken or dropped (its bearer reverted at 0 HP).
+    if shaped != c.shape.is_some() {
+        changes.extend(crate::combat::spatial::sizes::sync_of(call, &c.id)?);
+    }
     Ok(UpdateOutcome {
         shown,
         character_text: doc.text,
