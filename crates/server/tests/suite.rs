@@ -61,6 +61,8 @@ mod e2e_playtest_martial;
 mod e2e_playtest_monsters;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
+#[path = "e2e_playtest_senses.rs"]
+mod e2e_playtest_senses;
 #[path = "e2e_playtest_spells.rs"]
 mod e2e_playtest_spells;
 #[path = "e2e_playtest_table.rs"]
