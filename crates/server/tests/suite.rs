@@ -63,6 +63,8 @@ mod e2e_playtest_monsters;
 mod e2e_playtest_rules;
 #[path = "e2e_playtest_senses.rs"]
 mod e2e_playtest_senses;
+#[path = "e2e_playtest_silver.rs"]
+mod e2e_playtest_silver;
 #[path = "e2e_playtest_spells.rs"]
 mod e2e_playtest_spells;
 #[path = "e2e_playtest_table.rs"]

@@ -605,7 +605,15 @@ fn strike_core(
             &attacker,
             matches!(profile.source, ProfileSource::Unarmed),
         );
-    let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
+    let silvered = crate::inventory::silvered::is_silvered(&attacker, item_id)
+        .then_some(profile.name.as_str());
+    let parts = crate::combat::traits::nonmagical_defense(
+        &target,
+        magical,
+        silvered,
+        parts,
+        &mut out.lines,
+    );
     // Resistance to ranged weapon attacks (Shield of Missile Attraction).
     let ranged_weapon = ranged && item_id.is_some();
     let mut parts =
