@@ -541,26 +541,7 @@ fn wake(c: &mut Character) {
 /// falls prone unless immune, with `source` (the spell) as the prone's source. The lines say
 /// what it dropped and, with `say_prone`, that it fell prone.
 pub fn knocked_out(c: &mut Character, source: &str, say_prone: bool) -> Vec<String> {
-    use crate::model::inventory::Slot;
-    let mut lines = Vec::new();
-    let dropped: Vec<String> = c
-        .inventory
-        .items
-        .iter_mut()
-        .filter(|i| matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand)) && !i.is_shield())
-        .map(|i| {
-            i.slot = None;
-            i.name.clone()
-        })
-        .collect();
-    if !dropped.is_empty() {
-        lines.push(format!(
-            "{} drops {} (it lies in {}'s space, unequipped; taking it up again is manage_inventory equip)",
-            c.name,
-            dropped.join(" and "),
-            c.name
-        ));
-    }
+    let mut lines: Vec<String> = drop_held(c).into_iter().collect();
     if !c.has_condition(Condition::Prone)
         && !c
             .effective()
@@ -580,6 +561,30 @@ pub fn knocked_out(c: &mut Character, source: &str, say_prone: bool) -> Vec<Stri
         }
     }
     lines
+}
+
+/// `c` drops what it holds in its hands (unequipped, kept on its sheet as lying in its space; a
+/// shield strapped to the arm stays worn); the line says what, if anything.
+pub fn drop_held(c: &mut Character) -> Option<String> {
+    use crate::model::inventory::Slot;
+    let dropped: Vec<String> = c
+        .inventory
+        .items
+        .iter_mut()
+        .filter(|i| matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand)) && !i.is_shield())
+        .map(|i| {
+            i.slot = None;
+            i.name.clone()
+        })
+        .collect();
+    (!dropped.is_empty()).then(|| {
+        format!(
+            "{} drops {} (it lies in {}'s space, unequipped; taking it up again is manage_inventory equip)",
+            c.name,
+            dropped.join(" and "),
+            c.name
+        )
+    })
 }
 
 /// Makes `c` prone (fallen at 0 HP) unless it already is.

@@ -53,6 +53,8 @@ mod e2e_playtest;
 mod e2e_playtest_classes;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
+#[path = "e2e_playtest_fear.rs"]
+mod e2e_playtest_fear;
 #[path = "e2e_playtest_forms.rs"]
 mod e2e_playtest_forms;
 #[path = "e2e_playtest_martial.rs"]
