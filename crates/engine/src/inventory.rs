@@ -13,6 +13,7 @@ pub mod ops;
 pub mod potion;
 pub mod recharge;
 pub mod regen;
+pub mod silvered;
 pub mod summon;
 pub mod weapons;
 

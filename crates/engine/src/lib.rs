@@ -60,6 +60,7 @@ pub mod rolls;
 pub mod saves;
 pub mod session;
 pub mod shape;
+pub mod shape_end;
 pub mod slots;
 pub mod store;
 pub mod table;

@@ -90,7 +90,7 @@ pub fn take_rest(
         call.record_change("character", &c.id, line.clone());
         let mut changes = vec![line];
         if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
-            changes.push(format!("clock: {}", t.summary));
+            changes.push(format!("clock: {}", t.summary.trim_end_matches('.')));
         }
         return Ok(RestOutcome {
             character: c.name.clone(),
@@ -312,7 +312,7 @@ pub fn take_rest(
     call.record_change("character", &c.id, changes.join("; "));
     // The world clock: the rest's hour (or eight), once for everyone resting together.
     if let Some(t) = crate::clock::rest_taken(call, kind == RestKind::Long)? {
-        changes.push(format!("clock: {}", t.summary));
+        changes.push(format!("clock: {}", t.summary.trim_end_matches('.')));
     }
     if kind == RestKind::Long {
         crate::clock::long_rest_ended(call, &c.id)?;

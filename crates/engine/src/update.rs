@@ -255,6 +255,9 @@ pub fn update_character(
 ) -> Result<UpdateOutcome> {
     let mut c = resolve(call, target)?;
     let was_up = !c.dead && c.hp > 0 && !c.has_condition(tabletop_rules::Condition::Unconscious);
+    // Who holds the form the character wears (Polymorph), and its size: damage may end it.
+    let form_holder = crate::shape_end::holder(&c);
+    let shaped = c.shape.is_some();
     let mut changes = Vec::new();
     // A call that edits no field (hit points only, the common case in play) leaves the sheet
     // as `resolve` just derived it: nothing to absorb, nothing to derive again. Its effective
@@ -340,6 +343,10 @@ pub fn update_character(
         c.temp_hp = r.after;
         r
     });
+    // A form held by a concentration that dropped to 0 HP ends that spell on the character.
+    if let Some(h) = form_holder.as_deref() {
+        crate::shape_end::after_revert(call, &mut c, h, &mut changes)?;
+    }
     if let Some(e) = concentration::enforce(call, &mut c, &mut changes)? {
         ended.push(e);
     }
@@ -371,6 +378,10 @@ pub fn update_character(
     call.record_change("character", &c.id, changes.join("; "));
     // A paladin's aura goes with it when it drops (or comes back when it wakes).
     changes.extend(crate::combat::martial::after_hp_edit(call, &c, was_up)?);
+    // A token follows a form taken or dropped (its bearer reverted at 0 HP).
+    if shaped != c.shape.is_some() {
+        changes.extend(crate::combat::spatial::sizes::sync_of(call, &c.id)?);
+    }
     Ok(UpdateOutcome {
         shown,
         character_text: doc.text,
@@ -530,26 +541,7 @@ fn wake(c: &mut Character) {
 /// falls prone unless immune, with `source` (the spell) as the prone's source. The lines say
 /// what it dropped and, with `say_prone`, that it fell prone.
 pub fn knocked_out(c: &mut Character, source: &str, say_prone: bool) -> Vec<String> {
-    use crate::model::inventory::Slot;
-    let mut lines = Vec::new();
-    let dropped: Vec<String> = c
-        .inventory
-        .items
-        .iter_mut()
-        .filter(|i| matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand)) && !i.is_shield())
-        .map(|i| {
-            i.slot = None;
-            i.name.clone()
-        })
-        .collect();
-    if !dropped.is_empty() {
-        lines.push(format!(
-            "{} drops {} (it lies in {}'s space, unequipped; taking it up again is manage_inventory equip)",
-            c.name,
-            dropped.join(" and "),
-            c.name
-        ));
-    }
+    let mut lines: Vec<String> = drop_held(c).into_iter().collect();
     if !c.has_condition(Condition::Prone)
         && !c
             .effective()
@@ -569,6 +561,30 @@ pub fn knocked_out(c: &mut Character, source: &str, say_prone: bool) -> Vec<Stri
         }
     }
     lines
+}
+
+/// `c` drops what it holds in its hands (unequipped, kept on its sheet as lying in its space; a
+/// shield strapped to the arm stays worn); the line says what, if anything.
+pub fn drop_held(c: &mut Character) -> Option<String> {
+    use crate::model::inventory::Slot;
+    let dropped: Vec<String> = c
+        .inventory
+        .items
+        .iter_mut()
+        .filter(|i| matches!(i.slot, Some(Slot::Mainhand | Slot::Offhand)) && !i.is_shield())
+        .map(|i| {
+            i.slot = None;
+            i.name.clone()
+        })
+        .collect();
+    (!dropped.is_empty()).then(|| {
+        format!(
+            "{} drops {} (it lies in {}'s space, unequipped; taking it up again is manage_inventory equip)",
+            c.name,
+            dropped.join(" and "),
+            c.name
+        )
+    })
 }
 
 /// Makes `c` prone (fallen at 0 HP) unless it already is.

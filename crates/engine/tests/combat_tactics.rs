@@ -818,6 +818,7 @@ fn use_magic_item_drinks_a_potion_through_the_inventory() {
                 srd_name: None,
                 quantity: Some(2),
                 currency: None,
+                silvered: false,
             },
         )
     })

@@ -379,6 +379,7 @@ fn give_and_equip(f: &mut Fight, who: &str, srd_name: &str) {
                 srd_name: Some(name.clone()),
                 quantity: Some(1),
                 currency: None,
+                silvered: false,
             },
         )?;
         equip(

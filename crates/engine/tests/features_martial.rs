@@ -221,6 +221,7 @@ impl Fight {
                         srd_name: Some(name.clone()),
                         quantity: Some(1),
                         currency: None,
+                        silvered: false,
                     },
                 )?;
                 equip(
@@ -250,6 +251,7 @@ impl Fight {
                         srd_name: Some(name.clone()),
                         quantity: Some(qty),
                         currency: None,
+                        silvered: false,
                     },
                 )
             })

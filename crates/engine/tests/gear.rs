@@ -79,6 +79,7 @@ impl Table {
                         srd_name: Some(name.clone()),
                         quantity: Some(1),
                         currency: None,
+                        silvered: false,
                     },
                 )?;
                 let item = out.item.unwrap().id;

@@ -452,6 +452,7 @@ fn arm(e: &mut E, id: &str, srd_name: &str) {
                 srd_name: Some(srd_name.into()),
                 quantity: Some(1),
                 currency: None,
+                silvered: false,
             },
         )?;
         equip(

@@ -46,6 +46,7 @@ fn wield(e: &mut E, who: &str, srd_name: &str, slot: Option<Slot>) {
                 srd_name: Some(name.clone()),
                 quantity: Some(1),
                 currency: None,
+                silvered: false,
             },
         )?;
         let id = out.item.unwrap().id;

@@ -302,6 +302,7 @@ const RARE_FIELDS: &[(&str, &[&str])] = &[
         &[
             "charges",
             "currency",
+            "silvered",
             "showEquipped",
             "showInventory",
             "showStats",

@@ -538,3 +538,41 @@ async fn a_life_drain_that_takes_the_whole_maximum_kills() {
         (json!(0), json!(true))
     );
 }
+
+#[tokio::test]
+async fn a_vampire_spawn_at_full_hp_says_its_bite_heals_nothing() {
+    if !srd() {
+        return;
+    }
+    let bite = action("vampire-spawn", "Bite");
+    assert!(
+        on_hit(&bite).contains(
+            "The target's hit point maximum is reduced by an amount equal to the necrotic \
+             damage taken, and the vampire regains hit points equal to that amount."
+        ),
+        "{bite}"
+    );
+    let spawn_hp = srd_record("Monsters", "vampire-spawn")["hit_points"].clone();
+    assert_eq!(spawn_hp, 82);
+    let s = Session::start(1).await;
+    s.ok(
+        "create_character",
+        json!({"name": "Ana", "race": "human", "class": "fighter", "level": 5,
+               "stats": {"str": 14, "dex": 14, "con": 12, "int": 10, "wis": 12, "cha": 10}}),
+    )
+    .await;
+    fight(&s, "vampire-spawn", &["Ana"], &[]).await;
+    s.ok(
+        "manage_condition",
+        json!({"operation": "add", "characterName": "Ana", "condition": "restrained"}),
+    )
+    .await;
+    let a = s
+        .ok("execute_action", attack("Vampire Spawn", "Ana", "Bite"))
+        .await;
+    has(
+        &a.text,
+        "Vampire Spawn is already at its hit point maximum (82 HP): it regains nothing (Bite)",
+    );
+    assert!(!a.text.contains("regains 0"), "{}", a.text);
+}

@@ -701,7 +701,7 @@ async fn arcane_recovery_restores_slots_on_a_short_rest() {
     // Wizard 3: two levels' worth, the highest spent first: one 2nd-level slot.
     assert_eq!(
         lines(&r.text)[0],
-        "Wiz takes a short rest: Arcane Recovery: 1 slot(s) come back (2nd); left: 1st 3/4, 2nd 1/2; clock: Day 1, 08:00 → Day 1, 09:00 (1 h).."
+        "Wiz takes a short rest: Arcane Recovery: 1 slot(s) come back (2nd); left: 1st 3/4, 2nd 1/2; clock: Day 1, 08:00 → Day 1, 09:00 (1 h)."
     );
     let again = s
         .ok(

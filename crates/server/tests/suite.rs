@@ -53,12 +53,20 @@ mod e2e_playtest;
 mod e2e_playtest_classes;
 #[path = "e2e_playtest_combat.rs"]
 mod e2e_playtest_combat;
+#[path = "e2e_playtest_fear.rs"]
+mod e2e_playtest_fear;
+#[path = "e2e_playtest_forms.rs"]
+mod e2e_playtest_forms;
 #[path = "e2e_playtest_martial.rs"]
 mod e2e_playtest_martial;
 #[path = "e2e_playtest_monsters.rs"]
 mod e2e_playtest_monsters;
 #[path = "e2e_playtest_rules.rs"]
 mod e2e_playtest_rules;
+#[path = "e2e_playtest_senses.rs"]
+mod e2e_playtest_senses;
+#[path = "e2e_playtest_silver.rs"]
+mod e2e_playtest_silver;
 #[path = "e2e_playtest_spells.rs"]
 mod e2e_playtest_spells;
 #[path = "e2e_playtest_table.rs"]

@@ -215,6 +215,13 @@ pub struct SpellEntry {
     /// The bearer repeats the save at the end of each of its turns.
     #[serde(default)]
     pub repeat_save: bool,
+    /// The repeated save only when the bearer ends its turn where it doesn't have line of
+    /// sight to the caster (Fear).
+    #[serde(default)]
+    pub repeat_save_out_of_sight: bool,
+    /// A target that fails the save drops whatever it is holding (Fear).
+    #[serde(default)]
+    pub drops_held: bool,
     /// Only creatures of these types are affected ("humanoid").
     #[serde(default)]
     pub only_types: Vec<String>,

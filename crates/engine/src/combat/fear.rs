@@ -95,3 +95,34 @@ pub fn stats_for_roll(enc: Option<&Encounter>, c: &Character) -> (EffectiveStats
     }
     (stats, Some(line))
 }
+
+/// A repeated save a spell allows only out of its caster's line of sight (Fear: "If the creature
+/// ends its turn in a location where it doesn't have line of sight to you, the creature can make
+/// a Wisdom saving throw"): the line saying why `c` rolls none now, or `None` when it rolls
+/// (the spell has no such rule, or the caster is out of sight or off the map).
+pub fn save_withheld(
+    enc: &Encounter,
+    c: &Character,
+    e: &crate::model::character::ConditionEntry,
+) -> Option<String> {
+    let spell = crate::catalog::spells::by_name(&e.source)?;
+    if !spell.repeat_save_out_of_sight {
+        return None;
+    }
+    let caster = e.duration.as_ref()?.caster()?;
+    let name = enc.combatant(caster)?.name.clone();
+    if enc.map.creature(caster).is_none() || enc.map.creature(&c.id).is_none() {
+        return None;
+    }
+    let opts = SightOptions {
+        creatures_block: false,
+        metric: Metric::Grid5e,
+    };
+    let los = enc.map.creature_line_of_sight(&c.id, caster, &opts).ok()?;
+    los.clear.then(|| {
+        format!(
+            "{} ends its turn in line of sight of {name}: no save against {} ({}); it may save only where it can't see {name}",
+            c.name, e.condition, e.source
+        )
+    })
+}

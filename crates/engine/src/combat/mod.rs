@@ -182,9 +182,12 @@ pub fn lapsed_concentration(call: &mut Call<'_>, enc: &Encounter) -> Result<Vec<
     let mut lines = Vec::new();
     for cb in enc.order.iter().filter(|c| !c.removed) {
         let mut c = sheet(call, &cb.character_id)?;
-        if c.concentration.is_some()
-            && crate::concentration::enforce(call, &mut c, &mut lines)?.is_some()
-        {
+        if c.concentration.is_none() {
+            continue;
+        }
+        // A form the concentration held that dropped to 0 HP ended the spell on its bearer.
+        let released = crate::shape_end::release(call, &mut c, None, &mut lines)?;
+        if crate::concentration::enforce(call, &mut c, &mut lines)?.is_some() || released {
             put_sheet(call, &c)?;
         }
     }

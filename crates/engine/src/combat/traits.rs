@@ -127,11 +127,14 @@ pub fn magical_attack(attacker: &Character, item_id: Option<&str>) -> bool {
 }
 
 /// Applies the target's defenses against nonmagical weapons ("bludgeoning, piercing, and
-/// slashing from nonmagical weapons"): immunity removes those parts, resistance halves them.
+/// slashing from nonmagical weapons"): immunity removes those parts, resistance halves them. A
+/// silvered weapon (`silvered`: its name) gets past one "that aren't silvered" (a werewolf's),
+/// and a line says so.
 /// Says what it did.
 pub fn nonmagical_defense(
     target: &Character,
     magical: bool,
+    silvered: Option<&str>,
     parts: Vec<DamagePart>,
     lines: &mut Vec<String>,
 ) -> Vec<DamagePart> {
@@ -155,19 +158,42 @@ pub fn nonmagical_defense(
             Some(DamageType::Bludgeoning | DamageType::Piercing | DamageType::Slashing)
         )
     };
-    let rule = defenses.iter().find_map(|q| {
-        let l = q.to_lowercase();
-        (l.contains("nonmagical") && !l.contains("silvered") && !l.contains("adamantine"))
-            .then(|| l.starts_with("immune"))
-    });
-    let rule = rule.or_else(|| {
-        // "…from nonmagical attacks that aren't silvered": a mundane weapon is not silvered.
-        defenses.iter().find_map(|q| {
+    // "…from nonmagical attacks that aren't silvered": a silvered weapon gets past it. One that
+    // "aren't adamantine" holds (the engine has no adamantine weapons).
+    let mut passed = Vec::new();
+    let applies: Vec<bool> = defenses
+        .iter()
+        .filter_map(|q| {
             let l = q.to_lowercase();
-            (l.contains("nonmagical") && (l.contains("silvered") || l.contains("adamantine")))
-                .then(|| l.starts_with("immune"))
+            let defense = l.starts_with("immune") || l.starts_with("resistant");
+            if !defense || !l.contains("nonmagical") {
+                return None;
+            }
+            if silvered.is_some() && l.contains("silvered") {
+                passed.push(q.clone());
+                return None;
+            }
+            Some(l.starts_with("immune"))
         })
-    });
+        .collect();
+    if let Some(weapon) = silvered
+        && parts.iter().any(|p| physical(p.damage_type))
+    {
+        for q in &passed {
+            let (kind, what) = q.split_once(": ").unwrap_or(("", q.as_str()));
+            let kind = match kind {
+                "immune" => "immunity",
+                "resistant" => "resistance",
+                _ => "defense",
+            };
+            lines.push(format!(
+                "The {weapon} is silvered: {}'s {kind} to {what} does not apply",
+                target.name
+            ));
+        }
+    }
+    // Immunity wins over resistance when both apply.
+    let rule = applies.iter().copied().reduce(|a, b| a || b);
     let rule = rule.or(worn.then_some(false));
     let Some(immune) = rule else {
         return parts;

@@ -281,6 +281,15 @@ fn tick_turn_point(
         {
             let mut kept = Vec::new();
             for mut e in std::mem::take(&mut c.conditions) {
+                // Fear's save only out of the caster's line of sight.
+                if e.duration.as_ref().is_some_and(counts)
+                    && let Some(l) = super::fear::save_withheld(enc, &sheet, &e)
+                {
+                    touched = true;
+                    changes.push(l);
+                    kept.push(e);
+                    continue;
+                }
                 if let Some(d) = e.duration.as_mut().filter(|d| counts(d)) {
                     touched = true;
                     let label = e.condition.to_string();

@@ -36,6 +36,8 @@ pub struct GiveRequest {
     pub quantity: Option<u32>,
     /// Coins.
     pub currency: Option<Currency>,
+    /// The given weapon is silvered (adds the `silvered` weapon property).
+    pub silvered: bool,
 }
 
 /// What an inventory operation did.
@@ -277,7 +279,16 @@ pub fn give(
         (None, None) => None,
     };
     let mut given = None;
+    if req.silvered && item.is_none() {
+        return Err(EngineError::invalid(
+            "silvered",
+            "silvered marks a weapon given with it: pass itemName (an SRD weapon) or item",
+        ));
+    }
     if let Some(mut item) = item {
+        if req.silvered {
+            super::silvered::silver(&mut item)?;
+        }
         if let Some(q) = req.quantity {
             if !(1..=100_000).contains(&q) {
                 return Err(EngineError::invalid(
@@ -297,11 +308,14 @@ pub fn give(
             c.inventory.currency.add(&cur);
             changes.push(format!("received {cur} (coins go to the purse)"));
         } else {
-            let label = if item.quantity == 1 {
+            let mut label = if item.quantity == 1 {
                 item.name.clone()
             } else {
                 format!("{} ×{}", item.name, item.quantity)
             };
+            if super::silvered::is_silvered_item(&item) {
+                label.push_str(" (silvered)");
+            }
             let i = put_item(call, &mut c, item)?;
             changes.push(format!("received {label}"));
             given = Some(c.inventory.items[i].clone());

@@ -76,6 +76,17 @@ pub(crate) fn impose_condition(
         duration,
     });
     let mut line = format!("{} is {cond}", target.name);
+    // Fear: a failed save drops whatever the creature holds.
+    if spell.mechanics().is_some_and(|e| e.drops_held) {
+        match crate::update::drop_held(target) {
+            Some(l) => line.push_str(&format!("; {l}")),
+            None if target.stat_block.is_some() => line.push_str(&format!(
+                "; {} drops whatever it is holding (nothing held on its sheet: no automation for a stat block's weapons, the DM decides what it drops)",
+                target.name
+            )),
+            None => {}
+        }
+    }
     if cond == Condition::Unconscious {
         for l in crate::update::knocked_out(target, &spell.name, true) {
             line.push_str(&format!("; {l}"));

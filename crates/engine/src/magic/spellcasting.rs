@@ -520,7 +520,11 @@ pub fn resolve(
             for d in &plan.disadvantage {
                 req = req.disadvantage(d.clone());
             }
-            let mut out = roll_d20_test(&caster.effective(), &req, call.rng()?);
+            let stats = match &situation {
+                Some(sit) => sit.attacker_stats(caster.effective()),
+                None => caster.effective(),
+            };
+            let mut out = roll_d20_test(&stats, &req, call.rng()?);
             call.record_roll(&out);
             // A hit may be answered by the target's Shield.
             let mut shield_lines = Vec::new();
@@ -554,6 +558,9 @@ pub fn resolve(
             } else {
                 report.lines.extend(shield_lines);
             }
+            report
+                .lines
+                .extend(situation.iter().flat_map(|s| s.notes.iter().cloned()));
             if !hit {
                 affected = false;
                 phrase.push(format!("misses {}", target.name));

@@ -202,6 +202,9 @@ keyed_enum! {
         TwoHanded = "two_handed",
         /// One or two hands.
         Versatile = "versatile",
+        /// Silvered (SRD: 100 gp): it overcomes a defense against nonmagical attacks "that
+        /// aren't silvered" (a werewolf's immunity).
+        Silvered = "silvered",
     }
 }
 

@@ -216,11 +216,23 @@ fn form_damage(
         }
         return Ok(r);
     }
+    // The excess keeps its type, so the normal form's own defences apply to it.
+    let parts = carried_parts(&r, r.hp_before.saturating_add(r.temp_absorbed));
     changes.push(format!(
-        "{carried} damage carries over to {}'s normal form",
-        c.name
+        "{carried} damage carries over to {}'s normal form ({})",
+        c.name,
+        parts
+            .iter()
+            .map(|p| format!(
+                "{} {}",
+                p.amount,
+                p.damage_type
+                    .map_or_else(|| "untyped".to_string(), |t| t.to_string())
+            ))
+            .collect::<Vec<_>>()
+            .join(" + ")
     ));
-    let mut after = damage(c, &[DamagePart::new(None, carried)], false, changes)?;
+    let mut after = damage(c, &parts, false, changes)?;
     // One damage event: the concentration save is against everything taken.
     after.total = r.total;
     after.by_type = r.by_type;
@@ -230,4 +242,19 @@ fn form_damage(
         after.concentration_dc = Some(tabletop_rules::damage::concentration_dc(r.total));
     }
     Ok(after)
+}
+
+/// The damage a form did not absorb, by type: the form's hit points and temporary hit points
+/// (`absorbed`) take the types in the order they came, and what is left of each carries over.
+fn carried_parts(r: &DamageResult, absorbed: u32) -> Vec<DamagePart> {
+    let mut pool = absorbed;
+    let mut out = Vec::new();
+    for t in &r.by_type {
+        let used = t.taken.min(pool);
+        pool -= used;
+        if t.taken > used {
+            out.push(DamagePart::new(t.damage_type, t.taken - used));
+        }
+    }
+    out
 }

@@ -281,6 +281,7 @@ impl Table {
                         srd_name: Some(name.clone()),
                         quantity: Some(1),
                         currency: None,
+                        silvered: false,
                     },
                 )?;
                 equip(
@@ -310,6 +311,7 @@ impl Table {
                         srd_name: Some(name.clone()),
                         quantity: Some(qty),
                         currency: None,
+                        silvered: false,
                     },
                 )
             })

@@ -82,7 +82,7 @@ pub struct WeaponStatsArg {
     pub damage_type: DamageType,
     /// Category.
     pub category: WeaponCategory,
-    /// Properties.
+    /// Properties ("silvered": a silvered weapon).
     #[serde(default)]
     pub properties: Vec<WeaponProperty>,
     /// Range (ranged or thrown).
@@ -223,6 +223,9 @@ pub struct ManageInventoryArgs {
     pub item_name: Option<String>,
     /// How many (default 1).
     pub quantity: Option<u32>,
+    /// give: true marks the given weapon silvered (gets past "nonmagical … that aren't
+    /// silvered", a werewolf's immunity).
+    pub silvered: Option<bool>,
     /// Coins {cp, sp, ep, gp, pp} to give, pay (makes change) or transfer.
     #[schemars(with = "Option<BTreeMap<String, u64>>")]
     pub currency: Option<CoinsArg>,
@@ -333,6 +336,7 @@ fn only(a: &ManageInventoryArgs, op: &str, allowed: &[&str]) -> Result<(), Engin
         ("itemId", a.item_id.is_some()),
         ("itemName", a.item_name.is_some()),
         ("quantity", a.quantity.is_some()),
+        ("silvered", a.silvered.is_some()),
         ("currency", a.currency.is_some()),
         ("slot", a.slot.is_some()),
         ("toCharacterId", a.to_character_id.is_some()),
@@ -375,7 +379,11 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
     let coins = a.currency.as_ref().map(CoinsArg::to_currency);
     let out = match a.operation {
         InventoryOp::Give => {
-            only(&a, "give", &["item", "itemName", "quantity", "currency"])?;
+            only(
+                &a,
+                "give",
+                &["item", "itemName", "quantity", "silvered", "currency"],
+            )?;
             let (equip_after, slot) = a
                 .item
                 .as_ref()
@@ -388,6 +396,7 @@ fn run(call: &mut Call<'_>, a: ManageInventoryArgs) -> Result<Reply, EngineError
                     srd_name: a.item_name.clone(),
                     quantity: a.quantity,
                     currency: coins,
+                    silvered: a.silvered.unwrap_or(false),
                 },
             )?;
             match (&out.item, equip_after) {

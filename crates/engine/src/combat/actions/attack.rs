@@ -79,6 +79,8 @@ pub fn situation(
         disadvantage: Vec::new(),
         crit_on_hit: Vec::new(),
         refusals: Vec::new(),
+        cancelled: Vec::new(),
+        notes: Vec::new(),
     };
     match (kind.delivery, kind.range_ft) {
         (Delivery::Melee, _) | (Delivery::Ranged, None) => {
@@ -206,6 +208,8 @@ pub fn situation(
         s.advantage
             .extend(crate::combat::traits::blood_frenzy(attacker, target));
     }
+    // Invisibility against a creature that perceives it anyway (blindsight, truesight).
+    super::perceive::invisibility(enc, attacker, target, &mut s);
     crate::magic::wards::adjust_situation(attacker, target, &mut s.disadvantage);
     Ok(s)
 }
@@ -351,7 +355,9 @@ fn strike_core(
         return Ok(lost);
     }
     let (a_stats, fear) = crate::combat::fear::stats_for_roll(Some(enc), &attacker);
+    let a_stats = sit.attacker_stats(a_stats);
     ward_lines.extend(fear);
+    ward_lines.extend(sit.notes.iter().cloned());
     let t_stats = target.effective();
     // Worn magic against ranged attacks (Arrow-Catching Shield +2 AC).
     let ranged = kind.delivery == Delivery::Ranged;
@@ -599,7 +605,15 @@ fn strike_core(
             &attacker,
             matches!(profile.source, ProfileSource::Unarmed),
         );
-    let parts = crate::combat::traits::nonmagical_defense(&target, magical, parts, &mut out.lines);
+    let silvered = crate::inventory::silvered::is_silvered(&attacker, item_id)
+        .then_some(profile.name.as_str());
+    let parts = crate::combat::traits::nonmagical_defense(
+        &target,
+        magical,
+        silvered,
+        parts,
+        &mut out.lines,
+    );
     // Resistance to ranged weapon attacks (Shield of Missile Attraction).
     let ranged_weapon = ranged && item_id.is_some();
     let mut parts =

@@ -289,12 +289,19 @@ fn reduce(
                 let before = a.hp;
                 a.hp = a.hp.saturating_add(taken).min(max);
                 combat::put_sheet(call, &a)?;
-                lines.push(format!(
-                    "{} regains {} hit points ({action}): {before} → {}",
-                    a.name,
-                    a.hp.saturating_sub(before),
-                    a.hp
-                ));
+                lines.push(if a.hp == before && before >= max {
+                    format!(
+                        "{} is already at its hit point maximum ({max} HP): it regains nothing ({action})",
+                        a.name
+                    )
+                } else {
+                    format!(
+                        "{} regains {} hit points ({action}): {before} → {}",
+                        a.name,
+                        a.hp.saturating_sub(before),
+                        a.hp
+                    )
+                });
             }
         }
         DrainKind::Strength { dice } => {

@@ -23,6 +23,7 @@ pub mod mirror;
 pub mod move_rules;
 pub mod movement;
 pub mod multiattack;
+pub mod perceive;
 pub mod profile;
 pub mod reactions;
 pub mod reveal;

@@ -37,9 +37,31 @@ pub struct Situation {
     pub crit_on_hit: Vec<String>,
     /// Why the attack cannot be made (out of reach or range, total cover); empty when it can.
     pub refusals: Vec<String>,
+    /// Advantages of the attacker's own sheet this attack does not have ("invisible" when the
+    /// target perceives it anyway: blindsight or truesight within range).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cancelled: Vec<String>,
+    /// What the situation says beyond its advantages and disadvantages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Situation {
+    /// The attacker's effective stats for this attack's roll: without the advantages the
+    /// situation cancels.
+    pub fn attacker_stats(
+        &self,
+        mut stats: tabletop_rules::stats::EffectiveStats,
+    ) -> tabletop_rules::stats::EffectiveStats {
+        if !self.cancelled.is_empty() {
+            stats
+                .attack
+                .advantage
+                .retain(|a| !self.cancelled.contains(a));
+        }
+        stats
+    }
+
     /// "Skeleton has half cover: +2 AC (13 → 15)." when cover raises `target`'s AC from `from`
     /// to the `to` the attack roll meets; shared by weapon and spell attacks.
     pub fn cover_line(&self, target: &str, from: i32, to: i32) -> Option<String> {

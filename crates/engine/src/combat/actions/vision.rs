@@ -47,11 +47,11 @@ fn light_words(l: tabletop_grid::Light) -> &'static str {
 }
 
 /// Whether `watcher` can see `mover`: not blinded, `mover` neither hidden nor invisible (unless
-/// `watcher` sees the invisible), in light or a sense that pierces it, with a line of sight. An
+/// `watcher` perceives it: See Invisibility, blindsight or truesight within range), in light or a sense that pierces it, with a line of sight. An
 /// opportunity attack needs it, and so does a hostile that spoils a ranged attack.
 pub fn can_see(enc: &Encounter, watcher: &Character, mover: &Character) -> bool {
     let mover_unseen = (mover.has_condition(Condition::Invisible)
-        && crate::model::senses::sees_invisible(watcher).is_none())
+        && super::perceive::perceives_invisible(enc, watcher, &mover.id).is_none())
         || enc
             .combatant(&mover.id)
             .is_some_and(|c| c.flags.hidden.is_some());

@@ -52,3 +52,18 @@ pub fn sync(call: &Call<'_>, enc: &mut Encounter) -> Result<Vec<String>> {
     }
     Ok(lines)
 }
+
+/// [`sync`] in the active encounter `character_id` fights in, when its size may have changed
+/// outside an action (damage through `update_character` ending a form); the encounter is stored
+/// when a token changed.
+pub fn sync_of(call: &mut Call<'_>, character_id: &str) -> Result<Vec<String>> {
+    let Some(id) = crate::combat::active_encounter_of(call, character_id)? else {
+        return Ok(Vec::new());
+    };
+    let mut enc = crate::combat::load(call, Some(&id))?;
+    let lines = sync(call, &mut enc)?;
+    if !lines.is_empty() {
+        crate::combat::save(call, &enc)?;
+    }
+    Ok(lines)
+}
