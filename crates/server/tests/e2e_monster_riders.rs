@@ -576,3 +576,60 @@ async fn a_vampire_spawn_at_full_hp_says_its_bite_heals_nothing() {
     );
     assert!(!a.text.contains("regains 0"), "{}", a.text);
 }
+
+#[tokio::test]
+async fn a_web_restrains_on_a_hit_without_damage_and_says_how_to_break_free() {
+    if !srd() {
+        return;
+    }
+    // (monster, its name in the fight, the escape DC its text gives, the seed of a hit)
+    for (monster, name, dc, seed) in [
+        ("giant-spider", "Giant Spider", 12, 3),
+        ("ettercap", "Ettercap", 11, 3),
+    ] {
+        let web = action(monster, "Web");
+        let hit = on_hit(&web);
+        assert!(
+            hit.contains("is restrained by webbing.")
+                && hit.contains(&format!("DC {dc} Strength check"))
+                && !hit.split(". ").next().unwrap().contains("damage"),
+            "{web}"
+        );
+        let s = Session::start(seed).await;
+        pc(&s, "Ana", "human", None, "fighter").await;
+        s.ok(
+            "create_encounter",
+            json!({"participants": [
+                {"monster": monster, "position": {"x": 0, "y": 0}, "initiative": 30},
+                {"characterName": "Ana", "position": {"x": 4, "y": 0}, "initiative": 10},
+            ]}),
+        )
+        .await;
+        let hp = sheet(&s, "Ana").await["hp"].clone();
+        let a = s.ok("execute_action", attack(name, "Ana", "Web")).await;
+        assert_eq!(a.text.lines().next(), Some("Hit! Ana is restrained (Web)."));
+        assert!(
+            !a.text.contains("Damage:") && !a.text.contains("untyped"),
+            "{}",
+            a.text
+        );
+        has(
+            &a.text,
+            &format!(
+                "No automation for Web's hold: the DM decides; breaking free takes Ana's action: a DC {dc} Strength check (roll_check), then manage_condition remove on a success; {}",
+                on_hit(&web)
+                    .split(". ")
+                    .skip(2)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+                    .trim_end_matches('.')
+            ),
+        );
+        let ana = sheet(&s, "Ana").await;
+        assert_eq!(ana["hp"], hp);
+        assert_eq!(
+            ana["conditions"],
+            json!([{"condition": "restrained", "source": format!("Web ({name})")}])
+        );
+    }
+}

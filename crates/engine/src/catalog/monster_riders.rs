@@ -102,6 +102,19 @@ pub struct Drain {
     pub manual: Vec<String>,
 }
 
+/// Conditions a hit imposes with neither a save nor a grapple: "Hit: The target is restrained
+/// by webbing" (a giant spider's or an ettercap's Web).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HitBind {
+    /// The conditions.
+    pub conditions: Vec<Condition>,
+    /// The check that ends them, as an action: "a DC 12 Strength check" → (12, Strength).
+    pub escape: Option<(i32, Ability)>,
+    /// The text's other sentences, as written ("The webbing can also be attacked and destroyed
+    /// (AC 10; hp 5; …)").
+    pub manual: Vec<String>,
+}
+
 /// Everything a stat-block attack's text does on a hit beyond its damage.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OnHit {
@@ -113,6 +126,8 @@ pub struct OnHit {
     pub grapple: Option<HitGrapple>,
     /// A drain.
     pub drain: Option<Drain>,
+    /// Conditions without a save (a Web's restrained).
+    pub bind: Option<HitBind>,
     /// What a failed save brings that the engine does not apply (a disease's course, a
     /// swallowed creature's fate), as written.
     pub save_manual: Vec<String>,
@@ -121,7 +136,7 @@ pub struct OnHit {
 impl OnHit {
     /// Whether there is anything to do or say.
     pub fn is_empty(&self) -> bool {
-        self.save.is_none() && self.grapple.is_none() && self.drain.is_none()
+        self.save.is_none() && self.grapple.is_none() && self.drain.is_none() && self.bind.is_none()
     }
 }
 
@@ -358,6 +373,46 @@ fn failure_at(s: &str) -> Option<usize> {
     (j <= "saving throw against disease".len()).then_some(i + j + 4)
 }
 
+/// The conditions of a hit's text (lowercase, from "hit:") that its first sentence imposes with
+/// neither damage, a save nor a grapple ("hit: the target is restrained by webbing"), the check
+/// that ends them and the other sentences, as written.
+fn bind_in(hit: &str, orig: &[String]) -> Option<HitBind> {
+    let all = sentences(hit);
+    let first = all.first()?.trim_start_matches("hit:").trim();
+    let imposes = ["the target is ", "the creature is "]
+        .iter()
+        .any(|lead| first.starts_with(lead));
+    if !imposes || first.contains("damage") || hit.contains("saving throw") {
+        return None;
+    }
+    let conditions = conditions_in(first);
+    if conditions.is_empty() {
+        return None;
+    }
+    let mut escape = None;
+    let mut manual = Vec::new();
+    for (k, s) in all.iter().enumerate().skip(1) {
+        if escape.is_none()
+            && let Some(i) = s.find(" strength check")
+        {
+            let dc = s[..i]
+                .rsplit("dc ")
+                .next()
+                .and_then(|n| n.trim().parse().ok());
+            if let Some(dc) = dc {
+                escape = Some((dc, Ability::Strength));
+                continue;
+            }
+        }
+        manual.push(orig.get(k).unwrap_or(s).clone());
+    }
+    Some(HitBind {
+        conditions,
+        escape,
+        manual,
+    })
+}
+
 /// What `desc`, a stat-block attack's text, does on a hit beyond its damage.
 pub fn on_hit(desc: &str) -> OnHit {
     let whole = desc.to_lowercase();
@@ -379,6 +434,9 @@ pub fn on_hit(desc: &str) -> OnHit {
     out.drain = drain_in(hit, &orig);
     if out.drain.is_none() {
         out.grapple = grapple_in(hit, &orig);
+    }
+    if out.drain.is_none() && out.grapple.is_none() {
+        out.bind = bind_in(hit, &orig);
     }
     if out.drain.is_none() {
         out.save = rider_in(desc).or_else(|| {
@@ -453,6 +511,19 @@ mod tests {
                 ],
             })
         );
+        let web = on_hit(
+            "Ranged Weapon Attack: +5 to hit, range 30/60 ft., one creature. Hit: The target is restrained by webbing. As an action, the restrained target can make a DC 12 Strength check, bursting the webbing on a success. The webbing can also be attacked and destroyed (AC 10; hp 5; vulnerability to fire damage; immunity to bludgeoning, poison, and psychic damage).",
+        );
+        assert_eq!(
+            web.bind,
+            Some(HitBind {
+                conditions: vec![Condition::Restrained],
+                escape: Some((12, Ability::Strength)),
+                manual: vec!["The webbing can also be attacked and destroyed (AC 10; hp 5; vulnerability to fire damage; immunity to bludgeoning, poison, and psychic damage)".into()],
+            })
+        );
+        assert!(web.save.is_none() && web.grapple.is_none());
+        assert!(snake.bind.is_none() && ghoul.bind.is_none());
         let wound = on_hit(
             "Hit: 8 (1d10 + 3) slashing damage. If the target is a creature other than an undead or a construct, it must succeed on a DC 12 Constitution saving throw or lose 5 (1d10) hit points at the start of each of its turns due to an infernal wound. Each time the devil hits the wounded target with this attack, the damage dealt by the wound increases by 5 (1d10).",
         );

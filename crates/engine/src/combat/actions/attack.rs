@@ -572,6 +572,7 @@ fn strike_core(
         combat::put_sheet(call, &attacker)?;
     }
     // An attack that deals no damage of its own (a roper's tendril: its hit grapples).
+    let no_damage = profile.damage.trim().is_empty();
     let mut expr = dice::parse(match profile.damage.trim() {
         "" => "0",
         d => d,
@@ -585,15 +586,17 @@ fn strike_core(
     }
     let droll = expr.roll(call.rng()?)?;
     call.record_roll(&droll);
-    out.lines.push(format!(
-        "Damage{}: {}",
-        if critical {
-            " (critical: dice doubled)"
-        } else {
-            ""
-        },
-        droll.summary()
-    ));
+    out.lines.extend((!no_damage).then(|| {
+        format!(
+            "Damage{}: {}",
+            if critical {
+                " (critical: dice doubled)"
+            } else {
+                ""
+            },
+            droll.summary()
+        )
+    }));
     let parts = damage_parts(&droll, None);
     // Defenses against nonmagical weapons (a werewolf and a mundane sword).
     let item_id = match &profile.source {
@@ -639,14 +642,13 @@ fn strike_core(
     )?;
     // One source of damage: the hit and its riders' damage force one concentration save, made
     // once they all landed.
+    let mut dealt = Vec::new();
     let (r, t) = super::damage_to::apply_damage_deferring(
-        call,
-        enc,
-        &target.id,
-        &parts,
-        critical,
-        &mut out.lines,
+        call, enc, &target.id, &parts, critical, &mut dealt,
     )?;
+    // No damage of its own and none added: no "takes 0" line.
+    out.lines
+        .extend(dealt.into_iter().filter(|_| !no_damage || r.total > 0));
     crate::combat::martial::after_hit(call, &attacker, &t.id, &mut out.lines)?;
     if r.total > 0 {
         crate::combat::charm::harm_ends(call, enc, attacker_id, &t.id, &mut out.lines)?;
@@ -701,12 +703,27 @@ fn strike_core(
     } else {
         String::new()
     };
-    out.headline = format!(
-        "{} {} takes {}{rider}.",
-        if critical { "Critical hit!" } else { "Hit!" },
-        t.name,
-        damage_phrase(&r)
-    );
+    let hit = if critical { "Critical hit!" } else { "Hit!" };
+    out.headline = if no_damage && taken == 0 {
+        // What the hit did instead (a web's restrained, a tendril's grapple).
+        let new: Vec<String> = t
+            .conditions
+            .iter()
+            .filter(|e| !target.conditions.contains(e))
+            .map(|e| e.condition.to_string())
+            .collect();
+        match new.is_empty() {
+            true => format!("{hit} {} deals {} no damage.", profile.name, t.name),
+            false => format!(
+                "{hit} {} is {} ({}).",
+                t.name,
+                new.join(" and "),
+                profile.name
+            ),
+        }
+    } else {
+        format!("{hit} {} takes {}{rider}.", t.name, damage_phrase(&r))
+    };
     out.target_hp = t.hp;
     out.target_status = t.status().to_string();
     out.damage_roll = Some(droll);

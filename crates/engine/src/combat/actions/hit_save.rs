@@ -17,7 +17,7 @@ use tabletop_rules::modifiers::{Modifier, ModifierKind};
 
 use super::damage_to::apply_damage_deferring;
 use super::tactics::{ability_text::duration_in, add_condition};
-use crate::catalog::monster_riders::{Limits, OnHit};
+use crate::catalog::monster_riders::{HitBind, Limits, OnHit};
 use crate::catalog::monsters::HitRider;
 use crate::character::Character;
 use crate::combat::{self, Encounter};
@@ -60,7 +60,53 @@ pub fn resolve(
     {
         t = super::hit_hold::drain(call, enc, attacker, action, d, dealt, t, lines)?;
     }
+    if let Some(b) = &on.bind
+        && !t.dead
+    {
+        t = bind(call, attacker, action, b, t, lines)?;
+    }
     Ok(Some((t, added)))
+}
+
+/// A hit's conditions without a save (a giant spider's Web: restrained); breaking free is said
+/// to the DM, with the check the text gives.
+fn bind(
+    call: &mut Call<'_>,
+    attacker: &Character,
+    action: &str,
+    b: &HitBind,
+    mut t: Character,
+    lines: &mut Vec<String>,
+) -> Result<Character> {
+    let source = format!("{action} ({})", attacker.name);
+    for c in &b.conditions {
+        if t.conditions
+            .iter()
+            .any(|e| e.condition == *c && e.source == source)
+        {
+            lines.push(format!("{} is already {c} by {source}", t.name));
+            continue;
+        }
+        let line = add_condition(call, &mut t, *c, source.clone(), None)?;
+        lines.push(format!("{line} ({action})"));
+    }
+    let mut manual = Vec::new();
+    if let Some((dc, ability)) = b.escape {
+        manual.push(format!(
+            "breaking free takes {}'s action: a DC {dc} {} check (roll_check), then manage_condition remove on a success",
+            t.name,
+            ability.name()
+        ));
+    }
+    manual.extend(b.manual.iter().cloned());
+    if !manual.is_empty() {
+        lines.push(format!(
+            "No automation for {action}'s hold: the DM decides; {}",
+            manual.join("; ")
+        ));
+    }
+    combat::put_sheet(call, &t)?;
+    Ok(t)
 }
 
 /// "large" → "Large".
@@ -97,6 +143,10 @@ fn summary(on: &OnHit) -> String {
             s.push_str(&format!(", and {} while grappled", w.join(" and ")));
         }
         parts.push(s);
+    }
+    if let Some(b) = &on.bind {
+        let w: Vec<String> = b.conditions.iter().map(ToString::to_string).collect();
+        parts.push(w.join(" and "));
     }
     if let Some(d) = &on.drain {
         parts.push(match &d.kind {
