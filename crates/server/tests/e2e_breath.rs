@@ -9,10 +9,7 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::json;
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 /// What the SRD says of a colour's breath at a character level.
 struct Oracle {

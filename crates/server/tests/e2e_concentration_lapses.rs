@@ -8,9 +8,7 @@ use super::common;
 use common::{Session, srd_desc, srd_record};
 use serde_json::{Value, json};
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 async fn sheet(s: &Session, name: &str) -> Value {
     s.ok("get_character", json!({"characterName": name}))

@@ -7,10 +7,7 @@ use super::common;
 use common::Session;
 use serde_json::json;
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 #[tokio::test]
 async fn a_wizard_casts_scrolls_auras_and_improvises_in_a_fight() {

@@ -35,9 +35,7 @@ async fn err(c: &Client, tool: &str, args: Value, needle: &str) {
     assert!(a.text.contains(needle), "{tool} {args}: {}", a.text);
 }
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 /// Brom (dwarf fighter), Sera (human cleric), Ivo (elf wizard), all level 3, in party Lanterns.
 async fn party(c: &Client) {

@@ -11,10 +11,7 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::{Value, json};
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 /// The text of `monster`'s action `name`.
 fn action(monster: &str, name: &str) -> String {

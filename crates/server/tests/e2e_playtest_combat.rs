@@ -9,10 +9,7 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::{Value, json};
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 fn stats(str_: u8, dex: u8) -> Value {
     json!({"str": str_, "dex": dex, "con": 14, "int": 10, "wis": 16, "cha": 14})

@@ -9,16 +9,9 @@ use super::common;
 use common::{Session, srd_desc};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
-fn has(text: &str, want: &str) {
-    assert!(
-        text.lines().any(|l| l.trim() == want),
-        "{want}\n---\n{text}"
-    );
-}
+use common::has_line as has;
 
 #[tokio::test]
 async fn fear_drops_what_is_held_and_allows_its_save_only_out_of_sight() {

@@ -10,16 +10,9 @@ use super::common;
 use common::{Session, srd_desc, srd_record};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
-fn has(text: &str, want: &str) {
-    assert!(
-        text.lines().any(|l| l.trim() == want),
-        "{want}\n---\n{text}"
-    );
-}
+use common::has_line as has;
 
 #[tokio::test]
 async fn a_polymorph_form_at_0_hp_reverts_carries_typed_damage_and_ends_the_spell() {

@@ -10,10 +10,7 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::{Value, json};
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 fn stats() -> Value {
     json!({"str": 16, "dex": 12, "con": 14, "int": 10, "wis": 10, "cha": 8})

@@ -9,10 +9,7 @@ use super::common;
 use common::{Session, srd_desc as desc, srd_record};
 use serde_json::{Value, json};
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 fn ki(sheet: &Value) -> u64 {
     let res = sheet["character"]["resources"].as_array().unwrap();

@@ -12,9 +12,7 @@ use super::common;
 use common::{Session, srd_desc, srd_record};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 fn line<'a>(text: &'a str, start: &str) -> &'a str {
     text.lines()
@@ -22,12 +20,7 @@ fn line<'a>(text: &'a str, start: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line starting '{start}'\n---\n{text}"))
 }
 
-fn has(text: &str, want: &str) {
-    assert!(
-        text.lines().any(|l| l.trim() == want),
-        "{want}\n---\n{text}"
-    );
-}
+use common::has_line as has;
 
 #[tokio::test]
 async fn blindsight_and_truesight_perceive_an_invisible_fighter_within_their_range() {

@@ -9,16 +9,9 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
-fn has(text: &str, want: &str) {
-    assert!(
-        text.lines().any(|l| l.trim() == want),
-        "{want}\n---\n{text}"
-    );
-}
+use common::has_line as has;
 
 async fn fighter(s: &Session, name: &str) {
     s.ok(

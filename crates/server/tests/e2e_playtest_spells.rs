@@ -9,9 +9,7 @@ use super::common;
 use common::{Session, srd_desc};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 #[tokio::test]
 async fn sacred_flame_gives_no_benefit_from_cover() {

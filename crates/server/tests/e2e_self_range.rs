@@ -8,9 +8,7 @@ use super::common;
 use common::{Session, srd_record};
 use serde_json::{Value, json};
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 fn desc(index: &str) -> String {
     let s = srd_record("Spells", index);

@@ -11,16 +11,9 @@ use super::common;
 use common::{Session, srd_desc};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
-fn has(text: &str, want: &str) {
-    assert!(
-        text.lines().any(|l| l.trim() == want),
-        "{want}\n---\n{text}"
-    );
-}
+use common::has_line as has;
 
 /// A life cleric 11 (WIS 18) with `spells` prepared.
 async fn cleric(s: &Session, spells: &[&str]) {

@@ -8,9 +8,7 @@ use super::common;
 use common::{Session, srd_desc};
 use serde_json::json;
 
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 #[tokio::test]
 async fn a_robe_and_a_war_mage_wand_raise_the_spell_attack_and_dc() {

@@ -11,10 +11,7 @@ use super::common;
 use common::{Session, srd_desc as desc};
 use serde_json::json;
 
-/// The SRD is there for the running test (panics under CI without it; see `common::srd_env`).
-fn srd() -> bool {
-    common::srd(std::thread::current().name().unwrap_or("an SRD test"))
-}
+use common::srd_here as srd;
 
 /// A lightfoot halfling rogue 3 with a shortsword in hand (21 HP).
 async fn pip(s: &Session) {

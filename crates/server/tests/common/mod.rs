@@ -34,6 +34,19 @@ pub fn srd(test: &str) -> bool {
     srd_env::srd_dir(test).is_some()
 }
 
+/// [`srd`] for the running test, named by its thread.
+pub fn srd_here() -> bool {
+    srd(std::thread::current().name().unwrap_or("an SRD test"))
+}
+
+/// Asserts that a line of `text`, trimmed, is exactly `want`.
+pub fn has_line(text: &str, want: &str) {
+    assert!(
+        text.lines().any(|l| l.trim() == want),
+        "{want}\n---\n{text}"
+    );
+}
+
 /// A server in its own data dir and a connected client.
 pub struct Session {
     /// The connected client.
