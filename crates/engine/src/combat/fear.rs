@@ -25,10 +25,6 @@ pub fn out_of_sight(enc: &Encounter, c: &Character) -> Option<(bool, String)> {
     if fears.is_empty() || enc.map.creature(&c.id).is_none() {
         return None;
     }
-    let opts = SightOptions {
-        creatures_block: false,
-        metric: Metric::Grid5e,
-    };
     let mut hidden = Vec::new();
     for e in fears {
         let src = name_key(&e.source);
@@ -53,11 +49,8 @@ pub fn out_of_sight(enc: &Encounter, c: &Character) -> Option<(bool, String)> {
                 ),
             ));
         };
-        match enc
-            .map
-            .creature_line_of_sight(&c.id, &cb.character_id, &opts)
-        {
-            Ok(los) if !los.clear => hidden.push(cb.name.clone()),
+        match sees(enc, &c.id, &cb.character_id) {
+            Some(false) => hidden.push(cb.name.clone()),
             _ => return None,
         }
     }
@@ -69,6 +62,19 @@ pub fn out_of_sight(enc: &Encounter, c: &Character) -> Option<(bool, String)> {
             hidden.join(", ")
         ),
     ))
+}
+
+/// Whether `from` has a clear line of sight to `to` on the map (creatures don't block it);
+/// `None` when either is off the map. The one reading of "within line of sight" for fear.
+fn sees(enc: &Encounter, from: &str, to: &str) -> Option<bool> {
+    let opts = SightOptions {
+        creatures_block: false,
+        metric: Metric::Grid5e,
+    };
+    enc.map
+        .creature_line_of_sight(from, to, &opts)
+        .ok()
+        .map(|los| los.clear)
 }
 
 /// Takes the frightened disadvantage off `stats`' ability checks, skills and attack rolls.
@@ -114,12 +120,7 @@ pub fn save_withheld(
     if enc.map.creature(caster).is_none() || enc.map.creature(&c.id).is_none() {
         return None;
     }
-    let opts = SightOptions {
-        creatures_block: false,
-        metric: Metric::Grid5e,
-    };
-    let los = enc.map.creature_line_of_sight(&c.id, caster, &opts).ok()?;
-    los.clear.then(|| {
+    sees(enc, &c.id, caster)?.then(|| {
         format!(
             "{} ends its turn in line of sight of {name}: no save against {} ({}); it may save only where it can't see {name}",
             c.name, e.condition, e.source

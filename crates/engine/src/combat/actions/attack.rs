@@ -712,14 +712,11 @@ fn strike_core(
             .filter(|e| !target.conditions.contains(e))
             .map(|e| e.condition.to_string())
             .collect();
-        match new.is_empty() {
-            true => format!("{hit} {} deals {} no damage.", profile.name, t.name),
-            false => format!(
-                "{hit} {} is {} ({}).",
-                t.name,
-                new.join(" and "),
-                profile.name
-            ),
+        if new.is_empty() {
+            format!("{hit} {} deals {} no damage.", profile.name, t.name)
+        } else {
+            let new = new.join(" and ");
+            format!("{hit} {} is {new} ({}).", t.name, profile.name)
         }
     } else {
         format!("{hit} {} takes {}{rider}.", t.name, damage_phrase(&r))
